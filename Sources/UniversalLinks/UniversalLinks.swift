@@ -1,0 +1,2 @@
+/// Apple App Site Association and Android assetlinks: model, parser, validator, matcher, generator.
+public enum UniversalLinksModule {}

@@ -1,0 +1,3 @@
+import Testing
+@testable import LinkCallbacks
+@Test func placeholder() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import UniversalLinks
+
+@Test func moduleLinks() { _ = UniversalLinksModule.self }
