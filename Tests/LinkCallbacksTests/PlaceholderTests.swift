@@ -1,3 +1,0 @@
-import Testing
-@testable import LinkCallbacks
-@Test func placeholder() {}
