@@ -14,16 +14,39 @@ let package = Package(
     products: [
         .library(name: "LinkCallbacks", targets: ["LinkCallbacks"]),
         .library(name: "UniversalLinks", targets: ["UniversalLinks"]),
+        .library(name: "HandoverServer", targets: ["HandoverServer"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
+
+        // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
+        .target(
+            name: "HandoverServer",
+            dependencies: [
+                "LinkCallbacks",
+                "UniversalLinks",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
 
         // The command-line tool.
         .executableTarget(
@@ -31,6 +54,7 @@ let package = Package(
             dependencies: [
                 "LinkCallbacks",
                 "UniversalLinks",
+                "HandoverServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -43,6 +67,10 @@ let package = Package(
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "HandoverServerTests",
+            dependencies: ["HandoverServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
     ]

@@ -1,0 +1,43 @@
+import Crypto
+import Fluent
+import Foundation
+import LinkCallbacks
+
+/// Makes API keys and finds the stored key a presented one belongs to.
+///
+/// A key is `hov_` followed by 32 random bytes in base64url: 256 bits, so a fast hash (SHA-256)
+/// is a safe way to store it. Only the hash and an 8-character prefix (to tell keys apart in
+/// lists) are kept.
+public enum APIKeyIssuer {
+    /// A new key and the row that stores its hash.
+    static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date) -> (key: String, row: APIKey) {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let key = "hov_" + Base64URL.encode(bytes)
+        let row = APIKey(name: name, scope: scope, keyHash: hash(key), keyPrefix: String(key.prefix(12)), deviceID: deviceID,
+                         createdAt: now)
+        return (key, row)
+    }
+
+    /// Creates and stores a key; returns the key text, shown once.
+    public static func create(name: String, scope: APIKeyScope, deviceID: UUID? = nil, on database: Database,
+                              now: Date = Date()) async throws -> String {
+        let (key, row) = make(name: name, scope: scope, deviceID: deviceID, now: now)
+        try await row.create(on: database)
+        return key
+    }
+
+    /// The SHA-256 of a key, in hex.
+    static func hash(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The live key row for a presented key, if any.
+    static func find(_ key: String, on database: Database) async throws -> APIKey? {
+        guard key.hasPrefix("hov_"), key.utf8.count < 100 else { return nil }
+        return try await APIKey.query(on: database)
+            .filter(\.$keyHash == hash(key))
+            .filter(\.$revokedAt == nil)
+            .first()
+    }
+}

@@ -1,0 +1,47 @@
+import Fluent
+import Vapor
+
+/// Who made a request: the scope of their key and, for a device key, which device.
+struct APIPrincipal: Authenticatable {
+    var keyID: UUID
+    var scope: APIKeyScope
+    var deviceID: UUID?
+}
+
+/// Reads `Authorization: Bearer hov_…` and logs the key's principal in.
+struct APIKeyAuthenticator: AsyncBearerAuthenticator {
+    func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
+        guard let key = try await APIKeyIssuer.find(bearer.token, on: request.db), let id = key.id,
+              let scope = APIKeyScope(rawValue: key.scope) else { return }
+        request.auth.login(APIPrincipal(keyID: id, scope: scope, deviceID: key.deviceID))
+    }
+}
+
+/// Answers 401 with no valid key and 403 with a key of another scope.
+struct RequireScope: AsyncMiddleware {
+    var scopes: Set<APIKeyScope>
+
+    func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response {
+        guard let principal = request.auth.get(APIPrincipal.self) else {
+            throw APIError(.unauthorized, code: "unauthorized",
+                           reason: "Send a valid API key as 'Authorization: Bearer hov_…'. Create one with 'handover admin create-key'.")
+        }
+        guard scopes.contains(principal.scope) else {
+            throw APIError(.forbidden, code: "forbidden",
+                           reason: "This key has the '\(principal.scope.rawValue)' scope; this route needs \(scopes.map(\.rawValue).sorted().joined(separator: " or ")).")
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+extension Request {
+    /// The authenticated principal; routes behind ``RequireScope`` always have one.
+    var principal: APIPrincipal {
+        get throws {
+            guard let principal = auth.get(APIPrincipal.self) else {
+                throw APIError(.unauthorized, code: "unauthorized", reason: "Send a valid API key.")
+            }
+            return principal
+        }
+    }
+}

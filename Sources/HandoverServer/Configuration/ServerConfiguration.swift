@@ -1,0 +1,74 @@
+import Foundation
+
+/// How a Handover server runs: where it listens, where it keeps data, and how it names itself.
+///
+/// Every field has a flag on `handover serve` and an environment variable; see ``fromEnvironment(_:)``.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on. `127.0.0.1` by default: put a TLS proxy in front for devices.
+    public var host: String = "127.0.0.1"
+    /// The port to listen on; `0` picks a free one (tests do this).
+    public var port: Int = 8080
+    /// Where the embedded SQLite database and generated secrets live.
+    public var dataDirectory: URL = URL(fileURLWithPath: ".handover")
+    /// `postgres://user:pass@host:5432/db` to use PostgreSQL; `nil` for SQLite in ``dataDirectory``.
+    public var databaseURL: String?
+    /// The https origin devices reach this server at, used in callback links and association files.
+    /// Defaults to `http://<host>:<port>`, which suits loopback development only.
+    public var publicURL: URL?
+    /// How often the scheduler looks for stalled items and due webhook deliveries; `nil` turns the
+    /// background loop off (tests drive ``DeadlineScheduler`` and ``WebhookDispatcher`` by hand).
+    public var schedulerInterval: Duration? = .seconds(1)
+    /// Whether to print a fresh admin key when the database has none (first start).
+    public var createsFirstAdminKey: Bool = true
+    /// Extra hosts, besides ``publicURL``'s, that webhook targets may be on with plain http (loopback tests).
+    public var allowsLoopbackWebhooks: Bool = false
+
+    public init() {}
+
+    /// Reads `HANDOVER_HOST`, `HANDOVER_PORT`, `HANDOVER_DATA_DIR`, `HANDOVER_DATABASE_URL` and
+    /// `HANDOVER_PUBLIC_URL`, leaving defaults for the ones not set.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        if let host = environment["HANDOVER_HOST"], !host.isEmpty { configuration.host = host }
+        if let port = environment["HANDOVER_PORT"], !port.isEmpty {
+            guard let value = Int(port), (0...65535).contains(value) else {
+                throw ConfigurationError(setting: "HANDOVER_PORT", problem: "'\(port)' is not a port number", accepted: "0 to 65535")
+            }
+            configuration.port = value
+        }
+        if let directory = environment["HANDOVER_DATA_DIR"], !directory.isEmpty {
+            configuration.dataDirectory = URL(fileURLWithPath: directory)
+        }
+        if let database = environment["HANDOVER_DATABASE_URL"], !database.isEmpty {
+            configuration.databaseURL = database
+        }
+        if let publicURL = environment["HANDOVER_PUBLIC_URL"], !publicURL.isEmpty {
+            configuration.publicURL = try parsePublicURL(publicURL, setting: "HANDOVER_PUBLIC_URL")
+        }
+        return configuration
+    }
+
+    /// Checks a public URL: an absolute http(s) origin with no query or fragment.
+    public static func parsePublicURL(_ text: String, setting: String) throws -> URL {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              url.host != nil, url.query == nil, url.fragment == nil else {
+            throw ConfigurationError(setting: setting, problem: "'\(text)' is not an http(s) origin",
+                                     accepted: "https://handover.example.com (http only for loopback development)")
+        }
+        return url
+    }
+
+    /// The public origin, defaulting to the listening address.
+    public var resolvedPublicURL: URL {
+        publicURL ?? URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)")!
+    }
+}
+
+/// A setting that cannot be used, with what would be accepted.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var setting: String
+    public var problem: String
+    public var accepted: String
+    public var description: String { "\(setting): \(problem). Accepted: \(accepted)." }
+}

@@ -1,0 +1,95 @@
+import Vapor
+
+/// An error the JSON API answers with: `{"error": code, "reason": sentence, "field": name?}`.
+struct APIError: AbortError, Sendable {
+    var status: HTTPResponseStatus
+    var code: String
+    var reason: String
+    var field: String?
+
+    init(_ status: HTTPResponseStatus, code: String, reason: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.reason = reason
+        self.field = field
+    }
+
+    /// A 422 that names the field at fault.
+    static func invalid(_ field: String, _ reason: String) -> APIError {
+        APIError(.unprocessableEntity, code: "invalid_field", reason: "\(field): \(reason)", field: field)
+    }
+
+    static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, code: "not_found", reason: "No \(what) with that id.")
+    }
+}
+
+/// Turns every error into the API's JSON form, so clients never see an HTML error page.
+struct APIErrorMiddleware: AsyncMiddleware {
+    struct Body: Content {
+        var error: String
+        var reason: String
+        var field: String?
+    }
+
+    func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            let status: HTTPResponseStatus
+            let body: Body
+            switch error {
+            case let api as APIError:
+                status = api.status
+                body = Body(error: api.code, reason: api.reason, field: api.field)
+            case let decoding as DecodingError:
+                status = .badRequest
+                body = Body(error: "invalid_json", reason: Self.describe(decoding), field: Self.field(decoding))
+            case let abort as AbortError:
+                status = abort.status
+                body = Body(error: abort.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                            reason: abort.reason, field: nil)
+            default:
+                request.logger.report(error: error)
+                status = .internalServerError
+                body = Body(error: "internal_error", reason: "The server failed to handle this request; see its log.", field: nil)
+            }
+            let response = Response(status: status)
+            try response.content.encode(body, as: .json)
+            return response
+        }
+    }
+
+    private static func field(_ error: DecodingError) -> String? {
+        switch error {
+        case .keyNotFound(let key, let context): return (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? nil : path
+        @unknown default: return nil
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "'\(key.stringValue)' is required."
+        case .typeMismatch(let type, let context):
+            return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be \(Self.name(of: type))."
+        case .valueNotFound(let type, let context):
+            return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be \(Self.name(of: type)), not null."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "The body is not valid JSON." : "'\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
+        @unknown default: return "The body does not match the expected shape."
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type: return "an integer"
+        case is Bool.Type: return "true or false"
+        case is [String].Type: return "an array of strings"
+        default: return "\(type)"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Finds items whose deadline passed: reissues them while resends are left, then times them
+/// out, which fails the run and escalates.
+///
+/// Deadlines live in the database, so they survive restarts; every instance runs the scheduler,
+/// and each change is a conditional update on the item's version, so a deadline fires once.
+struct DeadlineScheduler: Sendable {
+    let runs: LogoutRunService
+
+    /// What one pass did.
+    struct Pass: Equatable {
+        var reissued = 0
+        var timedOut = 0
+    }
+
+    private enum Fired { case reissued, timedOut }
+
+    @discardableResult
+    func fireDue(limit: Int = 100) async throws -> Pass {
+        let now = runs.clock.now()
+        let database = runs.database
+        let due = try await LogoutItem.query(on: database)
+            .filter(\.$status == LogoutItemState.pending.rawValue).filter(\.$deadlineAt <= now)
+            .sort(\.$deadlineAt).limit(limit).all()
+        var pass = Pass()
+        var changedRuns = Set<UUID>()
+        for item in due {
+            guard let app = try await RegisteredApp.find(item.appID, on: database), let id = item.id else { continue }
+            let transition = LogoutItemState.pending.on(.deadlinePassed(attempts: item.attempts, maxReissues: app.maxReissues))
+            let fired: Fired? = try await database.transaction { db in
+                guard let sql = db as? any SQLDatabase, try await LogoutRunService.lockRun(item.runID, on: db) else { return nil }
+                switch transition {
+                case .reissue:
+                    let rows = try await sql.raw("""
+                        UPDATE logout_items SET attempts = attempts + 1, issued_at = \(bind: now),
+                        deadline_at = \(bind: now.addingTimeInterval(TimeInterval(app.deadlineSeconds))), version = version + 1
+                        WHERE id = \(bind: id) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
+                        """).all()
+                    return rows.isEmpty ? nil : .reissued
+                case .finish(let state):
+                    let rows = try await sql.raw("""
+                        UPDATE logout_items SET status = \(bind: state.rawValue), finished_at = \(bind: now), version = version + 1
+                        WHERE id = \(bind: id) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
+                        """).all()
+                    guard !rows.isEmpty else { return nil }
+                    try await runs.finishRunIfDone(item.runID, on: db, now: now)
+                    return .timedOut
+                case .refuse:
+                    return nil
+                }
+            }
+            switch fired {
+            case .reissued: pass.reissued += 1
+            case .timedOut: pass.timedOut += 1
+            case nil: continue
+            }
+            changedRuns.insert(item.runID)
+        }
+        for run in changedRuns { await runs.changes.runChanged(run, on: database) }
+        if pass.reissued > 0 { runs.metrics.reissues.increment(by: Int64(pass.reissued)) }
+        if pass.timedOut > 0 { runs.metrics.timeouts.increment(by: Int64(pass.timedOut)) }
+        return pass
+    }
+}

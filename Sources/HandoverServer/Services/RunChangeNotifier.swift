@@ -1,0 +1,33 @@
+import Fluent
+import Foundation
+import Logging
+import PostgresNIO
+import SQLKit
+
+/// Tells every instance's event streams that a run changed.
+///
+/// On SQLite there is one instance, and the change goes straight to its ``RunEventHub``. On
+/// PostgreSQL the change goes out as `NOTIFY handover_run_changed, '<run id>'`, and every instance
+/// (this one included) hears it through a `LISTEN` connection and tells its own hub.
+struct RunChangeNotifier: Sendable {
+    static let channel = "handover_run_changed"
+
+    let hub: RunEventHub
+    let usesPostgres: Bool
+    let logger: Logger
+
+    func runChanged(_ run: UUID, on database: Database) async {
+        guard usesPostgres else {
+            hub.publish(run)
+            return
+        }
+        do {
+            guard let sql = database as? any SQLDatabase else { return }
+            try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: run.uuidString.lowercased()))").run()
+        } catch {
+            // The change is committed; only live viewers miss it. Tell local ones directly.
+            logger.warning("NOTIFY failed; live updates on other instances may lag", metadata: ["error": "\(error)"])
+            hub.publish(run)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Vapor
+
+/// A logout run as the API shows it.
+struct RunView: Content, Equatable {
+    struct Item: Content, Equatable {
+        var id: UUID
+        var appID: UUID
+        var app: String
+        var position: Int
+        var status: String
+        var attempts: Int
+        var issuedAt: Date
+        var deadlineAt: Date
+        var finishedAt: Date?
+        var reportedBy: String?
+        /// The ULC link to open now; only while the item is pending.
+        var link: String?
+    }
+
+    var id: UUID
+    var deviceID: UUID
+    var status: String
+    var createdAt: Date
+    var finishedAt: Date?
+    var items: [Item]
+}
+
+/// An event a webhook receives.
+struct WebhookEventPayload: Codable, Equatable {
+    var id: UUID
+    var type: String
+    var createdAt: Date
+    var run: RunView?
+    var deviceID: UUID?
+}
+
+extension JSONEncoder {
+    /// ISO 8601 dates and sorted keys: the form every JSON body of the API uses.
+    static let api: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+extension JSONDecoder {
+    static let api: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}

@@ -1,0 +1,74 @@
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Delivers pending webhook events: POST with a signature, retry with exponential back-off, give
+/// up after ``maxAttempts``. Each delivery is leased with a conditional update first, so two
+/// instances never send the same attempt.
+struct WebhookDispatcher: Sendable {
+    let database: Database
+    let client: Client
+    let clock: ServerClock
+    let logger: Logger
+    var maxAttempts = 8
+    var timeout: TimeAmount = .seconds(10)
+
+    /// Back-off after the n-th failed attempt: 2, 4, 8 … seconds, at most an hour.
+    static func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        min(3600, pow(2, Double(max(1, attempt))))
+    }
+
+    /// Sends every delivery that is due now; returns how many were attempted.
+    @discardableResult
+    func deliverDue(limit: Int = 50) async throws -> Int {
+        let now = clock.now()
+        let due = try await WebhookDelivery.query(on: database)
+            .filter(\.$status == "pending").filter(\.$nextAttemptAt <= now)
+            .sort(\.$nextAttemptAt).limit(limit).all()
+        var attempted = 0
+        for delivery in due {
+            guard let sql = database as? any SQLDatabase, let id = delivery.id else { continue }
+            // Lease: push the next attempt a minute out; only the instance whose update lands sends.
+            let leased = try await sql.raw("""
+                UPDATE webhook_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
+                WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = 'pending' RETURNING id
+                """).all()
+            guard !leased.isEmpty, let hook = try await Webhook.find(delivery.webhookID, on: database) else { continue }
+            attempted += 1
+            let attempt = delivery.attempts + 1
+            var statusCode: Int?
+            var failure: String?
+            do {
+                let body = Data(delivery.payload.utf8)
+                let response = try await client.post(URI(string: hook.url)) { request in
+                    request.headers.contentType = .json
+                    request.headers.replaceOrAdd(name: WebhookSignature.headerName,
+                                                 value: WebhookSignature.header(body: body, secret: hook.secret,
+                                                                                timestamp: Int(now.timeIntervalSince1970)))
+                    request.headers.replaceOrAdd(name: "Handover-Event", value: delivery.event)
+                    request.headers.replaceOrAdd(name: "Handover-Delivery", value: id.uuidString.lowercased())
+                    request.body = ByteBuffer(data: body)
+                    request.timeout = timeout
+                }
+                statusCode = Int(response.status.code)
+                if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
+            } catch {
+                failure = String(describing: error)
+            }
+            let finished = clock.now()
+            let status = failure == nil ? "delivered" : (attempt >= maxAttempts ? "failed" : "pending")
+            try await sql.raw("""
+                UPDATE webhook_deliveries SET status = \(bind: status), attempts = \(bind: attempt),
+                last_status_code = \(bind: statusCode), last_error = \(bind: failure.map { String($0.prefix(500)) }),
+                delivered_at = \(bind: failure == nil ? finished : nil),
+                next_attempt_at = \(bind: finished.addingTimeInterval(Self.backoff(afterAttempt: attempt))), version = version + 1
+                WHERE id = \(bind: id)
+                """).run()
+            if let failure {
+                logger.warning("webhook delivery failed", metadata: ["delivery": "\(id)", "attempt": "\(attempt)", "error": "\(failure)"])
+            }
+        }
+        return attempted
+    }
+}

@@ -1,0 +1,28 @@
+import Fluent
+import Foundation
+
+/// Writes webhook events as delivery rows, inside the caller's transaction, so an event exists
+/// exactly when the change it reports was committed.
+enum WebhookOutbox {
+    /// Every event type a webhook can subscribe to.
+    static let eventTypes = ["run.completed", "run.failed", "device.out_of_service"]
+
+    static func enqueue(_ type: String, run: RunView?, deviceID: UUID?, on db: Database, now: Date) async throws {
+        let hooks = try await Webhook.query(on: db).all().filter { $0.events.contains(type) }
+        guard !hooks.isEmpty else { return }
+        let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID)
+        let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
+        for hook in hooks {
+            let delivery = WebhookDelivery()
+            delivery.webhookID = try hook.requireID()
+            delivery.event = type
+            delivery.payload = body
+            delivery.status = "pending"
+            delivery.attempts = 0
+            delivery.nextAttemptAt = now
+            delivery.createdAt = now
+            delivery.version = 0
+            try await delivery.create(on: db)
+        }
+    }
+}
