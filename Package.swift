@@ -70,7 +70,12 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoverServerTests",
-            dependencies: ["HandoverServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "HandoverServer",
+                "LinkCallbacks",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Vapor", package: "vapor"),
+            ]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
     ]

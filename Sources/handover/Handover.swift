@@ -11,9 +11,10 @@ struct Handover: AsyncParsableCommand {
             and checks the association files that make universal links work.
 
             Start with:
+              handover serve                  run the server (SQLite in ./.handover, no set-up)
               handover link inspect URL       what kind of link is this, and would a receiver accept it?
               handover link make --help       build a ULC logout link
             """,
-        subcommands: [LinkCommand.self]
+        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self]
     )
 }

@@ -39,9 +39,10 @@ struct LogoutRunService: Sendable {
             throw APIError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
         }
         let runID = UUID()
+        let targets = apps
         try await database.transaction { db in
             try await LogoutRun(id: runID, deviceID: deviceID, status: .running, createdAt: now).create(on: db)
-            for (position, app) in apps.enumerated() {
+            for (position, app) in targets.enumerated() {
                 let item = LogoutItem()
                 item.runID = runID
                 item.appID = try app.requireID()

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import NIOCore
 import SQLKit
 import Vapor
 
@@ -41,7 +42,7 @@ struct WebhookDispatcher: Sendable {
             var failure: String?
             do {
                 let body = Data(delivery.payload.utf8)
-                let response = try await client.post(URI(string: hook.url)) { request in
+                let response = try await client.post(URI(string: hook.url), beforeSend: { request in
                     request.headers.contentType = .json
                     request.headers.replaceOrAdd(name: WebhookSignature.headerName,
                                                  value: WebhookSignature.header(body: body, secret: hook.secret,
@@ -50,7 +51,7 @@ struct WebhookDispatcher: Sendable {
                     request.headers.replaceOrAdd(name: "Handover-Delivery", value: id.uuidString.lowercased())
                     request.body = ByteBuffer(data: body)
                     request.timeout = timeout
-                }
+                })
                 statusCode = Int(response.status.code)
                 if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
             } catch {

@@ -1,0 +1,221 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import NIOConcurrencyHelpers
+import PostgresNIO
+import SQLKit
+import Vapor
+
+/// A running Handover server: the JSON API, callback pages, association files, the deadline
+/// scheduler and the webhook dispatcher.
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.port = 0                      // any free port
+/// let server = try await HandoverServer.start(configuration)
+/// print(server.baseURL)                       // http://127.0.0.1:53187
+/// try await server.shutdown()
+/// ```
+public final class HandoverServer: Sendable {
+    /// The Vapor application.
+    public let application: Application
+    /// The configuration it was started with.
+    public let configuration: ServerConfiguration
+    /// The port it listens on (the real one when 0 was asked for).
+    public let port: Int
+    let context: ServerContext
+    private let background: NIOLockedValueBox<[Task<Void, Never>]>
+
+    /// The URL to reach this server on loopback.
+    public var baseURL: URL { URL(string: "http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(port)")! }
+    /// The public origin used in links.
+    public var publicURL: URL { context.publicURL }
+
+    private init(application: Application, configuration: ServerConfiguration, port: Int, context: ServerContext) {
+        self.application = application
+        self.configuration = configuration
+        self.port = port
+        self.context = context
+        self.background = NIOLockedValueBox([])
+    }
+
+    /// Opens the database (running migrations), binds the port and starts background work.
+    public static func start(_ configuration: ServerConfiguration, clock: ServerClock = SystemServerClock(),
+                             logger: Logger = Logger(label: "handover")) async throws -> HandoverServer {
+        let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
+        application.logger = logger
+        do {
+            let usesPostgres = try configureDatabase(application, configuration)
+            try await application.autoMigrate()
+            if !usesPostgres, let sql = application.db as? any SQLDatabase {
+                // WAL lets readers run beside the writer; FULL sync makes every commit durable.
+                try await sql.raw("PRAGMA journal_mode=WAL").run()
+            }
+            let nonceKey = try await ServerSecrets.nonceKey(on: application.db)
+            let hub = RunEventHub()
+            let origin = PublicOrigin(configuration.resolvedPublicURL)
+            let context = ServerContext(
+                clock: clock, origin: origin, nonces: CallbackNonce(key: nonceKey),
+                hub: hub, notifier: RunChangeNotifier(hub: hub, usesPostgres: usesPostgres, logger: logger),
+                metrics: ServerMetrics(), allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks)
+            try routes(application, context)
+            application.http.server.configuration.hostname = configuration.host
+            application.http.server.configuration.port = configuration.port
+            application.http.server.configuration.serverName = "handover"
+            try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
+            var resolved = configuration
+            resolved.port = application.http.server.shared.localAddress?.port ?? configuration.port
+            if configuration.publicURL == nil { origin.set(resolved.resolvedPublicURL) }
+            let port = resolved.port
+            let server = HandoverServer(application: application, configuration: resolved, port: port, context: context)
+            if usesPostgres, let url = configuration.databaseURL { server.listenForChanges(url: url) }
+            if let interval = configuration.schedulerInterval { server.runBackgroundWork(every: interval) }
+            return server
+        } catch {
+            try? await application.asyncShutdown()
+            throw error
+        }
+    }
+
+    /// Stops background work, closes connections and releases the port.
+    public func shutdown() async throws {
+        for task in background.withLockedValue({ $0 }) { task.cancel() }
+        for task in background.withLockedValue({ $0 }) { await task.value }
+        await application.server.shutdown()
+        try await application.asyncShutdown()
+    }
+
+    /// Runs one scheduler pass now: reissue or time out items whose deadline passed.
+    @discardableResult
+    public func fireDeadlines() async throws -> (reissued: Int, timedOut: Int) {
+        let pass = try await DeadlineScheduler(runs: context.runs(application.db)).fireDue()
+        return (pass.reissued, pass.timedOut)
+    }
+
+    /// Sends webhook deliveries that are due now; returns how many were attempted.
+    @discardableResult
+    public func deliverWebhooks() async throws -> Int {
+        try await dispatcher.deliverDue()
+    }
+
+    /// Creates an API key and returns it (shown once).
+    public func createAPIKey(name: String, scope: APIKeyScope) async throws -> String {
+        try await APIKeyIssuer.create(name: name, scope: scope, on: application.db, now: context.clock.now())
+    }
+
+    private var dispatcher: WebhookDispatcher {
+        WebhookDispatcher(database: application.db, client: application.client, clock: context.clock, logger: application.logger)
+    }
+
+    // MARK: Set-up
+
+    /// Chooses SQLite in the data directory, or PostgreSQL when a database URL is given.
+    /// Returns whether PostgreSQL is used.
+    static func configureDatabase(_ application: Application, _ configuration: ServerConfiguration) throws -> Bool {
+        application.migrations.add(CreateSchema())
+        application.migrations.add(CreateIndexes())
+        if let url = configuration.databaseURL {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw ConfigurationError(setting: "--database", problem: "'\(url)' is not a PostgreSQL URL",
+                                         accepted: "postgres://user:password@host:5432/database, or nothing for SQLite")
+            }
+            application.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60)), as: .psql)
+            return true
+        }
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        let file = configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
+        application.databases.use(.sqlite(.file(file), maxConnectionsPerEventLoop: 1), as: .sqlite)
+        return false
+    }
+
+    static func routes(_ application: Application, _ context: ServerContext) throws {
+        application.middleware = Middlewares()
+        application.middleware.use(APIErrorMiddleware())
+        application.get("healthz") { _ in ["status": "ok"] }
+        application.get("metrics") { _ -> Response in
+            let response = Response(status: .ok, body: .init(string: context.metrics.render()))
+            response.headers.replaceOrAdd(name: .contentType, value: "text/plain; version=0.0.4")
+            return response
+        }
+        application.get("openapi.yaml") { _ -> Response in
+            let response = Response(status: .ok, body: .init(string: OpenAPIDocument.yaml))
+            response.headers.replaceOrAdd(name: .contentType, value: "application/yaml")
+            return response
+        }
+        try application.register(collection: AssociationFileRoutes(context: context))
+        try application.register(collection: CallbackPageRoutes(context: context))
+        let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator())
+        try api.register(collection: RegistryRoutes(context: context))
+        try api.register(collection: LogoutRunRoutes(context: context))
+    }
+
+    // MARK: Background work
+
+    private func runBackgroundWork(every interval: Duration) {
+        let scheduler = DeadlineScheduler(runs: context.runs(application.db))
+        let dispatcher = self.dispatcher
+        let logger = application.logger
+        let task = Task {
+            while !Task.isCancelled {
+                do {
+                    try await scheduler.fireDue()
+                    try await dispatcher.deliverDue()
+                } catch {
+                    logger.warning("background pass failed", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+        background.withLockedValue { $0.append(task) }
+    }
+
+    /// Keeps one connection listening for run changes from every instance (PostgreSQL only).
+    private func listenForChanges(url: String) {
+        let hub = context.hub
+        let logger = application.logger
+        let task = Task {
+            while !Task.isCancelled {
+                do {
+                    let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
+                    let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                    defer { Task { try? await connection.close() } }
+                    for try await notification in try await connection.listen(RunChangeNotifier.channel) {
+                        if let run = UUID(uuidString: notification.payload) { hub.publish(run) }
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.warning("LISTEN connection lost; reconnecting", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+        background.withLockedValue { $0.append(task) }
+    }
+}
+
+extension HandoverServer {
+    /// Creates an admin key when the database has none (a first start); returns it, or nil.
+    public func createFirstAdminKeyIfNeeded() async throws -> String? {
+        let existing = try await APIKey.query(on: application.db).filter(\.$scope == APIKeyScope.admin.rawValue).count()
+        guard existing == 0 else { return nil }
+        return try await createAPIKey(name: "first admin key", scope: .admin)
+    }
+
+    /// Opens the configured database without serving HTTP, runs migrations, and creates a key.
+    public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope,
+                                 logger: Logger = Logger(label: "handover")) async throws -> String {
+        let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
+        application.logger = logger
+        do {
+            _ = try configureDatabase(application, configuration)
+            try await application.autoMigrate()
+            let key = try await APIKeyIssuer.create(name: name, scope: scope, on: application.db)
+            try await application.asyncShutdown()
+            return key
+        } catch {
+            try? await application.asyncShutdown()
+            throw error
+        }
+    }
+}

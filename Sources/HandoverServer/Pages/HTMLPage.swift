@@ -1,0 +1,37 @@
+/// A small, self-contained HTML page (no scripts, no external assets) that reads well on a phone.
+struct HTMLPage {
+    var title: String
+    var heading: String
+    var paragraphs: [String]
+
+    /// Escapes text for HTML.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    var html: String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(Self.escape(title))</title>
+        <style>body{font-family:-apple-system,system-ui,sans-serif;margin:2rem auto;max-width:32rem;padding:0 1rem;line-height:1.5;color:#1d1d1f}
+        h1{font-size:1.4rem}</style></head>
+        <body><h1>\(Self.escape(heading))</h1>
+        \(paragraphs.map { "<p>\(Self.escape($0))</p>" }.joined(separator: "\n"))
+        </body></html>
+        """
+    }
+}

@@ -1,0 +1,145 @@
+import Fluent
+import Foundation
+import LinkCallbacks
+import Vapor
+
+/// Logout runs: created by a device, read by the device or an admin, followed live over SSE.
+struct LogoutRunRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        let either = routes.grouped(RequireScope(scopes: [.admin, .device]))
+        either.post("devices", ":deviceID", "logout-runs", use: createRun)
+        either.get("logout-runs", ":runID", use: getRun)
+        either.get("logout-runs", ":runID", "events", use: events)
+        either.post("logout-runs", ":runID", "callbacks", use: reportCallback)
+    }
+
+    @Sendable func createRun(_ request: Request) async throws -> Response {
+        guard let deviceID = request.parameters.get("deviceID", as: UUID.self) else {
+            throw APIError(.badRequest, code: "invalid_id", reason: "The device id must be a UUID.")
+        }
+        let principal = try request.principal
+        if principal.scope == .device, principal.deviceID != deviceID {
+            throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
+        }
+        guard try await Device.find(deviceID, on: request.db) != nil else { throw APIError.notFound("device") }
+        let input = request.body.data == nil ? RunInput(apps: nil) : try request.content.decode(RunInput.self, using: JSONDecoder.api)
+        let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: input.apps)
+        return try await view.encodeResponse(status: .created, for: request)
+    }
+
+    @Sendable func getRun(_ request: Request) async throws -> RunView {
+        try await authorizedView(request)
+    }
+
+    /// The launcher reports a callback it received as a universal link (the usual path; the
+    /// callback page covers the 1–3 % that land in a browser).
+    @Sendable func reportCallback(_ request: Request) async throws -> CallbackReportResult {
+        let view = try await authorizedView(request)
+        let report = try request.content.decode(CallbackReport.self, using: JSONDecoder.api)
+        guard let target = CallbackTarget(url: report.url), target.run == view.id else {
+            throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/ulc/cb/\(view.id.uuidString.lowercased())/<item>/success|error?n=<nonce>")
+        }
+        let result = try await context.runs(request.db).recordCallback(run: target.run, item: target.item, outcome: target.outcome,
+                                                                       nonce: target.nonce, reportedBy: "launcher")
+        switch result {
+        case .recorded(let app, let outcome):
+            return CallbackReportResult(recorded: true, status: outcome == .success ? "succeeded" : "failed", app: app)
+        case .alreadyRecorded(let app, let status):
+            throw APIError(.conflict, code: "already_recorded", reason: "\(app) already has its outcome (\(status.rawValue)); nothing was recorded.")
+        case .unknown:
+            throw APIError(.notFound, code: "unknown_callback", reason: "This callback's nonce was not issued for that item.")
+        }
+    }
+
+    /// `text/event-stream`: an `event: run` with the whole run now and after every change, until
+    /// the run finishes; a comment line every 15 s keeps proxies from closing the stream.
+    @Sendable func events(_ request: Request) async throws -> Response {
+        let first = try await authorizedView(request)
+        let runID = first.id
+        let database = request.db
+        let context = self.context
+        let changes = context.hub.subscribe(to: runID)
+        let response = Response(status: .ok)
+        response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+        response.body = .init(managedAsyncStream: { writer in
+            enum Tick { case change, heartbeat }
+            let (ticks, continuation) = AsyncStream<Tick>.makeStream(bufferingPolicy: .bufferingNewest(2))
+            let forward = Task {
+                for await _ in changes { continuation.yield(.change) }
+                continuation.finish()
+            }
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    continuation.yield(.heartbeat)
+                }
+            }
+            defer {
+                forward.cancel()
+                heartbeat.cancel()
+                continuation.finish()
+            }
+            func send(_ view: RunView) async throws {
+                let json = String(decoding: try JSONEncoder.api.encode(view), as: UTF8.self)
+                try await writer.write(.buffer(ByteBuffer(string: "event: run\ndata: \(json)\n\n")))
+            }
+            try await send(first)
+            var last = first
+            guard first.status == "running" else { return }
+            for await tick in ticks {
+                switch tick {
+                case .heartbeat:
+                    try await writer.write(.buffer(ByteBuffer(string: ": keep-alive\n\n")))
+                case .change:
+                    let view = try await context.runs(database).view(runID)
+                    if view != last {
+                        try await send(view)
+                        last = view
+                    }
+                    if view.status != "running" { return }
+                }
+            }
+        })
+        return response
+    }
+
+    private func authorizedView(_ request: Request) async throws -> RunView {
+        guard let runID = request.parameters.get("runID", as: UUID.self) else {
+            throw APIError(.badRequest, code: "invalid_id", reason: "The run id must be a UUID.")
+        }
+        let view = try await context.runs(request.db).view(runID)
+        let principal = try request.principal
+        if principal.scope == .device, principal.deviceID != view.deviceID {
+            throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
+        }
+        return view
+    }
+}
+
+/// The parts of a callback URL: `/ulc/cb/<run>/<item>/<success|error>?n=<nonce>`.
+struct CallbackTarget: Equatable {
+    var run: UUID
+    var item: UUID
+    var outcome: CallbackOutcome
+    var nonce: String
+
+    init?(url: String) {
+        guard let raw = try? RawURL(url, parameter: "url"), let items = try? raw.queryParameters(parameter: "url") else { return nil }
+        let parts = raw.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count == 5, parts[0] == "ulc", parts[1] == "cb", let run = UUID(uuidString: parts[2]),
+              let item = UUID(uuidString: parts[3]), let outcome = CallbackOutcome(rawValue: parts[4]),
+              let nonce = items.first(where: { $0.name == "n" })?.value else { return nil }
+        self.init(run: run, item: item, outcome: outcome, nonce: nonce)
+    }
+
+    init(run: UUID, item: UUID, outcome: CallbackOutcome, nonce: String) {
+        self.run = run
+        self.item = item
+        self.outcome = outcome
+        self.nonce = nonce
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import LinkCallbacks
+import UniversalLinks
+import Vapor
+
+/// The body of `POST /api/v1/apps`.
+struct AppInput: Content {
+    var name: String
+    var role: String?
+    var appIDs: [String]
+    var logoutAction: String?
+    var paths: [String]?
+    var allowedCallbackHosts: [String]?
+    var deadlineSeconds: Int?
+    var maxReissues: Int?
+    var androidPackage: String?
+    var androidFingerprints: [String]?
+
+    /// Checks every field with the pure modules, naming the first one at fault.
+    func validated() throws -> AppInput {
+        var input = self
+        input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
+        let role = role ?? "target"
+        guard role == "target" || role == "launcher" else {
+            throw APIError.invalid("role", "'\(role)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
+        }
+        input.role = role
+        guard !appIDs.isEmpty else { throw APIError.invalid("appIDs", "give at least one app ID, such as ABCDE12345.com.example.app") }
+        for (index, appID) in appIDs.enumerated() {
+            if let problem = AppIdentifier.problem(with: appID) { throw APIError.invalid("appIDs[\(index)]", problem) }
+        }
+        if role == "target" {
+            guard let action = logoutAction else {
+                throw APIError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
+            }
+            do {
+                let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
+                                                      errorText: "https://handover.invalid/error")
+                _ = try CallbackPolicy.default.evaluate(probe.text)
+            } catch {
+                throw APIError.invalid("logoutAction", "\(error.detail); accepted: \(error.accepted)")
+            }
+        } else if logoutAction != nil {
+            throw APIError.invalid("logoutAction", "a launcher has no logout action; leave it out")
+        }
+        for (index, path) in (paths ?? []).enumerated() {
+            guard !path.isEmpty, path.utf8.count <= 1024, !path.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                throw APIError.invalid("paths[\(index)]", "give a path pattern such as /logout or /items/*")
+            }
+        }
+        do {
+            _ = try HostAllowlist(allowedCallbackHosts ?? [])
+        } catch {
+            throw APIError.invalid("allowedCallbackHosts", "\(error.detail); accepted: \(error.accepted)")
+        }
+        let deadline = deadlineSeconds ?? 20
+        guard (1...300).contains(deadline) else { throw APIError.invalid("deadlineSeconds", "give 1 to 300 seconds (the ULC spec allows 20)") }
+        input.deadlineSeconds = deadline
+        let reissues = maxReissues ?? 2
+        guard (0...10).contains(reissues) else { throw APIError.invalid("maxReissues", "give 0 to 10 resends") }
+        input.maxReissues = reissues
+        if let package = androidPackage {
+            guard AssetLinksValidator.isPackageName(package) else {
+                throw APIError.invalid("androidPackage", "'\(package)' is not an Android package name such as com.example.app")
+            }
+            guard let fingerprints = androidFingerprints, !fingerprints.isEmpty else {
+                throw APIError.invalid("androidFingerprints", "an Android app needs its SHA-256 signing-certificate fingerprints")
+            }
+            for (index, fingerprint) in fingerprints.enumerated() {
+                if let problem = AssetLinksValidator.fingerprintProblem(fingerprint) {
+                    throw APIError.invalid("androidFingerprints[\(index)]", problem)
+                }
+            }
+        } else if !(androidFingerprints ?? []).isEmpty {
+            throw APIError.invalid("androidPackage", "fingerprints were given without the package they sign")
+        }
+        return input
+    }
+}
+
+/// An app as the API shows it.
+struct AppView: Content {
+    var id: UUID
+    var name: String
+    var role: String
+    var appIDs: [String]
+    var logoutAction: String?
+    var paths: [String]
+    var allowedCallbackHosts: [String]
+    var deadlineSeconds: Int
+    var maxReissues: Int
+    var androidPackage: String?
+    var androidFingerprints: [String]
+    var createdAt: Date
+
+    init(_ app: RegisteredApp) throws {
+        id = try app.requireID()
+        name = app.name
+        role = app.role
+        appIDs = app.appIDs
+        logoutAction = app.logoutAction
+        paths = app.paths
+        allowedCallbackHosts = app.allowedCallbackHosts
+        deadlineSeconds = app.deadlineSeconds
+        maxReissues = app.maxReissues
+        androidPackage = app.androidPackage
+        androidFingerprints = app.androidFingerprints
+        createdAt = app.createdAt
+    }
+}
+
+struct DeviceInput: Content {
+    var name: String
+}
+
+struct DeviceView: Content {
+    var id: UUID
+    var name: String
+    var status: String
+    var createdAt: Date
+    var lastRunID: UUID?
+
+    init(_ device: Device) throws {
+        id = try device.requireID()
+        name = device.name
+        status = device.status
+        createdAt = device.createdAt
+        lastRunID = device.lastRunID
+    }
+}
+
+struct CreatedDevice: Content {
+    var device: DeviceView
+    /// The device's API key (scope `device`), shown once.
+    var key: String
+}
+
+struct WebhookInput: Content {
+    var url: String
+    var events: [String]
+    var secret: String?
+}
+
+struct WebhookView: Content {
+    var id: UUID
+    var url: String
+    var events: [String]
+    var createdAt: Date
+
+    init(_ hook: Webhook) throws {
+        id = try hook.requireID()
+        url = hook.url
+        events = hook.events
+        createdAt = hook.createdAt
+    }
+}
+
+struct CreatedWebhook: Content {
+    var webhook: WebhookView
+    /// The signing secret, shown once.
+    var secret: String
+}
+
+struct DeliveryView: Content {
+    var id: UUID
+    var event: String
+    var status: String
+    var attempts: Int
+    var nextAttemptAt: Date?
+    var lastStatusCode: Int?
+    var lastError: String?
+    var createdAt: Date
+    var deliveredAt: Date?
+}
+
+struct RunInput: Content {
+    /// Which target apps to log out; all of them when absent.
+    var apps: [UUID]?
+}
+
+struct CallbackReport: Content {
+    /// The callback URL the launcher received as a universal link.
+    var url: String
+}
+
+struct CallbackReportResult: Content {
+    var recorded: Bool
+    var status: String
+    var app: String?
+}

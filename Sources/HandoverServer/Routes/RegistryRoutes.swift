@@ -1,0 +1,140 @@
+import Fluent
+import Foundation
+import LinkCallbacks
+import Vapor
+
+/// `/api/v1/apps`, `/api/v1/devices` and `/api/v1/webhooks`: the registry, admin only.
+struct RegistryRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        let admin = routes.grouped(RequireScope(scopes: [.admin]))
+        admin.post("apps", use: createApp)
+        admin.get("apps", use: listApps)
+        admin.get("apps", ":appID", use: getApp)
+        admin.delete("apps", ":appID", use: deleteApp)
+        admin.post("devices", use: createDevice)
+        admin.get("devices", use: listDevices)
+        admin.get("devices", ":deviceID", use: getDevice)
+        admin.post("webhooks", use: createWebhook)
+        admin.get("webhooks", use: listWebhooks)
+        admin.get("webhooks", ":webhookID", "deliveries", use: listDeliveries)
+    }
+
+    @Sendable func createApp(_ request: Request) async throws -> Response {
+        let input = try request.content.decode(AppInput.self, using: JSONDecoder.api).validated()
+        if try await RegisteredApp.query(on: request.db).filter(\.$name == input.name).first() != nil {
+            throw APIError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
+        }
+        let app = RegisteredApp()
+        app.name = input.name
+        app.role = input.role ?? "target"
+        app.appIDs = input.appIDs
+        app.logoutAction = input.logoutAction
+        app.paths = input.paths ?? []
+        app.allowedCallbackHosts = input.allowedCallbackHosts ?? []
+        app.deadlineSeconds = input.deadlineSeconds ?? 20
+        app.maxReissues = input.maxReissues ?? 2
+        app.androidPackage = input.androidPackage
+        app.androidFingerprints = input.androidFingerprints ?? []
+        app.createdAt = context.clock.now()
+        // The association file must stay valid with this app in it: check before saving.
+        let others = try await RegisteredApp.query(on: request.db).all()
+        do {
+            _ = try AssociationFiles(publicURL: context.publicURL).appleFile(apps: others + [app])
+        } catch let error as AssociationFiles.Invalid {
+            throw APIError.invalid("paths", "the association file would be invalid: \(error.description)")
+        }
+        try await app.create(on: request.db)
+        return try await AppView(app).encodeResponse(status: .created, for: request)
+    }
+
+    @Sendable func listApps(_ request: Request) async throws -> [AppView] {
+        try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all().map(AppView.init)
+    }
+
+    @Sendable func getApp(_ request: Request) async throws -> AppView {
+        try AppView(try await find(RegisteredApp.self, "appID", "app", request))
+    }
+
+    @Sendable func deleteApp(_ request: Request) async throws -> HTTPStatus {
+        try await find(RegisteredApp.self, "appID", "app", request).delete(on: request.db)
+        return .noContent
+    }
+
+    @Sendable func createDevice(_ request: Request) async throws -> Response {
+        let input = try request.content.decode(DeviceInput.self, using: JSONDecoder.api)
+        let name = input.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
+        let now = context.clock.now()
+        let device = Device(name: name, createdAt: now)
+        let key: String = try await request.db.transaction { db in
+            try await device.create(on: db)
+            return try await APIKeyIssuer.create(name: "device \(name)", scope: .device, deviceID: try device.requireID(), on: db, now: now)
+        }
+        return try await CreatedDevice(device: DeviceView(device), key: key).encodeResponse(status: .created, for: request)
+    }
+
+    @Sendable func listDevices(_ request: Request) async throws -> [DeviceView] {
+        try await Device.query(on: request.db).sort(\.$createdAt).all().map(DeviceView.init)
+    }
+
+    @Sendable func getDevice(_ request: Request) async throws -> DeviceView {
+        try DeviceView(try await find(Device.self, "deviceID", "device", request))
+    }
+
+    @Sendable func createWebhook(_ request: Request) async throws -> Response {
+        let input = try request.content.decode(WebhookInput.self, using: JSONDecoder.api)
+        guard let url = URL(string: input.url), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+              scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || Self.isLoopback(host))) else {
+            throw APIError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
+        }
+        guard !input.events.isEmpty else {
+            throw APIError.invalid("events", "subscribe to at least one of \(WebhookOutbox.eventTypes.joined(separator: ", "))")
+        }
+        for (index, event) in input.events.enumerated() where !WebhookOutbox.eventTypes.contains(event) {
+            throw APIError.invalid("events[\(index)]", "'\(event)' is not an event; use \(WebhookOutbox.eventTypes.joined(separator: ", "))")
+        }
+        if let secret = input.secret, secret.utf8.count < 16 {
+            throw APIError.invalid("secret", "a signing secret needs at least 16 characters; leave it out to have one generated")
+        }
+        var generator = SystemRandomNumberGenerator()
+        let secret = input.secret ?? "whsec_" + Base64URL.encode((0..<24).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let hook = Webhook()
+        hook.url = input.url
+        hook.events = Array(Set(input.events)).sorted()
+        hook.secret = secret
+        hook.createdAt = context.clock.now()
+        try await hook.create(on: request.db)
+        return try await CreatedWebhook(webhook: WebhookView(hook), secret: secret).encodeResponse(status: .created, for: request)
+    }
+
+    @Sendable func listWebhooks(_ request: Request) async throws -> [WebhookView] {
+        try await Webhook.query(on: request.db).sort(\.$createdAt).all().map(WebhookView.init)
+    }
+
+    @Sendable func listDeliveries(_ request: Request) async throws -> [DeliveryView] {
+        let hook = try await find(Webhook.self, "webhookID", "webhook", request)
+        return try await WebhookDelivery.query(on: request.db).filter(\.$webhookID == hook.requireID())
+            .sort(\.$createdAt, .descending).limit(200).all()
+            .map { delivery in
+                DeliveryView(id: try delivery.requireID(), event: delivery.event, status: delivery.status, attempts: delivery.attempts,
+                             nextAttemptAt: delivery.status == "pending" ? delivery.nextAttemptAt : nil,
+                             lastStatusCode: delivery.lastStatusCode, lastError: delivery.lastError, createdAt: delivery.createdAt,
+                             deliveredAt: delivery.deliveredAt)
+            }
+    }
+
+    private func find<M: Model>(_ type: M.Type, _ parameter: String, _ what: String, _ request: Request) async throws -> M
+    where M.IDValue == UUID {
+        guard let id = request.parameters.get(parameter, as: UUID.self) else {
+            throw APIError(.badRequest, code: "invalid_id", reason: "'\(request.parameters.get(parameter) ?? "")' is not a \(what) id (a UUID).")
+        }
+        guard let model = try await M.find(id, on: request.db) else { throw APIError.notFound(what) }
+        return model
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import Foundation
+import UniversalLinks
+
+/// Builds this server's `apple-app-site-association` and `assetlinks.json` from the registry.
+///
+/// Every app's registered paths are claimed on this server's domain; launchers also claim
+/// `/ulc/cb/*`, so callbacks reach them as universal links; a target app whose logout action is
+/// on this domain claims that path too. The generator validates what it builds.
+struct AssociationFiles {
+    let publicURL: URL
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The file's bytes, or nil when no app claims anything.
+    func appleFile(apps: [RegisteredApp]) throws -> Data? {
+        var registrations: [AppRegistration] = []
+        for app in apps {
+            var paths = app.paths
+            if app.role == "launcher" { paths.append("/ulc/cb/*") }
+            if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased() {
+                paths.append(url.path.isEmpty ? "/" : url.path)
+            }
+            guard !paths.isEmpty else { continue }
+            var unique: [String] = []
+            for path in paths where !unique.contains(path) { unique.append(path) }
+            registrations.append(AppRegistration(appIDs: app.appIDs, paths: unique))
+        }
+        guard !registrations.isEmpty else { return nil }
+        do {
+            return Data(try AssociationGenerator.appleFile(for: registrations).prettyText.utf8)
+        } catch {
+            throw Invalid(description: error.description)
+        }
+    }
+
+    /// `assetlinks.json` bytes, or nil when no app has an Android package.
+    func assetLinks(apps: [RegisteredApp]) throws -> Data? {
+        let statements = apps.compactMap { app in
+            app.androidPackage.map { AssetLinksStatement(packageName: $0, fingerprints: app.androidFingerprints) }
+        }
+        guard !statements.isEmpty else { return nil }
+        do {
+            return Data(try AssociationGenerator.assetLinks(for: statements).prettyText.utf8)
+        } catch {
+            throw Invalid(description: error.description)
+        }
+    }
+
+    /// A strong ETag for a body.
+    static func etag(_ body: Data) -> String {
+        "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import HandoverServer
+import Logging
+
+/// `handover admin`: manage the server's keys from the machine it runs on.
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Manage API keys directly in the server's database.",
+        subcommands: [CreateKey.self]
+    )
+
+    struct CreateKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-key",
+            abstract: "Create an API key and print it (it is stored hashed and shown only now).",
+            discussion: """
+                Use the same --data-dir or --database as 'handover serve'. The server may be running.
+
+                Examples:
+                  handover admin create-key --scope admin --name "IT on-call"
+                  handover admin create-key --scope admin --database postgres://handover@127.0.0.1/handover
+                Device keys are usually made with POST /api/v1/devices, which ties the key to its device.
+                """
+        )
+
+        @Option(help: ArgumentHelp("admin (the registry and every run) or device.", valueName: "scope"))
+        var scope: String
+
+        @Option(help: "A name to tell keys apart.")
+        var name: String = "admin key"
+
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            guard let scope = APIKeyScope(rawValue: scope) else {
+                throw ValidationError("--scope: '\(scope)' is not a scope. Accepted: admin, device.")
+            }
+            var logger = Logger(label: "handover")
+            logger.logLevel = .warning
+            let key = try await HandoverServer.createKey(try storage.configuration(), name: name, scope: scope, logger: logger)
+            print(key)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import HandoverServer
+import Logging
+
+/// `handover serve`: run the server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Handover server: fleet logout runs, callback pages, association files, webhooks.",
+        discussion: """
+            With no flags it keeps an SQLite database in ./.handover, runs migrations, and listens on \
+            127.0.0.1:8080. On the first start it prints an admin key (shown once).
+
+            Every flag can also come from the environment: HANDOVER_HOST, HANDOVER_PORT, \
+            HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL. Flags win.
+
+            Devices reach the server through a TLS proxy at --public-url; callback links and the \
+            apple-app-site-association file use that origin.
+
+            Examples:
+              handover serve
+              handover serve --port 9000 --public-url https://handover.example.com
+              handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
+            Stop it with Ctrl-C or SIGTERM: it finishes in-flight requests first.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Address to listen on. Env: HANDOVER_HOST. Default: 127.0.0.1", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port to listen on; 0 picks a free one. Env: HANDOVER_PORT. Default: 8080", valueName: "port"))
+    var port: Int?
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(name: .customLong("public-url"),
+            help: ArgumentHelp("The https origin devices reach this server at. Env: HANDOVER_PUBLIC_URL.", valueName: "url"))
+    var publicURL: String?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port: \(port) is not a port. Accepted: 0 to 65535.") }
+    }
+
+    func run() async throws {
+        var configuration = try storage.configuration()
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        if let publicURL {
+            do {
+                configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url")
+            } catch let error as ConfigurationError {
+                throw ValidationError(error.description)
+            }
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            return handler
+        }
+        let started = ContinuousClock.now
+        let server = try await HandoverServer.start(configuration)
+        let storageText = configuration.databaseURL.map { _ in "PostgreSQL" }
+            ?? configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
+        print("Handover is listening on \(server.baseURL.absoluteString) (public URL \(server.publicURL.absoluteString))")
+        print("Database: \(storageText); ready in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
+        if let key = try await server.createFirstAdminKeyIfNeeded() {
+            print("""
+
+                First start: an admin key was created. It is shown only now; keep it somewhere safe.
+                  \(key)
+                Try: curl -H 'Authorization: Bearer \(key)' \(server.baseURL.absoluteString)/api/v1/apps
+
+                """)
+        }
+        print("Press Ctrl-C to stop.")
+        let signal = await ShutdownSignal.wait()
+        print("Received \(signal); shutting down.")
+        try await server.shutdown()
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+enum ShutdownSignal {
+    static func wait() async -> String {
+        await withCheckedContinuation { continuation in
+            let once = OnceFlag()
+            var sources: [DispatchSourceSignal] = []
+            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    if once.set() { continuation.resume(returning: name) }
+                }
+                source.resume()
+                sources.append(source)
+            }
+            SignalSources.keep(sources)
+        }
+    }
+
+    private final class OnceFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        func set() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if done { return false }
+            done = true
+            return true
+        }
+    }
+
+    private enum SignalSources {
+        nonisolated(unsafe) static var kept: [DispatchSourceSignal] = []
+        static func keep(_ sources: [DispatchSourceSignal]) { kept = sources }
+    }
+}

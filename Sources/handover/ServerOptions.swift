@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import HandoverServer
+
+/// Where the server keeps its data: shared by `serve` and `admin`.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"),
+            help: ArgumentHelp("Folder for the embedded SQLite database. Env: HANDOVER_DATA_DIR. Default: .handover", valueName: "dir"))
+    var dataDirectory: String?
+
+    @Option(name: .customLong("database"),
+            help: ArgumentHelp("PostgreSQL URL, postgres://user:pass@host:5432/db, instead of SQLite. Env: HANDOVER_DATABASE_URL.",
+                               valueName: "url"))
+    var databaseURL: String?
+
+    /// The environment's configuration with these flags on top.
+    func configuration() throws -> ServerConfiguration {
+        var configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.fromEnvironment()
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+        if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory) }
+        if let databaseURL {
+            guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
+                throw ValidationError("--database: '\(databaseURL)' is not a PostgreSQL URL. Accepted: postgres://user:password@host:5432/database.")
+            }
+            configuration.databaseURL = databaseURL
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,167 @@
+import AsyncHTTPClient
+import Foundation
+import HandoverServer
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import Testing
+
+/// Which database a test runs on. PostgreSQL runs only when `HANDOVER_TEST_POSTGRES_URL` is set
+/// (CI sets it after starting PostgreSQL); otherwise those cases print why they were skipped.
+enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The databases available here; prints the reason PostgreSQL is skipped, once.
+    static var available: [TestDatabase] {
+        if postgresURL == nil {
+            skipNotice.printOnce()
+            return [.sqlite]
+        }
+        return [.sqlite, .postgres]
+    }
+
+    private static let skipNotice = OnceNotice("SKIP PostgreSQL cases: HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
+}
+
+final class OnceNotice: Sendable {
+    private let message: String
+    private let printed = NIOLockedValueBox(false)
+    init(_ message: String) { self.message = message }
+    func printOnce() {
+        if printed.withLockedValue({ let was = $0; $0 = true; return !was }) { print(message) }
+    }
+}
+
+/// A Handover server on an ephemeral loopback port with a manual clock, and a real HTTP client.
+final class TestServer: Sendable {
+    let server: HandoverServer
+    let clock: ManualServerClock
+    let adminKey: String
+    let client: HTTPClient
+    let dataDirectory: URL
+    let databaseURL: String?
+
+    static let logger: Logger = {
+        var logger = Logger(label: "handover.test")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    /// Starts a server on a fresh database. To start a second instance on the same database (the
+    /// two-instance tests), pass the first as `sharing`.
+    static func start(_ database: TestDatabase, publicURL: String? = nil, sharing other: TestServer? = nil) async throws -> TestServer {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.schedulerInterval = nil
+        configuration.allowsLoopbackWebhooks = true
+        let directory = other?.dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("handover-test-\(UUID().uuidString)")
+        configuration.dataDirectory = directory
+        if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "test") }
+        if database == .postgres {
+            if let shared = other?.databaseURL {
+                configuration.databaseURL = shared
+            } else {
+                configuration.databaseURL = try await PostgresTestDatabase.fresh()
+            }
+        }
+        let clock = other?.clock ?? ManualServerClock()
+        let server = try await HandoverServer.start(configuration, clock: clock, logger: logger)
+        let adminKey: String
+        if let other { adminKey = other.adminKey } else { adminKey = try await server.createAPIKey(name: "test admin", scope: .admin) }
+        return TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton),
+                          dataDirectory: directory, databaseURL: configuration.databaseURL)
+    }
+
+    private init(server: HandoverServer, clock: ManualServerClock, adminKey: String, client: HTTPClient, dataDirectory: URL,
+                 databaseURL: String?) {
+        self.databaseURL = databaseURL
+        self.server = server
+        self.clock = clock
+        self.adminKey = adminKey
+        self.client = client
+        self.dataDirectory = dataDirectory
+    }
+
+    func stop() async throws {
+        try await client.shutdown()
+        try await server.shutdown()
+    }
+
+    struct Reply {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
+        var array: [[String: Any]] { (try? JSONSerialization.jsonObject(with: body) as? [[String: Any]]) ?? [] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// Sends a request to the server; `path` may also be a full URL.
+    func request(_ method: HTTPMethod, _ path: String, json: Any? = nil, key: String? = nil,
+                 headers: [(String, String)] = []) async throws -> Reply {
+        let url = path.hasPrefix("http") ? path : server.baseURL.absoluteString + path
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let data = try JSONSerialization.data(withJSONObject: json)
+            request.body = .bytes(ByteBuffer(data: data))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 10 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+
+    /// Registers a target app and returns its id.
+    @discardableResult
+    func registerTarget(_ name: String, deadline: Int = 20, maxReissues: Int = 1, hosts: [String] = []) async throws -> String {
+        let reply = try await request(.POST, "/api/v1/apps", json: [
+            "name": name, "appIDs": ["ABCDE12345.com.example.\(name.lowercased())"],
+            "logoutAction": "https://\(name.lowercased()).example.com/logout", "deadlineSeconds": deadline, "maxReissues": maxReissues,
+            "allowedCallbackHosts": hosts,
+        ], key: adminKey)
+        #expect(reply.status == 201, "\(reply.text)")
+        return reply.json["id"] as? String ?? ""
+    }
+
+    /// Registers a device and returns its id and key.
+    func registerDevice(_ name: String = "ward-7-phone-3") async throws -> (id: String, key: String) {
+        let reply = try await request(.POST, "/api/v1/devices", json: ["name": name], key: adminKey)
+        #expect(reply.status == 201, "\(reply.text)")
+        let device = reply.json["device"] as? [String: Any]
+        return (device?["id"] as? String ?? "", reply.json["key"] as? String ?? "")
+    }
+}
+
+/// Fresh PostgreSQL databases for tests, made from `HANDOVER_TEST_POSTGRES_URL`.
+enum PostgresTestDatabase {
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Creates an empty database and returns its URL.
+    static func fresh() async throws -> String {
+        guard let base = TestDatabase.postgresURL, let slash = base.lastIndex(of: "/") else {
+            throw Unavailable(description: "HANDOVER_TEST_POSTGRES_URL is not set")
+        }
+        let name = "handover_test_\(UUID().uuidString.prefix(8).lowercased())"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Unavailable(description: "psql could not create database \(name)") }
+        return String(base[...slash]) + name
+    }
+}

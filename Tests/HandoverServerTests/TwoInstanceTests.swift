@@ -1,0 +1,58 @@
+import Foundation
+import HandoverServer
+import LinkCallbacks
+import Testing
+
+/// Two servers on one PostgreSQL database, as behind a load balancer.
+@Suite struct TwoInstanceTests {
+    @Test func aRunCreatedOnOneInstanceTakesItsCallbackOnTheOtherAndStreamsIt() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await TestServer.start(.postgres)
+        let b = try await TestServer.start(.postgres, sharing: a)
+        try await a.registerTarget("Notes")
+        try await a.registerTarget("Chart")
+        let device = try await a.registerDevice()
+        let run = try await LogoutRunTests.startRun(a, device: device)
+
+        let events = try await EventStream.open(a, "/api/v1/logout-runs/\(run.id)/events", key: device.key)
+        #expect(try await events.next()["status"] as? String == "running")
+
+        // The callback lands on B (both instances share the nonce secret through the database).
+        let page = try await b.request(.GET, try LogoutRunTests.callback(try #require(run.link("Notes")), "success", on: b))
+        #expect(page.status == 200, "\(page.text)")
+
+        // A's stream hears of it through LISTEN/NOTIFY.
+        let update = try await events.next()
+        #expect((update["items"] as? [[String: Any]])?.first?["status"] as? String == "succeeded")
+        try await b.stop()
+        try await a.stop()
+    }
+
+    @Test func aDeadlineFiresOnceWhenBothInstancesRunTheScheduler() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await TestServer.start(.postgres)
+        let b = try await TestServer.start(.postgres, sharing: a)
+        for index in 0..<10 { try await a.registerTarget("App\(index)", deadline: 5, maxReissues: 1) }
+        let device = try await a.registerDevice()
+        let run = try await LogoutRunTests.startRun(a, device: device)
+
+        a.clock.advance(by: 6)
+        async let fromA = a.server.fireDeadlines()
+        async let fromB = b.server.fireDeadlines()
+        let (passA, passB) = try await (fromA, fromB)
+        #expect(passA.reissued + passB.reissued == 10)
+        #expect(passA.timedOut + passB.timedOut == 0)
+
+        let reply = try await a.request(.GET, "/api/v1/logout-runs/\(run.id)", key: device.key)
+        #expect((reply.json["items"] as? [[String: Any]])?.allSatisfy { $0["attempts"] as? Int == 2 } == true)
+
+        a.clock.advance(by: 6)
+        async let lastA = a.server.fireDeadlines()
+        async let lastB = b.server.fireDeadlines()
+        let (endA, endB) = try await (lastA, lastB)
+        #expect(endA.timedOut + endB.timedOut == 10)
+        #expect(endA.reissued + endB.reissued == 0)
+        try await b.stop()
+        try await a.stop()
+    }
+}
