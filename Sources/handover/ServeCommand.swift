@@ -62,10 +62,10 @@ struct ServeCommand: AsyncParsableCommand {
         let server = try await HandoverServer.start(configuration)
         let storageText = configuration.databaseURL.map { _ in "PostgreSQL" }
             ?? configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
-        print("Handover is listening on \(server.baseURL.absoluteString) (public URL \(server.publicURL.absoluteString))")
-        print("Database: \(storageText); ready in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
+        say("Handover is listening on \(server.baseURL.absoluteString) (public URL \(server.publicURL.absoluteString))")
+        say("Database: \(storageText); ready in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
         if let key = try await server.createFirstAdminKeyIfNeeded() {
-            print("""
+            say("""
 
                 First start: an admin key was created. It is shown only now; keep it somewhere safe.
                   \(key)
@@ -73,9 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
 
                 """)
         }
-        print("Press Ctrl-C to stop.")
+        say("Press Ctrl-C to stop.")
         let signal = await ShutdownSignal.wait()
-        print("Received \(signal); shutting down.")
+        say("Received \(signal); shutting down.")
         try await server.shutdown()
     }
 }
@@ -115,4 +115,9 @@ enum ShutdownSignal {
         nonisolated(unsafe) static var kept: [DispatchSourceSignal] = []
         static func keep(_ sources: [DispatchSourceSignal]) { kept = sources }
     }
+}
+
+/// Writes a line to standard output at once (unbuffered), so it reaches a pipe or log immediately.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
