@@ -1,0 +1,42 @@
+// libFuzzer harness for UniversalLinks: parse, validate, compile and decide.
+// Built by scripts/fuzz.sh together with the module's sources.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = AssociationValidator.validate(bytes)
+    _ = AssetLinksValidator.validate(bytes)
+    guard let file = try? AssociationFileParser.parse(bytes) else { return 0 }
+    let matcher = AssociationMatcher(file: file, domain: "example.com")
+
+    // URLs derived from the input: fixed shapes, plus every string in the file used as a path,
+    // query and fragment.
+    var urls = ["https://example.com/", "https://example.com/buy/42?a=1&a=2#frag", "https://example.com/caf%C3%A9%2F%zz?q=%41", "https://other.example/x"]
+    func strings(_ value: JSONValue, _ out: inout [String]) {
+        guard out.count < 16 else { return }
+        switch value {
+        case .string(let s): out.append(s)
+        case .array(let a): for v in a { strings(v, &out) }
+        case .object(let m): for (k, v) in m { out.append(k); strings(v, &out) }
+        default: break
+        }
+    }
+    var found: [String] = []
+    strings(file.json, &found)
+    for s in found.prefix(16) {
+        let short = String(s.unicodeScalars.prefix(200))
+        urls.append("https://example.com/" + short)
+        urls.append("https://example.com/p?" + short + "#" + short)
+    }
+    let appIDs = matcher.appIDs.prefix(4) + ["ABCDE12345.com.example.app"]
+    for appID in appIDs {
+        for url in urls {
+            let decision = matcher.decide(appID: appID, url: url)
+            // Invariant: a decision other than no-match names its rule, and only then.
+            if (decision.outcome == .noMatch) != (decision.rule == nil) { fatalError("decision without a rule: \(decision)") }
+            _ = decision.description
+        }
+    }
+    _ = try? AssociationGenerator.appleFile(for: [AppRegistration(appIDs: Array(appIDs), paths: Array(found.prefix(3)))], includeLegacyPaths: true)
+    return 0
+}

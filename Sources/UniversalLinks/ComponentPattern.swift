@@ -1,0 +1,130 @@
+/// One component (or one legacy path), compiled for matching.
+///
+/// Built by `AssociationMatcher`; see `Component` for the meaning of each key.
+struct ComponentPattern: Sendable {
+    enum QueryProgram: Sendable {
+        /// No `?` key, or `*`, or a dictionary with a non-string value.
+        case anything
+        /// The whole query must match.
+        case whole(WildcardPattern)
+        /// Every named item must match; an absent item is compared as the empty string.
+        case items([(name: [UInt8], pattern: WildcardPattern)])
+    }
+
+    /// What decided, for reports.
+    let rule: DecidingRule
+    let exclude: Bool
+    /// `MatchSubject` form this component compares against.
+    let formIndex: Int
+    /// nil when the path matches anything.
+    let path: WildcardPattern?
+    /// For a path pattern ending in `/*`, the pattern without it: `/buy/*` also matches `/buy`.
+    let pathWithoutSlashStar: WildcardPattern?
+    let query: QueryProgram
+    /// nil when the fragment matches anything.
+    let fragment: WildcardPattern?
+    /// A pattern names an undefined variable: the component never matches.
+    let neverMatches: Bool
+
+    var needsItems: Bool {
+        if case .items = query { return true }
+        return false
+    }
+
+    /// - Parameter variables: the definitions `$(name)` refers to; nil reads `$(` as literal text.
+    init(component: Component, options: MatchingOptions, variables: SubstitutionVariables?, rule: DecidingRule) {
+        let caseSensitive = options.caseSensitive ?? true
+        let percentEncoded = options.percentEncoded ?? true
+        self.rule = rule
+        exclude = component.exclude
+        formIndex = MatchSubject.formIndex(percentEncoded: percentEncoded, caseSensitive: caseSensitive)
+        func compile(_ text: String) -> WildcardPattern {
+            WildcardPattern(text, caseSensitive: caseSensitive, variables: variables ?? SubstitutionVariables(), allowVariables: variables != nil)
+        }
+        var never = false
+        if let pathText = component.path {
+            let normalized = Self.normalizedPath(pathText)
+            let pattern = compile(normalized)
+            never = never || pattern.undefinedVariable != nil
+            path = pattern.matchesEverything ? nil : pattern
+            if normalized.hasSuffix("/*"), normalized.count > 2 {
+                pathWithoutSlashStar = compile(String(normalized.dropLast(2)))
+            } else {
+                pathWithoutSlashStar = nil
+            }
+        } else {
+            path = nil
+            pathWithoutSlashStar = nil
+        }
+        switch component.query {
+        case nil:
+            query = .anything
+        case .whole(let text)?:
+            let pattern = compile(text)
+            never = never || pattern.undefinedVariable != nil
+            query = pattern.matchesEverything ? .anything : .whole(pattern)
+        case .items(let items)?:
+            if items.contains(where: { $0.pattern == nil }) {
+                query = .anything
+            } else {
+                let compiled = items.map { item -> (name: [UInt8], pattern: WildcardPattern) in
+                    let name = Array(item.name.utf8)
+                    return (caseSensitive ? name : WildcardPattern.fold(name), compile(item.pattern ?? "*"))
+                }
+                never = never || compiled.contains { $0.pattern.undefinedVariable != nil }
+                query = compiled.isEmpty ? .anything : .items(compiled)
+            }
+        }
+        if let fragmentText = component.fragment {
+            let pattern = compile(fragmentText)
+            never = never || pattern.undefinedVariable != nil
+            fragment = pattern.matchesEverything ? nil : pattern
+        } else {
+            fragment = nil
+        }
+        neverMatches = never
+    }
+
+    /// A path pattern that does not start with `/` or a wildcard is read as if it did: `abc` is `/abc`.
+    static func normalizedPath(_ text: String) -> String {
+        guard let first = text.utf8.first else { return "/" }
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "*") || first == UInt8(ascii: "?") { return text }
+        return "/" + text
+    }
+
+    func matches(_ subject: MatchSubject) -> Bool {
+        if neverMatches { return false }
+        guard let form = subject.form(formIndex) else { return false }
+        if let path, !Self.pathMatches(path, pathWithoutSlashStar, form.path) { return false }
+        switch query {
+        case .anything: break
+        case .whole(let pattern):
+            guard form.query.withUnsafeBufferPointer({ pattern.matches($0) }) else { return false }
+        case .items(let items):
+            for item in items {
+                var seen = false
+                for candidate in form.items where candidate.name.elementsEqual(item.name) {
+                    seen = true
+                    guard candidate.value.withUnsafeBufferPointer({ item.pattern.matches($0) }) else { return false }
+                }
+                if !seen && !item.pattern.matches(UnsafeBufferPointer(start: nil, count: 0)) { return false }
+            }
+        }
+        if let fragment, !form.fragment.withUnsafeBufferPointer({ fragment.matches($0) }) { return false }
+        return true
+    }
+
+    /// The path rules observed on iOS: a trailing `/` in the URL is optional (`/buy` matches
+    /// `/buy/`), and a trailing `/*` in the pattern also matches the bare path (`/buy/*` matches `/buy`).
+    static func pathMatches(_ pattern: WildcardPattern, _ withoutSlashStar: WildcardPattern?, _ path: ArraySlice<UInt8>) -> Bool {
+        path.withUnsafeBufferPointer { buffer in
+            if pattern.matches(buffer) { return true }
+            if buffer.count > 1, buffer[buffer.count - 1] == UInt8(ascii: "/"),
+               pattern.matches(UnsafeBufferPointer(rebasing: buffer.dropLast())) {
+                return true
+            }
+            if let withoutSlashStar, withoutSlashStar.matches(buffer) { return true }
+            return false
+        }
+    }
+}

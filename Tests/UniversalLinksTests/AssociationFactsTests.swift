@@ -1,0 +1,267 @@
+import Testing
+@testable import UniversalLinks
+
+/// One named case per fact of FACTS.md, "Apple App Site Association".
+@Suite struct AssociationFactsTests {
+    // MARK: Observed on swcutil: slashes
+
+    @Test func buyWildcardMatchesBuyWithoutTrailingSlash() throws {
+        #expect(try pathOutcome("/buy/*", "/buy") == .match)
+    }
+
+    @Test func buyWildcardMatchesBuyWithTrailingSlash() throws {
+        #expect(try pathOutcome("/buy/*", "/buy/") == .match)
+    }
+
+    @Test func buyWildcardMatchesBuyItem() throws {
+        #expect(try pathOutcome("/buy/*", "/buy/42") == .match)
+    }
+
+    @Test func buyWildcardDoesNotMatchBuyer() throws {
+        #expect(try pathOutcome("/buy/*", "/buyer") == .noMatch)
+    }
+
+    @Test func buyMatchesBuyWithTrailingSlash() throws {
+        #expect(try pathOutcome("/buy", "/buy/") == .match)
+    }
+
+    @Test func patternWithoutLeadingSlashMatchesRootedPath() throws {
+        #expect(try pathOutcome("abc", "/abc") == .match)
+        #expect(try pathOutcome("abc", "/xabc") == .noMatch)
+    }
+
+    // MARK: Wildcards
+
+    @Test func starMatchesZeroOrMoreCharacters() throws {
+        #expect(try pathOutcome("/a*b", "/ab") == .match)
+        #expect(try pathOutcome("/a*b", "/a/x/y/b") == .match)
+    }
+
+    @Test func questionMarkMatchesExactlyOneCharacter() throws {
+        #expect(try pathOutcome("/a?c", "/abc") == .match)
+        #expect(try pathOutcome("/a?c", "/ac") == .noMatch)
+        #expect(try pathOutcome("/a?c", "/abbc") == .noMatch)
+    }
+
+    @Test func questionStarMatchesAtLeastOneCharacter() throws {
+        #expect(try pathOutcome("/item/?*", "/item/1") == .match)
+        #expect(try pathOutcome("/item/?*", "/item/123") == .match)
+        #expect(try pathOutcome("/a?*", "/a") == .noMatch)
+    }
+
+    // MARK: Query
+
+    @Test func queryStringMustMatchWholeQuery() throws {
+        #expect(try outcome(#"[{"?": "a=1"}]"#, "https://example.com/?a=1") == .match)
+        #expect(try outcome(#"[{"?": "a=1"}]"#, "https://example.com/?a=1&b=2") == .noMatch)
+    }
+
+    @Test func queryDictionaryIgnoresItemsItDoesNotName() throws {
+        #expect(try outcome(#"[{"?": {"a": "1"}}]"#, "https://example.com/?a=1&b=2") == .match)
+    }
+
+    @Test func absentQueryItemMatchesStar() throws {
+        #expect(try outcome(#"[{"?": {"a": "*"}}]"#, "https://example.com/?b=2") == .match)
+    }
+
+    @Test func absentQueryItemMatchesEmptyPattern() throws {
+        #expect(try outcome(#"[{"?": {"a": ""}}]"#, "https://example.com/") == .match)
+    }
+
+    @Test func absentQueryItemDoesNotMatchQuestionStar() throws {
+        #expect(try outcome(#"[{"?": {"a": "?*"}}]"#, "https://example.com/?b=2") == .noMatch)
+    }
+
+    @Test func absentQueryItemDoesNotMatchLiteral() throws {
+        #expect(try outcome(#"[{"?": {"a": "1"}}]"#, "https://example.com/?b=1") == .noMatch)
+    }
+
+    @Test func everyOccurrenceOfRepeatedQueryItemMustMatch() throws {
+        #expect(try outcome(#"[{"?": {"a": "1"}}]"#, "https://example.com/?a=1&a=1") == .match)
+        #expect(try outcome(#"[{"?": {"a": "1"}}]"#, "https://example.com/?a=1&a=2") == .noMatch)
+    }
+
+    @Test(arguments: ["true", "1", "[\"x\"]", "{\"k\": \"v\"}", "null"])
+    func nonStringQueryValueMakesDictionaryMatchAnything(value: String) throws {
+        let components = #"[{"?": {"a": "1", "b": \#(value)}}]"#
+        #expect(try outcome(components, "https://example.com/?a=2") == .match)
+        #expect(try outcome(components, "https://example.com/") == .match)
+    }
+
+    @Test func queryKeyNotGivenDefaultsToStar() throws {
+        #expect(try outcome(#"[{"/": "/p"}]"#, "https://example.com/p?anything=1") == .match)
+    }
+
+    // MARK: Fragment
+
+    @Test func fragmentStarMatchesURLWithoutFragment() throws {
+        #expect(try outcome(##"[{"#": "*"}]"##, "https://example.com/p") == .match)
+    }
+
+    @Test func fragmentQuestionStarDoesNotMatchURLWithoutFragment() throws {
+        #expect(try outcome(##"[{"#": "?*"}]"##, "https://example.com/p") == .noMatch)
+        #expect(try outcome(##"[{"#": "?*"}]"##, "https://example.com/p#x") == .match)
+    }
+
+    // MARK: Percent encoding
+
+    @Test func defaultPercentEncodedDoesNotMatchSpaceAgainstEncodedSpace() throws {
+        #expect(try pathOutcome("/a b", "/a%20b") == .noMatch)
+        #expect(try pathOutcome("/a%20b", "/a%20b") == .match)
+    }
+
+    @Test func encodedSlashIsNotASeparatorWhenPercentEncoded() throws {
+        #expect(try pathOutcome("/a/b", "/a%2Fb") == .noMatch)
+        #expect(try pathOutcome("/a/*", "/a%2Fb") == .noMatch)
+    }
+
+    @Test func hexCaseMattersWhenPercentEncoded() throws {
+        #expect(try pathOutcome("/caf%c3%a9", "/caf%C3%A9") == .noMatch)
+        #expect(try pathOutcome("/caf%C3%A9", "/caf%C3%A9") == .match)
+    }
+
+    @Test func percentEncodedFalseDecodesSpace() throws {
+        #expect(try pathOutcome("/a b", "/a%20b", #", "percentEncoded": false"#) == .match)
+    }
+
+    @Test func percentEncodedFalseDecodesUnicode() throws {
+        #expect(try pathOutcome("/café", "/caf%C3%A9", #", "percentEncoded": false"#) == .match)
+        #expect(try pathOutcome("/caf?", "/caf%C3%A9", #", "percentEncoded": false"#) == .match)
+    }
+
+    // MARK: Case sensitivity and defaults
+
+    @Test func caseSensitiveByDefault() throws {
+        #expect(try pathOutcome("/Buy", "/buy") == .noMatch)
+    }
+
+    @Test func caseSensitiveFalseIgnoresCase() throws {
+        #expect(try pathOutcome("/Buy/*", "/bUY/1", #", "caseSensitive": false"#) == .match)
+    }
+
+    @Test func detailsDefaultsApplyToComponents() throws {
+        #expect(try outcome(#"[{"/": "/Buy"}]"#, "https://example.com/buy", detailsExtra: #""defaults": {"caseSensitive": false}, "#) == .match)
+    }
+
+    @Test func fileDefaultsApplyToComponents() throws {
+        #expect(try outcome(#"[{"/": "/Buy"}]"#, "https://example.com/buy", appLinksExtra: #""defaults": {"caseSensitive": false}, "#) == .match)
+    }
+
+    @Test func detailsDefaultsOverrideFileDefaults() throws {
+        #expect(try outcome(#"[{"/": "/Buy"}]"#, "https://example.com/buy",
+                            detailsExtra: #""defaults": {"caseSensitive": true}, "#,
+                            appLinksExtra: #""defaults": {"caseSensitive": false}, "#) == .noMatch)
+    }
+
+    @Test func componentOptionOverridesDetailsDefaults() throws {
+        #expect(try outcome(#"[{"/": "/a b", "percentEncoded": false}]"#, "https://example.com/a%20b",
+                            detailsExtra: #""defaults": {"percentEncoded": true}, "#) == .match)
+    }
+
+    // MARK: Ordering and exclusion
+
+    @Test func firstMatchingComponentDecides() throws {
+        let components = #"[{"/": "/buy/old/*", "exclude": true}, {"/": "/buy/*"}]"#
+        #expect(try outcome(components, "https://example.com/buy/old/1") == .exclude)
+        #expect(try outcome(components, "https://example.com/buy/new/1") == .match)
+    }
+
+    @Test func componentMatchesOnlyWhenAllKeysMatch() throws {
+        let components = ##"[{"/": "/p", "?": {"a": "1"}, "#": "f"}]"##
+        #expect(try outcome(components, "https://example.com/p?a=1#f") == .match)
+        #expect(try outcome(components, "https://example.com/p?a=1#g") == .noMatch)
+        #expect(try outcome(components, "https://example.com/p?a=2#f") == .noMatch)
+    }
+
+    @Test func decisionNamesTheDecidingComponent() throws {
+        let file = try fileWithComponents(#"[{"/": "/help"}, {"/": "/buy/*"}]"#)
+        let decision = AssociationMatcher(file: file, domain: testDomain).decide(appID: testAppID, url: "https://example.com/buy/1")
+        #expect(decision.description == #"match by components[1] {"/":"/buy/*"}"#)
+    }
+
+    // MARK: Domain and app
+
+    @Test func urlOnAnotherHostNeverMatches() throws {
+        #expect(try outcome(#"[{"/": "*"}]"#, "https://other.example/buy") == .noMatch)
+        #expect(try outcome(#"[{"/": "*"}]"#, "https://sub.example.com/buy") == .noMatch)
+    }
+
+    @Test func hostComparisonIgnoresCase() throws {
+        #expect(try outcome(#"[{"/": "*"}]"#, "https://EXAMPLE.com/buy") == .match)
+    }
+
+    @Test func appNotInFileNeverMatches() throws {
+        let file = try fileWithComponents(#"[{"/": "*"}]"#)
+        #expect(AssociationMatcher(file: file, domain: testDomain).decide(appID: "ZZZZZ99999.other", url: "https://example.com/").outcome == .noMatch)
+    }
+
+    @Test func singularAppIDKeyIsRead() throws {
+        let file = try AssociationFileParser.parse(text: #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "components": [{"/": "/x"}]}]}}"#)
+        #expect(AssociationMatcher(file: file, domain: testDomain).decide(appID: testAppID, url: "https://example.com/x").outcome == .match)
+    }
+
+    // MARK: Substitution variables
+
+    @Test func userDefinedVariableMatchesItsAlternatives() throws {
+        let extra = #""substitutionVariables": {"food": ["pizza", "burger*"]}, "#
+        #expect(try outcome(#"[{"/": "/$(food)/order"}]"#, "https://example.com/pizza/order", appLinksExtra: extra) == .match)
+        #expect(try outcome(#"[{"/": "/$(food)/order"}]"#, "https://example.com/burgers/order", appLinksExtra: extra) == .match)
+        #expect(try outcome(#"[{"/": "/$(food)/order"}]"#, "https://example.com/salad/order", appLinksExtra: extra) == .noMatch)
+    }
+
+    @Test func builtInRegionAndLangVariablesUseShippedISOLists() throws {
+        let components = #"[{"/": "/$(lang)_$(region)/*"}]"#
+        #expect(try outcome(components, "https://example.com/en_US/home") == .match)
+        #expect(try outcome(components, "https://example.com/fr_CA/") == .match)
+        #expect(try outcome(components, "https://example.com/xx_US/home") == .noMatch)
+        #expect(try outcome(components, "https://example.com/en_QQ/home") == .noMatch)
+    }
+
+    @Test func builtInCharacterClassVariablesMatchOneCharacter() throws {
+        #expect(try pathOutcome("/v$(digit)", "/v7") == .match)
+        #expect(try pathOutcome("/v$(digit)", "/v77") == .noMatch)
+        #expect(try pathOutcome("/$(upper)$(lower)", "/Ab") == .match)
+        #expect(try pathOutcome("/$(xdigit)$(alnum)$(alpha)", "/fZq") == .match)
+        #expect(try pathOutcome("/$(xdigit)", "/g") == .noMatch)
+    }
+
+    @Test func undefinedVariableNeverMatches() throws {
+        #expect(try pathOutcome("/$(nope)/*", "/x/1") == .noMatch)
+    }
+
+    // MARK: Legacy format
+
+    @Test func legacyPathsAreTriedInOrderWithNotExcluding() throws {
+        let file = try AssociationFileParser.parse(text: #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["NOT /buy/old/*", "/buy/*"]}]}}"#)
+        let matcher = AssociationMatcher(file: file, domain: testDomain)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/buy/old/2").outcome == .exclude)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/buy/2").outcome == .match)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/help").outcome == .noMatch)
+    }
+
+    @Test func legacyPathsCompareOnlyThePath() throws {
+        let file = try AssociationFileParser.parse(text: #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}"#)
+        let matcher = AssociationMatcher(file: file, domain: testDomain)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/buy/1?x=2#y").outcome == .match)
+    }
+
+    @Test func componentsTakePrecedenceOverLegacyPathsInOneEntry() throws {
+        let file = try AssociationFileParser.parse(text: #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/new"}], "paths": ["/old"]}]}}"#)
+        let matcher = AssociationMatcher(file: file, domain: testDomain)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/new").outcome == .match)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/old").outcome == .noMatch)
+    }
+
+    // MARK: Parser tolerance
+
+    @Test func unknownKeysAreTolerated() throws {
+        let components = #"[{"/": "/x", "future": 1}]"#
+        #expect(try outcome(components, "https://example.com/x", appLinksExtra: #""later": true, "#) == .match)
+    }
+
+    @Test func webcredentialsAndAppclipsAreRead() throws {
+        let file = try AssociationFileParser.parse(text: #"{"webcredentials": {"apps": ["ABCDE12345.a"]}, "appclips": {"apps": ["ABCDE12345.a.Clip"]}}"#)
+        #expect(file.webCredentials?.apps == ["ABCDE12345.a"])
+        #expect(file.appClips?.apps == ["ABCDE12345.a.Clip"])
+    }
+}

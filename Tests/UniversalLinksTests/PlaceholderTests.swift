@@ -1,4 +1,0 @@
-import Testing
-@testable import UniversalLinks
-
-@Test func moduleLinks() { _ = UniversalLinksModule.self }
