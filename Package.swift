@@ -14,16 +14,44 @@ let package = Package(
     products: [
         .library(name: "LinkCallbacks", targets: ["LinkCallbacks"]),
         .library(name: "UniversalLinks", targets: ["UniversalLinks"]),
+        .library(name: "HandoverClient", targets: ["HandoverClient"]),
+        .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.25.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
+
+        // The SDK an iOS app links: Foundation, LinkCallbacks and Crypto only (no NIO, no Vapor).
+        .target(
+            name: "HandoverClient",
+            dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // A simulated phone for tests and `handover simulate`: may use NIO for its loopback server.
+        .target(
+            name: "DeviceSimulator",
+            dependencies: [
+                "HandoverClient",
+                "LinkCallbacks",
+                "UniversalLinks",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
+        .executableTarget(name: "ReceiverCrashHarness", dependencies: ["HandoverClient", "LinkCallbacks"]),
 
         // The command-line tool.
         .executableTarget(
@@ -31,6 +59,7 @@ let package = Package(
             dependencies: [
                 "LinkCallbacks",
                 "UniversalLinks",
+                "DeviceSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,5 +74,15 @@ let package = Package(
             dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
+        .testTarget(
+            name: "HandoverClientTests",
+            dependencies: ["HandoverClient", "LinkCallbacks", "ReceiverCrashHarness",
+                           .product(name: "Clocks", package: "swift-clocks")]
+        ),
+        .testTarget(
+            name: "DeviceSimulatorTests",
+            dependencies: ["DeviceSimulator", "HandoverClient", "LinkCallbacks", "UniversalLinks",
+                           .product(name: "Clocks", package: "swift-clocks")]
+        ),
     ]
 )
