@@ -52,7 +52,7 @@ public struct LogoutSimulation: Sendable {
     }
 
     /// The AASA file: each app claims `/apps/<name>/*`, the launcher `/launcher/*`.
-    static func associationFile(apps: [String]) -> String {
+    public static func associationFile(apps: [String]) -> String {
         let details = (apps.map { ("com.example.\($0)", "/apps/\($0)/*") } + [("com.example.launcher", "/launcher/*")])
             .map { #"{"appIDs":["\#(teamID).\#($0.0)"],"components":[{"/":"\#($0.1)"}]}"# }
         return #"{"applinks":{"details":[\#(details.joined(separator: ","))]}}"#
@@ -62,7 +62,11 @@ public struct LogoutSimulation: Sendable {
     public func run() async throws -> Result {
         let names = appNames()
         let server = try await LoopbackServer.start()
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("handover-simulate-\(UUID().uuidString)")
+        // The phone's "disk": tmpfs when there is one, where fsync costs nothing, so that real
+        // I/O does not let simulated time run ahead of the apps.
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        let storage = base.appendingPathComponent("handover-simulate-\(UUID().uuidString)")
         let clock = TestClock()
         let phone = SimulatedPhone(clock: clock, storage: storage, developerMode: true)
         defer { try? FileManager.default.removeItem(at: storage) }
@@ -102,6 +106,8 @@ public struct LogoutSimulation: Sendable {
             clock: clock,
             verifySignedOut: { app in await !phone.isSignedIn(app.id) })
         await phone.attach(initiator, to: "launcher")
+        // Let every app finish its start-up before the handover begins.
+        await clock.advance(by: .seconds(1))
         let start = clock.now
         guard let report = await SimulatedTimeDriver.run(clock: clock, { await initiator.run() }) else {
             throw SimulatorError("the simulated run did not finish within an hour of simulated time")

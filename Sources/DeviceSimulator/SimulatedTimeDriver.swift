@@ -6,7 +6,7 @@ import Clocks
 /// The clock wakes each sleeper at its exact deadline in order (`TestClock.advance(to:)`), so
 /// the step only bounds how far time moves per round, not the precision of any deadline.
 public enum SimulatedTimeDriver {
-    public static func run<Value: Sendable>(clock: TestClock<Duration>, step: Duration = .seconds(1),
+    public static func run<Value: Sendable>(clock: TestClock<Duration>, step: Duration = .milliseconds(100),
                                             limit: Duration = .seconds(3600),
                                             _ work: @escaping @Sendable () async -> Value) async -> Value? {
         let result = Protected<Value?>(nil)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HandoverClient
 import LinkCallbacks
@@ -82,4 +83,20 @@ func ulc(_ action: String = "https://app.example.com/logout",
          error: String = "https://launcher.example.com/fail?n=1") -> URL {
     // Test input is fixed and valid; a failure here is a bug in the test.
     (try? UniversalLinkCallback(actionText: action, successText: success, errorText: error).url) ?? URL(fileURLWithPath: "/invalid")
+}
+
+/// Moves a test clock forward in small steps until `condition` holds, letting tasks run
+/// between steps (a task may register its sleep a moment after the test saw it start).
+/// Returns the simulated time it took, or `nil` if `limit` passed first.
+@discardableResult
+func advance(_ clock: TestClock<Duration>, step: Duration = .milliseconds(10), limit: Duration = .seconds(120),
+             until condition: () -> Bool) async -> Duration? {
+    var elapsed = Duration.zero
+    while !condition() {
+        guard elapsed < limit else { return nil }
+        await settle()
+        await clock.advance(by: step)
+        elapsed += step
+    }
+    return elapsed
 }
