@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "LinkCallbacks", targets: ["LinkCallbacks"]),
         .library(name: "UniversalLinks", targets: ["UniversalLinks"]),
         .library(name: "HandoverServer", targets: ["HandoverServer"]),
+        .library(name: "HandoverClient", targets: ["HandoverClient"]),
+        .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -27,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
@@ -47,6 +51,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The SDK an iOS app links: Foundation, LinkCallbacks and Crypto only (no NIO, no Vapor).
+        .target(
+            name: "HandoverClient",
+            dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // A simulated phone for tests and `handover simulate`: may use NIO for its loopback server.
+        .target(
+            name: "DeviceSimulator",
+            dependencies: [
+                "HandoverClient",
+                "LinkCallbacks",
+                "UniversalLinks",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
+        .executableTarget(name: "ReceiverCrashHarness", dependencies: ["HandoverClient", "LinkCallbacks"]),
 
         // The command-line tool.
         .executableTarget(
@@ -55,6 +80,7 @@ let package = Package(
                 "LinkCallbacks",
                 "UniversalLinks",
                 "HandoverServer",
+                "DeviceSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,5 +104,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
+        .testTarget(
+            name: "HandoverClientTests",
+            dependencies: ["HandoverClient", "LinkCallbacks", "ReceiverCrashHarness",
+                           .product(name: "Clocks", package: "swift-clocks")]
+        ),
+        .testTarget(
+            name: "DeviceSimulatorTests",
+            dependencies: ["DeviceSimulator", "HandoverClient", "LinkCallbacks", "UniversalLinks",
+                           .product(name: "Clocks", package: "swift-clocks")]
+        ),
     ]
 )

@@ -73,6 +73,20 @@ public struct CallbackPolicy: Equatable, Hashable, Sendable {
         try check(text, parameter: parameter, role: allowsCustomScheme ? .xCallbackTarget : .callback)
     }
 
+    /// Applies the action rules (and ``maximumLength``) to a link's action alone, leaving its
+    /// callbacks to ``checkCallback(_:parameter:allowsCustomScheme:)``.
+    ///
+    /// A ULC receiver uses this to accept a logout whose callbacks it will refuse to open: the
+    /// logout still happens, only the redirect does not.
+    public func checkAction(_ text: String) throws(LinkError) {
+        let length = text.utf8.count
+        guard length <= maximumLength else {
+            throw LinkError(parameter: "link", problem: .tooLong, detail: "the link is \(length) bytes long",
+                            accepted: "at most \(maximumLength) bytes")
+        }
+        try check(text, parameter: "action", role: .action)
+    }
+
     private func check(_ request: XCallbackRequest) throws(LinkError) {
         for (name, target) in [("x-success", request.success), ("x-error", request.error), ("x-cancel", request.cancel)] {
             if let target { try check(target.absoluteString, parameter: name, role: .xCallbackTarget) }

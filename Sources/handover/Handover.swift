@@ -15,6 +15,6 @@ struct Handover: AsyncParsableCommand {
               handover link inspect URL       what kind of link is this, and would a receiver accept it?
               handover link make --help       build a ULC logout link
             """,
-        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self]
+        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self, SimulateCommand.self]
     )
 }

@@ -1,0 +1,115 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A small HTTP/1 server on 127.0.0.1 and a free port, serving fixed responses by path: the
+/// AASA files and web pages the simulated phone fetches.
+public final class LoopbackServer: Sendable {
+    /// A fixed response.
+    public struct Response: Sendable {
+        public var status: Int
+        public var contentType: String
+        public var body: String
+
+        public init(status: Int = 200, contentType: String = "text/html; charset=utf-8", body: String) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+        }
+    }
+
+    /// The port it listens on.
+    public let port: Int
+    private let channel: any Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let routes: NIOLockedValueBox<[String: Response]>
+    private let log: NIOLockedValueBox<[String]>
+
+    /// Starts a server on `127.0.0.1` and a port the system picks.
+    public static func start(routes: [String: Response] = [:]) async throws -> LoopbackServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let box = NIOLockedValueBox(routes)
+        let log = NIOLockedValueBox<[String]>([])
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(RouteHandler(routes: box, log: log))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return LoopbackServer(channel: channel, group: group, routes: box, log: log)
+    }
+
+    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, routes: NIOLockedValueBox<[String: Response]>,
+                 log: NIOLockedValueBox<[String]>) {
+        self.channel = channel
+        self.group = group
+        self.routes = routes
+        self.log = log
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// Serves `response` at `path` (the request target without its query).
+    public func setRoute(_ path: String, _ response: Response) {
+        routes.withLockedValue { $0[path] = response }
+    }
+
+    /// Request targets received so far, in order.
+    public var requests: [String] { log.withLockedValue { $0 } }
+
+    /// Closes the socket and stops the event loop.
+    public func shutdown() async throws {
+        try await channel.close()
+        try await group.shutdownGracefully()
+    }
+}
+
+private final class RouteHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let routes: NIOLockedValueBox<[String: LoopbackServer.Response]>
+    private let log: NIOLockedValueBox<[String]>
+    private var target = "/"
+    private var keepAlive = false
+
+    init(routes: NIOLockedValueBox<[String: LoopbackServer.Response]>, log: NIOLockedValueBox<[String]>) {
+        self.routes = routes
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            target = head.uri
+            keepAlive = head.isKeepAlive
+        case .body:
+            break
+        case .end:
+            let uri = target
+            log.withLockedValue { $0.append(uri) }
+            let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            let response = routes.withLockedValue { $0[path] }
+                ?? LoopbackServer.Response(status: 404, contentType: "text/plain", body: "not found\n")
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: response.contentType)
+            headers.add(name: "Content-Length", value: String(response.body.utf8.count))
+            headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: response.body)))), promise: nil)
+            let keepAlive = self.keepAlive
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                if !keepAlive { loopBound.value.close(promise: nil) }
+            }
+        }
+    }
+}

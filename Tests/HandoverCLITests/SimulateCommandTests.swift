@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@Suite struct SimulateCommandTests {
+    struct Output: Decodable {
+        struct App: Decodable {
+            var app: String
+            var behaviour: String
+            var outcome: String
+            var attempts: Int
+            var duration_ms: Int
+        }
+        var apps: [App]
+        var wall_ms: Int
+    }
+
+    @Test func simulateLogoutReportsEachBehaviourInJSONWithinFiveSeconds() throws {
+        let started = Date()
+        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant,slow,silent,flaky,failing,killed,premature", "--json"])
+        let wall = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONDecoder().decode(Output.self, from: Data(result.stdout.utf8))
+        let outcomes = Dictionary(uniqueKeysWithValues: output.apps.map { ($0.app, ($0.outcome, $0.attempts)) })
+        #expect(outcomes["conformant"]! == ("succeeded", 1))
+        #expect(outcomes["flaky"]! == ("succeeded", 1))
+        #expect(outcomes["killed"]! == ("succeeded", 1))
+        #expect(outcomes["slow"]! == ("timed_out", 3))
+        #expect(outcomes["silent"]! == ("timed_out", 3))
+        #expect(outcomes["failing"]! == ("failed", 1))
+        #expect(outcomes["premature"]! == ("failed", 1))
+        #expect(output.apps.map(\.behaviour) == ["conformant", "slow", "silent", "flaky", "failing", "killed", "premature"])
+        #expect(wall < 5)
+    }
+
+    @Test func unknownBehaviourSaysWhatToTypeInstead() throws {
+        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant,sleepy"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("'sleepy' is not a behaviour"))
+        #expect(result.stderr.contains("conformant, slow, silent"))
+    }
+
+    @Test func resendsChangeTheAttemptsOfATimedOutApp() throws {
+        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "silent", "--resends", "1", "--timeout", "5", "--json"])
+        let output = try JSONDecoder().decode(Output.self, from: Data(result.stdout.utf8))
+        #expect(output.apps.first?.attempts == 2)
+        #expect(output.apps.first?.outcome == "timed_out")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
+
+/// Runs a receiver in a child process, SIGKILLs it at random moments, restarts it, and checks
+/// that every acknowledged link has its callback opened (at least once).
+///
+/// The kill moment is a random real-time delay of 0–6 ms after the links are written to a
+/// receiver that has finished launching: this
+/// is the one test that waits in real time, because a kill must land in a real process.
+@Suite struct CrashConsistencyTests {
+    static var harness: URL {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            root.appendingPathComponent(".build/debug"),
+        ].map { $0.appendingPathComponent("ReceiverCrashHarness") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
+    }
+
+    struct Counts: CustomStringConvertible {
+        var iterations = 0, sent = 0, accepted = 0, completed = 0, lost = 0, duplicates = 0, unacknowledgedCompleted = 0
+
+        var description: String {
+            "crash test: \(iterations) iterations, \(sent) links sent, \(accepted) accepted, \(completed) completed, " +
+                "\(lost) lost, \(duplicates) duplicate callbacks, \(unacknowledgedCompleted) completed without an acknowledgement"
+        }
+    }
+
+    @Test func everyAcknowledgedLinkSurvivesSIGKILLAtRandomPoints() throws {
+        var counts = Counts()
+        var generator = SystemRandomNumberGenerator()
+        for iteration in 0..<200 {
+            let folder = temporaryFolder("crash\(iteration)")
+            let journal = folder.appendingPathComponent("journal").path
+            let log = folder.appendingPathComponent("callbacks.log").path
+            let links = (0..<5).map { index in
+                "https://app.example.com/logout?ulc-success=https%3A%2F%2Flauncher.example.com%2Fok%3Fn%3D\(iteration)-\(index)" +
+                    "&ulc-error=https%3A%2F%2Flauncher.example.com%2Ffail%3Fn%3D\(iteration)-\(index)"
+            }
+            counts.sent += links.count
+
+            // First run: feed links, kill at a random moment.
+            let first = try Child(arguments: [journal, log])
+            first.waitForReady()
+            first.write(links.joined(separator: "\n") + "\n")
+            usleep(UInt32.random(in: 0...6_000, using: &generator))
+            first.kill()
+            let acknowledged = first.output.split(separator: "\n").compactMap { line -> String? in
+                line.hasPrefix("accepted ") ? String(line.dropFirst("accepted ".count)) : nil
+            }
+
+            // Second run: recovery only.
+            let second = try Child(arguments: [journal, log])
+            second.closeInput()
+            let finished = second.wait(seconds: 20)
+            #expect(finished, "the restarted receiver did not finish")
+            #expect(second.output.hasSuffix("idle\n"))
+
+            let opened = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            counts.iterations += 1
+            counts.accepted += acknowledged.count
+            for (index, link) in links.enumerated() {
+                let callback = "https://launcher.example.com/ok?n=\(iteration)-\(index)"
+                let times = opened.filter { $0 == callback }.count
+                if acknowledged.contains(link) {
+                    if times == 0 { counts.lost += 1 } else { counts.completed += 1 }
+                } else if times > 0 {
+                    counts.unacknowledgedCompleted += 1
+                }
+                counts.duplicates += max(0, times - 1)
+            }
+            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: journal))?.filter { $0.hasSuffix(".command.json") } ?? []
+            #expect(leftovers.isEmpty, "commands left in the journal: \(leftovers)")
+            try? FileManager.default.removeItem(at: folder)
+        }
+        print(counts)
+        #expect(counts.lost == 0)
+        #expect(counts.completed == counts.accepted)
+        #expect(counts.iterations >= 200)
+    }
+
+    /// A child process with piped stdin and stdout.
+    final class Child {
+        let process = Process()
+        let input = Pipe()
+        let out = Pipe()
+        private var collected: String?
+
+        init(arguments: [String]) throws {
+            process.executableURL = CrashConsistencyTests.harness
+            process.arguments = arguments
+            process.standardInput = input
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        private var early = Data()
+
+        /// Reads stdout until the child says it has launched.
+        func waitForReady() {
+            while !String(decoding: early, as: UTF8.self).contains("ready\n") {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                early.append(chunk)
+            }
+        }
+
+        func write(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+        func closeInput() { try? input.fileHandleForWriting.close() }
+
+        func kill() {
+            sendKill(process.processIdentifier)
+            process.waitUntilExit()
+            closeInput()
+        }
+
+        /// Waits for a normal exit, polling; kills the child after `seconds`.
+        func wait(seconds: Double) -> Bool {
+            let limit = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < limit { usleep(1_000) }
+            if process.isRunning {
+                kill()
+                return false
+            }
+            process.waitUntilExit()
+            return true
+        }
+
+        var output: String {
+            if let collected { return collected }
+            let text = String(decoding: early + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            collected = text
+            return text
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// An iOS app must be able to link HandoverClient without NIO, Vapor or Fluent. This reads the
+/// manifest as SwiftPM evaluates it (`swift package dump-package`) and walks every target and
+/// package reachable from the HandoverClient product.
+@Suite struct DependencyGraphTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Reachable { var targets: Set<String> = []; var packages: Set<String> = [] }
+
+    static func reachable(fromProduct product: String, manifest: [String: Any]) -> Reachable {
+        let products = manifest["products"] as? [[String: Any]] ?? []
+        let targets = manifest["targets"] as? [[String: Any]] ?? []
+        var byName: [String: [String: Any]] = [:]
+        for target in targets { if let name = target["name"] as? String { byName[name] = target } }
+        var result = Reachable()
+        var queue = (products.first { $0["name"] as? String == product }?["targets"] as? [String]) ?? []
+        while let name = queue.popLast() {
+            guard result.targets.insert(name).inserted, let target = byName[name] else { continue }
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                if let local = (dependency["byName"] ?? dependency["target"]) as? [Any], let name = local.first as? String {
+                    queue.append(name)
+                } else if let external = dependency["product"] as? [Any], external.count > 1, let package = external[1] as? String {
+                    result.packages.insert(package.lowercased())
+                }
+            }
+        }
+        return result
+    }
+
+    @Test func handoverClientProductReachesNoNIOVaporOrFluent() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let reachable = Self.reachable(fromProduct: "HandoverClient", manifest: manifest)
+        #expect(reachable.targets == ["HandoverClient", "LinkCallbacks"])
+        #expect(reachable.packages == ["swift-crypto"])
+        // swift-crypto's own dependencies, from its checkout's manifest.
+        let cryptoManifest = Self.root.appendingPathComponent(".build/checkouts/swift-crypto/Package.swift")
+        if let text = try? String(contentsOf: cryptoManifest, encoding: .utf8) {
+            for forbidden in ["swift-nio", "vapor", "fluent"] {
+                #expect(!text.lowercased().contains("/\(forbidden)"), "swift-crypto depends on \(forbidden)")
+            }
+        }
+        for forbidden in ["nio", "vapor", "fluent", "async-http-client"] {
+            #expect(!reachable.packages.contains { $0.contains(forbidden) })
+            #expect(!reachable.targets.contains { $0.lowercased().contains(forbidden) })
+        }
+    }
+}
