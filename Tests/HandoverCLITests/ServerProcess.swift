@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `handover serve` in a child process, for tests that kill it.
+final class ServerProcess: @unchecked Sendable {
+    let baseURL: URL
+    let firstAdminKey: String?
+
+    /// Starts the server on a free port with `dataDirectory`, and waits until it listens.
+    static func start(dataDirectory: URL, environment: [String: String] = [:]) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = HandoverBinary.url
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path]
+        var env = ProcessInfo.processInfo.environment
+        env["LOG_LEVEL"] = "error"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let buffer = LockedText()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { buffer.append(String(decoding: data, as: UTF8.self)) }
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = buffer.text
+            if let range = text.range(of: #"listening on (http://[0-9.]+:[0-9]+)"#, options: .regularExpression), text.contains("Press Ctrl-C") {
+                let url = String(text[range]).replacingOccurrences(of: "listening on ", with: "")
+                let key = text.range(of: #"hov_[A-Za-z0-9_-]+"#, options: .regularExpression).map { String(text[$0]) }
+                return ServerProcess(process: process, baseURL: URL(string: url)!, firstAdminKey: key)
+            }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.terminate()
+        throw ServerProcessError(description: "handover serve did not start: \(buffer.text)")
+    }
+
+    private init(process: Process, baseURL: URL, firstAdminKey: String?) {
+        self.baseURL = baseURL
+        self.firstAdminKey = firstAdminKey
+        self.running = process
+    }
+
+    private let running: Process
+
+    func kill() {
+        Foundation.kill(running.processIdentifier, SIGKILL)
+        running.waitUntilExit()
+    }
+
+    func terminate() -> Int32 {
+        running.terminate()
+        running.waitUntilExit()
+        return running.terminationStatus
+    }
+
+    struct Reply {
+        var status: Int
+        var body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
+    }
+
+    /// A request; throws when the connection fails (for example, the server was killed).
+    func request(_ method: String, _ path: String, json: Any? = nil, key: String? = nil) async throws -> Reply {
+        let url = path.hasPrefix("http") ? URL(string: path)! : baseURL.appendingPathComponent(path)
+        var request = URLRequest(url: url, timeoutInterval: 20)
+        request.httpMethod = method
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+    }
+}
+
+struct ServerProcessError: Error, CustomStringConvertible {
+    var description: String
+}
+
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = ""
+    func append(_ text: String) { lock.lock(); storage += text; lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return storage }
+}
