@@ -142,6 +142,10 @@ struct LogoutRunService: Sendable {
 
     /// Marks the run finished when no item is pending, and writes its webhook events.
     func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws {
+        // The common case, items still pending, costs one indexed count.
+        let pending = try await LogoutItem.query(on: db).filter(\.$runID == runID)
+            .filter(\.$status == LogoutItemState.pending.rawValue).count()
+        guard pending == 0 else { return }
         let items = try await LogoutItem.query(on: db).filter(\.$runID == runID).all()
         let state = LogoutRunState(items: items.map { LogoutItemState(rawValue: $0.status) ?? .pending })
         guard state != .running, let sql = db as? any SQLDatabase else { return }

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Server benchmarks with wrk on loopback, all in one run:
+#   1. AASA requests/s, as a ratio to nginx serving the same bytes (target >= 0.5);
+#   2. durable callback recordings/s with p99 latency on SQLite (target >= 2,000/s, p99 < 50 ms)
+#      and on PostgreSQL (a private cluster on loopback, started and stopped here).
+#
+#   scripts/bench-server.sh [SECONDS]        # default 10 s per measurement
+#
+# Needs wrk and nginx (installed with apt-get when missing). Builds `handover` in release mode
+# into .build-release. Talks only to 127.0.0.1. Prints a summary table at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+seconds=${1:-10}
+threads=2
+connections=${BENCH_CONNECTIONS:-32}
+work=$(mktemp -d /tmp/handover-bench.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  [ -n "${HANDOVER_PG_DATA:-}" ] && scripts/stop-postgres.sh "$HANDOVER_PG_DATA"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for tool in wrk nginx; do
+  if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+    echo "installing $tool" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >/dev/null
+  fi
+done
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+
+echo "== building handover (release)"
+swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Compiling handover|Build complete" || true
+handover="$root/.build-release/release/handover"
+[ -x "$handover" ] || { echo "release build failed" >&2; exit 1; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# start_server NAME [--database URL]: starts handover serve, sets PORT and KEY.
+start_server() {
+  local name=$1; shift
+  PORT=$(free_port)
+  LOG_LEVEL=error "$handover" serve --port "$PORT" --data-dir "$work/$name" "$@" > "$work/$name.out" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 200); do grep -q "Press Ctrl-C" "$work/$name.out" 2>/dev/null && break; sleep 0.05; done
+  KEY=$(grep -o 'hov_[A-Za-z0-9_-]*' "$work/$name.out" | head -1)
+  [ -n "$KEY" ] || { echo "server $name did not start:"; cat "$work/$name.out"; exit 1; }
+}
+
+api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
+
+# prepare_callbacks COUNT: registers apps and a device, creates runs, writes the callback URLs.
+prepare_callbacks() {
+  local want=$1 apps=100
+  for i in $(seq 1 $apps); do
+    api -X POST "http://127.0.0.1:$PORT/api/v1/apps" \
+      -d "{\"name\":\"bench$i\",\"appIDs\":[\"ABCDE12345.com.example.bench$i\"],\"logoutAction\":\"https://bench$i.example.com/logout\",\"deadlineSeconds\":300}" >/dev/null
+  done
+  local device; device=$(api -X POST "http://127.0.0.1:$PORT/api/v1/devices" -d '{"name":"bench-phone"}')
+  local id; id=$(echo "$device" | python3 -c 'import json,sys; print(json.load(sys.stdin)["device"]["id"])')
+  local devkey; devkey=$(echo "$device" | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+  : > "$work/urls.txt"
+  local runs=$(( (want + apps - 1) / apps ))
+  for _ in $(seq 1 $runs); do
+    curl -sf -X POST -H "Authorization: Bearer $devkey" "http://127.0.0.1:$PORT/api/v1/devices/$id/logout-runs" \
+      | python3 -c '
+import json, sys, urllib.parse
+for item in json.load(sys.stdin)["items"]:
+    q = urllib.parse.urlsplit(item["link"]).query
+    print(urllib.parse.parse_qs(q)["ulc-success"][0])' >> "$work/urls.txt"
+  done
+}
+
+# measure LABEL URL [wrk args]: prints requests/s, p99 ms, non-2xx count.
+measure() {
+  local label=$1 url=$2; shift 2
+  wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency "$@" "$url" > "$work/$label.wrk" 2>&1
+  local rps p99 non2xx total
+  rps=$(awk '/Requests\/sec/ {print $2}' "$work/$label.wrk")
+  p99=$(awk '$1=="99%" {print $2}' "$work/$label.wrk")
+  non2xx=$(awk '/Non-2xx/ {print $5}' "$work/$label.wrk"); non2xx=${non2xx:-0}
+  total=$(awk '/requests in/ {print $1}' "$work/$label.wrk")
+  echo "$label $rps $p99 $non2xx $total"
+}
+
+echo "== AASA: handover vs nginx, same bytes"
+start_server aasa
+api -X POST "http://127.0.0.1:$PORT/api/v1/apps" -d '{"name":"launcher","role":"launcher","appIDs":["ABCDE12345.com.example.launcher"]}' >/dev/null
+for i in 1 2 3; do
+  api -X POST "http://127.0.0.1:$PORT/api/v1/apps" -d "{\"name\":\"app$i\",\"appIDs\":[\"ABCDE12345.com.example.app$i\"],\"logoutAction\":\"https://app$i.example.com/logout\",\"paths\":[\"/app$i/*\"]}" >/dev/null
+done
+mkdir -p "$work/www/.well-known"
+curl -sf "http://127.0.0.1:$PORT/.well-known/apple-app-site-association" > "$work/www/.well-known/apple-app-site-association"
+NGINX_PORT=$(free_port)
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  default_type application/json;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $work/www;
+    location = /.well-known/apple-app-site-association { default_type application/json; add_header Cache-Control "public, max-age=300"; etag on; }
+  }
+}
+CONF
+"$nginx_bin" -c "$work/nginx.conf" -p "$work"
+sleep 0.3
+read -r _ ours_rps ours_p99 ours_bad _ < <(measure aasa-handover "http://127.0.0.1:$PORT/.well-known/apple-app-site-association")
+read -r _ nginx_rps nginx_p99 nginx_bad _ < <(measure aasa-nginx "http://127.0.0.1:$NGINX_PORT/.well-known/apple-app-site-association")
+aasa_ratio=$(python3 -c "print(round($ours_rps / $nginx_rps, 3))")
+bytes=$(wc -c < "$work/www/.well-known/apple-app-site-association")
+echo "AASA ($bytes bytes): handover $ours_rps req/s (p99 $ours_p99), nginx $nginx_rps req/s (p99 $nginx_p99), ratio $aasa_ratio"
+
+callbacks() {
+  local name=$1; shift
+  start_server "$name" "$@"
+  local want; want=$(python3 -c "print(int($seconds * 6000))")
+  prepare_callbacks "$want"
+  local count; count=$(wc -l < "$work/urls.txt")
+  read -r _ rps p99 bad total < <(URLS_FILE="$work/urls.txt" WRK_THREADS=$threads measure "callbacks-$name" "http://127.0.0.1:$PORT/" -s scripts/bench/callbacks.lua)
+  local durable; durable=$(python3 -c "print(round(($total - $bad) / $seconds, 1))")
+  echo "callbacks on $name: $durable durable recordings/s (2xx), p99 $p99, $bad non-2xx of $total ($count URLs prepared)"
+  eval "${name}_rps=$durable; ${name}_p99=$p99; ${name}_bad=$bad"
+}
+
+echo "== durable callback recordings: SQLite"
+callbacks sqlite
+echo "== durable callback recordings: PostgreSQL"
+if eval "$(scripts/start-postgres.sh "$(free_port)")"; then
+  callbacks postgres --database "$HANDOVER_PG_URL"
+else
+  postgres_rps=n/a; postgres_p99=n/a
+fi
+
+echo
+echo "| measurement | result | target |"
+echo "|---|---|---|"
+echo "| AASA req/s, handover / nginx | $ours_rps / $nginx_rps = $aasa_ratio | >= 0.5 |"
+echo "| callback recordings/s, SQLite | $sqlite_rps, p99 $sqlite_p99 | >= 2000/s, p99 < 50 ms |"
+echo "| callback recordings/s, PostgreSQL | $postgres_rps, p99 $postgres_p99 | (reported) |"
+echo "(wrk -t$threads -c$connections -d${seconds}s on 127.0.0.1; $(nproc) cores shared by wrk, the server and the database)"
