@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Foundation
 import HandoverClient
 import LinkCallbacks
@@ -11,7 +12,7 @@ final class SimulatedAppProcess: Sendable {
     private let phone: SimulatedPhone
     private let clock: any Clock<Duration>
     private let opener: PhoneURLOpener
-    private let work = Protected<[Task<Void, Never>]>([])
+    private let work = NIOLockedValueBox<[Task<Void, Never>]>([])
 
     init(name: String, behaviour: AppBehaviour, phone: SimulatedPhone, journalFolder: URL, clock: any Clock<Duration>) throws {
         self.name = name
@@ -70,7 +71,7 @@ final class SimulatedAppProcess: Sendable {
         case .conformant, .flaky, .failing, .killed:
             return false
         }
-        work.withLock { $0.append(task) }
+        work.withLockedValue { $0.append(task) }
         return true
     }
 
@@ -82,7 +83,7 @@ final class SimulatedAppProcess: Sendable {
     /// Force-quit: everything in memory stops.
     func terminate() {
         receiver?.terminate()
-        work.withLock { tasks in
+        work.withLockedValue { tasks in
             tasks.forEach { $0.cancel() }
             tasks = []
         }

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Clocks
 
 /// Runs work against a `TestClock`, moving time forward whenever every task is idle, so that
@@ -9,19 +10,19 @@ public enum SimulatedTimeDriver {
     public static func run<Value: Sendable>(clock: TestClock<Duration>, step: Duration = .milliseconds(100),
                                             limit: Duration = .seconds(3600),
                                             _ work: @escaping @Sendable () async -> Value) async -> Value? {
-        let result = Protected<Value?>(nil)
+        let result = NIOLockedValueBox<Value?>(nil)
         let task = Task {
             let value = await work()
-            result.withLock { $0 = value }
+            result.withLockedValue { $0 = value }
         }
         var simulated = Duration.zero
-        while result.withLock({ $0 == nil }) && simulated < limit {
+        while result.withLockedValue({ $0 == nil }) && simulated < limit {
             for _ in 0..<50 { await Task.yield() }
             await clock.advance(by: step)
             simulated += step
         }
-        if result.withLock({ $0 == nil }) { task.cancel() }
+        if result.withLockedValue({ $0 == nil }) { task.cancel() }
         await task.value
-        return result.withLock { $0 }
+        return result.withLockedValue { $0 }
     }
 }
