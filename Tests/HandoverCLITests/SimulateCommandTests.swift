@@ -12,9 +12,13 @@ import Testing
         }
         var apps: [App]
         var wall_ms: Int
+        var simulated_ms: Int
     }
 
-    @Test func simulateLogoutReportsEachBehaviourInJSONWithinFiveSeconds() throws {
+    /// The wall time is printed, not asserted: timing belongs in benchmarks, and a loaded CI
+    /// machine must not fail this test. That simulated time is used is asserted instead: the
+    /// timed-out apps alone account for a minute of it.
+    @Test func simulateLogoutReportsEachBehaviourInJSONInSimulatedTime() throws {
         let started = Date()
         let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant,slow,silent,flaky,failing,killed,premature", "--json"])
         let wall = Date().timeIntervalSince(started)
@@ -29,7 +33,9 @@ import Testing
         #expect(outcomes["failing"]! == ("failed", 1))
         #expect(outcomes["premature"]! == ("failed", 1))
         #expect(output.apps.map(\.behaviour) == ["conformant", "slow", "silent", "flaky", "failing", "killed", "premature"])
-        #expect(wall < 5)
+        #expect(output.simulated_ms >= 120_000)
+        #expect(Double(output.simulated_ms) / 1000 > wall * 10)
+        print("simulate logout: \(output.simulated_ms) ms simulated in \(Int(wall * 1000)) ms of wall time")
     }
 
     @Test func unknownBehaviourSaysWhatToTypeInstead() throws {
