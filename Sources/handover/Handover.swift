@@ -14,6 +14,6 @@ struct Handover: AsyncParsableCommand {
               handover link inspect URL       what kind of link is this, and would a receiver accept it?
               handover link make --help       build a ULC logout link
             """,
-        subcommands: [LinkCommand.self]
+        subcommands: [LinkCommand.self, AASACommand.self]
     )
 }
