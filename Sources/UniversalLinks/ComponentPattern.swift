@@ -1,7 +1,7 @@
 /// One component (or one legacy path), compiled for matching.
 ///
 /// Built by `AssociationMatcher`; see `Component` for the meaning of each key.
-struct ComponentPattern: Sendable {
+final class ComponentPattern: Sendable {
     enum QueryProgram: Sendable {
         /// No `?` key, or `*`, or a dictionary with a non-string value.
         case anything

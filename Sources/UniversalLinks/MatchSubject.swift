@@ -1,13 +1,20 @@
 /// A URL's path, query and fragment, prepared once per decision in each form that some
 /// component compares against: as written or percent-decoded, exact or case-folded.
-struct MatchSubject {
+final class MatchSubject {
     /// One way of looking at the URL.
-    struct Form {
-        var path: ArraySlice<UInt8>
-        var query: ArraySlice<UInt8>
-        var fragment: ArraySlice<UInt8>
+    final class Form {
+        let path: ArraySlice<UInt8>
+        let query: ArraySlice<UInt8>
+        let fragment: ArraySlice<UInt8>
         /// The query's items (`name=value`, split at `&`), when some component needs them.
-        var items: [(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)]
+        let items: [(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)]
+
+        init(path: ArraySlice<UInt8>, query: ArraySlice<UInt8>, fragment: ArraySlice<UInt8>, items: [(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)]) {
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+            self.items = items
+        }
     }
 
     /// Form index: bit 1 is "percent-decoded", bit 0 is "case-folded".
@@ -15,7 +22,7 @@ struct MatchSubject {
         (percentEncoded ? 0 : 2) | (caseSensitive ? 0 : 1)
     }
 
-    private var forms: (Form?, Form?, Form?, Form?) = (nil, nil, nil, nil)
+    private let forms: [Form?]
 
     /// - Parameters:
     ///   - neededForms: a bit set of form indexes to prepare.
@@ -26,6 +33,7 @@ struct MatchSubject {
         let rawQuery: ArraySlice<UInt8> = url.queryRange.map { bytes[$0] } ?? []
         let rawFragment: ArraySlice<UInt8> = url.fragmentRange.map { bytes[$0] } ?? []
         let rawItems = needsItems ? Self.splitItems(rawQuery) : []
+        var forms: [Form?] = [nil, nil, nil, nil]
         for index in 0..<4 where neededForms & (1 << index) != 0 {
             let decode = index & 2 != 0, fold = index & 1 != 0
             func transform(_ slice: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -40,22 +48,13 @@ struct MatchSubject {
                 form = Form(path: transform(rawPath), query: transform(rawQuery), fragment: transform(rawFragment),
                             items: rawItems.map { (transform($0.name), transform($0.value)) })
             }
-            switch index {
-            case 0: forms.0 = form
-            case 1: forms.1 = form
-            case 2: forms.2 = form
-            default: forms.3 = form
-            }
+            forms[index] = form
         }
+        self.forms = forms
     }
 
     func form(_ index: Int) -> Form? {
-        switch index {
-        case 0: return forms.0
-        case 1: return forms.1
-        case 2: return forms.2
-        default: return forms.3
-        }
+        forms[index]
     }
 
     /// Splits a raw query at `&` into items, each at its first `=`. Empty items (`a=1&&b=2`) are

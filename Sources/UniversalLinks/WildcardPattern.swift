@@ -9,7 +9,7 @@
 ///   pattern is compiled case-insensitive).
 ///
 /// A pattern that names a variable that is not defined never matches anything.
-public struct WildcardPattern: Sendable {
+public final class WildcardPattern: Sendable {
     enum Token: Sendable {
         /// Bytes `literals[start ..< start + length]`.
         case literal(start: Int, length: Int)
@@ -31,13 +31,16 @@ public struct WildcardPattern: Sendable {
     let tokens: [Token]
     let literals: [UInt8]
     let variables: [VariableAlternatives]
+    /// Whether backtracking can revisit states (a `*` before the last token, or in an alternative),
+    /// so the variable search needs its failure memo.
+    let needsMemo: Bool
 
     /// Compiles `source`.
     /// - Parameters:
     ///   - caseSensitive: when false, literals are folded to lower case; match it against a
     ///     subject folded with `WildcardPattern.fold(_:)`.
     ///   - variables: the definitions `$(name)` refers to.
-    public init(_ source: String, caseSensitive: Bool = true, variables: SubstitutionVariables = SubstitutionVariables()) {
+    public convenience init(_ source: String, caseSensitive: Bool = true, variables: SubstitutionVariables = SubstitutionVariables()) {
         self.init(source, caseSensitive: caseSensitive, variables: variables, allowVariables: true)
     }
 
@@ -95,6 +98,11 @@ public struct WildcardPattern: Sendable {
         self.literals = literals
         self.variables = compiledVariables
         self.undefinedVariable = undefined
+        let innerStar = tokens.dropLast().contains { if case .star = $0 { return true } else { return false } }
+        let alternativeStar = compiledVariables.contains { variable in
+            variable.alternatives.contains { $0.tokens.contains { if case .star = $0 { return true } else { return false } } }
+        }
+        needsMemo = innerStar || alternativeStar
         if tokens.count == 1, case .star = tokens[0] { matchesEverything = undefined == nil } else { matchesEverything = false }
     }
 
@@ -231,7 +239,7 @@ private struct VariableSearch {
         self.subject = subject
         width = subject.count + 1
         let cells = (tokens.count + 1).multipliedReportingOverflow(by: width)
-        failed = !cells.overflow && cells.partialValue <= 1 << 22 ? [Bool](repeating: false, count: cells.partialValue) : []
+        failed = pattern.needsMemo && !cells.overflow && cells.partialValue <= 1 << 22 ? [Bool](repeating: false, count: cells.partialValue) : []
     }
 
     mutating func match(from startToken: Int, at startPosition: Int) -> Bool {

@@ -14,7 +14,8 @@ struct Handover: AsyncParsableCommand {
               handover serve                  run the server (SQLite in ./.handover, no set-up)
               handover link inspect URL       what kind of link is this, and would a receiver accept it?
               handover link make --help       build a ULC logout link
+              handover aasa check URL|FILE    validate an apple-app-site-association file
             """,
-        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self, SimulateCommand.self]
+        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self, AASACommand.self, SimulateCommand.self]
     )
 }

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `handover aasa`, run as a child process.
+@Suite(.serialized) struct AASACommandTests {
+    static let appID = "ABCDE12345.com.example.app"
+    static let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"},{"/":"/buy/*"}]}]}}"#
+
+    /// `.build/<config>/handover`, found by walking up from this source file to the package root.
+    static func binary() throws -> URL {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            let build = directory.appendingPathComponent(".build")
+            if FileManager.default.fileExists(atPath: build.path) {
+                for candidate in ["debug", "release"] {
+                    let url = build.appendingPathComponent(candidate).appendingPathComponent("handover")
+                    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+                }
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+
+    struct Result { var status: Int32; var output: String }
+
+    static func run(_ arguments: [String], input: String = "") throws -> Result {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func decideAnswersEveryLineAndReportsBadLinesWithoutStopping() throws {
+        let aasa = Self.file
+        let input = """
+            {"id":1,"aasa":\(aasa),"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/buy"}
+            not json
+            {"id":3,"aasa":\(aasa),"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/buyer"}
+            {"id":4,"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/buy"}
+            {"id":5,"aasa":{"applinks":{"details":[{"appIDs":["\(Self.appID)"],"components":[{"/":"/x/*","exclude":true}]}]}},"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/x/1"}
+            """
+        let result = try Self.run(["aasa", "decide"], input: input)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(result.status == 0)
+        #expect(lines.count == 5)
+        #expect(lines[0] == #"{"id":1,"decision":"match"}"#)
+        #expect(lines[1].hasPrefix(#"{"id":null,"error":"#))
+        #expect(lines[2] == #"{"id":3,"decision":"no_match"}"#)
+        #expect(lines[3].hasPrefix(#"{"id":4,"error":"#))
+        #expect(lines[4] == #"{"id":5,"decision":"exclude"}"#)
+    }
+
+    @Test func matchPrintsDecisionAndDecidingComponent() throws {
+        let path = try Self.temporaryFile(Self.file)
+        let result = try Self.run(["aasa", "match", path, "--domain", "example.com", "--app", Self.appID, "https://example.com/buy/42", "https://other.com/buy/42"])
+        #expect(result.status == 0)
+        #expect(result.output.contains(#"https://example.com/buy/42  match by components[1] {"/":"/buy/*"}"#))
+        #expect(result.output.contains("https://other.com/buy/42  no match"))
+    }
+
+    @Test func checkExitsZeroForValidFileAndOneForErrors() throws {
+        let good = try Self.temporaryFile(Self.file)
+        #expect(try Self.run(["aasa", "check", good]).status == 0)
+        let bad = try Self.temporaryFile(#"{"applinks":{"apps":["x"],"details":[{"appIDs":["nope"],"components":[]}]}}"#)
+        let result = try Self.run(["aasa", "check", bad, "--json"])
+        #expect(result.status == 1)
+        #expect(result.output.contains(#""errors":2"#))
+    }
+
+    @Test func checkRefusesPlainHTTPWithoutFlag() throws {
+        let result = try Self.run(["aasa", "check", "http://127.0.0.1:9/.well-known/apple-app-site-association"])
+        #expect(result.status != 0)
+    }
+
+    /// A loopback server: a 200 with the file at the well-known path, and a 301 elsewhere.
+    static func startServer(_ directory: String) throws -> (Process, Int) {
+        let script = """
+            import http.server, sys, os, signal, threading
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+            signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
+            threading.Timer(60, lambda: os._exit(0)).start()
+            os.chdir(sys.argv[1])
+            class H(http.server.SimpleHTTPRequestHandler):
+                def do_GET(self):
+                    if self.path.startswith('/moved'):
+                        self.send_response(301); self.send_header('Location', '/.well-known/apple-app-site-association'); self.end_headers(); return
+                    body = open('aasa.json','rb').read()
+                    self.send_response(200); self.send_header('Content-Type','application/json'); self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(('127.0.0.1', 0), H)
+            print(s.server_address[1], flush=True)
+            s.serve_forever()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, directory]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var portText = ""
+        while !portText.hasSuffix("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            portText += String(decoding: chunk, as: UTF8.self)
+        }
+        return (process, Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    }
+
+    @Test func checkFetchesOverLoopbackAndRefusesRedirects() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.file.write(to: directory.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
+        let (server, port) = try Self.startServer(directory.path)
+        defer { server.terminate() }
+        #expect(port > 0)
+        let ok = try Self.run(["aasa", "check", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association", "--insecure-http"])
+        #expect(ok.status == 0)
+        #expect(ok.output.contains("plain http"))
+        let moved = try Self.run(["aasa", "check", "http://127.0.0.1:\(port)/moved", "--insecure-http"])
+        #expect(moved.status == 1)
+        #expect(moved.output.contains("redirect"))
+    }
+}
