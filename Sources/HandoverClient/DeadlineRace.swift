@@ -1,5 +1,5 @@
-/// Runs an operation against a time limit on an injected clock, and returns as soon as either
-/// ends: a handler that ignores cancellation cannot hold the answer past the deadline.
+/// Runs an operation against a deadline, and returns as soon as either ends: a handler that
+/// ignores cancellation cannot hold the answer past the deadline.
 enum DeadlineRace {
     enum Result<Value: Sendable>: Sendable {
         case finished(Value)
@@ -7,7 +7,8 @@ enum DeadlineRace {
         case timedOut
     }
 
-    static func run<Value: Sendable>(limit: Duration, clock: any Clock<Duration>,
+    /// - Parameter deadline: returns when the deadline has come (an absolute instant, see ``Stopwatch``).
+    static func run<Value: Sendable>(deadline: @escaping @Sendable () async throws -> Void,
                                      _ operation: @escaping @Sendable () async throws -> Value) async -> Result<Value> {
         let slot = Protected<(continuation: CheckedContinuation<Result<Value>, Never>?, result: Result<Value>?)>((nil, nil))
         @Sendable func finish(_ result: Result<Value>) {
@@ -25,7 +26,7 @@ enum DeadlineRace {
         }
         let timer = Task {
             do {
-                try await clock.sleep(for: limit)
+                try await deadline()
                 finish(.timedOut)
             } catch {
                 finish(.timedOut)  // cancelled: the caller is gone or the work finished first

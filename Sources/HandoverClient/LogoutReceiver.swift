@@ -272,7 +272,9 @@ public final class LogoutReceiver: Sendable {
             }
             eventSink.yield(.attemptStarted(id: command.id, attempt: attempt))
             let handler = self.handler
-            let result = await DeadlineRace.run(limit: remaining, clock: clock) { try await handler.logOut(command) }
+            let result = await DeadlineRace.run(deadline: { try await stopwatch.sleep(untilElapsed: deadline) }) {
+                try await handler.logOut(command)
+            }
             switch result {
             case .finished:
                 return .success
