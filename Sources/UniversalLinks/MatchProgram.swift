@@ -1,0 +1,466 @@
+/// Every rule of one association file, flattened for `AssociationMatcher.decide`: plain structs in
+/// contiguous arrays that refer to each other by index, with the tokens and literal bytes of all
+/// patterns in one shared buffer each.
+///
+/// `decide` walks these through unsafe buffer pointers taken once per decision, so matching a
+/// rule retains nothing and allocates nothing. The URL is matched in place: a `String`'s own
+/// UTF-8 storage is split without a copy, and the percent-decoded or case-folded forms that
+/// some rules compare against are written to one stack scratch buffer per decision.
+///
+/// Rules are compiled by `ComponentPattern` (the semantics live there and in `WildcardPattern`)
+/// and then copied here; `ReferenceMatcher` matches the same `ComponentPattern`s directly and the
+/// two are tested against each other.
+final class MatchProgram: Sendable {
+    struct Pattern: Sendable {
+        enum Kind: UInt8, Sendable {
+            /// A program without variables, matched by `WildcardPattern.matchGlob` over
+            /// `tokens[tokenStart ..< tokenStart + tokenCount]`.
+            case glob
+            /// A program with variables: `objects[object]`.
+            case object
+            /// `*`: matches everything.
+            case everything
+            /// Names an undefined variable: matches nothing.
+            case never
+        }
+        let kind: Kind
+        let tokenStart: Int
+        let tokenCount: Int
+        let object: Int
+    }
+
+    /// One named query item of a dictionary `?`: its name is `literals[nameStart ..< nameStart + nameCount]`.
+    struct Item: Sendable {
+        let nameStart: Int
+        let nameCount: Int
+        let pattern: Int
+    }
+
+    /// One `ComponentPattern`, with patterns as indexes into `patterns` (-1: matches anything).
+    struct Rule: Sendable {
+        enum Query: UInt8, Sendable { case anything, whole, items }
+        let decidingRule: Int
+        let form: Int
+        let exclude: Bool
+        let neverMatches: Bool
+        let path: Int
+        let pathWithoutSlashStar: Int
+        let query: Query
+        let queryPattern: Int
+        let itemStart: Int
+        let itemCount: Int
+        let fragment: Int
+        /// Quick reject: a path this rule can match starts with these `prefixCount` (≤ 8) bytes,
+        /// packed little-endian into `prefixWord`, compared under `prefixMask`.
+        let prefixCount: Int
+        let prefixWord: UInt64
+        let prefixMask: UInt64
+    }
+
+    let tokens: [WildcardPattern.Token]
+    let literals: [UInt8]
+    let patterns: [Pattern]
+    let items: [Item]
+    let rules: [Rule]
+    /// Patterns with variables, matched through `WildcardPattern.matches`.
+    let objects: [WildcardPattern]
+    let decidingRules: [DecidingRule]
+    /// The rules of app `a` are `rules[order[k]]` for `k` in `appStarts[a] ..< appStarts[a + 1]`.
+    let appIDs: [String]
+    let appStarts: [Int]
+    let order: [Int]
+    let appLookup: [String: Int]
+    let neededForms: UInt8
+
+    init(_ file: CompiledFile) {
+        var builder = Builder()
+        var detailsRules: [[Int]] = []
+        for details in file.details {
+            detailsRules.append(details.map { builder.add($0) })
+        }
+        var appIDs: [String] = [], appStarts: [Int] = [0], order: [Int] = []
+        var appLookup: [String: Int] = [:]
+        for (appID, entries) in file.entriesByApp {
+            appLookup[appID] = appIDs.count
+            appIDs.append(appID)
+            for entry in entries { order.append(contentsOf: detailsRules[entry]) }
+            appStarts.append(order.count)
+        }
+        tokens = builder.tokens
+        literals = builder.literals
+        patterns = builder.patterns
+        items = builder.items
+        rules = builder.rules
+        objects = builder.objects
+        decidingRules = builder.decidingRules
+        self.appIDs = appIDs
+        self.appStarts = appStarts
+        self.order = order
+        self.appLookup = appLookup
+        neededForms = file.neededForms
+    }
+
+    /// The index of `appID` in `appIDs`.
+    @inline(__always)
+    func app(_ appID: String) -> Int? {
+        if appIDs.count <= 8 {
+            for (index, name) in appIDs.enumerated() where name == appID { return index }
+            return nil
+        }
+        return appLookup[appID]
+    }
+
+    private struct Builder {
+        var tokens: [WildcardPattern.Token] = []
+        var literals: [UInt8] = []
+        var patterns: [Pattern] = []
+        var items: [Item] = []
+        var rules: [Rule] = []
+        var objects: [WildcardPattern] = []
+        var decidingRules: [DecidingRule] = []
+
+        mutating func add(_ pattern: WildcardPattern) -> Int {
+            let kind: Pattern.Kind
+            let tokenStart = tokens.count
+            var object = -1
+            if pattern.undefinedVariable != nil {
+                kind = .never
+            } else if pattern.matchesEverything {
+                kind = .everything
+            } else if !pattern.variables.isEmpty {
+                kind = .object
+                object = objects.count
+                objects.append(pattern)
+            } else {
+                kind = .glob
+                let base = literals.count
+                literals.append(contentsOf: pattern.literals)
+                for token in pattern.tokens {
+                    if case let .literal(start, length) = token {
+                        tokens.append(.literal(start: base + start, length: length))
+                    } else {
+                        tokens.append(token)
+                    }
+                }
+            }
+            patterns.append(Pattern(kind: kind, tokenStart: tokenStart, tokenCount: tokens.count - tokenStart, object: object))
+            return patterns.count - 1
+        }
+
+        /// The bytes every text `pattern` matches starts with.
+        static func leadingLiteral(_ pattern: WildcardPattern) -> [UInt8] {
+            guard pattern.undefinedVariable == nil, !pattern.matchesEverything,
+                  case let .literal(start, length)? = pattern.tokens.first else { return [] }
+            return Array(pattern.literals[start..<(start + length)])
+        }
+
+        mutating func add(_ component: ComponentPattern) -> Int {
+            let path = component.path.map { add($0) } ?? -1
+            let withoutSlashStar = component.path != nil ? component.pathWithoutSlashStar.map { add($0) } ?? -1 : -1
+            var prefix: [UInt8] = []
+            if let pattern = component.path {
+                prefix = Self.leadingLiteral(pattern)
+                if let other = component.pathWithoutSlashStar {
+                    // A path matched by either pattern (or, without its trailing `/`, by the
+                    // first) starts with the common part of both leading literals.
+                    let second = Self.leadingLiteral(other)
+                    var common = 0
+                    while common < prefix.count, common < second.count, prefix[common] == second[common] { common += 1 }
+                    prefix = Array(prefix[..<common])
+                }
+            }
+            prefix = Array(prefix.prefix(8))
+            var word: UInt64 = 0, mask: UInt64 = 0
+            for (index, byte) in prefix.enumerated() {
+                word |= UInt64(byte) << (8 * index)
+                mask |= 0xFF << (8 * index)
+            }
+            var query = Rule.Query.anything, queryPattern = -1
+            let itemStart = items.count
+            switch component.query {
+            case .anything: break
+            case .whole(let pattern):
+                query = .whole
+                queryPattern = add(pattern)
+            case .items(let list):
+                query = .items
+                for item in list {
+                    let nameStart = literals.count
+                    literals.append(contentsOf: item.name)
+                    items.append(Item(nameStart: nameStart, nameCount: item.name.count, pattern: add(item.pattern)))
+                }
+            }
+            let fragment = component.fragment.map { add($0) } ?? -1
+            decidingRules.append(component.rule)
+            rules.append(Rule(decidingRule: decidingRules.count - 1, form: component.formIndex, exclude: component.exclude,
+                              neverMatches: component.neverMatches, path: path, pathWithoutSlashStar: withoutSlashStar,
+                              query: query, queryPattern: queryPattern, itemStart: itemStart, itemCount: items.count - itemStart,
+                              fragment: fragment, prefixCount: prefix.count, prefixWord: word, prefixMask: mask))
+            return rules.count - 1
+        }
+    }
+
+    /// The index in `rules` of the first rule of app `app` that matches the URL in `bytes`, or
+    /// -1. `bytes` has passed the scheme and domain checks.
+    func firstMatch(app: Int, bytes: UnsafeBufferPointer<UInt8>, url: URLParts) -> Int {
+        let n = bytes.count
+        // Per decoded/folded form: path (or "/"), query and fragment, each at most the URL's
+        // length; then room for one query item's name and value; then the "/" of an empty path.
+        let capacity = 5 * n + 8
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch -> Int in
+            let base = scratch.baseAddress!
+            base[capacity - 1] = UInt8(ascii: "/")
+            let slash = UnsafeBufferPointer(start: base + capacity - 1, count: 1)
+            let rawPath = url.pathRange.isEmpty ? slash : UnsafeBufferPointer(rebasing: bytes[url.pathRange])
+            let rawQuery = url.queryRange.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            let rawFragment = url.fragmentRange.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            var forms = Forms()
+            forms.set(0, Form(path: rawPath, query: rawQuery, fragment: rawFragment, decode: false, fold: false))
+            // Buffers for the rare forms that fold text beyond ASCII (their length may change).
+            var owned: [UnsafeMutableBufferPointer<UInt8>] = []
+            defer { for buffer in owned { buffer.deallocate() } }
+            var cursor = base
+            for index in 1..<4 where neededForms & (1 << index) != 0 {
+                let decode = index & 2 != 0, fold = index & 1 != 0
+                func transform(_ part: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+                    if let count = Self.transform(part, decode: decode, fold: fold, into: cursor) {
+                        defer { cursor += count }
+                        return UnsafeBufferPointer(start: cursor, count: count)
+                    }
+                    let slow = Self.slowTransform(part, decode: decode, fold: fold)
+                    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: slow.count)
+                    _ = buffer.initialize(from: slow)
+                    owned.append(buffer)
+                    return UnsafeBufferPointer(buffer)
+                }
+                forms.set(index, Form(path: transform(rawPath), query: transform(rawQuery), fragment: transform(rawFragment), decode: decode, fold: fold))
+            }
+            let itemScratch = base + 3 * (n + 1)
+            return tokens.withUnsafeBufferPointer { tokens in
+                literals.withUnsafeBufferPointer { literals in
+                    patterns.withUnsafeBufferPointer { patterns in
+                        items.withUnsafeBufferPointer { items in
+                            rules.withUnsafeBufferPointer { rules in
+                                objects.withUnsafeBufferPointer { objects in
+                                    order.withUnsafeBufferPointer { order in
+                                        let run = Run(tokens: tokens, literals: literals, patterns: patterns, items: items, objects: objects,
+                                                      rawQuery: rawQuery, itemScratch: itemScratch, itemScratchCount: n)
+                                        for k in appStarts[app]..<appStarts[app + 1] {
+                                            let index = order[k]
+                                            if run.matches(rules[index], forms.get(rules[index].form)) { return index }
+                                        }
+                                        return -1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One way of looking at the URL (see `MatchSubject`).
+    struct Form {
+        let path: UnsafeBufferPointer<UInt8>
+        let query: UnsafeBufferPointer<UInt8>
+        let fragment: UnsafeBufferPointer<UInt8>
+        let decode: Bool
+        let fold: Bool
+        /// The path's first (up to) eight bytes, little-endian, zero-padded.
+        let pathWord: UInt64
+
+        init(path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>, fragment: UnsafeBufferPointer<UInt8>, decode: Bool, fold: Bool) {
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+            self.decode = decode
+            self.fold = fold
+            var word: UInt64 = 0
+            for index in 0..<min(8, path.count) { word |= UInt64(path[index]) << (8 * index) }
+            pathWord = word
+        }
+
+        static var empty: Form {
+            Form(path: UnsafeBufferPointer(start: nil, count: 0), query: UnsafeBufferPointer(start: nil, count: 0),
+                 fragment: UnsafeBufferPointer(start: nil, count: 0), decode: false, fold: false)
+        }
+    }
+
+    /// The four forms, by index, without an array.
+    struct Forms {
+        var f0 = Form.empty, f1 = Form.empty, f2 = Form.empty, f3 = Form.empty
+
+        mutating func set(_ index: Int, _ form: Form) {
+            switch index {
+            case 0: f0 = form
+            case 1: f1 = form
+            case 2: f2 = form
+            default: f3 = form
+            }
+        }
+
+        @inline(__always)
+        func get(_ index: Int) -> Form {
+            switch index {
+            case 0: return f0
+            case 1: return f1
+            case 2: return f2
+            default: return f3
+            }
+        }
+    }
+
+    /// `PercentDecoding.decode` (when `decode`) then `WildcardPattern.fold` (when `fold`) of
+    /// `source`, written to `output`: the number of bytes written, or nil when folding meets a
+    /// byte beyond ASCII (then `slowTransform` applies).
+    @inline(__always)
+    static func transform(_ source: UnsafeBufferPointer<UInt8>, decode: Bool, fold: Bool, into output: UnsafeMutablePointer<UInt8>) -> Int? {
+        var count = 0
+        let n = source.count
+        if decode {
+            var i = 0
+            while i < n {
+                let byte = source[i]
+                if byte == UInt8(ascii: "%"), i + 2 < n, let high = hexValue(source[i + 1]), let low = hexValue(source[i + 2]) {
+                    output[count] = high << 4 | low
+                    i += 3
+                } else {
+                    output[count] = byte
+                    i += 1
+                }
+                count += 1
+            }
+        } else {
+            var i = 0
+            while i < n { output[i] = source[i]; i += 1 }
+            count = n
+        }
+        if fold {
+            var i = 0
+            while i < count {
+                let byte = output[i]
+                if byte >= 0x80 { return nil }
+                if byte >= 0x41 && byte <= 0x5A { output[i] = byte | 0x20 }
+                i += 1
+            }
+        }
+        return count
+    }
+
+    /// The transformation of `MatchSubject`, allocating.
+    static func slowTransform(_ source: UnsafeBufferPointer<UInt8>, decode: Bool, fold: Bool) -> [UInt8] {
+        var bytes = decode ? PercentDecoding.decode(ArraySlice(source)) : Array(source)
+        if fold { bytes = WildcardPattern.fold(bytes) }
+        return bytes
+    }
+
+    /// The program's buffers for one decision.
+    struct Run {
+        let tokens: UnsafeBufferPointer<WildcardPattern.Token>
+        let literals: UnsafeBufferPointer<UInt8>
+        let patterns: UnsafeBufferPointer<Pattern>
+        let items: UnsafeBufferPointer<Item>
+        let objects: UnsafeBufferPointer<WildcardPattern>
+        let rawQuery: UnsafeBufferPointer<UInt8>
+        /// Room for one transformed query item: a name, then a value, each up to `itemScratchCount` bytes.
+        let itemScratch: UnsafeMutablePointer<UInt8>
+        let itemScratchCount: Int
+
+        @inline(__always)
+        func matches(_ pattern: Int, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+            let p = patterns[pattern]
+            switch p.kind {
+            case .glob:
+                return WildcardPattern.matchGlob(UnsafeBufferPointer(rebasing: tokens[p.tokenStart..<(p.tokenStart + p.tokenCount)]), literals, subject)
+            case .object:
+                return objects[p.object].matches(subject)
+            case .everything:
+                return true
+            case .never:
+                return false
+            }
+        }
+
+        /// `ComponentPattern.matches`.
+        @inline(__always)
+        func matches(_ rule: Rule, _ form: Form) -> Bool {
+            if rule.neverMatches { return false }
+            if rule.path >= 0 {
+                let path = form.path
+                if path.count < rule.prefixCount || form.pathWord & rule.prefixMask != rule.prefixWord { return false }
+                if !pathMatches(rule, path) { return false }
+            }
+            switch rule.query {
+            case .anything: break
+            case .whole:
+                if !matches(rule.queryPattern, form.query) { return false }
+            case .items:
+                if !itemsMatch(rule, form) { return false }
+            }
+            if rule.fragment >= 0, !matches(rule.fragment, form.fragment) { return false }
+            return true
+        }
+
+        /// `ComponentPattern.pathMatches`.
+        func pathMatches(_ rule: Rule, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+            if matches(rule.path, path) { return true }
+            if path.count > 1, path[path.count - 1] == UInt8(ascii: "/"),
+               matches(rule.path, UnsafeBufferPointer(rebasing: path.dropLast())) {
+                return true
+            }
+            if rule.pathWithoutSlashStar >= 0, matches(rule.pathWithoutSlashStar, path) { return true }
+            return false
+        }
+
+        /// Every named item matches (an absent one as the empty string). The raw query is split
+        /// at `&` and `=` as `MatchSubject.splitItems` does, and each name and value then
+        /// transformed to the form, into `itemScratch`.
+        func itemsMatch(_ rule: Rule, _ form: Form) -> Bool {
+            let query = rawQuery
+            for k in rule.itemStart..<(rule.itemStart + rule.itemCount) {
+                let item = items[k]
+                let name = UnsafeBufferPointer(rebasing: literals[item.nameStart..<(item.nameStart + item.nameCount)])
+                var seen = false
+                var start = 0
+                while start < query.count {
+                    var end = start
+                    while end < query.count, query[end] != UInt8(ascii: "&") { end += 1 }
+                    if end > start {
+                        var equals = start
+                        while equals < end, query[equals] != UInt8(ascii: "=") { equals += 1 }
+                        let rawName = UnsafeBufferPointer(rebasing: query[start..<equals])
+                        let rawValue = equals < end ? UnsafeBufferPointer(rebasing: query[(equals + 1)..<end]) : UnsafeBufferPointer(start: nil, count: 0)
+                        if withTransformed(rawName, form, itemScratch, { Self.equal($0, name) }) {
+                            seen = true
+                            guard withTransformed(rawValue, form, itemScratch + itemScratchCount, { matches(item.pattern, $0) }) else { return false }
+                        }
+                    }
+                    start = end + 1
+                }
+                if !seen && !matches(item.pattern, UnsafeBufferPointer(start: nil, count: 0)) { return false }
+            }
+            return true
+        }
+
+        @inline(__always)
+        func withTransformed(_ raw: UnsafeBufferPointer<UInt8>, _ form: Form, _ scratch: UnsafeMutablePointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            if !form.decode && !form.fold { return body(raw) }
+            if let count = MatchProgram.transform(raw, decode: form.decode, fold: form.fold, into: scratch) {
+                return body(UnsafeBufferPointer(start: scratch, count: count))
+            }
+            return MatchProgram.slowTransform(raw, decode: form.decode, fold: form.fold).withUnsafeBufferPointer(body)
+        }
+
+        @inline(__always)
+        static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            var i = 0
+            while i < a.count {
+                if a[i] != b[i] { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+}
