@@ -16,8 +16,8 @@ final class MatchProgram: Sendable {
             /// A program without variables, matched by `WildcardPattern.matchGlob` over
             /// `tokens[tokenStart ..< tokenStart + tokenCount]`.
             case glob
-            /// A program with variables: `objects[object]`.
-            case object
+            /// A program with variables (`.variable` tokens index `variables`), matched by `Search`.
+            case search
             /// `*`: matches everything.
             case everything
             /// Names an undefined variable: matches nothing.
@@ -26,7 +26,23 @@ final class MatchProgram: Sendable {
         let kind: Kind
         let tokenStart: Int
         let tokenCount: Int
-        let object: Int
+        /// For `.search`: whether backtracking can revisit states (see `WildcardPattern.needsMemo`).
+        let needsMemo: Bool
+    }
+
+    /// One `$(name)` of one pattern: its alternatives starting with byte `b` are
+    /// `alternativeList[firstByteTable[tableStart + b] ..< firstByteTable[tableStart + b + 1]]`,
+    /// then those that start with a wildcard (or are empty) are `alternativeList[unanchoredStart ..< unanchoredEnd]`.
+    struct Variable: Sendable {
+        let tableStart: Int
+        let unanchoredStart: Int
+        let unanchoredEnd: Int
+    }
+
+    /// One alternative of a variable: `tokens[tokenStart ..< tokenStart + tokenCount]`, without variables.
+    struct Alternative: Sendable {
+        let tokenStart: Int
+        let tokenCount: Int
     }
 
     /// One named query item of a dictionary `?`: its name is `literals[nameStart ..< nameStart + nameCount]`.
@@ -62,8 +78,10 @@ final class MatchProgram: Sendable {
     let patterns: [Pattern]
     let items: [Item]
     let rules: [Rule]
-    /// Patterns with variables, matched through `WildcardPattern.matches`.
-    let objects: [WildcardPattern]
+    let variables: [Variable]
+    let alternatives: [Alternative]
+    let alternativeList: [Int]
+    let firstByteTable: [Int]
     let decidingRules: [DecidingRule]
     /// The rules of app `a` are `rules[order[k]]` for `k` in `appStarts[a] ..< appStarts[a + 1]`.
     let appIDs: [String]
@@ -91,7 +109,10 @@ final class MatchProgram: Sendable {
         patterns = builder.patterns
         items = builder.items
         rules = builder.rules
-        objects = builder.objects
+        variables = builder.variables
+        alternatives = builder.alternatives
+        alternativeList = builder.alternativeList
+        firstByteTable = builder.firstByteTable
         decidingRules = builder.decidingRules
         self.appIDs = appIDs
         self.appStarts = appStarts
@@ -116,34 +137,62 @@ final class MatchProgram: Sendable {
         var patterns: [Pattern] = []
         var items: [Item] = []
         var rules: [Rule] = []
-        var objects: [WildcardPattern] = []
+        var variables: [Variable] = []
+        var alternatives: [Alternative] = []
+        var alternativeList: [Int] = []
+        var firstByteTable: [Int] = []
         var decidingRules: [DecidingRule] = []
+
+        /// Appends `pattern`'s tokens (literal starts rebased to the shared `literals`, variable
+        /// indexes mapped through `variableMap`) and returns where they start.
+        mutating func copyTokens(_ pattern: WildcardPattern, variableMap: [Int] = []) -> Int {
+            let tokenStart = tokens.count
+            let base = literals.count
+            literals.append(contentsOf: pattern.literals)
+            for token in pattern.tokens {
+                switch token {
+                case let .literal(start, length): tokens.append(.literal(start: base + start, length: length))
+                case let .variable(index): tokens.append(.variable(variableMap[index]))
+                case .one, .star: tokens.append(token)
+                }
+            }
+            return tokenStart
+        }
+
+        mutating func add(_ variable: VariableAlternatives) -> Int {
+            let first = alternatives.count
+            for alternative in variable.alternatives {
+                let start = copyTokens(alternative)
+                alternatives.append(Alternative(tokenStart: start, tokenCount: alternative.tokens.count))
+            }
+            let tableStart = firstByteTable.count
+            for byte in 0..<256 {
+                firstByteTable.append(alternativeList.count)
+                alternativeList.append(contentsOf: variable.byFirstByte[byte].map { first + $0 })
+            }
+            firstByteTable.append(alternativeList.count)
+            let unanchoredStart = alternativeList.count
+            alternativeList.append(contentsOf: variable.unanchored.map { first + $0 })
+            variables.append(Variable(tableStart: tableStart, unanchoredStart: unanchoredStart, unanchoredEnd: alternativeList.count))
+            return variables.count - 1
+        }
 
         mutating func add(_ pattern: WildcardPattern) -> Int {
             let kind: Pattern.Kind
-            let tokenStart = tokens.count
-            var object = -1
+            var tokenStart = tokens.count
             if pattern.undefinedVariable != nil {
                 kind = .never
             } else if pattern.matchesEverything {
                 kind = .everything
             } else if !pattern.variables.isEmpty {
-                kind = .object
-                object = objects.count
-                objects.append(pattern)
+                kind = .search
+                let variableMap = pattern.variables.map { add($0) }
+                tokenStart = copyTokens(pattern, variableMap: variableMap)
             } else {
                 kind = .glob
-                let base = literals.count
-                literals.append(contentsOf: pattern.literals)
-                for token in pattern.tokens {
-                    if case let .literal(start, length) = token {
-                        tokens.append(.literal(start: base + start, length: length))
-                    } else {
-                        tokens.append(token)
-                    }
-                }
+                tokenStart = copyTokens(pattern)
             }
-            patterns.append(Pattern(kind: kind, tokenStart: tokenStart, tokenCount: tokens.count - tokenStart, object: object))
+            patterns.append(Pattern(kind: kind, tokenStart: tokenStart, tokenCount: tokens.count - tokenStart, needsMemo: pattern.needsMemo))
             return patterns.count - 1
         }
 
@@ -241,15 +290,22 @@ final class MatchProgram: Sendable {
                     patterns.withUnsafeBufferPointer { patterns in
                         items.withUnsafeBufferPointer { items in
                             rules.withUnsafeBufferPointer { rules in
-                                objects.withUnsafeBufferPointer { objects in
-                                    order.withUnsafeBufferPointer { order in
-                                        let run = Run(tokens: tokens, literals: literals, patterns: patterns, items: items, objects: objects,
-                                                      rawQuery: rawQuery, itemScratch: itemScratch, itemScratchCount: n)
-                                        for k in appStarts[app]..<appStarts[app + 1] {
-                                            let index = order[k]
-                                            if run.matches(rules[index], forms.get(rules[index].form)) { return index }
+                                variables.withUnsafeBufferPointer { variables in
+                                    alternatives.withUnsafeBufferPointer { alternatives in
+                                        alternativeList.withUnsafeBufferPointer { alternativeList in
+                                            firstByteTable.withUnsafeBufferPointer { firstByteTable in
+                                                order.withUnsafeBufferPointer { order in
+                                                    let run = Run(tokens: tokens, literals: literals, patterns: patterns, items: items,
+                                                                  variables: variables, alternatives: alternatives, alternativeList: alternativeList,
+                                                                  firstByteTable: firstByteTable, rawQuery: rawQuery, itemScratch: itemScratch, itemScratchCount: n)
+                                                    for k in appStarts[app]..<appStarts[app + 1] {
+                                                        let index = order[k]
+                                                        if run.matches(rules[index], forms.get(rules[index].form)) { return index }
+                                                    }
+                                                    return -1
+                                                }
+                                            }
                                         }
-                                        return -1
                                     }
                                 }
                             }
@@ -361,7 +417,10 @@ final class MatchProgram: Sendable {
         let literals: UnsafeBufferPointer<UInt8>
         let patterns: UnsafeBufferPointer<Pattern>
         let items: UnsafeBufferPointer<Item>
-        let objects: UnsafeBufferPointer<WildcardPattern>
+        let variables: UnsafeBufferPointer<Variable>
+        let alternatives: UnsafeBufferPointer<Alternative>
+        let alternativeList: UnsafeBufferPointer<Int>
+        let firstByteTable: UnsafeBufferPointer<Int>
         let rawQuery: UnsafeBufferPointer<UInt8>
         /// Room for one transformed query item: a name, then a value, each up to `itemScratchCount` bytes.
         let itemScratch: UnsafeMutablePointer<UInt8>
@@ -373,8 +432,16 @@ final class MatchProgram: Sendable {
             switch p.kind {
             case .glob:
                 return WildcardPattern.matchGlob(UnsafeBufferPointer(rebasing: tokens[p.tokenStart..<(p.tokenStart + p.tokenCount)]), literals, subject)
-            case .object:
-                return objects[p.object].matches(subject)
+            case .search:
+                let program = UnsafeBufferPointer(rebasing: tokens[p.tokenStart..<(p.tokenStart + p.tokenCount)])
+                let cells = (p.tokenCount + 1).multipliedReportingOverflow(by: subject.count + 1)
+                if p.needsMemo && !cells.overflow && cells.partialValue <= 1 << 22 {
+                    return withUnsafeTemporaryAllocation(of: Bool.self, capacity: cells.partialValue) { failed in
+                        failed.initialize(repeating: false)
+                        return Search(run: self, tokens: program, subject: subject, failed: failed.baseAddress!, failedCount: cells.partialValue).match(from: 0, at: 0)
+                    }
+                }
+                return Search(run: self, tokens: program, subject: subject, failed: nil, failedCount: 0).match(from: 0, at: 0)
             case .everything:
                 return true
             case .never:
@@ -461,6 +528,98 @@ final class MatchProgram: Sendable {
                 i += 1
             }
             return true
+        }
+    }
+}
+
+extension MatchProgram {
+    /// `VariableSearch` over the flat program: a backtracking search for programs with variables.
+    /// Failed (token, position) states of the main program are remembered in `failed` (when
+    /// given), so no state is explored twice.
+    struct Search {
+        let run: Run
+        let tokens: UnsafeBufferPointer<WildcardPattern.Token>
+        let subject: UnsafeBufferPointer<UInt8>
+        let failed: UnsafeMutablePointer<Bool>?
+        let failedCount: Int
+
+        func match(from startToken: Int, at startPosition: Int) -> Bool {
+            let memo = startToken * (subject.count + 1) + startPosition
+            if let failed, memo < failedCount, failed[memo] { return false }
+            let literals = run.literals
+            var t = startToken, p = startPosition
+            var result = false
+            walk: while true {
+                if t == tokens.count { result = p == subject.count; break walk }
+                switch tokens[t] {
+                case let .literal(start, length):
+                    guard WildcardPattern.literalMatches(literals, start, length, subject, p) else { break walk }
+                    p += length
+                    t += 1
+                case .one:
+                    guard p < subject.count else { break walk }
+                    p = WildcardPattern.nextScalar(subject, p)
+                    t += 1
+                case .star:
+                    if t + 1 == tokens.count { result = true; break walk }
+                    var q = p
+                    while true {
+                        if match(from: t + 1, at: q) { result = true; break walk }
+                        if q >= subject.count { break walk }
+                        q = WildcardPattern.nextScalar(subject, q)
+                    }
+                case .variable(let v):
+                    let variable = run.variables[v]
+                    let next = t + 1
+                    if p < subject.count {
+                        let entry = variable.tableStart + Int(subject[p])
+                        for k in run.firstByteTable[entry]..<run.firstByteTable[entry + 1] where alternative(run.alternativeList[k], at: p, then: next) {
+                            result = true; break walk
+                        }
+                    }
+                    for k in variable.unanchoredStart..<variable.unanchoredEnd where alternative(run.alternativeList[k], at: p, then: next) {
+                        result = true; break walk
+                    }
+                    break walk
+                }
+            }
+            if !result, let failed, memo < failedCount { failed[memo] = true }
+            return result
+        }
+
+        /// Whether alternative `index` matches at `position` such that the main program then
+        /// matches from token `next` wherever the alternative ends.
+        @inline(__always)
+        private func alternative(_ index: Int, at position: Int, then next: Int) -> Bool {
+            let alternative = run.alternatives[index]
+            let altTokens = UnsafeBufferPointer(rebasing: run.tokens[alternative.tokenStart..<(alternative.tokenStart + alternative.tokenCount)])
+            return continueAlternative(altTokens, 0, position, next)
+        }
+
+        private func continueAlternative(_ altTokens: UnsafeBufferPointer<WildcardPattern.Token>, _ startToken: Int, _ startPosition: Int, _ next: Int) -> Bool {
+            let literals = run.literals
+            var t = startToken, p = startPosition
+            while t < altTokens.count {
+                switch altTokens[t] {
+                case let .literal(start, length):
+                    guard WildcardPattern.literalMatches(literals, start, length, subject, p) else { return false }
+                    p += length
+                case .one:
+                    guard p < subject.count else { return false }
+                    p = WildcardPattern.nextScalar(subject, p)
+                case .star:
+                    var q = p
+                    while true {
+                        if continueAlternative(altTokens, t + 1, q, next) { return true }
+                        if q >= subject.count { return false }
+                        q = WildcardPattern.nextScalar(subject, q)
+                    }
+                case .variable:
+                    return false
+                }
+                t += 1
+            }
+            return match(from: next, at: p)
         }
     }
 }
