@@ -16,17 +16,16 @@
 ///   component (or legacy path) that matches decides: `.match`, or `.exclude` when it excludes;
 /// - a details entry with `components` ignores its legacy `paths`.
 public struct AssociationMatcher: Sendable {
-    /// The domain the file is served from.
-    public let domain: String
-    private let domainName: DomainName
-    /// The compiled rules, flattened (see `MatchProgram`).
+    /// The compiled rules, flattened (see `MatchProgram`), and the domain: the one reference
+    /// a copy of the matcher retains.
     private let program: MatchProgram
+
+    /// The domain the file is served from.
+    public var domain: String { program.domain }
 
     /// Compiles `file` for URLs on `domain` (a host name, optionally with `:port`).
     public init(file: AssociationFile, domain: String) {
-        self.domain = domain
-        domainName = DomainName(domain)
-        program = MatchProgram(CompiledFile(file: file))
+        program = MatchProgram(CompiledFile(file: file), domain: domain)
     }
 
     /// The apps the file names in `applinks.details`.
@@ -57,7 +56,7 @@ public struct AssociationMatcher: Sendable {
         guard let url = url ?? URLParts(bytes) else { return Self.noMatch }
         let scheme = url.schemeRange
         guard Self.isHTTPScheme(UnsafeBufferPointer(rebasing: bytes[scheme])),
-              url.isOnDomain(domainName, bytes: bytes, isHTTP: scheme.count == 4) else {
+              url.isOnDomain(program.domainName, bytes: bytes, isHTTP: scheme.count == 4) else {
             return Self.noMatch
         }
         let index = program.firstMatch(app: app, bytes: bytes, url: url)

@@ -33,10 +33,17 @@ final class MatchProgram: Sendable {
     /// One `$(name)` of one pattern: its alternatives starting with byte `b` are
     /// `alternativeList[firstByteTable[tableStart + b] ..< firstByteTable[tableStart + b + 1]]`,
     /// then those that start with a wildcard (or are empty) are `alternativeList[unanchoredStart ..< unanchoredEnd]`.
+    ///
+    /// When every alternative is one literal of the same length (`$(lang)`, `$(digit)`...),
+    /// `keyLength` is that length (1...8) and the alternatives are also the sorted packed keys
+    /// `variableKeys[keyStart ..< keyEnd]`, looked up by binary search instead of tried in turn.
     struct Variable: Sendable {
         let tableStart: Int
         let unanchoredStart: Int
         let unanchoredEnd: Int
+        let keyLength: Int
+        let keyStart: Int
+        let keyEnd: Int
     }
 
     /// One alternative of a variable: `tokens[tokenStart ..< tokenStart + tokenCount]`, without variables.
@@ -66,11 +73,20 @@ final class MatchProgram: Sendable {
         let itemStart: Int
         let itemCount: Int
         let fragment: Int
-        /// Quick reject: a path this rule can match starts with these `prefixCount` (≤ 8) bytes,
-        /// packed little-endian into `prefixWord`, compared under `prefixMask`.
+    }
+
+    /// A rule in an app's order, with its quick reject inline: a path the rule can match starts
+    /// with `prefixCount` (≤ 16) known bytes, packed little-endian into `word0` (bytes 0–7) and
+    /// `word1` (8–15) and compared under `mask0` and `mask1`. A rule without a path pattern has
+    /// an empty prefix.
+    struct Entry: Sendable {
+        let rule: Int
+        let form: Int
         let prefixCount: Int
-        let prefixWord: UInt64
-        let prefixMask: UInt64
+        let word0: UInt64
+        let mask0: UInt64
+        let word1: UInt64
+        let mask1: UInt64
     }
 
     let tokens: [WildcardPattern.Token]
@@ -82,26 +98,35 @@ final class MatchProgram: Sendable {
     let alternatives: [Alternative]
     let alternativeList: [Int]
     let firstByteTable: [Int]
+    let variableKeys: [UInt64]
     let decidingRules: [DecidingRule]
-    /// The rules of app `a` are `rules[order[k]]` for `k` in `appStarts[a] ..< appStarts[a + 1]`.
+    /// The rules of app `a` are `entries[appStarts[a] ..< appStarts[a + 1]]`, in order; rules
+    /// that can never match are left out.
     let appIDs: [String]
     let appStarts: [Int]
-    let order: [Int]
+    let entries: [Entry]
+    /// The domain the file is served from, as given and parsed.
+    let domain: String
+    let domainName: DomainName
     let appLookup: [String: Int]
     let neededForms: UInt8
 
-    init(_ file: CompiledFile) {
+    init(_ file: CompiledFile, domain: String) {
+        self.domain = domain
+        domainName = DomainName(domain)
         var builder = Builder()
         var detailsRules: [[Int]] = []
         for details in file.details {
             detailsRules.append(details.map { builder.add($0) })
         }
-        var appIDs: [String] = [], appStarts: [Int] = [0], order: [Int] = []
+        var appIDs: [String] = [], appStarts: [Int] = [0], order: [Entry] = []
         var appLookup: [String: Int] = [:]
         for (appID, entries) in file.entriesByApp {
             appLookup[appID] = appIDs.count
             appIDs.append(appID)
-            for entry in entries { order.append(contentsOf: detailsRules[entry]) }
+            for entry in entries {
+                order.append(contentsOf: detailsRules[entry].map { builder.entries[$0] }.filter { !builder.rules[$0.rule].neverMatches })
+            }
             appStarts.append(order.count)
         }
         tokens = builder.tokens
@@ -116,7 +141,8 @@ final class MatchProgram: Sendable {
         decidingRules = builder.decidingRules
         self.appIDs = appIDs
         self.appStarts = appStarts
-        self.order = order
+        entries = order
+        variableKeys = builder.variableKeys
         self.appLookup = appLookup
         neededForms = file.neededForms
     }
@@ -141,6 +167,9 @@ final class MatchProgram: Sendable {
         var alternatives: [Alternative] = []
         var alternativeList: [Int] = []
         var firstByteTable: [Int] = []
+        var variableKeys: [UInt64] = []
+        /// Per rule, its entry.
+        var entries: [Entry] = []
         var decidingRules: [DecidingRule] = []
 
         /// Appends `pattern`'s tokens (literal starts rebased to the shared `literals`, variable
@@ -173,7 +202,19 @@ final class MatchProgram: Sendable {
             firstByteTable.append(alternativeList.count)
             let unanchoredStart = alternativeList.count
             alternativeList.append(contentsOf: variable.unanchored.map { first + $0 })
-            variables.append(Variable(tableStart: tableStart, unanchoredStart: unanchoredStart, unanchoredEnd: alternativeList.count))
+            // All alternatives one literal of one length up to 8 bytes: also as sorted keys.
+            var keys: [UInt64] = []
+            var keyLength = -1
+            for alternative in variable.alternatives {
+                guard alternative.tokens.count == 1, case let .literal(start, length) = alternative.tokens[0],
+                      length <= 8, keyLength == -1 || keyLength == length else { keyLength = 0; break }
+                keyLength = length
+                keys.append(Self.pack(alternative.literals[start..<(start + length)]))
+            }
+            let keyStart = variableKeys.count
+            if keyLength > 0 { variableKeys.append(contentsOf: Set(keys).sorted()) } else { keyLength = 0 }
+            variables.append(Variable(tableStart: tableStart, unanchoredStart: unanchoredStart, unanchoredEnd: alternativeList.count,
+                                      keyLength: keyLength, keyStart: keyStart, keyEnd: variableKeys.count))
             return variables.count - 1
         }
 
@@ -194,6 +235,13 @@ final class MatchProgram: Sendable {
             }
             patterns.append(Pattern(kind: kind, tokenStart: tokenStart, tokenCount: tokens.count - tokenStart, needsMemo: pattern.needsMemo))
             return patterns.count - 1
+        }
+
+        /// Up to eight bytes, little-endian.
+        static func pack<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
+            var word: UInt64 = 0
+            for (index, byte) in bytes.enumerated() { word |= UInt64(byte) << (8 * index) }
+            return word
         }
 
         /// The bytes every text `pattern` matches starts with.
@@ -218,12 +266,11 @@ final class MatchProgram: Sendable {
                     prefix = Array(prefix[..<common])
                 }
             }
-            prefix = Array(prefix.prefix(8))
-            var word: UInt64 = 0, mask: UInt64 = 0
-            for (index, byte) in prefix.enumerated() {
-                word |= UInt64(byte) << (8 * index)
-                mask |= 0xFF << (8 * index)
-            }
+            prefix = Array(prefix.prefix(16))
+            let low = prefix.prefix(8), high = prefix.dropFirst(8)
+            let entry = Entry(rule: rules.count, form: component.formIndex, prefixCount: prefix.count,
+                              word0: Self.pack(low), mask0: Self.pack(low.map { _ in 0xFF }),
+                              word1: Self.pack(high), mask1: Self.pack(high.map { _ in 0xFF }))
             var query = Rule.Query.anything, queryPattern = -1
             let itemStart = items.count
             switch component.query {
@@ -244,7 +291,8 @@ final class MatchProgram: Sendable {
             rules.append(Rule(decidingRule: decidingRules.count - 1, form: component.formIndex, exclude: component.exclude,
                               neverMatches: component.neverMatches, path: path, pathWithoutSlashStar: withoutSlashStar,
                               query: query, queryPattern: queryPattern, itemStart: itemStart, itemCount: items.count - itemStart,
-                              fragment: fragment, prefixCount: prefix.count, prefixWord: word, prefixMask: mask))
+                              fragment: fragment))
+            entries.append(entry)
             return rules.count - 1
         }
     }
@@ -257,53 +305,71 @@ final class MatchProgram: Sendable {
         // length; then room for one query item's name and value; then the "/" of an empty path.
         let capacity = 5 * n + 8
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch -> Int in
-            let base = scratch.baseAddress!
-            base[capacity - 1] = UInt8(ascii: "/")
-            let slash = UnsafeBufferPointer(start: base + capacity - 1, count: 1)
-            let rawPath = url.pathRange.isEmpty ? slash : UnsafeBufferPointer(rebasing: bytes[url.pathRange])
-            let rawQuery = url.queryRange.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-            let rawFragment = url.fragmentRange.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-            var forms = Forms()
-            forms.set(0, Form(path: rawPath, query: rawQuery, fragment: rawFragment, decode: false, fold: false))
-            // Buffers for the rare forms that fold text beyond ASCII (their length may change).
-            var owned: [UnsafeMutableBufferPointer<UInt8>] = []
-            defer { for buffer in owned { buffer.deallocate() } }
-            var cursor = base
-            for index in 1..<4 where neededForms & (1 << index) != 0 {
-                let decode = index & 2 != 0, fold = index & 1 != 0
-                func transform(_ part: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-                    if let count = Self.transform(part, decode: decode, fold: fold, into: cursor) {
-                        defer { cursor += count }
-                        return UnsafeBufferPointer(start: cursor, count: count)
-                    }
-                    let slow = Self.slowTransform(part, decode: decode, fold: fold)
-                    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: slow.count)
-                    _ = buffer.initialize(from: slow)
-                    owned.append(buffer)
-                    return UnsafeBufferPointer(buffer)
+            withUnsafeTemporaryAllocation(of: Form.self, capacity: 4) { forms -> Int in
+                let base = scratch.baseAddress!
+                base[capacity - 1] = UInt8(ascii: "/")
+                let slash = UnsafeBufferPointer(start: base + capacity - 1, count: 1)
+                let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                let rawPath = url.pathRange.isEmpty ? slash : UnsafeBufferPointer(rebasing: bytes[url.pathRange])
+                let rawQuery = url.queryRange.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? empty
+                let rawFragment = url.fragmentRange.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? empty
+                let raw = Form(path: rawPath, query: rawQuery, fragment: rawFragment, decode: false, fold: false)
+                let form = forms.baseAddress!
+                form.initialize(repeating: raw, count: 4)
+                defer { form.deinitialize(count: 4) }
+                // Buffers for the rare forms that fold text beyond ASCII (their length may change).
+                var owned: [UnsafeMutableBufferPointer<UInt8>] = []
+                defer { for buffer in owned { buffer.deallocate() } }
+                var cursor = base
+                for index in 1..<4 where neededForms & (1 << index) != 0 {
+                    let decode = index & 2 != 0, fold = index & 1 != 0
+                    let path = Self.transform(rawPath, decode: decode, fold: fold, cursor: &cursor, owned: &owned)
+                    let query = Self.transform(rawQuery, decode: decode, fold: fold, cursor: &cursor, owned: &owned)
+                    let fragment = Self.transform(rawFragment, decode: decode, fold: fold, cursor: &cursor, owned: &owned)
+                    form[index] = Form(path: path, query: query, fragment: fragment, decode: decode, fold: fold)
                 }
-                forms.set(index, Form(path: transform(rawPath), query: transform(rawQuery), fragment: transform(rawFragment), decode: decode, fold: fold))
+                let itemScratch = base + 3 * (n + 1)
+                return withRun(rawQuery: rawQuery, itemScratch: itemScratch, itemScratchCount: n) { run, rules in
+                    entries.withUnsafeBufferPointer { entries in
+                        var k = appStarts[app]
+                        let end = appStarts[app + 1]
+                        while k < end {
+                            let entry = entries.baseAddress! + k
+                            let subject = form + entry.pointee.form
+                            let path = subject.pointee.path
+                            if path.count >= entry.pointee.prefixCount,
+                               subject.pointee.pathWord0 & entry.pointee.mask0 == entry.pointee.word0,
+                               subject.pointee.pathWord1 & entry.pointee.mask1 == entry.pointee.word1,
+                               run.matches(rules.baseAddress! + entry.pointee.rule, subject) {
+                                return entry.pointee.rule
+                            }
+                            k += 1
+                        }
+                        return -1
+                    }
+                }
             }
-            let itemScratch = base + 3 * (n + 1)
-            return tokens.withUnsafeBufferPointer { tokens in
-                literals.withUnsafeBufferPointer { literals in
-                    patterns.withUnsafeBufferPointer { patterns in
-                        items.withUnsafeBufferPointer { items in
-                            rules.withUnsafeBufferPointer { rules in
-                                variables.withUnsafeBufferPointer { variables in
-                                    alternatives.withUnsafeBufferPointer { alternatives in
-                                        alternativeList.withUnsafeBufferPointer { alternativeList in
-                                            firstByteTable.withUnsafeBufferPointer { firstByteTable in
-                                                order.withUnsafeBufferPointer { order in
-                                                    let run = Run(tokens: tokens, literals: literals, patterns: patterns, items: items,
-                                                                  variables: variables, alternatives: alternatives, alternativeList: alternativeList,
-                                                                  firstByteTable: firstByteTable, rawQuery: rawQuery, itemScratch: itemScratch, itemScratchCount: n)
-                                                    for k in appStarts[app]..<appStarts[app + 1] {
-                                                        let index = order[k]
-                                                        if run.matches(rules[index], forms.get(rules[index].form)) { return index }
-                                                    }
-                                                    return -1
-                                                }
+        }
+    }
+
+    /// Calls `body` with the program's buffers.
+    @inline(__always)
+    private func withRun<R>(rawQuery: UnsafeBufferPointer<UInt8>, itemScratch: UnsafeMutablePointer<UInt8>, itemScratchCount: Int,
+                            _ body: (Run, UnsafeBufferPointer<Rule>) -> R) -> R {
+        tokens.withUnsafeBufferPointer { tokens in
+            literals.withUnsafeBufferPointer { literals in
+                patterns.withUnsafeBufferPointer { patterns in
+                    items.withUnsafeBufferPointer { items in
+                        rules.withUnsafeBufferPointer { rules in
+                            variables.withUnsafeBufferPointer { variables in
+                                alternatives.withUnsafeBufferPointer { alternatives in
+                                    alternativeList.withUnsafeBufferPointer { alternativeList in
+                                        firstByteTable.withUnsafeBufferPointer { firstByteTable in
+                                            variableKeys.withUnsafeBufferPointer { variableKeys in
+                                                body(Run(tokens: tokens, literals: literals, patterns: patterns, items: items,
+                                                         variables: variables, alternatives: alternatives, alternativeList: alternativeList,
+                                                         firstByteTable: firstByteTable, variableKeys: variableKeys, rawQuery: rawQuery,
+                                                         itemScratch: itemScratch, itemScratchCount: itemScratchCount), rules)
                                             }
                                         }
                                     }
@@ -323,8 +389,9 @@ final class MatchProgram: Sendable {
         let fragment: UnsafeBufferPointer<UInt8>
         let decode: Bool
         let fold: Bool
-        /// The path's first (up to) eight bytes, little-endian, zero-padded.
-        let pathWord: UInt64
+        /// The path's bytes 0–7 and 8–15, little-endian, zero-padded.
+        let pathWord0: UInt64
+        let pathWord1: UInt64
 
         init(path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>, fragment: UnsafeBufferPointer<UInt8>, decode: Bool, fold: Bool) {
             self.path = path
@@ -332,39 +399,30 @@ final class MatchProgram: Sendable {
             self.fragment = fragment
             self.decode = decode
             self.fold = fold
-            var word: UInt64 = 0
-            for index in 0..<min(8, path.count) { word |= UInt64(path[index]) << (8 * index) }
-            pathWord = word
-        }
-
-        static var empty: Form {
-            Form(path: UnsafeBufferPointer(start: nil, count: 0), query: UnsafeBufferPointer(start: nil, count: 0),
-                 fragment: UnsafeBufferPointer(start: nil, count: 0), decode: false, fold: false)
+            var word0: UInt64 = 0, word1: UInt64 = 0
+            for index in 0..<min(8, path.count) { word0 |= UInt64(path[index]) << (8 * index) }
+            if path.count > 8 {
+                for index in 8..<min(16, path.count) { word1 |= UInt64(path[index]) << (8 * (index - 8)) }
+            }
+            pathWord0 = word0
+            pathWord1 = word1
         }
     }
 
-    /// The four forms, by index, without an array.
-    struct Forms {
-        var f0 = Form.empty, f1 = Form.empty, f2 = Form.empty, f3 = Form.empty
-
-        mutating func set(_ index: Int, _ form: Form) {
-            switch index {
-            case 0: f0 = form
-            case 1: f1 = form
-            case 2: f2 = form
-            default: f3 = form
-            }
+    /// `part` transformed into the scratch at `cursor` (advanced past it), or, for the rare text
+    /// folded beyond ASCII, into a new buffer added to `owned`.
+    private static func transform(_ part: UnsafeBufferPointer<UInt8>, decode: Bool, fold: Bool, cursor: inout UnsafeMutablePointer<UInt8>,
+                                  owned: inout [UnsafeMutableBufferPointer<UInt8>]) -> UnsafeBufferPointer<UInt8> {
+        if let count = transform(part, decode: decode, fold: fold, into: cursor) {
+            let result = UnsafeBufferPointer(start: cursor, count: count)
+            cursor += count
+            return result
         }
-
-        @inline(__always)
-        func get(_ index: Int) -> Form {
-            switch index {
-            case 0: return f0
-            case 1: return f1
-            case 2: return f2
-            default: return f3
-            }
-        }
+        let slow = slowTransform(part, decode: decode, fold: fold)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: slow.count)
+        _ = buffer.initialize(from: slow)
+        owned.append(buffer)
+        return UnsafeBufferPointer(buffer)
     }
 
     /// `PercentDecoding.decode` (when `decode`) then `WildcardPattern.fold` (when `fold`) of
@@ -421,6 +479,7 @@ final class MatchProgram: Sendable {
         let alternatives: UnsafeBufferPointer<Alternative>
         let alternativeList: UnsafeBufferPointer<Int>
         let firstByteTable: UnsafeBufferPointer<Int>
+        let variableKeys: UnsafeBufferPointer<UInt64>
         let rawQuery: UnsafeBufferPointer<UInt8>
         /// Room for one transformed query item: a name, then a value, each up to `itemScratchCount` bytes.
         let itemScratch: UnsafeMutablePointer<UInt8>
@@ -449,15 +508,12 @@ final class MatchProgram: Sendable {
             }
         }
 
-        /// `ComponentPattern.matches`.
+        /// `ComponentPattern.matches`, once the quick reject has passed.
         @inline(__always)
-        func matches(_ rule: Rule, _ form: Form) -> Bool {
+        func matches(_ rulePointer: UnsafePointer<Rule>, _ formPointer: UnsafePointer<Form>) -> Bool {
+            let rule = rulePointer.pointee, form = formPointer.pointee
             if rule.neverMatches { return false }
-            if rule.path >= 0 {
-                let path = form.path
-                if path.count < rule.prefixCount || form.pathWord & rule.prefixMask != rule.prefixWord { return false }
-                if !pathMatches(rule, path) { return false }
-            }
+            if rule.path >= 0, !pathMatches(rule, form.path) { return false }
             switch rule.query {
             case .anything: break
             case .whole:
@@ -571,6 +627,20 @@ extension MatchProgram {
                 case .variable(let v):
                     let variable = run.variables[v]
                     let next = t + 1
+                    if variable.keyLength > 0 {
+                        // Every alternative is a literal of this length: at most one can match.
+                        let length = variable.keyLength
+                        guard p + length <= subject.count else { break walk }
+                        var key: UInt64 = 0
+                        for index in 0..<length { key |= UInt64(subject[p + index]) << (8 * index) }
+                        var low = variable.keyStart, high = variable.keyEnd
+                        while low < high {
+                            let middle = (low + high) / 2
+                            if run.variableKeys[middle] < key { low = middle + 1 } else { high = middle }
+                        }
+                        if low < variable.keyEnd, run.variableKeys[low] == key, match(from: next, at: p + length) { result = true }
+                        break walk
+                    }
                     if p < subject.count {
                         let entry = variable.tableStart + Int(subject[p])
                         for k in run.firstByteTable[entry]..<run.firstByteTable[entry + 1] where alternative(run.alternativeList[k], at: p, then: next) {
