@@ -303,9 +303,19 @@ final class MatchProgram: Sendable {
         let n = bytes.count
         // Per decoded/folded form: path (or "/"), query and fragment, each at most the URL's
         // length; then room for one query item's name and value; then the "/" of an empty path.
-        let capacity = 5 * n + 8
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch -> Int in
-            withUnsafeTemporaryAllocation(of: Form.self, capacity: 4) { forms -> Int in
+        // A size known at compile time stays on the stack without a run-time check.
+        if 5 * n + 8 <= 512 {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { firstMatch(app: app, bytes: bytes, url: url, scratch: $0) }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * n + 8) { firstMatch(app: app, bytes: bytes, url: url, scratch: $0) }
+    }
+
+    @inline(__always)
+    private func firstMatch(app: Int, bytes: UnsafeBufferPointer<UInt8>, url: URLParts, scratch: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let n = bytes.count
+        let capacity = scratch.count
+        do {
+            return withUnsafeTemporaryAllocation(of: Form.self, capacity: 4) { forms -> Int in
                 let base = scratch.baseAddress!
                 base[capacity - 1] = UInt8(ascii: "/")
                 let slash = UnsafeBufferPointer(start: base + capacity - 1, count: 1)
