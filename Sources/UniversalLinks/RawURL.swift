@@ -30,60 +30,19 @@ public struct RawURL: Sendable, Equatable {
     /// Splits `string`, or returns nil when it is not an absolute `scheme://host...` URL.
     public init?(_ string: String) {
         let bytes = Array(string.utf8)
+        guard let parts = bytes.withUnsafeBufferPointer({ URLParts($0) }) else { return nil }
         self.bytes = bytes
-        // scheme ":" "//"
-        guard let first = bytes.first, Self.isLetter(first) else { return nil }
-        var i = 1
-        while i < bytes.count, Self.isLetter(bytes[i]) || Self.isDigit(bytes[i]) || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: ".") {
-            i += 1
-        }
-        guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/") else { return nil }
-        schemeRange = 0..<i
-        let authorityStart = i + 3
-        var authorityEnd = authorityStart
-        while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?"), bytes[authorityEnd] != UInt8(ascii: "#") {
-            authorityEnd += 1
-        }
-        // Drop user info: everything up to the last "@".
-        var hostStart = authorityStart
-        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
-        var hostEnd = authorityEnd
-        var port: Range<Int>?
-        if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
-            guard let close = bytes[hostStart..<authorityEnd].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            hostRange = (hostStart + 1)..<close
-            if close + 1 < authorityEnd {
-                guard bytes[close + 1] == UInt8(ascii: ":") else { return nil }
-                port = (close + 2)..<authorityEnd
-            }
-        } else {
-            if let colon = bytes[hostStart..<authorityEnd].firstIndex(of: UInt8(ascii: ":")) {
-                hostEnd = colon
-                port = (colon + 1)..<authorityEnd
-            }
-            hostRange = hostStart..<hostEnd
-        }
-        guard !hostRange.isEmpty else { return nil }
-        if let port, !port.isEmpty {
-            guard port.count <= 5, bytes[port].allSatisfy(Self.isDigit) else { return nil }
-            portRange = port
-        } else {
-            portRange = nil
-        }
-        var cursor = authorityEnd
-        var pathEnd = cursor
-        while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
-        pathRange = cursor..<pathEnd
-        cursor = pathEnd
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "?") {
-            var queryEnd = cursor + 1
-            while queryEnd < bytes.count, bytes[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
-            queryRange = (cursor + 1)..<queryEnd
-            cursor = queryEnd
-        } else {
-            queryRange = nil
-        }
-        fragmentRange = cursor < bytes.count ? (cursor + 1)..<bytes.count : nil
+        schemeRange = parts.schemeRange
+        hostRange = parts.hostRange
+        portRange = parts.portRange
+        pathRange = parts.pathRange
+        queryRange = parts.queryRange
+        fragmentRange = parts.fragmentRange
+    }
+
+    /// The ranges, for matching over `bytes`.
+    var parts: URLParts {
+        URLParts(schemeRange: schemeRange, hostRange: hostRange, portRange: portRange, pathRange: pathRange, queryRange: queryRange, fragmentRange: fragmentRange)
     }
 
     /// Whether the URL's host (and port, when `domain` names one) is `domain`, compared without
@@ -124,5 +83,105 @@ struct DomainName: Sendable {
         if text.hasSuffix(".") { text = text.dropLast() }
         host = Array(text.utf8)
         self.port = port
+    }
+}
+
+/// Where the parts of an absolute URL lie in its UTF-8 bytes: the split behind `RawURL`, done over
+/// a buffer so `AssociationMatcher` can split a `String`'s own storage without copying it.
+struct URLParts: Sendable {
+    let schemeRange: Range<Int>
+    let hostRange: Range<Int>
+    let portRange: Range<Int>?
+    let pathRange: Range<Int>
+    let queryRange: Range<Int>?
+    let fragmentRange: Range<Int>?
+
+    init(schemeRange: Range<Int>, hostRange: Range<Int>, portRange: Range<Int>?, pathRange: Range<Int>, queryRange: Range<Int>?, fragmentRange: Range<Int>?) {
+        self.schemeRange = schemeRange
+        self.hostRange = hostRange
+        self.portRange = portRange
+        self.pathRange = pathRange
+        self.queryRange = queryRange
+        self.fragmentRange = fragmentRange
+    }
+
+    /// Splits `bytes`, or returns nil when they are not an absolute `scheme://host...` URL.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // scheme ":" "//"
+        guard let first = bytes.first, RawURL.isLetter(first) else { return nil }
+        var i = 1
+        while i < bytes.count, RawURL.isLetter(bytes[i]) || RawURL.isDigit(bytes[i]) || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: ".") {
+            i += 1
+        }
+        guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/") else { return nil }
+        schemeRange = 0..<i
+        let authorityStart = i + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?"), bytes[authorityEnd] != UInt8(ascii: "#") {
+            authorityEnd += 1
+        }
+        // Drop user info: everything up to the last "@".
+        var hostStart = authorityStart
+        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
+        var hostEnd = authorityEnd
+        var port: Range<Int>?
+        if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
+            guard let close = bytes[hostStart..<authorityEnd].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostRange = (hostStart + 1)..<close
+            if close + 1 < authorityEnd {
+                guard bytes[close + 1] == UInt8(ascii: ":") else { return nil }
+                port = (close + 2)..<authorityEnd
+            }
+        } else {
+            if let colon = bytes[hostStart..<authorityEnd].firstIndex(of: UInt8(ascii: ":")) {
+                hostEnd = colon
+                port = (colon + 1)..<authorityEnd
+            }
+            hostRange = hostStart..<hostEnd
+        }
+        guard !hostRange.isEmpty else { return nil }
+        if let port, !port.isEmpty {
+            guard port.count <= 5, bytes[port].allSatisfy(RawURL.isDigit) else { return nil }
+            portRange = port
+        } else {
+            portRange = nil
+        }
+        var cursor = authorityEnd
+        var pathEnd = cursor
+        while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        pathRange = cursor..<pathEnd
+        cursor = pathEnd
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "?") {
+            var queryEnd = cursor + 1
+            while queryEnd < bytes.count, bytes[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
+            queryRange = (cursor + 1)..<queryEnd
+            cursor = queryEnd
+        } else {
+            queryRange = nil
+        }
+        fragmentRange = cursor < bytes.count ? (cursor + 1)..<bytes.count : nil
+    }
+
+
+    /// Whether the host (and port, when `target` names one) is `target`, exactly as
+    /// `RawURL.isOnDomain` decides it, for an `http` (`isHTTP`) or `https` URL.
+    func isOnDomain(_ target: DomainName, bytes: UnsafeBufferPointer<UInt8>, isHTTP: Bool) -> Bool {
+        var hostEnd = hostRange.upperBound
+        if bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
+        guard hostEnd - hostRange.lowerBound == target.host.count else { return false }
+        var k = 0
+        for i in hostRange.lowerBound..<hostEnd {
+            let a = bytes[i]
+            if (a >= 0x41 && a <= 0x5A ? a | 0x20 : a) != target.host[k] { return false }
+            k += 1
+        }
+        let defaultPort = isHTTP ? 80 : 443
+        var port = defaultPort
+        if let portRange {
+            // One to five digits, checked by the split.
+            port = 0
+            for i in portRange { port = port * 10 + Int(bytes[i] - 0x30) }
+        }
+        return port == (target.port ?? defaultPort)
     }
 }
