@@ -94,7 +94,7 @@ args=(run "$base/openapi.yaml" --url "$base" -H "$auth" --checks "$checks" --max
       --report har --report-har-path "$work/requests.har" --output-truncate true)
 [ -n "$seed" ] && args+=(--seed "$seed")
 set +e
-schemathesis "${args[@]}" 2>&1 | tee "$work/schemathesis.log"
+(cd "$work" && schemathesis "${args[@]}") 2>&1 | tee "$work/schemathesis.log"   # its .schemathesis cache stays in $work
 st_status=${PIPESTATUS[0]}
 set -e
 stop_server
