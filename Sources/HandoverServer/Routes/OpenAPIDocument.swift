@@ -1,10 +1,982 @@
-/// The OpenAPI description of the JSON API, served at `/openapi.yaml`.
+/// The OpenAPI 3.0.3 description of the HTTP API, served at `/openapi.yaml`.
+///
+/// `OpenAPIDocumentTests` checks that every registered route is described here and that every
+/// path here is a registered route; `scripts/check-openapi.sh` validates the document and runs
+/// schemathesis against a live server. Change this together with the routes.
 enum OpenAPIDocument {
-    static let yaml = """
+    static let yaml = #"""
     openapi: 3.0.3
     info:
       title: Handover
       version: "1"
-    paths: {}
-    """
+      description: |
+        Handover records fleet logout runs for shared iOS devices: a device asks the server to log
+        every registered target app out, opens each item's ULC link, and the apps' callbacks (reported
+        by the launcher, or landing on the callback page in a browser) finish the run.
+
+        Every route under /api/v1 needs an API key, sent as `Authorization: Bearer hov_…`. A key has
+        the `admin` scope (everything) or the `device` scope (one device: start its own runs, read
+        them, report their callbacks). No valid key is a 401; a key of the wrong scope is a 403.
+
+        Every error body is JSON: `{"error": code, "reason": sentence, "field": name}`, where `field`
+        names the request field at fault when there is one. Dates are ISO 8601 strings in UTC, such as
+        `2026-05-01T08:30:00Z`. Absent optional fields are left out of responses, never `null`.
+        Request bodies are JSON of at most 16 KB (larger ones are a 413); unknown fields are ignored.
+    servers:
+      - url: /
+    tags:
+      - name: registry
+        description: Apps, devices and webhooks. Admin scope only.
+      - name: runs
+        description: Logout runs. Admin scope, or a device key for its own device.
+      - name: public
+        description: Routes without an API key.
+    security:
+      - bearerAuth: []
+    paths:
+      /healthz:
+        get:
+          tags: [public]
+          operationId: health
+          summary: Liveness check.
+          security: []
+          responses:
+            "200":
+              description: The server is up.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [status]
+                    properties:
+                      status:
+                        type: string
+                        enum: [ok]
+      /metrics:
+        get:
+          tags: [public]
+          operationId: metrics
+          summary: Prometheus metrics, in the text exposition format 0.0.4.
+          security: []
+          responses:
+            "200":
+              description: The metrics.
+              content:
+                text/plain:
+                  schema:
+                    type: string
+      /openapi.yaml:
+        get:
+          tags: [public]
+          operationId: openAPIDocument
+          summary: This document.
+          security: []
+          responses:
+            "200":
+              description: The OpenAPI 3.0.3 description of the API.
+              content:
+                application/yaml:
+                  schema:
+                    type: string
+      /.well-known/apple-app-site-association:
+        get:
+          tags: [public]
+          operationId: appleAppSiteAssociation
+          summary: The apple-app-site-association file, generated from the registry.
+          description: |
+            Every app's paths are claimed on this domain; launchers also claim `/ulc/cb/*`. Carries an
+            ETag and answers a matching `If-None-Match` with 304. A 404 while no app claims anything.
+          security: []
+          parameters:
+            - $ref: "#/components/parameters/IfNoneMatch"
+          responses:
+            "200":
+              description: The file.
+              headers:
+                ETag:
+                  $ref: "#/components/headers/ETag"
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [applinks]
+                    properties:
+                      applinks:
+                        type: object
+            "304":
+              description: The file has not changed since the ETag given in If-None-Match.
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /.well-known/assetlinks.json:
+        get:
+          tags: [public]
+          operationId: assetLinks
+          summary: The Android assetlinks.json file, generated from the registry.
+          description: |
+            One statement per app with an Android package. Carries an ETag and answers a matching
+            `If-None-Match` with 304. A 404 while no app has an Android package.
+          security: []
+          parameters:
+            - $ref: "#/components/parameters/IfNoneMatch"
+          responses:
+            "200":
+              description: The file.
+              headers:
+                ETag:
+                  $ref: "#/components/headers/ETag"
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      type: object
+            "304":
+              description: The file has not changed since the ETag given in If-None-Match.
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /ulc/cb/{runID}/{itemID}/{outcome}:
+        get:
+          tags: [public]
+          operationId: callbackPage
+          summary: The browser fallback for an app's callback; records the outcome and shows an HTML page.
+          description: |
+            An app's success or error callback lands here when the launcher does not claim the link.
+            It records the outcome exactly as `POST /api/v1/logout-runs/{runID}/callbacks` would.
+            Anything that is not a callback of a pending item (a bad id, outcome or nonce) is a 404 page.
+          security: []
+          parameters:
+            - name: runID
+              in: path
+              required: true
+              schema:
+                type: string
+                format: uuid
+            - name: itemID
+              in: path
+              required: true
+              schema:
+                type: string
+                format: uuid
+            - name: outcome
+              in: path
+              required: true
+              schema:
+                type: string
+                enum: [success, error]
+            - name: n
+              in: query
+              required: true
+              description: The nonce issued with the item's link.
+              schema:
+                type: string
+          responses:
+            "200":
+              description: The outcome was recorded.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "404":
+              description: Not a valid callback link.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "409":
+              description: The item already has its outcome; nothing was recorded.
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /api/v1/apps:
+        post:
+          tags: [registry]
+          operationId: createApp
+          summary: Register an app. Admin scope.
+          description: |
+            Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+            The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/AppInput"
+          responses:
+            "201":
+              description: The app was registered.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/App"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+        get:
+          tags: [registry]
+          operationId: listApps
+          summary: Every registered app, oldest first. Admin scope.
+          responses:
+            "200":
+              description: The apps.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/App"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/apps/{appID}:
+        parameters:
+          - $ref: "#/components/parameters/AppID"
+        get:
+          tags: [registry]
+          operationId: getApp
+          summary: One app. Admin scope.
+          responses:
+            "200":
+              description: The app.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/App"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+        delete:
+          tags: [registry]
+          operationId: deleteApp
+          summary: Remove an app from the registry. Admin scope.
+          description: Admin scope. Runs already started keep their items for the app.
+          responses:
+            "204":
+              description: The app was removed.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/devices:
+        post:
+          tags: [registry]
+          operationId: createDevice
+          summary: Register a device and make its API key (device scope, shown once). Admin scope.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/DeviceInput"
+          responses:
+            "201":
+              description: The device and its key.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CreatedDevice"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+        get:
+          tags: [registry]
+          operationId: listDevices
+          summary: Every device, oldest first. Admin scope.
+          responses:
+            "200":
+              description: The devices.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Device"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/devices/{deviceID}:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        get:
+          tags: [registry]
+          operationId: getDevice
+          summary: One device. Admin scope.
+          responses:
+            "200":
+              description: The device.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Device"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/devices/{deviceID}/logout-runs:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [runs]
+          operationId: createLogoutRun
+          summary: Start a logout run on a device. Admin scope, or the device's own key.
+          description: |
+            Admin scope, or a device key for this device (another device's key is a 403). With no
+            body, or no `apps`, every target app is logged out; a 409 when there are none.
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RunInput"
+          responses:
+            "201":
+              description: The run, with one pending item per app and each item's link to open.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/LogoutRun"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/logout-runs/{runID}:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        get:
+          tags: [runs]
+          operationId: getLogoutRun
+          summary: One run. Admin scope, or the key of the run's device.
+          responses:
+            "200":
+              description: The run.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/LogoutRun"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/logout-runs/{runID}/events:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        get:
+          tags: [runs]
+          operationId: followLogoutRun
+          summary: Follow a run live (Server-Sent Events). Admin scope, or the key of the run's device.
+          description: |
+            Admin scope, or the key of the run's device. A `text/event-stream`: an `event: run` whose
+            `data` is the whole run (the LogoutRun schema, as JSON on one line) at once and after every
+            change, until the run is completed or failed; then the stream ends. A comment line
+            (`: keep-alive`) every 15 seconds keeps proxies from closing it.
+          responses:
+            "200":
+              description: The stream of run events.
+              content:
+                text/event-stream:
+                  schema:
+                    type: string
+                    example: |
+                      event: run
+                      data: {"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/logout-runs/{runID}/callbacks:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        post:
+          tags: [runs]
+          operationId: reportCallback
+          summary: Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+          description: |
+            Admin scope, or the key of the run's device. Records the item's outcome once: a second
+            report for the same item is a 409; a nonce not issued for the item is a 404
+            (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/CallbackReport"
+          responses:
+            "200":
+              description: The outcome was recorded.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackReportResult"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/webhooks:
+        post:
+          tags: [registry]
+          operationId: createWebhook
+          summary: Subscribe a URL to run events; the signing secret is shown once. Admin scope.
+          description: |
+            Admin scope. The URL must be https (http only on loopback). Give a `secret` of at least 16
+            characters, or leave it out to have one generated.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/WebhookInput"
+          responses:
+            "201":
+              description: The webhook and its signing secret.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CreatedWebhook"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+        get:
+          tags: [registry]
+          operationId: listWebhooks
+          summary: Every webhook, oldest first (without secrets). Admin scope.
+          responses:
+            "200":
+              description: The webhooks.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Webhook"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/webhooks/{webhookID}/deliveries:
+        parameters:
+          - $ref: "#/components/parameters/WebhookID"
+        get:
+          tags: [registry]
+          operationId: listDeliveries
+          summary: A webhook's latest 200 deliveries, newest first. Admin scope.
+          responses:
+            "200":
+              description: The deliveries.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    maxItems: 200
+                    items:
+                      $ref: "#/components/schemas/Delivery"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+    components:
+      securitySchemes:
+        bearerAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: hov_…
+          description: |
+            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
+            its first start; `handover admin create-key` makes more; `POST /api/v1/devices` makes a
+            device's key.
+      headers:
+        ETag:
+          description: A strong ETag of the body.
+          schema:
+            type: string
+      parameters:
+        IfNoneMatch:
+          name: If-None-Match
+          in: header
+          required: false
+          description: An ETag from an earlier response, or `*`; a match is answered with 304.
+          schema:
+            type: string
+        AppID:
+          name: appID
+          in: path
+          required: true
+          description: An app id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        DeviceID:
+          name: deviceID
+          in: path
+          required: true
+          description: A device id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        WebhookID:
+          name: webhookID
+          in: path
+          required: true
+          description: A webhook id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        RunID:
+          name: runID
+          in: path
+          required: true
+          description: A logout run id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+      responses:
+        BadRequest:
+          description: |
+            A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
+            expected shape (`invalid_json`, with `field` when one is at fault).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unauthorized:
+          description: No valid API key (`unauthorized`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Forbidden:
+          description: The key's scope does not allow this (`forbidden`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotFound:
+          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Conflict:
+          description: |
+            The request conflicts with the current state: an app name that exists already
+            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            outcome (`already_recorded`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        PayloadTooLarge:
+          description: The body is larger than 16 KB (`payload_too_large`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unprocessable:
+          description: |
+            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            or the body is missing (`unprocessable_entity`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+      schemas:
+        Error:
+          type: object
+          additionalProperties: false
+          required: [error, reason]
+          properties:
+            error:
+              type: string
+              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
+              example: invalid_field
+            reason:
+              type: string
+              description: A sentence for people.
+              example: "name: give 1 to 100 characters"
+            field:
+              type: string
+              description: The request field at fault, as a path such as `appIDs[0]`.
+              example: name
+        AppInput:
+          type: object
+          required: [name, appIDs]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: Unique; 1 to 100 characters after trimming white space, no control characters.
+              example: Notes
+            role:
+              type: string
+              enum: [target, launcher]
+              default: target
+              description: target (an app to log out) or launcher (the app that starts logouts).
+            appIDs:
+              type: array
+              minItems: 1
+              description: Team ID, a dot, then bundle ID.
+              items:
+                type: string
+                example: ABCDE12345.com.example.notes
+            logoutAction:
+              type: string
+              description: Required for a target app, absent for a launcher. The https URL that logs the app out.
+              example: https://notes.example.com/logout
+            paths:
+              type: array
+              description: Path patterns the app claims on this server's domain.
+              items:
+                type: string
+                minLength: 1
+                maxLength: 1024
+                example: /logout
+            allowedCallbackHosts:
+              type: array
+              description: Hosts the app's callbacks may go to besides this server.
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+              default: 20
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+              default: 2
+            androidPackage:
+              type: string
+              example: com.example.notes
+            androidFingerprints:
+              type: array
+              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
+              items:
+                type: string
+        App:
+          type: object
+          additionalProperties: false
+          required: [id, name, role, appIDs, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+            role:
+              type: string
+              enum: [target, launcher]
+            appIDs:
+              type: array
+              items:
+                type: string
+            logoutAction:
+              type: string
+              description: Present for target apps.
+            paths:
+              type: array
+              items:
+                type: string
+            allowedCallbackHosts:
+              type: array
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+            maxReissues:
+              type: integer
+            androidPackage:
+              type: string
+            androidFingerprints:
+              type: array
+              items:
+                type: string
+            createdAt:
+              type: string
+              format: date-time
+        DeviceInput:
+          type: object
+          required: [name]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: 1 to 100 characters after trimming white space, no control characters.
+              example: ward-7-phone-3
+        Device:
+          type: object
+          additionalProperties: false
+          required: [id, name, status, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+            status:
+              type: string
+              enum: [in_service, out_of_service]
+              description: out_of_service after a run failed on it.
+            createdAt:
+              type: string
+              format: date-time
+            lastRunID:
+              type: string
+              format: uuid
+        CreatedDevice:
+          type: object
+          additionalProperties: false
+          required: [device, key]
+          properties:
+            device:
+              $ref: "#/components/schemas/Device"
+            key:
+              type: string
+              pattern: "^hov_"
+              description: The device's API key (device scope), shown only now.
+        WebhookInput:
+          type: object
+          required: [url, events]
+          properties:
+            url:
+              type: string
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: An https URL (http only on loopback), no control characters.
+              example: https://mdm.example.com/hooks/handover
+            events:
+              type: array
+              minItems: 1
+              items:
+                $ref: "#/components/schemas/EventType"
+            secret:
+              type: string
+              minLength: 16
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: The signing secret, at least 16 characters and no control characters; generated when left out.
+        Webhook:
+          type: object
+          additionalProperties: false
+          required: [id, url, events, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            url:
+              type: string
+            events:
+              type: array
+              items:
+                $ref: "#/components/schemas/EventType"
+            createdAt:
+              type: string
+              format: date-time
+        CreatedWebhook:
+          type: object
+          additionalProperties: false
+          required: [webhook, secret]
+          properties:
+            webhook:
+              $ref: "#/components/schemas/Webhook"
+            secret:
+              type: string
+              description: The signing secret, shown only now.
+        EventType:
+          type: string
+          enum: [run.completed, run.failed, device.out_of_service]
+        Delivery:
+          type: object
+          additionalProperties: false
+          required: [id, event, status, attempts, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            event:
+              $ref: "#/components/schemas/EventType"
+            status:
+              type: string
+              enum: [pending, delivered, failed]
+            attempts:
+              type: integer
+              minimum: 0
+            nextAttemptAt:
+              type: string
+              format: date-time
+              description: Present while pending.
+            lastStatusCode:
+              type: integer
+            lastError:
+              type: string
+            createdAt:
+              type: string
+              format: date-time
+            deliveredAt:
+              type: string
+              format: date-time
+        RunInput:
+          type: object
+          properties:
+            apps:
+              type: array
+              description: The target apps to log out, in order; every target app when left out.
+              items:
+                type: string
+                format: uuid
+        LogoutRun:
+          type: object
+          additionalProperties: false
+          required: [id, deviceID, status, createdAt, items]
+          properties:
+            id:
+              type: string
+              format: uuid
+            deviceID:
+              type: string
+              format: uuid
+            status:
+              type: string
+              enum: [running, completed, failed]
+            createdAt:
+              type: string
+              format: date-time
+            finishedAt:
+              type: string
+              format: date-time
+            items:
+              type: array
+              items:
+                $ref: "#/components/schemas/LogoutItem"
+        LogoutItem:
+          type: object
+          additionalProperties: false
+          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            appID:
+              type: string
+              format: uuid
+            app:
+              type: string
+              description: The app's name.
+            position:
+              type: integer
+              minimum: 0
+            status:
+              type: string
+              enum: [pending, succeeded, failed, timed_out]
+            attempts:
+              type: integer
+              minimum: 1
+              description: How many times the link was issued.
+            issuedAt:
+              type: string
+              format: date-time
+            deadlineAt:
+              type: string
+              format: date-time
+            finishedAt:
+              type: string
+              format: date-time
+            reportedBy:
+              type: string
+              enum: [browser, launcher]
+            link:
+              type: string
+              description: The ULC link to open now; only while the item is pending.
+        CallbackReport:
+          type: object
+          required: [url]
+          properties:
+            url:
+              type: string
+              description: The callback URL the launcher received, `<public URL>/ulc/cb/<run>/<item>/success|error?n=<nonce>`.
+        CallbackReportResult:
+          type: object
+          additionalProperties: false
+          required: [recorded, status]
+          properties:
+            recorded:
+              type: boolean
+            status:
+              type: string
+              enum: [succeeded, failed]
+            app:
+              type: string
+    """#
 }

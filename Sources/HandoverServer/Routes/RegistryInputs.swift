@@ -21,6 +21,7 @@ struct AppInput: Content {
         var input = self
         input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
+        guard !input.name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
         let role = role ?? "target"
         guard role == "target" || role == "launcher" else {
             throw APIError.invalid("role", "'\(role)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
@@ -188,4 +189,14 @@ struct CallbackReportResult: Content {
     var recorded: Bool
     var status: String
     var app: String?
+}
+
+extension String {
+    /// Whether the text holds a control character (C0, DEL or C1). No name, URL or secret needs
+    /// one, and PostgreSQL refuses U+0000 in text columns, so stored text fields refuse them.
+    var containsControlCharacter: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    static let controlCharacterAdvice = "remove control characters (such as U+0000 or escape codes); give printable text"
 }

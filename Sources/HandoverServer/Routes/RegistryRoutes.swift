@@ -66,6 +66,7 @@ struct RegistryRoutes: RouteCollection {
         let input = try request.content.decode(DeviceInput.self, using: JSONDecoder.api)
         let name = input.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
+        guard !name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
         let now = context.clock.now()
         let device = Device(name: name, createdAt: now)
         let key: String = try await request.db.transaction { db in
@@ -85,6 +86,7 @@ struct RegistryRoutes: RouteCollection {
 
     @Sendable func createWebhook(_ request: Request) async throws -> Response {
         let input = try request.content.decode(WebhookInput.self, using: JSONDecoder.api)
+        guard !input.url.containsControlCharacter else { throw APIError.invalid("url", String.controlCharacterAdvice) }
         guard let url = URL(string: input.url), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || Self.isLoopback(host))) else {
             throw APIError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
@@ -97,6 +99,9 @@ struct RegistryRoutes: RouteCollection {
         }
         if let secret = input.secret, secret.utf8.count < 16 {
             throw APIError.invalid("secret", "a signing secret needs at least 16 characters; leave it out to have one generated")
+        }
+        if let secret = input.secret, secret.containsControlCharacter {
+            throw APIError.invalid("secret", String.controlCharacterAdvice)
         }
         var generator = SystemRandomNumberGenerator()
         let secret = input.secret ?? "whsec_" + Base64URL.encode((0..<24).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
