@@ -39,11 +39,19 @@ struct RegistryRoutes: RouteCollection {
         app.androidFingerprints = input.androidFingerprints ?? []
         app.createdAt = context.clock.now()
         // The association file must stay valid with this app in it: check before saving.
+        // Both association files must stay valid with this app in them: check before saving, so
+        // the well-known routes never have an invalid file to serve.
         let others = try await RegisteredApp.query(on: request.db).all()
+        let files = AssociationFiles(publicURL: context.publicURL)
         do {
-            _ = try AssociationFiles(publicURL: context.publicURL).appleFile(apps: others + [app])
+            _ = try files.appleFile(apps: others + [app])
         } catch let error as AssociationFiles.Invalid {
-            throw APIError.invalid("paths", "the association file would be invalid: \(error.description)")
+            throw APIError.invalid("paths", "the apple-app-site-association file would be invalid: \(error.description)")
+        }
+        do {
+            _ = try files.assetLinks(apps: others + [app])
+        } catch let error as AssociationFiles.Invalid {
+            throw APIError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
         }
         try await app.create(on: request.db)
         return try await AppView(app).encodeResponse(status: .created, for: request)
