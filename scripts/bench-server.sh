@@ -70,7 +70,8 @@ prepare_callbacks() {
 import json, sys, urllib.parse
 for item in json.load(sys.stdin)["items"]:
     q = urllib.parse.urlsplit(item["link"]).query
-    print(urllib.parse.parse_qs(q)["ulc-success"][0])' >> "$work/urls.txt"
+    callback = urllib.parse.urlsplit(urllib.parse.parse_qs(q)["ulc-success"][0])
+    print(callback.path + "?" + callback.query)' >> "$work/urls.txt"
   done
 }
 

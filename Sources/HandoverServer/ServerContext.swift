@@ -12,6 +12,7 @@ struct ServerContext: Sendable {
     let notifier: RunChangeNotifier
     let metrics: ServerMetrics
     let allowsLoopbackWebhooks: Bool
+    let associationFiles = AssociationFileCache()
 
     /// The public origin used in links and association files.
     var publicURL: URL { origin.url }

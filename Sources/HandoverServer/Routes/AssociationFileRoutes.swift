@@ -15,20 +15,25 @@ struct AssociationFileRoutes: RouteCollection {
     }
 
     @Sendable func apple(_ request: Request) async throws -> Response {
-        let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-        return try respond(request, body: AssociationFiles(publicURL: context.publicURL).appleFile(apps: apps))
+        let entry = try await context.associationFiles.entry(.apple, now: context.clock.now()) {
+            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+            return try AssociationFiles(publicURL: context.publicURL).appleFile(apps: apps)
+        }
+        return try respond(request, entry)
     }
 
     @Sendable func android(_ request: Request) async throws -> Response {
-        let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-        return try respond(request, body: AssociationFiles(publicURL: context.publicURL).assetLinks(apps: apps))
+        let entry = try await context.associationFiles.entry(.android, now: context.clock.now()) {
+            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+            return try AssociationFiles(publicURL: context.publicURL).assetLinks(apps: apps)
+        }
+        return try respond(request, entry)
     }
 
-    private func respond(_ request: Request, body: Data?) throws -> Response {
-        guard let body else {
+    private func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
+        guard let body = entry.body, let etag = entry.etag else {
             throw APIError(.notFound, code: "not_found", reason: "No registered app claims links on this domain yet.")
         }
-        let etag = AssociationFiles.etag(body)
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .eTag, value: etag)
         headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")

@@ -54,6 +54,7 @@ struct RegistryRoutes: RouteCollection {
             throw APIError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
         }
         try await app.create(on: request.db)
+        context.associationFiles.invalidate()
         return try await AppView(app).encodeResponse(status: .created, for: request)
     }
 
@@ -67,6 +68,7 @@ struct RegistryRoutes: RouteCollection {
 
     @Sendable func deleteApp(_ request: Request) async throws -> HTTPStatus {
         try await find(RegisteredApp.self, "appID", "app", request).delete(on: request.db)
+        context.associationFiles.invalidate()
         return .noContent
     }
 

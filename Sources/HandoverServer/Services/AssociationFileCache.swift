@@ -1,0 +1,44 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The generated association files, kept in memory so that serving them costs no database read.
+///
+/// Apple's CDN and Android's verifier fetch these files often and cache them for hours, so a few
+/// seconds of staleness is harmless: an entry lives ``lifetime`` seconds, and this instance drops
+/// it at once when its own registry changes. Another instance's change reaches it within the
+/// lifetime.
+final class AssociationFileCache: Sendable {
+    /// A generated file: its bytes (nil when no app claims anything) and its ETag.
+    struct Entry: Sendable {
+        var body: Data?
+        var etag: String?
+        var madeAt: Date
+    }
+
+    enum File: Sendable { case apple, android }
+
+    let lifetime: TimeInterval
+    private let entries = NIOLockedValueBox<[Bool: Entry]>([:])
+
+    init(lifetime: TimeInterval = 5) {
+        self.lifetime = lifetime
+    }
+
+    /// The cached entry, or a fresh one from `make` when it is missing or too old.
+    func entry(_ file: File, now: Date, make: () async throws -> Data?) async throws -> Entry {
+        let key = file == .apple
+        if let cached = entries.withLockedValue({ $0[key] }), now.timeIntervalSince(cached.madeAt) < lifetime,
+           cached.madeAt <= now {
+            return cached
+        }
+        let body = try await make()
+        let entry = Entry(body: body, etag: body.map(AssociationFiles.etag), madeAt: now)
+        entries.withLockedValue { $0[key] = entry }
+        return entry
+    }
+
+    /// Forgets both files; the next request regenerates them.
+    func invalidate() {
+        entries.withLockedValue { $0.removeAll() }
+    }
+}
