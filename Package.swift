@@ -100,6 +100,9 @@ let package = Package(
             dependencies: [
                 "HandoverServer",
                 "LinkCallbacks",
+                "HandoverClient",
+                "DeviceSimulator",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Vapor", package: "vapor"),
             ]

@@ -26,8 +26,8 @@ public final class LoopbackServer: Sendable {
     private let routes: NIOLockedValueBox<[String: Response]>
     private let log: NIOLockedValueBox<[String]>
 
-    /// Starts a server on `127.0.0.1` and a port the system picks.
-    public static func start(routes: [String: Response] = [:]) async throws -> LoopbackServer {
+    /// Starts a server on `127.0.0.1` and `port`, or a port the system picks when it is 0.
+    public static func start(routes: [String: Response] = [:], port: Int = 0) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = NIOLockedValueBox(routes)
         let log = NIOLockedValueBox<[String]>([])
@@ -40,7 +40,7 @@ public final class LoopbackServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(RouteHandler(routes: box, log: log))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
+            .bind(host: "127.0.0.1", port: port).get()
         return LoopbackServer(channel: channel, group: group, routes: box, log: log)
     }
 

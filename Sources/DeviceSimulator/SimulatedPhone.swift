@@ -44,7 +44,7 @@ public actor SimulatedPhone {
     private var installed: [String: InstalledApp] = [:]
     private var matchers: [String: AssociationMatcher] = [:]
     private var processes: [String: SimulatedAppProcess] = [:]
-    private var launchers: [String: LogoutInitiator] = [:]
+    private var launchers: [String: any LauncherCallbackHandler] = [:]
     private var signedIn: [String: Bool] = [:]
     private var logoutAttempts: [String: Int] = [:]
     private var forceQuitBeforeNextLink: Set<String> = []
@@ -86,8 +86,9 @@ public actor SimulatedPhone {
         if case .target = app.kind { signedIn[app.name] = true }
     }
 
-    /// Lets the launcher app's callbacks reach its initiator.
-    public func attach(_ initiator: LogoutInitiator, to app: String) {
+    /// Lets the launcher app's callbacks reach its initiator: a `LogoutInitiator` (local mode)
+    /// or a `ServerBackedLogout` (server mode).
+    public func attach(_ initiator: any LauncherCallbackHandler, to app: String) {
         launchers[app] = initiator
     }
 

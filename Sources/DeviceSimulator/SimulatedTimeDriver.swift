@@ -6,9 +6,13 @@ import Clocks
 ///
 /// The clock wakes each sleeper at its exact deadline in order (`TestClock.advance(to:)`), so
 /// the step only bounds how far time moves per round, not the precision of any deadline.
+///
+/// `afterStep` runs after each step with the step's length: a simulation against a server with
+/// its own manual clock moves that clock and fires its deadlines there.
 public enum SimulatedTimeDriver {
     public static func run<Value: Sendable>(clock: TestClock<Duration>, step: Duration = .milliseconds(100),
                                             limit: Duration = .seconds(3600),
+                                            afterStep: (@Sendable (Duration) async -> Void)? = nil,
                                             _ work: @escaping @Sendable () async -> Value) async -> Value? {
         let result = NIOLockedValueBox<Value?>(nil)
         let task = Task {
@@ -20,6 +24,7 @@ public enum SimulatedTimeDriver {
             for _ in 0..<50 { await Task.yield() }
             await clock.advance(by: step)
             simulated += step
+            if let afterStep { await afterStep(step) }
         }
         if result.withLockedValue({ $0 == nil }) { task.cancel() }
         await task.value

@@ -58,7 +58,8 @@ public final class HandoverServer: Sendable {
             let context = ServerContext(
                 clock: clock, origin: origin, nonces: CallbackNonce(key: nonceKey),
                 hub: hub, notifier: RunChangeNotifier(hub: hub, usesPostgres: usesPostgres, logger: logger),
-                metrics: ServerMetrics(), allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks)
+                metrics: ServerMetrics(), allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
+                developerMode: configuration.developerMode)
             try routes(application, context)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port

@@ -1,4 +1,5 @@
 import Fluent
+import LinkCallbacks
 import Foundation
 import NIOConcurrencyHelpers
 import Vapor
@@ -13,6 +14,11 @@ struct ServerContext: Sendable {
     let metrics: ServerMetrics
     let allowsLoopbackWebhooks: Bool
     let associationFiles = AssociationFileCache()
+    /// Whether logout actions may be http on loopback with a port (``ServerConfiguration/developerMode``).
+    var developerMode: Bool = false
+
+    /// The policy a target app's logout action must pass.
+    var logoutActionPolicy: CallbackPolicy { developerMode ? CallbackPolicy(allowsLoopbackHTTP: true) : .default }
 
     /// The public origin used in links and association files.
     var publicURL: URL { origin.url }

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             127.0.0.1:8080. On the first start it prints an admin key (shown once).
 
             Every flag can also come from the environment: HANDOVER_HOST, HANDOVER_PORT, \
-            HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL. Flags win.
+            HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL, HANDOVER_DEVELOPER_MODE. Flags win.
 
             Devices reach the server through a TLS proxy at --public-url; callback links and the \
             apple-app-site-association file use that origin.
@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               handover serve
               handover serve --port 9000 --public-url https://handover.example.com
+              handover serve --port 8080 --developer-mode     # for handover simulate logout --server
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
             Stop it with Ctrl-C or SIGTERM: it finishes in-flight requests first.
             """
@@ -38,6 +39,10 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("The https origin devices reach this server at. Env: HANDOVER_PUBLIC_URL.", valueName: "url"))
     var publicURL: String?
 
+    @Flag(name: .customLong("developer-mode"),
+          help: "Also accept logout actions on loopback with http and a port (like iOS ?mode=developer), for `handover simulate logout --server`. Env: HANDOVER_DEVELOPER_MODE=1.")
+    var developerMode = false
+
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port: \(port) is not a port. Accepted: 0 to 65535.") }
     }
@@ -46,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = try storage.configuration()
         if let host { configuration.host = host }
         if let port { configuration.port = port }
+        if developerMode { configuration.developerMode = true }
         if let publicURL {
             do {
                 configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url")

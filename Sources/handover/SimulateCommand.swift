@@ -32,6 +32,21 @@ extension SimulateCommand {
 
                 Example:
                   handover simulate logout --apps conformant,slow,silent,flaky,failing,killed,premature --json
+
+                Against a real server (--server): the server issues the links and keeps the deadlines; the \
+                simulated phone's launcher opens the links and reports the callbacks through the API, and \
+                its callback links reach the launcher through the server's own AASA file. Time is real, \
+                so keep --timeout small: a slow or silent app takes about timeout x (1 + resends). The \
+                server must run with --developer-mode (logout actions are on the simulator's loopback port).
+                  handover serve --port 8080 --developer-mode
+                  handover simulate logout --server http://127.0.0.1:8080 --admin-key KEY \\
+                      --apps conformant,slow,silent,flaky,failing,killed,premature --timeout 3 --resends 2
+                With --admin-key it registers sim-launcher, one app sim-<behaviour> per behaviour (reused \
+                by name; re-created when their port or timing differ) and a device. With --device-key and \
+                --device-id it registers nothing: the registry must already hold those sim-* apps, made \
+                with the same --app-port, as its only target apps, for example:
+                  handover simulate logout --server URL --admin-key KEY --apps conformant --app-port 9311
+                  handover simulate logout --server URL --device-id ID --device-key KEY --apps conformant --app-port 9311
                 """
         )
 
@@ -39,8 +54,23 @@ extension SimulateCommand {
                                    valueName: "behaviours"))
         var apps: String
 
-        @Option(help: "Seconds the launcher waits for each app's answer.")
+        @Option(help: "Seconds the launcher (or, with --server, the server) waits for each app's answer.")
         var timeout: Int = 20
+
+        @Option(help: ArgumentHelp("A Handover server to drive, such as http://127.0.0.1:8080 (its public URL).", valueName: "url"))
+        var server: String?
+
+        @Option(name: .customLong("admin-key"), help: ArgumentHelp("With --server: an admin key, to register the simulated apps and a device.", valueName: "key"))
+        var adminKey: String?
+
+        @Option(name: .customLong("device-key"), help: ArgumentHelp("With --server and --device-id: a device key; nothing is registered.", valueName: "key"))
+        var deviceKey: String?
+
+        @Option(name: .customLong("device-id"), help: ArgumentHelp("With --server and --device-key: the device's id.", valueName: "uuid"))
+        var deviceID: String?
+
+        @Option(name: .customLong("app-port"), help: ArgumentHelp("With --server: the loopback port of the simulated apps; 0 picks one (needs --admin-key).", valueName: "port"))
+        var appPort: Int = 0
 
         @Option(help: "Times a link is sent again after a timeout.")
         var resends: Int = 2
@@ -62,10 +92,45 @@ extension SimulateCommand {
         func validate() throws {
             _ = try behaviours()
             guard (1...20).contains(timeout) else { throw ValidationError("--timeout must be 1 to 20 seconds; the spec's budget is 20 s.") }
+            if server != nil {
+                _ = try access()
+                guard (0...65535).contains(appPort) else { throw ValidationError("--app-port must be 0 to 65535.") }
+                if deviceKey != nil && appPort == 0 {
+                    throw ValidationError("--app-port: with --device-key give the port the sim-* apps were registered with.")
+                }
+            } else if adminKey != nil || deviceKey != nil || deviceID != nil {
+                throw ValidationError("--admin-key, --device-key and --device-id need --server.")
+            }
             guard (0...10).contains(resends) else { throw ValidationError("--resends must be 0 to 10.") }
         }
 
+        /// How to sign in to `--server`.
+        func access() throws -> ServerLogoutSimulation.Access {
+            switch (adminKey, deviceKey, deviceID) {
+            case (let admin?, nil, nil):
+                return .admin(key: admin)
+            case (nil, let key?, let id?):
+                guard let uuid = UUID(uuidString: id) else { throw ValidationError("--device-id: '\(id)' is not a device id (a UUID).") }
+                return .device(id: uuid, key: key)
+            default:
+                throw ValidationError("--server needs either --admin-key, or --device-key with --device-id.")
+            }
+        }
+
+        func serverURL() throws -> URL? {
+            guard let server else { return nil }
+            let text = server.hasSuffix("/") ? String(server.dropLast()) : server
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+                throw ValidationError("--server: '\(server)' is not an http(s) origin such as http://127.0.0.1:8080.")
+            }
+            return url
+        }
+
         func run() async throws {
+            if let url = try serverURL() {
+                try await runOnServer(url)
+                return
+            }
             let started = ContinuousClock.now
             let result = try await LogoutSimulation(behaviours: try behaviours(), timeout: .seconds(timeout), resends: resends).run()
             let wall = started.duration(to: .now)
@@ -78,6 +143,34 @@ extension SimulateCommand {
                     let line = "  \(app.app.padding(toLength: 12, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
                     print(line + (app.reason.map { "  (\($0))" } ?? ""))
                 }
+            }
+        }
+    }
+}
+
+extension SimulateCommand.Logout {
+    func runOnServer(_ url: URL) async throws {
+        let started = ContinuousClock.now
+        let simulation = ServerLogoutSimulation(server: url, access: try access(), behaviours: try behaviours(),
+                                                timeoutSeconds: timeout, resends: resends, appPort: appPort)
+        let result: ServerLogoutSimulation.Result
+        do {
+            result = try await simulation.run()
+        } catch let error as SimulatorError {
+            throw ValidationError(error.description)
+        } catch let error as FleetServerError {
+            throw ValidationError(error.description)
+        }
+        let wall = started.duration(to: .now)
+        let wallMilliseconds = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
+        if json {
+            print(try SimulationJSON(runID: result.report.runID, apps: result.apps, simulatedMilliseconds: wallMilliseconds,
+                                     wallMilliseconds: wallMilliseconds, runStatus: result.runStatus).text())
+        } else {
+            print("Logout run \(result.report.runID) on \(url.absoluteString): \(result.runStatus) (\(wallMilliseconds) ms wall)")
+            for app in result.apps {
+                let line = "  \(app.app.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
+                print(line + (app.reason.map { "  (\($0))" } ?? ""))
             }
         }
     }
@@ -98,14 +191,23 @@ struct SimulationJSON: Encodable {
     var apps: [App]
     var simulated_ms: Int64
     var wall_ms: Int64
+    /// With --server: the run's status on the server.
+    var run_status: String?
 
     init(result: LogoutSimulation.Result, wallMilliseconds: Int64) {
-        run_id = result.report.runID
-        apps = result.apps.map {
+        self.init(runID: result.report.runID, apps: result.apps, simulatedMilliseconds: result.simulatedMilliseconds,
+                  wallMilliseconds: wallMilliseconds, runStatus: nil)
+    }
+
+    init(runID: String, apps results: [LogoutSimulation.AppResult], simulatedMilliseconds: Int64, wallMilliseconds: Int64,
+         runStatus: String?) {
+        run_id = runID
+        run_status = runStatus
+        apps = results.map {
             App(app: $0.app, behaviour: $0.behaviour.rawValue, outcome: $0.outcome.rawValue, attempts: $0.attempts,
                 duration_ms: $0.durationMilliseconds, reason: $0.reason)
         }
-        simulated_ms = result.simulatedMilliseconds
+        simulated_ms = simulatedMilliseconds
         wall_ms = wallMilliseconds
     }
 

@@ -58,11 +58,13 @@ final class TestServer: Sendable {
 
     /// Starts a server on a fresh database. To start a second instance on the same database (the
     /// two-instance tests), pass the first as `sharing`.
-    static func start(_ database: TestDatabase, publicURL: String? = nil, sharing other: TestServer? = nil) async throws -> TestServer {
+    static func start(_ database: TestDatabase, publicURL: String? = nil, sharing other: TestServer? = nil,
+                      developerMode: Bool = false) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.schedulerInterval = nil
         configuration.allowsLoopbackWebhooks = true
+        configuration.developerMode = developerMode
         let directory = other?.dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("handover-test-\(UUID().uuidString)")
         configuration.dataDirectory = directory
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "test") }

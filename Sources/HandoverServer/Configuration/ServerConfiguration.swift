@@ -22,11 +22,16 @@ public struct ServerConfiguration: Sendable {
     public var createsFirstAdminKey: Bool = true
     /// Extra hosts, besides ``publicURL``'s, that webhook targets may be on with plain http (loopback tests).
     public var allowsLoopbackWebhooks: Bool = false
+    /// Developer mode: the registry also accepts logout actions on loopback hosts with plain http
+    /// and a port (`http://127.0.0.1:9311/logout`), mirroring iOS associated domains'
+    /// `?mode=developer`. For simulators and tests on one machine; off by default.
+    public var developerMode: Bool = false
 
     public init() {}
 
     /// Reads `HANDOVER_HOST`, `HANDOVER_PORT`, `HANDOVER_DATA_DIR`, `HANDOVER_DATABASE_URL` and
-    /// `HANDOVER_PUBLIC_URL`, leaving defaults for the ones not set.
+    /// `HANDOVER_PUBLIC_URL`, and `HANDOVER_DEVELOPER_MODE` (`1` or `true` turns it on),
+    /// leaving defaults for the ones not set.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         if let host = environment["HANDOVER_HOST"], !host.isEmpty { configuration.host = host }
@@ -44,6 +49,14 @@ public struct ServerConfiguration: Sendable {
         }
         if let publicURL = environment["HANDOVER_PUBLIC_URL"], !publicURL.isEmpty {
             configuration.publicURL = try parsePublicURL(publicURL, setting: "HANDOVER_PUBLIC_URL")
+        }
+        if let developer = environment["HANDOVER_DEVELOPER_MODE"], !developer.isEmpty {
+            switch developer.lowercased() {
+            case "1", "true", "yes", "on": configuration.developerMode = true
+            case "0", "false", "no", "off": configuration.developerMode = false
+            default:
+                throw ConfigurationError(setting: "HANDOVER_DEVELOPER_MODE", problem: "'\(developer)' is not a switch", accepted: "1 or 0")
+            }
         }
         return configuration
     }

@@ -16,8 +16,9 @@ struct AppInput: Content {
     var androidPackage: String?
     var androidFingerprints: [String]?
 
-    /// Checks every field with the pure modules, naming the first one at fault.
-    func validated() throws -> AppInput {
+    /// Checks every field with the pure modules, naming the first one at fault. A logout action
+    /// must pass `actionPolicy`: https without a port, or also http on loopback in developer mode.
+    func validated(actionPolicy: CallbackPolicy = .default) throws -> AppInput {
         var input = self
         input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
@@ -38,7 +39,7 @@ struct AppInput: Content {
             do {
                 let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
                                                       errorText: "https://handover.invalid/error")
-                _ = try CallbackPolicy.default.evaluate(probe.text)
+                _ = try actionPolicy.evaluate(probe.text)
             } catch {
                 throw APIError.invalid("logoutAction", "\(error.detail); accepted: \(error.accepted)")
             }

@@ -22,7 +22,8 @@ struct RegistryRoutes: RouteCollection {
     }
 
     @Sendable func createApp(_ request: Request) async throws -> Response {
-        let input = try request.content.decode(AppInput.self, using: JSONDecoder.api).validated()
+        let input = try request.content.decode(AppInput.self, using: JSONDecoder.api)
+            .validated(actionPolicy: context.logoutActionPolicy)
         if try await RegisteredApp.query(on: request.db).filter(\.$name == input.name).first() != nil {
             throw APIError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
         }

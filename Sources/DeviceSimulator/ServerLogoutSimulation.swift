@@ -1,0 +1,191 @@
+import Clocks
+import Foundation
+import HandoverClient
+
+/// A shift handover on a simulated phone against a real Handover server: the server issues the
+/// links and keeps the deadlines; the phone's launcher runs a ``HandoverClient/ServerBackedLogout``.
+/// `handover simulate logout --server` runs it.
+///
+/// With an admin key it registers what it needs, reusing entries by name: a launcher
+/// `sim-launcher` (`ABCDE12345.com.example.launcher`, role launcher), one target app per
+/// behaviour named `sim-<behaviour>` whose logout action is on the simulator's loopback server
+/// (`http://127.0.0.1:<port>/apps/<name>/logout`: the server must run in developer mode), and a
+/// device. With a device id and key instead it registers nothing: the registry must already hold
+/// those apps, with the same loopback port, as its only target apps.
+///
+/// The phone installs the launcher with the server's host as its associated domain, so it
+/// fetches the server's real AASA file (which claims `/ulc/cb/*` for launchers) and callback
+/// links reach the launcher as universal links; the target apps use the loopback AASA file.
+public struct ServerLogoutSimulation: Sendable {
+    /// How the simulator signs in to the server.
+    public enum Access: Sendable {
+        /// An admin key: register the apps, the launcher and a device first.
+        case admin(key: String)
+        /// A registered device: register nothing.
+        case device(id: UUID, key: String)
+    }
+
+    /// How time passes.
+    public enum Time: Sendable {
+        /// Real time: the server's own scheduler fires the deadlines.
+        case real
+        /// A test clock for the phone and the launcher; `afterStep` is called after every step
+        /// with its length, to move the server's clock and fire its deadlines.
+        case simulated(TestClock<Duration>, step: Duration, afterStep: @Sendable (Duration) async -> Void)
+    }
+
+    /// What happened.
+    public struct Result: Sendable {
+        public var apps: [LogoutSimulation.AppResult]
+        public var report: LogoutReport
+        /// The run's final status on the server: `completed` or `failed`.
+        public var runStatus: String
+        /// Custom-scheme prompts the phone showed (none are expected).
+        public var prompts: Int
+    }
+
+    public var server: URL
+    public var access: Access
+    public var behaviours: [AppBehaviour]
+    /// Each app's deadline on the server, in seconds.
+    public var timeoutSeconds: Int
+    /// Times the server reissues a link after a deadline.
+    public var resends: Int
+    /// The loopback port for the apps' AASA file and logout actions; 0 picks a free one.
+    public var appPort: Int
+    /// How long the launcher waits for a callback before reading the run again.
+    public var pollInterval: Duration
+
+    public init(server: URL, access: Access, behaviours: [AppBehaviour], timeoutSeconds: Int = 20, resends: Int = 2,
+                appPort: Int = 0, pollInterval: Duration = .milliseconds(200)) {
+        self.server = server
+        self.access = access
+        self.behaviours = behaviours
+        self.timeoutSeconds = timeoutSeconds
+        self.resends = resends
+        self.appPort = appPort
+        self.pollInterval = pollInterval
+    }
+
+    static let launcherName = "sim-launcher"
+    static let launcherAppID = "\(LogoutSimulation.teamID).com.example.launcher"
+
+    /// Names apps `sim-<behaviour>`, numbering repeats (`sim-conformant-2`).
+    func appNames() -> [String] {
+        LogoutSimulation(behaviours: behaviours).appNames().map { "sim-\($0)" }
+    }
+
+    /// Runs the handover on the server and returns each app's outcome.
+    public func run(time: Time = .real) async throws -> Result {
+        guard let host = server.host else { throw SimulatorError("--server: \(server.absoluteString) has no host") }
+        let names = appNames()
+        let loopback = try await LoopbackServer.start(port: appPort)
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        let storage = base.appendingPathComponent("handover-simulate-\(UUID().uuidString)")
+        let clock: any Clock<Duration>
+        if case .simulated(let test, _, _) = time { clock = test } else { clock = ContinuousClock() }
+        let phone = SimulatedPhone(clock: clock, storage: storage, developerMode: true)
+        defer { try? FileManager.default.removeItem(at: storage) }
+        do {
+            let result = try await run(names: names, host: host, loopback: loopback, phone: phone, time: time)
+            await phone.shutdown()
+            try? await loopback.shutdown()
+            return result
+        } catch {
+            await phone.shutdown()
+            try? await loopback.shutdown()
+            throw error
+        }
+    }
+
+    private func run(names: [String], host: String, loopback: LoopbackServer, phone: SimulatedPhone, time: Time) async throws -> Result {
+        loopback.setRoute("/.well-known/apple-app-site-association",
+                          .init(contentType: "application/json", body: LogoutSimulation.associationFile(apps: names)))
+        loopback.setRoute("/", .init(body: "<h1>Handover simulator</h1>\n"))
+        let (deviceID, deviceKey, appIDs) = try await register(names: names, loopback: loopback)
+
+        let serverDomain = server.port.map { "\(host):\($0)" } ?? host
+        let developer = AssociationFetcher.isLoopback(serverDomain) ? "?mode=developer" : ""
+        try await phone.install(InstalledApp(name: "launcher", teamID: LogoutSimulation.teamID, bundleID: "com.example.launcher",
+                                             associatedDomains: ["applinks:\(serverDomain)\(developer)"], kind: .launcher))
+        let appDomain = "applinks:127.0.0.1:\(loopback.port)?mode=developer"
+        for (name, behaviour) in zip(names, behaviours) {
+            try await phone.install(InstalledApp(name: name, teamID: LogoutSimulation.teamID, bundleID: "com.example.\(name)",
+                                                 associatedDomains: [appDomain], kind: .target(behaviour)))
+            await phone.launch(name)
+            if behaviour == .killed { await phone.forceQuitBeforeNextLink(name) }
+        }
+        let logout = ServerBackedLogout(
+            server: FleetServer(baseURL: server, deviceID: deviceID, deviceKey: deviceKey),
+            opener: PhoneURLOpener(phone: phone, app: "launcher"),
+            clock: phone.clock, pollInterval: pollInterval,
+            verifySignedOut: { app in await !phone.isSignedIn(app) })
+        await phone.attach(logout, to: "launcher")
+
+        let report: LogoutReport
+        switch time {
+        case .real:
+            try await Task.sleep(for: .seconds(1))  // every app finishes its start-up first
+            report = try await logout.run(apps: appIDs)
+        case .simulated(let clock, let step, let afterStep):
+            await clock.advance(by: .seconds(1))
+            let outcome = await SimulatedTimeDriver.run(clock: clock, step: step, afterStep: afterStep) {
+                () -> Swift.Result<LogoutReport, FleetServerError> in
+                do throws(FleetServerError) {
+                    return .success(try await logout.run(apps: appIDs))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            guard let outcome else { throw SimulatorError("the simulated run did not finish within an hour of simulated time") }
+            report = try outcome.get()
+        }
+        let status = await logout.currentRun?.status ?? "unknown"
+        let apps = zip(names, behaviours).compactMap { name, behaviour -> LogoutSimulation.AppResult? in
+            guard let entry = report.entries.first(where: { $0.app == name }) else { return nil }
+            return LogoutSimulation.AppResult(app: name, behaviour: behaviour, outcome: entry.outcome, attempts: entry.attempts,
+                                              durationMilliseconds: entry.durationMilliseconds, reason: entry.reason)
+        }
+        return Result(apps: apps, report: report, runStatus: status, prompts: await phone.prompts.count)
+    }
+
+    /// Registers (or reuses) the launcher, the apps and a device; returns the device and the
+    /// apps' ids, or `nil` ids in device mode (the run then covers every target app).
+    private func register(names: [String], loopback: LoopbackServer) async throws -> (UUID, String, [UUID]?) {
+        switch access {
+        case .device(let id, let key):
+            return (id, key, nil)
+        case .admin(let adminKey):
+            let registry = FleetRegistry(baseURL: server, adminKey: adminKey)
+            let existing = try await registry.apps()
+            if let launcher = existing.first(where: { $0.name == Self.launcherName }) {
+                guard launcher.role == "launcher", launcher.appIDs.contains(Self.launcherAppID) else {
+                    throw SimulatorError("the registry's app \(Self.launcherName) is not the simulator's launcher (\(Self.launcherAppID), role launcher); delete it or use another server")
+                }
+            } else {
+                _ = try await registry.createApp(["name": Self.launcherName, "role": "launcher", "appIDs": [Self.launcherAppID]])
+            }
+            var ids: [UUID] = []
+            for name in names {
+                let action = "\(loopback.origin)/apps/\(name)/logout"
+                let appID = "\(LogoutSimulation.teamID).com.example.\(name)"
+                if let app = existing.first(where: { $0.name == name }) {
+                    if app.role == "target", app.logoutAction == action, app.appIDs == [appID],
+                       app.deadlineSeconds == timeoutSeconds, app.maxReissues == resends {
+                        ids.append(app.id)
+                        continue
+                    }
+                    try await registry.deleteApp(app.id)  // made by an earlier run with another port or timing
+                }
+                let created = try await registry.createApp([
+                    "name": name, "role": "target", "appIDs": [appID], "logoutAction": action,
+                    "deadlineSeconds": timeoutSeconds, "maxReissues": resends,
+                ])
+                ids.append(created.id)
+            }
+            let device = try await registry.createDevice(name: "simulated-phone")
+            return (device.device.id, device.key, ids)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Why a call to the Handover server failed, with the server's own words when it answered.
+public enum FleetServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server could not be reached, or the connection broke.
+    case unreachable(url: String, detail: String)
+    /// The server refused the request: its HTTP status and `{"error","reason"}` body.
+    case rejected(status: Int, error: String, reason: String)
+    /// The server answered something this client cannot read.
+    case unreadable(url: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let url, let detail):
+            "The Handover server at \(url) could not be reached: \(detail)."
+        case .rejected(let status, let error, let reason):
+            "The Handover server refused the request with HTTP \(status) (\(error)): \(reason)"
+        case .unreadable(let url, let detail):
+            "The Handover server's answer from \(url) could not be read: \(detail)."
+        }
+    }
+}

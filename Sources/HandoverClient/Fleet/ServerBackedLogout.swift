@@ -1,0 +1,171 @@
+import Foundation
+import LinkCallbacks
+
+/// The launcher side of a logout run kept by the Handover server: the server issues each app's
+/// ULC link and its deadlines; the launcher opens the links and reports the callbacks it receives.
+///
+/// ```swift
+/// let logout = ServerBackedLogout(server: FleetServer(baseURL: url, deviceID: id, deviceKey: key),
+///                                 opener: UIApplicationURLOpener())
+/// // When a callback universal link (…/ulc/cb/…) arrives:  await logout.handleCallback(url)
+/// let report = try await logout.run()
+/// ```
+///
+/// The loop: start the run; then, until the server says it is no longer `running`, open the
+/// first pending item (in position order) whose current attempt has not been opened yet — a
+/// new attempt after the server reissued it, or an item not reached yet — then wait for a
+/// callback or ``pollInterval``, whichever comes first, and read the run again. Items are
+/// opened one per turn rather than strictly one after another, because the server's deadlines
+/// for every item start when the run is created: an app that stalls must not make the apps
+/// after it miss their own deadlines.
+///
+/// Callbacks are reported only when they answer the link this launcher opened last for their
+/// item (as in local mode, an answer to an attempt that was superseded is too late and is
+/// refused here, so a slow app ends `timed_out`). With `verifySignedOut`, a success callback
+/// from an app whose user is still signed in is reported as that item's *error* callback
+/// (same nonce), so the server records it `failed`.
+public actor ServerBackedLogout: LauncherCallbackHandler {
+    private let server: FleetServer
+    private let opener: any URLOpener
+    private let clock: any Clock<Duration>
+    /// How long to wait for a callback before reading the run again.
+    public nonisolated let pollInterval: Duration
+    private let verifySignedOut: (@Sendable (String) async -> Bool)?
+
+    private struct Opened {
+        var attempts: Int
+        var callback: UniversalLinkCallback
+        var nonce: String?
+    }
+
+    private var current: FleetRun?
+    private var opened: [UUID: Opened] = [:]
+    private var reasons: [UUID: String] = [:]
+    private var wakeRequested = false
+    private var waiter: (generation: Int, continuation: CheckedContinuation<Void, Never>)?
+    private var generation = 0
+
+    /// - Parameters:
+    ///   - clock: drives waiting and the durations in the report; a `TestClock` in tests.
+    ///   - pollInterval: how long to wait for a callback before reading the run again.
+    ///   - verifySignedOut: given an app's registered name after its success callback; return
+    ///     `false` when the user is still signed in, and the app is reported as failed.
+    public init(server: FleetServer, opener: any URLOpener, clock: any Clock<Duration> = ContinuousClock(),
+                pollInterval: Duration = .seconds(1), verifySignedOut: (@Sendable (String) async -> Bool)? = nil) {
+        self.server = server
+        self.opener = opener
+        self.clock = clock
+        self.pollInterval = pollInterval
+        self.verifySignedOut = verifySignedOut
+    }
+
+    /// The run as last read from the server.
+    public var currentRun: FleetRun? { current }
+
+    /// Starts a run of `apps` (registered ids; every target app when `nil`), drives it until
+    /// the server finishes it, and reports how each app ended, in the run's order.
+    public func run(apps: [UUID]? = nil) async throws(FleetServerError) -> LogoutReport {
+        var run = try await server.startRun(apps: apps)
+        current = run
+        opened = [:]
+        reasons = [:]
+        let stopwatch = Stopwatch(clock: clock)
+        var firstOpened: [UUID: Duration] = [:]
+        var finished: [UUID: Duration] = [:]
+        while run.isRunning {
+            let next = run.items.sorted { $0.position < $1.position }.first { item in
+                item.isPending && item.link != nil && opened[item.id]?.attempts != item.attempts
+            }
+            if let item = next, let link = item.link, let callback = try? UniversalLinkCallback(parsing: link) {
+                opened[item.id] = Opened(attempts: item.attempts, callback: callback, nonce: Self.nonce(in: callback.success))
+                if firstOpened[item.id] == nil { firstOpened[item.id] = stopwatch.elapsed }
+                _ = await opener.open(callback.url)
+            }
+            await waitForCallback(orAtMost: pollInterval)
+            run = try await server.run(run.id)
+            current = run
+            for item in run.items where !item.isPending && finished[item.id] == nil {
+                finished[item.id] = stopwatch.elapsed
+            }
+        }
+        return LogoutReport(runID: run.id.uuidString.lowercased(), entries: run.items.sorted { $0.position < $1.position }.map { item in
+            let start = firstOpened[item.id] ?? finished[item.id] ?? .zero
+            let took = (finished[item.id] ?? stopwatch.elapsed) - start
+            let outcome: LogoutReport.Outcome = switch item.status {
+            case "succeeded": .succeeded
+            case "failed": .failed
+            default: .timedOut
+            }
+            let reason = outcome == .failed ? (reasons[item.id] ?? "the server recorded it failed") : nil
+            return LogoutReport.Entry(app: item.app, outcome: outcome, attempts: item.attempts,
+                                      durationMilliseconds: took.components.seconds * 1000
+                                          + took.components.attoseconds / 1_000_000_000_000_000,
+                                      reason: reason)
+        })
+    }
+
+    // MARK: Callbacks
+
+    /// Takes a callback universal link (`…/ulc/cb/<run>/<item>/success|error?n=<nonce>`) and
+    /// reports it to the server: `true` when the server recorded it.
+    @discardableResult
+    public func handleCallback(_ url: URL) async -> Bool {
+        defer { wake() }
+        let parts = url.pathComponents.filter { $0 != "/" }
+        guard let run = current, parts.count >= 5, parts[parts.count - 5] == "ulc", parts[parts.count - 4] == "cb",
+              UUID(uuidString: parts[parts.count - 3]) == run.id, let itemID = UUID(uuidString: parts[parts.count - 2]),
+              let kind = parts.last, kind == "success" || kind == "error",
+              let link = opened[itemID], let nonce = Self.nonce(in: url), nonce == link.nonce else {
+            return false
+        }
+        var report = url
+        if kind == "success", let verifySignedOut, let item = run.items.first(where: { $0.id == itemID }),
+           !(await verifySignedOut(item.app)) {
+            report = link.callback.error
+            reasons[itemID] = "it answered success, but the user is still signed in"
+        } else if kind == "error" {
+            reasons[itemID] = "it opened its error URL"
+        }
+        guard case .recorded = try? await server.reportCallback(run: run.id, url: report) else { return false }
+        return true
+    }
+
+    // MARK: Waiting
+
+    private func waitForCallback(orAtMost interval: Duration) async {
+        if wakeRequested {
+            wakeRequested = false
+            return
+        }
+        generation += 1
+        let mine = generation
+        let clock = self.clock
+        let timer = Task { [weak self] in
+            do { try await clock.sleep(for: interval) } catch { return }
+            await self?.timerFired(mine)
+        }
+        await withCheckedContinuation { continuation in
+            waiter = (mine, continuation)
+        }
+        timer.cancel()
+    }
+
+    private func timerFired(_ generation: Int) {
+        guard let waiter, waiter.generation == generation else { return }
+        self.waiter = nil
+        waiter.continuation.resume()
+    }
+
+    private func wake() {
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume()
+        } else {
+            wakeRequested = true
+        }
+    }
+
+    private static func nonce(in url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "n" }?.value
+    }
+}
