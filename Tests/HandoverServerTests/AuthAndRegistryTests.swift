@@ -127,3 +127,24 @@ import Testing
         try await test.stop()
     }
 }
+
+@Suite struct AssociationFileOriginTests {
+    /// A logout action is claimed in this server's file only when it is on this server's own
+    /// origin, port included: on loopback, another port is another site.
+    @Test func onlyLogoutActionsOnThisOriginArePutInTheFile() async throws {
+        let test = try await TestServer.start(.sqlite, developerMode: true)
+        let origin = test.server.publicURL.absoluteString
+        for (name, action) in [("Here", "\(origin)/here/logout"), ("Elsewhere", "http://127.0.0.1:9/elsewhere/logout")] {
+            let reply = try await test.request(.POST, "/api/v1/apps", json: [
+                "name": name, "appIDs": ["ABCDE12345.com.example.\(name.lowercased())"], "logoutAction": action,
+                "paths": ["/\(name.lowercased())/page"],
+            ], key: test.adminKey)
+            #expect(reply.status == 201, "\(reply.text)")
+        }
+        let file = try await test.request(.GET, "/.well-known/apple-app-site-association").text
+        #expect(file.contains("/here/logout"))
+        #expect(!file.contains("/elsewhere/logout"))
+        #expect(file.contains("/elsewhere/page"))
+        try await test.stop()
+    }
+}

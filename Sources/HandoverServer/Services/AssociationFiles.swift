@@ -20,7 +20,8 @@ struct AssociationFiles {
         for app in apps {
             var paths = app.paths
             if app.role == "launcher" { paths.append("/ulc/cb/*") }
-            if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased() {
+            if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased(),
+               url.port == publicURL.port {
                 paths.append(url.path.isEmpty ? "/" : url.path)
             }
             guard !paths.isEmpty else { continue }
