@@ -28,7 +28,11 @@ public final class HandoverServer: Sendable {
     private let background: NIOLockedValueBox<[Task<Void, Never>]>
 
     /// The URL to reach this server on loopback.
-    public var baseURL: URL { URL(string: "http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(port)")! }
+    public var baseURL: URL {
+        var loopback = configuration
+        loopback.publicURL = nil
+        return loopback.resolvedPublicURL
+    }
     /// The public origin used in links.
     public var publicURL: URL { context.publicURL }
 

@@ -45,6 +45,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port: \(port) is not a port. Accepted: 0 to 65535.") }
+        if let host {
+            do {
+                _ = try ServerConfiguration.checkHost(host, setting: "--host")
+            } catch let error as ConfigurationError {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     func run() async throws {

@@ -34,7 +34,7 @@ public struct ServerConfiguration: Sendable {
     /// leaving defaults for the ones not set.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        if let host = environment["HANDOVER_HOST"], !host.isEmpty { configuration.host = host }
+        if let host = environment["HANDOVER_HOST"], !host.isEmpty { configuration.host = try checkHost(host, setting: "HANDOVER_HOST") }
         if let port = environment["HANDOVER_PORT"], !port.isEmpty {
             guard let value = Int(port), (0...65535).contains(value) else {
                 throw ConfigurationError(setting: "HANDOVER_PORT", problem: "'\(port)' is not a port number", accepted: "0 to 65535")
@@ -72,9 +72,24 @@ public struct ServerConfiguration: Sendable {
         return url
     }
 
-    /// The public origin, defaulting to the listening address.
+    /// Checks a listening address: an IPv4 address or a host name (letters, digits, '.', '-').
+    public static func checkHost(_ text: String, setting: String) throws -> String {
+        let allowed = text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+        guard !text.isEmpty, text.count <= 253, allowed, !text.hasPrefix("-"), !text.hasPrefix(".") else {
+            throw ConfigurationError(setting: setting, problem: "'\(text)' is not an address to listen on",
+                                     accepted: "an IPv4 address such as 127.0.0.1 or 0.0.0.0, or a host name such as localhost")
+        }
+        return text
+    }
+
+    /// The public origin, defaulting to the listening address (0.0.0.0 is shown as 127.0.0.1).
     public var resolvedPublicURL: URL {
-        publicURL ?? URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)")!
+        if let publicURL { return publicURL }
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = host == "0.0.0.0" ? "127.0.0.1" : host
+        components.port = port
+        return components.url ?? URL(fileURLWithPath: "/")
     }
 }
 
