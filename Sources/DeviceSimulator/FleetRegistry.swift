@@ -1,4 +1,5 @@
 import Foundation
+import HandoverClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -6,9 +7,11 @@ import FoundationNetworking
 /// The admin side of the Handover server's registry, as much as the simulator needs: list,
 /// create and delete apps, and register a device.
 struct FleetRegistry: Sendable {
-    let baseURL: URL
-    let adminKey: String
-    var session: URLSession = .shared
+    let connection: HandoverAPIConnection
+
+    init(baseURL: URL, adminKey: String) {
+        connection = HandoverAPIConnection(baseURL: baseURL, key: adminKey)
+    }
 
     /// An app as `GET /api/v1/apps` shows it (the fields the simulator compares).
     struct App: Decodable, Sendable {
@@ -43,33 +46,17 @@ struct FleetRegistry: Sendable {
         try decode(CreatedDevice.self, await send("POST", "/api/v1/devices", json: ["name": name]))
     }
 
-    private func send(_ method: String, _ path: String, json: [String: Any]?) async throws(SimulatorError) -> Data {
-        let text = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
-        guard let url = URL(string: text + path) else { throw SimulatorError("--server: \(text) does not make a URL with \(path)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
-        if let json {
-            request.httpBody = try? JSONSerialization.data(withJSONObject: json)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let data: Data
-        let response: URLResponse
+    private func send(_ method: String, _ path: String, json: [String: Any]?) async throws(SimulatorError) -> HandoverAPIConnection.Reply {
         do {
-            (data, response) = try await session.data(for: request)
+            return try await connection.send(method, path, body: json.flatMap { try? JSONSerialization.data(withJSONObject: $0) })
         } catch {
-            throw SimulatorError("--server: \(method) \(url.absoluteString) failed: \(error.localizedDescription)")
+            throw SimulatorError("--server: \(method) \(path): \(error)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            throw SimulatorError("--server: \(method) \(path) answered HTTP \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
-        }
-        return data
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(SimulatorError) -> T {
+    private func decode<T: Decodable>(_ type: T.Type, _ reply: HandoverAPIConnection.Reply) throws(SimulatorError) -> T {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try connection.decode(type, reply)
         } catch {
             throw SimulatorError("--server: the registry's answer could not be read: \(error)")
         }

@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An authenticated JSON connection to a Handover server: one origin, one API key.
+///
+/// ``FleetServer`` uses it with a device key; tools that manage the registry use it with an admin
+/// key. Every failure is a ``FleetServerError`` that carries the server's own `{"error","reason"}`
+/// when it answered.
+public struct HandoverAPIConnection: Sendable {
+    /// A successful answer: where it came from and its body.
+    public struct Reply: Sendable {
+        public var url: String
+        public var body: Data
+    }
+
+    /// The server's origin, such as `https://handover.example.com`.
+    public let baseURL: URL
+    private let key: String
+    private let session: URLSession
+
+    /// - Parameter key: an API key (`hov_…`), sent as a bearer token.
+    public init(baseURL: URL, key: String, session: URLSession = .shared) {
+        self.baseURL = baseURL
+        self.key = key
+        self.session = session
+    }
+
+    /// Sends a request with an optional JSON body; a status outside 2xx is thrown as `.rejected`.
+    public func send(_ method: String, _ path: String, body: Data? = nil) async throws(FleetServerError) -> Reply {
+        let text = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        guard let url = URL(string: text + path) else {
+            throw .unreachable(url: text + path, detail: "the base URL and path do not make a URL")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw .unreachable(url: url.absoluteString, detail: error.localizedDescription)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw .unreadable(url: url.absoluteString, detail: "the answer is not HTTP")
+        }
+        guard (200..<300).contains(http.statusCode) else {
+            struct Problem: Decodable { var error: String; var reason: String }
+            let problem = try? JSONDecoder().decode(Problem.self, from: data)
+            throw .rejected(status: http.statusCode, error: problem?.error ?? "http_\(http.statusCode)",
+                            reason: problem?.reason ?? String(decoding: data.prefix(500), as: UTF8.self))
+        }
+        return Reply(url: url.absoluteString, body: data)
+    }
+
+    /// Decodes a reply's JSON body (ISO 8601 dates).
+    public func decode<T: Decodable>(_ type: T.Type, _ reply: Reply) throws(FleetServerError) -> T {
+        do {
+            return try FleetRun.decoder.decode(type, from: reply.body)
+        } catch {
+            throw .unreadable(url: reply.url, detail: "\(error)")
+        }
+    }
+}
