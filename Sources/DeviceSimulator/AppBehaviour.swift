@@ -1,3 +1,5 @@
+import HandoverClient
+
 /// How a simulated target app answers a logout link.
 ///
 /// `conformant`, `flaky`, `failing` and `killed` run a real ``HandoverClient/LogoutReceiver``.
@@ -25,6 +27,31 @@ public enum AppBehaviour: String, Sendable, CaseIterable, Codable {
         switch self {
         case .conformant, .flaky, .failing, .killed: true
         case .slow, .silent, .premature: false
+        }
+    }
+}
+
+extension AppBehaviour {
+    /// How a launcher's report should end for an app with this behaviour: the outcome that
+    /// proves the launcher and the server judged it right.
+    public var expectedOutcome: LogoutReport.Outcome {
+        switch self {
+        case .conformant, .flaky, .killed: .succeeded
+        case .slow, .silent: .timedOut
+        case .failing, .premature: .failed
+        }
+    }
+
+    /// One line for people: what the app does.
+    public var summary: String {
+        switch self {
+        case .conformant: "logs out in 1 s and calls back"
+        case .slow: "takes 30 s, longer than the 20 s budget"
+        case .silent: "logs out but never calls back"
+        case .flaky: "fails once (retryable); its receiver retries"
+        case .failing: "fails for good and opens the error URL"
+        case .premature: "calls back before its logout is done"
+        case .killed: "force-quit just before the link; the link cold-starts it"
         }
     }
 }

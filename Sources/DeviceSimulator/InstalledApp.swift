@@ -22,8 +22,14 @@ public struct InstalledApp: Sendable {
     /// Custom URL schemes the app declares (`mail`).
     public var customSchemes: [String]
     public var kind: Kind
+    /// Hosts a target app built on `LogoutReceiver` accepts callbacks to (its
+    /// `CallbackPolicy.allowedHosts`); `nil` declares no allowlist. Apps without a receiver
+    /// (`slow`, `silent`, `premature`) ignore it, as apps with their own link code do.
+    public var callbackAllowlist: [String]?
 
-    public init(name: String, teamID: String, bundleID: String, associatedDomains: [String], customSchemes: [String] = [], kind: Kind) {
+    public init(name: String, teamID: String, bundleID: String, associatedDomains: [String], customSchemes: [String] = [], kind: Kind,
+                callbackAllowlist: [String]? = nil) {
+        self.callbackAllowlist = callbackAllowlist
         self.name = name
         self.teamID = teamID
         self.bundleID = bundleID

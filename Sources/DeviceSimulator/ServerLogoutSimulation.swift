@@ -29,6 +29,9 @@ public struct ServerLogoutSimulation: Sendable {
     public enum Time: Sendable {
         /// Real time: the server's own scheduler fires the deadlines.
         case real
+        /// A clock that runs on its own, such as a ``SpedUpClock``: the server's scheduler fires
+        /// the deadlines, on a server clock of the same speed.
+        case running(any Clock<Duration>)
         /// A test clock for the phone and the launcher; `afterStep` is called after every step
         /// with its length, to move the server's clock and fire its deadlines.
         case simulated(TestClock<Duration>, step: Duration, afterStep: @Sendable (Duration) async -> Void)
@@ -55,6 +58,8 @@ public struct ServerLogoutSimulation: Sendable {
     public var appPort: Int
     /// How long the launcher waits for a callback before reading the run again.
     public var pollInterval: Duration
+    /// Called as each app finishes, in the order they finish, while the others are pending.
+    public var progress: (@Sendable (LogoutSimulation.AppResult) async -> Void)?
 
     public init(server: URL, access: Access, behaviours: [AppBehaviour], timeoutSeconds: Int = 20, resends: Int = 2,
                 appPort: Int = 0, pollInterval: Duration = .milliseconds(200)) {
@@ -84,7 +89,11 @@ public struct ServerLogoutSimulation: Sendable {
         let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
         let storage = base.appendingPathComponent("handover-simulate-\(UUID().uuidString)")
         let clock: any Clock<Duration>
-        if case .simulated(let test, _, _) = time { clock = test } else { clock = ContinuousClock() }
+        switch time {
+        case .real: clock = ContinuousClock()
+        case .running(let running): clock = running
+        case .simulated(let test, _, _): clock = test
+        }
         let phone = SimulatedPhone(clock: clock, storage: storage, developerMode: true)
         defer { try? FileManager.default.removeItem(at: storage) }
         do {
@@ -116,17 +125,34 @@ public struct ServerLogoutSimulation: Sendable {
             await phone.launch(name)
             if behaviour == .killed { await phone.forceQuitBeforeNextLink(name) }
         }
+        let behaviourOf = Dictionary(uniqueKeysWithValues: zip(names, behaviours))
+        let progress = self.progress
         let logout = ServerBackedLogout(
             server: FleetServer(baseURL: server, deviceID: deviceID, deviceKey: deviceKey),
             opener: PhoneURLOpener(phone: phone, app: "launcher"),
             clock: phone.clock, pollInterval: pollInterval,
-            verifySignedOut: { app in await !phone.isSignedIn(app) })
+            verifySignedOut: { app in await !phone.isSignedIn(app) },
+            itemFinished: { item, took in
+                guard let progress, let behaviour = behaviourOf[item.app] else { return }
+                let outcome: LogoutReport.Outcome = switch item.status {
+                case "succeeded": .succeeded
+                case "failed": .failed
+                default: .timedOut
+                }
+                await progress(LogoutSimulation.AppResult(
+                    app: item.app, behaviour: behaviour, outcome: outcome, attempts: item.attempts,
+                    durationMilliseconds: took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000,
+                    reason: nil))
+            })
         await phone.attach(logout, to: "launcher")
 
         let report: LogoutReport
         switch time {
         case .real:
             try await Task.sleep(for: .seconds(1))  // every app finishes its start-up first
+            report = try await logout.run(apps: appIDs)
+        case .running(let clock):
+            try await clock.sleep(for: .seconds(1))
             report = try await logout.run(apps: appIDs)
         case .simulated(let clock, let step, let afterStep):
             await clock.advance(by: .seconds(1))

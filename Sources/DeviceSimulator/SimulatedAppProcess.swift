@@ -14,7 +14,8 @@ final class SimulatedAppProcess: Sendable {
     private let opener: PhoneURLOpener
     private let work = NIOLockedValueBox<[Task<Void, Never>]>([])
 
-    init(name: String, behaviour: AppBehaviour, phone: SimulatedPhone, journalFolder: URL, clock: any Clock<Duration>) throws {
+    init(name: String, behaviour: AppBehaviour, phone: SimulatedPhone, journalFolder: URL, clock: any Clock<Duration>,
+         callbackAllowlist: [String]? = nil) throws {
         self.name = name
         self.behaviour = behaviour
         self.phone = phone
@@ -40,7 +41,8 @@ final class SimulatedAppProcess: Sendable {
             return .signedOut
         }
         receiver = LogoutReceiver(
-            configuration: ReceiverConfiguration(policy: CallbackPolicy(allowsLoopbackHTTP: true)),
+            configuration: ReceiverConfiguration(policy: CallbackPolicy(
+                allowedHosts: try callbackAllowlist.map { try HostAllowlist($0) }, allowsLoopbackHTTP: true)),
             journal: try CommandJournal(folder: journalFolder), opener: opener, handler: handler, clock: clock)
     }
 

@@ -203,7 +203,8 @@ public actor SimulatedPhone {
 
     private func makeProcess(_ name: String, behaviour: AppBehaviour) -> SimulatedAppProcess? {
         let folder = storage.appendingPathComponent(name).appendingPathComponent("journal")
-        guard let process = try? SimulatedAppProcess(name: name, behaviour: behaviour, phone: self, journalFolder: folder, clock: clock) else {
+        guard let process = try? SimulatedAppProcess(name: name, behaviour: behaviour, phone: self, journalFolder: folder, clock: clock,
+                                                     callbackAllowlist: installed[name]?.callbackAllowlist) else {
             return nil
         }
         processes[name] = process

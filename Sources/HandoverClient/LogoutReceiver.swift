@@ -26,8 +26,9 @@ import LinkCallbacks
 ///   nobody was signed in) or the error URL is opened, never later than the deadline.
 /// - **No open redirect.** A callback the policy refuses is not opened; the logout still runs,
 ///   and a ``ReceiverEvent/callbackRefused(id:answer:reason:)`` event says so.
-/// - **Duplicates.** A link equal to one in flight joins it. A resend after completion runs the
-///   (idempotent) handler again and answers again.
+/// - **Duplicates.** A link equal to one in flight joins it: the handler runs once, and the
+///   callback is opened once per copy, so every sender gets its answer. A resend after
+///   completion runs the (idempotent) handler again and answers again.
 public final class LogoutReceiver: Sendable {
     /// Everything the receiver does, for the app's logging.
     public let events: AsyncStream<ReceiverEvent>
@@ -49,6 +50,8 @@ public final class LogoutReceiver: Sendable {
         var commands: [String: LogoutCommand] = [:]
         var stopwatches: [String: Stopwatch] = [:]
         var inFlightByRequest: [String: String] = [:]
+        /// Copies of a link that joined a command in flight: each gets its own answer.
+        var joiners: [String: Int] = [:]
         var waitingForLaunch: [String] = []
         var tasks: [String: Task<Void, Never>] = [:]
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -122,6 +125,7 @@ public final class LogoutReceiver: Sendable {
         let outcome: Swift.Result<(id: String, joined: Bool, launched: Bool), ReceiverRejection> = state.withLock { registry in
             if registry.terminated { return .failure(.terminated) }
             if let existing = registry.inFlightByRequest[key], let command = registry.commands[existing], !command.state.isFinished {
+                registry.joiners[existing, default: 0] += 1
                 return .success((existing, true, registry.launched))
             }
             var command = LogoutCommand(id: makeID(), link: ulc.text, receivedAt: now(), state: .received)
@@ -308,6 +312,10 @@ public final class LogoutReceiver: Sendable {
         }
         guard !Task.isCancelled, !state.withLock({ $0.terminated }) else { return }
         let opened = await opener.open(url)
+        // Copies that joined in flight are answered too (not journaled: after a kill the
+        // command's callback is reopened once).
+        let copies = state.withLock { $0.joiners.removeValue(forKey: id) ?? 0 }
+        for _ in 0..<copies where !Task.isCancelled { _ = await opener.open(url) }
         // A kill between open and this write reopens the callback at the next launch: the
         // guarantee is at-least-once.
         guard transition(id, .callbackOpened(answer)) != nil else { return }
@@ -321,6 +329,7 @@ public final class LogoutReceiver: Sendable {
         state.withLock { registry in
             registry.tasks[id] = nil
             registry.stopwatches[id] = nil
+            registry.joiners[id] = nil
             if let key = registry.inFlightByRequest.first(where: { $0.value == id })?.key {
                 registry.inFlightByRequest[key] = nil
             }

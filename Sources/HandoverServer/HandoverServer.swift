@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
@@ -45,8 +46,12 @@ public final class HandoverServer: Sendable {
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
+    ///
+    /// - Parameter testerSimulator: a simulated phone the conformance tester (`/tester`) may drive;
+    ///   the command line passes one in for `handover demo` and `handover tester run --simulate`.
     public static func start(_ configuration: ServerConfiguration, clock: ServerClock = SystemServerClock(),
-                             logger: Logger = Logger(label: "handover")) async throws -> HandoverServer {
+                             logger: Logger = Logger(label: "handover"),
+                             testerSimulator: (any TesterSimulator)? = nil) async throws -> HandoverServer {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
@@ -59,11 +64,16 @@ public final class HandoverServer: Sendable {
             let nonceKey = try await ServerSecrets.nonceKey(on: application.db)
             let hub = RunEventHub()
             let origin = PublicOrigin(configuration.resolvedPublicURL)
-            let context = ServerContext(
+            var context = ServerContext(
                 clock: clock, origin: origin, nonces: CallbackNonce(key: nonceKey),
                 hub: hub, notifier: RunChangeNotifier(hub: hub, usesPostgres: usesPostgres, logger: logger),
                 metrics: ServerMetrics(), allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
                 developerMode: configuration.developerMode)
+            context.configuredHostileOrigin = configuration.testerHostileURL
+            context.testerSimulator = testerSimulator
+            var outbound = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            outbound.timeout = .init(connect: .seconds(5), read: .seconds(10))
+            context.outboundClient = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outbound)
             try routes(application, context)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
@@ -87,6 +97,8 @@ public final class HandoverServer: Sendable {
     public func shutdown() async throws {
         for task in background.withLockedValue({ $0 }) { task.cancel() }
         for task in background.withLockedValue({ $0 }) { await task.value }
+        await context.detachedWork.cancelAll()
+        try? await context.outboundClient?.shutdown()
         await application.server.shutdown()
         try await application.asyncShutdown()
     }
@@ -95,6 +107,7 @@ public final class HandoverServer: Sendable {
     @discardableResult
     public func fireDeadlines() async throws -> (reissued: Int, timedOut: Int) {
         let pass = try await DeadlineScheduler(runs: context.runs(application.db)).fireDue()
+        try await ConformanceTester(database: application.db, context: context).fireDue()
         return (pass.reissued, pass.timedOut)
     }
 
@@ -120,6 +133,7 @@ public final class HandoverServer: Sendable {
     static func configureDatabase(_ application: Application, _ configuration: ServerConfiguration) throws -> Bool {
         application.migrations.add(CreateSchema())
         application.migrations.add(CreateIndexes())
+        application.migrations.add(CreateDashboardAndTester())
         if let url = configuration.databaseURL {
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
                 throw ConfigurationError(setting: "--database", problem: "'\(url)' is not a PostgreSQL URL",
@@ -153,18 +167,22 @@ public final class HandoverServer: Sendable {
         let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator())
         try api.register(collection: RegistryRoutes(context: context))
         try api.register(collection: LogoutRunRoutes(context: context))
+        try application.register(collection: DashboardRoutes(context: context))
+        try application.register(collection: TesterRoutes(context: context))
     }
 
     // MARK: Background work
 
     private func runBackgroundWork(every interval: Duration) {
         let scheduler = DeadlineScheduler(runs: context.runs(application.db))
+        let tester = ConformanceTester(database: application.db, context: context)
         let dispatcher = self.dispatcher
         let logger = application.logger
         let task = Task {
             while !Task.isCancelled {
                 do {
                     try await scheduler.fireDue()
+                    try await tester.fireDue()
                     try await dispatcher.deliverDue()
                 } catch {
                     logger.warning("background pass failed", metadata: ["error": "\(error)"])

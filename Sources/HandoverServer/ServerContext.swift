@@ -2,6 +2,7 @@ import Fluent
 import LinkCallbacks
 import Foundation
 import NIOConcurrencyHelpers
+import AsyncHTTPClient
 import Vapor
 
 /// What routes and services share: configuration read once at start, and the live parts.
@@ -16,6 +17,34 @@ struct ServerContext: Sendable {
     let associationFiles = AssociationFileCache()
     /// Whether logout actions may be http on loopback with a port (``ServerConfiguration/developerMode``).
     var developerMode: Bool = false
+    /// A second origin of this server for the tester's hostile round (``ServerConfiguration/testerHostileURL``).
+    var configuredHostileOrigin: URL?
+    /// Drives simulated apps for the tester, when the command line passed one in.
+    var testerSimulator: (any TesterSimulator)?
+    /// Fetches association files for the tester (no redirects).
+    var outboundClient: HTTPClient?
+    /// Work started by requests that outlives them (the tester driving a simulated app).
+    let detachedWork = DetachedWork()
+
+    /// Where the tester's own callbacks go: the public origin, except that on 127.0.0.1 it is
+    /// `localhost`, a host name an app's allowlist can hold (allowlists take no IP addresses).
+    var testerCallbackOrigin: URL {
+        guard publicURL.host == "127.0.0.1", var parts = URLComponents(url: publicURL, resolvingAgainstBaseURL: false) else {
+            return publicURL
+        }
+        parts.host = "localhost"
+        return parts.url ?? publicURL
+    }
+
+    /// A second name of this server, outside any allowlist that holds the callback host: the
+    /// configured one, or on loopback `127.0.0.1`, an IP address no allowlist can name.
+    var testerHostileOrigin: URL? {
+        if let configuredHostileOrigin { return configuredHostileOrigin }
+        guard publicURL.host == "127.0.0.1" || publicURL.host == "localhost",
+              var parts = URLComponents(url: publicURL, resolvingAgainstBaseURL: false) else { return nil }
+        parts.host = "127.0.0.1"
+        return parts.url
+    }
 
     /// The policy a target app's logout action must pass.
     var logoutActionPolicy: CallbackPolicy { developerMode ? CallbackPolicy(allowsLoopbackHTTP: true) : .default }
@@ -37,4 +66,24 @@ final class PublicOrigin: Sendable {
     var url: URL { value.withLockedValue { $0 } }
 
     func set(_ url: URL) { value.withLockedValue { $0 = url } }
+}
+
+/// Tasks that outlive the request that started them; cancelled when the server shuts down.
+final class DetachedWork: Sendable {
+    private let tasks = NIOLockedValueBox<[UUID: Task<Void, Never>]>([:])
+
+    func start(_ work: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        let task = Task {
+            await work()
+            self.tasks.withLockedValue { $0[id] = nil }
+        }
+        tasks.withLockedValue { $0[id] = task }
+    }
+
+    func cancelAll() async {
+        let running = tasks.withLockedValue { Array($0.values) }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+    }
 }

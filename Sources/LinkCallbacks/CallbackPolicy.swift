@@ -139,7 +139,15 @@ public struct CallbackPolicy: Equatable, Hashable, Sendable {
             throw LinkError(parameter: parameter, problem: .emptyHost, detail: "the URL has no host",
                             accepted: "https://host.example.com/…")
         }
-        if isLoopback { return }
+        if isLoopback {
+            // An allowlist still applies: a loopback host passes only when listed by name
+            // (`localhost`); an IP address can never be listed, so it never passes one.
+            if role != .action, let allowedHosts, !allowedHosts.listsExactly(rawHost.lowercased()) {
+                throw LinkError(parameter: parameter, problem: .hostNotAllowed, detail: "the host \(rawHost) is not on the allowlist",
+                                accepted: allowedHosts.description)
+            }
+            return
+        }
         if url.port != nil {
             throw LinkError(parameter: parameter, problem: .explicitPort, detail: "the URL names port '\(url.port ?? "")'",
                             accepted: "no port; universal links always use 443")

@@ -35,6 +35,10 @@ public struct HostAllowlist: Equatable, Hashable, Sendable, CustomStringConverti
         exactHosts.contains(host.ascii) || suffixes.contains { host.ascii.hasSuffix($0) }
     }
 
+    /// Whether `host` is one of the exact entries, compared as written (for loopback hosts in
+    /// developer mode, which are not ``HostName``s).
+    public func listsExactly(_ host: String) -> Bool { exactHosts.contains(host) }
+
     /// The entries, comma-separated, for messages.
     public var description: String {
         (exactHosts.sorted() + suffixes.map { "*" + $0 }).joined(separator: ", ")

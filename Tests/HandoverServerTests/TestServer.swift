@@ -59,7 +59,7 @@ final class TestServer: Sendable {
     /// Starts a server on a fresh database. To start a second instance on the same database (the
     /// two-instance tests), pass the first as `sharing`.
     static func start(_ database: TestDatabase, publicURL: String? = nil, sharing other: TestServer? = nil,
-                      developerMode: Bool = false) async throws -> TestServer {
+                      developerMode: Bool = false, testerSimulator: (any TesterSimulator)? = nil) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.schedulerInterval = nil
@@ -76,10 +76,10 @@ final class TestServer: Sendable {
             }
         }
         let clock = other?.clock ?? ManualServerClock()
-        let server = try await HandoverServer.start(configuration, clock: clock, logger: logger)
+        let server = try await HandoverServer.start(configuration, clock: clock, logger: logger, testerSimulator: testerSimulator)
         let adminKey: String
         if let other { adminKey = other.adminKey } else { adminKey = try await server.createAPIKey(name: "test admin", scope: .admin) }
-        return TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton),
+        return TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow)),
                           dataDirectory: directory, databaseURL: configuration.databaseURL)
     }
 

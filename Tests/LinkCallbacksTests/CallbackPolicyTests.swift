@@ -163,6 +163,16 @@ import Testing
         #expect(Self.rejection(Self.ulc(success: "http://127.0.0.1:8080/cb"))?.problem == .disallowedScheme)
     }
 
+    /// Regression: in developer mode a loopback callback skipped the allowlist, so an app
+    /// that allowed only `localhost` still opened `127.0.0.1` (the tester's hostile round).
+    @Test func developerModeStillAppliesTheAllowlistToLoopbackHosts() throws {
+        let policy = CallbackPolicy(allowedHosts: try HostAllowlist(["localhost"]), allowsLoopbackHTTP: true)
+        #expect(Self.rejection(Self.ulc(success: "http://localhost:8080/cb", error: "http://localhost:8080/e"), policy) == nil)
+        #expect(Self.rejection(Self.ulc(success: "http://127.0.0.1:8080/cb", error: "http://localhost:8080/e"), policy)?.problem == .hostNotAllowed)
+        let none = CallbackPolicy(allowedHosts: try HostAllowlist(["launcher.example.com"]), allowsLoopbackHTTP: true)
+        #expect(Self.rejection(Self.ulc(success: "http://localhost:8080/cb", error: "http://localhost:8080/e"), none)?.problem == .hostNotAllowed)
+    }
+
     @Test func everyReasonNamesTheParameterTheProblemAndWhatIsAccepted() throws {
         let error = try #require(Self.rejection(Self.ulc(error: "https://appa.com:1/e")))
         #expect(error.description == "ulc-error: the URL names port '1'. Accepted: no port; universal links always use 443.")

@@ -31,6 +31,7 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
     /// How long to wait for a callback before reading the run again.
     public nonisolated let pollInterval: Duration
     private let verifySignedOut: (@Sendable (String) async -> Bool)?
+    private let itemFinished: (@Sendable (FleetRun.Item, Duration) async -> Void)?
 
     private struct Opened {
         var attempts: Int
@@ -50,13 +51,17 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
     ///   - pollInterval: how long to wait for a callback before reading the run again.
     ///   - verifySignedOut: given an app's registered name after its success callback; return
     ///     `false` when the user is still signed in, and the app is reported as failed.
+    ///   - itemFinished: called once per app as soon as the run shows it finished, with the time
+    ///     since its first link was opened (to show progress while the others are pending).
     public init(server: FleetServer, opener: any URLOpener, clock: any Clock<Duration> = ContinuousClock(),
-                pollInterval: Duration = .seconds(1), verifySignedOut: (@Sendable (String) async -> Bool)? = nil) {
+                pollInterval: Duration = .seconds(1), verifySignedOut: (@Sendable (String) async -> Bool)? = nil,
+                itemFinished: (@Sendable (FleetRun.Item, Duration) async -> Void)? = nil) {
         self.server = server
         self.opener = opener
         self.clock = clock
         self.pollInterval = pollInterval
         self.verifySignedOut = verifySignedOut
+        self.itemFinished = itemFinished
     }
 
     /// The run as last read from the server.
@@ -84,8 +89,9 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
             await waitForCallback(orAtMost: pollInterval)
             run = try await server.run(run.id)
             current = run
-            for item in run.items where !item.isPending && finished[item.id] == nil {
+            for item in run.items.sorted(by: { $0.position < $1.position }) where !item.isPending && finished[item.id] == nil {
                 finished[item.id] = stopwatch.elapsed
+                await itemFinished?(item, stopwatch.elapsed - (firstOpened[item.id] ?? stopwatch.elapsed))
             }
         }
         return LogoutReport(runID: run.id.uuidString.lowercased(), entries: run.items.sorted { $0.position < $1.position }.map { item in

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     /// and a port (`http://127.0.0.1:9311/logout`), mirroring iOS associated domains'
     /// `?mode=developer`. For simulators and tests on one machine; off by default.
     public var developerMode: Bool = false
+    /// A second origin that reaches this server under another host name, for the conformance
+    /// tester's hostile-callback round (a callback host outside the app's allowlist). On
+    /// loopback the other loopback name is used when this is `nil`.
+    public var testerHostileURL: URL?
 
     public init() {}
 
@@ -49,6 +53,9 @@ public struct ServerConfiguration: Sendable {
         }
         if let publicURL = environment["HANDOVER_PUBLIC_URL"], !publicURL.isEmpty {
             configuration.publicURL = try parsePublicURL(publicURL, setting: "HANDOVER_PUBLIC_URL")
+        }
+        if let hostile = environment["HANDOVER_TESTER_HOSTILE_URL"], !hostile.isEmpty {
+            configuration.testerHostileURL = try parsePublicURL(hostile, setting: "HANDOVER_TESTER_HOSTILE_URL")
         }
         if let developer = environment["HANDOVER_DEVELOPER_MODE"], !developer.isEmpty {
             switch developer.lowercased() {

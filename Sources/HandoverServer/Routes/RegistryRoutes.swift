@@ -23,8 +23,15 @@ struct RegistryRoutes: RouteCollection {
 
     @Sendable func createApp(_ request: Request) async throws -> Response {
         let input = try request.content.decode(AppInput.self, using: JSONDecoder.api)
-            .validated(actionPolicy: context.logoutActionPolicy)
-        if try await RegisteredApp.query(on: request.db).filter(\.$name == input.name).first() != nil {
+        let app = try await Self.createApp(input, context: context, on: request.db)
+        return try await AppView(app).encodeResponse(status: .created, for: request)
+    }
+
+    /// Validates and stores an app (the API and the dashboard's form both come here); throws
+    /// an ``APIError`` naming the field that is wrong.
+    static func createApp(_ raw: AppInput, context: ServerContext, on database: Database) async throws -> RegisteredApp {
+        let input = try raw.validated(actionPolicy: context.logoutActionPolicy)
+        if try await RegisteredApp.query(on: database).filter(\.$name == input.name).first() != nil {
             throw APIError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
         }
         let app = RegisteredApp()
@@ -39,10 +46,9 @@ struct RegistryRoutes: RouteCollection {
         app.androidPackage = input.androidPackage
         app.androidFingerprints = input.androidFingerprints ?? []
         app.createdAt = context.clock.now()
-        // The association file must stay valid with this app in it: check before saving.
         // Both association files must stay valid with this app in them: check before saving, so
         // the well-known routes never have an invalid file to serve.
-        let others = try await RegisteredApp.query(on: request.db).all()
+        let others = try await RegisteredApp.query(on: database).all()
         let files = AssociationFiles(publicURL: context.publicURL)
         do {
             _ = try files.appleFile(apps: others + [app])
@@ -54,9 +60,9 @@ struct RegistryRoutes: RouteCollection {
         } catch let error as AssociationFiles.Invalid {
             throw APIError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
         }
-        try await app.create(on: request.db)
+        try await app.create(on: database)
         context.associationFiles.invalidate()
-        return try await AppView(app).encodeResponse(status: .created, for: request)
+        return app
     }
 
     @Sendable func listApps(_ request: Request) async throws -> [AppView] {

@@ -26,7 +26,8 @@ struct CallbackNonce {
         return found
     }
 
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    /// Compares two nonces in time that depends only on their length.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0

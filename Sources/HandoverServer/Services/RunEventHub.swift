@@ -19,8 +19,14 @@ final class RunEventHub: Sendable {
         return stream
     }
 
+    /// The key whose subscribers hear every change (the dashboard's overview).
+    static let everything = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// A stream that yields once per change of any run or test.
+    func subscribeToEverything() -> AsyncStream<Void> { subscribe(to: Self.everything) }
+
     func publish(_ run: UUID) {
-        let targets = subscribers.withLockedValue { Array(($0[run] ?? [:]).values) }
+        let targets = subscribers.withLockedValue { Array(($0[run] ?? [:]).values) + Array(($0[Self.everything] ?? [:]).values) }
         for continuation in targets { continuation.yield() }
     }
 

@@ -1,0 +1,72 @@
+import Crypto
+import Fluent
+import Foundation
+import LinkCallbacks
+import Vapor
+
+/// Dashboard sign-in: an admin key buys a browser session. The session cookie is httpOnly,
+/// SameSite=Strict, and Secure when the public URL is https. Every form carries the session's
+/// CSRF token; the sign-in form, before any session exists, uses a double-submit cookie.
+enum DashboardAuth {
+    static let sessionCookie = "handover_session"
+    static let signInCookie = "handover_signin_csrf"
+    static let lifetime: TimeInterval = 12 * 3600
+
+    /// The signed-in session, if the request carries a live one.
+    static func session(_ request: Request, context: ServerContext) async throws -> DashboardSession? {
+        guard let token = request.cookies[sessionCookie]?.string, !token.isEmpty else { return nil }
+        guard let session = try await DashboardSession.query(on: request.db).filter(\.$tokenHash == hash(token)).first(),
+              session.expiresAt > context.clock.now() else { return nil }
+        return session
+    }
+
+    /// Creates a session for a valid admin key; returns the cookie value, or nil for a bad key.
+    static func signIn(key: String, request: Request, context: ServerContext) async throws -> (String, DashboardSession)? {
+        guard let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), on: request.db),
+              stored.scope == APIKeyScope.admin.rawValue, let keyID = stored.id else { return nil }
+        let token = randomToken()
+        let session = DashboardSession()
+        session.tokenHash = hash(token)
+        session.csrfToken = randomToken()
+        session.apiKeyID = keyID
+        session.createdAt = context.clock.now()
+        session.expiresAt = session.createdAt.addingTimeInterval(lifetime)
+        try await session.create(on: request.db)
+        return (token, session)
+    }
+
+    /// The cookie that carries `value`, with the flags this server always sets.
+    static func cookie(_ value: String, secure: Bool, maxAge: Int?) -> HTTPCookies.Value {
+        HTTPCookies.Value(string: value, expires: nil, maxAge: maxAge, domain: nil, path: "/",
+                          isSecure: secure, isHTTPOnly: true, sameSite: .strict)
+    }
+
+    /// Whether cookies must be Secure: the public URL is https.
+    static func secure(_ context: ServerContext) -> Bool { context.publicURL.scheme == "https" }
+
+    /// Throws a 403 page unless the form's `csrf` field equals `expected`.
+    static func checkCSRF(_ request: Request, expected: String?) throws {
+        let presented = (try? request.content.get(String.self, at: "csrf")) ?? ""
+        guard let expected, !expected.isEmpty, !presented.isEmpty,
+              CallbackNonce.constantTimeEqual(presented, expected) else {
+            throw DashboardError.forbidden("The form's security token is missing or wrong. Reload the page and try again.")
+        }
+    }
+
+    static func randomToken() -> String {
+        Base64URL.encode(Array(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }))
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A dashboard or tester failure shown as an HTML page.
+struct DashboardError: Error {
+    var status: HTTPResponseStatus
+    var message: String
+
+    static func forbidden(_ message: String) -> DashboardError { DashboardError(status: .forbidden, message: message) }
+    static func notFound(_ message: String) -> DashboardError { DashboardError(status: .notFound, message: message) }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Vapor
+
+/// The shell every dashboard and tester page shares: a header with navigation, the styles
+/// (readable on a phone: tables scroll sideways, forms stack) and the small live-update script.
+enum DashboardLayout {
+    /// A whole page as a response.
+    static func page(_ title: String, signedIn: DashboardSession?, status: HTTPResponseStatus = .ok,
+                     @HTMLBuilder body: () -> HTML) -> Response {
+        let document = HTML.join([
+            .raw("<!doctype html>"),
+            .element("html", ["lang": "en"]) {
+                HTML.element("head") {
+                    HTML.element("meta", ["charset": "utf-8"])
+                    HTML.element("meta", ["name": "viewport", "content": "width=device-width, initial-scale=1"])
+                    HTML.element("title") { "\(title) · Handover" }
+                    HTML.element("style") { HTML.raw(styles) }
+                }
+                HTML.element("body") {
+                    HTML.element("header") {
+                        HTML.element("a", ["href": "/dashboard", "class": "brand"]) { "Handover" }
+                        if let signedIn {
+                            HTML.element("nav") {
+                                HTML.element("a", ["href": "/dashboard"]) { "Overview" }
+                                HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
+                                HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
+                                HTML.element("a", ["href": "/tester"]) { "Tester" }
+                                HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
+                                    csrfField(signedIn.csrfToken)
+                                    HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out" }
+                                }
+                            }
+                        }
+                    }
+                    HTML.element("main") {
+                        HTML.element("h1") { title }
+                        body()
+                    }
+                    HTML.element("script") { HTML.raw(liveScript) }
+                }
+            },
+        ])
+        let response = Response(status: status, body: .init(string: document.rendered))
+        response.headers.contentType = .html
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+        response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
+        response.headers.replaceOrAdd(name: "Content-Security-Policy",
+                                      value: "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:")
+        return response
+    }
+
+    /// The hidden field every form carries.
+    static func csrfField(_ token: String) -> HTML {
+        .element("input", ["type": "hidden", "name": "csrf", "value": token])
+    }
+
+    /// A block that replaces its content with each `update` event of the SSE stream at `source`.
+    static func live(id: String, source: String, @HTMLBuilder content: () -> HTML) -> HTML {
+        .element("div", ["id": id, "data-live": source, "aria-live": "polite"]) { content() }
+    }
+
+    /// A 303 to `path`.
+    static func redirect(_ path: String) -> Response {
+        let response = Response(status: .seeOther)
+        response.headers.replaceOrAdd(name: .location, value: path)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    /// The page for a ``DashboardError``.
+    static func errorPage(_ error: DashboardError, signedIn: DashboardSession?) -> Response {
+        page(error.status == .forbidden ? "Not allowed" : "Not found", signedIn: signedIn, status: error.status) {
+            HTML.element("p", ["class": "error"]) { error.message }
+            HTML.element("p") { HTML.element("a", ["href": "/dashboard"]) { "Back to the dashboard" } }
+        }
+    }
+
+    /// A status word as a coloured badge.
+    static func badge(_ status: String) -> HTML {
+        let tone: String = switch status {
+        case "succeeded", "completed", "passed", "pass", "delivered", "active", "ok": "good"
+        case "failed", "fail", "timed_out", "out_of_service", "dead": "bad"
+        case "skipped": "muted"
+        default: "wait"
+        }
+        return .element("span", ["class": "badge \(tone)"]) { status.replacingOccurrences(of: "_", with: " ") }
+    }
+
+    static func time(_ date: Date?) -> String {
+        guard let date else { return "—" }
+        return date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    private static let styles = """
+        *{box-sizing:border-box}body{font-family:-apple-system,system-ui,Segoe UI,sans-serif;margin:0;color:#1d1d1f;background:#f5f5f7;line-height:1.45}
+        header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.75rem 1rem;background:#1d1d1f;color:#fff}
+        header a{color:#fff;text-decoration:none}.brand{font-weight:700;font-size:1.1rem}nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
+        main{max-width:60rem;margin:0 auto;padding:1rem}h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+        section,.card{background:#fff;border-radius:10px;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+        .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.92rem}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
+        th{font-weight:600;color:#6e6e73}code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;word-break:break-all}
+        pre{white-space:pre-wrap;background:#f5f5f7;padding:.75rem;border-radius:8px;max-height:24rem;overflow:auto}
+        form.stack{display:grid;gap:.6rem;max-width:32rem}label{display:grid;gap:.2rem;font-weight:600;font-size:.9rem}
+        input[type=text],input[type=password],input[type=url],select,textarea{font:inherit;padding:.5rem;border:1px solid #c7c7cc;border-radius:8px;width:100%}
+        label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
+        button{font:inherit;padding:.55rem 1rem;border:0;border-radius:8px;background:#0071e3;color:#fff;cursor:pointer}button.secondary{background:#e5e5ea;color:#1d1d1f}
+        button.link{background:none;color:#fff;padding:0;text-decoration:underline}form.inline{display:inline}
+        .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600}.good{background:#d1f5dc;color:#0b6b2b}
+        .bad{background:#fde2e1;color:#a1170f}.wait{background:#fff2cc;color:#7a5b00}.muted{background:#e5e5ea;color:#6e6e73}
+        .error{color:#a1170f;font-weight:600}.note{color:#6e6e73;font-size:.9rem}.verdict{font-size:1.1rem;font-weight:700}
+        .qr svg{width:12rem;height:12rem;max-width:100%}.link-box{display:flex;gap:.5rem;align-items:flex-start;flex-wrap:wrap}.link-box code{flex:1 1 16rem}
+        ol li{margin:.2rem 0}@media (max-width:40rem){main{padding:.5rem}th,td{padding:.3rem}}
+        """
+
+    /// Live blocks follow their SSE stream; copy buttons copy their target's text.
+    private static let liveScript = """
+        document.querySelectorAll('[data-live]').forEach(function(el){
+          var source=new EventSource(el.getAttribute('data-live'));
+          source.addEventListener('update',function(e){el.innerHTML=e.data;});
+          source.addEventListener('done',function(e){el.innerHTML=e.data;source.close();});
+        });
+        document.addEventListener('click',function(e){
+          var target=e.target.getAttribute&&e.target.getAttribute('data-copy');
+          if(!target)return;var text=document.getElementById(target).textContent;
+          if(navigator.clipboard){navigator.clipboard.writeText(text);}e.target.textContent='Copied';
+        });
+        """
+}

@@ -1,0 +1,324 @@
+import Fluent
+import Foundation
+import UniversalLinks
+import Vapor
+
+/// The dashboard at `/dashboard`: devices with their last run, runs updating live, apps with
+/// the association-file preview and its findings, and webhook deliveries. Server-rendered HTML
+/// with a few lines of JavaScript for the live blocks (SSE). Sign in with an admin key.
+struct DashboardRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        let dashboard = routes.grouped("dashboard")
+        dashboard.get(use: overview)
+        dashboard.get("sign-in", use: signInForm)
+        dashboard.post("sign-in", use: signIn)
+        dashboard.post("sign-out", use: signOut)
+        dashboard.get("live", use: liveOverview)
+        dashboard.get("apps", use: apps)
+        dashboard.post("apps", use: createApp)
+        dashboard.get("webhooks", use: webhooks)
+    }
+
+    // MARK: Signing in
+
+    @Sendable func signInForm(_ request: Request) async throws -> Response {
+        if try await DashboardAuth.session(request, context: context) != nil { return DashboardLayout.redirect("/dashboard") }
+        return signInPage(request, message: nil, status: .ok)
+    }
+
+    private func signInPage(_ request: Request, message: String?, status: HTTPResponseStatus) -> Response {
+        let token = DashboardAuth.randomToken()
+        let response = DashboardLayout.page("Sign in", signedIn: nil, status: status) {
+            HTML.element("section") {
+                if let message { HTML.element("p", ["class": "error"]) { message } }
+                HTML.element("form", ["method": "post", "action": "/dashboard/sign-in", "class": "stack"]) {
+                    DashboardLayout.csrfField(token)
+                    HTML.element("label") {
+                        "Admin key"
+                        HTML.element("input", ["type": "password", "name": "key", "autocomplete": "off", "required": "",
+                                               "placeholder": "hov_…"])
+                    }
+                    HTML.element("button", ["type": "submit"]) { "Sign in" }
+                }
+                HTML.element("p", ["class": "note"]) {
+                    "Create an admin key with `handover admin create-key --scope admin`. The key is not stored in the browser: the session lasts 12 hours."
+                }
+            }
+        }
+        response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie(token, secure: DashboardAuth.secure(context), maxAge: 3600)
+        return response
+    }
+
+    @Sendable func signIn(_ request: Request) async throws -> Response {
+        do {
+            try DashboardAuth.checkCSRF(request, expected: request.cookies[DashboardAuth.signInCookie]?.string)
+        } catch let error as DashboardError {
+            return DashboardLayout.errorPage(error, signedIn: nil)
+        }
+        let key = (try? request.content.get(String.self, at: "key")) ?? ""
+        guard let (token, _) = try await DashboardAuth.signIn(key: key, request: request, context: context) else {
+            return signInPage(request, message: "That is not a valid admin key.", status: .unauthorized)
+        }
+        let response = DashboardLayout.redirect("/dashboard")
+        response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie(token, secure: DashboardAuth.secure(context),
+                                                                           maxAge: Int(DashboardAuth.lifetime))
+        response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie("", secure: DashboardAuth.secure(context), maxAge: 0)
+        return response
+    }
+
+    @Sendable func signOut(_ request: Request) async throws -> Response {
+        try await signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            try await session.delete(on: request.db)
+            let response = DashboardLayout.redirect("/dashboard/sign-in")
+            response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: DashboardAuth.secure(context), maxAge: 0)
+            return response
+        }
+    }
+
+    /// Runs `page` for a signed-in browser: otherwise a redirect to the sign-in form; a
+    /// ``DashboardError`` becomes its page.
+    func signedIn(_ request: Request, _ page: (DashboardSession) async throws -> Response) async throws -> Response {
+        guard let session = try await DashboardAuth.session(request, context: context) else {
+            if request.method == .POST {
+                return DashboardLayout.errorPage(.forbidden("You are not signed in, or your session ended. Sign in again."), signedIn: nil)
+            }
+            return DashboardLayout.redirect("/dashboard/sign-in")
+        }
+        do {
+            return try await page(session)
+        } catch let error as DashboardError {
+            return DashboardLayout.errorPage(error, signedIn: session)
+        }
+    }
+
+    // MARK: Overview
+
+    @Sendable func overview(_ request: Request) async throws -> Response {
+        try await signedIn(request) { session in
+            let fragment = try await overviewFragment(request.db)
+            return DashboardLayout.page("Fleet", signedIn: session) {
+                DashboardLayout.live(id: "overview", source: "/dashboard/live") { fragment }
+            }
+        }
+    }
+
+    @Sendable func liveOverview(_ request: Request) async throws -> Response {
+        guard try await DashboardAuth.session(request, context: context) != nil else { throw Abort(.unauthorized) }
+        let database = request.db
+        let routes = self
+        return LiveUpdates.stream(changes: context.hub.subscribeToEverything()) {
+            (try await routes.overviewFragment(database), false)
+        }
+    }
+
+    func overviewFragment(_ database: Database) async throws -> HTML {
+        let devices = try await Device.query(on: database).sort(\.$name).all()
+        let runs = try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(10).all()
+        let runIDs = runs.compactMap(\.id) + devices.compactMap(\.lastRunID)
+        let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
+        let itemsByRun = Dictionary(grouping: items, by: \.runID)
+        let lastRuns = devices.compactMap(\.lastRunID).isEmpty ? [] :
+            try await LogoutRun.query(on: database).filter(\.$id ~~ devices.compactMap(\.lastRunID)).all()
+        // A device's last run is often among the recent ones too: keep one of each.
+        let runByID = Dictionary((runs + lastRuns).compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
+        let deviceNames = Dictionary(devices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
+        return .join([
+            .element("section") {
+                HTML.element("h2") { "Devices (\(devices.count))" }
+                if devices.isEmpty {
+                    HTML.element("p", ["class": "note"]) { "No devices yet. Register one with POST /api/v1/devices, or run `handover demo`." }
+                } else {
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table") {
+                            HTML.element("tr") { HTML.element("th") { "Device" }; HTML.element("th") { "Status" }; HTML.element("th") { "Last run" }; HTML.element("th") { "Apps" } }
+                            for device in devices {
+                                let last = device.lastRunID.flatMap { runByID[$0] }
+                                HTML.element("tr") {
+                                    HTML.element("td") { device.name }
+                                    HTML.element("td") { DashboardLayout.badge(device.status) }
+                                    HTML.element("td") {
+                                        if let last { DashboardLayout.badge(last.status); " "; DashboardLayout.time(last.createdAt) } else { "never" }
+                                    }
+                                    HTML.element("td") { Self.itemBadges(last.flatMap { $0.id }.flatMap { itemsByRun[$0] } ?? []) }
+                                }
+                            }
+                        }
+                    }
+                }
+            },
+            .element("section") {
+                HTML.element("h2") { "Recent logout runs" }
+                if runs.isEmpty {
+                    HTML.element("p", ["class": "note"]) { "No runs yet. They appear here live as devices start them." }
+                } else {
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table", ["id": "runs"]) {
+                            HTML.element("tr") { HTML.element("th") { "Started" }; HTML.element("th") { "Device" }; HTML.element("th") { "Status" }; HTML.element("th") { "Apps" } }
+                            for run in runs {
+                                HTML.element("tr", ["data-run": run.id?.uuidString.lowercased()]) {
+                                    HTML.element("td") { DashboardLayout.time(run.createdAt) }
+                                    HTML.element("td") { deviceNames[run.deviceID] ?? "deleted device" }
+                                    HTML.element("td") { DashboardLayout.badge(run.status) }
+                                    HTML.element("td") { Self.itemBadges(run.id.flatMap { itemsByRun[$0] } ?? []) }
+                                }
+                            }
+                        }
+                    }
+                }
+            },
+        ])
+    }
+
+    static func itemBadges(_ items: [LogoutItem]) -> HTML {
+        .join(items.map { item in
+            HTML.element("span", ["class": "item", "title": "\(item.appName): \(item.status), \(item.attempts) attempt(s)"]) {
+                item.appName; " "; DashboardLayout.badge(item.status); " "
+            }
+        })
+    }
+
+    // MARK: Apps
+
+    @Sendable func apps(_ request: Request) async throws -> Response {
+        try await signedIn(request) { session in try await appsPage(request, session: session, error: nil, status: .ok) }
+    }
+
+    private func appsPage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
+        let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+        let files = AssociationFiles(publicURL: context.publicURL)
+        let appleFile = try? files.appleFile(apps: apps)
+        let findings = appleFile.map { AssociationValidator.validate(Array($0)) }
+        let pretty = appleFile.flatMap { data -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: data),
+                  let text = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            else { return String(data: data, encoding: .utf8) }
+            return String(decoding: text, as: UTF8.self)
+        }
+        return DashboardLayout.page("Apps", signedIn: session, status: status) {
+            HTML.element("section") {
+                HTML.element("h2") { "Registered apps (\(apps.count))" }
+                HTML.element("div", ["class": "scroll"]) {
+                    HTML.element("table", ["id": "apps"]) {
+                        HTML.element("tr") { HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "App IDs" }; HTML.element("th") { "Logout action" }; HTML.element("th") { "Deadline" } }
+                        for app in apps {
+                            HTML.element("tr") {
+                                HTML.element("td") { app.name }
+                                HTML.element("td") { app.role }
+                                HTML.element("td") { HTML.element("code") { app.appIDs.joined(separator: " ") } }
+                                HTML.element("td") { HTML.element("code") { app.logoutAction ?? "—" } }
+                                HTML.element("td") { "\(app.deadlineSeconds) s × \(app.maxReissues + 1)" }
+                            }
+                        }
+                    }
+                }
+            }
+            HTML.element("section") {
+                HTML.element("h2") { "Register an app" }
+                if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
+                HTML.element("form", ["method": "post", "action": "/dashboard/apps", "class": "stack"]) {
+                    DashboardLayout.csrfField(session.csrfToken)
+                    HTML.element("label") { "Name"; HTML.element("input", ["type": "text", "name": "name", "required": "", "placeholder": "mail"]) }
+                    HTML.element("label") {
+                        "Role"
+                        HTML.element("select", ["name": "role"]) {
+                            HTML.element("option", ["value": "target"]) { "target: an app the launcher logs out" }
+                            HTML.element("option", ["value": "launcher"]) { "launcher: receives the callbacks" }
+                        }
+                    }
+                    HTML.element("label") { "App IDs (TEAMID.bundle.id, comma-separated)"; HTML.element("input", ["type": "text", "name": "appIDs", "required": "", "placeholder": "ABCDE12345.com.example.mail"]) }
+                    HTML.element("label") { "Logout action URL (targets)"; HTML.element("input", ["type": "text", "name": "logoutAction", "placeholder": "https://mail.example.com/ulc/logout"]) }
+                    HTML.element("label") { "Allowed callback hosts (comma-separated, optional)"; HTML.element("input", ["type": "text", "name": "allowedCallbackHosts"]) }
+                    HTML.element("label") { "Deadline in seconds"; HTML.element("input", ["type": "text", "name": "deadlineSeconds", "value": "20", "inputmode": "numeric"]) }
+                    HTML.element("button", ["type": "submit"]) { "Register" }
+                }
+            }
+            HTML.element("section") {
+                HTML.element("h2") { "apple-app-site-association preview" }
+                if let pretty, let findings {
+                    HTML.element("p") {
+                        "Served at "
+                        HTML.element("a", ["href": "/.well-known/apple-app-site-association"]) { "/.well-known/apple-app-site-association" }
+                        ". Validator: "
+                        if findings.issues.isEmpty { DashboardLayout.badge("ok"); " no findings" }
+                        else { "\(findings.errors.count) error(s), \(findings.warnings.count) warning(s)" }
+                    }
+                    if !findings.issues.isEmpty {
+                        HTML.element("ul", ["id": "findings"]) { for issue in findings.issues { HTML.element("li") { issue.description } } }
+                    }
+                    HTML.element("pre", ["id": "aasa"]) { pretty }
+                } else {
+                    HTML.element("p", ["class": "note"]) { "No launcher and no app with associated paths is registered, so the file is empty and not served (404). Register a launcher to claim this server's callback paths." }
+                }
+            }
+        }
+    }
+
+    @Sendable func createApp(_ request: Request) async throws -> Response {
+        try await signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            func field(_ name: String) -> String? {
+                let value = (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                return value?.isEmpty == false ? value : nil
+            }
+            func list(_ name: String) -> [String]? {
+                field(name).map { $0.split(whereSeparator: { $0 == "," || $0 == "\n" || $0 == " " }).map(String.init) }
+            }
+            var deadline: Int?
+            if let text = field("deadlineSeconds") {
+                guard let value = Int(text) else {
+                    return try await appsPage(request, session: session, error: "deadlineSeconds: '\(text)' is not a whole number of seconds", status: .unprocessableEntity)
+                }
+                deadline = value
+            }
+            let input = AppInput(name: field("name") ?? "", role: field("role"), appIDs: list("appIDs") ?? [],
+                                 logoutAction: field("role") == "launcher" ? nil : field("logoutAction"),
+                                 allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
+            do {
+                _ = try await RegistryRoutes.createApp(input, context: context, on: request.db)
+            } catch let error as APIError {
+                return try await appsPage(request, session: session, error: error.reason, status: error.status)
+            }
+            return DashboardLayout.redirect("/dashboard/apps")
+        }
+    }
+
+    // MARK: Webhooks
+
+    @Sendable func webhooks(_ request: Request) async throws -> Response {
+        try await signedIn(request) { session in
+            let hooks = try await Webhook.query(on: request.db).sort(\.$createdAt).all()
+            let deliveries = try await WebhookDelivery.query(on: request.db).sort(\.$createdAt, .descending).limit(50).all()
+            let urls = Dictionary(uniqueKeysWithValues: hooks.compactMap { hook in hook.id.map { ($0, hook.url) } })
+            return DashboardLayout.page("Webhooks", signedIn: session) {
+                HTML.element("section") {
+                    HTML.element("h2") { "Endpoints (\(hooks.count))" }
+                    if hooks.isEmpty { HTML.element("p", ["class": "note"]) { "None. Add one with POST /api/v1/webhooks." } }
+                    for hook in hooks {
+                        HTML.element("p") { HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ") }
+                    }
+                }
+                HTML.element("section") {
+                    HTML.element("h2") { "Recent deliveries" }
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table") {
+                            HTML.element("tr") { HTML.element("th") { "Created" }; HTML.element("th") { "Event" }; HTML.element("th") { "Endpoint" }; HTML.element("th") { "Status" }; HTML.element("th") { "Attempts" }; HTML.element("th") { "Last answer" } }
+                            for delivery in deliveries {
+                                HTML.element("tr") {
+                                    HTML.element("td") { DashboardLayout.time(delivery.createdAt) }
+                                    HTML.element("td") { delivery.event }
+                                    HTML.element("td") { HTML.element("code") { urls[delivery.webhookID] ?? "?" } }
+                                    HTML.element("td") { DashboardLayout.badge(delivery.status) }
+                                    HTML.element("td") { String(delivery.attempts) }
+                                    HTML.element("td") { delivery.lastStatusCode.map { "HTTP \($0)" } ?? delivery.lastError ?? "—" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

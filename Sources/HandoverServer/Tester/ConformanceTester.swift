@@ -1,0 +1,277 @@
+import Fluent
+import Foundation
+import LinkCallbacks
+
+/// The automated ULC conformance tester: creates tests, starts their rounds, records the
+/// callbacks that reach `/tester/cb/…`, times rounds out, and drives a simulated app.
+///
+/// A test has three rounds, in order:
+/// 1. **callback**: the app must answer the link on its success URL within the budget (20 s);
+/// 2. **duplicate**: the same link, opened twice, must be answered twice;
+/// 3. **hostile**: a link whose callbacks point at a second name of this server, outside the
+///    app's allowlist, must get no answer (only when the app declares an allowlist). The round
+///    waits three times as long as round 1 took, at least 3 s and at most the budget.
+/// A failed callback round skips the rest. Everything lives in the database, so a restart
+/// loses nothing; the deadlines fire from the scheduler.
+struct ConformanceTester: Sendable {
+    let database: Database
+    let context: ServerContext
+
+    /// What a test looks like now.
+    struct Snapshot: Sendable {
+        var id: UUID
+        var actionURL: String
+        var association: TesterAssociationReport
+        var declaresAllowlist: Bool
+        var simulatedBehaviour: String?
+        var budgetSeconds: Int
+        var rounds: [TesterRound]
+        var createdAt: Date
+        var verdict: TesterVerdict { TesterVerdict(association: association, rounds: rounds, budgetSeconds: budgetSeconds) }
+        /// The round a person should start next, if any.
+        var nextReadyRound: Int? { rounds.firstIndex { $0.status == .ready } }
+        var isFinished: Bool { verdict.status != "running" }
+    }
+
+    /// What happened to a callback.
+    enum Recording: Equatable {
+        case recorded(TesterRound.Kind)
+        case notWaiting
+        case unknown
+    }
+
+    /// Rounds keep their times to the millisecond (the API's dates are whole seconds).
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+
+    // MARK: Creating
+
+    /// Checks the action domain's association file and stores a test with its rounds.
+    func create(action: String, declaresAllowlist: Bool, budgetSeconds: Int, simulatedBehaviour: String?,
+                association: TesterAssociationReport) async throws -> UUID {
+        let id = UUID()
+        let now = context.clock.now()
+        var rounds: [TesterRound] = []
+        for (index, kind) in TesterRound.Kind.allCases.enumerated() {
+            let number = index + 1
+            let nonce = context.nonces.nonce(item: id, attempt: number)
+            let origin: URL? = kind == .hostile ? context.testerHostileOrigin : context.testerCallbackOrigin
+            var round = TesterRound(kind: kind, status: .ready, link: "", nonce: nonce)
+            if let origin {
+                let base = origin.absoluteString + "/tester/cb/\(id.uuidString.lowercased())/\(number)"
+                round.link = try UniversalLinkCallback(actionText: action, successText: "\(base)/success?n=\(nonce)",
+                                                       errorText: "\(base)/error?n=\(nonce)").text
+            }
+            if kind == .hostile && !declaresAllowlist {
+                round.status = .skipped
+                round.detail = "skipped: the app declares no callback allowlist"
+            } else if kind == .hostile && origin == nil {
+                round.status = .skipped
+                round.detail = "skipped: this server has no second origin outside the allowlist (set HANDOVER_TESTER_HOSTILE_URL)"
+            }
+            rounds.append(round)
+        }
+        let run = TesterRun()
+        run.id = id
+        run.actionURL = action
+        run.claimingAppID = association.claimingAppID
+        run.associationReport = String(decoding: try JSONEncoder.api.encode(association), as: UTF8.self)
+        run.declaresAllowlist = declaresAllowlist
+        run.simulatedBehaviour = simulatedBehaviour
+        run.budgetSeconds = budgetSeconds
+        run.rounds = String(decoding: try Self.encoder.encode(rounds), as: UTF8.self)
+        run.status = "running"
+        run.createdAt = now
+        run.version = 0
+        try await run.create(on: database)
+        return id
+    }
+
+    // MARK: Reading
+
+    func snapshot(_ id: UUID) async throws -> Snapshot? {
+        guard let run = try await TesterRun.find(id, on: database) else { return nil }
+        return try Self.snapshot(run)
+    }
+
+    func recent(limit: Int) async throws -> [Snapshot] {
+        try await TesterRun.query(on: database).sort(\.$createdAt, .descending).limit(limit).all().map(Self.snapshot)
+    }
+
+    static func snapshot(_ run: TesterRun) throws -> Snapshot {
+        Snapshot(id: try run.requireID(), actionURL: run.actionURL,
+                 association: try JSONDecoder.api.decode(TesterAssociationReport.self, from: Data(run.associationReport.utf8)),
+                 declaresAllowlist: run.declaresAllowlist, simulatedBehaviour: run.simulatedBehaviour,
+                 budgetSeconds: run.budgetSeconds,
+                 rounds: try Self.decoder.decode([TesterRound].self, from: Data(run.rounds.utf8)), createdAt: run.createdAt)
+    }
+
+    // MARK: Changing
+
+    /// Starts round `index` (0-based): the clock runs from now.
+    @discardableResult
+    func start(_ id: UUID, round index: Int) async throws -> Bool {
+        let now = context.clock.now()
+        return try await update(id) { snapshot in
+            guard snapshot.rounds.indices.contains(index), snapshot.rounds[index].status == .ready,
+                  snapshot.rounds[..<index].allSatisfy({ $0.status != .ready && $0.status != .waiting }) else { return false }
+            var window = Double(snapshot.budgetSeconds)
+            if snapshot.rounds[index].kind == .hostile, let first = snapshot.rounds.first(where: { $0.kind == .callback })?.elapsed {
+                window = min(window, max(3, first * 3))
+            }
+            snapshot.rounds[index].status = .waiting
+            snapshot.rounds[index].startedAt = now
+            snapshot.rounds[index].deadlineAt = now.addingTimeInterval(window)
+            return true
+        }
+    }
+
+    /// Records a callback that reached `/tester/cb/<id>/<round>/<outcome>?n=<nonce>`.
+    func record(_ id: UUID, roundNumber: Int, outcome: String, nonce: String, host: String) async throws -> Recording {
+        let now = context.clock.now()
+        var result = Recording.unknown
+        _ = try await update(id) { snapshot in
+            let index = roundNumber - 1
+            guard snapshot.rounds.indices.contains(index), CallbackNonce.constantTimeEqual(snapshot.rounds[index].nonce, nonce) else {
+                result = .unknown
+                return false
+            }
+            var round = snapshot.rounds[index]
+            let late = round.status == .passed && round.kind == .hostile
+            guard round.status == .waiting || late else {
+                result = .notWaiting
+                return false
+            }
+            round.arrivals.append(.init(outcome: outcome, host: host, at: now))
+            let seconds = round.startedAt.map { String(format: "%.1f s", now.timeIntervalSince($0)) } ?? "?"
+            switch round.kind {
+            case .callback:
+                if outcome == "success" {
+                    round.status = .passed
+                    round.detail = "the success URL arrived after \(seconds)"
+                } else {
+                    round.status = .failed
+                    round.detail = "the error URL arrived after \(seconds): the app could not sign out"
+                }
+            case .duplicate:
+                if round.arrivals.count >= 2 {
+                    round.status = .passed
+                    round.detail = "answered twice (\(round.arrivals.map(\.outcome).joined(separator: ", ")))"
+                }
+            case .hostile:
+                round.status = .failed
+                round.detail = "the app opened its \(outcome) URL on \(host), a host outside its allowlist, after \(seconds)"
+            }
+            snapshot.rounds[index] = round
+            Self.skipAfterFailure(&snapshot)
+            result = .recorded(round.kind)
+            return true
+        }
+        return result
+    }
+
+    /// Ends every round whose deadline passed. Returns how many rounds it ended.
+    @discardableResult
+    func fireDue() async throws -> Int {
+        let now = context.clock.now()
+        var fired = 0
+        for run in try await TesterRun.query(on: database).filter(\.$status == "running").all() {
+            guard let snapshot = try? Self.snapshot(run),
+                  snapshot.rounds.contains(where: { $0.status == .waiting && ($0.deadlineAt ?? .distantFuture) <= now }) else { continue }
+            _ = try await update(snapshot.id) { snapshot in
+                var changed = false
+                for index in snapshot.rounds.indices where snapshot.rounds[index].status == .waiting
+                    && (snapshot.rounds[index].deadlineAt ?? .distantFuture) <= now {
+                    var round = snapshot.rounds[index]
+                    let window = round.startedAt.flatMap { start in round.deadlineAt.map { $0.timeIntervalSince(start) } } ?? 0
+                    switch round.kind {
+                    case .callback:
+                        round.status = .failed
+                        round.detail = "timed out: no answer within the \(snapshot.budgetSeconds) s budget"
+                    case .duplicate:
+                        round.status = .failed
+                        round.detail = round.arrivals.isEmpty
+                            ? "timed out: neither opening was answered within \(snapshot.budgetSeconds) s"
+                            : "answered once; the second opening got no answer within \(snapshot.budgetSeconds) s"
+                    case .hostile:
+                        round.status = .passed
+                        round.detail = String(format: "nothing arrived within %.0f s: the callback outside the allowlist was not opened", window)
+                    }
+                    snapshot.rounds[index] = round
+                    fired += 1
+                    changed = true
+                }
+                Self.skipAfterFailure(&snapshot)
+                return changed
+            }
+        }
+        return fired
+    }
+
+    /// A failed callback round leaves nothing to test: the later rounds are skipped.
+    private static func skipAfterFailure(_ snapshot: inout Snapshot) {
+        guard snapshot.rounds.first?.status == .failed else { return }
+        for index in snapshot.rounds.indices.dropFirst() where snapshot.rounds[index].status == .ready {
+            snapshot.rounds[index].status = .skipped
+            snapshot.rounds[index].detail = "not reached: the callback round failed"
+        }
+    }
+
+    /// Reads, changes and writes a test back with a version check, retrying when another
+    /// request changed it in between. `change` returns whether it changed anything.
+    private func update(_ id: UUID, _ change: (inout Snapshot) throws -> Bool) async throws -> Bool {
+        for _ in 0..<20 {
+            guard let run = try await TesterRun.find(id, on: database) else { return false }
+            var snapshot = try Self.snapshot(run)
+            guard try change(&snapshot) else { return false }
+            let rounds = String(decoding: try Self.encoder.encode(snapshot.rounds), as: UTF8.self)
+            let status = snapshot.verdict.status
+            let updated = try await TesterRun.query(on: database)
+                .filter(\.$id == id).filter(\.$version == run.version)
+                .set(\.$rounds, to: rounds).set(\.$status, to: status).set(\.$version, to: run.version + 1)
+                .update()
+            _ = updated
+            // Fluent does not report affected rows portably: read back to see whose write won.
+            if let after = try await TesterRun.find(id, on: database), after.version == run.version + 1, after.rounds == rounds {
+                await context.notifier.runChanged(id, on: database)
+                return true
+            }
+        }
+        throw TesterError("the test \(id) kept changing under concurrent updates; try again")
+    }
+
+    // MARK: Driving a simulated app
+
+    /// Plays every round on the simulator: start, open the link (twice for the duplicate
+    /// round), wait for the round to end. Runs until the test is finished.
+    func drive(_ id: UUID, simulator: any TesterSimulator) async {
+        guard let first = try? await snapshot(id) else { return }
+        for index in first.rounds.indices {
+            guard !Task.isCancelled, let current = try? await snapshot(id), current.rounds[index].status == .ready,
+                  (try? await start(id, round: index)) == true else { continue }
+            let link = current.rounds[index].link
+            await simulator.open(link)
+            if current.rounds[index].kind == .duplicate { await simulator.open(link) }
+            while !Task.isCancelled {
+                _ = try? await fireDue()
+                guard let now = try? await snapshot(id), now.rounds[index].status == .waiting else { break }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+}
+
+/// A tester failure that is not the caller's input.
+struct TesterError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,275 @@
+import Fluent
+import Foundation
+import LinkCallbacks
+import Vapor
+
+/// The ULC conformance tester at `/tester` (signed in to the dashboard).
+///
+/// A developer enters an app's logout action URL. The tester fetches and validates the
+/// domain's association file and shows which appID claims the action path; creates a test with
+/// single-use callback URLs on this server; shows the ULC link with a copy button and a QR code;
+/// lists the steps; waits live; and gives a verdict per check. With a simulated phone attached
+/// (`handover demo`), it can play a simulated app instead of a person.
+struct TesterRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        let tester = routes.grouped("tester")
+        tester.get(use: home)
+        tester.post(use: create)
+        tester.get(":testID", use: show)
+        tester.get(":testID", "live", use: live)
+        tester.post(":testID", "rounds", ":round", "start", use: startRound)
+        tester.get("cb", ":testID", ":round", ":outcome", use: callback)
+    }
+
+    private var dashboard: DashboardRoutes { DashboardRoutes(context: context) }
+
+    private func tester(_ request: Request) -> ConformanceTester { ConformanceTester(database: request.db, context: context) }
+
+    // MARK: Pages
+
+    @Sendable func home(_ request: Request) async throws -> Response {
+        try await dashboard.signedIn(request) { session in try await homePage(request, session: session, error: nil, status: .ok) }
+    }
+
+    private func homePage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
+        let recent = try await tester(request).recent(limit: 10)
+        let simulator = context.testerSimulator
+        return DashboardLayout.page("ULC conformance tester", signedIn: session, status: status) {
+            HTML.element("section") {
+                HTML.element("p") {
+                    "Enter your app's logout action URL. The tester checks your association file, gives you a link to open on the phone, "
+                    "and measures everything the ULC spec demands: the callback, the 20 s budget, a duplicate link and a hostile callback."
+                }
+                if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
+                HTML.element("form", ["method": "post", "action": "/tester", "class": "stack", "id": "tester-form"]) {
+                    DashboardLayout.csrfField(session.csrfToken)
+                    HTML.element("label") {
+                        "Logout action URL"
+                        HTML.element("input", ["type": "text", "name": "action", "placeholder": "https://mail.example.com/ulc/logout"])
+                    }
+                    HTML.element("label", ["class": "check"]) {
+                        HTML.element("input", ["type": "checkbox", "name": "allowlist", "value": "1"])
+                        "The app accepts callbacks only to an allowlist of hosts (adds the hostile-callback round)"
+                    }
+                    if let simulator {
+                        HTML.element("label") {
+                            "…or play a simulated app on the simulated phone"
+                            HTML.element("select", ["name": "simulate", "id": "simulate"]) {
+                                HTML.element("option", ["value": ""]) { "no: I will use my phone" }
+                                for behaviour in simulator.behaviours { HTML.element("option", ["value": behaviour]) { behaviour } }
+                            }
+                        }
+                    }
+                    HTML.element("button", ["type": "submit"]) { "Create test" }
+                }
+            }
+            if !recent.isEmpty {
+                HTML.element("section") {
+                    HTML.element("h2") { "Recent tests" }
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table") {
+                            for test in recent {
+                                HTML.element("tr") {
+                                    HTML.element("td") { DashboardLayout.time(test.createdAt) }
+                                    HTML.element("td") { HTML.element("a", ["href": "/tester/\(test.id.uuidString.lowercased())"]) { test.actionURL } }
+                                    HTML.element("td") { test.simulatedBehaviour.map { "simulated \($0)" } ?? "" }
+                                    HTML.element("td") { DashboardLayout.badge(test.verdict.status) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Sendable func create(_ request: Request) async throws -> Response {
+        try await dashboard.signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            let simulate = (try? request.content.get(String.self, at: "simulate")).flatMap { $0.isEmpty ? nil : $0 }
+            let action = ((try? request.content.get(String.self, at: "action")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let allowlist = (try? request.content.get(String.self, at: "allowlist")) == "1"
+            do {
+                let id = try await Self.createTest(action: action.isEmpty ? nil : action, declaresAllowlist: allowlist,
+                                                   simulate: simulate, budgetSeconds: 20, context: context, database: request.db)
+                return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
+            } catch let error as APIError {
+                return try await homePage(request, session: session, error: error.reason, status: error.status)
+            }
+        }
+    }
+
+    /// Creates a test (and, with `simulate`, a simulated app and the task that plays it); the
+    /// dashboard and `handover tester run` both come here. Throws an ``APIError`` naming the field.
+    static func createTest(action: String?, declaresAllowlist: Bool, simulate: String?, budgetSeconds: Int,
+                           context: ServerContext, database: Database) async throws -> UUID {
+        var action = action
+        var allowlist = declaresAllowlist
+        var simulator: (any TesterSimulator)?
+        if let simulate {
+            guard let available = context.testerSimulator else {
+                throw APIError.invalid("simulate", "this server has no simulated phone; run `handover demo` or `handover tester run --simulate`")
+            }
+            guard available.behaviours.contains(simulate) else {
+                throw APIError.invalid("simulate", "'\(simulate)' is not a behaviour; accepted: \(available.behaviours.joined(separator: ", "))")
+            }
+            let host = context.testerCallbackOrigin.host ?? "localhost"
+            do {
+                let app = try await available.installApp(behaviour: simulate, allowedCallbackHost: host)
+                action = app.actionURL
+                allowlist = app.declaresAllowlist
+            } catch {
+                throw APIError(.internalServerError, code: "simulator_failed", reason: "The simulated app could not be installed: \(error)")
+            }
+            simulator = available
+        }
+        guard let action, !action.isEmpty else {
+            throw APIError.invalid("action", "give the app's logout action URL, such as https://mail.example.com/ulc/logout")
+        }
+        do {
+            let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
+                                                  errorText: "https://handover.invalid/error")
+            _ = try context.logoutActionPolicy.evaluate(probe.text)
+        } catch {
+            throw APIError.invalid("action", "\(error.detail); accepted: \(error.accepted)")
+        }
+        guard let client = context.outboundClient else { throw APIError(.internalServerError, code: "no_client", reason: "No HTTP client.") }
+        let report = await TesterAssociationCheck(client: client, developerMode: context.developerMode).check(action: action)
+        let tester = ConformanceTester(database: database, context: context)
+        let id = try await tester.create(action: action, declaresAllowlist: allowlist, budgetSeconds: budgetSeconds,
+                                         simulatedBehaviour: simulate, association: report)
+        if let simulator {
+            context.detachedWork.start { await tester.drive(id, simulator: simulator) }
+        }
+        return id
+    }
+
+    @Sendable func show(_ request: Request) async throws -> Response {
+        try await dashboard.signedIn(request) { session in
+            guard let id = request.parameters.get("testID", as: UUID.self), let test = try await tester(request).snapshot(id) else {
+                throw DashboardError.notFound("No test with that id.")
+            }
+            let live = "/tester/\(id.uuidString.lowercased())/live"
+            return DashboardLayout.page("Test of \(test.actionURL)", signedIn: session) {
+                HTML.element("section") {
+                    HTML.element("h2") { "1. Association file" }
+                    HTML.element("p") { HTML.element("code") { test.association.url } }
+                    HTML.element("p", ["id": "association"]) {
+                        DashboardLayout.badge(test.association.claimingAppID == nil ? "fail" : "pass"); " "; test.association.summary
+                    }
+                    if !test.association.findings.isEmpty {
+                        HTML.element("ul") { for finding in test.association.findings { HTML.element("li") { finding } } }
+                    }
+                }
+                DashboardLayout.live(id: "test", source: live) { Self.progress(test, csrf: session.csrfToken) }
+            }
+        }
+    }
+
+    @Sendable func live(_ request: Request) async throws -> Response {
+        guard let session = try await DashboardAuth.session(request, context: context) else { throw Abort(.unauthorized) }
+        guard let id = request.parameters.get("testID", as: UUID.self) else { throw Abort(.notFound) }
+        let tester = self.tester(request)
+        let csrf = session.csrfToken
+        return LiveUpdates.stream(changes: context.hub.subscribe(to: id)) {
+            guard let test = try await tester.snapshot(id) else { return (HTML("This test no longer exists."), true) }
+            return (Self.progress(test, csrf: csrf), test.isFinished)
+        }
+    }
+
+    /// The live part of a test page: the rounds with their links and steps, and the verdict.
+    static func progress(_ test: ConformanceTester.Snapshot, csrf: String) -> HTML {
+        let verdict = test.verdict
+        let idText = test.id.uuidString.lowercased()
+        return .join([
+            .element("section") {
+                HTML.element("h2") { "2. Open the links" }
+                if let behaviour = test.simulatedBehaviour {
+                    HTML.element("p", ["class": "note"]) { "A simulated \(behaviour) app on the simulated phone plays every round; just watch." }
+                }
+                for (index, round) in test.rounds.enumerated() {
+                    HTML.element("div", ["class": "card", "id": "round-\(index + 1)"]) {
+                        HTML.element("p") {
+                            HTML.element("strong") { "Round \(index + 1): \(round.kind.rawValue)" }; " "; DashboardLayout.badge(round.status.rawValue)
+                        }
+                        if round.status == .ready || round.status == .waiting, !round.link.isEmpty {
+                            HTML.element("p") { round.instruction }
+                            HTML.element("div", ["class": "link-box"]) {
+                                HTML.element("code", ["id": "link-\(index + 1)"]) { round.link }
+                                HTML.element("button", ["type": "button", "class": "secondary", "data-copy": "link-\(index + 1)"]) { "Copy" }
+                            }
+                            if let svg = TesterQR.svg(round.link) {
+                                HTML.element("div", ["class": "qr", "title": "Scan with the phone's camera"]) { HTML.raw(svg) }
+                            }
+                            if round.status == .ready, test.simulatedBehaviour == nil, test.nextReadyRound == index {
+                                HTML.element("form", ["method": "post", "action": "/tester/\(idText)/rounds/\(index + 1)/start"]) {
+                                    DashboardLayout.csrfField(csrf)
+                                    HTML.element("button", ["type": "submit"]) { "Start round \(index + 1)" }
+                                }
+                            }
+                        }
+                        if let detail = round.detail { HTML.element("p", ["class": "note"]) { detail } }
+                    }
+                }
+            },
+            .element("section", ["id": "verdict", "data-status": verdict.status]) {
+                HTML.element("h2") { "3. Verdict" }
+                HTML.element("p", ["class": "verdict"]) {
+                    switch verdict.status {
+                    case "passed": "Passed: the app answers ULC links as the spec demands."
+                    case "failed": "Failed: see the checks below."
+                    default: "Waiting for the app…"
+                    }
+                }
+                HTML.element("div", ["class": "scroll"]) {
+                    HTML.element("table") {
+                        HTML.element("tr") { HTML.element("th") { "Check" }; HTML.element("th") { "Result" }; HTML.element("th") { "Detail" } }
+                        for row in verdict.rows {
+                            HTML.element("tr", ["data-check": row.check]) {
+                                HTML.element("td") { row.check }
+                                HTML.element("td") { DashboardLayout.badge(row.result.rawValue) }
+                                HTML.element("td") { row.detail }
+                            }
+                        }
+                    }
+                }
+            },
+        ])
+    }
+
+    @Sendable func startRound(_ request: Request) async throws -> Response {
+        try await dashboard.signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            guard let id = request.parameters.get("testID", as: UUID.self), let number = request.parameters.get("round", as: Int.self),
+                  try await tester(request).snapshot(id) != nil else {
+                throw DashboardError.notFound("No test with that id.")
+            }
+            try await tester(request).start(id, round: number - 1)
+            return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
+        }
+    }
+
+    // MARK: Callbacks
+
+    /// `GET /tester/cb/<test>/<round>/<success|error>?n=<nonce>`: an app's answer to a test link.
+    @Sendable func callback(_ request: Request) async throws -> Response {
+        guard let id = request.parameters.get("testID", as: UUID.self), let number = request.parameters.get("round", as: Int.self),
+              let outcome = request.parameters.get("outcome"), outcome == "success" || outcome == "error",
+              let nonce = request.query[String.self, at: "n"], !nonce.isEmpty else {
+            return CallbackPageRoutes.page(.notFound, "Link not valid", "This test link is not valid.", "Check the link and try again.")
+        }
+        let host = request.headers.first(name: .host) ?? "?"
+        switch try await tester(request).record(id, roundNumber: number, outcome: outcome, nonce: nonce, host: host) {
+        case .recorded:
+            return CallbackPageRoutes.page(.ok, "Callback received", "The tester received the \(outcome) callback.",
+                                           "Return to the tester page to see the verdict.")
+        case .notWaiting:
+            return CallbackPageRoutes.page(.conflict, "Round not running", "This test round is not waiting for a callback.",
+                                           "Start the round on the tester page first, or start a new test.")
+        case .unknown:
+            return CallbackPageRoutes.page(.notFound, "Link not valid", "This test link is not valid.", "It may belong to another test.")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import ArgumentParser
+import DeviceSimulator
+import Foundation
+import HandoverClient
+import HandoverServer
+import Logging
+
+/// `handover demo`: the whole product in one command, with nothing to set up.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Play a shift handover on a simulated phone against a real Handover server, and print the report.",
+        discussion: """
+            No iPhone and no set-up needed. The demo:
+              1. starts `handover serve` in this process, on a free port, with a temporary SQLite database;
+              2. registers seven simulated apps (one per behaviour), a launcher and a device;
+              3. plays a shift handover through the real HTTP API: the server issues the links and keeps
+                 the 20 s deadlines, the simulated phone's launcher opens them and reports each callback;
+              4. prints one line per app as it finishes, then the run report, and the dashboard URL.
+            It exits 0 when every app ends as its behaviour predicts, 1 otherwise.
+
+            Behaviours and the outcome each must get:
+              conformant  logs out in 1 s and calls back                 -> succeeded
+              slow        takes 30 s, longer than the 20 s budget         -> timed_out after every resend
+              silent      never calls back                                -> timed_out after every resend
+              flaky       fails once (retryable); its receiver retries    -> succeeded
+              failing     fails for good; opens the error URL             -> failed
+              premature   calls back before its logout is done            -> failed (still signed in)
+              killed      force-quit just before the link; cold-started   -> succeeded
+
+            Time runs --speed times faster than real time on the server and the phone alike (10 by \
+            default), so the 60 s a silent app takes to fail (three 20 s deadlines) passes in 6 s. \
+            Every time printed is in that demo time.
+
+            With --keep-running the server stays up after the report: open the dashboard URL, sign in \
+            with the admin key it prints, and press Enter here to play another handover and watch it \
+            live. The tester (/tester) can drive simulated apps too. Stop with Ctrl-C.
+
+            Examples:
+              handover demo
+              handover demo --keep-running --port 8080
+              handover demo --speed 1          # real time: about a minute and a half
+            """
+    )
+
+    @Flag(help: "Leave the server up after the report, so the dashboard can be opened; Enter plays another handover.")
+    var keepRunning = false
+
+    @Option(help: ArgumentHelp("Port for the server; 0 picks a free one.", valueName: "port"))
+    var port: Int = 0
+
+    @Option(help: ArgumentHelp("How many times faster than real time the demo runs, 1 to 100.", valueName: "n"))
+    var speed: Int = 10
+
+    func validate() throws {
+        if !(0...65535).contains(port) { throw ValidationError("--port: \(port) is not a port. Accepted: 0 to 65535.") }
+        if !(1...100).contains(speed) { throw ValidationError("--speed: \(speed) is out of range. Accepted: 1 (real time) to 100.") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+            return handler
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.port = port
+        configuration.dataDirectory = folder
+        configuration.developerMode = true
+        configuration.schedulerInterval = .milliseconds(50)
+        let testerPhone = SimulatedTesterPhone(speed: speed)
+        let server: HandoverServer
+        do {
+            server = try await HandoverServer.start(configuration, clock: ScaledServerClock(speed: speed),
+                                                    logger: Logger(label: "handover-demo"), testerSimulator: testerPhone)
+        } catch {
+            await testerPhone.phone.shutdown()
+            throw error
+        }
+        let adminKey = try await server.createAPIKey(name: "demo admin", scope: .admin)
+        say("Handover demo: server on \(server.baseURL.absoluteString), SQLite in \(folder.path)")
+        say("Time runs \(speed)x faster than real time; times below are demo time.")
+        let passed = await playHandover(on: server, adminKey: adminKey, number: 1)
+        say("")
+        say("Dashboard: \(server.baseURL.absoluteString)/dashboard   (sign in with the admin key below)")
+        say("Tester:    \(server.baseURL.absoluteString)/tester")
+        say("Admin key: \(adminKey)")
+        if keepRunning {
+            say("")
+            say("The server stays up. Press Enter to play another handover (watch it on the dashboard); Ctrl-C stops.")
+            let replays = Task { await replayOnEnter(server: server, adminKey: adminKey) }
+            let signal = await ShutdownSignal.wait()
+            replays.cancel()
+            say("Received \(signal); shutting down.")
+        }
+        try await server.shutdown()
+        await testerPhone.phone.shutdown()
+        if !passed { throw ExitCode(1) }
+    }
+
+    /// Reads lines from standard input; each one plays another handover. Ends at end of input.
+    private func replayOnEnter(server: HandoverServer, adminKey: String) async {
+        var number = 2
+        while !Task.isCancelled, await Self.readLine() != nil {
+            _ = await playHandover(on: server, adminKey: adminKey, number: number)
+            number += 1
+            say("Press Enter for another handover; Ctrl-C stops.")
+        }
+    }
+
+    private static func readLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Swift.readLine()) }
+        }
+    }
+
+    /// Plays one handover with every behaviour and prints progress and the report; returns
+    /// whether every app ended as expected.
+    private func playHandover(on server: HandoverServer, adminKey: String, number: Int) async -> Bool {
+        let behaviours = AppBehaviour.allCases
+        say("")
+        say("Handover \(number): logging \(behaviours.count) apps out of the shared phone…")
+        let finished = Counter()
+        var simulation = ServerLogoutSimulation(server: server.baseURL, access: .admin(key: adminKey), behaviours: behaviours,
+                                                timeoutSeconds: 20, resends: 2, pollInterval: .milliseconds(500))
+        let total = behaviours.count
+        simulation.progress = { app in
+            let done = await finished.increment()
+            let mark = app.outcome == app.behaviour.expectedOutcome ? "ok" : "UNEXPECTED"
+            say("  [\(done)/\(total)] \(Self.pad(app.app, 16)) \(Self.pad(app.outcome.rawValue, 10)) after \(Self.seconds(app.durationMilliseconds)), attempts \(app.attempts)  \(mark)")
+        }
+        let result: ServerLogoutSimulation.Result
+        do {
+            result = try await simulation.run(time: .running(SpedUpClock(speed: speed)))
+        } catch {
+            say("The handover could not be played: \(error)")
+            return false
+        }
+        say("")
+        say("Run \(result.report.runID): \(result.runStatus)")
+        say("  \(Self.pad("app", 16)) \(Self.pad("behaviour", 11)) \(Self.pad("outcome", 10)) \(Self.pad("expected", 10)) attempts  time")
+        var allExpected = true
+        for app in result.apps {
+            let expected = app.behaviour.expectedOutcome
+            if app.outcome != expected { allExpected = false }
+            say("  \(Self.pad(app.app, 16)) \(Self.pad(app.behaviour.rawValue, 11)) \(Self.pad(app.outcome.rawValue, 10)) \(Self.pad(expected.rawValue, 10)) \(Self.pad(String(app.attempts), 8))  \(Self.seconds(app.durationMilliseconds))\(app.outcome == expected ? "" : "   <- not as expected")")
+        }
+        if result.apps.count != behaviours.count { allExpected = false }
+        say(allExpected ? "Every app ended as its behaviour predicts." : "Some apps did not end as expected.")
+        return allExpected
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func seconds(_ milliseconds: Int64) -> String {
+        String(format: "%.1f s", Double(milliseconds) / 1000)
+    }
+}
+
+/// Counts finished apps across concurrent progress calls.
+private actor Counter {
+    private var value = 0
+    func increment() -> Int {
+        value += 1
+        return value
+    }
+}
