@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HandoverServer", targets: ["HandoverServer"]),
         .library(name: "HandoverClient", targets: ["HandoverClient"]),
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -36,6 +37,7 @@ let package = Package(
         // Pure modules: Foundation only.
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
+        .target(name: "QRCode"),
 
         // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
         .target(
@@ -82,6 +84,7 @@ let package = Package(
                 "UniversalLinks",
                 "HandoverServer",
                 "DeviceSimulator",
+                "QRCode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,6 +97,10 @@ let package = Package(
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "QRCodeTests",
+            dependencies: ["QRCode", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "HandoverServerTests",
