@@ -16,6 +16,6 @@ struct Handover: AsyncParsableCommand {
               handover link make --help       build a ULC logout link
               handover aasa check URL|FILE    validate an apple-app-site-association file
             """,
-        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self, AASACommand.self, SimulateCommand.self]
+        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self, AASACommand.self, SimulateCommand.self, QRCommand.self]
     )
 }
