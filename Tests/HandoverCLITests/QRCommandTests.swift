@@ -74,7 +74,8 @@ import Testing
     }
 }
 
-/// `zbarimg --raw -q -Sbinary`: the bytes of the symbol in an image, exactly as encoded.
+/// `zbarimg --raw -q -Sdisable -Sqrcode.enable -Sbinary`: the bytes of the QR code in an image,
+/// exactly as encoded (no charset conversion, and no 1D barcodes "found" among the modules).
 enum ZbarImage {
     static let executable: URL? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -92,7 +93,7 @@ enum ZbarImage {
     static func decode(_ file: URL) throws -> [UInt8] {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--nodbus", "--raw", "-q", "-Sbinary", file.path]
+        process.arguments = ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary", file.path]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -3,9 +3,11 @@ import Foundation
 
 /// Decodes QR code images with `zbarimg` (Debian package zbar-tools), an independent reader.
 ///
-/// `zbarimg --raw -q -Sbinary` prints each symbol's bytes exactly as encoded: `--raw` skips the
-/// charset conversion, `-Sbinary` keeps zbar from guessing a text encoding, and neither adds a
-/// newline, so the output of several images is their bytes back to back. A batch is checked by
+/// `zbarimg --raw -q -Sdisable -Sqrcode.enable -Sbinary` prints each QR symbol's bytes exactly as
+/// encoded: `--raw` skips the charset conversion, `-Sbinary` keeps zbar from guessing a text
+/// encoding, and neither adds a newline, so the output of several images is their bytes back to
+/// back. `-Sdisable -Sqrcode.enable` turns off the 1D symbologies: otherwise zbar now and then
+/// "finds" an Interleaved 2 of 5 barcode in a row of random modules and appends its digits. A batch is checked by
 /// cutting that output at the expected lengths; a batch that does not match is decoded again one
 /// image at a time to say which image failed.
 struct Zbar {
@@ -36,7 +38,7 @@ struct Zbar {
     func decode(_ files: [URL]) throws -> (output: [UInt8], status: Int32) {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--nodbus", "--raw", "-q", "-Sbinary"] + files.map(\.path)
+        process.arguments = ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary"] + files.map(\.path)
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
