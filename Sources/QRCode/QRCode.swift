@@ -70,7 +70,8 @@ public struct QRCode: Hashable, Sendable {
         moduleGrid = builder.modules
     }
 
-    /// Encodes the bytes of `data` in byte mode; see ``init(encoding:correction:minimumVersion:mask:)-([UInt8],_,_,_)``.
+    /// Encodes the bytes of `data` in byte mode; the parameters and errors are those of the
+    /// `[UInt8]` initializer.
     public init(encoding data: Data, correction: ErrorCorrectionLevel = .medium, minimumVersion: Int = 1,
                 mask: Mask? = nil) throws(QRCodeError) {
         try self.init(encoding: [UInt8](data), correction: correction, minimumVersion: minimumVersion, mask: mask)
