@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HandoverServer", targets: ["HandoverServer"]),
         .library(name: "HandoverClient", targets: ["HandoverClient"]),
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -36,6 +37,7 @@ let package = Package(
         // Pure modules: Foundation only.
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
+        .target(name: "QRCode"),
 
         // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
         .target(
@@ -43,6 +45,7 @@ let package = Package(
             dependencies: [
                 "LinkCallbacks",
                 "UniversalLinks",
+                "QRCode",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -83,6 +86,7 @@ let package = Package(
                 "UniversalLinks",
                 "HandoverServer",
                 "DeviceSimulator",
+                "QRCode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,6 +99,10 @@ let package = Package(
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "QRCodeTests",
+            dependencies: ["QRCode", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "HandoverServerTests",

@@ -11,11 +11,16 @@ struct Handover: AsyncParsableCommand {
             and checks the association files that make universal links work.
 
             Start with:
+              handover demo                   the whole system on a simulated phone, nothing to set up
               handover serve                  run the server (SQLite in ./.handover, no set-up)
+              handover tester run --simulate conformant
+                                              the ULC conformance tester, from the terminal
               handover link inspect URL       what kind of link is this, and would a receiver accept it?
               handover link make --help       build a ULC logout link
               handover aasa check URL|FILE    validate an apple-app-site-association file
+              handover qr TEXT                a QR code in the terminal, or --png/--svg to a file
             """,
-        subcommands: [ServeCommand.self, AdminCommand.self, LinkCommand.self, AASACommand.self, SimulateCommand.self, DemoCommand.self]
+        subcommands: [ServeCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, LinkCommand.self,
+                      AASACommand.self, SimulateCommand.self, QRCommand.self]
     )
 }
