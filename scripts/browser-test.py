@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""A real browser against `handover demo --keep-running`: headless Chromium through selenium.
+
+It signs in to the dashboard with the demo's admin key, registers an app through the form,
+runs the ULC tester against a simulated conformant app and sees the verdict appear without the
+page reloading, then does the same with a silent app and sees the timeout verdict. Every page
+is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size).
+
+Usage: python3 scripts/browser-test.py [path/to/handover]   (default .build/debug/handover)
+Needs: Debian chromium and chromium-driver, and selenium from PyPI (bash .ci/run installs them).
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARTIFACTS = os.path.join(ROOT, ".ci", "artifacts")
+
+
+def start_demo(binary):
+    """Starts the demo and returns (process, base URL, admin key) once it prints them."""
+    process = subprocess.Popen([binary, "demo", "--keep-running"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    base = key = None
+    deadline = time.time() + 180
+    while time.time() < deadline and (base is None or key is None):
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("the demo exited before printing its dashboard URL")
+        print("demo> " + line.rstrip())
+        match = re.match(r"Dashboard: (http://\S+)/dashboard", line)
+        if match:
+            base = match.group(1)
+        match = re.match(r"Admin key: (\S+)", line)
+        if match:
+            key = match.group(1)
+    if base is None or key is None:
+        raise SystemExit("the demo did not print its dashboard URL and admin key within 180 s")
+    return process, base, key
+
+
+def browser():
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
+        options.add_argument(argument)
+    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"]:
+        if os.path.exists(candidate):
+            options.binary_location = candidate
+    driver_path = next((p for p in ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"] if os.path.exists(p)), None)
+    service = Service(driver_path) if driver_path else Service()
+    return webdriver.Chrome(service=service, options=options)
+
+
+def shot(driver, name):
+    path = os.path.join(ARTIFACTS, name + ".png")
+    driver.save_screenshot(path)
+    print("screenshot: " + os.path.relpath(path, ROOT))
+
+
+def run_tester(driver, base, behaviour, expected_status, expected_text, name):
+    driver.get(base + "/tester")
+    Select(driver.find_element(By.ID, "simulate")).select_by_value(behaviour)
+    driver.find_element(By.CSS_SELECTOR, "#tester-form button[type=submit]").click()
+    WebDriverWait(driver, 20).until(EC.presence_of_element_located((By.ID, "verdict")))
+    # A marker on the window: it survives only if the page is never reloaded.
+    driver.execute_script("window.__handoverNoReload = 'still here';")
+    # The live block is replaced on every update, so read it through the DOM, never a held element.
+    read = "var v=document.getElementById('verdict');return v?[v.getAttribute('data-status'),v.innerText]:['missing',''];"
+    WebDriverWait(driver, 120).until(lambda d: d.execute_script(read)[0] not in ("running", "missing"))
+    status, text = driver.execute_script(read)
+    marker = driver.execute_script("return window.__handoverNoReload;")
+    driver.execute_script("document.getElementById('verdict').scrollIntoView();")
+    shot(driver, name)
+    if marker != "still here":
+        raise SystemExit(f"{behaviour}: the page reloaded; the verdict must arrive live")
+    if status != expected_status or expected_text not in text:
+        raise SystemExit(f"{behaviour}: expected {expected_status} with '{expected_text}', got {status}:\n{text}")
+    print(f"ok: simulated {behaviour} app -> {status} ({expected_text})")
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "handover")
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    process, base, key = start_demo(binary)
+    driver = None
+    try:
+        driver = browser()
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "key")))
+        shot(driver, "01-sign-in")
+        driver.find_element(By.NAME, "key").send_keys(key)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+        cookie = driver.get_cookie("handover_session")
+        if not cookie or not cookie.get("httpOnly") or cookie.get("sameSite") != "Strict":
+            raise SystemExit(f"the session cookie lacks its flags: {cookie}")
+        shot(driver, "02-dashboard")
+
+        driver.get(base + "/dashboard/apps")
+        driver.find_element(By.NAME, "name").send_keys("ward-notes")
+        Select(driver.find_element(By.NAME, "role")).select_by_value("target")
+        driver.find_element(By.NAME, "appIDs").send_keys("ABCDE12345.com.example.wardnotes")
+        driver.find_element(By.NAME, "logoutAction").send_keys("https://notes.example.com/ulc/logout")
+        driver.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "ward-notes" in d.find_element(By.ID, "apps").text)
+        shot(driver, "03-apps")
+        print("ok: registered an app through the form")
+
+        run_tester(driver, base, "conformant", "passed", "Passed", "04-tester-conformant")
+        run_tester(driver, base, "silent", "failed", "timed out", "05-tester-silent")
+
+        driver.set_window_size(390, 844)
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+        width = driver.execute_script("return document.documentElement.scrollWidth;")
+        shot(driver, "06-dashboard-phone")
+        if width > 400:
+            raise SystemExit(f"the dashboard is {width} px wide on a 390 px screen")
+        print("ok: the dashboard fits a phone-sized screen")
+    finally:
+        if driver is not None:
+            driver.quit()
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    print("browser test passed")
+
+
+if __name__ == "__main__":
+    main()
