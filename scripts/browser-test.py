@@ -60,6 +60,13 @@ def browser():
     return webdriver.Chrome(service=service, options=options)
 
 
+def text_of(driver, element_id):
+    """The text of an element, read through the DOM: a page that is navigating or replacing
+    its live blocks leaves no stale element behind."""
+    return driver.execute_script(
+        "var e=document.getElementById(arguments[0]);return e?e.innerText:'';", element_id) or ""
+
+
 def shot(driver, name):
     path = os.path.join(ARTIFACTS, name + ".png")
     driver.save_screenshot(path)
@@ -111,7 +118,7 @@ def main():
         driver.find_element(By.NAME, "appIDs").send_keys("ABCDE12345.com.example.wardnotes")
         driver.find_element(By.NAME, "logoutAction").send_keys("https://notes.example.com/ulc/logout")
         driver.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
-        WebDriverWait(driver, 10).until(lambda d: "ward-notes" in d.find_element(By.ID, "apps").text)
+        WebDriverWait(driver, 10).until(lambda d: "ward-notes" in text_of(d, "apps"))
         shot(driver, "03-apps")
         print("ok: registered an app through the form")
 
