@@ -56,7 +56,7 @@ public struct AppleIdentityClaims: Sendable, Equatable {
 }
 
 /// The identity token payload as sent, decoded tolerantly.
-struct IdentityTokenPayload: Decodable {
+struct IdentityTokenPayload: AppleRegisteredClaims {
     var iss: String
     var aud: AudienceList
     var sub: String

@@ -51,11 +51,9 @@ public struct IdentityTokenVerifier: Sendable {
     ///     for flows that sent no nonce (then the `nonce` claim is not checked).
     /// - Throws: ``AppleJWTError``, naming the check that failed.
     public func verify(_ token: String, rawNonce: String?) async throws(AppleJWTError) -> AppleIdentityClaims {
-        let jwt = try await SignedAppleJWT(token, keySet: keySet, clientIDs: clientIDs, leeway: leeway, now: now())
-        let payload: IdentityTokenPayload
-        do { payload = try JSONDecoder().decode(IdentityTokenPayload.self, from: jwt.payload) } catch {
-            throw .malformed("payload: \(SignedAppleJWT.describe(error))")
-        }
+        let jwt = try await SignedAppleJWT(token, as: IdentityTokenPayload.self, keySet: keySet, clientIDs: clientIDs,
+                                           leeway: leeway, now: now())
+        let payload = jwt.claims
         if let rawNonce {
             guard let nonce = payload.nonce, Self.constantTimeEqual(nonce.lowercased(), Self.sha256Hex(rawNonce)) else {
                 throw .nonceMismatch

@@ -88,7 +88,10 @@ struct ServerNotificationEventPayload: Decodable {
 }
 
 /// The notification JWT's own claims beyond the registered ones.
-struct ServerNotificationPayload: Decodable {
+struct ServerNotificationPayload: AppleRegisteredClaims {
+    var iss: String
+    var aud: AudienceList
+    var exp: NumericDate
     var jti: String
     var iat: NumericDate
     var events: EventsClaim

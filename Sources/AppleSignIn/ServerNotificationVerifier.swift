@@ -36,11 +36,9 @@ public struct ServerNotificationVerifier: Sendable {
 
     /// Verifies the notification JWT itself.
     public func verify(jwt: String) async throws(AppleJWTError) -> ServerNotification {
-        let verified = try await SignedAppleJWT(jwt, keySet: keySet, clientIDs: clientIDs, leeway: leeway, now: now())
-        let payload: ServerNotificationPayload
-        do { payload = try JSONDecoder().decode(ServerNotificationPayload.self, from: verified.payload) } catch {
-            throw .malformed("notification: \(SignedAppleJWT.describe(error))")
-        }
+        let verified = try await SignedAppleJWT(jwt, as: ServerNotificationPayload.self, keySet: keySet,
+                                                clientIDs: clientIDs, leeway: leeway, now: now())
+        let payload = verified.claims
         let event = payload.events.event
         return ServerNotification(
             jwtID: payload.jti, issuedAt: payload.iat.date, audience: verified.audience,

@@ -3,22 +3,14 @@ import Foundation
 /// The checks every JWT Apple signs must pass, shared by identity tokens and server-to-server
 /// notifications: RS256 only (decided from the header before any key is touched), a known `kid`,
 /// a valid signature, `iss`, `aud` against the client ids, `exp` and `iat` within the leeway.
-struct SignedAppleJWT {
-    /// The claims every Apple JWT carries.
-    struct RegisteredClaims: Decodable {
-        var iss: String?
-        var aud: AudienceList?
-        var iat: NumericDate?
-        var exp: NumericDate?
-    }
-
-    /// The verified payload bytes (JSON).
-    let payload: Data
+struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
+    /// The verified claims, decoded once.
+    let claims: Claims
     /// The client id of `aud` that matched.
     let audience: String
 
     init(
-        _ token: String, keySet: AppleKeySet, clientIDs: [String], leeway: TimeInterval, now: Date
+        _ token: String, as: Claims.Type, keySet: AppleKeySet, clientIDs: [String], leeway: TimeInterval, now: Date
     ) async throws(AppleJWTError) {
         let jws = try CompactJWS(token)
         let alg = jws.header.alg ?? "(none given)"
@@ -27,21 +19,21 @@ struct SignedAppleJWT {
         let key = try await keySet.key(id: kid)
         guard key.isValidRS256Signature(jws.signature, for: jws.signingInput) else { throw .badSignature }
 
-        let claims: RegisteredClaims
-        do { claims = try JSONDecoder().decode(RegisteredClaims.self, from: jws.payload) } catch {
+        let claims: Claims
+        do { claims = try JSONDecoder().decode(Claims.self, from: jws.payload) } catch {
             throw .malformed("payload: \(Self.describe(error))")
         }
-        guard let iss = claims.iss else { throw .malformed("payload has no iss") }
+        let iss = claims.iss
         guard iss == AppleID.issuer else { throw .issuerMismatch(found: iss) }
-        let audiences = claims.aud?.values ?? []
+        let audiences = claims.aud.values
         guard let audience = audiences.first(where: { clientIDs.contains($0) }) else {
             throw .audienceMismatch(found: audiences, expected: clientIDs)
         }
-        guard let exp = claims.exp?.date else { throw .malformed("payload has no exp") }
+        let exp = claims.exp.date
         guard now <= exp.addingTimeInterval(leeway) else { throw .expired(at: exp) }
-        guard let iat = claims.iat?.date else { throw .malformed("payload has no iat") }
+        let iat = claims.iat.date
         guard iat <= now.addingTimeInterval(leeway) else { throw .issuedInFuture(at: iat) }
-        self.payload = jws.payload
+        self.claims = claims
         self.audience = audience
     }
 
@@ -56,4 +48,13 @@ struct SignedAppleJWT {
         @unknown default: return "\(error)"
         }
     }
+}
+
+/// The registered claims every JWT Apple signs carries; payload types decode them with the rest,
+/// so a payload is decoded once.
+protocol AppleRegisteredClaims: Decodable {
+    var iss: String { get }
+    var aud: AudienceList { get }
+    var iat: NumericDate { get }
+    var exp: NumericDate { get }
 }
