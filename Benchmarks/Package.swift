@@ -8,6 +8,9 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // The shared workload: a 50-component file, a URL mix, and the NSRegularExpression baseline.
@@ -18,6 +21,25 @@ let package = Package(
             name: "AASAMatching",
             dependencies: ["AASAWorkload", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/AASAMatching",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Sign in with Apple: one RS256 identity token, key cached, verified by AppleSignIn and by jwt-kit.
+        .target(
+            name: "AppleWorkload",
+            dependencies: [
+                .product(name: "AppleSignIn", package: "wt-aasa"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // Times both verifiers in one run and prints verifications/s (used by scripts/bench-apple.sh).
+        .executableTarget(name: "apple-bench", dependencies: ["AppleWorkload"]),
+        .executableTarget(
+            name: "AppleIdentityTokenVerification",
+            dependencies: ["AppleWorkload", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/AppleIdentityTokenVerification",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
