@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HandoverClient", targets: ["HandoverClient"]),
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "QRCode", targets: ["QRCode"]),
+        .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
@@ -73,6 +75,33 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // Sign in with Apple for any server: identity tokens, client secret, token endpoints,
+        // server-to-server notifications (jwt-kit, swift-crypto, async-http-client; no Vapor).
+        .target(
+            name: "AppleSignIn",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // Test support only (never linked by the server or the CLI): Apple's protocol on loopback.
+        .target(
+            name: "AppleIDTestServer",
+            dependencies: [
+                "AppleSignIn",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
@@ -117,6 +146,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
+        .testTarget(
+            name: "AppleSignInTests",
+            dependencies: [
+                "AppleSignIn",
+                "AppleIDTestServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(
             name: "HandoverClientTests",
             dependencies: ["HandoverClient", "LinkCallbacks", "ReceiverCrashHarness",

@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
 // Benchmarks for Handover, kept out of the main package so `swift test` does not build them.
+import Foundation
 import PackageDescription
+
+/// SwiftPM names a package referenced by path after its folder, so read the checkout's folder
+/// name rather than assuming one.
+let handover = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "HandoverBenchmarks",
@@ -8,16 +13,38 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // The shared workload: a 50-component file, a URL mix, and the NSRegularExpression baseline.
-        .target(name: "AASAWorkload", dependencies: [.product(name: "UniversalLinks", package: "wt-aasa")]),
+        .target(name: "AASAWorkload", dependencies: [.product(name: "UniversalLinks", package: handover)]),
         // Times both matchers in one run and prints decisions/s and the ratio (used by scripts/bench-aasa.sh).
         .executableTarget(name: "aasa-bench", dependencies: ["AASAWorkload"]),
         .executableTarget(
             name: "AASAMatching",
             dependencies: ["AASAWorkload", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/AASAMatching",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Sign in with Apple: one RS256 identity token, key cached, verified by AppleSignIn and by jwt-kit.
+        .target(
+            name: "AppleWorkload",
+            dependencies: [
+                .product(name: "AppleSignIn", package: handover),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // Times both verifiers in one run and prints verifications/s (used by scripts/bench-apple.sh).
+        .executableTarget(name: "apple-bench", dependencies: ["AppleWorkload"]),
+        .executableTarget(
+            name: "AppleIdentityTokenVerification",
+            dependencies: ["AppleWorkload", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/AppleIdentityTokenVerification",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

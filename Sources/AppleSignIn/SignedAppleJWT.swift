@@ -1,0 +1,60 @@
+import Foundation
+
+/// The checks every JWT Apple signs must pass, shared by identity tokens and server-to-server
+/// notifications: RS256 only (decided from the header before any key is touched), a known `kid`,
+/// a valid signature, `iss`, `aud` against the client ids, `exp` and `iat` within the leeway.
+struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
+    /// The verified claims, decoded once.
+    let claims: Claims
+    /// The client id of `aud` that matched.
+    let audience: String
+
+    init(
+        _ token: String, as: Claims.Type, keySet: AppleKeySet, clientIDs: [String], leeway: TimeInterval, now: Date
+    ) async throws(AppleJWTError) {
+        let jws = try CompactJWS(token)
+        let alg = jws.header.alg ?? "(none given)"
+        guard alg == "RS256" else { throw .unsupportedAlgorithm(alg) }
+        guard let kid = jws.header.kid, !kid.isEmpty else { throw .malformed("header has no kid") }
+        let key = try await keySet.key(id: kid)
+        guard key.isValidRS256Signature(jws.signature, for: jws.signingInput) else { throw .badSignature }
+
+        let claims: Claims
+        do { claims = try JSONDecoder().decode(Claims.self, from: jws.payload) } catch {
+            throw .malformed("payload: \(Self.describe(error))")
+        }
+        let iss = claims.iss
+        guard iss == AppleID.issuer else { throw .issuerMismatch(found: iss) }
+        let audiences = claims.aud.values
+        guard let audience = audiences.first(where: { clientIDs.contains($0) }) else {
+            throw .audienceMismatch(found: audiences, expected: clientIDs)
+        }
+        let exp = claims.exp.date
+        guard now <= exp.addingTimeInterval(leeway) else { throw .expired(at: exp) }
+        let iat = claims.iat.date
+        guard iat <= now.addingTimeInterval(leeway) else { throw .issuedInFuture(at: iat) }
+        self.claims = claims
+        self.audience = audience
+    }
+
+    /// A short description of a decoding error naming the field.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, _): return "missing \(key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// The registered claims every JWT Apple signs carries; payload types decode them with the rest,
+/// so a payload is decoded once.
+protocol AppleRegisteredClaims: Decodable {
+    var iss: String { get }
+    var aud: AudienceList { get }
+    var iat: NumericDate { get }
+    var exp: NumericDate { get }
+}
