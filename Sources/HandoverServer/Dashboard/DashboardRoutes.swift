@@ -109,8 +109,8 @@ struct DashboardRoutes: RouteCollection {
         guard try await DashboardAuth.session(request, context: context) != nil else { throw Abort(.unauthorized) }
         let database = request.db
         let routes = self
-        return LiveUpdates.stream(changes: context.hub.subscribeToEverything()) {
-            (try await routes.overviewFragment(database), false)
+        return EventStream.response(changes: context.hub.subscribeToEverything()) {
+            EventStream.Event(name: "update", data: try await routes.overviewFragment(database).rendered, isFinal: false)
         }
     }
 

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LinkCallbacks
+import NIOConcurrencyHelpers
 import Vapor
 
 /// Logout runs: created by a device, read by the device or an admin, followed live over SSE.
@@ -61,50 +62,14 @@ struct LogoutRunRoutes: RouteCollection {
         let database = request.db
         let context = self.context
         let changes = context.hub.subscribe(to: runID)
-        let response = Response(status: .ok)
-        response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-        response.body = .init(managedAsyncStream: { writer in
-            enum Tick { case change, heartbeat }
-            let (ticks, continuation) = AsyncStream<Tick>.makeStream(bufferingPolicy: .bufferingNewest(2))
-            let forward = Task {
-                for await _ in changes { continuation.yield(.change) }
-                continuation.finish()
-            }
-            let heartbeat = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(15))
-                    continuation.yield(.heartbeat)
-                }
-            }
-            defer {
-                forward.cancel()
-                heartbeat.cancel()
-                continuation.finish()
-            }
-            func send(_ view: RunView) async throws {
-                let json = String(decoding: try JSONEncoder.api.encode(view), as: UTF8.self)
-                try await writer.write(.buffer(ByteBuffer(string: "event: run\ndata: \(json)\n\n")))
-            }
-            try await send(first)
-            var last = first
-            guard first.status == "running" else { return }
-            for await tick in ticks {
-                switch tick {
-                case .heartbeat:
-                    try await writer.write(.buffer(ByteBuffer(string: ": keep-alive\n\n")))
-                case .change:
-                    let view = try await context.runs(database).view(runID)
-                    if view != last {
-                        try await send(view)
-                        last = view
-                    }
-                    if view.status != "running" { return }
-                }
-            }
-        })
-        return response
+        let sent = NIOLockedValueBox(false)
+        return EventStream.response(changes: changes) {
+            // The view read for authorization is the first event; later ones are read anew.
+            let view = sent.withLockedValue { $0 } ? try await context.runs(database).view(runID) : first
+            sent.withLockedValue { $0 = true }
+            let json = String(decoding: try JSONEncoder.api.encode(view), as: UTF8.self)
+            return EventStream.Event(name: "run", data: json, isFinal: view.status != "running")
+        }
     }
 
     private func authorizedView(_ request: Request) async throws -> RunView {

@@ -173,9 +173,12 @@ struct TesterRoutes: RouteCollection {
         guard let id = request.parameters.get("testID", as: UUID.self) else { throw Abort(.notFound) }
         let tester = self.tester(request)
         let csrf = session.csrfToken
-        return LiveUpdates.stream(changes: context.hub.subscribe(to: id)) {
-            guard let test = try await tester.snapshot(id) else { return (HTML("This test no longer exists."), true) }
-            return (Self.progress(test, csrf: csrf), test.isFinished)
+        return EventStream.response(changes: context.hub.subscribe(to: id)) {
+            guard let test = try await tester.snapshot(id) else {
+                return EventStream.Event(name: "done", data: HTML("This test no longer exists.").rendered, isFinal: true)
+            }
+            return EventStream.Event(name: test.isFinished ? "done" : "update", data: Self.progress(test, csrf: csrf).rendered,
+                                     isFinal: test.isFinished)
         }
     }
 

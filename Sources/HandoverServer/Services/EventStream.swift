@@ -1,12 +1,22 @@
 import Foundation
 import Vapor
 
-/// A `text/event-stream` of HTML fragments for a live block of a page (see
-/// ``DashboardLayout/live(id:source:content:)``): an `update` event with the fragment now and
-/// after every change, and a `done` event with the last one when `render` says it is final.
-enum LiveUpdates {
-    static func stream(changes: AsyncStream<Void>,
-                       render: @escaping @Sendable () async throws -> (html: HTML, finished: Bool)) -> Response {
+/// A `text/event-stream` response that follows a change stream: one event now, then one after
+/// every change whose data differs from the last sent, until an event marked final. A comment
+/// line every 15 s keeps proxies from closing the stream.
+///
+/// The run API (`event: run` with the run's JSON) and the dashboard's live blocks (`update` and
+/// `done` events with an HTML fragment) both stream through it.
+enum EventStream {
+    /// One event to send.
+    struct Event: Sendable {
+        var name: String
+        var data: String
+        /// The stream ends after this event.
+        var isFinal: Bool
+    }
+
+    static func response(changes: AsyncStream<Void>, next: @escaping @Sendable () async throws -> Event) -> Response {
         let response = Response(status: .ok)
         response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
@@ -29,14 +39,15 @@ enum LiveUpdates {
                 heartbeat.cancel()
                 continuation.finish()
             }
-            var last = ""
+            var last: String?
+            /// Sends the next event when its data changed; returns whether the stream is over.
             func send() async throws -> Bool {
-                let (html, finished) = try await render()
-                if html.rendered != last || finished {
-                    last = html.rendered
-                    try await writer.write(.buffer(ByteBuffer(string: event(finished ? "done" : "update", html.rendered))))
+                let event = try await next()
+                if event.data != last {
+                    last = event.data
+                    try await writer.write(.buffer(ByteBuffer(string: format(event))))
                 }
-                return finished
+                return event.isFinal
             }
             if try await send() { return }
             for await tick in ticks {
@@ -50,7 +61,7 @@ enum LiveUpdates {
     }
 
     /// One SSE event; each line of the data gets its own `data:` field.
-    static func event(_ name: String, _ data: String) -> String {
-        "event: \(name)\n" + data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
+    static func format(_ event: Event) -> String {
+        "event: \(event.name)\n" + event.data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
     }
 }
