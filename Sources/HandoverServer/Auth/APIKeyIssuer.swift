@@ -11,9 +11,7 @@ import LinkCallbacks
 public enum APIKeyIssuer {
     /// A new key and the row that stores its hash.
     static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date) -> (key: String, row: APIKey) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let key = "hov_" + Base64URL.encode(bytes)
+        let key = "hov_" + BearerSecret.random()
         let row = APIKey(name: name, scope: scope, keyHash: hash(key), keyPrefix: String(key.prefix(12)), deviceID: deviceID,
                          createdAt: now)
         return (key, row)
@@ -28,9 +26,7 @@ public enum APIKeyIssuer {
     }
 
     /// The SHA-256 of a key, in hex.
-    static func hash(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    static func hash(_ key: String) -> String { BearerSecret.digest(key) }
 
     /// The live key row for a presented key, if any.
     static func find(_ key: String, on database: Database) async throws -> APIKey? {

@@ -1,4 +1,3 @@
-import Crypto
 import Fluent
 import Foundation
 import LinkCallbacks
@@ -15,7 +14,7 @@ enum DashboardAuth {
     /// The signed-in session, if the request carries a live one.
     static func session(_ request: Request, context: ServerContext) async throws -> DashboardSession? {
         guard let token = request.cookies[sessionCookie]?.string, !token.isEmpty else { return nil }
-        guard let session = try await DashboardSession.query(on: request.db).filter(\.$tokenHash == hash(token)).first(),
+        guard let session = try await DashboardSession.query(on: request.db).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
               session.expiresAt > context.clock.now() else { return nil }
         return session
     }
@@ -24,10 +23,10 @@ enum DashboardAuth {
     static func signIn(key: String, request: Request, context: ServerContext) async throws -> (String, DashboardSession)? {
         guard let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), on: request.db),
               stored.scope == APIKeyScope.admin.rawValue, let keyID = stored.id else { return nil }
-        let token = randomToken()
+        let token = BearerSecret.random()
         let session = DashboardSession()
-        session.tokenHash = hash(token)
-        session.csrfToken = randomToken()
+        session.tokenHash = BearerSecret.digest(token)
+        session.csrfToken = BearerSecret.random()
         session.apiKeyID = keyID
         session.createdAt = context.clock.now()
         session.expiresAt = session.createdAt.addingTimeInterval(lifetime)
@@ -53,13 +52,6 @@ enum DashboardAuth {
         }
     }
 
-    static func randomToken() -> String {
-        Base64URL.encode(Array(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }))
-    }
-
-    static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
 }
 
 /// A dashboard or tester failure shown as an HTML page.

@@ -29,7 +29,7 @@ struct DashboardRoutes: RouteCollection {
     }
 
     private func signInPage(_ request: Request, message: String?, status: HTTPResponseStatus) -> Response {
-        let token = DashboardAuth.randomToken()
+        let token = BearerSecret.random()
         let response = DashboardLayout.page("Sign in", signedIn: nil, status: status) {
             HTML.element("section") {
                 if let message { HTML.element("p", ["class": "error"]) { message } }

@@ -16,6 +16,18 @@ struct AppInput: Content {
     var androidPackage: String?
     var androidFingerprints: [String]?
 
+    /// Checks that `action` can carry ULC callbacks under `policy` (the registry's apps and the
+    /// tester's targets); throws a 422 naming `field`.
+    static func checkLogoutAction(_ action: String, policy: CallbackPolicy, field: String) throws {
+        do {
+            let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
+                                                  errorText: "https://handover.invalid/error")
+            _ = try policy.evaluate(probe.text)
+        } catch {
+            throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
+        }
+    }
+
     /// Checks every field with the pure modules, naming the first one at fault. A logout action
     /// must pass `actionPolicy`: https without a port, or also http on loopback in developer mode.
     func validated(actionPolicy: CallbackPolicy = .default) throws -> AppInput {
@@ -36,13 +48,7 @@ struct AppInput: Content {
             guard let action = logoutAction else {
                 throw APIError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
             }
-            do {
-                let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
-                                                      errorText: "https://handover.invalid/error")
-                _ = try actionPolicy.evaluate(probe.text)
-            } catch {
-                throw APIError.invalid("logoutAction", "\(error.detail); accepted: \(error.accepted)")
-            }
+            try Self.checkLogoutAction(action, policy: actionPolicy, field: "logoutAction")
         } else if logoutAction != nil {
             throw APIError.invalid("logoutAction", "a launcher has no logout action; leave it out")
         }

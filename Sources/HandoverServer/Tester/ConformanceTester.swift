@@ -235,11 +235,10 @@ struct ConformanceTester: Sendable {
             guard try change(&snapshot) else { return false }
             let rounds = String(decoding: try Self.encoder.encode(snapshot.rounds), as: UTF8.self)
             let status = snapshot.verdict.status
-            let updated = try await TesterRun.query(on: database)
+            try await TesterRun.query(on: database)
                 .filter(\.$id == id).filter(\.$version == run.version)
                 .set(\.$rounds, to: rounds).set(\.$status, to: status).set(\.$version, to: run.version + 1)
                 .update()
-            _ = updated
             // Fluent does not report affected rows portably: read back to see whose write won.
             if let after = try await TesterRun.find(id, on: database), after.version == run.version + 1, after.rounds == rounds {
                 await context.notifier.runChanged(id, on: database)
