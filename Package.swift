@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
+        .library(name: "SessionTokens", targets: ["SessionTokens"]),
+        .library(name: "AppleIDTestServer", targets: ["AppleIDTestServer"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -48,6 +50,8 @@ let package = Package(
                 "LinkCallbacks",
                 "UniversalLinks",
                 "QRCode",
+                "AppleSignIn",
+                "SessionTokens",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -87,6 +91,15 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The server's own short-lived sessions: ES256 access tokens from a rotating key ring,
+        // verified without a database read; AES-GCM for secrets at rest (jwt-kit, swift-crypto).
+        .target(
+            name: "SessionTokens",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Test support only (never linked by the server or the CLI): Apple's protocol on loopback.
@@ -140,6 +153,9 @@ let package = Package(
                 "LinkCallbacks",
                 "HandoverClient",
                 "DeviceSimulator",
+                "AppleSignIn",
+                "AppleIDTestServer",
+                "SessionTokens",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Vapor", package: "vapor"),
@@ -154,6 +170,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
+        ),
+        .testTarget(
+            name: "SessionTokensTests",
+            dependencies: ["SessionTokens", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "HandoverClientTests",

@@ -1,0 +1,40 @@
+import Foundation
+import JWTKit
+
+/// What an access token says: who (`sub`), which session (`sid`), and until when (`exp`).
+///
+/// Access tokens are short-lived JWTs signed by the server's own rotating key (ES256, with a
+/// `kid`), so any instance verifies them from the token alone, without a database read.
+public struct AccessTokenClaims: JWTPayload, Equatable, Sendable {
+    /// `iss`: the server's public origin.
+    public var issuer: IssuerClaim
+    /// `sub`: the user's id on this server (not Apple's `sub`).
+    public var subject: SubjectClaim
+    /// `sid`: the session (refresh-token family) the token belongs to; revoking it ends the token.
+    public var sessionID: String
+    /// `email`, when the user shared one.
+    public var email: String?
+    /// `iat`.
+    public var issuedAt: IssuedAtClaim
+    /// `exp`.
+    public var expiresAt: ExpirationClaim
+
+    enum CodingKeys: String, CodingKey {
+        case issuer = "iss", subject = "sub", sessionID = "sid", email, issuedAt = "iat", expiresAt = "exp"
+    }
+
+    public init(issuer: String, userID: String, sessionID: String, email: String?, issuedAt: Date, expiresAt: Date) {
+        self.issuer = IssuerClaim(value: issuer)
+        self.subject = SubjectClaim(value: userID)
+        self.sessionID = sessionID
+        self.email = email
+        self.issuedAt = IssuedAtClaim(value: issuedAt)
+        self.expiresAt = ExpirationClaim(value: expiresAt)
+    }
+
+    /// The user id (`sub`).
+    public var userID: String { subject.value }
+
+    /// Time checks need the server's clock, so ``SessionKeyRing/verify(_:now:)`` makes them.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,146 @@
+import Crypto
+import Foundation
+import JWTKit
+
+/// Signs and verifies access tokens with the server's rotating ES256 keys.
+///
+/// The newest key signs; every key still held verifies. Verification needs no database: it
+/// checks the header against the ones this ring issues, the ES256 signature (jwt-kit), `iss` and
+/// `exp`. A token verified once is remembered until it expires (``cacheLimit`` entries), so a
+/// client that sends the same token on every request pays the signature check once.
+///
+/// ```swift
+/// let ring = SessionKeyRing(issuer: "https://handover.example.com")
+/// await ring.install(SessionSigningKey.generate(now: Date()))
+/// let token = try await ring.sign(claims)
+/// let verified = try await ring.verify(token, now: Date())
+/// ```
+public final class SessionKeyRing: Sendable {
+    /// The `iss` this ring writes and requires.
+    public let issuer: String
+    /// How many verified tokens are remembered; 0 turns the cache off.
+    public let cacheLimit: Int
+
+    private struct State {
+        var keys: [String: SessionSigningKey] = [:]
+        /// Header segments already read, to the key id they name (jwt-kit may order the header's
+        /// fields differently from one token to the next, so they are learned, not predicted).
+        var headers: [Substring: String] = [:]
+        var signingKeyID: String?
+        var verified: [String: AccessTokenClaims] = [:]
+    }
+
+    private let collection = JWTKeyCollection()
+    private let state = Locked(State())
+
+    public init(issuer: String, cacheLimit: Int = 10_000) {
+        self.issuer = issuer
+        self.cacheLimit = cacheLimit
+    }
+
+    /// Adds `key`. The newest key (by ``SessionSigningKey/createdAt``) becomes the signing key.
+    public func install(_ key: SessionSigningKey) async throws {
+        let kid = JWKIdentifier(string: key.keyID)
+        await collection.add(ecdsa: try ES256PrivateKey(backing: key.privateKey), kid: kid)
+        state.withLock { state in
+            state.keys[key.keyID] = key
+            if let current = state.signingKeyID, let currentKey = state.keys[current], currentKey.createdAt >= key.createdAt {
+                return
+            }
+            state.signingKeyID = key.keyID
+        }
+    }
+
+    /// Drops every key not in `keyIDs` (retired keys); tokens they signed stop verifying.
+    public func retain(only keyIDs: Set<String>) async {
+        let dropped: [String] = state.withLock { state in
+            let dropped = state.keys.keys.filter { !keyIDs.contains($0) }
+            for kid in dropped { state.keys[kid] = nil }
+            state.headers = state.headers.filter { keyIDs.contains($0.value) }
+            if let signing = state.signingKeyID, !keyIDs.contains(signing) {
+                state.signingKeyID = state.keys.values.max { $0.createdAt < $1.createdAt }?.keyID
+            }
+            if !dropped.isEmpty { state.verified.removeAll() }
+            return dropped
+        }
+        for kid in dropped { _ = await collection.remove(kid: JWKIdentifier(string: kid)) }
+    }
+
+    /// The ids of the keys held.
+    public var keyIDs: Set<String> { state.withLock { Set($0.keys.keys) } }
+
+    /// The key that signs new tokens.
+    public var signingKey: SessionSigningKey? { state.withLock { state in state.signingKeyID.flatMap { state.keys[$0] } } }
+
+    /// Signs `claims` with the newest key.
+    public func sign(_ claims: AccessTokenClaims) async throws -> String {
+        guard let kid = state.withLock({ $0.signingKeyID }) else { throw AccessTokenError.unknownKey("(no signing key installed)") }
+        return try await collection.sign(claims, kid: JWKIdentifier(string: kid))
+    }
+
+    /// Verifies `token` and returns its claims.
+    ///
+    /// - Parameters:
+    ///   - now: The server's clock.
+    ///   - leeway: Seconds of clock skew tolerated on `exp`.
+    /// - Throws: ``AccessTokenError``.
+    public func verify(_ token: String, now: Date, leeway: TimeInterval = 0) async throws(AccessTokenError) -> AccessTokenClaims {
+        if cacheLimit > 0, let claims = state.withLock({ $0.verified[token] }) {
+            try check(claims, now: now, leeway: leeway)
+            return claims
+        }
+        let claims = try await verifyUncached(token)
+        try check(claims, now: now, leeway: leeway)
+        if cacheLimit > 0 {
+            state.withLock { state in
+                if state.verified.count >= cacheLimit {
+                    state.verified = state.verified.filter { $0.value.expiresAt.value > now }
+                    if state.verified.count >= cacheLimit { state.verified.removeAll(keepingCapacity: true) }
+                }
+                state.verified[token] = claims
+            }
+        }
+        return claims
+    }
+
+    /// The signature and header checks alone, with no cache and no time checks: what a request
+    /// with a token never seen before costs (the benchmark measures this).
+    public func verifyUncached(_ token: String) async throws(AccessTokenError) -> AccessTokenClaims {
+        guard let dot = token.firstIndex(of: ".") else { throw .malformed("expected header.payload.signature") }
+        let header = token[..<dot]
+        if state.withLock({ $0.headers[header] }) == nil {
+            let kid = try Self.keyID(header: header)
+            try state.withLock { (state) throws(AccessTokenError) in
+                guard state.keys[kid] != nil else { throw .unknownKey(kid) }
+                if state.headers.count < 256 { state.headers[header] = kid }
+            }
+        }
+        do {
+            return try await collection.verify(token, as: AccessTokenClaims.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw .badSignature
+        } catch let error as JWTError where error.errorType == .unknownKID {
+            throw .unknownKey(String(describing: error.kid ?? ""))
+        } catch {
+            throw .malformed("\(error)")
+        }
+    }
+
+    private func check(_ claims: AccessTokenClaims, now: Date, leeway: TimeInterval) throws(AccessTokenError) {
+        guard claims.issuer.value == issuer else { throw .issuerMismatch(claims.issuer.value) }
+        guard now.timeIntervalSince(claims.expiresAt.value) < leeway else { throw .expired(at: claims.expiresAt.value) }
+    }
+
+    /// The `kid` of an ES256 header, or why the header is not one this ring issues.
+    private static func keyID(header: Substring) throws(AccessTokenError) -> String {
+        struct Header: Decodable { var alg: String?; var kid: String? }
+        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let decoded = try? JSONDecoder().decode(Header.self, from: data) else {
+            throw .malformed("the header is not base64url JSON")
+        }
+        guard decoded.alg == "ES256" else { throw .malformed("alg is '\(decoded.alg ?? "missing")'; only ES256 is issued") }
+        guard let kid = decoded.kid else { throw .malformed("the header has no kid") }
+        return kid
+    }
+}
