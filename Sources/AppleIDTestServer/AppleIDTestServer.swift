@@ -237,6 +237,27 @@ public final class AppleIDTestServer: Sendable {
         return code
     }
 
+    /// Revokes every refresh token of `sub`, as when the user stops using Sign in with Apple with
+    /// the app in Settings. Returns how many were revoked.
+    @discardableResult
+    public func revokeGrants(subject sub: String) -> Int {
+        state.withLockedValue { state in
+            var count = 0
+            for (token, grant) in state.refreshTokens where grant.subject == sub && !grant.revoked {
+                state.refreshTokens[token]?.revoked = true
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// The refresh tokens issued to `sub` and whether each is revoked.
+    public func refreshTokens(subject sub: String) -> [(token: String, revoked: Bool)] {
+        state.withLockedValue { state in
+            state.refreshTokens.filter { $0.value.subject == sub }.map { ($0.key, $0.value.revoked) }
+        }
+    }
+
     /// Whether `refreshToken` is known and revoked.
     public func isRevoked(refreshToken: String) -> Bool {
         state.withLockedValue { $0.refreshTokens[refreshToken]?.revoked ?? false }

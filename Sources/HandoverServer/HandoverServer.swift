@@ -73,7 +73,19 @@ public final class HandoverServer: Sendable {
             context.testerSimulator = testerSimulator
             var outbound = HTTPClient.Configuration(redirectConfiguration: .disallow)
             outbound.timeout = .init(connect: .seconds(5), read: .seconds(10))
-            context.outboundClient = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outbound)
+            let outboundClient = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outbound)
+            context.outboundClient = outboundClient
+            let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64,
+                                                      dataDirectory: configuration.dataDirectory)
+            let sessions = SessionAuthority(settings: configuration.sessions, sealer: sealer, clock: clock,
+                                            issuer: SessionAuthority.issuer(publicURL: configuration.publicURL),
+                                            usesPostgres: usesPostgres, logger: logger)
+            try await sessions.start(on: application.db)
+            context.sessions = sessions
+            if let apple = configuration.signInWithApple {
+                context.apple = try AppleSignInService(configuration: apple, httpClient: outboundClient, clock: clock,
+                                                       settings: configuration.sessions, sealer: sealer, logger: logger)
+            }
             try routes(application, context)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
@@ -84,7 +96,14 @@ public final class HandoverServer: Sendable {
             if configuration.publicURL == nil { origin.set(resolved.resolvedPublicURL) }
             let port = resolved.port
             let server = HandoverServer(application: application, configuration: resolved, port: port, context: context)
-            if usesPostgres, let url = configuration.databaseURL { server.listenForChanges(url: url) }
+            if usesPostgres, let url = configuration.databaseURL {
+                server.listen(url: url, channel: RunChangeNotifier.channel) { payload in
+                    if let run = UUID(uuidString: payload) { hub.publish(run) }
+                }
+                server.listen(url: url, channel: SessionAuthority.revocationChannel) { payload in
+                    sessions.announce([payload])
+                }
+            }
             if let interval = configuration.schedulerInterval { server.runBackgroundWork(every: interval) }
             return server
         } catch {
@@ -111,6 +130,12 @@ public final class HandoverServer: Sendable {
         return (pass.reissued, pass.timedOut)
     }
 
+    /// Session upkeep now: rotates the access-token key when due, prunes revocations, forgets
+    /// expired sign-in nonces. The background loop does this every minute.
+    public func maintainSessions() async throws {
+        try await context.sessions?.maintain(on: application.db)
+    }
+
     /// Sends webhook deliveries that are due now; returns how many were attempted.
     @discardableResult
     public func deliverWebhooks() async throws -> Int {
@@ -134,6 +159,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateSchema())
         application.migrations.add(CreateIndexes())
         application.migrations.add(CreateDashboardAndTester())
+        application.migrations.add(CreateUserSessions())
         if let url = configuration.databaseURL {
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
                 throw ConfigurationError(setting: "--database", problem: "'\(url)' is not a PostgreSQL URL",
@@ -169,6 +195,9 @@ public final class HandoverServer: Sendable {
         try api.register(collection: LogoutRunRoutes(context: context))
         try application.register(collection: DashboardRoutes(context: context))
         try application.register(collection: TesterRoutes(context: context))
+        if let sessions = context.sessions {
+            try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))
+        }
     }
 
     // MARK: Background work
@@ -178,12 +207,19 @@ public final class HandoverServer: Sendable {
         let tester = ConformanceTester(database: application.db, context: context)
         let dispatcher = self.dispatcher
         let logger = application.logger
+        let sessions = context.sessions
+        let database = application.db
         let task = Task {
+            var lastUpkeep = ContinuousClock.now
             while !Task.isCancelled {
                 do {
                     try await scheduler.fireDue()
                     try await tester.fireDue()
                     try await dispatcher.deliverDue()
+                    if ContinuousClock.now - lastUpkeep >= .seconds(60) {
+                        lastUpkeep = .now
+                        try await sessions?.maintain(on: database)
+                    }
                 } catch {
                     logger.warning("background pass failed", metadata: ["error": "\(error)"])
                 }
@@ -193,9 +229,9 @@ public final class HandoverServer: Sendable {
         background.withLockedValue { $0.append(task) }
     }
 
-    /// Keeps one connection listening for run changes from every instance (PostgreSQL only).
-    private func listenForChanges(url: String) {
-        let hub = context.hub
+    /// Keeps one connection listening on `channel` (PostgreSQL only): run changes and session
+    /// revocations from every instance.
+    private func listen(url: String, channel: String, handle: @escaping @Sendable (String) -> Void) {
         let logger = application.logger
         let task = Task {
             while !Task.isCancelled {
@@ -203,12 +239,12 @@ public final class HandoverServer: Sendable {
                     let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
                     let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
                     defer { Task { try? await connection.close() } }
-                    for try await notification in try await connection.listen(RunChangeNotifier.channel) {
-                        if let run = UUID(uuidString: notification.payload) { hub.publish(run) }
+                    for try await notification in try await connection.listen(channel) {
+                        handle(notification.payload)
                     }
                 } catch {
                     if Task.isCancelled { return }
-                    logger.warning("LISTEN connection lost; reconnecting", metadata: ["error": "\(error)"])
+                    logger.warning("LISTEN connection lost; reconnecting", metadata: ["error": "\(error)", "channel": "\(channel)"])
                     try? await Task.sleep(for: .seconds(1))
                 }
             }

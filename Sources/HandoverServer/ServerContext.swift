@@ -23,6 +23,10 @@ struct ServerContext: Sendable {
     var testerSimulator: (any TesterSimulator)?
     /// Fetches association files for the tester (no redirects).
     var outboundClient: HTTPClient?
+    /// The server's own sessions (access and refresh tokens).
+    var sessions: SessionAuthority?
+    /// Sign in with Apple, when configured.
+    var apple: AppleSignInService?
     /// Work started by requests that outlives them (the tester driving a simulated app).
     let detachedWork = DetachedWork()
 

@@ -13,7 +13,16 @@ struct ServeCommand: AsyncParsableCommand {
             127.0.0.1:8080. On the first start it prints an admin key (shown once).
 
             Every flag can also come from the environment: HANDOVER_HOST, HANDOVER_PORT, \
-            HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL, HANDOVER_DEVELOPER_MODE. Flags win.
+            HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL, HANDOVER_DEVELOPER_MODE, \
+            HANDOVER_APPLE_CLIENT_IDS, HANDOVER_APPLE_TEAM_ID, HANDOVER_APPLE_KEY_ID, \
+            HANDOVER_APPLE_PRIVATE_KEY_FILE, HANDOVER_APPLE_BASE_URL, HANDOVER_SESSION_TTL, \
+            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY. Flags win.
+
+            Sign in with Apple (POST /auth/apple) needs the four --apple-* settings; the server then \
+            issues its own sessions: ES256 access tokens living --session-ttl seconds and single-use \
+            refresh tokens. Apple refresh tokens are stored AES-GCM encrypted with \
+            HANDOVER_TOKEN_ENCRYPTION_KEY, or with a key generated into the data directory on first \
+            start (set the variable when several instances share a database).
 
             Devices reach the server through a TLS proxy at --public-url; callback links and the \
             apple-app-site-association file use that origin.
@@ -23,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
               handover serve --port 9000 --public-url https://handover.example.com
               handover serve --port 8080 --developer-mode     # for handover simulate logout --server
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
+              handover serve --apple-client-ids com.example.app --apple-team-id ABCDE12345 \
+                --apple-key-id ABC123DEFG --apple-private-key-file AuthKey_ABC123DEFG.p8
             Stop it with Ctrl-C or SIGTERM: it finishes in-flight requests first.
             """
     )
@@ -38,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"),
             help: ArgumentHelp("The https origin devices reach this server at. Env: HANDOVER_PUBLIC_URL.", valueName: "url"))
     var publicURL: String?
+
+    @OptionGroup(title: "Sign in with Apple and sessions") var sessions: SessionOptions
 
     @Flag(name: .customLong("developer-mode"),
           help: "Also accept logout actions on loopback with http and a port (like iOS ?mode=developer), for `handover simulate logout --server`. Env: HANDOVER_DEVELOPER_MODE=1.")
@@ -59,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if developerMode { configuration.developerMode = true }
+        try sessions.apply(to: &configuration)
         if let publicURL {
             do {
                 configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url")

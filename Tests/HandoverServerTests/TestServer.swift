@@ -59,7 +59,8 @@ final class TestServer: Sendable {
     /// Starts a server on a fresh database. To start a second instance on the same database (the
     /// two-instance tests), pass the first as `sharing`.
     static func start(_ database: TestDatabase, publicURL: String? = nil, sharing other: TestServer? = nil,
-                      developerMode: Bool = false, testerSimulator: (any TesterSimulator)? = nil) async throws -> TestServer {
+                      developerMode: Bool = false, testerSimulator: (any TesterSimulator)? = nil,
+                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.schedulerInterval = nil
@@ -75,6 +76,7 @@ final class TestServer: Sendable {
                 configuration.databaseURL = try await PostgresTestDatabase.fresh()
             }
         }
+        configure(&configuration)
         let clock = other?.clock ?? ManualServerClock()
         let server = try await HandoverServer.start(configuration, clock: clock, logger: logger, testerSimulator: testerSimulator)
         let adminKey: String

@@ -30,11 +30,17 @@ public struct ServerConfiguration: Sendable {
     /// tester's hostile-callback round (a callback host outside the app's allowlist). On
     /// loopback the other loopback name is used when this is `nil`.
     public var testerHostileURL: URL?
+    /// Sign in with Apple; `nil` leaves `/auth/apple` answering 404 `not_configured`.
+    public var signInWithApple: SignInWithAppleConfiguration?
+    /// The server's own sessions (access-token lifetime, strict revocation, key rotation).
+    public var sessions = SessionSettings()
 
     public init() {}
 
     /// Reads `HANDOVER_HOST`, `HANDOVER_PORT`, `HANDOVER_DATA_DIR`, `HANDOVER_DATABASE_URL` and
-    /// `HANDOVER_PUBLIC_URL`, and `HANDOVER_DEVELOPER_MODE` (`1` or `true` turns it on),
+    /// `HANDOVER_PUBLIC_URL`, and `HANDOVER_DEVELOPER_MODE` (`1` or `true` turns it on), the
+    /// Sign in with Apple settings (`HANDOVER_APPLE_*`) and the session settings
+    /// (`HANDOVER_SESSION_TTL`, `HANDOVER_STRICT_SESSIONS`, `HANDOVER_TOKEN_ENCRYPTION_KEY`),
     /// leaving defaults for the ones not set.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
@@ -65,6 +71,7 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError(setting: "HANDOVER_DEVELOPER_MODE", problem: "'\(developer)' is not a switch", accepted: "1 or 0")
             }
         }
+        try readSessionSettings(environment, into: &configuration)
         return configuration
     }
 

@@ -31,6 +31,10 @@ enum OpenAPIDocument {
         description: Logout runs. Admin scope, or a device key for its own device.
       - name: public
         description: Routes without an API key.
+      - name: sessions
+        description: |
+          Sign in with Apple and the server's own user sessions: short-lived access tokens (ES256
+          JWTs sent as `Authorization: Bearer …`) and single-use refresh tokens.
     security:
       - bearerAuth: []
     paths:
@@ -544,8 +548,173 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+      /auth/apple/nonce:
+        post:
+          tags: [sessions]
+          operationId: createSignInNonce
+          summary: A single-use nonce for the next Sign in with Apple request (10 minutes).
+          description: |
+            The app puts the SHA-256 hex digest of this nonce in its `ASAuthorizationAppleIDRequest`,
+            and sends the nonce itself with `POST /auth/apple`. Only the digest is stored.
+          security: []
+          responses:
+            "200":
+              description: The nonce.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Nonce"
+      /auth/apple:
+        post:
+          tags: [sessions]
+          operationId: signInWithApple
+          summary: Exchanges an Apple identity token and authorization code for a session.
+          description: |
+            Verifies the identity token (RS256, Apple's keys, `iss`, `aud`, `exp`, `iat`, and `nonce`
+            against the SHA-256 of the nonce sent), consumes the nonce, exchanges the code with Apple
+            and keeps Apple's refresh token encrypted. 404 `not_configured` when Sign in with Apple is
+            not set up on this server.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/AppleSignInInput"
+          responses:
+            "200":
+              description: A new session.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "503":
+              $ref: "#/components/responses/AppleUnavailable"
+      /auth/refresh:
+        post:
+          tags: [sessions]
+          operationId: refreshSession
+          summary: Rotates a refresh token into a new token pair.
+          description: |
+            Each refresh token works once. Presenting one already used signs the whole session out
+            (`refresh_token_reused`). Once a day the user's Apple grant is checked with Apple; if Apple
+            says `invalid_grant`, every session of the user ends (`apple_grant_revoked`).
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RefreshInput"
+          responses:
+            "200":
+              description: The new pair.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /auth/logout:
+        post:
+          tags: [sessions]
+          operationId: signOut
+          summary: Ends the session of the access token sent.
+          security:
+            - sessionAuth: []
+          responses:
+            "204":
+              description: Signed out; the session's tokens no longer work.
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+      /auth/apple/notifications:
+        post:
+          tags: [sessions]
+          operationId: appleServerNotification
+          summary: Apple's server-to-server notifications (register this URL with Apple).
+          description: |
+            Verifies the JWT in `payload` and applies its event once per `jti`: `consent-revoked` and
+            `account-delete` end every session of the user at once (`account-delete` also deletes the
+            user), `email-disabled` and `email-enabled` update the email flags.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [payload]
+                  properties:
+                    payload:
+                      type: string
+                      description: The signed JWT Apple sends.
+          responses:
+            "200":
+              description: Applied now, or earlier (a duplicate).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/NotificationResult"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /api/v1/me:
+        get:
+          tags: [sessions]
+          operationId: showMe
+          summary: The signed-in user, read from the access token alone.
+          security:
+            - sessionAuth: []
+          responses:
+            "200":
+              description: The user.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Me"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+        delete:
+          tags: [sessions]
+          operationId: deleteMe
+          summary: Deletes the account, revoking its Sign in with Apple grant at Apple first.
+          security:
+            - sessionAuth: []
+          responses:
+            "204":
+              description: Deleted; every session of the user has ended.
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "503":
+              $ref: "#/components/responses/AppleUnavailable"
     components:
       securitySchemes:
+        sessionAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: JWT
+          description: |
+            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
+            that lives the session TTL (300 s by default).
         bearerAuth:
           type: http
           scheme: bearer
@@ -600,6 +769,36 @@ enum OpenAPIDocument {
             type: string
             format: uuid
       responses:
+        SessionUnauthorized:
+          description: |
+            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
+            or its session was signed out (`session_revoked`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        SignInRefused:
+          description: |
+            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
+            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
+            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
+            `apple_grant_revoked`.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotConfigured:
+          description: Sign in with Apple is not configured on this server (`not_configured`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        AppleUnavailable:
+          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
         BadRequest:
           description: |
             A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
@@ -650,6 +849,93 @@ enum OpenAPIDocument {
               schema:
                 $ref: "#/components/schemas/Error"
       schemas:
+        Nonce:
+          type: object
+          additionalProperties: false
+          required: [nonce, expiresIn]
+          properties:
+            nonce:
+              type: string
+              description: 43 base64url characters; single use.
+            expiresIn:
+              type: integer
+              description: Seconds the nonce stays valid (600).
+        AppleSignInInput:
+          type: object
+          required: [identityToken, authorizationCode, nonce]
+          properties:
+            identityToken:
+              type: string
+              minLength: 1
+              maxLength: 8192
+              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
+            authorizationCode:
+              type: string
+              minLength: 1
+              maxLength: 1024
+              description: The single-use authorization code, as UTF-8 text.
+            nonce:
+              type: string
+              minLength: 16
+              maxLength: 256
+              description: The raw nonce from `POST /auth/apple/nonce`.
+            fullName:
+              type: object
+              description: Apple sends the name at the first sign-in only.
+              properties:
+                givenName:
+                  type: string
+                  maxLength: 200
+                familyName:
+                  type: string
+                  maxLength: 200
+        RefreshInput:
+          type: object
+          required: [refreshToken]
+          properties:
+            refreshToken:
+              type: string
+              description: The latest refresh token of the session (`hrt_…`).
+        SessionGrant:
+          type: object
+          additionalProperties: false
+          required: [accessToken, refreshToken, expiresIn, tokenType, user]
+          properties:
+            accessToken:
+              type: string
+              description: An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`.
+            refreshToken:
+              type: string
+              description: Single use; a second use signs the session out.
+            expiresIn:
+              type: integer
+              description: Seconds the access token lives (the server's session TTL, 300 by default).
+            tokenType:
+              type: string
+              enum: [Bearer]
+            user:
+              $ref: "#/components/schemas/Me"
+        Me:
+          type: object
+          additionalProperties: false
+          required: [id]
+          properties:
+            id:
+              type: string
+              format: uuid
+            email:
+              type: string
+        NotificationResult:
+          type: object
+          additionalProperties: false
+          required: [status, event]
+          properties:
+            status:
+              type: string
+              enum: [processed, duplicate]
+            event:
+              type: string
+              description: The event type, such as consent-revoked.
         Error:
           type: object
           additionalProperties: false

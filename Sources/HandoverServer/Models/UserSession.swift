@@ -1,0 +1,31 @@
+import Fluent
+import Foundation
+
+/// One signed-in app instance: a family of refresh tokens, each used once. Its id is the `sid`
+/// claim of every access token it issues; revoking it ends them all.
+final class UserSession: Model, @unchecked Sendable {
+    static let schema = "user_sessions"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "user_id") var userID: UUID
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "expires_at") var expiresAt: Date
+    @OptionalField(key: "revoked_at") var revokedAt: Date?
+    /// Why it ended: `logout`, `refresh_token_reused`, `apple_grant_revoked`, `consent_revoked`, `account_deleted`.
+    @OptionalField(key: "revoke_reason") var revokeReason: String?
+
+    init() {}
+}
+
+/// A refresh token: only its SHA-256 is stored. Used once; a second use revokes its session.
+final class RefreshTokenRecord: Model, @unchecked Sendable {
+    static let schema = "refresh_tokens"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "session_id") var sessionID: UUID
+    @Field(key: "token_hash") var tokenHash: String
+    @Field(key: "created_at") var createdAt: Date
+    @OptionalField(key: "used_at") var usedAt: Date?
+
+    init() {}
+}

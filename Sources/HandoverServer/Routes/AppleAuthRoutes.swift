@@ -1,0 +1,203 @@
+import AppleSignIn
+import Fluent
+import Foundation
+import SessionTokens
+import SQLKit
+import Vapor
+
+/// Sign in with Apple and the server's own sessions:
+///
+/// - `POST /auth/apple/nonce`: a single-use nonce (10 minutes) for the app's Apple request;
+/// - `POST /auth/apple`: identity token + authorization code + nonce → a session;
+/// - `POST /auth/refresh`: rotates the refresh token;
+/// - `POST /auth/logout`: ends the session of the access token sent;
+/// - `POST /auth/apple/notifications`: Apple's server-to-server events;
+/// - `GET /api/v1/me` and `DELETE /api/v1/me` (the account, its Apple grant revoked).
+struct AppleAuthRoutes: RouteCollection {
+    static let nonceLifetime: TimeInterval = 600
+
+    let context: ServerContext
+    let sessions: SessionAuthority
+
+    func boot(routes: RoutesBuilder) throws {
+        let auth = routes.grouped("auth")
+        auth.post("apple", "nonce", use: nonce)
+        auth.post("apple", use: signIn)
+        auth.post("refresh", use: refresh)
+        auth.post("apple", "notifications", use: notification)
+        auth.grouped(RequireSession(authority: sessions)).post("logout", use: logout)
+        let me = routes.grouped("api", "v1", "me").grouped(RequireSession(authority: sessions))
+        me.get(use: showMe)
+        me.delete(use: deleteMe)
+    }
+
+    private func apple() throws -> AppleSignInService {
+        guard let apple = context.apple else {
+            throw APIError(.notFound, code: "not_configured",
+                           reason: "Sign in with Apple is not configured on this server: set HANDOVER_APPLE_CLIENT_IDS, HANDOVER_APPLE_TEAM_ID, HANDOVER_APPLE_KEY_ID and HANDOVER_APPLE_PRIVATE_KEY_FILE.")
+        }
+        return apple
+    }
+
+    @Sendable func nonce(request: Request) async throws -> Response {
+        let nonce = BearerSecret.random()
+        let record = AppleNonce()
+        record.nonceHash = IdentityTokenVerifier.sha256Hex(nonce)
+        record.expiresAt = context.clock.now().addingTimeInterval(Self.nonceLifetime)
+        try await record.create(on: request.db)
+        let response = Response(status: .ok)
+        try response.content.encode(NonceOutput(nonce: nonce, expiresIn: Int(Self.nonceLifetime)))
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    @Sendable func signIn(request: Request) async throws -> Response {
+        let apple = try apple()
+        let input = try request.content.decode(AppleSignInInput.self)
+        try input.check()
+        let claims: AppleIdentityClaims
+        do {
+            claims = try await apple.identityTokens.verify(input.identityToken, rawNonce: input.nonce)
+        } catch {
+            throw APIError(.unauthorized, code: "invalid_identity_token", reason: "The identity token was refused: \(error).", field: "identityToken")
+        }
+        // Consume the nonce: a replayed identity token carries a nonce already used.
+        let now = context.clock.now()
+        guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
+        let consumed = try await sql.raw("""
+            DELETE FROM apple_nonces WHERE nonce_hash = \(bind: IdentityTokenVerifier.sha256Hex(input.nonce))
+            AND expires_at > \(bind: now) RETURNING id
+            """).all()
+        guard !consumed.isEmpty else {
+            throw APIError(.unauthorized, code: "nonce_invalid",
+                           reason: "The nonce is unknown, already used or expired; get a new one from POST /auth/apple/nonce and sign in again.",
+                           field: "nonce")
+        }
+        guard let client = apple.tokenClients[claims.audience] else {
+            throw APIError(.unauthorized, code: "invalid_identity_token", reason: "The token's audience \(claims.audience) is not a configured client id.")
+        }
+        let tokens: AppleTokenResponse
+        do {
+            tokens = try await client.exchangeCode(input.authorizationCode)
+        } catch where error.isTransient {
+            throw APIError(.serviceUnavailable, code: "apple_unavailable", reason: "Apple's token endpoint could not be reached (\(error)); try again.")
+        } catch {
+            throw APIError(.unauthorized, code: "authorization_code_rejected",
+                           reason: "Apple refused the authorization code (\(error)); codes are single-use and live 5 minutes.", field: "authorizationCode")
+        }
+        if let idToken = tokens.idToken, let exchanged = try? await apple.identityTokens.verify(idToken, rawNonce: nil),
+           exchanged.subject != claims.subject {
+            throw APIError(.unauthorized, code: "code_subject_mismatch",
+                           reason: "The authorization code belongs to another user than the identity token.", field: "authorizationCode")
+        }
+        let user = try await User.query(on: request.db).filter(\.$appleSubject == claims.subject).first() ?? {
+            let user = User()
+            user.appleSubject = claims.subject
+            user.emailForwardingDisabled = false
+            user.createdAt = now
+            return user
+        }()
+        user.appleClientID = claims.audience
+        if let email = claims.email {
+            user.email = email
+            user.emailVerified = claims.emailVerified
+            user.isPrivateEmail = claims.isPrivateEmail
+        }
+        if user.fullName == nil, let name = input.displayName { user.fullName = name }
+        if let refreshToken = tokens.refreshToken {
+            user.appleRefreshToken = try sessions.sealer.seal(refreshToken)
+            user.appleValidatedAt = now
+        }
+        try await user.save(on: request.db)
+        let grant = try await sessions.startSession(for: user, on: request.db)
+        return try noStore(grant)
+    }
+
+    @Sendable func refresh(request: Request) async throws -> Response {
+        let input = try request.content.decode(RefreshInput.self)
+        let database = request.db
+        let apple = context.apple
+        let grant = try await sessions.refresh(input.refreshToken, on: database) { user in
+            guard let apple else { return .valid }
+            return await apple.grantChecks.check(user, on: database)
+        }
+        return try noStore(grant)
+    }
+
+    @Sendable func logout(request: Request) async throws -> HTTPStatus {
+        guard let sessionID = try request.session.sessionID else { throw APIError(.unauthorized, code: "unauthorized", reason: "Bad session.") }
+        try await sessions.revoke(sessions: [sessionID], reason: "logout", on: request.db)
+        return .noContent
+    }
+
+    @Sendable func notification(request: Request) async throws -> NotificationOutput {
+        let apple = try apple()
+        let body = request.body.data.map { Data(buffer: $0) } ?? Data()
+        let note: ServerNotification
+        do {
+            note = try await apple.notifications.verify(requestBody: body)
+        } catch {
+            throw APIError(.badRequest, code: "invalid_notification", reason: "The notification was refused: \(error).", field: "payload")
+        }
+        let now = context.clock.now()
+        let sessions = self.sessions
+        let processed: Bool = try await request.db.transaction { db in
+            guard try await AppleNotificationRecord.query(on: db).filter(\.$jwtID == note.jwtID).first() == nil else { return false }
+            let record = AppleNotificationRecord()
+            record.jwtID = note.jwtID
+            record.type = note.event.kind.rawValue
+            record.subject = note.event.subject
+            record.receivedAt = now
+            try await record.create(on: db)
+            guard let user = try await User.query(on: db).filter(\.$appleSubject == note.event.subject).first(), let userID = user.id else {
+                return true
+            }
+            switch note.event.kind {
+            case .consentRevoked:
+                user.appleRefreshToken = nil
+                try await user.save(on: db)
+                try await sessions.revokeAll(userID: userID, reason: "consent_revoked", on: db)
+            case .accountDelete:
+                try await sessions.deleteAccount(userID: userID, reason: "account_deleted", on: db)
+            case .emailDisabled, .emailEnabled:
+                user.emailForwardingDisabled = note.event.kind == .emailDisabled
+                if let email = note.event.email { user.email = email }
+                if let isPrivate = note.event.isPrivateEmail { user.isPrivateEmail = isPrivate }
+                try await user.save(on: db)
+            case .other:
+                break
+            }
+            return true
+        }
+        return NotificationOutput(status: processed ? "processed" : "duplicate", event: note.event.kind.rawValue)
+    }
+
+    @Sendable func showMe(request: Request) async throws -> MeOutput {
+        let principal = try request.session
+        guard let id = principal.userID else { throw APIError(.unauthorized, code: "invalid_access_token", reason: "Bad subject.") }
+        return MeOutput(id: id, email: principal.claims.email)
+    }
+
+    @Sendable func deleteMe(request: Request) async throws -> HTTPStatus {
+        guard let userID = try request.session.userID, let user = try await User.find(userID, on: request.db) else {
+            throw APIError(.unauthorized, code: "session_revoked", reason: "The account no longer exists.")
+        }
+        if let sealed = user.appleRefreshToken, let client = context.apple?.tokenClients[user.appleClientID] {
+            do {
+                try await client.revoke(try sessions.sealer.openString(sealed))
+            } catch let error as AppleTokenError where error.isTransient {
+                throw APIError(.serviceUnavailable, code: "apple_unavailable",
+                               reason: "Apple could not be reached to revoke the Sign in with Apple grant (\(error)); nothing was deleted. Try again.")
+            }
+        }
+        try await sessions.deleteAccount(userID: userID, reason: "account_deleted", on: request.db)
+        return .noContent
+    }
+
+    private func noStore(_ grant: SessionGrant) throws -> Response {
+        let response = Response(status: .ok)
+        try response.content.encode(grant)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+}

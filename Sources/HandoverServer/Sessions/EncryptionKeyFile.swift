@@ -1,0 +1,32 @@
+import Foundation
+import SessionTokens
+
+/// The at-rest encryption key: from configuration, or generated once into the data directory
+/// (`token-encryption.key`, readable by the owner only).
+enum EncryptionKeyFile {
+    static let fileName = "token-encryption.key"
+
+    static func sealer(configured: String?, dataDirectory: URL) throws -> SecretSealer {
+        if let configured {
+            do { return try SecretSealer(base64: configured) } catch {
+                throw ConfigurationError(setting: "HANDOVER_TOKEN_ENCRYPTION_KEY", problem: "\(error)",
+                                         accepted: "base64 of 32 random bytes, e.g. from `openssl rand -base64 32`")
+            }
+        }
+        let file = dataDirectory.appendingPathComponent(fileName)
+        if let text = try? String(contentsOf: file, encoding: .utf8) {
+            do { return try SecretSealer(base64: text) } catch {
+                throw ConfigurationError(setting: file.path, problem: "\(error)", accepted: "base64 of 32 random bytes")
+            }
+        }
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let key = SecretSealer.generateKeyBase64()
+        // Create with owner-only permissions, refusing to overwrite a file another instance just wrote.
+        let created = FileManager.default.createFile(atPath: file.path, contents: Data((key + "\n").utf8),
+                                                     attributes: [.posixPermissions: 0o600])
+        guard created, let text = try? String(contentsOf: file, encoding: .utf8) else {
+            throw ConfigurationError(setting: file.path, problem: "cannot be written", accepted: "a writable data directory")
+        }
+        return try SecretSealer(base64: text)
+    }
+}

@@ -1,0 +1,257 @@
+import Fluent
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import SessionTokens
+import SQLKit
+import Vapor
+
+/// The server's own sessions: issues access and refresh tokens, rotates refresh tokens,
+/// authenticates requests, and revokes.
+///
+/// - Access tokens are ES256 JWTs (``SessionKeyRing``) checked without a database read. A
+///   revoked session's tokens are refused at once on the instance that revoked it, on other
+///   PostgreSQL instances as soon as they hear `NOTIFY handover_session_revoked`, and everywhere
+///   within one access-token lifetime. With strict sessions each request also reads its session
+///   row, so revocation holds at once everywhere.
+/// - Refresh tokens are random, stored as SHA-256, used once. A second use of the same one means
+///   it was copied: the whole session is revoked.
+final class SessionAuthority: Sendable {
+    static let revocationChannel = "handover_session_revoked"
+
+    let ring: SessionKeyRing
+    let revocations = RevocationList()
+    let settings: SessionSettings
+    let sealer: SecretSealer
+    let keys: SigningKeyStore
+    let clock: ServerClock
+    let usesPostgres: Bool
+    let logger: Logger
+    private let lastKeyReload = NIOLockedValueBox<Date?>(nil)
+
+    /// - Parameter issuer: the `iss` of access tokens: the configured public URL, or `handover`
+    ///   when none is set (so that instances on other ports still accept each other's tokens).
+    init(settings: SessionSettings, sealer: SecretSealer, clock: ServerClock, issuer: String, usesPostgres: Bool, logger: Logger) {
+        self.settings = settings
+        self.sealer = sealer
+        self.clock = clock
+        self.usesPostgres = usesPostgres
+        self.logger = logger
+        self.ring = SessionKeyRing(issuer: issuer)
+        self.keys = SigningKeyStore(ring: ring, sealer: sealer, settings: settings)
+    }
+
+    /// The `iss` for a configuration: its public URL without a trailing slash, or `handover`.
+    static func issuer(publicURL: URL?) -> String {
+        guard var text = publicURL?.absoluteString else { return "handover" }
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// Loads the signing keys and the sessions revoked within one access-token lifetime.
+    func start(on database: Database) async throws {
+        let now = clock.now()
+        try await keys.synchronize(on: database, now: now)
+        let recent = try await UserSession.query(on: database)
+            .filter(\.$revokedAt >= now.addingTimeInterval(-settings.accessTokenLifetime)).all()
+        for session in recent {
+            if let id = session.id, let at = session.revokedAt {
+                revocations.revoke(id.uuidString, until: at.addingTimeInterval(settings.accessTokenLifetime))
+            }
+        }
+    }
+
+    /// Periodic upkeep: key rotation, pruning revocations, forgetting expired nonces.
+    func maintain(on database: Database) async throws {
+        let now = clock.now()
+        try await keys.synchronize(on: database, now: now)
+        revocations.prune(now: now)
+        try await AppleNonce.query(on: database).filter(\.$expiresAt < now).delete()
+    }
+
+    // MARK: Issuing
+
+    /// Starts a new session for `user` and returns its first token pair.
+    func startSession(for user: User, on database: Database) async throws -> SessionGrant {
+        let now = clock.now()
+        let session = UserSession()
+        session.userID = try user.requireID()
+        session.createdAt = now
+        session.expiresAt = now.addingTimeInterval(settings.refreshTokenLifetime)
+        try await session.create(on: database)
+        let refreshToken = try await addRefreshToken(to: session.requireID(), on: database, now: now)
+        return try await grant(user: user, sessionID: session.requireID(), refreshToken: refreshToken, now: now)
+    }
+
+    private func addRefreshToken(to sessionID: UUID, on database: Database, now: Date) async throws -> String {
+        let token = "hrt_" + BearerSecret.random()
+        let record = RefreshTokenRecord()
+        record.sessionID = sessionID
+        record.tokenHash = BearerSecret.digest(token)
+        record.createdAt = now
+        try await record.create(on: database)
+        return token
+    }
+
+    private func grant(user: User, sessionID: UUID, refreshToken: String, now: Date) async throws -> SessionGrant {
+        let userID = try user.requireID()
+        let claims = AccessTokenClaims(issuer: ring.issuer, userID: userID.uuidString, sessionID: sessionID.uuidString,
+                                       email: user.email, issuedAt: now, expiresAt: now.addingTimeInterval(settings.accessTokenLifetime))
+        let accessToken = try await ring.sign(claims)
+        return SessionGrant(accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(settings.accessTokenLifetime),
+                            user: .init(id: userID, email: user.email))
+    }
+
+    // MARK: Refreshing
+
+    /// Rotates `refreshToken`: marks it used and returns a new pair.
+    ///
+    /// - Parameter checkWithApple: asked before rotating; answers whether the user's Apple grant
+    ///   still holds (it checks with Apple at most once a day).
+    func refresh(_ refreshToken: String, on database: Database,
+                 checkWithApple: @Sendable (User) async -> AppleGrantCheck) async throws -> SessionGrant {
+        let now = clock.now()
+        guard refreshToken.hasPrefix("hrt_"),
+              let record = try await RefreshTokenRecord.query(on: database).filter(\.$tokenHash == BearerSecret.digest(refreshToken)).first()
+        else {
+            throw APIError(.unauthorized, code: "invalid_refresh_token", reason: "The refresh token is unknown. Sign in again.", field: "refreshToken")
+        }
+        guard let session = try await UserSession.find(record.sessionID, on: database), session.revokedAt == nil else {
+            throw APIError(.unauthorized, code: "session_revoked", reason: "This session was signed out. Sign in again.")
+        }
+        guard record.usedAt == nil else {
+            try await revoke(sessions: [record.sessionID], reason: "refresh_token_reused", on: database)
+            throw APIError(.unauthorized, code: "refresh_token_reused",
+                           reason: "This refresh token was already used, so it may have been copied; the whole session is now signed out. Sign in again.")
+        }
+        guard session.expiresAt > now else {
+            throw APIError(.unauthorized, code: "session_expired", reason: "The session was unused too long. Sign in again.")
+        }
+        guard let user = try await User.find(session.userID, on: database) else {
+            throw APIError(.unauthorized, code: "session_revoked", reason: "The account no longer exists.")
+        }
+        if case .revoked = await checkWithApple(user) {
+            try await revokeAll(userID: session.userID, reason: "apple_grant_revoked", on: database)
+            throw APIError(.unauthorized, code: "apple_grant_revoked",
+                           reason: "Apple says this Sign in with Apple grant was revoked; every session of this user is signed out.")
+        }
+        let sessionID = try session.requireID()
+        let next: String? = try await database.transaction { db in
+            guard let sql = db as? any SQLDatabase else { return nil }
+            let rows = try await sql.raw("""
+                UPDATE refresh_tokens SET used_at = \(bind: now) WHERE id = \(bind: record.requireID()) AND used_at IS NULL RETURNING id
+                """).all()
+            guard !rows.isEmpty else { return nil }
+            try await UserSession.query(on: db).filter(\.$id == sessionID)
+                .set(\.$expiresAt, to: now.addingTimeInterval(self.settings.refreshTokenLifetime)).update()
+            return try await self.addRefreshToken(to: sessionID, on: db, now: now)
+        }
+        guard let next else {
+            // Another request used it between our read and our update: the same reuse.
+            try await revoke(sessions: [sessionID], reason: "refresh_token_reused", on: database)
+            throw APIError(.unauthorized, code: "refresh_token_reused",
+                           reason: "This refresh token was already used; the whole session is now signed out. Sign in again.")
+        }
+        return try await grant(user: user, sessionID: sessionID, refreshToken: next, now: now)
+    }
+
+    // MARK: Authenticating
+
+    /// The claims of a valid access token whose session is not revoked.
+    func authenticate(_ token: String, on database: Database) async throws -> AccessTokenClaims {
+        let now = clock.now()
+        let claims: AccessTokenClaims
+        do {
+            claims = try await ring.verify(token, now: now)
+        } catch {
+            guard case .unknownKey = error, await reloadKeys(on: database, now: now) else { throw Self.unauthorized(error) }
+            do { claims = try await ring.verify(token, now: now) } catch { throw Self.unauthorized(error) }
+        }
+        if revocations.isRevoked(claims.sessionID) { throw Self.unauthorized(.revoked) }
+        if settings.strict {
+            guard let id = UUID(uuidString: claims.sessionID), let session = try await UserSession.find(id, on: database),
+                  session.revokedAt == nil else {
+                throw Self.unauthorized(.revoked)
+            }
+        }
+        return claims
+    }
+
+    /// Another instance may have rotated: reread the keys, at most once every 10 seconds.
+    private func reloadKeys(on database: Database, now: Date) async -> Bool {
+        let due = lastKeyReload.withLockedValue { last in
+            if let last, now.timeIntervalSince(last) < 10 { return false }
+            last = now
+            return true
+        }
+        guard due else { return false }
+        do { try await keys.synchronize(on: database, now: now) } catch {
+            logger.warning("could not reload session signing keys", metadata: ["error": "\(error)"])
+            return false
+        }
+        return true
+    }
+
+    static func unauthorized(_ error: AccessTokenError) -> APIError {
+        if case .revoked = error {
+            return APIError(.unauthorized, code: "session_revoked", reason: "This session was signed out. Sign in again.")
+        }
+        return APIError(.unauthorized, code: "invalid_access_token",
+                        reason: "Send a valid access token as 'Authorization: Bearer <accessToken>' (\(error)); refresh it with POST /auth/refresh.")
+    }
+
+    // MARK: Revoking
+
+    /// Revokes sessions: in the database, in this instance's memory at once, and on other
+    /// instances through NOTIFY (PostgreSQL).
+    func revoke(sessions ids: [UUID], reason: String, on database: Database) async throws {
+        guard !ids.isEmpty else { return }
+        let now = clock.now()
+        try await UserSession.query(on: database).filter(\.$id ~~ ids).filter(\.$revokedAt == nil)
+            .set(\.$revokedAt, to: now).set(\.$revokeReason, to: reason).update()
+        announce(ids.map(\.uuidString), now: now)
+        if usesPostgres, let sql = database as? any SQLDatabase {
+            for id in ids {
+                do {
+                    try await sql.raw("SELECT pg_notify(\(bind: Self.revocationChannel), \(bind: id.uuidString))").run()
+                } catch {
+                    logger.warning("NOTIFY of a revocation failed; other instances honour it within the access-token lifetime",
+                                   metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Revokes every live session of a user.
+    func revokeAll(userID: UUID, reason: String, on database: Database) async throws {
+        let ids = try await UserSession.query(on: database).filter(\.$userID == userID).filter(\.$revokedAt == nil).all().compactMap(\.id)
+        try await revoke(sessions: ids, reason: reason, on: database)
+    }
+
+    /// Marks sessions revoked in this instance's memory (also called on NOTIFY from others).
+    func announce(_ sessionIDs: [String], now: Date? = nil) {
+        let until = (now ?? clock.now()).addingTimeInterval(settings.accessTokenLifetime + 60)
+        for id in sessionIDs { revocations.revoke(id, until: until) }
+    }
+}
+
+/// What Apple said about a user's grant when a refresh asked.
+enum AppleGrantCheck: Sendable {
+    /// Still valid, checked recently, not checkable now (kept open), or no Apple token held.
+    case valid
+    /// Apple answered `invalid_grant`: the user revoked the app or the account is gone.
+    case revoked
+}
+
+extension SessionAuthority {
+    /// Deletes a user's data: the user row and refresh tokens go; the session rows stay (they
+    /// hold no personal data) marked revoked, so their access tokens stay refused.
+    func deleteAccount(userID: UUID, reason: String, on database: Database) async throws {
+        try await revokeAll(userID: userID, reason: reason, on: database)
+        let sessionIDs = try await UserSession.query(on: database).filter(\.$userID == userID).all().compactMap(\.id)
+        if !sessionIDs.isEmpty {
+            try await RefreshTokenRecord.query(on: database).filter(\.$sessionID ~~ sessionIDs).delete()
+        }
+        try await User.query(on: database).filter(\.$id == userID).delete()
+    }
+}

@@ -1,0 +1,39 @@
+import Crypto
+import Fluent
+import Foundation
+import SessionTokens
+
+/// Keeps the access-token key ring in step with the database: every instance signs with the
+/// newest key and verifies with every key whose tokens may still be alive. A key is replaced
+/// every rotation interval and dropped one access-token lifetime after it stopped signing.
+struct SigningKeyStore: Sendable {
+    let ring: SessionKeyRing
+    let sealer: SecretSealer
+    let settings: SessionSettings
+
+    /// Loads the live keys, makes a new one when the newest is due for rotation, and drops
+    /// retired ones (from the ring and the database).
+    func synchronize(on database: Database, now: Date) async throws {
+        let oldestLive = now.addingTimeInterval(-(settings.keyRotationInterval + settings.accessTokenLifetime + 60))
+        var records = try await SessionSigningKeyRecord.query(on: database).filter(\.$createdAt >= oldestLive).all()
+        if records.map(\.createdAt).max().map({ now.timeIntervalSince($0) >= settings.keyRotationInterval }) ?? true {
+            let key = SessionSigningKey.generate(now: now)
+            let record = SessionSigningKeyRecord()
+            record.keyID = key.keyID
+            record.sealedPrivateKey = try sealer.seal(key.privateKey.rawRepresentation)
+            record.createdAt = now
+            try await record.create(on: database)
+            records.append(record)
+        }
+        var live = Set<String>()
+        for record in records {
+            live.insert(record.keyID)
+            if ring.keyIDs.contains(record.keyID) { continue }
+            let raw = try sealer.open(record.sealedPrivateKey)
+            try await ring.install(SessionSigningKey(keyID: record.keyID, privateKey: try P256.Signing.PrivateKey(rawRepresentation: raw),
+                                                     createdAt: record.createdAt))
+        }
+        await ring.retain(only: live)
+        try await SessionSigningKeyRecord.query(on: database).filter(\.$createdAt < oldestLive).delete()
+    }
+}

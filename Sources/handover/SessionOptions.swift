@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import HandoverServer
+
+/// Sign in with Apple and session flags of `handover serve`.
+struct SessionOptions: ParsableArguments {
+    @Option(name: .customLong("apple-client-ids"),
+            help: ArgumentHelp("Comma-separated bundle ids / Services IDs whose Apple identity tokens are accepted. Env: HANDOVER_APPLE_CLIENT_IDS.",
+                               valueName: "ids"))
+    var appleClientIDs: String?
+
+    @Option(name: .customLong("apple-team-id"), help: ArgumentHelp("Your Apple developer team id. Env: HANDOVER_APPLE_TEAM_ID.", valueName: "id"))
+    var appleTeamID: String?
+
+    @Option(name: .customLong("apple-key-id"),
+            help: ArgumentHelp("The 10-character id of your Sign in with Apple key. Env: HANDOVER_APPLE_KEY_ID.", valueName: "id"))
+    var appleKeyID: String?
+
+    @Option(name: .customLong("apple-private-key-file"),
+            help: ArgumentHelp("The .p8 file of that key. Env: HANDOVER_APPLE_PRIVATE_KEY_FILE.", valueName: "file"))
+    var applePrivateKeyFile: String?
+
+    @Option(name: .customLong("apple-base-url"),
+            help: ArgumentHelp("Apple's origin, for staging or a local test server. Env: HANDOVER_APPLE_BASE_URL. Default: https://appleid.apple.com",
+                               valueName: "url"))
+    var appleBaseURL: String?
+
+    @Option(name: .customLong("session-ttl"),
+            help: ArgumentHelp("Access-token lifetime in seconds (30 to 86400); revocation reaches every instance within it. Env: HANDOVER_SESSION_TTL. Default: 300",
+                               valueName: "seconds"))
+    var sessionTTL: String?
+
+    @Flag(name: .customLong("strict-sessions"),
+          help: "Check each access token's session in the database on every request, so sign-outs hold at once on every instance. Env: HANDOVER_STRICT_SESSIONS=1.")
+    var strictSessions = false
+
+    /// Applies the flags given on top of `configuration` (already read from the environment).
+    func apply(to configuration: inout ServerConfiguration) throws {
+        do {
+            if let sessionTTL { configuration.sessions.accessTokenLifetime = try ServerConfiguration.parseSessionTTL(sessionTTL, setting: "--session-ttl") }
+            if strictSessions { configuration.sessions.strict = true }
+            if appleClientIDs != nil || appleTeamID != nil || appleKeyID != nil || applePrivateKeyFile != nil {
+                let fromEnvironment = configuration.signInWithApple
+                configuration.signInWithApple = try ServerConfiguration.appleConfiguration(
+                    clientIDs: appleClientIDs ?? fromEnvironment?.clientIDs.joined(separator: ","),
+                    teamID: appleTeamID ?? fromEnvironment?.teamID, keyID: appleKeyID ?? fromEnvironment?.keyID,
+                    privateKeyFile: applePrivateKeyFile ?? ProcessInfo.processInfo.environment["HANDOVER_APPLE_PRIVATE_KEY_FILE"],
+                    baseURL: appleBaseURL ?? fromEnvironment?.baseURL.absoluteString, names: .flags)
+            } else if let appleBaseURL, configuration.signInWithApple != nil {
+                configuration.signInWithApple?.baseURL = try ServerConfiguration.parsePublicURL(appleBaseURL, setting: "--apple-base-url")
+            }
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}
