@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // The shared workload: a 50-component file, a URL mix, and the NSRegularExpression baseline.
@@ -37,6 +38,32 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // Our access tokens: SessionTokens' full verification and a bare ES256 verify of the same bytes.
+        .target(
+            name: "SessionWorkload",
+            dependencies: [
+                .product(name: "SessionTokens", package: handover),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(name: "session-bench", dependencies: ["SessionWorkload"]),
+        .executableTarget(
+            name: "AccessTokenVerification",
+            dependencies: ["SessionWorkload", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/AccessTokenVerification",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // A local Apple-protocol server that signs a user in, for the wrk run on GET /api/v1/me.
+        .executableTarget(
+            name: "apple-signin-peer",
+            dependencies: [
+                .product(name: "AppleIDTestServer", package: handover),
+                .product(name: "AppleSignIn", package: handover),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         // Times both verifiers in one run and prints verifications/s (used by scripts/bench-apple.sh).
