@@ -336,6 +336,26 @@ struct SignInWithAppleTests {
         try await a.stop()
     }
 
+    @Test func onPostgresARevocationReachesAnotherInstanceThroughNotify() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await AppleRig.start(.postgres)
+        let b = try await AppleRig.start(.postgres, sharing: a)
+        let grant = try await a.signIn(sub: "notify-user")
+        let access = grant["accessToken"] as? String ?? ""
+        #expect(try await b.me(access).status == 200)
+        #expect(try await a.test.request(.POST, "/auth/logout", key: access).status == 204)
+        // NOTIFY is asynchronous: wait (real time, bounded) for B to hear it; the clocks stand still,
+        // so only the notification can make B refuse the token.
+        var status = 200
+        for _ in 0..<100 where status == 200 {
+            status = try await b.me(access).status
+            if status == 200 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(status == 401, "B heard the revocation well within the TTL")
+        try await b.stop(keepApple: true)
+        try await a.stop()
+    }
+
     @Test func theSigningKeyRotatesAndOldTokensStillVerifyUntilTheyExpire() async throws {
         let rig = try await AppleRig.start(.sqlite)
         let grant = try await rig.signIn()
