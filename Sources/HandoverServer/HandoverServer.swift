@@ -82,6 +82,9 @@ public final class HandoverServer: Sendable {
                                             usesPostgres: usesPostgres, logger: logger)
             try await sessions.start(on: application.db)
             context.sessions = sessions
+            if let smtp = configuration.smtp {
+                context.mailer = SMTPClient(configuration: smtp, group: application.eventLoopGroup)
+            }
             if let apple = configuration.signInWithApple {
                 context.apple = try AppleSignInService(configuration: apple, httpClient: outboundClient, clock: clock,
                                                        settings: configuration.sessions, sealer: sealer, logger: logger)
@@ -160,6 +163,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateIndexes())
         application.migrations.add(CreateDashboardAndTester())
         application.migrations.add(CreateUserSessions())
+        application.migrations.add(CreateEmailSignInAndDeviceSSO())
         if let url = configuration.databaseURL {
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
                 throw ConfigurationError(setting: "--database", problem: "'\(url)' is not a PostgreSQL URL",
@@ -197,6 +201,8 @@ public final class HandoverServer: Sendable {
         try application.register(collection: TesterRoutes(context: context))
         if let sessions = context.sessions {
             try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))
+            try application.register(collection: EmailSignInRoutes(context: context, sessions: sessions, mailer: context.mailer))
+            try application.register(collection: OAuthTokenRoutes(context: context, sessions: sessions))
         }
     }
 

@@ -27,6 +27,8 @@ struct ServerContext: Sendable {
     var sessions: SessionAuthority?
     /// Sign in with Apple, when configured.
     var apple: AppleSignInService?
+    /// Sends sign-in links, when SMTP is configured.
+    var mailer: SMTPClient?
     /// Work started by requests that outlives them (the tester driving a simulated app).
     let detachedWork = DetachedWork()
 

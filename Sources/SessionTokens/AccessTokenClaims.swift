@@ -18,9 +18,12 @@ public struct AccessTokenClaims: JWTPayload, Equatable, Sendable {
     public var issuedAt: IssuedAtClaim
     /// `exp`.
     public var expiresAt: ExpirationClaim
+    /// `token_use`: always `access`, so that an ID token signed by the same key is never taken
+    /// for an access token.
+    public var tokenUse: String = "access"
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", subject = "sub", sessionID = "sid", email, issuedAt = "iat", expiresAt = "exp"
+        case issuer = "iss", subject = "sub", sessionID = "sid", email, issuedAt = "iat", expiresAt = "exp", tokenUse = "token_use"
     }
 
     public init(issuer: String, userID: String, sessionID: String, email: String?, issuedAt: Date, expiresAt: Date) {

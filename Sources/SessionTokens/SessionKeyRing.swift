@@ -74,6 +74,10 @@ public final class SessionKeyRing: Sendable {
 
     /// Signs `claims` with the newest key.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
+        try await signPayload(claims)
+    }
+
+    func signPayload(_ claims: some JWTPayload) async throws -> String {
         guard let kid = state.withLock({ $0.signingKeyID }) else { throw AccessTokenError.unknownKey("(no signing key installed)") }
         return try await collection.sign(claims, kid: JWKIdentifier(string: kid))
     }
@@ -106,6 +110,10 @@ public final class SessionKeyRing: Sendable {
     /// The signature and header checks alone, with no cache and no time checks: what a request
     /// with a token never seen before costs (the benchmark measures this).
     public func verifyUncached(_ token: String) async throws(AccessTokenError) -> AccessTokenClaims {
+        try await verifyPayload(token)
+    }
+
+    func verifyPayload<Payload: JWTPayload>(_ token: String) async throws(AccessTokenError) -> Payload {
         guard let dot = token.firstIndex(of: ".") else { throw .malformed("expected header.payload.signature") }
         let header = token[..<dot]
         if state.withLock({ $0.headers[header] }) == nil {
@@ -116,7 +124,7 @@ public final class SessionKeyRing: Sendable {
             }
         }
         do {
-            return try await collection.verify(token, as: AccessTokenClaims.self)
+            return try await collection.verify(token, as: Payload.self)
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
             throw .badSignature
         } catch let error as JWTError where error.errorType == .unknownKID {
@@ -127,6 +135,7 @@ public final class SessionKeyRing: Sendable {
     }
 
     private func check(_ claims: AccessTokenClaims, now: Date, leeway: TimeInterval) throws(AccessTokenError) {
+        guard claims.tokenUse == "access" else { throw .malformed("token_use is '\(claims.tokenUse)', not 'access'") }
         guard claims.issuer.value == issuer else { throw .issuerMismatch(claims.issuer.value) }
         guard now.timeIntervalSince(claims.expiresAt.value) < leeway else { throw .expired(at: claims.expiresAt.value) }
     }

@@ -60,8 +60,11 @@ final class AppleRig: Sendable {
     }
 
     /// Signs in and returns the grant (`accessToken`, `refreshToken`, `expiresIn`, `user`).
-    func signIn(sub: String = "001234.apple-user", email: String? = "ward7@example.com") async throws -> [String: Any] {
-        let reply = try await test.request(.POST, "/auth/apple", json: try await credential(sub: sub, email: email))
+    func signIn(sub: String = "001234.apple-user", email: String? = "ward7@example.com",
+                extra: [String: Any] = [:]) async throws -> [String: Any] {
+        var body = try await credential(sub: sub, email: email)
+        for (name, value) in extra { body[name] = value }
+        let reply = try await test.request(.POST, "/auth/apple", json: body)
         #expect(reply.status == 200, "\(reply.text)")
         #expect(reply.headers.first(name: "Cache-Control") == "no-store")
         return reply.json

@@ -111,7 +111,7 @@ final class TestServer: Sendable {
 
     /// Sends a request to the server; `path` may also be a full URL.
     func request(_ method: HTTPMethod, _ path: String, json: Any? = nil, key: String? = nil,
-                 headers: [(String, String)] = []) async throws -> Reply {
+                 headers: [(String, String)] = [], body: String? = nil) async throws -> Reply {
         let url = path.hasPrefix("http") ? path : server.baseURL.absoluteString + path
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -122,6 +122,7 @@ final class TestServer: Sendable {
             let data = try JSONSerialization.data(withJSONObject: json)
             request.body = .bytes(ByteBuffer(data: data))
         }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 10 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))

@@ -155,3 +155,28 @@ struct SecretSealerTests {
         #expect(!list.isRevoked("s1"))
     }
 }
+
+@Suite("ID tokens for Native SSO")
+struct IDTokenTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func anIDTokenVerifiesIgnoringExpiryButIsNeverAnAccessToken() async throws {
+        let ring = SessionKeyRing(issuer: "https://h.example")
+        try await ring.install(SessionSigningKey.generate(now: start))
+        let claims = IDTokenClaims(issuer: "https://h.example", userID: "u1", audience: "com.example.a", sessionID: "ds1",
+                                   deviceSecretHash: IDTokenClaims.deviceSecretHash("secret"), email: nil,
+                                   issuedAt: start, expiresAt: start.addingTimeInterval(300))
+        let token = try await ring.sign(idToken: claims)
+        #expect(try await ring.verifyIgnoringExpiry(idToken: token) == claims)
+        await #expect(throws: AccessTokenError.self) { try await ring.verify(token, now: start) }
+        // An access token is not an ID token either (it has no aud).
+        let access = try await ring.sign(AccessTokenClaims(issuer: "https://h.example", userID: "u1", sessionID: "s1", email: nil,
+                                                           issuedAt: start, expiresAt: start.addingTimeInterval(300)))
+        await #expect(throws: AccessTokenError.self) { try await ring.verifyIgnoringExpiry(idToken: access) }
+    }
+
+    @Test func dsHashIsTheLeftHalfOfSHA256InBase64URL() {
+        // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223 b00361a396177a9cb410ff61f20015ad
+        #expect(IDTokenClaims.deviceSecretHash("abc") == "ungWv48Bz-pBQUDeXa4iIw")
+    }
+}

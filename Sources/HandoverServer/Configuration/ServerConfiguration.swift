@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var signInWithApple: SignInWithAppleConfiguration?
     /// The server's own sessions (access-token lifetime, strict revocation, key rotation).
     public var sessions = SessionSettings()
+    /// Mail for email-link sign-in; `nil` leaves `/auth/email/start` answering 404 `not_configured`.
+    public var smtp: SMTPConfiguration?
 
     public init() {}
 

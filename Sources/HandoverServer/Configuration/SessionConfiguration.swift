@@ -61,6 +61,7 @@ extension ServerConfiguration {
             configuration.sessions.strict = try parseSwitch(strict, setting: "HANDOVER_STRICT_SESSIONS")
         }
         if let key = value("HANDOVER_TOKEN_ENCRYPTION_KEY") { configuration.sessions.encryptionKeyBase64 = key }
+        configuration.smtp = try SMTPConfiguration.fromEnvironment(environment)
         configuration.signInWithApple = try appleConfiguration(
             clientIDs: value("HANDOVER_APPLE_CLIENT_IDS"), teamID: value("HANDOVER_APPLE_TEAM_ID"),
             keyID: value("HANDOVER_APPLE_KEY_ID"), privateKeyFile: value("HANDOVER_APPLE_PRIVATE_KEY_FILE"),

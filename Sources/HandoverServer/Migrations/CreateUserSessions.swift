@@ -1,14 +1,14 @@
 import Fluent
 import SQLKit
 
-/// Version 3: Sign in with Apple users, their sessions and refresh tokens, sign-in nonces,
-/// processed notifications, and the access-token signing keys.
+/// Version 3: users (signed in with Apple or by email link), their sessions and refresh tokens,
+/// sign-in nonces, processed notifications, and the access-token signing keys.
 struct CreateUserSessions: AsyncMigration {
     func prepare(on database: Database) async throws {
         try await database.schema(User.schema)
             .id()
-            .field("apple_subject", .string, .required)
-            .field("apple_client_id", .string, .required)
+            .field("apple_subject", .string)
+            .field("apple_client_id", .string)
             .field("email", .string)
             .field("email_verified", .bool)
             .field("is_private_email", .bool)
@@ -27,6 +27,8 @@ struct CreateUserSessions: AsyncMigration {
             .field("expires_at", .datetime, .required)
             .field("revoked_at", .datetime)
             .field("revoke_reason", .string)
+            .field("client_id", .string)
+            .field("device_secret_id", .uuid)
             .create()
         try await database.schema(RefreshTokenRecord.schema)
             .id()
@@ -61,6 +63,8 @@ struct CreateUserSessions: AsyncMigration {
             try await sql.raw("CREATE INDEX IF NOT EXISTS user_sessions_user ON user_sessions (user_id)").run()
             try await sql.raw("CREATE INDEX IF NOT EXISTS refresh_tokens_session ON refresh_tokens (session_id)").run()
             try await sql.raw("CREATE INDEX IF NOT EXISTS apple_nonces_expiry ON apple_nonces (expires_at)").run()
+            try await sql.raw("CREATE INDEX IF NOT EXISTS user_sessions_device_secret ON user_sessions (device_secret_id)").run()
+            try await sql.raw("CREATE INDEX IF NOT EXISTS users_email ON users (email)").run()
         }
     }
 

@@ -1,15 +1,16 @@
 import Fluent
 import Foundation
 
-/// A person who signed in with Apple, known by Apple's stable `sub` for this team.
+/// A person who signed in with Apple (known by Apple's stable `sub` for this team) or by an
+/// email link (known by the address).
 final class User: Model, @unchecked Sendable {
     static let schema = "users"
 
     @ID(key: .id) var id: UUID?
-    /// Apple's `sub`: stable per user and team.
-    @Field(key: "apple_subject") var appleSubject: String
-    /// The client id (`aud`) the user last signed in through; its secret revokes the token.
-    @Field(key: "apple_client_id") var appleClientID: String
+    /// Apple's `sub`: stable per user and team; `nil` for users who only signed in by email.
+    @OptionalField(key: "apple_subject") var appleSubject: String?
+    /// The client id (`aud`) the user last signed in with Apple through; its secret revokes the token.
+    @OptionalField(key: "apple_client_id") var appleClientID: String?
     @OptionalField(key: "email") var email: String?
     @OptionalField(key: "email_verified") var emailVerified: Bool?
     @OptionalField(key: "is_private_email") var isPrivateEmail: Bool?

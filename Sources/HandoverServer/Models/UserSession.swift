@@ -13,6 +13,11 @@ final class UserSession: Model, @unchecked Sendable {
     @OptionalField(key: "revoked_at") var revokedAt: Date?
     /// Why it ended: `logout`, `refresh_token_reused`, `apple_grant_revoked`, `consent_revoked`, `account_deleted`.
     @OptionalField(key: "revoke_reason") var revokeReason: String?
+    /// The app (bundle id) the session belongs to, when known.
+    @OptionalField(key: "client_id") var clientID: String?
+    /// The device secret this session came with or was derived from (Native SSO): revoking it
+    /// ends every such session.
+    @OptionalField(key: "device_secret_id") var deviceSecretID: UUID?
 
     init() {}
 }

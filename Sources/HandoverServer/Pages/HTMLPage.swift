@@ -3,6 +3,8 @@ struct HTMLPage {
     var title: String
     var heading: String
     var paragraphs: [String]
+    /// More markup after the paragraphs (a form), built with ``HTML`` so every value is escaped.
+    var extra: HTML = .empty
 
     /// Escapes text for HTML.
     static func escape(_ text: String) -> String {
@@ -31,6 +33,7 @@ struct HTMLPage {
         h1{font-size:1.4rem}</style></head>
         <body><h1>\(Self.escape(heading))</h1>
         \(paragraphs.map { "<p>\(Self.escape($0))</p>" }.joined(separator: "\n"))
+        \(extra.rendered)
         </body></html>
         """
     }

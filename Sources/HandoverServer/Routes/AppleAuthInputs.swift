@@ -15,6 +15,10 @@ struct AppleSignInInput: Content {
     var nonce: String
     /// Apple sends the name only at the first sign-in.
     var fullName: FullName?
+    /// Space-separated; `device_sso` also returns a device secret and an ID token (Native SSO).
+    var scope: String?
+    /// The registered fleet device this phone is, so its logout run signs the user out.
+    var deviceID: UUID?
 
     func check() throws {
         guard !identityToken.isEmpty, identityToken.count <= 8192 else {

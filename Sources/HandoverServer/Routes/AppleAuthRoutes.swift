@@ -55,6 +55,7 @@ struct AppleAuthRoutes: RouteCollection {
         let apple = try apple()
         let input = try request.content.decode(AppleSignInInput.self)
         try input.check()
+        let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
         let claims: AppleIdentityClaims
         do {
             claims = try await apple.identityTokens.verify(input.identityToken, rawNonce: input.nonce)
@@ -90,16 +91,22 @@ struct AppleAuthRoutes: RouteCollection {
             throw APIError(.unauthorized, code: "code_subject_mismatch",
                            reason: "The authorization code belongs to another user than the identity token.", field: "authorizationCode")
         }
-        let user = try await User.query(on: request.db).filter(\.$appleSubject == claims.subject).first() ?? {
+        var existing = try await User.query(on: request.db).filter(\.$appleSubject == claims.subject).first()
+        if existing == nil, let email = claims.email?.lowercased(), claims.emailVerified == true {
+            // The same verified address signed in by email link first: one account.
+            existing = try await User.query(on: request.db).filter(\.$email == email).filter(\.$appleSubject == nil).first()
+        }
+        let user = existing ?? {
             let user = User()
             user.appleSubject = claims.subject
             user.emailForwardingDisabled = false
             user.createdAt = now
             return user
         }()
+        user.appleSubject = claims.subject
         user.appleClientID = claims.audience
         if let email = claims.email {
-            user.email = email
+            user.email = email.lowercased()
             user.emailVerified = claims.emailVerified
             user.isPrivateEmail = claims.isPrivateEmail
         }
@@ -109,7 +116,8 @@ struct AppleAuthRoutes: RouteCollection {
             user.appleValidatedAt = now
         }
         try await user.save(on: request.db)
-        let grant = try await sessions.startSession(for: user, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: claims.audience, deviceSSO: scope.deviceSSO,
+                                                    deviceID: scope.deviceID, on: request.db)
         return try noStore(grant)
     }
 
@@ -124,9 +132,21 @@ struct AppleAuthRoutes: RouteCollection {
         return try noStore(grant)
     }
 
+    /// `POST /auth/logout` ends this session; `?scope=device` ends the device session too: the
+    /// device secret and every sibling app's session derived from it.
     @Sendable func logout(request: Request) async throws -> HTTPStatus {
         guard let sessionID = try request.session.sessionID else { throw APIError(.unauthorized, code: "unauthorized", reason: "Bad session.") }
-        try await sessions.revoke(sessions: [sessionID], reason: "logout", on: request.db)
+        switch request.query[String.self, at: "scope"] {
+        case nil, "session":
+            try await sessions.revoke(sessions: [sessionID], reason: "logout", on: request.db)
+        case "device":
+            if let secretID = try await UserSession.find(sessionID, on: request.db)?.deviceSecretID {
+                try await sessions.revoke(deviceSecrets: [secretID], reason: "device_logout", on: request.db)
+            }
+            try await sessions.revoke(sessions: [sessionID], reason: "logout", on: request.db)
+        case let other?:
+            throw APIError(.badRequest, code: "invalid_scope", reason: "scope '\(other.prefix(40))' is not known; use 'session' (default) or 'device'.", field: "scope")
+        }
         return .noContent
     }
 
@@ -182,7 +202,7 @@ struct AppleAuthRoutes: RouteCollection {
         guard let userID = try request.session.userID, let user = try await User.find(userID, on: request.db) else {
             throw APIError(.unauthorized, code: "session_revoked", reason: "The account no longer exists.")
         }
-        if let sealed = user.appleRefreshToken, let client = context.apple?.tokenClients[user.appleClientID] {
+        if let sealed = user.appleRefreshToken, let client = user.appleClientID.flatMap({ context.apple?.tokenClients[$0] }) {
             do {
                 try await client.revoke(try sessions.sealer.openString(sealed))
             } catch let error as AppleTokenError where error.isTransient {

@@ -27,6 +27,8 @@ struct LogoutRunRoutes: RouteCollection {
         guard try await Device.find(deviceID, on: request.db) != nil else { throw APIError.notFound("device") }
         let input = request.body.data == nil ? RunInput(apps: nil) : try request.content.decode(RunInput.self, using: JSONDecoder.api)
         let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: input.apps)
+        // The device changes hands: its Native SSO sessions end with it (global sign-out).
+        try await context.sessions?.signOutDevice(deviceID, on: request.db)
         return try await view.encodeResponse(status: .created, for: request)
     }
 

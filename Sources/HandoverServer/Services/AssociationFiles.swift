@@ -9,6 +9,8 @@ import UniversalLinks
 /// on this domain claims that path too. The generator validates what it builds.
 struct AssociationFiles {
     let publicURL: URL
+    /// The path of email sign-in links, claimed for every registered app.
+    static let emailSignInPath = "/auth/email/verify"
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -20,6 +22,8 @@ struct AssociationFiles {
         for app in apps {
             var paths = app.paths
             if app.role == "launcher" { paths.append("/ulc/cb/*") }
+            // Email sign-in links open the app; the first installed app listed takes them.
+            paths.append(Self.emailSignInPath)
             if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased(),
                url.port == publicURL.port {
                 paths.append(url.path.isEmpty ? "/" : url.path)

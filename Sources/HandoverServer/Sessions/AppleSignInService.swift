@@ -65,7 +65,7 @@ actor AppleGrantChecks {
         guard let userID = user.id, let sealed = user.appleRefreshToken else { return .valid }
         if let at = user.appleValidatedAt, clock.now().timeIntervalSince(at) < interval { return .valid }
         if let running = inFlight[userID] { return await running.value }
-        let task = Task { await self.callApple(userID: userID, sealed: sealed, clientID: user.appleClientID, on: database) }
+        let task = Task { await self.callApple(userID: userID, sealed: sealed, clientID: user.appleClientID ?? "", on: database) }
         inFlight[userID] = task
         let outcome = await task.value
         inFlight[userID] = nil

@@ -72,15 +72,52 @@ final class SessionAuthority: Sendable {
     // MARK: Issuing
 
     /// Starts a new session for `user` and returns its first token pair.
-    func startSession(for user: User, on database: Database) async throws -> SessionGrant {
+    ///
+    /// - Parameters:
+    ///   - clientID: the app (bundle id) signing in, when known.
+    ///   - deviceSSO: with scope `device_sso`: also issue a device secret (bound to the fleet
+    ///     device `deviceID` when given) and an ID token carrying `sid` and `ds_hash`.
+    ///   - derivedFrom: for a Native SSO exchange, the device secret the session comes from.
+    func startSession(for user: User, clientID: String? = nil, deviceSSO: Bool = false, deviceID: UUID? = nil,
+                      derivedFrom: DeviceSecret? = nil, on database: Database) async throws -> SessionGrant {
         let now = clock.now()
+        var deviceSecret: (record: DeviceSecret, secret: String?)?
+        if let derivedFrom {
+            deviceSecret = (derivedFrom, nil)
+        } else if deviceSSO, let clientID {
+            let secret = "hds_" + BearerSecret.random()
+            let record = DeviceSecret()
+            record.secretHash = BearerSecret.digest(secret)
+            record.userID = try user.requireID()
+            record.deviceID = deviceID
+            record.clientID = clientID
+            record.createdAt = now
+            try await record.create(on: database)
+            deviceSecret = (record, secret)
+        }
         let session = UserSession()
         session.userID = try user.requireID()
         session.createdAt = now
         session.expiresAt = now.addingTimeInterval(settings.refreshTokenLifetime)
+        session.clientID = clientID
+        session.deviceSecretID = deviceSecret?.record.id
         try await session.create(on: database)
         let refreshToken = try await addRefreshToken(to: session.requireID(), on: database, now: now)
-        return try await grant(user: user, sessionID: session.requireID(), refreshToken: refreshToken, now: now)
+        var grant = try await grant(user: user, sessionID: session.requireID(), refreshToken: refreshToken, now: now)
+        if let deviceSecret, let clientID {
+            grant.idToken = try await idToken(for: user, clientID: clientID, deviceSecret: deviceSecret.record, now: now)
+            grant.deviceSecret = deviceSecret.secret
+        }
+        return grant
+    }
+
+    /// An ID token for `clientID` naming the device session and binding its secret.
+    func idToken(for user: User, clientID: String, deviceSecret: DeviceSecret, now: Date) async throws -> String {
+        let claims = IDTokenClaims(issuer: ring.issuer, userID: try user.requireID().uuidString, audience: clientID,
+                                   sessionID: try deviceSecret.requireID().uuidString,
+                                   deviceSecretHash: deviceSecret.secretHashForIDToken,
+                                   email: user.email, issuedAt: now, expiresAt: now.addingTimeInterval(settings.accessTokenLifetime))
+        return try await ring.sign(idToken: claims)
     }
 
     private func addRefreshToken(to sessionID: UUID, on database: Database, now: Date) async throws -> String {
@@ -152,7 +189,12 @@ final class SessionAuthority: Sendable {
             throw APIError(.unauthorized, code: "refresh_token_reused",
                            reason: "This refresh token was already used; the whole session is now signed out. Sign in again.")
         }
-        return try await grant(user: user, sessionID: sessionID, refreshToken: next, now: now)
+        var rotated = try await grant(user: user, sessionID: sessionID, refreshToken: next, now: now)
+        if let secretID = session.deviceSecretID, let clientID = session.clientID,
+           let secret = try await DeviceSecret.find(secretID, on: database), secret.revokedAt == nil {
+            rotated.idToken = try await idToken(for: user, clientID: clientID, deviceSecret: secret, now: now)
+        }
+        return rotated
     }
 
     // MARK: Authenticating
@@ -220,6 +262,21 @@ final class SessionAuthority: Sendable {
                 }
             }
         }
+    }
+
+    /// Revokes device secrets and every session that came with or from them (global sign-out).
+    func revoke(deviceSecrets ids: [UUID], reason: String, on database: Database) async throws {
+        guard !ids.isEmpty else { return }
+        try await DeviceSecret.query(on: database).filter(\.$id ~~ ids).filter(\.$revokedAt == nil)
+            .set(\.$revokedAt, to: clock.now()).update()
+        let sessions = try await UserSession.query(on: database).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all()
+        try await revoke(sessions: sessions.compactMap(\.id), reason: reason, on: database)
+    }
+
+    /// Ends every Native SSO session on a fleet device (its logout run started).
+    func signOutDevice(_ deviceID: UUID, on database: Database) async throws {
+        let secrets = try await DeviceSecret.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
+        try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", on: database)
     }
 
     /// Revokes every live session of a user.

@@ -15,4 +15,9 @@ struct SessionGrant: Content {
     var expiresIn: Int
     var tokenType = "Bearer"
     var user: UserView
+    /// With scope `device_sso` (and on refreshing such a session): the ID token carrying `sid`
+    /// and `ds_hash`, which sibling apps exchange at `POST /oauth/token`.
+    var idToken: String?
+    /// With scope `device_sso`, at sign-in only: the device secret to keep in shared storage.
+    var deviceSecret: String?
 }

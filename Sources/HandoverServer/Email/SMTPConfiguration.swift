@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where and how the server sends mail (email-link sign-in).
+///
+/// Set with `HANDOVER_SMTP_HOST`, `HANDOVER_SMTP_PORT` (587), `HANDOVER_SMTP_USER`,
+/// `HANDOVER_SMTP_PASSWORD`, `HANDOVER_SMTP_STARTTLS` (`required` by default, or `off` for a
+/// relay on loopback), `HANDOVER_SMTP_FROM` and `HANDOVER_SMTP_CA_FILE` (a PEM of extra trusted
+/// roots, for a relay with a private CA).
+public struct SMTPConfiguration: Sendable {
+    public enum Security: String, Sendable {
+        /// Upgrade with STARTTLS before sending anything else; fail if the server cannot.
+        case startTLS = "required"
+        /// Plain text: only for a relay on loopback or a trusted network.
+        case none = "off"
+    }
+
+    public var host: String
+    public var port: Int = 587
+    public var username: String?
+    public var password: String?
+    public var security: Security = .startTLS
+    /// The envelope and header sender, such as `Handover <no-reply@handover.example.com>`.
+    public var from: String
+    /// PEM certificates to trust besides the system's.
+    public var trustedCertificatesPEMFile: String?
+    /// The deadline of one whole conversation.
+    public var timeout: Duration = .seconds(20)
+
+    public init(host: String, port: Int = 587, from: String, security: Security = .startTLS,
+                username: String? = nil, password: String? = nil, trustedCertificatesPEMFile: String? = nil) {
+        self.host = host
+        self.port = port
+        self.from = from
+        self.security = security
+        self.username = username
+        self.password = password
+        self.trustedCertificatesPEMFile = trustedCertificatesPEMFile
+    }
+
+    /// The bare address of ``from`` (inside `<…>` when a display name is given).
+    var fromAddress: String {
+        if let open = from.lastIndex(of: "<"), let close = from.lastIndex(of: ">"), open < close {
+            return String(from[from.index(after: open)..<close])
+        }
+        return from
+    }
+
+    /// Reads the `HANDOVER_SMTP_*` variables; `nil` when no host is set.
+    static func fromEnvironment(_ environment: [String: String]) throws -> SMTPConfiguration? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let host = value("HANDOVER_SMTP_HOST") else { return nil }
+        guard let from = value("HANDOVER_SMTP_FROM") else {
+            throw ConfigurationError(setting: "HANDOVER_SMTP_FROM", problem: "is missing (needed with HANDOVER_SMTP_HOST)",
+                                     accepted: "a sender such as 'Handover <no-reply@handover.example.com>'")
+        }
+        var configuration = SMTPConfiguration(host: host, from: from)
+        if let port = value("HANDOVER_SMTP_PORT") {
+            guard let number = Int(port), (1...65535).contains(number) else {
+                throw ConfigurationError(setting: "HANDOVER_SMTP_PORT", problem: "'\(port)' is not a port", accepted: "1 to 65535 (587 by default)")
+            }
+            configuration.port = number
+        }
+        if let security = value("HANDOVER_SMTP_STARTTLS") {
+            guard let parsed = Security(rawValue: security.lowercased()) else {
+                throw ConfigurationError(setting: "HANDOVER_SMTP_STARTTLS", problem: "'\(security)' is not a mode", accepted: "required or off")
+            }
+            configuration.security = parsed
+        }
+        configuration.username = value("HANDOVER_SMTP_USER")
+        configuration.password = value("HANDOVER_SMTP_PASSWORD")
+        configuration.trustedCertificatesPEMFile = value("HANDOVER_SMTP_CA_FILE")
+        return configuration
+    }
+}

@@ -1,0 +1,197 @@
+import Fluent
+import Foundation
+import NIOCore
+import SQLKit
+import Vapor
+
+/// Email-link sign-in:
+///
+/// - `POST /auth/email/start {email}` mails a one-time link (`/auth/email/verify?token=…`, a
+///   universal link claimed in this server's association file). 400 for a malformed address;
+///   202 for any well-formed one, whether or not an account exists.
+/// - `POST /auth/email/redeem {token, scope?, clientID?, deviceID?}`: the app opened the link and
+///   trades the token for a session.
+/// - `GET /auth/email/verify?token=…`: the link landed in a browser. The page asks for one click
+///   (a `POST`), so that mail scanners that fetch links do not use the token up, then signs the
+///   browser in and says so.
+struct EmailSignInRoutes: RouteCollection {
+    static let tokenLifetime: TimeInterval = 15 * 60
+
+    let context: ServerContext
+    let sessions: SessionAuthority
+    let mailer: SMTPClient?
+    let perAddress = AttemptLimiter(limit: 3, window: 15 * 60)
+    let perClient = AttemptLimiter(limit: 20, window: 15 * 60)
+
+    struct StartInput: Content { var email: String }
+    struct RedeemInput: Content {
+        var token: String
+        var scope: String?
+        /// The app's bundle id; needed with scope `device_sso`.
+        var clientID: String?
+        var deviceID: UUID?
+    }
+    struct StartOutput: Content { var status: String }
+
+    func boot(routes: RoutesBuilder) throws {
+        let email = routes.grouped("auth", "email")
+        email.post("start", use: start)
+        email.post("redeem", use: redeem)
+        email.get("verify", use: verifyPage)
+        email.post("verify", use: verifyInBrowser)
+    }
+
+    @Sendable func start(request: Request) async throws -> Response {
+        guard let mailer else {
+            throw APIError(.notFound, code: "not_configured",
+                           reason: "Email sign-in is not configured on this server: set HANDOVER_SMTP_HOST and HANDOVER_SMTP_FROM.")
+        }
+        let input = try request.content.decode(StartInput.self)
+        guard let address = EmailAddress(input.email) else {
+            throw APIError(.badRequest, code: "invalid_email",
+                           reason: "email: '\(input.email.prefix(80))' is not an email address (local@domain.tld, at most 254 characters).",
+                           field: "email")
+        }
+        let now = context.clock.now()
+        let client = request.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = perClient.attempt("ip:" + client, now: now) ?? perAddress.attempt("to:" + address.normalized, now: now) {
+            let response = Response(status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
+            try response.content.encode(APIErrorMiddleware.Body(
+                error: "rate_limited", reason: "Too many sign-in emails asked for; try again in \(wait) seconds.", field: nil))
+            return response
+        }
+        let token = BearerSecret.random()
+        let record = EmailLoginToken()
+        record.tokenHash = BearerSecret.digest(token)
+        record.email = address.normalized
+        record.createdAt = now
+        record.expiresAt = now.addingTimeInterval(Self.tokenLifetime)
+        try await record.create(on: request.db)
+        var link = URLComponents(url: context.publicURL.appendingPathComponent("auth/email/verify"), resolvingAgainstBaseURL: false)
+        link?.queryItems = [URLQueryItem(name: "token", value: token)]
+        let message = EmailMessage(
+            to: address.normalized, subject: "Your sign-in link",
+            body: """
+                Open this link on your phone to sign in:
+
+                \(link?.url?.absoluteString ?? "")
+
+                It works once and expires in 15 minutes. If you did not ask to sign in, ignore this email.
+                """)
+        do {
+            try await mailer.send(message)
+        } catch {
+            request.logger.warning("sign-in email not sent", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "mail_unavailable", reason: "The sign-in email could not be sent; try again later.")
+        }
+        let response = Response(status: .accepted)
+        try response.content.encode(StartOutput(status: "sent"))
+        return response
+    }
+
+    /// Uses a token once: the address it was sent to, or nil when it is unknown, used or expired.
+    private func consume(_ token: String, on database: Database) async throws -> String? {
+        guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
+        let now = context.clock.now()
+        let rows = try await sql.raw("""
+            UPDATE email_login_tokens SET used_at = \(bind: now)
+            WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now) RETURNING email
+            """).all()
+        return try rows.first?.decode(column: "email", as: String.self)
+    }
+
+    private func user(for email: String, on database: Database) async throws -> User {
+        if let user = try await User.query(on: database).filter(\.$email == email).first() { return user }
+        let user = User()
+        user.email = email
+        user.emailVerified = true
+        user.emailForwardingDisabled = false
+        user.createdAt = context.clock.now()
+        try await user.create(on: database)
+        return user
+    }
+
+    @Sendable func redeem(request: Request) async throws -> Response {
+        let input = try request.content.decode(RedeemInput.self)
+        let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
+        if scope.deviceSSO {
+            guard let clientID = input.clientID, try await RegisteredClients.team(of: clientID, on: request.db) != nil else {
+                throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
+            }
+        }
+        guard let email = try await consume(input.token, on: request.db) else {
+            throw APIError(.unauthorized, code: "invalid_link", reason: "This sign-in link is unknown, already used or expired; ask for a new one.",
+                           field: "token")
+        }
+        let user = try await user(for: email, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: input.clientID, deviceSSO: scope.deviceSSO,
+                                                    deviceID: scope.deviceID, on: request.db)
+        let response = Response(status: .ok)
+        try response.content.encode(grant)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    @Sendable func verifyPage(request: Request) async throws -> Response {
+        let token = (try? request.query.get(String.self, at: "token")) ?? ""
+        let now = context.clock.now()
+        let valid = try await EmailLoginToken.query(on: request.db).filter(\.$tokenHash == BearerSecret.digest(token))
+            .filter(\.$usedAt == nil).filter(\.$expiresAt > now).first()
+        guard let valid else { return Self.expired() }
+        let form = HTML.element("form", ["method": "post", "action": "/auth/email/verify"]) {
+            HTML.element("input", ["type": "hidden", "name": "token", "value": token])
+            HTML.element("button", ["type": "submit"]) { "Sign in on this browser" }
+        }
+        return Self.page(.ok, HTMLPage(title: "Sign in", heading: "Sign in as \(valid.email)", paragraphs: [
+            "You opened your sign-in link in a browser. Sign in here, on this browser?",
+            "To sign in on your phone instead, open the link there.",
+        ], extra: form))
+    }
+
+    @Sendable func verifyInBrowser(request: Request) async throws -> Response {
+        struct Form: Content { var token: String }
+        let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
+        guard let email = try await consume(form.token, on: request.db) else { return Self.expired() }
+        let user = try await user(for: email, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: "web", on: request.db)
+        let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
+                                               paragraphs: ["You are signed in on this browser as \(email). You can close this page."]))
+        let secure = context.publicURL.scheme == "https"
+        response.cookies["handover_web_session"] = HTTPCookies.Value(
+            string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
+        return response
+    }
+
+    static func expired() -> Response {
+        page(.gone, HTMLPage(title: "Link expired", heading: "This link no longer works",
+                             paragraphs: ["Sign-in links work once and expire after 15 minutes. Ask for a new one in the app."]))
+    }
+
+    static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
+        let response = Response(status: status, body: .init(string: page.html))
+        response.headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+        return response
+    }
+}
+
+/// A syntactically plausible email address, normalized to lowercase.
+struct EmailAddress {
+    let normalized: String
+
+    init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard trimmed.count <= 254, let at = trimmed.lastIndex(of: "@") else { return nil }
+        let local = trimmed[..<at], domain = trimmed[trimmed.index(after: at)...]
+        let localAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+/=?^_`{|}~-")
+        let domainAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.-")
+        guard !local.isEmpty, local.count <= 64, local.unicodeScalars.allSatisfy(localAllowed.contains),
+              !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
+              domain.contains("."), domain.unicodeScalars.allSatisfy(domainAllowed.contains),
+              domain.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty && $0.count <= 63 && !$0.hasPrefix("-") && !$0.hasSuffix("-") })
+        else { return nil }
+        normalized = trimmed
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HandoverServer
+import Testing
+
+/// A server that mails sign-in links through a real SMTP server on loopback (aiosmtpd).
+private func startWithMail(_ database: TestDatabase = .sqlite, tls: Bool = false) async throws -> (TestServer, SMTPTestServer)? {
+    if let reason = SMTPTestServer.unavailableReason() {
+        print("SKIP email sign-in test: \(reason)")
+        return nil
+    }
+    let smtp = try SMTPTestServer.start(tls: tls)
+    let test = try await TestServer.start(database) { configuration in
+        var mail = SMTPConfiguration(host: tls ? "localhost" : "127.0.0.1", port: smtp.port, from: "Handover <no-reply@handover.test>",
+                                     security: tls ? .startTLS : .none)
+        mail.trustedCertificatesPEMFile = smtp.certificateFile?.path
+        configuration.smtp = mail
+    }
+    return (test, smtp)
+}
+
+@Suite("Email-link sign-in through a real SMTP server", .serialized)
+struct EmailSignInTests {
+    @Test(arguments: TestDatabase.available)
+    func theAppRedeemsTheMailedLinkOnce(_ database: TestDatabase) async throws {
+        guard let (test, smtp) = try await startWithMail(database) else { return }
+        defer { smtp.stop() }
+        let start = try await test.request(.POST, "/auth/email/start", json: ["email": "Nurse.Ada@Example.com"])
+        #expect(start.status == 202, "\(start.text)")
+        let link = try #require(smtp.link(to: "nurse.ada@example.com"), "the message arrived with a link")
+        #expect(link.path == "/auth/email/verify")
+        #expect(link.absoluteString.hasPrefix(test.server.publicURL.absoluteString))
+        let token = try #require(URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
+        let redeemed = try await test.request(.POST, "/auth/email/redeem", json: ["token": token])
+        #expect(redeemed.status == 200, "\(redeemed.text)")
+        let access = redeemed.json["accessToken"] as? String ?? ""
+        let me = try await test.request(.GET, "/api/v1/me", key: access)
+        #expect(me.json["email"] as? String == "nurse.ada@example.com")
+        let replay = try await test.request(.POST, "/auth/email/redeem", json: ["token": token])
+        #expect(replay.status == 401)
+        #expect(replay.json["error"] as? String == "invalid_link")
+        // The link is a universal link: the generated association file claims its path.
+        try await test.registerTarget("Notes")
+        let aasa = try await test.request(.GET, "/.well-known/apple-app-site-association")
+        #expect(aasa.text.contains("/auth/email/verify"))
+        try await test.stop()
+    }
+
+    @Test func inABrowserThePageCompletesTheSignInAndSaysSo() async throws {
+        guard let (test, smtp) = try await startWithMail() else { return }
+        defer { smtp.stop() }
+        #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "porter@example.com"]).status == 202)
+        let link = try #require(smtp.link(to: "porter@example.com"))
+        let page = try await test.request(.GET, link.absoluteString)
+        #expect(page.status == 200)
+        #expect(page.text.contains("Sign in as porter@example.com"))
+        #expect(page.text.contains("<form method=\"post\" action=\"/auth/email/verify\">"))
+        // Opening the page (as a mail scanner would) used nothing up; the click does.
+        let token = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value ?? ""
+        let done = try await test.request(.POST, "/auth/email/verify", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                          body: "token=\(token)")
+        #expect(done.status == 200)
+        #expect(done.text.contains("You are signed in on this browser as porter@example.com"))
+        let cookie = done.headers.first(name: "Set-Cookie") ?? ""
+        #expect(cookie.contains("handover_web_session=") && cookie.contains("HttpOnly"))
+        let again = try await test.request(.GET, link.absoluteString)
+        #expect(again.status == 410)
+        #expect(again.text.contains("no longer works"))
+        try await test.stop()
+    }
+
+    @Test func anExpiredLinkFails() async throws {
+        guard let (test, smtp) = try await startWithMail() else { return }
+        defer { smtp.stop() }
+        #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "late@example.com"]).status == 202)
+        let link = try #require(smtp.link(to: "late@example.com"))
+        let token = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value ?? ""
+        test.clock.advance(by: 15 * 60 + 1)
+        let late = try await test.request(.POST, "/auth/email/redeem", json: ["token": token])
+        #expect(late.status == 401)
+        #expect(try await test.request(.GET, link.absoluteString).status == 410)
+        try await test.stop()
+    }
+
+    @Test func malformedAddressesAre400AndStartsAreRateLimited() async throws {
+        guard let (test, smtp) = try await startWithMail() else { return }
+        defer { smtp.stop() }
+        for bad in ["", "no-at-sign", "a@b", "two@@example.com", "spaced out@example.com", "x@-bad-.com"] {
+            let reply = try await test.request(.POST, "/auth/email/start", json: ["email": bad])
+            #expect(reply.status == 400, "\(bad)")
+            #expect(reply.json["field"] as? String == "email")
+        }
+        for _ in 0..<3 {
+            #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "busy@example.com"]).status == 202)
+        }
+        let limited = try await test.request(.POST, "/auth/email/start", json: ["email": "busy@example.com"])
+        #expect(limited.status == 429)
+        #expect(Int(limited.headers.first(name: "Retry-After") ?? "") ?? 0 > 0)
+        #expect(smtp.messages().count == 3)
+        test.clock.advance(by: 15 * 60)
+        #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "busy@example.com"]).status == 202)
+        try await test.stop()
+    }
+
+    @Test func mailGoesThroughSTARTTLSWithAVerifiedCertificate() async throws {
+        guard let (test, smtp) = try await startWithMail(tls: true) else { return }
+        defer { smtp.stop() }
+        let reply = try await test.request(.POST, "/auth/email/start", json: ["email": "secure@example.com"])
+        #expect(reply.status == 202, "\(reply.text)")
+        #expect(smtp.link(to: "secure@example.com") != nil)
+        try await test.stop()
+    }
+
+    @Test func withoutSMTPTheStartSaysSo() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let reply = try await test.request(.POST, "/auth/email/start", json: ["email": "a@example.com"])
+        #expect(reply.status == 404)
+        #expect(reply.json["error"] as? String == "not_configured")
+        try await test.stop()
+    }
+}
