@@ -635,12 +635,22 @@ enum OpenAPIDocument {
         post:
           tags: [sessions]
           operationId: signOut
-          summary: Ends the session of the access token sent.
+          summary: Ends the session of the access token sent; with `scope=device`, the device session too.
           security:
             - sessionAuth: []
+          parameters:
+            - name: scope
+              in: query
+              required: false
+              description: "`session` (default), or `device`: also revoke the device secret and every sibling session derived from it."
+              schema:
+                type: string
+                enum: [session, device]
           responses:
             "204":
               description: Signed out; the session's tokens no longer work.
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/SessionUnauthorized"
       /auth/apple/notifications:
@@ -706,6 +716,204 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/SessionUnauthorized"
             "503":
               $ref: "#/components/responses/AppleUnavailable"
+      /auth/email/start:
+        post:
+          tags: [sessions]
+          operationId: startEmailSignIn
+          summary: Mails a one-time sign-in link (15 minutes, single use).
+          description: |
+            202 for any well-formed address, whether or not an account exists. The link
+            (`/auth/email/verify?token=…`) is a universal link claimed in this server's association
+            file. Limited to 3 per address and 20 per client address per 15 minutes (429).
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [email]
+                  properties:
+                    email:
+                      type: string
+          responses:
+            "202":
+              description: The link was sent.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [status]
+                    properties:
+                      status:
+                        type: string
+                        enum: [sent]
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "503":
+              $ref: "#/components/responses/MailUnavailable"
+      /auth/email/redeem:
+        post:
+          tags: [sessions]
+          operationId: redeemEmailSignIn
+          summary: The app trades the link's token for a session.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [token]
+                  properties:
+                    token:
+                      type: string
+                    scope:
+                      type: string
+                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
+                    clientID:
+                      type: string
+                      description: The app's bundle id, as registered; required with `device_sso`.
+                    deviceID:
+                      type: string
+                      format: uuid
+                      description: The registered fleet device; its logout run ends the device session.
+          responses:
+            "200":
+              description: A new session.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /auth/email/verify:
+        get:
+          tags: [sessions]
+          operationId: emailSignInPage
+          summary: The link opened in a browser; a page that offers to sign this browser in.
+          security: []
+          parameters:
+            - name: token
+              in: query
+              required: false
+              schema:
+                type: string
+          responses:
+            "200":
+              description: A page with a one-click form.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "410":
+              description: The link is unknown, used or expired.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: emailSignInInBrowser
+          summary: Signs this browser in (the page's form) and says so.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    token:
+                      type: string
+          responses:
+            "200":
+              description: Signed in; sets the HttpOnly `handover_web_session` cookie.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "410":
+              description: The link is unknown, used or expired.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /oauth/token:
+        post:
+          tags: [sessions]
+          operationId: nativeSSOTokenExchange
+          summary: OpenID Connect Native SSO token exchange for a sibling app.
+          description: |
+            RFC 8693 token exchange: `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
+            `client_id` (a registered app of the same team), `subject_token` (the ID token),
+            `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
+            secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
+            `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    grant_type:
+                      type: string
+                    client_id:
+                      type: string
+                    subject_token:
+                      type: string
+                    subject_token_type:
+                      type: string
+                    actor_token:
+                      type: string
+                    actor_token_type:
+                      type: string
+          responses:
+            "200":
+              description: The sibling's own tokens.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [access_token, issued_token_type, token_type, expires_in, refresh_token]
+                    properties:
+                      access_token:
+                        type: string
+                      issued_token_type:
+                        type: string
+                      token_type:
+                        type: string
+                      expires_in:
+                        type: integer
+                      refresh_token:
+                        type: string
+                      id_token:
+                        type: string
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
     components:
       securitySchemes:
         sessionAuth:
@@ -769,6 +977,34 @@ enum OpenAPIDocument {
             type: string
             format: uuid
       responses:
+        MailUnavailable:
+          description: The email could not be sent (`mail_unavailable`); try again later.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        RateLimited:
+          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+          headers:
+            Retry-After:
+              schema:
+                type: integer
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        OAuthError:
+          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [error]
+                properties:
+                  error:
+                    type: string
+                  error_description:
+                    type: string
         SessionUnauthorized:
           description: |
             No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
@@ -879,6 +1115,13 @@ enum OpenAPIDocument {
               minLength: 16
               maxLength: 256
               description: The raw nonce from `POST /auth/apple/nonce`.
+            scope:
+              type: string
+              description: Space-separated; `device_sso` also returns a device secret and an ID token.
+            deviceID:
+              type: string
+              format: uuid
+              description: The registered fleet device; its logout run ends the device session.
             fullName:
               type: object
               description: Apple sends the name at the first sign-in only.
@@ -915,6 +1158,12 @@ enum OpenAPIDocument {
               enum: [Bearer]
             user:
               $ref: "#/components/schemas/Me"
+            idToken:
+              type: string
+              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
+            deviceSecret:
+              type: string
+              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
         Me:
           type: object
           additionalProperties: false
