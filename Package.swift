@@ -4,7 +4,8 @@
 //
 // Layers (arrows point down only):
 //   handover (CLI)  ->  HandoverServer, HandoverClient, DeviceSimulator
-//   HandoverClient  ->  LinkCallbacks, UniversalLinks        (no Vapor, no NIO: an iOS app links it)
+//   HandoverClient  ->  LinkCallbacks, OutOfBand             (no Vapor, no NIO: an iOS app links it)
+//   OutOfBand                                                (pure: Foundation and swift-crypto)
 //   LinkCallbacks, UniversalLinks, QRCode                    (pure: Foundation only)
 import PackageDescription
 
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "DeviceSimulator", targets: ["DeviceSimulator"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
+        .library(name: "OutOfBand", targets: ["OutOfBand"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -40,6 +42,9 @@ let package = Package(
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
         .target(name: "QRCode"),
+        // Out-of-band operations (push, QR code, link): envelope, sealed payload, signed answer,
+        // link parsing. Shared by the server and the SDK, so Foundation and swift-crypto only.
+        .target(name: "OutOfBand", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
         // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
         .target(
@@ -128,6 +133,11 @@ let package = Package(
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "OutOfBandTests",
+            dependencies: ["OutOfBand", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "QRCodeTests",
