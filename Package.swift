@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
         .library(name: "OutOfBand", targets: ["OutOfBand"]),
+        .library(name: "APNs", targets: ["APNs"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -36,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
@@ -109,6 +114,34 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // An APNs provider client (HTTP/2 through async-http-client, ES256 provider tokens with
+        // swift-crypto; no Vapor).
+        .target(
+            name: "APNs",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // Test support only: Apple's provider API over HTTP/2 and TLS on loopback (self-signed
+        // certificate made at start, scripted answers, every request recorded).
+        .target(
+            name: "APNsTestServer",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
         // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
         .executableTarget(name: "ReceiverCrashHarness", dependencies: ["HandoverClient", "LinkCallbacks"]),
 
@@ -163,6 +196,19 @@ let package = Package(
                 "AppleIDTestServer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "APNsTests",
+            dependencies: [
+                "APNs",
+                "APNsTestServer",
+                "OutOfBand",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(
