@@ -67,10 +67,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        // The SDK an iOS app links: Foundation, LinkCallbacks and Crypto only (no NIO, no Vapor).
+        // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto only (no NIO, no Vapor).
         .target(
             name: "HandoverClient",
-            dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LinkCallbacks", "OutOfBand", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // A simulated phone for tests and `handover simulate`: may use NIO for its loopback server.
         .target(
@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoverClientTests",
-            dependencies: ["HandoverClient", "LinkCallbacks", "ReceiverCrashHarness",
+            dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness",
                            .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(
