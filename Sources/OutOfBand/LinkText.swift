@@ -137,7 +137,10 @@ struct LinkText: Sendable, Equatable {
                 index += 1
             }
         }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+        // Decoding repairs bad UTF-8 with U+FFFD; comparing the bytes back refuses it instead
+        // (String(validating:as:) would, but needs macOS 15 and iOS 18).
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        guard Array(decoded.utf8) == bytes else {
             throw OutOfBandError(field: field, problem: .malformedLink, detail: "the percent-encoded bytes are not UTF-8",
                                  accepted: "percent-encoded UTF-8")
         }

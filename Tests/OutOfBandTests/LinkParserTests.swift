@@ -84,6 +84,7 @@ import Testing
         expectError("x-error", .malformedLink) { _ = try OperationLink(parsing: "app://x-callback-url/oob?x-error=javascript://x%0Aalert(1)&p=\(p)") }
         expectError("x-error", .malformedLink) { _ = try OperationLink(parsing: "app://x-callback-url/oob?x-error=https://a.example/%0D&p=\(p)") }
         expectError("x-cancel", .invalidValue) { _ = try OperationLink(parsing: "app://x-callback-url/oob?x-cancel=not-a-url&p=\(p)") }
+        expectError("x-cancel", .malformedLink) { _ = try OperationLink(parsing: "app://x-callback-url/oob?x-cancel=https://a.example/%FF&p=\(p)") }
         expectError("x-cancel", .malformedLink) { _ = try OperationLink(parsing: "app://x-callback-url/oob?x-cancel=%zz&p=\(p)") }
     }
 
