@@ -122,6 +122,14 @@ final class WallClock: @unchecked Sendable {
         #expect(countdown.remaining == .zero)
     }
 
+    @Test func theSuccessTargetOpensEvenWhenTheAppDropsTheCountdown() async throws {
+        let envelope = try issue(callbacks: shop)
+        _ = try await client().receive(pushUserInfo: try push(envelope)).approve(number: 81)
+        let took = await advance(clock, step: .milliseconds(100), limit: .seconds(10)) { !opener.opened.isEmpty }
+        #expect(opener.opened == [shop.success])
+        #expect(took.map { $0 >= .seconds(3) && $0 <= .milliseconds(3_100) } == true, "\(String(describing: took))")
+    }
+
     @Test func continueOpensAtOnceAndStayNeverOpens() async throws {
         let first = try issue(callbacks: shop, id: "op_1")
         let client = client()

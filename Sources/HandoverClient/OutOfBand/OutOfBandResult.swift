@@ -82,9 +82,11 @@ public final class SuccessCountdown: Sendable {
         self.duration = duration
         self.opener = opener
         stopwatch = Stopwatch(clock: clock)
-        let task = Task { [stopwatch, weak self] in
+        // Holds the countdown strongly until it fires or is stopped, so an app that drops the
+        // object still gets the switch the user was promised.
+        let task = Task { [stopwatch, self] in
             do { try await stopwatch.sleep(untilElapsed: duration) } catch { return }
-            _ = await self?.open()
+            _ = await self.open()
         }
         timer.withLock { $0 = task }
     }
