@@ -4,7 +4,8 @@
 //
 // Layers (arrows point down only):
 //   handover (CLI)  ->  HandoverServer, HandoverClient, DeviceSimulator
-//   HandoverClient  ->  LinkCallbacks, UniversalLinks        (no Vapor, no NIO: an iOS app links it)
+//   HandoverClient  ->  LinkCallbacks, OutOfBand             (no Vapor, no NIO: an iOS app links it)
+//   OutOfBand                                                (pure: Foundation and swift-crypto)
 //   LinkCallbacks, UniversalLinks, QRCode                    (pure: Foundation only)
 import PackageDescription
 
@@ -21,6 +22,8 @@ let package = Package(
         .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
         .library(name: "SessionTokens", targets: ["SessionTokens"]),
         .library(name: "AppleIDTestServer", targets: ["AppleIDTestServer"]),
+        .library(name: "OutOfBand", targets: ["OutOfBand"]),
+        .library(name: "APNs", targets: ["APNs"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
     dependencies: [
@@ -35,14 +38,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
         .target(name: "QRCode"),
+        // Out-of-band operations (push, QR code, link): envelope, sealed payload, signed answer,
+        // link parsing. Shared by the server and the SDK, so Foundation and swift-crypto only.
+        .target(name: "OutOfBand", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
         // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
         .target(
@@ -64,10 +73,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The SDK an iOS app links: Foundation, LinkCallbacks and Crypto only (no NIO, no Vapor).
+        // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto only (no NIO, no Vapor).
         .target(
             name: "HandoverClient",
-            dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LinkCallbacks", "OutOfBand", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // A simulated phone for tests and `handover simulate`: may use NIO for its loopback server.
         .target(
@@ -120,6 +129,34 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // An APNs provider client (HTTP/2 through async-http-client, ES256 provider tokens with
+        // swift-crypto; no Vapor).
+        .target(
+            name: "APNs",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // Test support only: Apple's provider API over HTTP/2 and TLS on loopback (self-signed
+        // certificate made at start, scripted answers, every request recorded).
+        .target(
+            name: "APNsTestServer",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
         // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
         .executableTarget(name: "ReceiverCrashHarness", dependencies: ["HandoverClient", "LinkCallbacks"]),
 
@@ -144,6 +181,11 @@ let package = Package(
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "OutOfBandTests",
+            dependencies: ["OutOfBand", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "QRCodeTests",
@@ -179,8 +221,21 @@ let package = Package(
             dependencies: ["SessionTokens", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
+            name: "APNsTests",
+            dependencies: [
+                "APNs",
+                "APNsTestServer",
+                "OutOfBand",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
             name: "HandoverClientTests",
-            dependencies: ["HandoverClient", "LinkCallbacks", "ReceiverCrashHarness",
+            dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness",
                            .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(
