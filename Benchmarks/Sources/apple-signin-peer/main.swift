@@ -11,13 +11,17 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 
+/// Writes a line to stdout at once (the script reads it while this keeps running).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 let directory = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? ".")
 let clientID = "com.example.bench"
 let apple = try await AppleIDTestServer.start(clock: ManualClock(start: Date()))
 let pem = try apple.registerClient(clientID: clientID, teamID: "TEAM123456", keyID: "KEY1234567")
 try pem.write(to: directory.appendingPathComponent("AuthKey.p8"), atomically: true, encoding: .utf8)
-print("apple \(apple.baseURL.absoluteString)")
-fflush(stdout)
+say("apple \(apple.baseURL.absoluteString)")
 
 func post(_ url: String, _ body: [String: Any]) async throws -> [String: Any] {
     var request = HTTPClientRequest(url: url)
@@ -35,8 +39,7 @@ if let server = readLine() {
                                                   email: "bench@example.com")
     let code = apple.issueAuthorizationCode(clientID: clientID, sub: "bench-user", email: "bench@example.com")
     let grant = try await post(server + "/auth/apple", ["identityToken": token, "authorizationCode": code, "nonce": nonce])
-    print("token \(grant["accessToken"] as? String ?? "none: \(grant)")")
-    fflush(stdout)
+    say("token \(grant["accessToken"] as? String ?? "none: \(grant)")")
 }
 while readLine() != nil {}
 try await apple.shutdown()
