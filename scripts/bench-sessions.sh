@@ -30,9 +30,9 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 
 echo "== building (release): session-bench, apple-signin-peer, handover"
-(cd Benchmarks && swift build -c release --product session-bench 2>&1 | grep -E "error|Compiling|Build complete" | tail -1)
-(cd Benchmarks && swift build -c release --product apple-signin-peer 2>&1 | grep -E "error|Build complete" | tail -1)
-swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Build complete" | tail -1
+(cd Benchmarks && swift build -c release --product session-bench 2>&1 | grep -E "error|complete" | tail -1 || true)
+(cd Benchmarks && swift build -c release --product apple-signin-peer 2>&1 | grep -E "error|complete" | tail -1 || true)
+swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|complete" | tail -1 || true
 handover="$root/.build-release/release/handover"
 bench_bin="$root/Benchmarks/.build/release"
 
