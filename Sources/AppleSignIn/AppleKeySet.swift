@@ -30,8 +30,15 @@ public actor AppleKeySet {
     public let retryAfterFailure: TimeInterval
     private let fallbackMaxAge: TimeInterval
 
-    private var keys: [String: AppleSigningKey] = [:]
-    private var expiresAt: Date?
+    private var keys: [String: AppleSigningKey] = [:] {
+        didSet { snapshot.set(keys: keys, expiresAt: expiresAt) }
+    }
+    /// The same keys and expiry, readable without a hop onto the actor (the path of every
+    /// verification once the set is fresh).
+    private nonisolated let snapshot = KeySnapshot()
+    private var expiresAt: Date? {
+        didSet { snapshot.set(keys: keys, expiresAt: expiresAt) }
+    }
     private var lastUnknownKeyRefetch: Date?
     private var retryNotBefore: Date?
     private var lastFailure: String?
@@ -94,6 +101,12 @@ public actor AppleKeySet {
         if let key = keys[keyID] { return key }
         if keys.isEmpty, let lastFailure { throw .keySetUnavailable(lastFailure) }
         throw .unknownKeyID(keyID)
+    }
+
+    /// The key `keyID` when the set is fresh and holds it, without waiting for the actor; `nil`
+    /// means "ask ``key(id:)``".
+    public nonisolated func cachedKey(id keyID: String) -> AppleSigningKey? {
+        snapshot.key(keyID, now: now())
     }
 
     /// Key ids currently held, sorted.
@@ -181,5 +194,26 @@ extension TimeAmount {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+/// A lock-protected copy of the key set's keys and expiry.
+final class KeySnapshot: @unchecked Sendable {
+    private var keys: [String: AppleSigningKey] = [:]
+    private var expiresAt: Date?
+    private let lock = NSLock()
+
+    func set(keys: [String: AppleSigningKey], expiresAt: Date?) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.keys = keys
+        self.expiresAt = expiresAt
+    }
+
+    func key(_ id: String, now: Date) -> AppleSigningKey? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let expiresAt, now < expiresAt else { return nil }
+        return keys[id]
     }
 }

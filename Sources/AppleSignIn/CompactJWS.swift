@@ -4,6 +4,29 @@ import Foundation
 /// verified. Parsing touches no key.
 struct CompactJWS {
     /// The fields of the protected header this module reads.
+    /// Header segments already decoded: Apple signs with a handful of keys, so the same few
+    /// headers come back on every token, and decoding their JSON each time is wasted work.
+    static let knownHeaders = HeaderCache()
+
+    final class HeaderCache: @unchecked Sendable {
+        private var headers: [ArraySlice<UInt8>: Header] = [:]
+        private let lock = NSLock()
+
+        func header(for segment: ArraySlice<UInt8>) -> Header? {
+            lock.lock()
+            defer { lock.unlock() }
+            return headers[segment]
+        }
+
+        func remember(_ segment: ArraySlice<UInt8>, _ header: Header) {
+            guard segment.count <= 512 else { return }
+            lock.lock()
+            defer { lock.unlock() }
+            if headers.count >= 64 { headers.removeAll() }
+            headers[ArraySlice(Array(segment))] = header
+        }
+    }
+
     struct Header: Decodable {
         var alg: String?
         var kid: String?
@@ -23,9 +46,16 @@ struct CompactJWS {
         guard parts.count == 3 else {
             throw .malformed("expected 3 dot-separated parts, found \(parts.count)")
         }
-        guard let headerBytes = Base64URL.decode(utf8: parts[0]) else { throw .malformed("header is not base64url") }
-        guard let header = try? JSONDecoder().decode(Header.self, from: headerBytes) else {
-            throw .malformed("header is not a JSON object")
+        let header: Header
+        if let known = Self.knownHeaders.header(for: parts[0]) {
+            header = known
+        } else {
+            guard let headerBytes = Base64URL.decode(utf8: parts[0]) else { throw .malformed("header is not base64url") }
+            guard let decoded = try? JSONDecoder().decode(Header.self, from: headerBytes) else {
+                throw .malformed("header is not a JSON object")
+            }
+            header = decoded
+            Self.knownHeaders.remember(parts[0], decoded)
         }
         guard let payload = Base64URL.decode(utf8: parts[1]) else { throw .malformed("payload is not base64url") }
         guard let signature = Base64URL.decode(utf8: parts[2]) else { throw .malformed("signature is not base64url") }

@@ -16,7 +16,8 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
         let alg = jws.header.alg ?? "(none given)"
         guard alg == "RS256" else { throw .unsupportedAlgorithm(alg) }
         guard let kid = jws.header.kid, !kid.isEmpty else { throw .malformed("header has no kid") }
-        let key = try await keySet.key(id: kid)
+        let key: AppleSigningKey
+        if let cached = keySet.cachedKey(id: kid) { key = cached } else { key = try await keySet.key(id: kid) }
         guard key.isValidRS256Signature(jws.signature, for: jws.signingInput) else { throw .badSignature }
 
         let claims: Claims
