@@ -188,7 +188,7 @@ struct DashboardRoutes: RouteCollection {
 
     private func appsPage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-        let files = AssociationFiles(publicURL: context.publicURL)
+        let files = AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil)
         let appleFile = try? files.appleFile(apps: apps)
         let findings = appleFile.map { AssociationValidator.validate(Array($0)) }
         let pretty = appleFile.flatMap { data -> String? in

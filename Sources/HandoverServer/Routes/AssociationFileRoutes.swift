@@ -17,7 +17,7 @@ struct AssociationFileRoutes: RouteCollection {
     @Sendable func apple(_ request: Request) async throws -> Response {
         let entry = try await context.associationFiles.entry(.apple, now: context.clock.now()) {
             let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: context.publicURL).appleFile(apps: apps)
+            return try AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil).appleFile(apps: apps)
         }
         return try respond(request, entry)
     }
@@ -25,7 +25,7 @@ struct AssociationFileRoutes: RouteCollection {
     @Sendable func android(_ request: Request) async throws -> Response {
         let entry = try await context.associationFiles.entry(.android, now: context.clock.now()) {
             let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: context.publicURL).assetLinks(apps: apps)
+            return try AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil).assetLinks(apps: apps)
         }
         return try respond(request, entry)
     }

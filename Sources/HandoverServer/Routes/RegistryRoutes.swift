@@ -49,7 +49,7 @@ struct RegistryRoutes: RouteCollection {
         // Both association files must stay valid with this app in them: check before saving, so
         // the well-known routes never have an invalid file to serve.
         let others = try await RegisteredApp.query(on: database).all()
-        let files = AssociationFiles(publicURL: context.publicURL)
+        let files = AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil)
         do {
             _ = try files.appleFile(apps: others + [app])
         } catch let error as AssociationFiles.Invalid {

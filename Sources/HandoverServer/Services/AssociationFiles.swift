@@ -9,7 +9,10 @@ import UniversalLinks
 /// on this domain claims that path too. The generator validates what it builds.
 struct AssociationFiles {
     let publicURL: URL
-    /// The path of email sign-in links, claimed for every registered app.
+    /// Whether email-link sign-in is on (SMTP configured): its link path is then claimed for
+    /// every registered app.
+    var claimsEmailSignIn = false
+    /// The path of email sign-in links.
     static let emailSignInPath = "/auth/email/verify"
 
     struct Invalid: Error, CustomStringConvertible {
@@ -23,7 +26,7 @@ struct AssociationFiles {
             var paths = app.paths
             if app.role == "launcher" { paths.append("/ulc/cb/*") }
             // Email sign-in links open the app; the first installed app listed takes them.
-            paths.append(Self.emailSignInPath)
+            if claimsEmailSignIn { paths.append(Self.emailSignInPath) }
             if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased(),
                url.port == publicURL.port {
                 paths.append(url.path.isEmpty ? "/" : url.path)
