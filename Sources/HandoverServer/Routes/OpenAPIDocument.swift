@@ -1146,7 +1146,7 @@ enum OpenAPIDocument {
           properties:
             accessToken:
               type: string
-              description: An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`.
+              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
             refreshToken:
               type: string
               description: Single use; a second use signs the session out.
