@@ -389,6 +389,11 @@ struct SignInWithAppleTests {
         #expect(reply.errorCode == "not_configured")
         #expect(reply.text.contains("HANDOVER_APPLE_CLIENT_IDS"))
         #expect(try await test.request(.POST, "/auth/apple/nonce").status == 200)
+        // A JSON body without a Content-Type is read as JSON, never a 415 (schemathesis found it).
+        let untyped = try await test.request(.POST, "/auth/refresh", body: #"{"refreshToken":"hrt_x"}"#)
+        #expect(untyped.status == 401)
+        #expect(untyped.json["error"] as? String == "invalid_refresh_token")
+        #expect(try await test.request(.POST, "/auth/email/redeem", body: #"{"token":"t"}"#).status == 401)
         try await test.stop()
     }
 }

@@ -53,7 +53,7 @@ struct AppleAuthRoutes: RouteCollection {
 
     @Sendable func signIn(request: Request) async throws -> Response {
         let apple = try apple()
-        let input = try request.content.decode(AppleSignInInput.self)
+        let input = try request.content.decode(AppleSignInInput.self, using: JSONDecoder.api)
         try input.check()
         let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
         let claims: AppleIdentityClaims
@@ -122,7 +122,7 @@ struct AppleAuthRoutes: RouteCollection {
     }
 
     @Sendable func refresh(request: Request) async throws -> Response {
-        let input = try request.content.decode(RefreshInput.self)
+        let input = try request.content.decode(RefreshInput.self, using: JSONDecoder.api)
         let database = request.db
         let apple = context.apple
         let grant = try await sessions.refresh(input.refreshToken, on: database) { user in

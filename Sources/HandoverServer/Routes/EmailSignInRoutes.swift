@@ -46,7 +46,7 @@ struct EmailSignInRoutes: RouteCollection {
             throw APIError(.notFound, code: "not_configured",
                            reason: "Email sign-in is not configured on this server: set HANDOVER_SMTP_HOST and HANDOVER_SMTP_FROM.")
         }
-        let input = try request.content.decode(StartInput.self)
+        let input = try request.content.decode(StartInput.self, using: JSONDecoder.api)
         guard let address = EmailAddress(input.email) else {
             throw APIError(.badRequest, code: "invalid_email",
                            reason: "email: '\(input.email.prefix(80))' is not an email address (local@domain.tld, at most 254 characters).",
@@ -113,7 +113,7 @@ struct EmailSignInRoutes: RouteCollection {
     }
 
     @Sendable func redeem(request: Request) async throws -> Response {
-        let input = try request.content.decode(RedeemInput.self)
+        let input = try request.content.decode(RedeemInput.self, using: JSONDecoder.api)
         let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
         if scope.deviceSSO {
             guard let clientID = input.clientID, try await RegisteredClients.team(of: clientID, on: request.db) != nil else {
