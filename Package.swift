@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "QRCode"),
         // Out-of-band operations (push, QR code, link): envelope, sealed payload, signed answer,
         // link parsing. Shared by the server and the SDK, so Foundation and swift-crypto only.
-        .target(name: "OutOfBand", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "OutOfBand", dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
         .target(
