@@ -41,9 +41,20 @@ public struct IDTokenClaims: JWTPayload, Equatable, Sendable {
     /// `ds_hash` for a device secret: base64url of the left half of its SHA-256, as `at_hash` is
     /// formed for ES256 tokens.
     public static func deviceSecretHash(_ secret: String) -> String {
-        let digest = Array(SHA256.hash(data: Data(secret.utf8)).prefix(16))
-        return Data(digest).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URLText.encode(SHA256.hash(data: Data(secret.utf8)).prefix(16))
+    }
+
+    /// The same `ds_hash`, from the secret's SHA-256 as lowercase hex (what a server stores), so
+    /// an ID token can be reissued without the secret itself; `nil` for text that is not such a digest.
+    public static func deviceSecretHash(sha256Hex digest: String) -> String? {
+        let hex = Array(digest.utf8)
+        guard hex.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return Base64URLText.encode(bytes)
     }
 }
 

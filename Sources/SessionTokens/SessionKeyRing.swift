@@ -143,9 +143,7 @@ public final class SessionKeyRing: Sendable {
     /// The `kid` of an ES256 header, or why the header is not one this ring issues.
     private static func keyID(header: Substring) throws(AccessTokenError) -> String {
         struct Header: Decodable { var alg: String?; var kid: String? }
-        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let decoded = try? JSONDecoder().decode(Header.self, from: data) else {
+        guard let data = Base64URLText.decode(header), let decoded = try? JSONDecoder().decode(Header.self, from: data) else {
             throw .malformed("the header is not base64url JSON")
         }
         guard decoded.alg == "ES256" else { throw .malformed("alg is '\(decoded.alg ?? "missing")'; only ES256 is issued") }

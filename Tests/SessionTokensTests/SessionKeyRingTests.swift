@@ -178,5 +178,7 @@ struct IDTokenTests {
     @Test func dsHashIsTheLeftHalfOfSHA256InBase64URL() {
         // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223 b00361a396177a9cb410ff61f20015ad
         #expect(IDTokenClaims.deviceSecretHash("abc") == "ungWv48Bz-pBQUDeXa4iIw")
+        #expect(IDTokenClaims.deviceSecretHash(sha256Hex: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+                == "ungWv48Bz-pBQUDeXa4iIw")
     }
 }

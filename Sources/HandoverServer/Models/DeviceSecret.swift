@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SessionTokens
 
 /// A Native SSO device secret: issued to the first app that signs in with scope `device_sso`,
 /// kept where the team's other apps can read it, and exchanged by them for their own sessions.
@@ -20,17 +21,9 @@ final class DeviceSecret: Model, @unchecked Sendable {
 
     init() {}
 
-    /// `ds_hash` (base64url of the left half of the secret's SHA-256), computed from the stored
-    /// hex digest, so an ID token can be reissued without the secret itself.
+    /// `ds_hash`, computed from the stored digest, so an ID token can be reissued without the
+    /// secret itself.
     var secretHashForIDToken: String {
-        var bytes: [UInt8] = []
-        var index = secretHash.startIndex
-        while bytes.count < 16, let next = secretHash.index(index, offsetBy: 2, limitedBy: secretHash.endIndex),
-              let byte = UInt8(secretHash[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
-        }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        IDTokenClaims.deviceSecretHash(sha256Hex: secretHash) ?? ""
     }
 }
