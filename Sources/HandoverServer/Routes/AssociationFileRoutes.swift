@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import Vapor
 
@@ -14,35 +15,46 @@ struct AssociationFileRoutes: RouteCollection {
         routes.get(".well-known", "assetlinks.json", use: android)
     }
 
-    @Sendable func apple(_ request: Request) async throws -> Response {
-        let entry = try await context.associationFiles.entry(.apple, now: context.clock.now()) {
-            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: context.publicURL).appleFile(apps: apps)
+    // Not `async`: a file in the cache is answered on the event loop, with no hop to a task.
+
+    @Sendable func apple(_ request: Request) -> EventLoopFuture<Response> {
+        serve(.apple, request) { database, publicURL in
+            let apps = try await RegisteredApp.query(on: database).sort(\.$createdAt).all()
+            return try AssociationFiles(publicURL: publicURL).appleFile(apps: apps)
         }
-        return try respond(request, entry)
     }
 
-    @Sendable func android(_ request: Request) async throws -> Response {
-        let entry = try await context.associationFiles.entry(.android, now: context.clock.now()) {
-            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: context.publicURL).assetLinks(apps: apps)
+    @Sendable func android(_ request: Request) -> EventLoopFuture<Response> {
+        serve(.android, request) { database, publicURL in
+            let apps = try await RegisteredApp.query(on: database).sort(\.$createdAt).all()
+            return try AssociationFiles(publicURL: publicURL).assetLinks(apps: apps)
         }
-        return try respond(request, entry)
     }
 
-    private func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
-        guard let body = entry.body, let etag = entry.etag else {
+    private func serve(_ file: AssociationFileCache.File, _ request: Request,
+                       make: @escaping @Sendable (Database, URL) async throws -> Data?) -> EventLoopFuture<Response> {
+        let now = context.clock.now()
+        if let entry = context.associationFiles.fresh(file, now: now) {
+            return request.eventLoop.makeCompletedFuture(withResultOf: { try Self.respond(request, entry) })
+        }
+        let context = self.context
+        return request.eventLoop.makeFutureWithTask {
+            let entry = try await context.associationFiles.entry(file, now: now) {
+                try await make(request.db, context.publicURL)
+            }
+            return try Self.respond(request, entry)
+        }
+    }
+
+    private static func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
+        guard let body = entry.buffer, let etag = entry.etag else {
             throw APIError(.notFound, code: "not_found", reason: "No registered app claims links on this domain yet.")
         }
-        var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .eTag, value: etag)
-        headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
-        headers.contentType = .json
-        if request.headers.first(name: .ifNoneMatch)?.split(separator: ",").contains(where: {
+        if let match = request.headers.first(name: .ifNoneMatch), match.split(separator: ",").contains(where: {
             $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) == true {
-            return Response(status: .notModified, headers: headers)
+        }) {
+            return Response(status: .notModified, headers: entry.headers)
         }
-        return Response(status: .ok, headers: headers, body: .init(data: body))
+        return Response(status: .ok, headers: entry.headers, body: .init(buffer: body))
     }
 }
