@@ -9,6 +9,24 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func aBurstOfCallbacksRecordsEachItemOnceAndFinishesEachRunOnce(database: TestDatabase) async throws {
         let test = try await TestServer.start(database)
+        try await Self.burst(test, spreadOver: [test])
+        try await test.stop()
+    }
+
+    /// The same burst spread over two instances on one PostgreSQL database: their batches lock
+    /// the same runs, and still each item records once and each run finishes once.
+    @Test func aBurstSpreadOverTwoInstancesRecordsEachItemOnce() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await TestServer.start(.postgres)
+        let b = try await TestServer.start(.postgres, sharing: a)
+        try await Self.burst(a, spreadOver: [a, b])
+        try await b.stop()
+        try await a.stop()
+    }
+
+    /// Registers apps, starts runs on `test`, sends every callback (twice) to the instances in
+    /// turn, and checks the outcome on `test`.
+    static func burst(_ test: TestServer, spreadOver instances: [TestServer]) async throws {
         let receiver = try await WebhookReceiver.start()
         let hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": receiver.url, "events": ["run.completed", "run.failed"]],
                                           key: test.adminKey)
@@ -39,14 +57,16 @@ import Testing
         }
         requests.shuffle()
         let statuses = try await withThrowingTaskGroup(of: (Kind, Int).self) { group in
-            for request in requests {
+            for (index, request) in requests.enumerated() {
+                let instance = instances[index % instances.count]
                 group.addTask {
                     switch request.kind {
                     case .page, .forged:
-                        return (request.kind, try await test.request(.GET, request.url).status)
+                        let url = request.url.replacingOccurrences(of: test.server.baseURL.absoluteString, with: instance.server.baseURL.absoluteString)
+                        return (request.kind, try await instance.request(.GET, url).status)
                     case .report:
-                        let reply = try await test.request(.POST, "/api/v1/logout-runs/\(request.run)/callbacks", json: ["url": request.url],
-                                                           key: device.key)
+                        let reply = try await instance.request(.POST, "/api/v1/logout-runs/\(request.run)/callbacks", json: ["url": request.url],
+                                                               key: device.key)
                         return (request.kind, reply.status)
                     }
                 }
@@ -71,12 +91,19 @@ import Testing
         // One run.completed event per run, no more.
         #expect(try await test.server.deliverWebhooks() == runCount)
         #expect(receiver.deliveries.filter { $0.event == "run.completed" }.count == runCount)
-        let metrics = try await test.request(.GET, "/metrics").text
-        #expect(metrics.contains("handover_callbacks_total{outcome=\"success\"} \(items)"))
-        #expect(metrics.contains("handover_callbacks_total{outcome=\"replayed\"} \(items + runCount)"))
-        #expect(metrics.contains("handover_callbacks_total{outcome=\"unknown\"} \(runCount)"))
-        #expect(metrics.contains("handover_logout_runs_finished_total{status=\"completed\"} \(runCount)"))
+        // Each instance counts what it recorded; together, every callback once.
+        var counted: [String: Int] = [:]
+        for instance in instances {
+            let metrics = try await instance.request(.GET, "/metrics").text
+            for line in metrics.split(separator: "\n") where !line.hasPrefix("#") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2, let value = Int(parts[1]) { counted[String(parts[0]), default: 0] += value }
+            }
+        }
+        #expect(counted["handover_callbacks_total{outcome=\"success\"}"] == items)
+        #expect(counted["handover_callbacks_total{outcome=\"replayed\"}"] == items + runCount)
+        #expect(counted["handover_callbacks_total{outcome=\"unknown\"}"] == runCount)
+        #expect(counted["handover_logout_runs_finished_total{status=\"completed\"}"] == runCount)
         try await receiver.stop()
-        try await test.stop()
     }
 }

@@ -185,17 +185,23 @@ struct LogoutRunService: Sendable {
         -> (Recording, LogoutRunState?) {
         guard case .finish(let finished) = LogoutItemState.pending.on(.callback(callback.outcome)) else { return (.unknown, nil) }
         // The usual case in one statement: a nonce of one of the first attempts, for a pending item
-        // of this run. The conditional update is the single-use check.
+        // of this run. The conditional update is the single-use check, and it returns how many
+        // other items of the run are still pending (the subquery leaves this item out, so it
+        // counts the same whether or not it sees this update; on PostgreSQL it runs after the
+        // run's lock was taken, so it sees every committed change to the run).
         if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts) {
             let rows = try await sql.raw("""
                 UPDATE logout_items SET status = \(bind: finished.rawValue), finished_at = \(bind: now),
                 reported_by = \(bind: callback.reportedBy), version = version + 1
                 WHERE id = \(bind: callback.item) AND run_id = \(bind: callback.run) AND status = 'pending'
-                AND attempts >= \(bind: attempt) RETURNING app_name
+                AND attempts >= \(bind: attempt)
+                RETURNING app_name, (SELECT COUNT(*) FROM logout_items AS other WHERE other.run_id = \(bind: callback.run)
+                AND other.status = 'pending' AND other.id <> \(bind: callback.item)) AS others_pending
                 """).all()
             if let row = rows.first {
                 let app = try row.decode(column: "app_name", as: String.self)
-                let runState = try await finishRunIfDone(callback.run, on: db, now: now)
+                let othersPending = try row.decode(column: "others_pending", as: Int.self)
+                let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now) : nil
                 return (.recorded(app: app, outcome: callback.outcome), runState)
             }
         }
