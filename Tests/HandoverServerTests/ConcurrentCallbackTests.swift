@@ -1,6 +1,7 @@
 import Foundation
 import HandoverServer
 import LinkCallbacks
+import SQLKit
 import Testing
 
 /// Many callbacks at once, as from a fleet of devices: the server records them many to a
@@ -105,5 +106,19 @@ import Testing
         #expect(counted["handover_callbacks_total{outcome=\"unknown\"}"] == runCount)
         #expect(counted["handover_logout_runs_finished_total{status=\"completed\"}"] == runCount)
         try await receiver.stop()
+    }
+}
+
+/// What a 2xx for a callback rests on with SQLite: the batch's COMMIT is written to the WAL and
+/// synced (FULL), so it survives a power loss too, not only a killed process.
+@Suite struct SQLiteDurabilityTests {
+    @Test func theDatabaseIsInWALModeAndSyncsEveryCommit() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let mode = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
+        #expect(mode?.lowercased() == "wal")
+        let sync = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+        #expect(sync == 2)  // FULL
+        try await test.stop()
     }
 }
