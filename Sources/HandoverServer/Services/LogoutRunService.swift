@@ -106,26 +106,18 @@ struct LogoutRunService: Sendable {
         var reportedBy: String
     }
 
-    /// Records an app's callback, once, in a transaction of its own. The routes go through
-    /// ``CallbackRecorder``, which records many callbacks per transaction.
-    func recordCallback(run runID: UUID, item itemID: UUID, outcome: CallbackOutcome, nonce: String,
-                        reportedBy: String) async throws -> Recording {
-        let callback = Callback(run: runID, item: itemID, outcome: outcome, nonce: nonce, reportedBy: reportedBy)
-        return try await record([(callback, clock.now())])[0].get()
-    }
-
-    /// Records callbacks in one transaction (a group commit): each one is checked and applied as
-    /// if alone (single-use nonce, item update, run completion, webhook rows), in arrival order
-    /// within a run, and nothing is reported before COMMIT succeeded. When the transaction fails,
-    /// each callback is retried in a transaction of its own, so one bad callback fails only itself.
+    /// Records callbacks in one transaction (a group commit; the routes call this through
+    /// ``CallbackRecorder``): each one is checked and applied as if alone (single-use nonce, item
+    /// update, run completion, webhook rows), in arrival order within a run, and nothing is
+    /// reported before COMMIT succeeded. When the transaction fails, each callback is retried in
+    /// a transaction of its own, so one bad callback fails only itself.
     ///
     /// Returns one result per callback, in the order given.
     func record(_ callbacks: [(callback: Callback, at: Date)]) async -> [Result<Recording, any Error>] {
         guard !callbacks.isEmpty else { return [] }
         // Runs are locked in id order (PostgreSQL), so two batches never wait on each other in a cycle.
-        let order = callbacks.indices.sorted {
-            (callbacks[$0].callback.run.uuidString, $0) < (callbacks[$1].callback.run.uuidString, $1)
-        }
+        let runKeys = callbacks.map { $0.callback.run.uuidString }
+        let order = callbacks.indices.sorted { (runKeys[$0], $0) < (runKeys[$1], $1) }
         do {
             let (recordings, finishedRuns) = try await database.transaction { db in
                 guard let sql = db as? any SQLDatabase else { throw APIError(.internalServerError, code: "no_sql", reason: "The database does not speak SQL.") }
