@@ -22,6 +22,16 @@ import Testing
         #expect(ServerLogging.handlerFactory(defaultLevel: .info) { [:] }("x").logLevel == .info)
         #expect(ServerLogging.handlerFactory(defaultLevel: .info) { ["LOG_LEVEL": "debug"] }("x").logLevel == .debug)
     }
+
+    @Test func metadataBelongsToEachLogger() {
+        let make = ServerLogging.handlerFactory(defaultLevel: .info) { [:] }
+        var first = make("first")
+        first[metadataKey: "request-id"] = "r-1"
+        let second = make("second")
+        #expect(first[metadataKey: "request-id"] == "r-1")
+        #expect(first.metadata == ["request-id": "r-1"])
+        #expect(second[metadataKey: "request-id"] == nil)
+    }
 }
 
 final class ReadCounter: @unchecked Sendable {
