@@ -7,14 +7,17 @@
 #   scripts/bench-server.sh [SECONDS]        # default 10 s per measurement
 #   HANDOVER_BIN=/path/to/handover scripts/bench-server.sh   # measure that binary (no build)
 #   BENCH_ONLY=aasa|callbacks scripts/bench-server.sh        # one part only
+#   BENCH_ROUNDS=5 scripts/bench-server.sh                   # AASA rounds (default 3)
 #
 # Needs wrk and nginx (installed with apt-get when missing). Builds `handover` in release mode
 # into .build-release. Talks only to 127.0.0.1. Prints a summary table at the end.
 #
 # Fairness: wrk uses the same threads and connections against both servers; nginx runs one
 # worker per core (as handover runs one event loop per core) and keeps connections open as
-# handover does (keepalive_requests); each server is measured alone, after a 2 s warm-up, with
-# the other one stopped.
+# handover does (keepalive_requests); each server is measured alone (the other one idle), after a
+# 2 s warm-up. On a machine shared with other work the load moves between measurements, so the
+# AASA part alternates handover and nginx for several rounds and reports the median of the
+# rounds' ratios (each ratio from two measurements taken one after the other).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,6 +25,7 @@ seconds=${1:-10}
 threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-32}
 only=${BENCH_ONLY:-all}
+rounds=${BENCH_ROUNDS:-3}
 cores=$(nproc)
 work=$(mktemp -d /tmp/handover-bench.XXXXXX)
 pids=()
@@ -45,7 +49,7 @@ if [ -n "${HANDOVER_BIN:-}" ]; then
   handover=$HANDOVER_BIN
 else
   echo "== building handover (release)"
-  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Compiling handover|Build complete" || true
+  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Compiling handover|complete" || true
   handover="$root/.build-release/release/handover"
 fi
 [ -x "$handover" ] || { echo "no handover binary at $handover (release build failed?)" >&2; exit 1; }
@@ -120,9 +124,7 @@ aasa() {
   # nginx answers 403 and the comparison is with an error page.
   chmod a+rx "$work" "$work/www" "$work/www/.well-known"
   chmod a+r "$work/www/.well-known/apple-app-site-association"
-  warm_up "$url"
-  read -r _ ours_rps ours_p99 ours_bad _ < <(measure aasa-handover "$url")
-  stop_server
+  local ours_url=$url
 
   NGINX_PORT=$(free_port)
   cat > "$work/nginx.conf" <<CONF
@@ -143,21 +145,32 @@ http {
 CONF
   "$nginx_bin" -c "$work/nginx.conf" -p "$work"
   sleep 0.3
-  url="http://127.0.0.1:$NGINX_PORT/.well-known/apple-app-site-association"
-  curl -sf "$url" | cmp -s - "$work/www/.well-known/apple-app-site-association" \
-    || { echo "nginx does not serve the same bytes with 200:"; curl -si "$url" | head -5; exit 1; }
-  warm_up "$url"
-  read -r _ nginx_rps nginx_p99 nginx_bad _ < <(measure aasa-nginx "$url")
+  local nginx_url="http://127.0.0.1:$NGINX_PORT/.well-known/apple-app-site-association"
+  curl -sf "$nginx_url" | cmp -s - "$work/www/.well-known/apple-app-site-association" \
+    || { echo "nginx does not serve the same bytes with 200:"; curl -si "$nginx_url" | head -5; exit 1; }
+
+  local ours=() theirs=() ratios=() bad=0 r o_rps o_p99 o_bad n_rps n_p99 n_bad
+  for r in $(seq 1 "$rounds"); do
+    warm_up "$ours_url"
+    read -r _ o_rps o_p99 o_bad _ < <(measure "aasa-handover-$r" "$ours_url")
+    warm_up "$nginx_url"
+    read -r _ n_rps n_p99 n_bad _ < <(measure "aasa-nginx-$r" "$nginx_url")
+    bad=$((bad + o_bad + n_bad))
+    ours+=("$o_rps"); theirs+=("$n_rps"); ratios+=("$(python3 -c "print(round($o_rps / $n_rps, 3))")")
+    echo "AASA round $r: handover $o_rps req/s (p99 $o_p99), nginx $n_rps req/s (p99 $n_p99), ratio ${ratios[-1]}"
+  done
   kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
   rm -f "$work/nginx.pid"
-  sleep 0.3
-  aasa_ratio=$(python3 -c "print(round($ours_rps / $nginx_rps, 3))")
-  if [ "$ours_bad" != 0 ] || [ "$nginx_bad" != 0 ]; then aasa_ratio="$aasa_ratio (INVALID: non-2xx answers)"; fi
+  stop_server
+  median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+  ours_rps=$(median "${ours[@]}"); nginx_rps=$(median "${theirs[@]}"); aasa_ratio=$(median "${ratios[@]}")
+  aasa_rounds="${ratios[*]}"
+  if [ "$bad" != 0 ]; then aasa_ratio="$aasa_ratio (INVALID: $bad non-2xx answers)"; fi
   local bytes; bytes=$(wc -c < "$work/www/.well-known/apple-app-site-association")
-  echo "AASA ($bytes bytes): handover $ours_rps req/s (p99 $ours_p99, $ours_bad non-2xx), nginx $nginx_rps req/s (p99 $nginx_p99, $nginx_bad non-2xx), ratio $aasa_ratio"
+  echo "AASA ($bytes bytes, median of $rounds rounds): handover $ours_rps req/s, nginx $nginx_rps req/s, ratio $aasa_ratio (rounds: $aasa_rounds)"
 }
 
-ours_rps=n/a; nginx_rps=n/a; aasa_ratio=n/a
+ours_rps=n/a; nginx_rps=n/a; aasa_ratio=n/a; aasa_rounds=
 sqlite_rps=n/a; sqlite_p99=n/a; postgres_rps=n/a; postgres_p99=n/a
 if [ "$only" = all ] || [ "$only" = aasa ]; then aasa; fi
 
@@ -189,7 +202,7 @@ fi
 echo
 echo "| measurement | result | target |"
 echo "|---|---|---|"
-echo "| AASA req/s, handover / nginx | $ours_rps / $nginx_rps = $aasa_ratio | >= 0.5 |"
+echo "| AASA req/s, handover / nginx (median of $rounds rounds) | $ours_rps / $nginx_rps; ratio $aasa_ratio (rounds: $aasa_rounds) | >= 0.5 |"
 echo "| callback recordings/s, SQLite | $sqlite_rps, p99 $sqlite_p99 | >= 2000/s, p99 < 50 ms |"
 echo "| callback recordings/s, PostgreSQL | $postgres_rps, p99 $postgres_p99 | (reported) |"
 echo "(wrk -t$threads -c$connections -d${seconds}s on 127.0.0.1 after a 2 s warm-up for AASA; nginx: $cores workers; $cores cores shared by wrk, the server and the database)"
