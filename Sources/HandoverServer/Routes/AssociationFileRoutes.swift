@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import Vapor
 
@@ -25,31 +24,29 @@ struct AssociationFileRoutes: RouteCollection {
     // Not `async`: a file in the cache is answered on the event loop, with no hop to a task.
 
     @Sendable func apple(_ request: Request) -> EventLoopFuture<Response> {
-        serve(.apple, request) { database, publicURL in
-            let apps = try await RegisteredApp.query(on: database).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: publicURL).appleFile(apps: apps)
+        serve(.apple, request) {
+            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+            return try AssociationFiles(publicURL: context.publicURL).appleFile(apps: apps)
         }
     }
 
     @Sendable func android(_ request: Request) -> EventLoopFuture<Response> {
-        serve(.android, request) { database, publicURL in
-            let apps = try await RegisteredApp.query(on: database).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: publicURL).assetLinks(apps: apps)
+        serve(.android, request) {
+            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+            return try AssociationFiles(publicURL: context.publicURL).assetLinks(apps: apps)
         }
     }
 
+    /// The cached file at once when it is fresh; otherwise `make` runs in a task (a database read).
     private func serve(_ file: AssociationFileCache.File, _ request: Request,
-                       make: @escaping @Sendable (Database, URL) async throws -> Data?) -> EventLoopFuture<Response> {
+                       make: @escaping @Sendable () async throws -> Data?) -> EventLoopFuture<Response> {
         let now = context.clock.now()
         if let entry = context.associationFiles.fresh(file, now: now) {
             return request.eventLoop.makeCompletedFuture(withResultOf: { try Self.respond(request, entry) })
         }
-        let context = self.context
+        let cache = context.associationFiles
         return request.eventLoop.makeFutureWithTask {
-            let entry = try await context.associationFiles.entry(file, now: now) {
-                try await make(request.db, context.publicURL)
-            }
-            return try Self.respond(request, entry)
+            try Self.respond(request, try await cache.entry(file, now: now, make: make))
         }
     }
 
