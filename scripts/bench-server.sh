@@ -5,15 +5,28 @@
 #      and on PostgreSQL (a private cluster on loopback, started and stopped here).
 #
 #   scripts/bench-server.sh [SECONDS]        # default 10 s per measurement
+#   HANDOVER_BIN=/path/to/handover scripts/bench-server.sh   # measure that binary (no build)
+#   BENCH_ONLY=aasa|callbacks scripts/bench-server.sh        # one part only
+#   BENCH_ROUNDS=5 scripts/bench-server.sh                   # AASA rounds (default 3)
 #
 # Needs wrk and nginx (installed with apt-get when missing). Builds `handover` in release mode
 # into .build-release. Talks only to 127.0.0.1. Prints a summary table at the end.
+#
+# Fairness: wrk uses the same threads and connections against both servers; nginx runs one
+# worker per core (as handover runs one event loop per core) and keeps connections open as
+# handover does (keepalive_requests); each server is measured alone (the other one idle), after a
+# 2 s warm-up. On a machine shared with other work the load moves between measurements, so the
+# AASA part alternates handover and nginx for several rounds and reports the median of the
+# rounds' ratios (each ratio from two measurements taken one after the other).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${1:-10}
-threads=2
+threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-32}
+only=${BENCH_ONLY:-all}
+rounds=${BENCH_ROUNDS:-3}
+cores=$(nproc)
 work=$(mktemp -d /tmp/handover-bench.XXXXXX)
 pids=()
 cleanup() {
@@ -32,10 +45,14 @@ for tool in wrk nginx; do
 done
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-echo "== building handover (release)"
-swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Compiling handover|Build complete" || true
-handover="$root/.build-release/release/handover"
-[ -x "$handover" ] || { echo "release build failed" >&2; exit 1; }
+if [ -n "${HANDOVER_BIN:-}" ]; then
+  handover=$HANDOVER_BIN
+else
+  echo "== building handover (release)"
+  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Compiling handover|complete" || true
+  handover="$root/.build-release/release/handover"
+fi
+[ -x "$handover" ] || { echo "no handover binary at $handover (release build failed?)" >&2; exit 1; }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
@@ -44,7 +61,8 @@ start_server() {
   local name=$1; shift
   PORT=$(free_port)
   LOG_LEVEL=error "$handover" serve --port "$PORT" --data-dir "$work/$name" "$@" > "$work/$name.out" 2>&1 &
-  pids+=($!)
+  SERVER_PID=$!
+  pids+=($SERVER_PID)
   for _ in $(seq 1 200); do grep -q "Press Ctrl-C" "$work/$name.out" 2>/dev/null && break; sleep 0.05; done
   KEY=$(grep -o 'hov_[A-Za-z0-9_-]*' "$work/$name.out" | head -1)
   [ -n "$KEY" ] || { echo "server $name did not start:"; cat "$work/$name.out"; exit 1; }
@@ -87,23 +105,37 @@ measure() {
   echo "$label $rps $p99 $non2xx $total"
 }
 
-echo "== AASA: handover vs nginx, same bytes"
-start_server aasa
-api -X POST "http://127.0.0.1:$PORT/api/v1/apps" -d '{"name":"launcher","role":"launcher","appIDs":["ABCDE12345.com.example.launcher"]}' >/dev/null
-for i in 1 2 3; do
-  api -X POST "http://127.0.0.1:$PORT/api/v1/apps" -d "{\"name\":\"app$i\",\"appIDs\":[\"ABCDE12345.com.example.app$i\"],\"logoutAction\":\"https://app$i.example.com/logout\",\"paths\":[\"/app$i/*\"]}" >/dev/null
-done
-mkdir -p "$work/www/.well-known"
-curl -sf "http://127.0.0.1:$PORT/.well-known/apple-app-site-association" > "$work/www/.well-known/apple-app-site-association"
-NGINX_PORT=$(free_port)
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
+stop_server() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
+
+# warm_up URL: 2 s of the same load, not recorded.
+warm_up() { wrk -t"$threads" -c"$connections" -d2s "$1" >/dev/null 2>&1 || true; }
+
+aasa() {
+  echo "== AASA: handover vs nginx, same bytes"
+  start_server aasa
+  api -X POST "http://127.0.0.1:$PORT/api/v1/apps" -d '{"name":"launcher","role":"launcher","appIDs":["ABCDE12345.com.example.launcher"]}' >/dev/null
+  for i in 1 2 3; do
+    api -X POST "http://127.0.0.1:$PORT/api/v1/apps" -d "{\"name\":\"app$i\",\"appIDs\":[\"ABCDE12345.com.example.app$i\"],\"logoutAction\":\"https://app$i.example.com/logout\",\"paths\":[\"/app$i/*\"]}" >/dev/null
+  done
+  mkdir -p "$work/www/.well-known"
+  local url="http://127.0.0.1:$PORT/.well-known/apple-app-site-association"
+  curl -sf "$url" > "$work/www/.well-known/apple-app-site-association"
+  # nginx's workers run as an unprivileged user: let them read the file (mktemp -d is 0700), or
+  # nginx answers 403 and the comparison is with an error page.
+  chmod a+rx "$work" "$work/www" "$work/www/.well-known"
+  chmod a+r "$work/www/.well-known/apple-app-site-association"
+  local ours_url=$url
+
+  NGINX_PORT=$(free_port)
+  cat > "$work/nginx.conf" <<CONF
+worker_processes $cores;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log;
 events { worker_connections 1024; }
 http {
   access_log off;
   default_type application/json;
+  keepalive_requests 1000000;
   server {
     listen 127.0.0.1:$NGINX_PORT;
     root $work/www;
@@ -111,13 +143,36 @@ http {
   }
 }
 CONF
-"$nginx_bin" -c "$work/nginx.conf" -p "$work"
-sleep 0.3
-read -r _ ours_rps ours_p99 ours_bad _ < <(measure aasa-handover "http://127.0.0.1:$PORT/.well-known/apple-app-site-association")
-read -r _ nginx_rps nginx_p99 nginx_bad _ < <(measure aasa-nginx "http://127.0.0.1:$NGINX_PORT/.well-known/apple-app-site-association")
-aasa_ratio=$(python3 -c "print(round($ours_rps / $nginx_rps, 3))")
-bytes=$(wc -c < "$work/www/.well-known/apple-app-site-association")
-echo "AASA ($bytes bytes): handover $ours_rps req/s (p99 $ours_p99), nginx $nginx_rps req/s (p99 $nginx_p99), ratio $aasa_ratio"
+  "$nginx_bin" -c "$work/nginx.conf" -p "$work"
+  sleep 0.3
+  local nginx_url="http://127.0.0.1:$NGINX_PORT/.well-known/apple-app-site-association"
+  curl -sf "$nginx_url" | cmp -s - "$work/www/.well-known/apple-app-site-association" \
+    || { echo "nginx does not serve the same bytes with 200:"; curl -si "$nginx_url" | head -5; exit 1; }
+
+  local ours=() theirs=() ratios=() bad=0 r o_rps o_p99 o_bad n_rps n_p99 n_bad
+  for r in $(seq 1 "$rounds"); do
+    warm_up "$ours_url"
+    read -r _ o_rps o_p99 o_bad _ < <(measure "aasa-handover-$r" "$ours_url")
+    warm_up "$nginx_url"
+    read -r _ n_rps n_p99 n_bad _ < <(measure "aasa-nginx-$r" "$nginx_url")
+    bad=$((bad + o_bad + n_bad))
+    ours+=("$o_rps"); theirs+=("$n_rps"); ratios+=("$(python3 -c "print(round($o_rps / $n_rps, 3))")")
+    echo "AASA round $r: handover $o_rps req/s (p99 $o_p99), nginx $n_rps req/s (p99 $n_p99), ratio ${ratios[-1]}"
+  done
+  kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  rm -f "$work/nginx.pid"
+  stop_server
+  median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+  ours_rps=$(median "${ours[@]}"); nginx_rps=$(median "${theirs[@]}"); aasa_ratio=$(median "${ratios[@]}")
+  aasa_rounds="${ratios[*]}"
+  if [ "$bad" != 0 ]; then aasa_ratio="$aasa_ratio (INVALID: $bad non-2xx answers)"; fi
+  local bytes; bytes=$(wc -c < "$work/www/.well-known/apple-app-site-association")
+  echo "AASA ($bytes bytes, median of $rounds rounds): handover $ours_rps req/s, nginx $nginx_rps req/s, ratio $aasa_ratio (rounds: $aasa_rounds)"
+}
+
+ours_rps=n/a; nginx_rps=n/a; aasa_ratio=n/a; aasa_rounds=
+sqlite_rps=n/a; sqlite_p99=n/a; postgres_rps=n/a; postgres_p99=n/a
+if [ "$only" = all ] || [ "$only" = aasa ]; then aasa; fi
 
 callbacks() {
   local name=$1; shift
@@ -132,21 +187,22 @@ callbacks() {
   local durable; durable=$(python3 -c "print(round(($total - $bad) / $seconds, 1))")
   echo "callbacks on $name: $durable durable recordings/s (2xx), p99 $p99, $bad non-2xx of $total ($count URLs prepared)"
   eval "${name}_rps=$durable; ${name}_p99=$p99; ${name}_bad=$bad"
+  stop_server
 }
 
-echo "== durable callback recordings: SQLite"
-callbacks sqlite
-echo "== durable callback recordings: PostgreSQL"
-if eval "$(scripts/start-postgres.sh "$(free_port)")"; then
-  callbacks postgres --database "$HANDOVER_PG_URL"
-else
-  postgres_rps=n/a; postgres_p99=n/a
+if [ "$only" = all ] || [ "$only" = callbacks ]; then
+  echo "== durable callback recordings: SQLite"
+  callbacks sqlite
+  echo "== durable callback recordings: PostgreSQL"
+  if eval "$(scripts/start-postgres.sh "$(free_port)")"; then
+    callbacks postgres --database "$HANDOVER_PG_URL"
+  fi
 fi
 
 echo
 echo "| measurement | result | target |"
 echo "|---|---|---|"
-echo "| AASA req/s, handover / nginx | $ours_rps / $nginx_rps = $aasa_ratio | >= 0.5 |"
+echo "| AASA req/s, handover / nginx (median of $rounds rounds) | $ours_rps / $nginx_rps; ratio $aasa_ratio (rounds: $aasa_rounds) | >= 0.5 |"
 echo "| callback recordings/s, SQLite | $sqlite_rps, p99 $sqlite_p99 | >= 2000/s, p99 < 50 ms |"
 echo "| callback recordings/s, PostgreSQL | $postgres_rps, p99 $postgres_p99 | (reported) |"
-echo "(wrk -t$threads -c$connections -d${seconds}s on 127.0.0.1; $(nproc) cores shared by wrk, the server and the database)"
+echo "(wrk -t$threads -c$connections -d${seconds}s on 127.0.0.1 after a 2 s warm-up for AASA; nginx: $cores workers; $cores cores shared by wrk, the server and the database)"

@@ -15,6 +15,8 @@ struct ServerContext: Sendable {
     let metrics: ServerMetrics
     let allowsLoopbackWebhooks: Bool
     let associationFiles = AssociationFileCache()
+    /// Records callbacks many to a transaction (group commit).
+    let callbacks = CallbackRecorder()
     /// Whether logout actions may be http on loopback with a port (``ServerConfiguration/developerMode``).
     var developerMode: Bool = false
     /// A second origin of this server for the tester's hostile round (``ServerConfiguration/testerHostileURL``).
@@ -60,6 +62,11 @@ struct ServerContext: Sendable {
 
     func runs(_ database: Database) -> LogoutRunService {
         LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: notifier, metrics: metrics)
+    }
+
+    /// Records a callback through the group-commit writer; returns once it is committed.
+    func recordCallback(_ callback: LogoutRunService.Callback, on application: Application) async throws -> LogoutRunService.Recording {
+        try await callbacks.record(callback, using: runs(application.db))
     }
 }
 

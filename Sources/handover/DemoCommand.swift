@@ -58,11 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-            return handler
-        }
+        ServerLogging.bootstrap(defaultLevel: .warning)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ServerConfiguration()

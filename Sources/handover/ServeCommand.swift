@@ -80,11 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-            return handler
-        }
+        ServerLogging.bootstrap(defaultLevel: .info)
         let started = ContinuousClock.now
         let server = try await HandoverServer.start(configuration)
         let storageText = configuration.databaseURL.map { _ in "PostgreSQL" }

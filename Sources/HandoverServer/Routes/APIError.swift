@@ -25,39 +25,44 @@ struct APIError: AbortError, Sendable {
 }
 
 /// Turns every error into the API's JSON form, so clients never see an HTML error page.
-struct APIErrorMiddleware: AsyncMiddleware {
+///
+/// A plain (future-based) middleware rather than an `AsyncMiddleware`: it runs on the event loop,
+/// so a route that answers there (the association files) never hops to a task for it.
+struct APIErrorMiddleware: Middleware {
     struct Body: Content {
         var error: String
         var reason: String
         var field: String?
     }
 
-    func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response {
-        do {
-            return try await next.respond(to: request)
-        } catch {
-            let status: HTTPResponseStatus
-            let body: Body
-            switch error {
-            case let api as APIError:
-                status = api.status
-                body = Body(error: api.code, reason: api.reason, field: api.field)
-            case let decoding as DecodingError:
-                status = .badRequest
-                body = Body(error: "invalid_json", reason: Self.describe(decoding), field: Self.field(decoding))
-            case let abort as AbortError:
-                status = abort.status
-                body = Body(error: abort.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
-                            reason: abort.reason, field: nil)
-            default:
-                request.logger.report(error: error)
-                status = .internalServerError
-                body = Body(error: "internal_error", reason: "The server failed to handle this request; see its log.", field: nil)
-            }
-            let response = Response(status: status)
-            try response.content.encode(body, as: .json)
-            return response
+    func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).flatMapErrorThrowing { error in
+            try Self.response(for: error, request)
         }
+    }
+
+    static func response(for error: any Error, _ request: Request) throws -> Response {
+        let status: HTTPResponseStatus
+        let body: Body
+        switch error {
+        case let api as APIError:
+            status = api.status
+            body = Body(error: api.code, reason: api.reason, field: api.field)
+        case let decoding as DecodingError:
+            status = .badRequest
+            body = Body(error: "invalid_json", reason: Self.describe(decoding), field: Self.field(decoding))
+        case let abort as AbortError:
+            status = abort.status
+            body = Body(error: abort.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                        reason: abort.reason, field: nil)
+        default:
+            request.logger.report(error: error)
+            status = .internalServerError
+            body = Body(error: "internal_error", reason: "The server failed to handle this request; see its log.", field: nil)
+        }
+        let response = Response(status: status)
+        try response.content.encode(body, as: .json)
+        return response
     }
 
     private static func field(_ error: DecodingError) -> String? {

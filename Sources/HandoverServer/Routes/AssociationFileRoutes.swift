@@ -12,37 +12,84 @@ struct AssociationFileRoutes: RouteCollection {
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "apple-app-site-association", use: apple)
         routes.get(".well-known", "assetlinks.json", use: android)
+        // Registered on the application itself: answer a cached file before routing, too.
+        if let application = routes as? Application {
+            let context = self.context
+            application.responder.use { application in
+                AssociationFileResponder(context: context, next: application.responder.default)
+            }
+        }
     }
 
-    @Sendable func apple(_ request: Request) async throws -> Response {
-        let entry = try await context.associationFiles.entry(.apple, now: context.clock.now()) {
+    // Not `async`: a file in the cache is answered on the event loop, with no hop to a task.
+
+    @Sendable func apple(_ request: Request) -> EventLoopFuture<Response> {
+        serve(.apple, request) {
             let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
             return try AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil).appleFile(apps: apps)
         }
-        return try respond(request, entry)
     }
 
-    @Sendable func android(_ request: Request) async throws -> Response {
-        let entry = try await context.associationFiles.entry(.android, now: context.clock.now()) {
+    @Sendable func android(_ request: Request) -> EventLoopFuture<Response> {
+        serve(.android, request) {
             let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
             return try AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil).assetLinks(apps: apps)
         }
-        return try respond(request, entry)
     }
 
-    private func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
-        guard let body = entry.body, let etag = entry.etag else {
+    /// The cached file at once when it is fresh; otherwise `make` runs in a task (a database read).
+    private func serve(_ file: AssociationFileCache.File, _ request: Request,
+                       make: @escaping @Sendable () async throws -> Data?) -> EventLoopFuture<Response> {
+        let now = context.clock.now()
+        if let entry = context.associationFiles.fresh(file, now: now) {
+            return request.eventLoop.makeCompletedFuture(withResultOf: { try Self.respond(request, entry) })
+        }
+        let cache = context.associationFiles
+        return request.eventLoop.makeFutureWithTask {
+            try Self.respond(request, try await cache.entry(file, now: now, make: make))
+        }
+    }
+
+    fileprivate static func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
+        guard let body = entry.buffer, let etag = entry.etag else {
             throw APIError(.notFound, code: "not_found", reason: "No registered app claims links on this domain yet.")
         }
-        var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .eTag, value: etag)
-        headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
-        headers.contentType = .json
-        if request.headers.first(name: .ifNoneMatch)?.split(separator: ",").contains(where: {
+        if let match = request.headers.first(name: .ifNoneMatch), match.split(separator: ",").contains(where: {
             $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) == true {
-            return Response(status: .notModified, headers: headers)
+        }) {
+            return Response(status: .notModified, headers: entry.headers)
         }
-        return Response(status: .ok, headers: headers, body: .init(data: body))
+        return Response(status: .ok, headers: entry.headers, body: .init(buffer: body))
+    }
+}
+
+/// Answers `GET` and `HEAD` of a cached association file before Vapor routes the request: no
+/// router walk, middleware or future chain for the most fetched files of the server. Anything
+/// else (another path, a file not cached or empty, so a 404 in the API's JSON form) goes to the
+/// router, which answers exactly as before.
+struct AssociationFileResponder: Responder {
+    static let apple = URI(path: "/.well-known/apple-app-site-association")
+    static let android = URI(path: "/.well-known/assetlinks.json")
+
+    let context: ServerContext
+    let next: any Responder
+
+    func respond(to request: Request) -> EventLoopFuture<Response> {
+        guard request.method == .GET || request.method == .HEAD else { return next.respond(to: request) }
+        // URIs built the way Vapor builds a request's, compared whole: cheaper than `url.path`
+        // (which copies and searches the path on every call), and exact (a query goes to the router).
+        let file: AssociationFileCache.File
+        if request.url == Self.apple {
+            file = .apple
+        } else if request.url == Self.android {
+            file = .android
+        } else {
+            return next.respond(to: request)
+        }
+        guard let entry = context.associationFiles.fresh(file, now: context.clock.now()), entry.buffer != nil,
+              let response = try? AssociationFileRoutes.respond(request, entry) else {
+            return next.respond(to: request)
+        }
+        return request.eventLoop.makeSucceededFuture(response)
     }
 }

@@ -20,8 +20,8 @@ struct CallbackPageRoutes: RouteCollection {
             return Self.page(.notFound, "Link not valid", "This sign-out link is not valid.",
                              "Return to the launcher; it will try again.")
         }
-        switch try await context.runs(request.db).recordCallback(run: run, item: item, outcome: outcome, nonce: nonce,
-                                                                reportedBy: "browser") {
+        let callback = LogoutRunService.Callback(run: run, item: item, outcome: outcome, nonce: nonce, reportedBy: "browser")
+        switch try await context.recordCallback(callback, on: request.application) {
         case .recorded(let app, .success):
             return Self.page(.ok, "Signed out", "Signed out of \(app).", "You can return to the launcher.")
         case .recorded(let app, .error):

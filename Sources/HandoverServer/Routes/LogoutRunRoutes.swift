@@ -44,8 +44,9 @@ struct LogoutRunRoutes: RouteCollection {
         guard let target = CallbackTarget(url: report.url), target.run == view.id else {
             throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/ulc/cb/\(view.id.uuidString.lowercased())/<item>/success|error?n=<nonce>")
         }
-        let result = try await context.runs(request.db).recordCallback(run: target.run, item: target.item, outcome: target.outcome,
-                                                                       nonce: target.nonce, reportedBy: "launcher")
+        let callback = LogoutRunService.Callback(run: target.run, item: target.item, outcome: target.outcome,
+                                                 nonce: target.nonce, reportedBy: "launcher")
+        let result = try await context.recordCallback(callback, on: request.application)
         switch result {
         case .recorded(let app, let outcome):
             return CallbackReportResult(recorded: true, status: outcome == .success ? "succeeded" : "failed", app: app)

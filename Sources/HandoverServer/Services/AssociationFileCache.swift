@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import Vapor
 
 /// The generated association files, kept in memory so that serving them costs no database read.
 ///
@@ -8,11 +9,28 @@ import NIOConcurrencyHelpers
 /// it at once when its own registry changes. Another instance's change reaches it within the
 /// lifetime.
 final class AssociationFileCache: Sendable {
-    /// A generated file: its bytes (nil when no app claims anything) and its ETag.
+    /// A generated file: its bytes (nil when no app claims anything) and its ETag, and what every
+    /// response serving it shares, built once: the body as a buffer, and the headers.
     struct Entry: Sendable {
         var body: Data?
         var etag: String?
         var madeAt: Date
+        var buffer: ByteBuffer?
+        var headers: HTTPHeaders
+
+        init(body: Data?, madeAt: Date) {
+            self.body = body
+            self.etag = body.map(AssociationFiles.etag)
+            self.madeAt = madeAt
+            self.buffer = body.map { ByteBuffer(data: $0) }
+            var headers = HTTPHeaders()
+            if let etag {
+                headers.replaceOrAdd(name: .eTag, value: etag)
+                headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
+                headers.contentType = .json
+            }
+            self.headers = headers
+        }
     }
 
     enum File: Sendable { case apple, android }
@@ -24,15 +42,21 @@ final class AssociationFileCache: Sendable {
         self.lifetime = lifetime
     }
 
+    /// The cached entry when it is fresh; nil when it is missing or too old. Never waits.
+    func fresh(_ file: File, now: Date) -> Entry? {
+        guard let cached = entries.withLockedValue({ $0[file == .apple] }), now.timeIntervalSince(cached.madeAt) < lifetime,
+              cached.madeAt <= now else { return nil }
+        return cached
+    }
+
     /// The cached entry, or a fresh one from `make` when it is missing or too old.
     func entry(_ file: File, now: Date, make: () async throws -> Data?) async throws -> Entry {
         let key = file == .apple
-        if let cached = entries.withLockedValue({ $0[key] }), now.timeIntervalSince(cached.madeAt) < lifetime,
-           cached.madeAt <= now {
+        if let cached = fresh(file, now: now) {
             return cached
         }
         let body = try await make()
-        let entry = Entry(body: body, etag: body.map(AssociationFiles.etag), madeAt: now)
+        let entry = Entry(body: body, madeAt: now)
         entries.withLockedValue { $0[key] = entry }
         return entry
     }

@@ -26,6 +26,22 @@ struct CallbackNonce {
         return found
     }
 
+    /// How many attempts the callback fast path tries before it reads the item: an app may be
+    /// reissued at most 10 times (the registry's limit), so an item has at most 11 attempts. A
+    /// nonce of a later attempt still works; it only takes the slower path.
+    static let fastPathAttempts = 11
+
+    /// The first attempt in 1…`limit` whose nonce is `presented`, if any, without reading the
+    /// item. Stops at the match; each comparison is constant-time, so the time reveals at most
+    /// which attempt matched, never a byte of a nonce.
+    func attempt(of presented: String, item: UUID, upTo limit: Int) -> Int? {
+        guard limit >= 1 else { return nil }
+        for attempt in 1...limit where Self.constantTimeEqual(nonce(item: item, attempt: attempt), presented) {
+            return attempt
+        }
+        return nil
+    }
+
     /// Compares two nonces in time that depends only on their length.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)

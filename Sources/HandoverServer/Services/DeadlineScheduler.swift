@@ -16,7 +16,7 @@ struct DeadlineScheduler: Sendable {
         var timedOut = 0
     }
 
-    private enum Fired { case reissued, timedOut }
+    private enum Fired { case reissued, timedOut(finishedRun: LogoutRunState?) }
 
     @discardableResult
     func fireDue(limit: Int = 100) async throws -> Pass {
@@ -46,15 +46,16 @@ struct DeadlineScheduler: Sendable {
                         WHERE id = \(bind: id) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
                         """).all()
                     guard !rows.isEmpty else { return nil }
-                    try await runs.finishRunIfDone(item.runID, on: db, now: now)
-                    return .timedOut
+                    return .timedOut(finishedRun: try await runs.finishRunIfDone(item.runID, on: db, now: now))
                 case .refuse:
                     return nil
                 }
             }
             switch fired {
             case .reissued: pass.reissued += 1
-            case .timedOut: pass.timedOut += 1
+            case .timedOut(let finishedRun):
+                pass.timedOut += 1
+                if let finishedRun { runs.metrics.runsFinished(finishedRun.rawValue).increment() }
             case nil: continue
             }
             changedRuns.insert(item.runID)

@@ -96,41 +96,123 @@ struct LogoutRunService: Sendable {
 
     // MARK: Recording callbacks
 
-    /// Records an app's callback, once. `reportedBy` is `browser` for the callback page and
-    /// `launcher` when the device reports a callback it received as a universal link.
-    func recordCallback(run runID: UUID, item itemID: UUID, outcome: CallbackOutcome, nonce: String,
-                        reportedBy: String) async throws -> Recording {
-        let now = clock.now()
-        let result: Recording = try await database.transaction { db in
-            // Lock the run first (a no-op write): two callbacks finishing the last two items of a
-            // run then see each other's writes, and exactly one of them finishes the run.
-            guard try await Self.lockRun(runID, on: db) else { return .unknown }
-            guard let item = try await LogoutItem.find(itemID, on: db), item.runID == runID,
-                  nonces.attempt(of: nonce, item: itemID, attempts: item.attempts) != nil else { return .unknown }
-            let state = LogoutItemState(rawValue: item.status) ?? .pending
-            guard case .finish(let finished) = state.on(.callback(outcome)) else {
-                return .alreadyRecorded(app: item.appName, status: state)
+    /// A callback to record: which item, which outcome, the nonce presented, and who reported it
+    /// (`browser` for the callback page, `launcher` when the device reports a universal link).
+    struct Callback: Sendable, Equatable {
+        var run: UUID
+        var item: UUID
+        var outcome: CallbackOutcome
+        var nonce: String
+        var reportedBy: String
+    }
+
+    /// Records callbacks in one transaction (a group commit; the routes call this through
+    /// ``CallbackRecorder``): each one is checked and applied as if alone (single-use nonce, item
+    /// update, run completion, webhook rows), in arrival order within a run, and nothing is
+    /// reported before COMMIT succeeded. When the transaction fails, each callback is retried in
+    /// a transaction of its own, so one bad callback fails only itself.
+    ///
+    /// Returns one result per callback, in the order given.
+    func record(_ callbacks: [(callback: Callback, at: Date)]) async -> [Result<Recording, any Error>] {
+        guard !callbacks.isEmpty else { return [] }
+        // Runs are locked in id order (PostgreSQL), so two batches never wait on each other in a cycle.
+        let runKeys = callbacks.map { $0.callback.run.uuidString }
+        let order = callbacks.indices.sorted { (runKeys[$0], $0) < (runKeys[$1], $1) }
+        do {
+            let (recordings, finishedRuns) = try await database.transaction { db in
+                guard let sql = db as? any SQLDatabase else { throw APIError(.internalServerError, code: "no_sql", reason: "The database does not speak SQL.") }
+                let postgres = sql.dialect.name == "postgresql"
+                var recordings = [Recording?](repeating: nil, count: callbacks.count)
+                var finishedRuns: [LogoutRunState] = []
+                var lockedRuns = Set<UUID>()
+                var changedRuns: [UUID] = []
+                for index in order {
+                    let (callback, now) = callbacks[index]
+                    // PostgreSQL: lock the run first (a no-op write), so that two transactions finishing
+                    // the last two items of a run see each other's writes and exactly one finishes it.
+                    // SQLite needs no row lock: its write transactions run one at a time.
+                    if postgres, !lockedRuns.contains(callback.run) {
+                        guard try await Self.lockRun(callback.run, on: db) else {
+                            recordings[index] = .unknown
+                            continue
+                        }
+                        lockedRuns.insert(callback.run)
+                    }
+                    let (recording, finished) = try await self.apply(callback, now: now, on: db, sql: sql)
+                    recordings[index] = recording
+                    if let finished { finishedRuns.append(finished) }
+                    if case .recorded = recording, !changedRuns.contains(callback.run) { changedRuns.append(callback.run) }
+                }
+                // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
+                try await changes.runsChangedInTransaction(changedRuns, on: sql)
+                return (recordings.map { $0 ?? .unknown }, finishedRuns)
             }
-            guard let sql = db as? any SQLDatabase else { return .unknown }
-            let updated = try await sql.raw("""
+            // Committed: now count, and tell local live views (SQLite; PostgreSQL's NOTIFY is on its way).
+            for state in finishedRuns { metrics.runsFinished(state.rawValue).increment() }
+            var published = Set<UUID>()
+            for (index, recording) in recordings.enumerated() {
+                switch recording {
+                case .recorded(_, let outcome):
+                    metrics.callbacks(outcome.rawValue).increment()
+                    let run = callbacks[index].callback.run
+                    if published.insert(run).inserted { changes.runChangedAfterCommit(run) }
+                case .alreadyRecorded:
+                    metrics.callbacks("replayed").increment()
+                case .unknown:
+                    metrics.callbacks("unknown").increment()
+                }
+            }
+            return recordings.map { .success($0) }
+        } catch {
+            guard callbacks.count > 1 else { return [.failure(error)] }
+            var results: [Result<Recording, any Error>] = []
+            for callback in callbacks { results.append(contentsOf: await record([callback])) }
+            return results
+        }
+    }
+
+    /// Checks and applies one callback inside the caller's transaction. Returns what it did, and
+    /// the run's final state when this callback finished the run.
+    private func apply(_ callback: Callback, now: Date, on db: Database, sql: any SQLDatabase) async throws
+        -> (Recording, LogoutRunState?) {
+        guard case .finish(let finished) = LogoutItemState.pending.on(.callback(callback.outcome)) else { return (.unknown, nil) }
+        // The usual case in one statement: a nonce of one of the first attempts, for a pending item
+        // of this run. The conditional update is the single-use check, and it returns how many
+        // other items of the run are still pending (the subquery leaves this item out, so it
+        // counts the same whether or not it sees this update; on PostgreSQL it runs after the
+        // run's lock was taken, so it sees every committed change to the run).
+        if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts) {
+            let rows = try await sql.raw("""
                 UPDATE logout_items SET status = \(bind: finished.rawValue), finished_at = \(bind: now),
-                reported_by = \(bind: reportedBy), version = version + 1
-                WHERE id = \(bind: itemID) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
+                reported_by = \(bind: callback.reportedBy), version = version + 1
+                WHERE id = \(bind: callback.item) AND run_id = \(bind: callback.run) AND status = 'pending'
+                AND attempts >= \(bind: attempt)
+                RETURNING app_name, (SELECT COUNT(*) FROM logout_items AS other WHERE other.run_id = \(bind: callback.run)
+                AND other.status = 'pending' AND other.id <> \(bind: callback.item)) AS others_pending
                 """).all()
-            guard !updated.isEmpty else { return .alreadyRecorded(app: item.appName, status: state) }
-            try await finishRunIfDone(runID, on: db, now: now)
-            return .recorded(app: item.appName, outcome: outcome)
+            if let row = rows.first {
+                let app = try row.decode(column: "app_name", as: String.self)
+                let othersPending = try row.decode(column: "others_pending", as: Int.self)
+                let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now) : nil
+                return (.recorded(app: app, outcome: callback.outcome), runState)
+            }
         }
-        switch result {
-        case .recorded(_, let outcome):
-            metrics.callbacks(outcome.rawValue).increment()
-            await changes.runChanged(runID, on: database)
-        case .alreadyRecorded:
-            metrics.callbacks("replayed").increment()
-        case .unknown:
-            metrics.callbacks("unknown").increment()
+        // Everything else (a replay, a stranger's nonce, a late attempt): the full check.
+        guard try await Self.lockRun(callback.run, on: db) else { return (.unknown, nil) }
+        guard let item = try await LogoutItem.find(callback.item, on: db), item.runID == callback.run,
+              nonces.attempt(of: callback.nonce, item: callback.item, attempts: item.attempts) != nil else { return (.unknown, nil) }
+        let state = LogoutItemState(rawValue: item.status) ?? .pending
+        guard state.on(.callback(callback.outcome)) == .finish(finished) else {
+            return (.alreadyRecorded(app: item.appName, status: state), nil)
         }
-        return result
+        let updated = try await sql.raw("""
+            UPDATE logout_items SET status = \(bind: finished.rawValue), finished_at = \(bind: now),
+            reported_by = \(bind: callback.reportedBy), version = version + 1
+            WHERE id = \(bind: callback.item) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
+            """).all()
+        guard !updated.isEmpty else { return (.alreadyRecorded(app: item.appName, status: state), nil) }
+        let runState = try await finishRunIfDone(callback.run, on: db, now: now)
+        return (.recorded(app: item.appName, outcome: callback.outcome), runState)
     }
 
     /// Takes the run's row lock (PostgreSQL) or the write lock (SQLite); false when there is no such run.
@@ -140,28 +222,29 @@ struct LogoutRunService: Sendable {
         return !rows.isEmpty
     }
 
-    /// Marks the run finished when no item is pending, and writes its webhook events.
-    func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws {
+    /// Marks the run finished when no item is pending, and writes its webhook events. Returns the
+    /// state it finished the run with, or nil; the caller counts it once its transaction committed.
+    func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> LogoutRunState? {
+        guard let sql = db as? any SQLDatabase else { return nil }
         // The common case, items still pending, costs one indexed count.
-        let pending = try await LogoutItem.query(on: db).filter(\.$runID == runID)
-            .filter(\.$status == LogoutItemState.pending.rawValue).count()
-        guard pending == 0 else { return }
+        let pending = try await sql.raw("""
+            SELECT COUNT(*) AS pending FROM logout_items WHERE run_id = \(bind: runID) AND status = 'pending'
+            """).first()?.decode(column: "pending", as: Int.self) ?? 0
+        guard pending == 0 else { return nil }
         let items = try await LogoutItem.query(on: db).filter(\.$runID == runID).all()
         let state = LogoutRunState(items: items.map { LogoutItemState(rawValue: $0.status) ?? .pending })
-        guard state != .running, let sql = db as? any SQLDatabase else { return }
+        guard state != .running else { return nil }
         let updated = try await sql.raw("""
             UPDATE logout_runs SET status = \(bind: state.rawValue), finished_at = \(bind: now)
             WHERE id = \(bind: runID) AND status = 'running' RETURNING device_id
             """).all()
-        guard let row = updated.first else { return }
+        guard let row = updated.first else { return nil }
         let deviceID = try row.decode(column: "device_id", as: UUID.self)
         let view = try await LogoutRunService(database: db, clock: clock, publicURL: publicURL, nonces: nonces, changes: changes,
                                               metrics: metrics).view(runID)
         if state == .completed {
-            metrics.runsFinished("completed").increment()
             try await WebhookOutbox.enqueue("run.completed", run: view, deviceID: deviceID, on: db, now: now)
         } else {
-            metrics.runsFinished("failed").increment()
             try await WebhookOutbox.enqueue("run.failed", run: view, deviceID: deviceID, on: db, now: now)
             // Escalation: the device did not sign everyone out, so it leaves service until IT looks at it.
             if let device = try await Device.find(deviceID, on: db) {
@@ -170,6 +253,7 @@ struct LogoutRunService: Sendable {
             }
             try await WebhookOutbox.enqueue("device.out_of_service", run: view, deviceID: deviceID, on: db, now: now)
         }
+        return state
     }
 }
 

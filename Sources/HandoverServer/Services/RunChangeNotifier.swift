@@ -30,4 +30,19 @@ struct RunChangeNotifier: Sendable {
             hub.publish(run)
         }
     }
+
+    /// Inside a transaction: on PostgreSQL, one NOTIFY per run (one statement for all), which the database delivers at
+    /// COMMIT and drops on ROLLBACK. On SQLite nothing; call ``runChangedAfterCommit(_:)``.
+    func runsChangedInTransaction(_ runs: [UUID], on sql: any SQLDatabase) async throws {
+        guard usesPostgres, !runs.isEmpty else { return }
+        let payloads = runs.map { $0.uuidString.lowercased() }
+        try await sql.raw("SELECT pg_notify(\(bind: Self.channel), run) FROM unnest(\(bind: payloads)::text[]) AS run").run()
+    }
+
+    /// After a commit whose changes went through ``runsChangedInTransaction(_:on:)``: on SQLite,
+    /// tells this instance's hub (the only one); on PostgreSQL the NOTIFY does that.
+    func runChangedAfterCommit(_ run: UUID) {
+        guard !usesPostgres else { return }
+        hub.publish(run)
+    }
 }
