@@ -89,6 +89,10 @@ public final class HandoverServer: Sendable {
                 context.apple = try AppleSignInService(configuration: apple, httpClient: outboundClient, clock: clock,
                                                        settings: configuration.sessions, sealer: sealer, logger: logger)
             }
+            if let push = configuration.push {
+                context.push = try PushSender(configuration: push, now: { clock.now() })
+            }
+            context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
             try routes(application, context)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
@@ -121,6 +125,7 @@ public final class HandoverServer: Sendable {
         for task in background.withLockedValue({ $0 }) { await task.value }
         await context.detachedWork.cancelAll()
         try? await context.outboundClient?.shutdown()
+        await context.push?.shutdown()
         await application.server.shutdown()
         try await application.asyncShutdown()
     }
@@ -131,6 +136,13 @@ public final class HandoverServer: Sendable {
         let pass = try await DeadlineScheduler(runs: context.runs(application.db)).fireDue()
         try await ConformanceTester(database: application.db, context: context).fireDue()
         return (pass.reissued, pass.timedOut)
+    }
+
+    /// Marks out-of-band operations past their expiry `expired` now; returns how many. The
+    /// background loop does this every pass.
+    @discardableResult
+    public func expireOperations() async throws -> Int {
+        try await context.operations(application.db).expireDue()
     }
 
     /// Session upkeep now: rotates the access-token key when due, prunes revocations, forgets
@@ -164,6 +176,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateDashboardAndTester())
         application.migrations.add(CreateUserSessions())
         application.migrations.add(CreateEmailSignInAndDeviceSSO())
+        application.migrations.add(CreateOutOfBand())
         if let url = configuration.databaseURL {
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
                 throw ConfigurationError(setting: "--database", problem: "'\(url)' is not a PostgreSQL URL",
@@ -197,12 +210,15 @@ public final class HandoverServer: Sendable {
         let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator())
         try api.register(collection: RegistryRoutes(context: context))
         try api.register(collection: LogoutRunRoutes(context: context))
+        try api.register(collection: OperationRoutes(context: context))
+        try application.register(collection: OperationRedeemRoutes(context: context))
         try application.register(collection: DashboardRoutes(context: context))
         try application.register(collection: TesterRoutes(context: context))
         if let sessions = context.sessions {
             try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))
             try application.register(collection: EmailSignInRoutes(context: context, sessions: sessions, mailer: context.mailer))
             try application.register(collection: OAuthTokenRoutes(context: context, sessions: sessions))
+            try application.register(collection: PhoneSignInRoutes(context: context, sessions: sessions))
         }
     }
 
@@ -215,6 +231,7 @@ public final class HandoverServer: Sendable {
         let logger = application.logger
         let sessions = context.sessions
         let database = application.db
+        let operations = context.operations(application.db)
         let task = Task {
             var lastUpkeep = ContinuousClock.now
             while !Task.isCancelled {
@@ -222,6 +239,7 @@ public final class HandoverServer: Sendable {
                     try await scheduler.fireDue()
                     try await tester.fireDue()
                     try await dispatcher.deliverDue()
+                    try await operations.expireDue()
                     if ContinuousClock.now - lastUpkeep >= .seconds(60) {
                         lastUpkeep = .now
                         try await sessions?.maintain(on: database)

@@ -31,6 +31,10 @@ struct ServerContext: Sendable {
     var apple: AppleSignInService?
     /// Sends sign-in links, when SMTP is configured.
     var mailer: SMTPClient?
+    /// Sends out-of-band operations by APNs, when configured.
+    var push: PushSender?
+    /// The custom scheme of `x-callback-link` operations (the phone app's).
+    var outOfBandLinkScheme: String = "handover"
     /// Work started by requests that outlives them (the tester driving a simulated app).
     let detachedWork = DetachedWork()
 
@@ -62,6 +66,10 @@ struct ServerContext: Sendable {
 
     func runs(_ database: Database) -> LogoutRunService {
         LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: notifier, metrics: metrics)
+    }
+
+    func operations(_ database: Database) -> OperationService {
+        OperationService(database: database, context: self)
     }
 
     /// Records a callback through the group-commit writer; returns once it is committed.

@@ -168,7 +168,7 @@ public struct OperationEnvelope: Sendable, Hashable {
         }
     }
 
-    static func validateMessage(_ message: String) throws(OutOfBandError) {
+    public static func validateMessage(_ message: String) throws(OutOfBandError) {
         let accepted = "1 to \(maximumMessageLength) characters; line breaks allowed, other control characters not"
         guard !message.isEmpty, message.count <= maximumMessageLength else {
             throw OutOfBandError(field: "message", problem: .invalidValue, detail: "it is \(message.count) characters long", accepted: accepted)

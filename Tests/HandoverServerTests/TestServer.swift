@@ -60,7 +60,7 @@ final class TestServer: Sendable {
     /// two-instance tests), pass the first as `sharing`.
     static func start(_ database: TestDatabase, publicURL: String? = nil, sharing other: TestServer? = nil,
                       developerMode: Bool = false, testerSimulator: (any TesterSimulator)? = nil,
-                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+                      clock: ManualServerClock? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.schedulerInterval = nil
@@ -77,7 +77,7 @@ final class TestServer: Sendable {
             }
         }
         configure(&configuration)
-        let clock = other?.clock ?? ManualServerClock()
+        let clock = other?.clock ?? clock ?? ManualServerClock()
         let server = try await HandoverServer.start(configuration, clock: clock, logger: logger, testerSimulator: testerSimulator)
         let adminKey: String
         if let other { adminKey = other.adminKey } else { adminKey = try await server.createAPIKey(name: "test admin", scope: .admin) }

@@ -36,6 +36,10 @@ public struct ServerConfiguration: Sendable {
     public var sessions = SessionSettings()
     /// Mail for email-link sign-in; `nil` leaves `/auth/email/start` answering 404 `not_configured`.
     public var smtp: SMTPConfiguration?
+    /// APNs for out-of-band operations sent by push; `nil` makes `dispatcher: push` answer 422.
+    public var push: PushConfiguration?
+    /// The custom scheme `x-callback-link` operations use: the phone app's (`handover` by default).
+    public var outOfBandLinkScheme: String = "handover"
 
     public init() {}
 

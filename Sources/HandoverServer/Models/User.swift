@@ -24,6 +24,9 @@ final class User: Model, @unchecked Sendable {
     /// An instance checking with Apple holds this claim, so others do not check at once too.
     @OptionalField(key: "apple_check_claimed_until") var appleCheckClaimedUntil: Date?
     @Field(key: "created_at") var createdAt: Date
+    /// The handle out-of-band operations name this user by, for a user who first signed in
+    /// with their phone on the web sign-in page.
+    @OptionalField(key: "oob_user_handle") var outOfBandHandle: String?
 
     init() {}
 }

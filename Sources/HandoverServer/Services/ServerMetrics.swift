@@ -22,6 +22,23 @@ final class ServerMetrics: Sendable {
         registry.makeCounter(name: "handover_logout_runs_finished_total", labels: [("status", status)])
     }
 
+    func operationsCreated(_ type: String) -> Counter {
+        registry.makeCounter(name: "handover_oob_operations_created_total", labels: [("type", type)])
+    }
+
+    func operationsFinished(_ status: String) -> Counter {
+        registry.makeCounter(name: "handover_oob_operations_finished_total", labels: [("status", status)])
+    }
+
+    /// Answers refused, by ``OutOfBand/AnswerRejection`` code.
+    func answersRefused(_ code: String) -> Counter {
+        registry.makeCounter(name: "handover_oob_answers_refused_total", labels: [("code", code)])
+    }
+
+    func pushesSent(_ outcome: String) -> Counter {
+        registry.makeCounter(name: "handover_oob_pushes_total", labels: [("outcome", outcome)])
+    }
+
     /// The exposition text.
     func render() -> String {
         var buffer = [UInt8]()

@@ -1,0 +1,24 @@
+import Fluent
+import Foundation
+
+/// A phone enrolled for out-of-band operations: the public halves of its keys, and optionally
+/// its APNs token. Created by an approved `registration` operation, ended by a `deregistration`.
+final class EnrolledDevice: Model, @unchecked Sendable {
+    static let schema = "enrolled_devices"
+
+    /// The id the phone answers as (its signing key's fingerprint unless the app chose one).
+    @ID(custom: "id", generatedBy: .user) var id: String?
+    @Field(key: "user_handle") var user: String
+    /// base64url of the x9.63 P-256 public key that signs answers.
+    @Field(key: "signing_key") var signingKey: String
+    /// base64url of the raw X25519 public key payloads are sealed to.
+    @Field(key: "agreement_key") var agreementKey: String
+    /// The APNs device token, hex.
+    @OptionalField(key: "push_token") var pushToken: String?
+    /// Turned off when APNs answers 410 `Unregistered`.
+    @Field(key: "push_token_active") var pushTokenActive: Bool
+    @Field(key: "enrolled_at") var enrolledAt: Date
+    @OptionalField(key: "deregistered_at") var deregisteredAt: Date?
+
+    init() {}
+}

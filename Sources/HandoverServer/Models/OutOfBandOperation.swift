@@ -1,0 +1,46 @@
+import Fluent
+import Foundation
+
+/// An out-of-band operation: a request the phone did not start (sign in, enroll, confirm a
+/// transaction, deregister), sent by push, QR code or link and answered with a signed decision.
+final class OutOfBandOperation: Model, @unchecked Sendable {
+    static let schema = "oob_operations"
+
+    @ID(key: .id) var id: UUID?
+    /// `registration`, `authentication`, `transaction-confirmation` or `deregistration`.
+    @Field(key: "type") var type: String
+    /// Whom it is for: the handle the caller's system knows the user by.
+    @Field(key: "user_handle") var user: String
+    /// The transaction text the phone shows and signs the SHA-256 of.
+    @OptionalField(key: "message") var message: String?
+    /// `push`, `qr`, `link` or `x-callback-link`.
+    @Field(key: "dispatcher") var dispatcher: String
+    /// An ``OutOfBand/OperationStatus`` raw value.
+    @Field(key: "status") var status: String
+    /// The 32-byte challenge, base64url: the answer must sign it.
+    @Field(key: "challenge") var challenge: String
+    /// The numbers the phone offers, comma-separated (authentication only).
+    @OptionalField(key: "number_choices") var numberChoices: String?
+    /// The number the web page shows; never sent to the phone.
+    @OptionalField(key: "correct_number") var correctNumber: Int?
+    /// The enrolled device it was sealed to, and the only one that may answer; nil for a registration.
+    @OptionalField(key: "device_id") var deviceID: String?
+    /// The x-callback targets, as JSON `{"success","error","cancel"}`.
+    @OptionalField(key: "callbacks") var callbacks: String?
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+    @Field(key: "expires_at") var expiresAt: Date
+    /// The device whose signed answer ended the operation.
+    @OptionalField(key: "answered_by") var answeredBy: String?
+    /// Why it failed: an ``OutOfBand/AnswerRejection`` code.
+    @OptionalField(key: "failure_code") var failureCode: String?
+    @OptionalField(key: "failure_reason") var failureReason: String?
+    /// What APNs did with the push (`delivered`, `unregistered`, `rejected: …`), for push dispatch.
+    @OptionalField(key: "push_outcome") var pushOutcome: String?
+    /// The web sign-in page's cookie, hashed: it alone may collect the session after approval.
+    @OptionalField(key: "browser_secret_hash") var browserSecretHash: String?
+    /// When that page collected its session (once).
+    @OptionalField(key: "session_claimed_at") var sessionClaimedAt: Date?
+
+    init() {}
+}

@@ -1,0 +1,394 @@
+import Fluent
+import Foundation
+import LinkCallbacks
+import OutOfBand
+import SQLKit
+import Vapor
+
+/// Creates, dispatches, answers and expires out-of-band operations.
+///
+/// Every status change is one conditional `UPDATE … WHERE status IN (…)`, so exactly one answer
+/// (or the expiry) moves an operation out of `created`/`dispatched`, across instances too; each
+/// change is announced to SSE streams through ``RunChangeNotifier``.
+struct OperationService {
+    let database: Database
+    let context: ServerContext
+
+    private var now: Date { context.clock.now() }
+
+    // MARK: Callback allowlist
+
+    func allowlist() async throws -> CallbackAllowlistView {
+        guard let record = try await CallbackAllowlistRecord.find(CallbackAllowlistRecord.defaultTenant, on: database) else {
+            return CallbackAllowlistView(hosts: [], schemes: [])
+        }
+        return CallbackAllowlistView(hosts: Self.decodeList(record.hosts), schemes: Self.decodeList(record.schemes))
+    }
+
+    func setAllowlist(hosts: [String], schemes: [String]) async throws -> CallbackAllowlistView {
+        let record = try await CallbackAllowlistRecord.find(CallbackAllowlistRecord.defaultTenant, on: database) ?? {
+            let fresh = CallbackAllowlistRecord()
+            fresh.id = CallbackAllowlistRecord.defaultTenant
+            return fresh
+        }()
+        record.hosts = Self.encodeList(hosts)
+        record.schemes = Self.encodeList(schemes)
+        record.updatedAt = now
+        try await record.save(on: database)
+        return CallbackAllowlistView(hosts: hosts, schemes: schemes)
+    }
+
+    /// The policy callbacks must pass: the tenant's hosts and schemes (nothing when empty), and
+    /// http on loopback in developer mode.
+    func callbackPolicy() async throws -> CallbackPolicy {
+        let list = try await allowlist()
+        return CallbackPolicy(allowedHosts: try HostAllowlist(list.hosts), allowedCustomSchemes: Set(list.schemes),
+                              allowsLoopbackHTTP: context.developerMode)
+    }
+
+    // MARK: Creating
+
+    /// Stores the operation, then dispatches it; the answer carries the dispatch result.
+    func create(_ input: OperationInput.Checked, browserSecretHash: String? = nil) async throws -> OperationView {
+        let started = now
+        var device: EnrolledDevice?
+        if input.type != .registration {
+            device = try await addressedDevice(user: input.user, id: input.device)
+        }
+        if input.dispatcher == .push {
+            guard context.push != nil else {
+                throw APIError(.unprocessableEntity, code: "push_not_configured",
+                               reason: "This server has no APNs key (handover serve --apns-private-key-file …); use qr, link or x-callback-link.",
+                               field: "dispatcher")
+            }
+            guard device?.pushToken != nil, device?.pushTokenActive == true else {
+                throw APIError(.unprocessableEntity, code: "no_push_token",
+                               reason: "The device \(device?.id ?? "") has no active push token; use qr, link or x-callback-link, or let the app register its token.",
+                               field: "dispatcher")
+            }
+        }
+        let operation = OutOfBandOperation()
+        operation.id = UUID()
+        operation.type = input.type.rawValue
+        operation.user = input.user
+        operation.message = input.message
+        operation.dispatcher = input.dispatcher.rawValue
+        operation.status = OperationStatus.created.rawValue
+        operation.challenge = OperationChallenge.random().text
+        if input.type == .authentication {
+            let match = NumberMatch.random()
+            operation.numberChoices = match.choices.map(String.init).joined(separator: ",")
+            operation.correctNumber = match.correct
+        }
+        operation.deviceID = device?.id
+        if let callbacks = input.callbacks {
+            operation.callbacks = String(decoding: try JSONEncoder.api.encode(callbacks), as: UTF8.self)
+        }
+        operation.createdAt = started
+        operation.updatedAt = started
+        operation.expiresAt = Date(timeIntervalSince1970: (started.timeIntervalSince1970 + Double(input.expiresIn)).rounded(.down))
+        operation.browserSecretHash = browserSecretHash
+        let payload = try self.payload(for: try envelope(operation), device: device)
+        try await operation.create(on: database)
+        context.metrics.operationsCreated(input.type.rawValue).increment()
+
+        var dispatch = OperationView.Dispatch()
+        var dispatched = true
+        switch input.dispatcher {
+        case .link:
+            dispatch.link = universalLink(payload).text
+        case .qr:
+            dispatch.link = universalLink(payload).text
+            let base = "\(context.publicURL.absoluteString)/api/v1/operations/\(try operation.requireID().uuidString.lowercased())"
+            dispatch.qr = .init(svg: base + "/qr.svg", png: base + "/qr.png")
+        case .xCallbackLink:
+            dispatch.link = OperationLink.xCallback(scheme: context.outOfBandLinkScheme, payload: payload,
+                                                    callbacks: input.callbacks ?? CallbackTargets()).text
+        case .push:
+            // The link goes back too, for the page to offer when the push does not arrive.
+            dispatch.link = universalLink(payload).text
+            let result = await pushOperation(operation, payload: payload, device: device!)
+            dispatch.push = .init(outcome: result.text, device: device?.id ?? "")
+            if case .delivered = result {} else { dispatched = false }
+        }
+        if dispatched {
+            _ = try await move(operation.requireID(), from: [.created], to: .dispatched)
+        }
+        let stored = try await find(operation.requireID())
+        return try OperationView(stored, dispatch: dispatch)
+    }
+
+    /// The device an operation for `user` goes to: the one named, or the user's most recently enrolled.
+    private func addressedDevice(user: String, id: String?) async throws -> EnrolledDevice {
+        var query = EnrolledDevice.query(on: database).filter(\.$user == user).filter(\.$deregisteredAt == nil)
+        if let id { query = query.filter(\.$id == id) }
+        guard let device = try await query.sort(\.$enrolledAt, .descending).first() else {
+            if let id {
+                throw APIError(.unprocessableEntity, code: "no_enrolled_device",
+                               reason: "No phone with id \(id) is enrolled for this user; enroll it with a registration operation first.",
+                               field: "device")
+            }
+            throw APIError(.unprocessableEntity, code: "no_enrolled_device",
+                           reason: "This user has no enrolled phone; enroll one with a registration operation first.", field: "user")
+        }
+        return device
+    }
+
+    private func pushOperation(_ operation: OutOfBandOperation, payload: OperationPayload, device: EnrolledDevice) async -> PushSender.Result {
+        guard let push = context.push, let token = device.pushToken, let type = OperationType(rawValue: operation.type) else {
+            return .failed("push is not configured")
+        }
+        let result = await push.send(payload, type: type, requester: context.publicURL.host ?? "Handover", to: token,
+                                     expiresAt: operation.expiresAt)
+        context.metrics.pushesSent(result.metricLabel).increment()
+        operation.pushOutcome = result.text
+        try? await OutOfBandOperation.query(on: database).filter(\.$id == operation.id!)
+            .set(\.$pushOutcome, to: result.text).update()
+        if result == .unregistered {
+            // APNs says the token is dead: never send to it again.
+            try? await EnrolledDevice.query(on: database).filter(\.$id == device.id!).filter(\.$pushToken == token)
+                .set(\.$pushTokenActive, to: false).update()
+        }
+        return result
+    }
+
+    // MARK: The envelope and its carriers
+
+    /// The envelope the phone opens, rebuilt from the stored operation.
+    func envelope(_ operation: OutOfBandOperation) throws -> OperationEnvelope {
+        let id = try operation.requireID().uuidString.lowercased()
+        guard let type = OperationType(rawValue: operation.type) else { throw Abort(.internalServerError) }
+        let redeemURL = context.publicURL.appendingPathComponent("oob").appendingPathComponent("operations")
+            .appendingPathComponent(id).appendingPathComponent("redeem")
+        var callbacks: CallbackTargets?
+        if let text = operation.callbacks { callbacks = try JSONDecoder.api.decode(CallbackTargets.self, from: Data(text.utf8)) }
+        let challenge = try OperationChallenge(text: operation.challenge)
+        let choices = operation.numberChoices.map { $0.split(separator: ",").compactMap { Int($0) } }
+        let result: Result<OperationEnvelope, OutOfBandError> = Result { () throws(OutOfBandError) -> OperationEnvelope in
+            try OperationEnvelope(operation: id, type: type, redeemURL: redeemURL, challenge: challenge, expiresAt: operation.expiresAt,
+                                  message: operation.message, numberChoices: choices, callbacks: callbacks)
+        }
+        switch result {
+        case .success(let envelope):
+            return envelope
+        case .failure(let error) where error.field == "redeemURL":
+            throw APIError(.conflict, code: "public_url_not_https",
+                           reason: "Phones redeem at \(redeemURL.absoluteString), which is not https: start the server with an https --public-url (http only on loopback).")
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Sealed to the device when there is one (every type but registration); plain otherwise.
+    func payload(for envelope: OperationEnvelope, device: EnrolledDevice?) throws -> OperationPayload {
+        guard let device else { return .plain(envelope) }
+        let keys = try DevicePublicKeys(signingKey: device.signingKey, agreementKey: device.agreementKey)
+        return try .sealed(envelope, to: keys)
+    }
+
+    func universalLink(_ payload: OperationPayload) -> OperationLink {
+        .universalLink(base: context.publicURL.appendingPathComponent("oob").appendingPathComponent("open"), payload: payload)
+    }
+
+    /// The universal link of a stored operation, sealed afresh (for its QR code).
+    func link(of operation: OutOfBandOperation) async throws -> OperationLink {
+        var device: EnrolledDevice?
+        if let id = operation.deviceID { device = try await EnrolledDevice.find(id, on: database) }
+        return universalLink(try payload(for: envelope(operation), device: device))
+    }
+
+    // MARK: Reading
+
+    func find(_ id: UUID) async throws -> OutOfBandOperation {
+        guard let operation = try await OutOfBandOperation.find(id, on: database) else { throw APIError.notFound("operation") }
+        return operation
+    }
+
+    /// The operation now: one past its expiry is marked `expired` first.
+    func current(_ id: UUID) async throws -> OutOfBandOperation {
+        let operation = try await find(id)
+        guard let status = OperationStatus(rawValue: operation.status), status.acceptsAnswer, now >= operation.expiresAt else {
+            return operation
+        }
+        try await expire(id)
+        return try await find(id)
+    }
+
+    func view(_ id: UUID) async throws -> OperationView {
+        try OperationView(try await current(id))
+    }
+
+    // MARK: Answering
+
+    /// Checks a phone's signed answer and applies it; returns the operation after it.
+    ///
+    /// A tampered, replayed, late or wrong-device answer changes nothing, except that a late
+    /// one marks the operation `expired` and a wrong number (signed by the right device) fails it.
+    func redeem(_ id: UUID, body: Data) async throws -> OperationView {
+        let request: RedeemRequest
+        do { request = try RedeemRequest(json: body) } catch {
+            throw APIError(.badRequest, code: "invalid_answer", reason: error.description, field: error.field)
+        }
+        let operation = try await current(id)
+        guard let status = OperationStatus(rawValue: operation.status) else { throw Abort(.internalServerError) }
+        guard status.acceptsAnswer else {
+            if status == .expired {
+                throw APIError(.gone, code: "expired", reason: "This request expired at \(Self.time(operation.expiresAt)); start again on the other screen.")
+            }
+            throw APIError(.conflict, code: "already_answered", reason: "This request was already answered (\(status.rawValue)); nothing changed.")
+        }
+        let issued = IssuedOperation(envelope: try envelope(operation), correctNumber: operation.correctNumber, deviceID: operation.deviceID)
+        var keys: DevicePublicKeys?
+        if let device = try await EnrolledDevice.query(on: database).filter(\.$id == request.deviceID)
+            .filter(\.$deregisteredAt == nil).first() {
+            keys = try? DevicePublicKeys(signingKey: device.signingKey, agreementKey: device.agreementKey)
+        }
+        let verified: VerifiedAnswer
+        do {
+            verified = try AnswerVerifier.verify(request, issued: issued, deviceKeys: keys, now: now)
+        } catch {
+            context.metrics.answersRefused(error.code).increment()
+            if error.endsOperation {
+                let final: OperationStatus = if case .expired = error { .expired } else { .failed }
+                _ = try await move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: error)
+            }
+            throw APIError(Self.httpStatus(error), code: error.code, reason: error.description)
+        }
+        let next = try status.after(verified.event)
+        // An approval is redeemed and its effect applied in one transaction, so it ends `succeeded`.
+        let final: OperationStatus = next == .redeemed ? .succeeded : next
+        let type = OperationType(rawValue: operation.type)
+        let moved = try await database.transaction { db -> Bool in
+            guard try await Self.move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: nil,
+                                      now: now, on: db) else { return false }
+            guard verified.decision == .approve else { return true }
+            switch type {
+            case .registration:
+                guard let keys = verified.enrolledKeys else { return true }
+                let device = try await EnrolledDevice.find(request.deviceID, on: db) ?? EnrolledDevice()
+                device.id = request.deviceID
+                device.user = operation.user
+                device.signingKey = keys.signingKeyText
+                device.agreementKey = keys.agreementKeyText
+                device.pushToken = nil
+                device.pushTokenActive = false
+                device.enrolledAt = now
+                device.deregisteredAt = nil
+                try await device.save(on: db)
+            case .deregistration:
+                try await EnrolledDevice.query(on: db).filter(\.$id == request.deviceID)
+                    .set(\.$deregisteredAt, to: now).set(\.$pushTokenActive, to: false).update()
+            default:
+                break
+            }
+            return true
+        }
+        guard moved else {
+            throw APIError(.conflict, code: "already_answered", reason: "This request was answered by another response first; nothing changed.")
+        }
+        await context.notifier.runChanged(id, on: database)
+        context.metrics.operationsFinished(final.rawValue).increment()
+        return try OperationView(try await find(id))
+    }
+
+    /// Cancels an operation that has not ended (the web page was closed, the caller gave up).
+    func cancel(_ id: UUID) async throws -> OperationView {
+        let operation = try await current(id)
+        guard let status = OperationStatus(rawValue: operation.status), !status.isFinal else {
+            throw APIError(.conflict, code: "already_finished", reason: "The operation already ended (\(operation.status)).")
+        }
+        guard try await move(id, from: [.created, .dispatched, .redeemed], to: .cancelled) else {
+            throw APIError(.conflict, code: "already_finished", reason: "The operation ended while it was being cancelled.")
+        }
+        return try await view(id)
+    }
+
+    /// Marks one operation expired if it still waits for an answer.
+    @discardableResult
+    func expire(_ id: UUID) async throws -> Bool {
+        try await move(id, from: [.created, .dispatched], to: .expired, failure: .expired(at: now), onlyIfDue: true)
+    }
+
+    /// Marks every operation past its expiry `expired`; returns how many.
+    @discardableResult
+    func expireDue() async throws -> Int {
+        guard let sql = database as? any SQLDatabase else { return 0 }
+        let time = now
+        let rows = try await sql.raw("""
+            UPDATE oob_operations SET status = 'expired', updated_at = \(bind: time), failure_code = 'expired',
+            failure_reason = 'no answer came before the operation expired'
+            WHERE status IN ('created', 'dispatched') AND expires_at <= \(bind: time) RETURNING id
+            """).all()
+        for row in rows {
+            if let id = try? row.decode(column: "id", as: UUID.self) {
+                await context.notifier.runChanged(id, on: database)
+                context.metrics.operationsFinished(OperationStatus.expired.rawValue).increment()
+            }
+        }
+        return rows.count
+    }
+
+    // MARK: Status changes
+
+    private func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String? = nil,
+                      failure: AnswerRejection? = nil, onlyIfDue: Bool = false) async throws -> Bool {
+        let moved = try await Self.move(id, from: from, to: to, answeredBy: answeredBy, failure: failure, now: now,
+                                        onlyIfDue: onlyIfDue, on: database)
+        if moved {
+            await context.notifier.runChanged(id, on: database)
+            if to.isFinal { context.metrics.operationsFinished(to.rawValue).increment() }
+        }
+        return moved
+    }
+
+    /// One conditional UPDATE; returns whether it changed the row.
+    static func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String?, failure: AnswerRejection?,
+                     now: Date, onlyIfDue: Bool = false, on database: Database) async throws -> Bool {
+        guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError) }
+        var query = SQLQueryString("UPDATE oob_operations SET status = \(bind: to.rawValue), updated_at = \(bind: now)")
+        if let answeredBy { query.appendLiteral(", answered_by = "); query.appendInterpolation(bind: answeredBy) }
+        if let failure {
+            query.appendLiteral(", failure_code = ")
+            query.appendInterpolation(bind: failure.code)
+            query.appendLiteral(", failure_reason = ")
+            query.appendInterpolation(bind: failure.description)
+        }
+        query.appendLiteral(" WHERE id = ")
+        query.appendInterpolation(bind: id)
+        query.appendLiteral(" AND status IN (" + from.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+        if onlyIfDue {
+            query.appendLiteral(" AND expires_at <= ")
+            query.appendInterpolation(bind: now)
+        }
+        query.appendLiteral(" RETURNING id")
+        return try await !sql.raw(query).all().isEmpty
+    }
+
+    static func httpStatus(_ rejection: AnswerRejection) -> HTTPResponseStatus {
+        switch rejection {
+        case .expired: .gone
+        case .operationMismatch, .registrationKeysMissing, .numberMissing, .numberNotExpected: .unprocessableEntity
+        case .challengeMismatch, .wrongDevice, .unknownDevice, .badSignature, .wrongNumber: .forbidden
+        }
+    }
+
+    static func time(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+    private static func encodeList(_ list: [String]) -> String {
+        String(decoding: (try? JSONEncoder.api.encode(list)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    private static func decodeList(_ text: String) -> [String] {
+        (try? JSONDecoder.api.decode([String].self, from: Data(text.utf8))) ?? []
+    }
+}
+
+extension PushSender.Result {
+    var metricLabel: String {
+        switch self {
+        case .delivered: "delivered"
+        case .unregistered: "unregistered"
+        case .failed: "failed"
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Fluent
+import Foundation
+import OutOfBand
+import SQLKit
+import Vapor
+
+/// "Sign in on this computer with your phone": the web page shows a QR code, a link and a
+/// number; the user approves on the enrolled phone, picking that number, and the page signs in
+/// live. Also enrollment from a signed-in session (`POST /auth/oob/enroll`).
+///
+/// The page that started an operation holds a random secret in a cookie (its hash is stored with
+/// the operation); only that browser may follow the operation and collect the session, once.
+struct PhoneSignInRoutes: RouteCollection {
+    let context: ServerContext
+    let sessions: SessionAuthority
+    let perClient = AttemptLimiter(limit: 30, window: 15 * 60)
+    let perUser = AttemptLimiter(limit: 10, window: 15 * 60)
+
+    static let browserCookie = "handover_oob_browser"
+
+    func boot(routes: RoutesBuilder) throws {
+        let page = routes.grouped("oob", "sign-in")
+        page.get(use: start)
+        page.post(use: begin)
+        page.get(":operationID", use: show)
+        page.get(":operationID", "events", use: events)
+        page.post(":operationID", "session", use: collectSession)
+        routes.grouped("auth", "oob").grouped(RequireSession(authority: sessions)).post("enroll", use: enroll)
+    }
+
+    // MARK: Enrollment from a session
+
+    struct EnrollInput: Content {
+        var dispatcher: String?
+        var expiresIn: Int?
+    }
+
+    /// `POST /auth/oob/enroll`: a registration operation for the signed-in user; the answer
+    /// carries the link to open on (or show as a QR code to) the phone to enroll.
+    @Sendable func enroll(_ request: Request) async throws -> Response {
+        guard let userID = try request.session.userID else { throw APIError(.unauthorized, code: "invalid_access_token", reason: "Bad subject.") }
+        let input = request.body.data == nil ? EnrollInput() : try request.content.decode(EnrollInput.self, using: JSONDecoder.api)
+        let operations = context.operations(request.db)
+        let checked = try OperationInput(type: OperationType.registration.rawValue, user: userID.uuidString.lowercased(),
+                                         dispatcher: input.dispatcher ?? OperationDispatcher.link.rawValue, expiresIn: input.expiresIn)
+            .checked(allowlist: try await operations.callbackPolicy())
+        var view = try await operations.create(checked)
+        view.dispatch?.qr = nil  // the QR routes take admin keys; draw the link as a QR code on the page
+        return try await view.encodeResponse(status: .created, for: request)
+    }
+
+    // MARK: The web page
+
+    @Sendable func start(_ request: Request) async throws -> Response {
+        Self.page(.ok, heading: "Sign in with your phone", paragraphs: [
+            "Enter your user name. Your enrolled phone gets the request; approve it there by picking the number this page shows.",
+        ], extra: Self.startForm(user: ""))
+    }
+
+    @Sendable func begin(_ request: Request) async throws -> Response {
+        struct Form: Content { var user: String? }
+        let user = ((try? request.content.decode(Form.self))?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(user.count), !user.containsControlCharacter else {
+            return Self.page(.unprocessableEntity, heading: "Sign in with your phone",
+                             paragraphs: ["Enter your user name (1 to 200 printable characters)."], extra: Self.startForm(user: ""))
+        }
+        let now = context.clock.now()
+        if let wait = perClient.attempt("ip:" + (request.remoteAddress?.ipAddress ?? "unknown"), now: now)
+            ?? perUser.attempt("user:" + user, now: now) {
+            let response = Self.page(.tooManyRequests, heading: "Too many requests",
+                                     paragraphs: ["Too many sign-in requests were sent; try again in \(wait) seconds."])
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
+            return response
+        }
+        let operations = context.operations(request.db)
+        let device = try await EnrolledDevice.query(on: request.db).filter(\.$user == user).filter(\.$deregisteredAt == nil)
+            .sort(\.$enrolledAt, .descending).first()
+        guard let device else {
+            return Self.page(.unprocessableEntity, heading: "No phone enrolled",
+                             paragraphs: ["No phone is enrolled for \(user). Enroll one first, then sign in here."],
+                             extra: Self.startForm(user: user))
+        }
+        // Push when the phone can get one; the QR code and the link are on the page either way.
+        let dispatcher: OperationDispatcher = context.push != nil && device.pushToken != nil && device.pushTokenActive ? .push : .qr
+        let checked = try OperationInput(type: OperationType.authentication.rawValue, user: user, dispatcher: dispatcher.rawValue,
+                                         device: device.id).checked(allowlist: try await operations.callbackPolicy())
+        let secret = BearerSecret.random()
+        let view = try await operations.create(checked, browserSecretHash: BearerSecret.digest(secret))
+        let response = Response(status: .seeOther)
+        response.headers.replaceOrAdd(name: .location, value: "/oob/sign-in/\(view.id.uuidString.lowercased())")
+        response.cookies[Self.browserCookie] = HTTPCookies.Value(
+            string: secret, maxAge: 900, path: "/oob/sign-in", isSecure: context.publicURL.scheme == "https", isHTTPOnly: true, sameSite: .strict)
+        return response
+    }
+
+    @Sendable func show(_ request: Request) async throws -> Response {
+        let operation = try await ownOperation(request)
+        let operations = context.operations(request.db)
+        let id = try operation.requireID().uuidString.lowercased()
+        guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
+            return Self.page(.ok, heading: "This request has ended",
+                             paragraphs: ["It is \(operation.status). Start again to sign in."], extra: Self.startForm(user: operation.user))
+        }
+        let link = try await operations.link(of: operation).text
+        let qr = try OperationRoutes.qrCode(for: link).svg(moduleSize: 4, quietZone: 4)
+        let body = HTML.join([
+            HTML.element("p") { "On your phone, approve the request and pick this number:" },
+            HTML.element("p", ["id": "number", "style": "font-size:3rem;font-weight:700;letter-spacing:.2rem;margin:.5rem 0"]) {
+                String(operation.correctNumber ?? 0)
+            },
+            HTML.element("p") { operation.pushOutcome == "delivered" ? "A notification was sent to your phone. No notification? Scan this code with the phone:" : "Scan this code with your phone's camera:" },
+            HTML.element("div", ["class": "qr", "style": "width:16rem;max-width:100%"]) { HTML.raw(qr) },
+            HTML.element("p") {
+                "Or, on the phone itself: "
+                HTML.element("a", ["id": "link", "href": link]) { "open the request" }
+            },
+            HTML.element("p", ["id": "status", "data-status": operation.status, "aria-live": "polite"]) { "Waiting for your phone…" },
+            HTML.element("script") { HTML.raw(Self.script(id: id)) },
+        ])
+        return Self.page(.ok, heading: "Sign in on this computer with your phone", paragraphs: [], extra: body)
+    }
+
+    @Sendable func events(_ request: Request) async throws -> Response {
+        let operation = try await ownOperation(request)
+        let operations = context.operations(request.db)
+        let first = try await operations.view(try operation.requireID())
+        return OperationRoutes.stream(first, operations: operations, hub: context.hub)
+    }
+
+    /// Once the phone approved: starts a session for the user on this browser (a cookie, as the
+    /// email sign-in page does) and answers `{"user": …}`. Only once per operation.
+    @Sendable func collectSession(_ request: Request) async throws -> Response {
+        let operation = try await ownOperation(request)
+        guard operation.status == OperationStatus.succeeded.rawValue else {
+            throw APIError(.conflict, code: "not_approved", reason: "The phone has not approved this request (it is \(operation.status)).")
+        }
+        guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
+        let claimed = try await sql.raw("""
+            UPDATE oob_operations SET session_claimed_at = \(bind: context.clock.now())
+            WHERE id = \(bind: try operation.requireID()) AND session_claimed_at IS NULL RETURNING id
+            """).all()
+        guard !claimed.isEmpty else {
+            throw APIError(.conflict, code: "already_collected", reason: "This request's session was already collected.")
+        }
+        let user = try await user(for: operation.user, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: "web", on: request.db)
+        struct Answer: Content { var user: String }
+        let response = try await Answer(user: operation.user).encodeResponse(status: .ok, for: request)
+        response.cookies["handover_web_session"] = HTTPCookies.Value(
+            string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: context.publicURL.scheme == "https",
+            isHTTPOnly: true, sameSite: .lax)
+        return response
+    }
+
+    /// The operation this browser started: 404 for any other browser.
+    private func ownOperation(_ request: Request) async throws -> OutOfBandOperation {
+        let operation = try await context.operations(request.db).current(try OperationRoutes.operationID(request))
+        guard let secret = request.cookies[Self.browserCookie]?.string, let hash = operation.browserSecretHash,
+              BearerSecret.digest(secret) == hash else {
+            throw APIError.notFound("sign-in request for this browser")
+        }
+        return operation
+    }
+
+    /// The server's user for an out-of-band handle: a user id (enrollment from a session), or
+    /// the user first seen here under that handle.
+    private func user(for handle: String, on database: Database) async throws -> User {
+        if let id = UUID(uuidString: handle), let user = try await User.find(id, on: database) { return user }
+        if let user = try await User.query(on: database).filter(\.$outOfBandHandle == handle).first() { return user }
+        let user = User()
+        user.outOfBandHandle = handle
+        user.emailForwardingDisabled = false
+        user.createdAt = context.clock.now()
+        try await user.create(on: database)
+        return user
+    }
+
+    static func startForm(user: String) -> HTML {
+        HTML.element("form", ["method": "post", "action": "/oob/sign-in"]) {
+            HTML.element("label", ["for": "user"]) { "User name " }
+            HTML.element("input", ["id": "user", "name": "user", "value": user, "autocomplete": "username", "required": ""])
+            HTML.element("button", ["type": "submit"]) { "Continue" }
+        }
+    }
+
+    static func page(_ status: HTTPResponseStatus, heading: String, paragraphs: [String], extra: HTML = .empty) -> Response {
+        EmailSignInRoutes.page(status, HTMLPage(title: heading, heading: heading, paragraphs: paragraphs, extra: extra))
+    }
+
+    /// Follows the operation; on approval collects the session and says so.
+    static func script(id: String) -> String {
+        """
+        (function(){
+          var status=document.getElementById('status');
+          var messages={cancelled:'You denied the request on your phone.',failed:'The phone picked the wrong number; start again.',expired:'The request expired; start again.'};
+          var source=new EventSource('/oob/sign-in/\(id)/events');
+          source.addEventListener('operation',function(e){
+            var op=JSON.parse(e.data);status.setAttribute('data-status',op.status);
+            if(op.status==='succeeded'){source.close();
+              fetch('/oob/sign-in/\(id)/session',{method:'POST',credentials:'same-origin'}).then(function(r){return r.json();}).then(function(a){
+                status.setAttribute('data-status','signed-in');status.textContent=a.user?('Signed in as '+a.user+'.'):(a.reason||'Sign-in failed.');
+                var q=document.querySelector('.qr');if(q)q.remove();
+              });
+            } else if(messages[op.status]){source.close();status.textContent=messages[op.status];}
+          });
+        })();
+        """
+    }
+}
