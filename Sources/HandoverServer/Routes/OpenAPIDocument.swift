@@ -31,6 +31,12 @@ enum OpenAPIDocument {
         description: Logout runs. Admin scope, or a device key for its own device.
       - name: public
         description: Routes without an API key.
+      - name: operations
+        description: |
+          Out-of-band operations (sign in, enroll, confirm a transaction, deregister) sent to a
+          phone by push, QR code or link, and the phones enrolled for them. Admin scope.
+      - name: phone
+        description: What the phone app calls, authenticated by its enrolled key's signature instead of an API key.
       - name: sessions
         description: |
           Sign in with Apple and the server's own user sessions: short-lived access tokens (ES256
@@ -914,6 +920,475 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/OAuthError"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
+      /api/v1/operations:
+        post:
+          tags: [operations]
+          operationId: createOperation
+          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+          description: |
+            Every type but `registration` goes to an enrolled phone of `user` (the one named in
+            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
+            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
+            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
+            dispatch result; for `authentication` also the `number` the web page shows.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/OperationInput"
+          responses:
+            "201":
+              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/callback-allowlist:
+        get:
+          tags: [operations]
+          operationId: getCallbackAllowlist
+          summary: The tenant's allowlist for operations' x-callback targets. Admin scope.
+          responses:
+            "200":
+              description: The allowlist; empty lists allow no targets.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+        put:
+          tags: [operations]
+          operationId: setCallbackAllowlist
+          summary: Replace the allowlist. Admin scope.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/CallbackAllowlistInput"
+          responses:
+            "200":
+              description: The allowlist now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: getOperation
+          summary: One operation and its status. Admin scope.
+          description: One past its expiry and still unanswered is marked `expired` first.
+          responses:
+            "200":
+              description: The operation.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: followOperation
+          summary: Follow an operation live (Server-Sent Events). Admin scope.
+          description: |
+            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
+            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
+            stream ends. A `: keep-alive` comment every 15 seconds.
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/cancel:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [operations]
+          operationId: cancelOperation
+          summary: Cancel an operation that has not ended. Admin scope.
+          responses:
+            "200":
+              description: Cancelled.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+      /api/v1/operations/{operationID}/qr.svg:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodeSVG
+          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Admin scope.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/svg+xml:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/operations/{operationID}/qr.png:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodePNG
+          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Admin scope.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/png:
+                  schema:
+                    type: string
+                    format: binary
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/enrolled-devices:
+        get:
+          tags: [operations]
+          operationId: listEnrolledDevices
+          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+          parameters:
+            - name: user
+              in: query
+              required: false
+              description: Only this user's phones.
+              schema:
+                type: string
+          responses:
+            "200":
+              description: The phones.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/EnrolledDevice"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /oob/operations/{operationID}/redeem:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [phone]
+          operationId: redeemOperation
+          summary: The phone's signed answer (the envelope's redeem URL).
+          description: |
+            No API key: the signature by the device's enrolled key (for a registration, by the key
+            being enrolled) is the credential. Checked in order: operation, challenge, expiry, device,
+            signature, number. A refused answer changes nothing, except that a late one marks the
+            operation `expired` (410) and a wrong number signed by the right device fails it (403
+            `wrong_number`). Exactly one answer is accepted; later ones are a 409 `already_answered`.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RedeemRequest"
+          responses:
+            "200":
+              description: Accepted; the operation after it (`succeeded` or `cancelled`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "410":
+              $ref: "#/components/responses/Gone"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/devices/{deviceID}/push-token:
+        parameters:
+          - name: deviceID
+            in: path
+            required: true
+            description: The enrolled device's id.
+            schema:
+              type: string
+        put:
+          tags: [phone]
+          operationId: registerPushToken
+          summary: The phone's APNs token, signed with its enrolled key within 5 minutes of the server's time.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/PushTokenRegistration"
+          responses:
+            "200":
+              description: The token is stored and active.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/EnrolledDevice"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/open:
+        get:
+          tags: [phone]
+          operationId: operationLinkInBrowser
+          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /auth/oob/enroll:
+        post:
+          tags: [sessions]
+          operationId: enrollPhoneFromSession
+          summary: A registration operation for the signed-in user; its link enrolls a phone.
+          security:
+            - sessionAuth: []
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    dispatcher:
+                      type: string
+                      enum: [link, qr, x-callback-link]
+                      description: "`link` when absent."
+                    expiresIn:
+                      type: integer
+                      minimum: 1
+                      maximum: 600
+          responses:
+            "201":
+              description: The registration operation, with its link.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/sign-in:
+        get:
+          tags: [sessions]
+          operationId: phoneSignInStart
+          summary: "Sign in on this computer with your phone: the page that asks for the user name."
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: phoneSignInBegin
+          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    user:
+                      type: string
+          responses:
+            "303":
+              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              description: No user name, or no phone enrolled for it; the page again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
+              headers:
+                Retry-After:
+                  schema:
+                    type: integer
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /oob/sign-in/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInPage
+          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
+          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInEvents
+          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
+          security: []
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/session:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [sessions]
+          operationId: phoneSignInCollectSession
+          summary: After the phone approved, signs this browser in (once).
+          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
+          security: []
+          responses:
+            "200":
+              description: Signed in.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [user]
+                    properties:
+                      user:
+                        type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
     components:
       securitySchemes:
         sessionAuth:
@@ -968,6 +1443,14 @@ enum OpenAPIDocument {
           schema:
             type: string
             format: uuid
+        OperationID:
+          name: operationID
+          in: path
+          required: true
+          description: An operation id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
         RunID:
           name: runID
           in: path
@@ -977,6 +1460,12 @@ enum OpenAPIDocument {
             type: string
             format: uuid
       responses:
+        Gone:
+          description: The operation has ended or expired (`expired`, `operation_ended`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
         MailUnavailable:
           description: The email could not be sent (`mail_unavailable`); try again later.
           content:
@@ -1085,6 +1574,216 @@ enum OpenAPIDocument {
               schema:
                 $ref: "#/components/schemas/Error"
       schemas:
+        OperationInput:
+          type: object
+          required: [type, user, dispatcher]
+          properties:
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+              minLength: 1
+              maxLength: 200
+              description: The handle your system knows the user by (for enrollment from a session, the user's id).
+            message:
+              type: string
+              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            callbacks:
+              type: object
+              description: x-callback targets; each must pass the tenant's allowlist.
+              properties:
+                success:
+                  type: string
+                error:
+                  type: string
+                cancel:
+                  type: string
+            expiresIn:
+              type: integer
+              minimum: 1
+              maximum: 600
+              description: Seconds; 120 when absent.
+            device:
+              type: string
+              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
+        Operation:
+          type: object
+          additionalProperties: false
+          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+            status:
+              type: string
+              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            device:
+              type: string
+              description: The enrolled device it is sealed to; absent for a registration.
+            message:
+              type: string
+            number:
+              type: integer
+              minimum: 10
+              maximum: 99
+              description: For `authentication`, the number the web page shows (number matching).
+            createdAt:
+              type: string
+              format: date-time
+            updatedAt:
+              type: string
+              format: date-time
+            expiresAt:
+              type: string
+              format: date-time
+            answeredBy:
+              type: string
+              description: The device whose answer ended it.
+            failure:
+              type: object
+              additionalProperties: false
+              required: [code, reason]
+              properties:
+                code:
+                  type: string
+                  example: wrong_number
+                reason:
+                  type: string
+            dispatch:
+              type: object
+              additionalProperties: false
+              description: Only in the answer to createOperation.
+              properties:
+                link:
+                  type: string
+                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
+                qr:
+                  type: object
+                  additionalProperties: false
+                  required: [svg, png]
+                  properties:
+                    svg:
+                      type: string
+                    png:
+                      type: string
+                push:
+                  type: object
+                  additionalProperties: false
+                  required: [outcome, device]
+                  properties:
+                    outcome:
+                      type: string
+                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
+                    device:
+                      type: string
+        CallbackAllowlist:
+          type: object
+          additionalProperties: false
+          required: [hosts, schemes]
+          properties:
+            hosts:
+              type: array
+              items:
+                type: string
+            schemes:
+              type: array
+              items:
+                type: string
+        CallbackAllowlistInput:
+          type: object
+          required: [hosts]
+          properties:
+            hosts:
+              type: array
+              maxItems: 200
+              description: Host names, or `*.suffix` for any subdomain.
+              items:
+                type: string
+            schemes:
+              type: array
+              maxItems: 50
+              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
+              items:
+                type: string
+        EnrolledDevice:
+          type: object
+          additionalProperties: false
+          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
+          properties:
+            id:
+              type: string
+            user:
+              type: string
+            signingKey:
+              type: string
+              description: base64url of the x9.63 P-256 public key.
+            agreementKey:
+              type: string
+              description: base64url of the raw X25519 public key.
+            hasPushToken:
+              type: boolean
+            pushTokenActive:
+              type: boolean
+            enrolledAt:
+              type: string
+              format: date-time
+            deregisteredAt:
+              type: string
+              format: date-time
+        RedeemRequest:
+          type: object
+          required: [operation, challenge, decision, signature, deviceID]
+          description: See docs/out-of-band.md for the signed lines.
+          properties:
+            operation:
+              type: string
+            challenge:
+              type: string
+            decision:
+              type: string
+              enum: [approve, deny]
+            number:
+              type: integer
+            signature:
+              type: string
+              description: base64url of the raw 64-byte ECDSA P-256 signature.
+            deviceID:
+              type: string
+            keys:
+              type: object
+              description: For a registration, the keys being enrolled.
+              required: [signingKey, agreementKey]
+              properties:
+                signingKey:
+                  type: string
+                agreementKey:
+                  type: string
+        PushTokenRegistration:
+          type: object
+          required: [deviceID, token, timestamp, signature]
+          properties:
+            deviceID:
+              type: string
+            token:
+              type: string
+              description: The APNs device token as hex.
+            timestamp:
+              type: integer
+              description: UNIX seconds; within 5 minutes of the server's time.
+            signature:
+              type: string
         Nonce:
           type: object
           additionalProperties: false
