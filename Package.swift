@@ -85,6 +85,7 @@ let package = Package(
             name: "DeviceSimulator",
             dependencies: [
                 "HandoverClient",
+                "OutOfBand",
                 "LinkCallbacks",
                 "UniversalLinks",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -171,6 +172,8 @@ let package = Package(
                 "HandoverServer",
                 "DeviceSimulator",
                 "QRCode",
+                "OutOfBand",
+                "APNsTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -49,9 +49,12 @@ public final class HandoverServer: Sendable {
     ///
     /// - Parameter testerSimulator: a simulated phone the conformance tester (`/tester`) may drive;
     ///   the command line passes one in for `handover demo` and `handover tester run --simulate`.
+    /// - Parameter pushInbox: in developer mode, a loopback APNs server's deliveries, served at
+    ///   `GET /dev/push-inbox/{deviceToken}` for simulated phones.
     public static func start(_ configuration: ServerConfiguration, clock: ServerClock = SystemServerClock(),
                              logger: Logger = Logger(label: "handover"),
-                             testerSimulator: (any TesterSimulator)? = nil) async throws -> HandoverServer {
+                             testerSimulator: (any TesterSimulator)? = nil,
+                             pushInbox: (any PushInbox)? = nil) async throws -> HandoverServer {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
@@ -94,6 +97,13 @@ public final class HandoverServer: Sendable {
             }
             context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
             try routes(application, context)
+            if let pushInbox {
+                guard configuration.developerMode else {
+                    throw ConfigurationError(setting: "--apns-loopback", problem: "a loopback push inbox is for developer mode only",
+                                             accepted: "--developer-mode together with --apns-loopback")
+                }
+                try application.register(collection: PushInboxRoutes(inbox: pushInbox))
+            }
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
             application.http.server.configuration.serverName = "handover"

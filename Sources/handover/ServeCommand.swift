@@ -24,6 +24,11 @@ struct ServeCommand: AsyncParsableCommand {
             HANDOVER_TOKEN_ENCRYPTION_KEY, or with a key generated into the data directory on first \
             start (set the variable when several instances share a database).
 
+            Out-of-band operations (POST /api/v1/operations) go to enrolled phones by QR code or link \
+            always, and by push with the four --apns-* key settings (HANDOVER_APNS_PRIVATE_KEY_FILE, \
+            HANDOVER_APNS_KEY_ID, HANDOVER_APNS_TEAM_ID, HANDOVER_APNS_TOPIC, HANDOVER_APNS_ENVIRONMENT). \
+            The web page "Sign in on this computer with your phone" is at /oob/sign-in.
+
             Devices reach the server through a TLS proxy at --public-url; callback links and the \
             apple-app-site-association file use that origin.
 
@@ -31,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
               handover serve
               handover serve --port 9000 --public-url https://handover.example.com
               handover serve --port 8080 --developer-mode     # for handover simulate logout --server
+              handover serve --developer-mode --apns-loopback # for handover simulate oob --dispatcher push
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
               handover serve --apple-client-ids com.example.app --apple-team-id ABCDE12345 \
                 --apple-key-id ABC123DEFG --apple-private-key-file AuthKey_ABC123DEFG.p8
@@ -51,6 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
 
     @OptionGroup(title: "Sign in with Apple and sessions") var sessions: SessionOptions
+
+    @OptionGroup(title: "Out-of-band operations (push, QR code, link)") var push: PushOptions
 
     @Flag(name: .customLong("developer-mode"),
           help: "Also accept logout actions on loopback with http and a port (like iOS ?mode=developer), for `handover simulate logout --server`. Env: HANDOVER_DEVELOPER_MODE=1.")
@@ -80,9 +88,16 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
         }
+        let loopbackAPNs = try await push.apply(to: &configuration)
         ServerLogging.bootstrap(defaultLevel: .info)
         let started = ContinuousClock.now
-        let server = try await HandoverServer.start(configuration)
+        let server: HandoverServer
+        do {
+            server = try await HandoverServer.start(configuration, pushInbox: loopbackAPNs)
+        } catch {
+            await loopbackAPNs?.shutdown()
+            throw error
+        }
         let storageText = configuration.databaseURL.map { _ in "PostgreSQL" }
             ?? configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
         say("Handover is listening on \(server.baseURL.absoluteString) (public URL \(server.publicURL.absoluteString))")
@@ -96,10 +111,16 @@ struct ServeCommand: AsyncParsableCommand {
 
                 """)
         }
+        if let loopbackAPNs {
+            say("Push: an APNs-protocol server on \(loopbackAPNs.server.baseURL.absoluteString) (developer mode); pushes are at /dev/push-inbox/{token}")
+        } else if let push = configuration.push {
+            say("Push: APNs at \(push.baseURL.absoluteString), topic \(push.topic)")
+        }
         say("Press Ctrl-C to stop.")
         let signal = await ShutdownSignal.wait()
         say("Received \(signal); shutting down.")
         try await server.shutdown()
+        await loopbackAPNs?.shutdown()
     }
 }
 

@@ -8,7 +8,7 @@ struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Play Handover flows on a simulated phone, in simulated time.",
-        subcommands: [Logout.self]
+        subcommands: [Logout.self, OutOfBandOperation.self]
     )
 }
 

@@ -1,0 +1,280 @@
+import Foundation
+import HandoverClient
+import LinkCallbacks
+import OutOfBand
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Plays the phone's part of an out-of-band operation against a running Handover server, as
+/// `handover simulate oob` does: enrolls the phone (once per key), has the server create the
+/// operation, receives it the way the dispatcher delivers it, answers, and reads the final status.
+///
+/// ```swift
+/// let simulation = OutOfBandPhoneSimulation(server: url, adminKey: key, keys: .generate())
+/// let report = try await simulation.run(OutOfBandScenario(type: .authentication, dispatcher: .qr, decision: .approve))
+/// print(report.finalStatus)   // "succeeded"
+/// ```
+public struct OutOfBandPhoneSimulation: Sendable {
+    /// How the phone reads a QR code: the served PNG in, the text out (the CLI runs `zbarimg`).
+    public typealias QRDecoder = @Sendable (Data) async throws -> String
+
+    public let api: HandoverAPIConnection
+    public let keys: DeviceKeys
+    private let qrDecoder: QRDecoder?
+    private let progress: @Sendable (String) -> Void
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    public init(server: URL, adminKey: String, keys: DeviceKeys, qrDecoder: QRDecoder? = nil,
+                progress: @escaping @Sendable (String) -> Void = { _ in },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        api = HandoverAPIConnection(baseURL: server, key: adminKey)
+        self.keys = keys
+        self.qrDecoder = qrDecoder
+        self.progress = progress
+        self.sleep = sleep
+    }
+
+    /// The id the phone answers as: its signing key's fingerprint.
+    public var deviceID: String { keys.publicKeys.fingerprint }
+
+    // MARK: Running
+
+    public func run(_ scenario: OutOfBandScenario) async throws -> OutOfBandReport {
+        let client = makeClient()
+        if scenario.type != .registration {
+            try await enrollIfNeeded(user: scenario.user, client: client)
+        }
+        if scenario.dispatcher == .push { try await registerPushToken(scenario.pushToken) }
+
+        var body: [String: Any] = ["type": scenario.type.rawValue, "user": scenario.user, "dispatcher": scenario.dispatcher.rawValue]
+        if scenario.type == .transactionConfirmation { body["message"] = scenario.message }
+        if scenario.decision == .late { body["expiresIn"] = scenario.lateExpiry }
+        let created = try await api.decode(SimulatedOperation.self,
+                                           api.send("POST", "/api/v1/operations", body: try JSONSerialization.data(withJSONObject: body)))
+        progress("created operation \(created.id) (\(created.type), by \(created.dispatcher))\(created.number.map { ", the web page shows \($0)" } ?? "")")
+
+        let pending = try await receive(created, scenario: scenario, client: client)
+        progress("the phone shows: \(pending.type.rawValue) from \(pending.requester)\(pending.numberChoices.map { ", numbers \($0.map(String.init).joined(separator: " "))" } ?? "")\(pending.message.map { ", \"\($0)\"" } ?? "")")
+
+        var answerStatus: String
+        switch scenario.decision {
+        case .approve:
+            answerStatus = describe(try await pending.approve(number: created.number))
+        case .deny:
+            answerStatus = describe(try await pending.deny())
+        case .wrongNumber:
+            guard let correct = created.number, let wrong = pending.numberChoices?.first(where: { $0 != correct }) else {
+                throw OutOfBandSimulationError.wrongNumberNeedsAuthentication
+            }
+            progress("picking \(wrong) instead of \(correct)")
+            answerStatus = describe(try await pending.approve(number: wrong))
+        case .late:
+            let wait = max(0, created.expiresAt.timeIntervalSinceNow) + 1.2
+            progress("waiting \(String(format: "%.1f", wait)) s, past the expiry, before answering")
+            try await sleep(.milliseconds(Int(wait * 1000)))
+            // The phone would refuse to send; send anyway, as a slow or hostile phone would.
+            answerStatus = try await sendLate(pending.envelope, number: created.number)
+        }
+        progress("answer: \(answerStatus)")
+        let final = try await api.decode(SimulatedOperation.self, api.send("GET", "/api/v1/operations/\(created.id)"))
+        return OutOfBandReport(operation: created.id, type: created.type, dispatcher: created.dispatcher, decision: scenario.decision,
+                               answer: answerStatus, finalStatus: final.status, failure: final.failure?.code,
+                               expectedStatus: scenario.decision.expectedStatus)
+    }
+
+    private func makeClient() -> OutOfBandClient {
+        let host = api.baseURL.host?.lowercased() ?? ""
+        let configuration = OutOfBandConfiguration(redeemHosts: [host], callbackPolicy: CallbackPolicy(allowsLoopbackHTTP: true),
+                                                   successCountdown: .zero)
+        return OutOfBandClient(configuration: configuration, keys: keys, opener: NoOpener())
+    }
+
+    /// Enrolls this phone's keys for `user` unless they already are.
+    public func enrollIfNeeded(user: String, client: OutOfBandClient? = nil) async throws {
+        let query = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? user
+        let devices = try await api.decode([SimulatedDevice].self, api.send("GET", "/api/v1/enrolled-devices?user=\(query)"))
+        if devices.contains(where: { $0.id == deviceID && $0.deregisteredAt == nil }) {
+            progress("phone \(deviceID) is already enrolled for \(user)")
+            return
+        }
+        let body = try JSONSerialization.data(withJSONObject: ["type": "registration", "user": user, "dispatcher": "link"])
+        let registration = try await api.decode(SimulatedOperation.self, api.send("POST", "/api/v1/operations", body: body))
+        guard let link = registration.dispatch?.link.flatMap(URL.init(string:)) else { throw OutOfBandSimulationError.noLink }
+        let result = try await (client ?? makeClient()).receive(link: link).approve()
+        guard case .approved = result else { throw OutOfBandSimulationError.enrollmentFailed(describe(result)) }
+        progress("enrolled phone \(deviceID) for \(user)")
+    }
+
+    private func registerPushToken(_ token: String) async throws {
+        let registration = try PushTokenRegistration(deviceID: deviceID, token: token, keys: keys)
+        _ = try await api.send("PUT", "/oob/devices/\(deviceID)/push-token", body: registration.json())
+        progress("registered push token \(token.prefix(12))…")
+    }
+
+    private func receive(_ operation: SimulatedOperation, scenario: OutOfBandScenario, client: OutOfBandClient) async throws -> PendingOperation {
+        switch scenario.dispatcher {
+        case .link, .xCallbackLink:
+            guard let link = operation.dispatch?.link.flatMap(URL.init(string:)) else { throw OutOfBandSimulationError.noLink }
+            progress("opening the link (\(link.absoluteString.prefix(60))…)")
+            return try client.receive(link: link)
+        case .qr:
+            guard let qrDecoder else { throw OutOfBandSimulationError.noQRDecoder }
+            let png = try await api.send("GET", "/api/v1/operations/\(operation.id)/qr.png").body
+            let text = try await qrDecoder(png)
+            progress("scanned the QR code (\(png.count) bytes of PNG): \(text.prefix(60))…")
+            return try client.receive(qrText: text)
+        case .push:
+            guard operation.dispatch?.push?.outcome == "delivered" else {
+                throw OutOfBandSimulationError.pushNotDelivered(operation.dispatch?.push?.outcome ?? "no push outcome")
+            }
+            let inbox = try await api.send("GET", "/dev/push-inbox/\(scenario.pushToken)")
+            guard let object = try JSONSerialization.jsonObject(with: inbox.body) as? [String: Any],
+                  let payloads = object["payloads"] as? [[AnyHashable: Any]], let last = payloads.last else {
+                throw OutOfBandSimulationError.pushNotDelivered("the loopback APNs server has no push for this token")
+            }
+            progress("received the push (\(payloads.count) in the inbox)")
+            return try client.receive(pushUserInfo: last)
+        }
+    }
+
+    /// Signs and posts an approval after the expiry, bypassing the client's own expiry check.
+    private func sendLate(_ envelope: OperationEnvelope, number: Int?) async throws -> String {
+        let answer = OperationAnswer(envelope: envelope, deviceID: deviceID, decision: .approve, number: number, keys: nil)
+        var request = URLRequest(url: envelope.redeemURL)
+        request.httpMethod = "POST"
+        request.httpBody = try RedeemRequest(signing: answer, with: keys).json()
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        struct Problem: Decodable { var error: String? }
+        return "HTTP \(status) \((try? JSONDecoder().decode(Problem.self, from: data))?.error ?? "")"
+    }
+
+    private func describe(_ result: OperationResult) -> String {
+        switch result {
+        case .approved: "approved, accepted by the server"
+        case .denied(_, _, let recorded): recorded ? "denied, recorded by the server" : "denied, not recorded"
+        case .failed(let failure, _): "refused: \(failure.code) (\(failure))"
+        }
+    }
+}
+
+/// Opens nothing: the simulated phone has no other apps.
+private struct NoOpener: URLOpener {
+    func open(_ url: URL) async -> Bool { true }
+}
+
+/// What to play.
+public struct OutOfBandScenario: Sendable {
+    public enum Dispatcher: String, Sendable, CaseIterable {
+        case push, qr, link
+        case xCallbackLink = "x-callback-link"
+    }
+
+    public enum Decision: String, Sendable, CaseIterable {
+        case approve, deny
+        case wrongNumber = "wrong-number"
+        case late
+
+        /// The final status the server should show.
+        public var expectedStatus: String {
+            switch self {
+            case .approve: "succeeded"
+            case .deny: "cancelled"
+            case .wrongNumber: "failed"
+            case .late: "expired"
+            }
+        }
+    }
+
+    public var type: OperationType
+    public var dispatcher: Dispatcher
+    public var decision: Decision
+    public var user: String
+    public var message: String
+    /// The APNs token the phone registers, for push.
+    public var pushToken: String
+    /// `expiresIn` for a late answer.
+    public var lateExpiry: Int
+
+    public init(type: OperationType = .authentication, dispatcher: Dispatcher, decision: Decision = .approve, user: String = "sim-user",
+                message: String = "Confirm the transfer of 25.00 EUR to Ward 7 supplies",
+                pushToken: String = String(repeating: "5e", count: 32), lateExpiry: Int = 2) {
+        self.type = type
+        self.dispatcher = dispatcher
+        self.decision = decision
+        self.user = user
+        self.message = message
+        self.pushToken = pushToken
+        self.lateExpiry = lateExpiry
+    }
+}
+
+/// What happened.
+public struct OutOfBandReport: Sendable, Codable, Equatable {
+    public var operation: String
+    public var type: String
+    public var dispatcher: String
+    public var decision: String
+    /// What the phone saw when it answered.
+    public var answer: String
+    public var finalStatus: String
+    public var failure: String?
+    public var expectedStatus: String
+
+    init(operation: String, type: String, dispatcher: String, decision: OutOfBandScenario.Decision, answer: String,
+         finalStatus: String, failure: String?, expectedStatus: String) {
+        self.operation = operation
+        self.type = type
+        self.dispatcher = dispatcher
+        self.decision = decision.rawValue
+        self.answer = answer
+        self.finalStatus = finalStatus
+        self.failure = failure
+        self.expectedStatus = expectedStatus
+    }
+
+    public var isAsExpected: Bool { finalStatus == expectedStatus }
+}
+
+/// Why a simulation could not be played.
+public enum OutOfBandSimulationError: Error, CustomStringConvertible {
+    case noLink
+    case noQRDecoder
+    case pushNotDelivered(String)
+    case enrollmentFailed(String)
+    case wrongNumberNeedsAuthentication
+
+    public var description: String {
+        switch self {
+        case .noLink: "the server's answer carries no link"
+        case .noQRDecoder: "no QR decoder: install zbarimg (apt-get install zbar-tools)"
+        case .pushNotDelivered(let outcome): "the push was not delivered (\(outcome)); run the server with --developer-mode --apns-loopback"
+        case .enrollmentFailed(let detail): "the phone could not enroll: \(detail)"
+        case .wrongNumberNeedsAuthentication: "--decision wrong-number needs --type authentication (only sign-ins carry numbers)"
+        }
+    }
+}
+
+struct SimulatedOperation: Decodable {
+    struct Dispatch: Decodable {
+        struct Push: Decodable { var outcome: String }
+        var link: String?
+        var push: Push?
+    }
+    struct Failure: Decodable { var code: String }
+    var id: String
+    var type: String
+    var status: String
+    var dispatcher: String
+    var number: Int?
+    var expiresAt: Date
+    var dispatch: Dispatch?
+    var failure: Failure?
+}
+
+struct SimulatedDevice: Decodable {
+    var id: String
+    var deregisteredAt: Date?
+}
