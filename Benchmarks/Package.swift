@@ -66,6 +66,22 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // Complete out-of-band operations/s against a running server, and memory per pending one (scripts/bench-oob.sh).
+        .executableTarget(
+            name: "oob-bench",
+            dependencies: [
+                .product(name: "OutOfBand", package: handover),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "OutOfBandCrypto",
+            dependencies: [.product(name: "OutOfBand", package: handover), .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/OutOfBandCrypto",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Times both verifiers in one run and prints verifications/s (used by scripts/bench-apple.sh).
         .executableTarget(name: "apple-bench", dependencies: ["AppleWorkload"]),
         .executableTarget(

@@ -91,7 +91,11 @@ post /api/v1/webhooks '{"url":"https://mdm.example.com/hooks/handover","events":
 echo "== schemathesis run (checks: $checks; at most $max_examples examples per operation, $max_time s)"
 args=(run "$base/openapi.yaml" --url "$base" -H "$auth" --checks "$checks" --max-examples "$max_examples"
       --max-time "$max_time" --request-timeout 10 --workers 2 --phases examples,coverage,fuzzing
-      --report har --report-har-path "$work/requests.har" --output-truncate true)
+      --report har --report-har-path "$work/requests.har" --output-truncate true
+      # An operation's event stream stays open until the operation ends (up to 600 s), longer than
+      # any request timeout, and schemathesis reuses ids from earlier answers: these two streams are
+      # tested by OutOfBandOperationTests instead.
+      --exclude-path-regex '\{operationID\}/events$')
 [ -n "$seed" ] && args+=(--seed "$seed")
 set +e
 (cd "$work" && schemathesis "${args[@]}") 2>&1 | tee "$work/schemathesis.log"   # its .schemathesis cache stays in $work

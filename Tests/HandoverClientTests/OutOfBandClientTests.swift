@@ -64,7 +64,7 @@ final class WallClock: @unchecked Sendable {
     let opener = RecordingOpener()
     let keys = DeviceKeys.generate()
     let server: FakeRedeemServer
-    let redeemURL = URL(string: "https://handover.example.com/api/v1/oob/operations/op_1/redeem")!
+    let redeemURL = URL(string: "https://handover.example.com/oob/operations/op_1/redeem")!
     let shop = CallbackTargets(success: URL(string: "https://shop.example/done")!, error: URL(string: "shop://x-callback-url/failed")!,
                                cancel: URL(string: "https://shop.example/cancelled")!)
 

@@ -431,10 +431,7 @@ enum OpenAPIDocument {
               content:
                 text/event-stream:
                   schema:
-                    type: string
-                    example: |
-                      event: run
-                      data: {"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}
+                    $ref: "#/components/schemas/RunEvent"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -1039,7 +1036,7 @@ enum OpenAPIDocument {
               content:
                 text/event-stream:
                   schema:
-                    type: string
+                    $ref: "#/components/schemas/OperationEvent"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -1357,7 +1354,7 @@ enum OpenAPIDocument {
               content:
                 text/event-stream:
                   schema:
-                    type: string
+                    $ref: "#/components/schemas/OperationEvent"
             "400":
               $ref: "#/components/responses/BadRequest"
             "404":
@@ -1574,6 +1571,27 @@ enum OpenAPIDocument {
               schema:
                 $ref: "#/components/schemas/Error"
       schemas:
+        RunEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [run]
+            data:
+              type: string
+              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
+        OperationEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [operation]
+            data:
+              type: string
         OperationInput:
           type: object
           required: [type, user, dispatcher]
