@@ -321,6 +321,46 @@ import Testing
         }
     }
 
+    @Test("a user signed in with Apple enrolls a phone from the session, then signs a browser in with it", arguments: TestDatabase.available)
+    func enrollmentFromASession(_ database: TestDatabase) async throws {
+        let rig = try await AppleRig.start(database)
+        do {
+            let session = try await rig.signIn()
+            let access = try #require(session["accessToken"] as? String)
+            let userID = try #require((session["user"] as? [String: Any])?["id"] as? String).lowercased()
+            #expect(try await rig.test.request(.POST, "/auth/oob/enroll", json: [:]).status == 401)
+
+            let enroll = try await rig.test.request(.POST, "/auth/oob/enroll", json: ["dispatcher": "link"], key: access)
+            #expect(enroll.status == 201, "\(enroll.text)")
+            #expect(enroll.json["type"] as? String == "registration")
+            #expect(enroll.json["user"] as? String == userID)
+            let phone = try TestPhone(clock: rig.test.clock)
+            _ = try await phone.client.receive(link: try #require(OutOfBandRig.link(enroll.json))).approve()
+            let devices = try await rig.test.request(.GET, "/api/v1/enrolled-devices?user=\(userID)", key: rig.test.adminKey)
+            #expect(devices.array.map { $0["id"] as? String } == [phone.deviceID])
+
+            // The browser signs in as that same user.
+            let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                   body: "user=\(userID)")
+            let location = try #require(start.headers.first(name: "location"))
+            let cookie = try #require(start.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
+            let page = try await rig.test.request(.GET, location, headers: [("Cookie", cookie)])
+            let number = try #require(Self.capture(#"id="number"[^>]*>(\d+)<"#, in: page.text).flatMap { Int($0) })
+            let href = try #require(Self.capture(#"id="link" href="([^"]+)""#, in: page.text))
+            _ = try await phone.client.receive(link: try #require(URL(string: href))).approve(number: number)
+            let collected = try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)])
+            let webToken = try #require(collected.headers.first(name: "set-cookie")?.split(separator: ";").first?
+                .replacingOccurrences(of: "handover_web_session=", with: ""))
+            let me = try await rig.me(webToken)
+            #expect(me.status == 200, "\(me.text)")
+            #expect((me.json["id"] as? String)?.lowercased() == userID, "the browser's session is the Apple user's")
+        } catch {
+            try? await rig.stop()
+            throw error
+        }
+        try await rig.stop()
+    }
+
     static func capture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
