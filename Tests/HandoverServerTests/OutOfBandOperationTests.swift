@@ -98,6 +98,8 @@ import Testing
             #expect(target?.absoluteString == "shop://x-callback-url/cancelled")
             #expect(phone.opener.urls.map(\.absoluteString) == ["shop://x-callback-url/cancelled"])
             #expect(try await rig.status(operation["id"] as? String ?? "")["status"] as? String == "cancelled")
+            let events = try await rig.test.request(.GET, "/api/v1/operations/\(operation["id"] as? String ?? "")/events", key: rig.test.adminKey)
+            #expect(events.text.contains(#""status":"cancelled""#))
         }
     }
 
@@ -156,6 +158,8 @@ import Testing
             let final = try await rig.status(id)
             #expect(final["status"] as? String == "failed")
             #expect((final["failure"] as? [String: Any])?["code"] as? String == "wrong_number")
+            let events = try await rig.test.request(.GET, "/api/v1/operations/\(id)/events", key: rig.test.adminKey)
+            #expect(events.text.contains(#""status":"failed""#))
 
             // The right number afterwards changes nothing.
             let answer = try RedeemRequest(signing: OperationAnswer(envelope: pending.envelope, deviceID: phone.deviceID, decision: .approve,

@@ -89,17 +89,17 @@ struct OperationService {
         operation.expiresAt = Date(timeIntervalSince1970: (started.timeIntervalSince1970 + Double(input.expiresIn)).rounded(.down))
         operation.browserSecretHash = browserSecretHash
         let payload = try self.payload(for: try envelope(operation), device: device)
-        try await operation.create(on: database)
-        context.metrics.operationsCreated(input.type.rawValue).increment()
+        let id = try operation.requireID().uuidString.lowercased()
 
+        // A link or QR code is handed over with this answer: the operation is stored dispatched
+        // (one write). A push is stored created, and dispatched once APNs took it.
         var dispatch = OperationView.Dispatch()
-        var dispatched = true
         switch input.dispatcher {
         case .link:
             dispatch.link = universalLink(payload).text
         case .qr:
             dispatch.link = universalLink(payload).text
-            let base = "\(context.publicURL.absoluteString)/api/v1/operations/\(try operation.requireID().uuidString.lowercased())"
+            let base = "\(context.publicURL.absoluteString)/api/v1/operations/\(id)"
             dispatch.qr = .init(svg: base + "/qr.svg", png: base + "/qr.png")
         case .xCallbackLink:
             dispatch.link = OperationLink.xCallback(scheme: context.outOfBandLinkScheme, payload: payload,
@@ -107,15 +107,18 @@ struct OperationService {
         case .push:
             // The link goes back too, for the page to offer when the push does not arrive.
             dispatch.link = universalLink(payload).text
-            let result = await pushOperation(operation, payload: payload, device: device!)
-            dispatch.push = .init(outcome: result.text, device: device?.id ?? "")
-            if case .delivered = result {} else { dispatched = false }
         }
-        if dispatched {
+        if input.dispatcher != .push { operation.status = OperationStatus.dispatched.rawValue }
+        try await operation.create(on: database)
+        context.metrics.operationsCreated(input.type.rawValue).increment()
+        guard input.dispatcher == .push, let device else { return try OperationView(operation, dispatch: dispatch) }
+
+        let result = await pushOperation(operation, payload: payload, device: device)
+        dispatch.push = .init(outcome: result.text, device: device.id ?? "")
+        if case .delivered = result {
             _ = try await move(operation.requireID(), from: [.created], to: .dispatched)
         }
-        let stored = try await find(operation.requireID())
-        return try OperationView(stored, dispatch: dispatch)
+        return try OperationView(try await find(operation.requireID()), dispatch: dispatch)
     }
 
     /// The device an operation for `user` goes to: the one named, or the user's most recently enrolled.
