@@ -96,6 +96,7 @@ public final class HandoverServer: Sendable {
                 context.push = try PushSender(configuration: push, now: { clock.now() })
             }
             context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
+            context.operationWrites = WriteGate(serializes: !usesPostgres)
             try routes(application, context)
             if let pushInbox {
                 guard configuration.developerMode else {

@@ -17,6 +17,8 @@ struct ServerContext: Sendable {
     let associationFiles = AssociationFileCache()
     /// Records callbacks many to a transaction (group commit).
     let callbacks = CallbackRecorder()
+    /// Queues out-of-band operations' writes on SQLite (see ``WriteGate``).
+    var operationWrites = WriteGate(serializes: false)
     /// Whether logout actions may be http on loopback with a port (``ServerConfiguration/developerMode``).
     var developerMode: Bool = false
     /// A second origin of this server for the tester's hostile round (``ServerConfiguration/testerHostileURL``).

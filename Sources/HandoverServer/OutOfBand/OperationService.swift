@@ -109,7 +109,7 @@ struct OperationService {
             dispatch.link = universalLink(payload).text
         }
         if input.dispatcher != .push { operation.status = OperationStatus.dispatched.rawValue }
-        try await operation.create(on: database)
+        try await context.operationWrites.write { try await operation.create(on: database) }
         context.metrics.operationsCreated(input.type.rawValue).increment()
         guard input.dispatcher == .push, let device else { return try OperationView(operation, dispatch: dispatch) }
 
@@ -261,7 +261,8 @@ struct OperationService {
         // An approval is redeemed and its effect applied in one transaction, so it ends `succeeded`.
         let final: OperationStatus = next == .redeemed ? .succeeded : next
         let type = OperationType(rawValue: operation.type)
-        let moved = try await database.transaction { db -> Bool in
+        let now = self.now
+        let moved = try await context.operationWrites.write { try await database.transaction { db -> Bool in
             guard try await Self.move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: nil,
                                       now: now, on: db) else { return false }
             guard verified.decision == .approve else { return true }
@@ -285,7 +286,7 @@ struct OperationService {
                 break
             }
             return true
-        }
+        } }
         guard moved else {
             throw APIError(.conflict, code: "already_answered", reason: "This request was answered by another response first; nothing changed.")
         }
@@ -317,11 +318,13 @@ struct OperationService {
     func expireDue() async throws -> Int {
         guard let sql = database as? any SQLDatabase else { return 0 }
         let time = now
-        let rows = try await sql.raw("""
-            UPDATE oob_operations SET status = 'expired', updated_at = \(bind: time), failure_code = 'expired',
-            failure_reason = 'no answer came before the operation expired'
-            WHERE status IN ('created', 'dispatched') AND expires_at <= \(bind: time) RETURNING id
-            """).all()
+        let rows = try await context.operationWrites.write {
+            try await sql.raw("""
+                UPDATE oob_operations SET status = 'expired', updated_at = \(bind: time), failure_code = 'expired',
+                failure_reason = 'no answer came before the operation expired'
+                WHERE status IN ('created', 'dispatched') AND expires_at <= \(bind: time) RETURNING id
+                """).all()
+        }
         for row in rows {
             if let id = try? row.decode(column: "id", as: UUID.self) {
                 await context.notifier.runChanged(id, on: database)
@@ -335,8 +338,10 @@ struct OperationService {
 
     private func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String? = nil,
                       failure: AnswerRejection? = nil, onlyIfDue: Bool = false) async throws -> Bool {
-        let moved = try await Self.move(id, from: from, to: to, answeredBy: answeredBy, failure: failure, now: now,
-                                        onlyIfDue: onlyIfDue, on: database)
+        let now = self.now
+        let moved = try await context.operationWrites.write {
+            try await Self.move(id, from: from, to: to, answeredBy: answeredBy, failure: failure, now: now, onlyIfDue: onlyIfDue, on: database)
+        }
         if moved {
             await context.notifier.runChanged(id, on: database)
             if to.isFinal { context.metrics.operationsFinished(to.rawValue).increment() }
