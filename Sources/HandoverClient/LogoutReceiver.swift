@@ -27,8 +27,9 @@ import LinkCallbacks
 /// - **No open redirect.** A callback the policy refuses is not opened; the logout still runs,
 ///   and a ``ReceiverEvent/callbackRefused(id:answer:reason:)`` event says so.
 /// - **Duplicates.** A link equal to one in flight joins it: the handler runs once, and the
-///   callback is opened once per copy, so every sender gets its answer. A resend after
-///   completion runs the (idempotent) handler again and answers again.
+///   callback is opened once per copy, so every sender gets its answer. A resend once the
+///   answers have started going out, or after completion, runs the (idempotent) handler
+///   again and answers again.
 public final class LogoutReceiver: Sendable {
     /// Everything the receiver does, for the app's logging.
     public let events: AsyncStream<ReceiverEvent>
@@ -313,8 +314,15 @@ public final class LogoutReceiver: Sendable {
         guard !Task.isCancelled, !state.withLock({ $0.terminated }) else { return }
         let opened = await opener.open(url)
         // Copies that joined in flight are answered too (not journaled: after a kill the
-        // command's callback is reopened once).
-        let copies = state.withLock { $0.joiners.removeValue(forKey: id) ?? 0 }
+        // command's callback is reopened once). Counting them closes the command to joiners,
+        // in the same lock: a copy that comes later is a new command, not a joiner that
+        // nobody would answer.
+        let copies = state.withLock { registry in
+            if let key = registry.inFlightByRequest.first(where: { $0.value == id })?.key {
+                registry.inFlightByRequest[key] = nil
+            }
+            return registry.joiners.removeValue(forKey: id) ?? 0
+        }
         for _ in 0..<copies where !Task.isCancelled { _ = await opener.open(url) }
         // A kill between open and this write reopens the callback at the next launch: the
         // guarantee is at-least-once.

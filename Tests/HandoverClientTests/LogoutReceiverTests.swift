@@ -174,6 +174,30 @@ import Testing
         #expect(fixture.opener.opened.map(\.path) == ["/ok", "/ok"])
     }
 
+    /// A copy that arrives while a command's answers are going out, after the copies that
+    /// joined it were counted, must still be answered (it was acknowledged): it cannot join a
+    /// command that has already counted its answers.
+    @Test func copyArrivingWhileTheAnswersGoOutIsAnsweredToo() async throws {
+        let clock = TestClock()
+        let handler = ScriptedHandler([.wait(.seconds(1))], clock: clock)
+        let receiver = Late<LogoutReceiver>()
+        let opens = Late<Int>()
+        // The second open is the joined copy's answer: the third copy arrives right then.
+        let opener = RecordingOpener { _ in
+            if opens.update({ ($0 ?? 0) + 1 }) == 2 { #expect(receiver.value?.handle(ulc()) == true) }
+        }
+        receiver.value = LogoutReceiver(journal: try CommandJournal(folder: temporaryFolder()), opener: opener,
+                                        handler: handler, clock: clock)
+        let subject = try #require(receiver.value)
+        subject.appDidFinishLaunching()
+        subject.handle(ulc())
+        subject.handle(ulc())
+        #expect(await advance(clock, limit: .seconds(10)) { opener.opened.count == 3 } != nil,
+                "every copy is answered: \(opener.opened.map(\.path))")
+        await subject.waitUntilIdle()
+        #expect(opener.opened.map(\.path) == ["/ok", "/ok", "/ok"])
+    }
+
     @Test func resendAfterCompletionRunsTheHandlerAgainAndAnswersAgain() async throws {
         let fixture = try Fixture()
         fixture.receiver.appDidFinishLaunching()

@@ -100,3 +100,24 @@ func advance(_ clock: TestClock<Duration>, step: Duration = .milliseconds(10), l
     }
     return elapsed
 }
+
+/// A value set after it is captured (a receiver its own opener calls back into), behind a lock.
+final class Late<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+
+    var value: Value? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    /// Replaces the value with `change(value)` and returns the new value.
+    @discardableResult
+    func update(_ change: (Value?) -> Value) -> Value {
+        lock.withLock {
+            let next = change(stored)
+            stored = next
+            return next
+        }
+    }
+}
