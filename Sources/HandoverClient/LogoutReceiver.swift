@@ -199,11 +199,12 @@ public final class LogoutReceiver: Sendable {
     }
 
     /// Returns once every accepted command has been answered. Before launch, it waits for
-    /// ``appDidFinishLaunching()`` and the work it starts.
+    /// ``appDidFinishLaunching()`` and the work it starts. After ``terminate()`` nothing more
+    /// will happen: it returns at once.
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { registry in
-                if registry.launched && registry.isIdle { return true }
+                if registry.terminated || (registry.launched && registry.isIdle) { return true }
                 registry.idleWaiters.append(continuation)
                 return false
             }

@@ -227,6 +227,17 @@ import Testing
         #expect(fixture.opener.opened.count == 1)
     }
 
+    /// A force-quit app has nothing more to wait for: waiting after `terminate()` returns, as
+    /// waiting before it does.
+    @Test(.timeLimit(.minutes(1))) func waitingForIdleAfterTerminateReturns() async throws {
+        let fixture = try Fixture([.hang])
+        fixture.receiver.appDidFinishLaunching()
+        fixture.receiver.handle(ulc())
+        fixture.receiver.terminate()
+        await fixture.receiver.waitUntilIdle()
+        #expect(fixture.opener.opened.isEmpty)
+    }
+
     @Test func commandKilledWhileRunningIsRunAgainAtLaunch() async throws {
         let fixture = try Fixture()
         try fixture.journal.save(LogoutCommand(id: "c1", link: ulc().absoluteString, receivedAt: Date(), state: .running(attempt: 2)))
