@@ -57,7 +57,10 @@ public final class LogoutReceiver: Sendable {
         var tasks: [String: Task<Void, Never>] = [:]
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-        var isIdle: Bool { commands.values.allSatisfy(\.state.isFinished) }
+        /// Nothing left to do: a command leaves the registry only in ``finish(_:)``, after its
+        /// journal file is gone, so an app that exits as soon as it is idle leaves no file behind.
+        /// (A command marked done is not enough: its file may still be there.)
+        var isIdle: Bool { commands.isEmpty }
     }
 
     /// Makes a receiver. Nothing runs until ``appDidFinishLaunching()``.
@@ -166,17 +169,17 @@ public final class LogoutReceiver: Sendable {
             eventSink.yield(.journalFailed(error.description))
             stored = []
         }
-        var finishedOnDisk: [String] = []
+        // Commands whose callback was opened before the kill are done: their files go before
+        // anything can report idle.
+        for command in stored where command.state.recovered.isFinished {
+            do { try journal.remove(id: command.id) } catch { eventSink.yield(.journalFailed(error.description)) }
+        }
         let toStart: [String] = state.withLock { registry in
             guard !registry.launched, !registry.terminated else { return [] }
             registry.launched = true
             var ids: [String] = []
-            for var command in stored where registry.commands[command.id] == nil {
+            for var command in stored where registry.commands[command.id] == nil && !command.state.recovered.isFinished {
                 command.state = command.state.recovered
-                if command.state.isFinished {
-                    finishedOnDisk.append(command.id)
-                    continue
-                }
                 registry.commands[command.id] = command
                 registry.stopwatches[command.id] = Stopwatch(clock: clock)
                 if let ulc = try? command.callback() {
@@ -187,9 +190,6 @@ public final class LogoutReceiver: Sendable {
             ids += registry.waitingForLaunch
             registry.waitingForLaunch = []
             return ids
-        }
-        for id in finishedOnDisk {
-            do { try journal.remove(id: id) } catch { eventSink.yield(.journalFailed(error.description)) }
         }
         for id in toStart {
             if stored.contains(where: { $0.id == id }) { eventSink.yield(.recovered(id: id)) }

@@ -238,6 +238,23 @@ import Testing
         #expect(fixture.opener.opened.isEmpty)
     }
 
+    /// Idle means nothing is left to do, the journal's clean-up included: an app that exits
+    /// as soon as the receiver is idle leaves no command behind. Many commands finish at once,
+    /// so that one finishing can see the others answered while their files are still there.
+    @Test func journalIsEmptyOnceIdleWhenManyCommandsFinishTogether() async throws {
+        for round in 0..<100 {
+            let fixture = try Fixture()
+            fixture.receiver.appDidFinishLaunching()
+            for index in 0..<8 {
+                fixture.receiver.handle(ulc(success: "https://launcher.example.com/ok?n=\(round)-\(index)"))
+            }
+            await fixture.receiver.waitUntilIdle()
+            let left = try fixture.journal.load()
+            #expect(left.isEmpty, "round \(round): \(left.map(\.state))")
+            if !left.isEmpty { break }
+        }
+    }
+
     @Test func commandKilledWhileRunningIsRunAgainAtLaunch() async throws {
         let fixture = try Fixture()
         try fixture.journal.save(LogoutCommand(id: "c1", link: ulc().absoluteString, receivedAt: Date(), state: .running(attempt: 2)))
