@@ -198,7 +198,8 @@ public final class LogoutReceiver: Sendable {
         resumeIdleWaitersIfIdle()
     }
 
-    /// Returns once every accepted command has been answered. Before launch, it waits for
+    /// Returns once every accepted command has been answered and its journal file removed, so
+    /// the app may exit without leaving work behind. Before launch, it waits for
     /// ``appDidFinishLaunching()`` and the work it starts. After ``terminate()`` nothing more
     /// will happen: it returns at once.
     public func waitUntilIdle() async {
