@@ -82,6 +82,13 @@ final class SimulatedAppProcess: Sendable {
         receiver?.appDidFinishLaunching()
     }
 
+    /// Returns once the work the app's links started is over: its receiver has answered every
+    /// command, or its own handling (callback and logout) has ended.
+    func waitUntilIdle() async {
+        if let receiver { await receiver.waitUntilIdle() }
+        for task in work.withLockedValue({ $0 }) { await task.value }
+    }
+
     /// Force-quit: everything in memory stops.
     func terminate() {
         receiver?.terminate()

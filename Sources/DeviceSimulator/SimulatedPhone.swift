@@ -198,6 +198,12 @@ public actor SimulatedPhone {
         forceQuitBeforeNextLink.insert(name)
     }
 
+    /// Returns once every running app has finished the work its links started: callbacks
+    /// opened, logouts done. A force-quit app is not waited for (its journal waits for a launch).
+    public func waitUntilAppsAreIdle() async {
+        for process in Array(processes.values) { await process.waitUntilIdle() }
+    }
+
     /// Whether the app has a process.
     public func isRunning(_ name: String) -> Bool { processes[name] != nil }
 

@@ -52,6 +52,12 @@ public actor TesterPhone {
         await phone.open(url, from: nil)
     }
 
+    /// Returns once the apps have finished the work the opened links started (their callbacks
+    /// have reached the tester, late ones included).
+    public func waitUntilIdle() async {
+        await phone.waitUntilAppsAreIdle()
+    }
+
     /// Stops the apps and the loopback servers, and deletes the apps' files.
     public func shutdown() async {
         await phone.shutdown()

@@ -27,8 +27,9 @@ import LinkCallbacks
 /// - **No open redirect.** A callback the policy refuses is not opened; the logout still runs,
 ///   and a ``ReceiverEvent/callbackRefused(id:answer:reason:)`` event says so.
 /// - **Duplicates.** A link equal to one in flight joins it: the handler runs once, and the
-///   callback is opened once per copy, so every sender gets its answer. A resend after
-///   completion runs the (idempotent) handler again and answers again.
+///   callback is opened once per copy, so every sender gets its answer. A resend once the
+///   answers have started going out, or after completion, runs the (idempotent) handler
+///   again and answers again.
 public final class LogoutReceiver: Sendable {
     /// Everything the receiver does, for the app's logging.
     public let events: AsyncStream<ReceiverEvent>
@@ -56,7 +57,10 @@ public final class LogoutReceiver: Sendable {
         var tasks: [String: Task<Void, Never>] = [:]
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-        var isIdle: Bool { commands.values.allSatisfy(\.state.isFinished) }
+        /// Nothing left to do: a command leaves the registry only in ``finish(_:)``, after its
+        /// journal file is gone, so an app that exits as soon as it is idle leaves no file behind.
+        /// (A command marked done is not enough: its file may still be there.)
+        var isIdle: Bool { commands.isEmpty }
     }
 
     /// Makes a receiver. Nothing runs until ``appDidFinishLaunching()``.
@@ -165,17 +169,17 @@ public final class LogoutReceiver: Sendable {
             eventSink.yield(.journalFailed(error.description))
             stored = []
         }
-        var finishedOnDisk: [String] = []
+        // Commands whose callback was opened before the kill are done: their files go before
+        // anything can report idle.
+        for command in stored where command.state.recovered.isFinished {
+            do { try journal.remove(id: command.id) } catch { eventSink.yield(.journalFailed(error.description)) }
+        }
         let toStart: [String] = state.withLock { registry in
             guard !registry.launched, !registry.terminated else { return [] }
             registry.launched = true
             var ids: [String] = []
-            for var command in stored where registry.commands[command.id] == nil {
+            for var command in stored where registry.commands[command.id] == nil && !command.state.recovered.isFinished {
                 command.state = command.state.recovered
-                if command.state.isFinished {
-                    finishedOnDisk.append(command.id)
-                    continue
-                }
                 registry.commands[command.id] = command
                 registry.stopwatches[command.id] = Stopwatch(clock: clock)
                 if let ulc = try? command.callback() {
@@ -187,9 +191,6 @@ public final class LogoutReceiver: Sendable {
             registry.waitingForLaunch = []
             return ids
         }
-        for id in finishedOnDisk {
-            do { try journal.remove(id: id) } catch { eventSink.yield(.journalFailed(error.description)) }
-        }
         for id in toStart {
             if stored.contains(where: { $0.id == id }) { eventSink.yield(.recovered(id: id)) }
             start(id)
@@ -197,12 +198,14 @@ public final class LogoutReceiver: Sendable {
         resumeIdleWaitersIfIdle()
     }
 
-    /// Returns once every accepted command has been answered. Before launch, it waits for
-    /// ``appDidFinishLaunching()`` and the work it starts.
+    /// Returns once every accepted command has been answered and its journal file removed, so
+    /// the app may exit without leaving work behind. Before launch, it waits for
+    /// ``appDidFinishLaunching()`` and the work it starts. After ``terminate()`` nothing more
+    /// will happen: it returns at once.
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { registry in
-                if registry.launched && registry.isIdle { return true }
+                if registry.terminated || (registry.launched && registry.isIdle) { return true }
                 registry.idleWaiters.append(continuation)
                 return false
             }
@@ -313,8 +316,15 @@ public final class LogoutReceiver: Sendable {
         guard !Task.isCancelled, !state.withLock({ $0.terminated }) else { return }
         let opened = await opener.open(url)
         // Copies that joined in flight are answered too (not journaled: after a kill the
-        // command's callback is reopened once).
-        let copies = state.withLock { $0.joiners.removeValue(forKey: id) ?? 0 }
+        // command's callback is reopened once). Counting them closes the command to joiners,
+        // in the same lock: a copy that comes later is a new command, not a joiner that
+        // nobody would answer.
+        let copies = state.withLock { registry in
+            if let key = registry.inFlightByRequest.first(where: { $0.value == id })?.key {
+                registry.inFlightByRequest[key] = nil
+            }
+            return registry.joiners.removeValue(forKey: id) ?? 0
+        }
         for _ in 0..<copies where !Task.isCancelled { _ = await opener.open(url) }
         // A kill between open and this write reopens the callback at the next launch: the
         // guarantee is at-least-once.

@@ -111,6 +111,24 @@ import Testing
         await phone.shutdown()
         try await server.shutdown()
     }
+
+    /// Once the apps are idle, the work a link started is over, however long it took: the
+    /// callback reached its server (for `premature`, before the logout) and the logout is done.
+    @Test(arguments: [AppBehaviour.conformant, .premature])
+    func appsAreIdleOnceALinksCallbackAndLogoutAreDone(behaviour: AppBehaviour) async throws {
+        let server = try await Self.server()
+        let phone = SimulatedPhone(clock: SpedUpClock(speed: 20), storage: Self.folder(), developerMode: true)
+        try await phone.install(Self.mail(server, behaviour: behaviour))
+        await phone.launch("mail")
+        let link = try UniversalLinkCallback(actionText: "\(server.origin)/apps/mail/logout", successText: "\(server.origin)/cb/ok",
+                                             errorText: "\(server.origin)/cb/fail")
+        #expect(await phone.open(link.url, from: "launcher") == .app("mail"))
+        await phone.waitUntilAppsAreIdle()
+        #expect(server.requests.contains("/cb/ok"))
+        #expect(await !phone.isSignedIn("mail"))
+        await phone.shutdown()
+        try await server.shutdown()
+    }
 }
 
 @Suite struct LogoutSimulationTests {

@@ -26,18 +26,31 @@ final class ScriptedHandler: LogoutHandler, @unchecked Sendable {
     private let lock = NSLock()
     private var script: [Step]
     private var count = 0
+    private var times: [Duration] = []
     private let clock: any Clock<Duration>
+    private let elapsed: @Sendable () -> Duration
 
     init(_ script: [Step], clock: any Clock<Duration>) {
         self.script = script
         self.clock = clock
+        elapsed = Self.elapsed(since: clock)
+    }
+
+    private static func elapsed<C: Clock<Duration>>(since clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     var calls: Int { lock.withLock { count } }
 
+    /// When each call came, on the clock (from the handler's creation): what the code under
+    /// test did, whenever the test happens to look.
+    var callTimes: [Duration] { lock.withLock { times } }
+
     func logOut(_ command: LogoutCommand) async throws -> LogoutOutcome {
         let step: Step = lock.withLock {
             count += 1
+            times.append(elapsed())
             return script.count > 1 ? script.removeFirst() : script[0]
         }
         switch step {
@@ -99,4 +112,25 @@ func advance(_ clock: TestClock<Duration>, step: Duration = .milliseconds(10), l
         elapsed += step
     }
     return elapsed
+}
+
+/// A value set after it is captured (a receiver its own opener calls back into), behind a lock.
+final class Late<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+
+    var value: Value? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    /// Replaces the value with `change(value)` and returns the new value.
+    @discardableResult
+    func update(_ change: (Value?) -> Value) -> Value {
+        lock.withLock {
+            let next = change(stored)
+            stored = next
+            return next
+        }
+    }
 }
