@@ -170,62 +170,102 @@ import Testing
         }
     }
 
-    @Test("tampered, replayed, late and wrong-device answers never succeed", arguments: TestDatabase.available)
-    func hostileAnswers(_ database: TestDatabase) async throws {
-        try await OutOfBandRig.run(database) { rig in
-            let phone = try rig.phone()
-            let other = try rig.phone()
-            try await rig.enroll(phone)
-            try await rig.enroll(other, user: "bob")
-            let operation = try await rig.created("transaction-confirmation", message: "Release 3 units of morphine to Ward 7")
-            let id = operation["id"] as? String ?? ""
-            let envelope = try phone.client.receive(link: try #require(OutOfBandRig.link(operation))).envelope
-            func signed(_ keys: DeviceKeys, as device: String, decision: OperationDecision = .approve,
-                        message: String? = nil) throws -> RedeemRequest {
-                var answer = OperationAnswer(envelope: envelope, deviceID: device, decision: decision, number: nil, keys: nil)
-                if let message { answer.messageDigest = OperationAnswer.digest(message) }
-                return try RedeemRequest(signing: answer, with: keys)
-            }
+    /// Alice's phone, Bob's phone, and a transaction confirmation addressed to Alice's phone.
+    struct Hostile {
+        let rig: OutOfBandRig
+        let phone: TestPhone
+        let other: TestPhone
+        let id: String
+        let envelope: OperationEnvelope
 
-            // Tampered: a flipped decision under the approval's signature, another challenge, a signature over another message.
-            var flipped = try signed(phone.keys, as: phone.deviceID, decision: .deny)
+        static func run(_ database: TestDatabase, _ body: (Hostile) async throws -> Void) async throws {
+            try await OutOfBandRig.run(database) { rig in
+                let phone = try rig.phone()
+                let other = try rig.phone()
+                try await rig.enroll(phone)
+                try await rig.enroll(other, user: "bob")
+                let operation = try await rig.created("transaction-confirmation", message: "Release 3 units of morphine to Ward 7")
+                let envelope = try phone.client.receive(link: try #require(OutOfBandRig.link(operation))).envelope
+                try await body(Hostile(rig: rig, phone: phone, other: other, id: operation["id"] as? String ?? "", envelope: envelope))
+            }
+        }
+
+        func signed(_ keys: DeviceKeys, as device: String, decision: OperationDecision = .approve, message: String? = nil) throws -> RedeemRequest {
+            var answer = OperationAnswer(envelope: envelope, deviceID: device, decision: decision, number: nil, keys: nil)
+            if let message { answer.messageDigest = OperationAnswer.digest(message) }
+            return try RedeemRequest(signing: answer, with: keys)
+        }
+
+        func status() async throws -> String? { try await rig.status(id)["status"] as? String }
+    }
+
+    @Test("a tampered answer never succeeds and leaves the operation open", arguments: TestDatabase.available)
+    func tamperedAnswer(_ database: TestDatabase) async throws {
+        try await Hostile.run(database) { h in
+            // A flipped decision under the denial's signature, another challenge, a signature over another message.
+            var flipped = try h.signed(h.phone.keys, as: h.phone.deviceID, decision: .deny)
             flipped.decision = .approve
-            var otherChallenge = try signed(phone.keys, as: phone.deviceID)
+            var otherChallenge = try h.signed(h.phone.keys, as: h.phone.deviceID)
             otherChallenge.challenge = .random()
-            let otherMessage = try signed(phone.keys, as: phone.deviceID, message: "Release 30 units of morphine to Ward 7")
+            let otherMessage = try h.signed(h.phone.keys, as: h.phone.deviceID, message: "Release 30 units of morphine to Ward 7")
             for (body, code) in [(flipped, "bad_signature"), (otherChallenge, "challenge_mismatch"), (otherMessage, "bad_signature")] {
-                let reply = try await rig.redeem(id, body: body.json())
+                let reply = try await h.rig.redeem(h.id, body: body.json())
                 #expect(reply.status == 403)
                 #expect(reply.json["error"] as? String == code)
             }
-            let garbage = try await rig.redeem(id, body: Data(#"{"operation":1}"#.utf8))
+            let garbage = try await h.rig.redeem(h.id, body: Data(#"{"operation":1}"#.utf8))
             #expect(garbage.status == 400)
             #expect(garbage.json["field"] as? String != nil)
+            #expect(try await h.status() == "dispatched", "refusals leave the operation open")
+            // The untampered answer still goes through.
+            #expect(try await h.rig.redeem(h.id, body: try h.signed(h.phone.keys, as: h.phone.deviceID).json()).status == 200)
+        }
+    }
 
-            // Wrong device: bob's phone signs with its own enrolled key, or claims alice's id with its key.
-            let wrongDevice = try await rig.redeem(id, body: try signed(other.keys, as: other.deviceID).json())
+    @Test("an answer from another device never succeeds", arguments: TestDatabase.available)
+    func wrongDeviceAnswer(_ database: TestDatabase) async throws {
+        try await Hostile.run(database) { h in
+            // Bob's phone signs with its own enrolled key, or claims Alice's id with its key.
+            let wrongDevice = try await h.rig.redeem(h.id, body: try h.signed(h.other.keys, as: h.other.deviceID).json())
+            #expect(wrongDevice.status == 403)
             #expect(wrongDevice.json["error"] as? String == "wrong_device")
-            let impostor = try await rig.redeem(id, body: try signed(other.keys, as: phone.deviceID).json())
+            let impostor = try await h.rig.redeem(h.id, body: try h.signed(h.other.keys, as: h.phone.deviceID).json())
+            #expect(impostor.status == 403)
             #expect(impostor.json["error"] as? String == "bad_signature")
-            #expect(try await rig.status(id)["status"] as? String == "dispatched", "refusals leave the operation open")
+            let stranger = DeviceKeys.generate()
+            let unknown = try await h.rig.redeem(h.id, body: try h.signed(stranger, as: stranger.publicKeys.fingerprint).json())
+            #expect(unknown.status == 403)
+            #expect(try await h.status() == "dispatched")
+        }
+    }
 
-            // The real answer succeeds once; its replay is refused.
-            let real = try signed(phone.keys, as: phone.deviceID).json()
-            #expect(try await rig.redeem(id, body: real).status == 200)
-            let replay = try await rig.redeem(id, body: real)
-            #expect(replay.status == 409)
-            #expect(replay.json["error"] as? String == "already_answered")
+    @Test("a replayed answer is refused and changes nothing", arguments: TestDatabase.available)
+    func replayedAnswer(_ database: TestDatabase) async throws {
+        try await Hostile.run(database) { h in
+            let deny = try h.signed(h.phone.keys, as: h.phone.deviceID, decision: .deny).json()
+            #expect(try await h.rig.redeem(h.id, body: deny).status == 200)
+            #expect(try await h.status() == "cancelled")
+            for body in [deny, try h.signed(h.phone.keys, as: h.phone.deviceID).json()] {
+                let replay = try await h.rig.redeem(h.id, body: body)
+                #expect(replay.status == 409)
+                #expect(replay.json["error"] as? String == "already_answered")
+            }
+            #expect(try await h.status() == "cancelled", "an approval replayed after the denial does not succeed")
+        }
+    }
 
-            // Late: past the expiry the answer is refused and the operation is expired.
-            let short = try await rig.created("authentication", expiresIn: 30)
-            let lateEnvelope = try phone.client.receive(link: try #require(OutOfBandRig.link(short))).envelope
-            rig.clock.advance(by: 31)
-            let lateAnswer = try RedeemRequest(signing: OperationAnswer(envelope: lateEnvelope, deviceID: phone.deviceID, decision: .approve,
-                                                                        number: short["number"] as? Int, keys: nil), with: phone.keys)
-            let late = try await rig.redeem(short["id"] as? String ?? "", body: lateAnswer.json())
+    @Test("a late answer is refused and the operation expires", arguments: TestDatabase.available)
+    func lateAnswer(_ database: TestDatabase) async throws {
+        try await Hostile.run(database) { h in
+            let short = try await h.rig.created("authentication", expiresIn: 30)
+            let envelope = try h.phone.client.receive(link: try #require(OutOfBandRig.link(short))).envelope
+            h.rig.clock.advance(by: 31)
+            let answer = try RedeemRequest(signing: OperationAnswer(envelope: envelope, deviceID: h.phone.deviceID, decision: .approve,
+                                                                    number: short["number"] as? Int, keys: nil), with: h.phone.keys)
+            let late = try await h.rig.redeem(short["id"] as? String ?? "", body: answer.json())
             #expect(late.status == 410)
             #expect(late.json["error"] as? String == "expired")
-            #expect(try await rig.status(short["id"] as? String ?? "")["status"] as? String == "expired")
+            #expect(try await h.rig.status(short["id"] as? String ?? "")["status"] as? String == "expired")
         }
     }
 
