@@ -7,7 +7,7 @@ import Logging
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the Handover server: fleet logout runs, callback pages, association files, webhooks.",
+        abstract: "Run the Handover server: fleet logout runs, callback pages, association files, webhooks, out-of-band operations.",
         discussion: """
             With no flags it keeps an SQLite database in ./.handover, runs migrations, and listens on \
             127.0.0.1:8080. On the first start it prints an admin key (shown once).
