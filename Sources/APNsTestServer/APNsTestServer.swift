@@ -27,6 +27,14 @@ public final class APNsTestServer: Sendable {
     public let port: Int
     /// The server's certificate (DER), for a client's trust roots.
     public let certificateDER: [UInt8]
+
+    /// The same certificate as PEM, for a client configured with a trust file (such as
+    /// `PushConfiguration.trustedCertificatesPEM`).
+    public var certificatePEM: String {
+        "-----BEGIN CERTIFICATE-----\n"
+            + Data(certificateDER).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+            + "\n-----END CERTIFICATE-----\n"
+    }
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
     private let state: NIOLockedValueBox<APNsTestState>

@@ -90,9 +90,7 @@ final class LoopbackAPNs: PushInbox {
         let server = try await APNsTestServer.start()
         let key = P256.Signing.PrivateKey()
         server.registerKey(keyID: "LOOPBACK01", teamID: "LOOPBACK01", publicKey: key.publicKey)
-        let pem = "-----BEGIN CERTIFICATE-----\n"
-            + Data(server.certificateDER).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-            + "\n-----END CERTIFICATE-----\n"
+        let pem = server.certificatePEM
         let configuration = PushConfiguration(privateKeyPEM: key.pemRepresentation, keyID: "LOOPBACK01", teamID: "LOOPBACK01",
                                               topic: "dev.handover.loopback", baseURL: server.baseURL, trustedCertificatesPEM: pem)
         return LoopbackAPNs(server: server, configuration: configuration)

@@ -61,9 +61,7 @@ struct OutOfBandRig {
             let server = try await APNsTestServer.start(now: { clock.now() })
             let key = P256.Signing.PrivateKey()
             server.registerKey(keyID: "KEY1234567", teamID: "TEAM123456", publicKey: key.publicKey)
-            let pem = "-----BEGIN CERTIFICATE-----\n"
-                + Data(server.certificateDER).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-                + "\n-----END CERTIFICATE-----\n"
+            let pem = server.certificatePEM
             pushConfiguration = PushConfiguration(privateKeyPEM: key.pemRepresentation, keyID: "KEY1234567", teamID: "TEAM123456",
                                                   topic: topic, baseURL: server.baseURL, trustedCertificatesPEM: pem)
             apns = server
