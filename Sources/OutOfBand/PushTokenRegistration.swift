@@ -80,9 +80,7 @@ public struct PushTokenRegistration: Sendable, Hashable {
             throw OutOfBandError(field: "token", problem: .invalidValue, detail: "it is not an APNs device token",
                                  accepted: "the token as hex, 64 to 200 characters")
         }
-        guard (1...128).contains(wire.deviceID.count) else {
-            throw OutOfBandError(field: "deviceID", problem: .invalidValue, detail: "it is empty or too long", accepted: "1 to 128 characters")
-        }
+        try OperationEnvelope.validateIdentifier(wire.deviceID, field: "deviceID")
         deviceID = wire.deviceID
         token = hex
         timestamp = Date(timeIntervalSince1970: TimeInterval(wire.timestamp))

@@ -333,6 +333,29 @@ import Testing
         }
     }
 
+    /// Found by schemathesis on PostgreSQL, which refuses text with NUL: such input must be
+    /// answered before it reaches a query, never with a 500.
+    @Test("a NUL or control character in a user or device id is answered, not passed to the database", arguments: TestDatabase.available)
+    func controlCharactersNeverReachTheDatabase(_ database: TestDatabase) async throws {
+        try await OutOfBandRig.run(database) { rig in
+            let phone = try rig.phone()
+            try await rig.enroll(phone)
+            let list = try await rig.test.request(.GET, "/api/v1/enrolled-devices?user=a%00b", key: rig.test.adminKey)
+            #expect(list.status == 200, "\(list.text)")
+            #expect(list.array.isEmpty)
+            let escape = try await rig.test.request(.GET, "/api/v1/enrolled-devices?user=%1B%5B2J", key: rig.test.adminKey)
+            #expect(escape.status == 200, "\(escape.text)")
+
+            var registration = try PushTokenRegistration(deviceID: phone.deviceID, token: String(repeating: "ab", count: 32),
+                                                         keys: phone.keys, now: rig.clock.now())
+            registration.deviceID = "dev\u{0}1"
+            let token = try await rig.test.request(.PUT, "/oob/devices/dev%001/push-token",
+                                                   body: String(decoding: registration.json(), as: UTF8.self))
+            #expect(token.status == 400, "\(token.text)")
+            #expect(token.json["field"] as? String == "deviceID")
+        }
+    }
+
     @Test("the web page signs the browser in when the phone approves", arguments: TestDatabase.available)
     func webSignInWithPhone(_ database: TestDatabase) async throws {
         try await OutOfBandRig.run(database) { rig in

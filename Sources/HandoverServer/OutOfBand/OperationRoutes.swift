@@ -104,7 +104,11 @@ struct OperationRoutes: RouteCollection {
     /// `GET /api/v1/enrolled-devices?user=…`: the phones enrolled for a user (or all, newest first).
     @Sendable func listDevices(_ request: Request) async throws -> [EnrolledDeviceView] {
         var query = EnrolledDevice.query(on: request.db)
-        if let user = try? request.query.get(String.self, at: "user") { query = query.filter(\.$user == user) }
+        if let user = try? request.query.get(String.self, at: "user") {
+            // No handle has control characters (operations refuse them), and PostgreSQL refuses NUL in text.
+            guard !user.containsControlCharacter else { return [] }
+            query = query.filter(\.$user == user)
+        }
         return try await query.sort(\.$enrolledAt, .descending).limit(500).all().map(EnrolledDeviceView.init)
     }
 
