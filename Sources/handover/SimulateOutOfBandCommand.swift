@@ -121,35 +121,3 @@ extension SimulateCommand {
         }
     }
 }
-
-/// Decodes a QR code image with `zbarimg` (zbar-tools), an independent decoder.
-enum Zbarimg {
-    static var path: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(directory)/zbarimg"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func decode(_ png: Data, with path: String) throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("handover-qr-\(UUID().uuidString).png")
-        try png.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--raw", "-q", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice  // zbar's D-Bus chatter
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "zbarimg found no QR code in the served PNG (exit \(process.terminationStatus))") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DeviceSimulator
 import Foundation
 import HandoverClient
 import HandoverServer
@@ -438,29 +439,12 @@ import Testing
 
 /// Runs `zbarimg` on a served QR code PNG.
 enum Zbar {
-    static var path: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let candidate = "\(directory)/zbarimg"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static var path: String? { Zbarimg.path }
 
     static func decode(rig: OutOfBandRig, operation: [String: Any], zbarimg: String) async throws -> String {
         let png = try await rig.test.request(.GET, "/api/v1/operations/\(operation["id"] as? String ?? "")/qr.png", key: rig.test.adminKey)
         #expect(png.status == 200)
         #expect(png.headers.first(name: "content-type") == "image/png")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("oob-\(UUID().uuidString).png")
-        try png.body.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: zbarimg)
-        process.arguments = ["--raw", "-q", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try Zbarimg.decode(png.body, with: zbarimg)
     }
 }
