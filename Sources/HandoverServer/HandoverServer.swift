@@ -59,11 +59,14 @@ public final class HandoverServer: Sendable {
         application.logger = logger
         do {
             let usesPostgres = try configureDatabase(application, configuration)
-            try await application.autoMigrate()
             if !usesPostgres, let sql = application.db as? any SQLDatabase {
                 // WAL lets readers run beside the writer; FULL sync makes every commit durable.
-                try await sql.raw("PRAGMA journal_mode=WAL").run()
+                // Set before the migrations, while nothing else uses the file: the change needs the
+                // database to itself, and SQLite answers the old mode instead of failing when it
+                // cannot have it, so the answer is checked.
+                try await enableWriteAheadLog(sql)
             }
+            try await application.autoMigrate()
             let nonceKey = try await ServerSecrets.nonceKey(on: application.db)
             let hub = RunEventHub()
             let origin = PublicOrigin(configuration.resolvedPublicURL)
@@ -128,6 +131,18 @@ public final class HandoverServer: Sendable {
             try? await application.asyncShutdown()
             throw error
         }
+    }
+
+    /// Puts the SQLite database in WAL mode (persistent in the file), retrying briefly while
+    /// another connection holds it; throws when it cannot.
+    static func enableWriteAheadLog(_ sql: any SQLDatabase) async throws {
+        for attempt in 1...20 {
+            let mode = try await sql.raw("PRAGMA journal_mode=WAL").first()?.decode(column: "journal_mode", as: String.self)
+            if mode?.lowercased() == "wal" { return }
+            if attempt < 20 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        throw ConfigurationError(setting: "--data-dir", problem: "the SQLite database could not be put in WAL mode (another process has it open?)",
+                                 accepted: "a data directory no other program is using")
     }
 
     /// Stops background work, closes connections and releases the port.
