@@ -76,6 +76,15 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // A bare SwiftNIO server answering one file: read beside handover and nginx in scripts/bench-server.sh.
+        .executableTarget(
+            name: "nio-file-server",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "OutOfBandCrypto",
             dependencies: [.product(name: "OutOfBand", package: handover), .product(name: "Benchmark", package: "benchmark")],

@@ -9,6 +9,10 @@
 #   BENCH_ONLY=aasa|callbacks scripts/bench-server.sh        # one part only
 #   BENCH_ROUNDS=5 scripts/bench-server.sh                   # AASA rounds (default 3)
 #
+# The AASA rounds also measure a bare SwiftNIO server answering the same bytes
+# (Benchmarks/Sources/nio-file-server, built here in release mode): not a target, a reading. What
+# separates it from handover is Vapor's per-request work; what separates it from nginx is NIO's.
+#
 # Needs wrk and nginx (installed with apt-get when missing). Builds `handover` in release mode
 # into .build-release. Talks only to 127.0.0.1. Prints a summary table at the end.
 #
@@ -53,6 +57,13 @@ else
   handover="$root/.build-release/release/handover"
 fi
 [ -x "$handover" ] || { echo "no handover binary at $handover (release build failed?)" >&2; exit 1; }
+
+nio_server=
+if [ "$only" = all ] || [ "$only" = aasa ]; then
+  echo "== building nio-file-server (release), the bare SwiftNIO reading"
+  (cd Benchmarks && swift build -c release --product nio-file-server 2>&1 | grep -E "error|complete" | tail -1) || true
+  [ -x Benchmarks/.build/release/nio-file-server ] && nio_server="$root/Benchmarks/.build/release/nio-file-server"
+fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
@@ -148,8 +159,18 @@ CONF
   local nginx_url="http://127.0.0.1:$NGINX_PORT/.well-known/apple-app-site-association"
   curl -sf "$nginx_url" | cmp -s - "$work/www/.well-known/apple-app-site-association" \
     || { echo "nginx does not serve the same bytes with 200:"; curl -si "$nginx_url" | head -5; exit 1; }
+  local nio_url= nio_pid=
+  if [ -n "$nio_server" ]; then
+    local nio_port; nio_port=$(free_port)
+    "$nio_server" "$nio_port" /.well-known/apple-app-site-association "$work/www/.well-known/apple-app-site-association" > "$work/nio.out" 2>&1 &
+    nio_pid=$!; pids+=($nio_pid)
+    nio_url="http://127.0.0.1:$nio_port/.well-known/apple-app-site-association"
+    for _ in $(seq 1 100); do curl -sf -o /dev/null "$nio_url" && break; sleep 0.05; done
+    curl -sf "$nio_url" | cmp -s - "$work/www/.well-known/apple-app-site-association" \
+      || { echo "nio-file-server does not serve the same bytes:"; cat "$work/nio.out"; exit 1; }
+  fi
 
-  local ours=() theirs=() ratios=() bad=0 r o_rps o_p99 o_bad n_rps n_p99 n_bad
+  local ours=() theirs=() ratios=() nio_ratios=() bad=0 r o_rps o_p99 o_bad n_rps n_p99 n_bad b_rps b_p99 b_bad nio_text
   for r in $(seq 1 "$rounds"); do
     warm_up "$ours_url"
     read -r _ o_rps o_p99 o_bad _ < <(measure "aasa-handover-$r" "$ours_url")
@@ -157,20 +178,30 @@ CONF
     read -r _ n_rps n_p99 n_bad _ < <(measure "aasa-nginx-$r" "$nginx_url")
     bad=$((bad + o_bad + n_bad))
     ours+=("$o_rps"); theirs+=("$n_rps"); ratios+=("$(python3 -c "print(round($o_rps / $n_rps, 3))")")
-    echo "AASA round $r: handover $o_rps req/s (p99 $o_p99), nginx $n_rps req/s (p99 $n_p99), ratio ${ratios[-1]}"
+    nio_text=
+    if [ -n "$nio_url" ]; then
+      warm_up "$nio_url"
+      read -r _ b_rps b_p99 b_bad _ < <(measure "aasa-nio-$r" "$nio_url")
+      bad=$((bad + b_bad))
+      nio_ratios+=("$(python3 -c "print(round($b_rps / $n_rps, 3))")")
+      nio_text="; bare SwiftNIO $b_rps req/s (p99 $b_p99), ratio ${nio_ratios[-1]}"
+    fi
+    echo "AASA round $r: handover $o_rps req/s (p99 $o_p99), nginx $n_rps req/s (p99 $n_p99), ratio ${ratios[-1]}$nio_text"
   done
+  [ -n "$nio_pid" ] && kill "$nio_pid" 2>/dev/null || true
   kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
   rm -f "$work/nginx.pid"
   stop_server
   median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
   ours_rps=$(median "${ours[@]}"); nginx_rps=$(median "${theirs[@]}"); aasa_ratio=$(median "${ratios[@]}")
   aasa_rounds="${ratios[*]}"
+  [ ${#nio_ratios[@]} -gt 0 ] && nio_ratio="$(median "${nio_ratios[@]}") (rounds: ${nio_ratios[*]})"
   if [ "$bad" != 0 ]; then aasa_ratio="$aasa_ratio (INVALID: $bad non-2xx answers)"; fi
   local bytes; bytes=$(wc -c < "$work/www/.well-known/apple-app-site-association")
   echo "AASA ($bytes bytes, median of $rounds rounds): handover $ours_rps req/s, nginx $nginx_rps req/s, ratio $aasa_ratio (rounds: $aasa_rounds)"
 }
 
-ours_rps=n/a; nginx_rps=n/a; aasa_ratio=n/a; aasa_rounds=
+ours_rps=n/a; nginx_rps=n/a; aasa_ratio=n/a; aasa_rounds=; nio_ratio=n/a
 sqlite_rps=n/a; sqlite_p99=n/a; postgres_rps=n/a; postgres_p99=n/a
 if [ "$only" = all ] || [ "$only" = aasa ]; then aasa; fi
 
@@ -203,6 +234,7 @@ echo
 echo "| measurement | result | target |"
 echo "|---|---|---|"
 echo "| AASA req/s, handover / nginx (median of $rounds rounds) | $ours_rps / $nginx_rps; ratio $aasa_ratio (rounds: $aasa_rounds) | >= 0.5 |"
+echo "| AASA req/s, bare SwiftNIO / nginx (reading, not handover) | ratio $nio_ratio | |"
 echo "| callback recordings/s, SQLite | $sqlite_rps, p99 $sqlite_p99 | >= 2000/s, p99 < 50 ms |"
 echo "| callback recordings/s, PostgreSQL | $postgres_rps, p99 $postgres_p99 | (reported) |"
 echo "(wrk -t$threads -c$connections -d${seconds}s on 127.0.0.1 after a 2 s warm-up for AASA; nginx: $cores workers; $cores cores shared by wrk, the server and the database)"
