@@ -117,7 +117,7 @@ import Testing
     @Test(arguments: [AppBehaviour.conformant, .premature])
     func appsAreIdleOnceALinksCallbackAndLogoutAreDone(behaviour: AppBehaviour) async throws {
         let server = try await Self.server()
-        let phone = SimulatedPhone(clock: SpedUpClock(speed: 20), storage: Self.folder(), developerMode: true)
+        let phone = SimulatedPhone(clock: SpedUpClock(speed: 5), storage: Self.folder(), developerMode: true)
         try await phone.install(Self.mail(server, behaviour: behaviour))
         await phone.launch("mail")
         let link = try UniversalLinkCallback(actionText: "\(server.origin)/apps/mail/logout", successText: "\(server.origin)/cb/ok",
