@@ -108,12 +108,12 @@ public final class HandoverServer: Sendable {
                 }
                 try application.register(collection: PushInboxRoutes(inbox: pushInbox))
             }
-            application.http.server.configuration.hostname = configuration.host
-            application.http.server.configuration.port = configuration.port
-            application.http.server.configuration.serverName = "handover"
+            let fastPath = AssociationFileFastPath(context: context)
+            let transport = HTTPTransport(application: application, serverName: "handover", fastPath: fastPath.respond)
+            application.servers.use { _ in transport }
             try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
             var resolved = configuration
-            resolved.port = application.http.server.shared.localAddress?.port ?? configuration.port
+            resolved.port = transport.localAddress?.port ?? configuration.port
             if configuration.publicURL == nil { origin.set(resolved.resolvedPublicURL) }
             let port = resolved.port
             let server = HandoverServer(application: application, configuration: resolved, port: port, context: context)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import Vapor
 
 /// `/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json`.
@@ -12,13 +13,6 @@ struct AssociationFileRoutes: RouteCollection {
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "apple-app-site-association", use: apple)
         routes.get(".well-known", "assetlinks.json", use: android)
-        // Registered on the application itself: answer a cached file before routing, too.
-        if let application = routes as? Application {
-            let context = self.context
-            application.responder.use { application in
-                AssociationFileResponder(context: context, next: application.responder.default)
-            }
-        }
     }
 
     // Not `async`: a file in the cache is answered on the event loop, with no hop to a task.
@@ -50,7 +44,7 @@ struct AssociationFileRoutes: RouteCollection {
         }
     }
 
-    fileprivate static func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
+    private static func respond(_ request: Request, _ entry: AssociationFileCache.Entry) throws -> Response {
         guard let body = entry.buffer, let etag = entry.etag else {
             throw APIError(.notFound, code: "not_found", reason: "No registered app claims links on this domain yet.")
         }
@@ -63,33 +57,27 @@ struct AssociationFileRoutes: RouteCollection {
     }
 }
 
-/// Answers `GET` and `HEAD` of a cached association file before Vapor routes the request: no
-/// router walk, middleware or future chain for the most fetched files of the server. Anything
-/// else (another path, a file not cached or empty, so a 404 in the API's JSON form) goes to the
-/// router, which answers exactly as before.
-struct AssociationFileResponder: Responder {
-    static let apple = URI(path: "/.well-known/apple-app-site-association")
-    static let android = URI(path: "/.well-known/assetlinks.json")
+/// Answers `GET` and `HEAD` of a cached association file before a Vapor `Request` exists
+/// (``HTTPTransport``'s fast path): no request object, router walk, middleware or future chain
+/// for the most fetched files of the server. Anything else (another path, a query, a conditional
+/// request, a file not cached or empty) is routed, and answered exactly as before.
+struct AssociationFileFastPath: Sendable {
+    static let apple = "/.well-known/apple-app-site-association"
+    static let android = "/.well-known/assetlinks.json"
 
     let context: ServerContext
-    let next: any Responder
 
-    func respond(to request: Request) -> EventLoopFuture<Response> {
-        guard request.method == .GET || request.method == .HEAD else { return next.respond(to: request) }
-        // URIs built the way Vapor builds a request's, compared whole: cheaper than `url.path`
-        // (which copies and searches the path on every call), and exact (a query goes to the router).
+    func respond(to head: HTTPRequestHead) -> (HTTPResponseHead, ByteBuffer?)? {
+        guard head.method == .GET || head.method == .HEAD, !head.headers.contains(name: .ifNoneMatch) else { return nil }
         let file: AssociationFileCache.File
-        if request.url == Self.apple {
-            file = .apple
-        } else if request.url == Self.android {
-            file = .android
-        } else {
-            return next.respond(to: request)
+        switch head.uri {
+        case Self.apple: file = .apple
+        case Self.android: file = .android
+        default: return nil
         }
-        guard let entry = context.associationFiles.fresh(file, now: context.clock.now()), entry.buffer != nil,
-              let response = try? AssociationFileRoutes.respond(request, entry) else {
-            return next.respond(to: request)
+        guard let entry = context.associationFiles.fresh(file, now: context.clock.now()), let body = entry.buffer else {
+            return nil
         }
-        return request.eventLoop.makeSucceededFuture(response)
+        return (HTTPResponseHead(version: head.version, status: .ok, headers: entry.okHeaders), body)
     }
 }

@@ -16,7 +16,10 @@ final class AssociationFileCache: Sendable {
         var etag: String?
         var madeAt: Date
         var buffer: ByteBuffer?
+        /// ETag, Cache-Control and Content-Type: what a 304 carries.
         var headers: HTTPHeaders
+        /// ``headers`` and the body's Content-Length: a 200's headers, complete.
+        var okHeaders: HTTPHeaders
 
         init(body: Data?, madeAt: Date) {
             self.body = body
@@ -30,6 +33,10 @@ final class AssociationFileCache: Sendable {
                 headers.contentType = .json
             }
             self.headers = headers
+            if let body {
+                headers.replaceOrAdd(name: .contentLength, value: String(body.count))
+            }
+            self.okHeaders = headers
         }
     }
 

@@ -21,7 +21,7 @@ enum EventStream {
         response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-        response.body = .init(managedAsyncStream: { writer in
+        let write: @Sendable (any AsyncBodyStreamWriter) async throws -> Void = { writer in
             enum Tick { case change, heartbeat }
             let (ticks, continuation) = AsyncStream<Tick>.makeStream(bufferingPolicy: .bufferingNewest(2))
             let forward = Task {
@@ -56,7 +56,10 @@ enum EventStream {
                 case .change: if try await send() { return }
                 }
             }
-        })
+        }
+        response.body = .init(managedAsyncStream: write)
+        // The same producer for ``HTTPTransport``, which cannot run Vapor's private stream body.
+        response.storage[StreamedBody.Key.self] = StreamedBody(write: write)
         return response
     }
 

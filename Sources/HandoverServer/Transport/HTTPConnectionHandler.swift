@@ -1,0 +1,198 @@
+import NIOCore
+import NIOHTTP1
+import Vapor
+
+/// One HTTP/1.1 connection of ``HTTPTransport``: NIO's parser and pipelining helper in front of
+/// it, Vapor's responder (router, middleware, routes) behind it.
+///
+/// A request is collected whole (at most ``HTTPTransport/maximumBodySize`` bytes; more is a 413
+/// and the connection closes), becomes a Vapor `Request`, and the responder's `Response` is
+/// written back: a buffered body at once, an ``StreamedBody`` (Server-Sent Events) chunk by
+/// chunk. Before that, ``FastPath`` may answer from a prebuilt response with no `Request` at all
+/// (the association files). NIO's `HTTPServerPipelineHandler` hands this handler one request at
+/// a time, so pipelined requests are answered in order.
+final class HTTPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// A response built before routing: the head and body to send for a request head, or nil to
+    /// route the request as usual.
+    typealias FastPath = @Sendable (HTTPRequestHead) -> (HTTPResponseHead, ByteBuffer?)?
+
+    private enum State {
+        case idle
+        case collecting(HTTPRequestHead, ByteBuffer?)
+        /// The body passed the limit: the rest is read and dropped, then a 413 and close.
+        case discarding(HTTPRequestHead)
+        case responding
+    }
+
+    private let application: Application
+    private let responder: any Responder
+    private let fastPath: FastPath?
+    private let serverName: String?
+    private let maximumBodySize: Int
+    private let date: HTTPDateHeader
+    private var state = State.idle
+
+    init(application: Application, responder: any Responder, fastPath: FastPath?, serverName: String?,
+         maximumBodySize: Int, date: HTTPDateHeader) {
+        self.application = application
+        self.responder = responder
+        self.fastPath = fastPath
+        self.serverName = serverName
+        self.maximumBodySize = maximumBodySize
+        self.date = date
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), state) {
+        case (.head(let head), _):
+            state = .collecting(head, nil)
+        case (.body(var chunk), .collecting(let head, var body)):
+            if (body?.readableBytes ?? 0) + chunk.readableBytes > maximumBodySize {
+                state = .discarding(head)
+            } else if body == nil {
+                state = .collecting(head, chunk)
+            } else {
+                body!.writeBuffer(&chunk)
+                state = .collecting(head, body)
+            }
+        case (.body, _):
+            break
+        case (.end, .collecting(let head, let body)):
+            state = .responding
+            respond(to: head, body: body, context: context)
+        case (.end, .discarding(let head)):
+            state = .responding
+            let error = #"{"error":"payload_too_large","reason":"The request body is larger than the server accepts."}"#
+            var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(error.utf8.count))])
+            finishHead(&headers, keepAlive: false)
+            send(HTTPResponseHead(version: head.version, status: .payloadTooLarge, headers: headers),
+                 body: ByteBuffer(string: error), keepAlive: false, context: context)
+        case (.end, _):
+            break
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
+        let keepAlive = head.isKeepAlive
+        if let fastPath, let (responseHead, responseBody) = fastPath(head) {
+            var responseHead = responseHead
+            finishHead(&responseHead.headers, keepAlive: keepAlive)
+            send(responseHead, body: head.method == .HEAD ? nil : responseBody, keepAlive: keepAlive, context: context)
+            return
+        }
+        let request = Request(
+            application: application,
+            method: head.method,
+            // `URI(path:)`, as Vapor's own server builds it: a request target has no scheme or host.
+            url: URI(path: head.uri),
+            version: head.version,
+            headersNoUpdate: head.headers,
+            collectedBody: body,
+            remoteAddress: context.channel.remoteAddress,
+            logger: application.logger,
+            byteBufferAllocator: context.channel.allocator,
+            on: context.eventLoop
+        )
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        responder.respond(to: request).hop(to: context.eventLoop).whenComplete { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let response):
+                handler.write(response, for: head, keepAlive: keepAlive, context: context)
+            case .failure(let error):
+                // The error middleware turns route errors into responses; this is a failure below it.
+                handler.application.logger.report(error: error)
+                var headers = HTTPHeaders([("Content-Length", "0")])
+                handler.finishHead(&headers, keepAlive: false)
+                handler.send(HTTPResponseHead(version: head.version, status: .internalServerError, headers: headers),
+                             body: nil, keepAlive: false, context: context)
+            }
+        }
+    }
+
+    /// Writes a Vapor response: its head, then its body as the request and status allow.
+    private func write(_ response: Response, for request: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        var headers = response.headers
+        finishHead(&headers, keepAlive: keepAlive)
+        let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
+        if request.method == .HEAD || response.status == .noContent || response.status == .notModified {
+            send(head, body: nil, keepAlive: keepAlive, context: context)
+        } else if let streamed = response.storage[StreamedBody.Key.self] {
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.flush()
+            stream(streamed, keepAlive: keepAlive, channel: context.channel)
+        } else if let buffer = response.body.buffer {
+            send(head, body: buffer, keepAlive: keepAlive, context: context)
+        } else {
+            // A body stream of Vapor's own kind: collected, then sent.
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            response.body.collect(on: context.eventLoop).whenComplete { result in
+                let (handler, context) = bound.value
+                handler.send(head, body: try? result.get(), keepAlive: keepAlive, context: context)
+            }
+        }
+    }
+
+    /// Sends a streamed body as it is written, then the end; a failed write closes the connection.
+    private func stream(_ streamed: StreamedBody, keepAlive: Bool, channel: any Channel) {
+        let writer = ChannelBodyWriter(channel: channel)
+        let bound = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        Task {
+            do {
+                try await streamed.write(writer)
+                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+                let keepOpen = keepAlive
+                channel.eventLoop.execute {
+                    bound.value.state = .idle
+                    if !keepOpen { channel.close(promise: nil) }
+                }
+            } catch {
+                try? await channel.close()
+            }
+        }
+    }
+
+    /// Connection, Date and Server, as Vapor's own server adds them.
+    private func finishHead(_ headers: inout HTTPHeaders, keepAlive: Bool) {
+        headers.add(name: "connection", value: keepAlive ? "keep-alive" : "close")
+        headers.add(name: "date", value: date.current())
+        if let serverName { headers.add(name: "server", value: serverName) }
+    }
+
+    private func send(_ head: HTTPResponseHead, body: ByteBuffer?, keepAlive: Bool, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body, body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
+        state = .idle
+        if keepAlive {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// Writes a streamed body's chunks to the channel, flushed one by one (an event must not wait).
+private struct ChannelBodyWriter: AsyncBodyStreamWriter {
+    let channel: any Channel
+
+    func write(_ result: BodyStreamResult) async throws {
+        switch result {
+        case .buffer(let buffer):
+            try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)))
+        case .end:
+            break // the transport ends the response once the producer returns
+        case .error(let error):
+            throw error
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import Vapor
+
+/// The HTTP/1.1 server under `handover serve`: SwiftNIO's parser, encoder and pipelining helper,
+/// and Vapor's responder (router, middleware, routes) for every request. Installed with
+/// `application.servers.use`, Vapor's own extension point for a server.
+///
+/// Why not Vapor's own server: it offers no way to answer a request before it builds a Vapor
+/// `Request`, and that `Request` (with a fresh UUID, which reads `/dev/urandom` on every call on
+/// Linux) plus five handlers between NIO's parser and the responder cost more than half of
+/// the server's time on the association files, the most fetched URLs of the server: 0.38 of
+/// nginx's rate on the same bytes (`scripts/bench-server.sh`, target 0.5). Here those files are
+/// answered by a ``HTTPConnectionHandler/FastPath`` from a prebuilt response, with no `Request`
+/// at all (0.89 of nginx), and every other request goes through one handler to the same responder.
+///
+/// What it leaves out of Vapor's server, none of which `handover serve` uses: TLS and HTTP/2
+/// (devices reach the server through a TLS proxy), WebSocket upgrades, request decompression and
+/// streamed request bodies (a body is collected whole, up to ``maximumBodySize``). Streamed
+/// response bodies are the ``StreamedBody`` that ``EventStream`` attaches.
+final class HTTPTransport: Vapor.Server, Sendable {
+    /// The largest request body read; a larger one is answered 413 and the connection closed.
+    /// Four times the largest body a route takes (a phone's signed answer, 64 KB).
+    static let maximumBodySize = 256 << 10
+
+    private let application: Application
+    private let fastPath: HTTPConnectionHandler.FastPath?
+    private let serverName: String?
+    private let shutdownTimeout: TimeAmount
+    private let date = HTTPDateHeader()
+    private let running = NIOLockedValueBox<(channel: any Channel, quiesce: ServerQuiescingHelper)?>(nil)
+    private let stopped: EventLoopPromise<Void>
+
+    init(application: Application, serverName: String?, shutdownTimeout: TimeAmount = .seconds(10),
+         fastPath: HTTPConnectionHandler.FastPath?) {
+        self.application = application
+        self.serverName = serverName
+        self.shutdownTimeout = shutdownTimeout
+        self.fastPath = fastPath
+        self.stopped = application.eventLoopGroup.any().makePromise()
+    }
+
+    deinit {
+        stopped.succeed()  // NIO checks that no promise is dropped unfulfilled
+    }
+
+    /// The bound address (the real port when 0 was asked for); nil before `start`.
+    var localAddress: SocketAddress? {
+        running.withLockedValue { $0?.channel.localAddress }
+    }
+
+    var onShutdown: EventLoopFuture<Void> { stopped.futureResult }
+
+    func start(address: BindAddress?) throws {
+        try bind(address).wait()
+    }
+
+    func start(address: BindAddress?) async throws {
+        try await bind(address).get()
+    }
+
+    private func bind(_ address: BindAddress?) -> EventLoopFuture<Void> {
+        let group = application.eventLoopGroup
+        let quiesce = ServerQuiescingHelper(group: group)
+        let responder = application.responder.current
+        let application = application, fastPath = fastPath, serverName = serverName, date = date
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // Pipelining assistance (one request at a time, answered in order, quiescing on
+                    // shutdown) and NIO's error handler (a 400 for what does not parse).
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
+                        application: application, responder: responder, fastPath: fastPath, serverName: serverName,
+                        maximumBodySize: Self.maximumBodySize, date: date))
+                }
+            }
+        let bound: EventLoopFuture<any Channel>
+        switch address ?? .hostname(nil, port: nil) {
+        case .hostname(let host, let port):
+            bound = bootstrap.bind(host: host ?? "127.0.0.1", port: port ?? 8080)
+        case .unixDomainSocket(let path):
+            bound = bootstrap.bind(unixDomainSocketPath: path)
+        }
+        bound.whenFailure { _ in quiesce.initiateShutdown(promise: nil) }
+        return bound.map { channel in
+            self.running.withLockedValue { $0 = (channel, quiesce) }
+            if let bound = channel.localAddress, let ip = bound.ipAddress, let port = bound.port {
+                self.application.logger.notice("Server started on http://\(bound.protocol == .inet6 ? "[\(ip)]" : ip):\(port)")
+            }
+        }
+    }
+
+    func shutdown() {
+        stop().whenComplete { _ in }
+    }
+
+    func shutdown() async {
+        try? await stop().get()
+    }
+
+    /// Stops accepting, lets each connection finish the response it is sending (at most
+    /// `shutdownTimeout`), then closes what is left.
+    private func stop() -> EventLoopFuture<Void> {
+        guard let (channel, quiesce) = running.withLockedValue({ value in defer { value = nil }; return value }) else {
+            stopped.succeed()  // never started, or already stopped (a second success is ignored)
+            return application.eventLoopGroup.any().makeSucceededVoidFuture()
+        }
+        // Whichever comes first ends the wait (a promise's second success is ignored).
+        let loop = channel.eventLoop
+        let done = loop.makePromise(of: Void.self)
+        let drained = loop.makePromise(of: Void.self)
+        quiesce.initiateShutdown(promise: drained)
+        let (logger, timeout) = (application.logger, shutdownTimeout)
+        let timer = loop.scheduleTask(in: timeout) {
+            logger.warning("Connections still open after \(timeout.nanoseconds / 1_000_000_000) s; stopping anyway")
+            done.succeed()
+        }
+        drained.futureResult.whenComplete { _ in
+            timer.cancel()
+            done.succeed()
+        }
+        let stopped = self.stopped
+        return done.futureResult.always { _ in stopped.succeed() }
+    }
+}

@@ -1,0 +1,15 @@
+import Vapor
+
+/// A response body produced while it is sent (Server-Sent Events), in a form ``HTTPTransport``
+/// can run: Vapor keeps its own stream bodies private to its server.
+///
+/// ``EventStream`` puts one in the response's storage beside the equivalent Vapor body, so the
+/// same response streams under either server.
+struct StreamedBody: Sendable {
+    struct Key: StorageKey {
+        typealias Value = StreamedBody
+    }
+
+    /// Writes the body's chunks; the transport ends the response when it returns.
+    let write: @Sendable (any AsyncBodyStreamWriter) async throws -> Void
+}
