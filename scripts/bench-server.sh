@@ -11,7 +11,7 @@
 #
 # The AASA rounds also measure a bare SwiftNIO server answering the same bytes
 # (Benchmarks/Sources/nio-file-server, built here in release mode): not a target, a reading. What
-# separates it from handover is Vapor's per-request work; what separates it from nginx is NIO's.
+# separates it from nginx is NIO's cost; what separates it from handover is handover's own.
 #
 # Needs wrk and nginx (installed with apt-get when missing). Builds `handover` in release mode
 # into .build-release. Talks only to 127.0.0.1. Prints a summary table at the end.
