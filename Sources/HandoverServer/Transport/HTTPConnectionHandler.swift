@@ -7,7 +7,7 @@ import Vapor
 ///
 /// A request is collected whole (at most ``HTTPTransport/maximumBodySize`` bytes; more is a 413
 /// and the connection closes), becomes a Vapor `Request`, and the responder's `Response` is
-/// written back: a buffered body at once, an ``StreamedBody`` (Server-Sent Events) chunk by
+/// written back: a buffered body at once, a ``StreamedBody`` (Server-Sent Events) chunk by
 /// chunk. Before that, ``FastPath`` may answer from a prebuilt response with no `Request` at all
 /// (the association files). NIO's `HTTPServerPipelineHandler` hands this handler one request at
 /// a time, so pipelined requests are answered in order.

@@ -15,7 +15,7 @@ import Vapor
 /// the server's time on the association files, the most fetched URLs of the server: 0.38 of
 /// nginx's rate on the same bytes (`scripts/bench-server.sh`, target 0.5). Here those files are
 /// answered by a ``HTTPConnectionHandler/FastPath`` from a prebuilt response, with no `Request`
-/// at all (0.89 of nginx), and every other request goes through one handler to the same responder.
+/// at all (about 0.86 of nginx), and every other request goes through one handler to the same responder.
 ///
 /// What it leaves out of Vapor's server, none of which `handover serve` uses: TLS and HTTP/2
 /// (devices reach the server through a TLS proxy), WebSocket upgrades, request decompression and
