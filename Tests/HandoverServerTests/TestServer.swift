@@ -85,6 +85,25 @@ final class TestServer: Sendable {
                           dataDirectory: directory, databaseURL: configuration.databaseURL)
     }
 
+    /// Starts a server, runs `body` with it, and stops it whether `body` returns or throws (a
+    /// failed `#require` included), so no client or server outlives its test.
+    static func with<T>(_ database: TestDatabase, publicURL: String? = nil, developerMode: Bool = false,
+                        testerSimulator: (any TesterSimulator)? = nil, clock: ManualServerClock? = nil,
+                        configure: (inout ServerConfiguration) -> Void = { _ in },
+                        _ body: (TestServer) async throws -> T) async throws -> T {
+        let test = try await start(database, publicURL: publicURL, developerMode: developerMode, testerSimulator: testerSimulator,
+                                   clock: clock, configure: configure)
+        let result: T
+        do {
+            result = try await body(test)
+        } catch {
+            try? await test.stop()
+            throw error
+        }
+        try await test.stop()
+        return result
+    }
+
     private init(server: HandoverServer, clock: ManualServerClock, adminKey: String, client: HTTPClient, dataDirectory: URL,
                  databaseURL: String?) {
         self.databaseURL = databaseURL

@@ -82,6 +82,22 @@ import Testing
         try await domain.shutdown()
     }
 
+    /// Hardening: a round number out of range (the extremes of 64-bit integers included) is a
+    /// "not valid" page, never an overflow trap that takes the server down.
+    @Test(.timeLimit(.minutes(2)), arguments: ["-9223372036854775808", "9223372036854775807", "0", "-1", "4"])
+    func anExtremeRoundNumberIsRefusedAndTheServerKeepsServing(round: String) async throws {
+        let domain = try await Self.appDomain()
+        try await TestServer.with(.sqlite, developerMode: true) { test in
+            let browser = DashboardBrowser(test)
+            let csrf = try await browser.signIn(key: test.adminKey)
+            let id = try await Self.createTest(browser, csrf: csrf, fields: [("action", "\(domain.origin)/apps/mail/logout")])
+            #expect(try await test.request(.GET, "/tester/cb/\(id)/\(round)/success?n=abc").status == 404)
+            #expect(try await browser.post("/tester/\(id)/rounds/\(round)/start", [("csrf", csrf)]).status == 404)
+            #expect(try await test.request(.GET, "/healthz").status == 200)
+        }
+        try await domain.shutdown()
+    }
+
     @Test func aRoundWithNoAnswerTimesOutAtTheBudgetAndSkipsTheRest() async throws {
         let domain = try await Self.appDomain()
         let test = try await TestServer.start(.sqlite, developerMode: true)

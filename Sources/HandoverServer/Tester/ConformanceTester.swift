@@ -30,6 +30,11 @@ struct ConformanceTester: Sendable {
         var verdict: TesterVerdict { TesterVerdict(association: association, rounds: rounds, budgetSeconds: budgetSeconds) }
         /// The round a person should start next, if any.
         var nextReadyRound: Int? { rounds.firstIndex { $0.status == .ready } }
+        /// The index of round `number` (1-based), or `nil` when the test has no such round. Safe
+        /// for any `Int`: nothing is subtracted before the range check.
+        func roundIndex(_ number: Int) -> Int? {
+            number >= 1 && number <= rounds.count ? number - 1 : nil
+        }
         var isFinished: Bool { verdict.status != "running" }
     }
 
@@ -117,12 +122,13 @@ struct ConformanceTester: Sendable {
 
     // MARK: Changing
 
-    /// Starts round `index` (0-based): the clock runs from now.
+    /// Starts round `roundNumber` (1-based, as links and pages number them): the clock runs from
+    /// now. A number outside the test's rounds (any `Int`, the extremes included) starts nothing.
     @discardableResult
-    func start(_ id: UUID, round index: Int) async throws -> Bool {
+    func start(_ id: UUID, roundNumber: Int) async throws -> Bool {
         let now = context.clock.now()
         return try await update(id) { snapshot in
-            guard snapshot.rounds.indices.contains(index), snapshot.rounds[index].status == .ready,
+            guard let index = snapshot.roundIndex(roundNumber), snapshot.rounds[index].status == .ready,
                   snapshot.rounds[..<index].allSatisfy({ $0.status != .ready && $0.status != .waiting }) else { return false }
             var window = Double(snapshot.budgetSeconds)
             if snapshot.rounds[index].kind == .hostile, let first = snapshot.rounds.first(where: { $0.kind == .callback })?.elapsed {
@@ -140,8 +146,7 @@ struct ConformanceTester: Sendable {
         let now = context.clock.now()
         var result = Recording.unknown
         _ = try await update(id) { snapshot in
-            let index = roundNumber - 1
-            guard snapshot.rounds.indices.contains(index), CallbackNonce.constantTimeEqual(snapshot.rounds[index].nonce, nonce) else {
+            guard let index = snapshot.roundIndex(roundNumber), CallbackNonce.constantTimeEqual(snapshot.rounds[index].nonce, nonce) else {
                 result = .unknown
                 return false
             }
@@ -256,7 +261,7 @@ struct ConformanceTester: Sendable {
         guard let first = try? await snapshot(id) else { return }
         for index in first.rounds.indices {
             guard !Task.isCancelled, let current = try? await snapshot(id), current.rounds[index].status == .ready,
-                  (try? await start(id, round: index)) == true else { continue }
+                  (try? await start(id, roundNumber: index + 1)) == true else { continue }
             let link = current.rounds[index].link
             await simulator.open(link)
             if current.rounds[index].kind == .duplicate { await simulator.open(link) }

@@ -40,7 +40,7 @@ extension HandoverServer {
     /// Starts round `number` (from 1) of a test a person plays: the clock runs from now.
     @discardableResult
     public func startTesterRound(_ id: UUID, number: Int) async throws -> Bool {
-        try await ConformanceTester(database: application.db, context: context).start(id, round: number - 1)
+        try await ConformanceTester(database: application.db, context: context).start(id, roundNumber: number)
     }
 }
 

@@ -239,11 +239,13 @@ struct TesterRoutes: RouteCollection {
     @Sendable func startRound(_ request: Request) async throws -> Response {
         try await dashboard.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            guard let id = request.parameters.get("testID", as: UUID.self), let number = request.parameters.get("round", as: Int.self),
-                  try await tester(request).snapshot(id) != nil else {
+            guard let id = request.parameters.get("testID", as: UUID.self), let snapshot = try await tester(request).snapshot(id) else {
                 throw DashboardError.notFound("No test with that id.")
             }
-            try await tester(request).start(id, round: number - 1)
+            guard let number = request.parameters.get("round", as: Int.self), snapshot.roundIndex(number) != nil else {
+                throw DashboardError.notFound("This test has rounds 1 to \(snapshot.rounds.count) only.")
+            }
+            try await tester(request).start(id, roundNumber: number)
             return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
         }
     }
