@@ -57,6 +57,8 @@ public final class HandoverServer: Sendable {
                              pushInbox: (any PushInbox)? = nil) async throws -> HandoverServer {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
+        var outboundClient: HTTPClient?
+        var pushSender: PushSender?
         do {
             let usesPostgres = try configureDatabase(application, configuration)
             if !usesPostgres, let sql = application.db as? any SQLDatabase {
@@ -66,8 +68,15 @@ public final class HandoverServer: Sendable {
                 // cannot have it, so the answer is checked.
                 try await enableWriteAheadLog(sql)
             }
-            try await application.autoMigrate()
-            let nonceKey = try await ServerSecrets.nonceKey(on: application.db)
+            do {
+                try await application.autoMigrate()
+            } catch {
+                throw StartupFailure.database(error, configuration: configuration)
+            }
+            let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64,
+                                                      dataDirectory: configuration.dataDirectory)
+            let nonceKey = try await ServerSecrets.nonceKey(on: application.db, sealer: sealer)
+            try await ServerSecrets.sealStoredWebhookSecrets(on: application.db, sealer: sealer)
             let hub = RunEventHub()
             let origin = PublicOrigin(configuration.resolvedPublicURL)
             var context = ServerContext(
@@ -76,27 +85,33 @@ public final class HandoverServer: Sendable {
                 metrics: ServerMetrics(), allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
                 developerMode: configuration.developerMode)
             context.configuredHostileOrigin = configuration.testerHostileURL
+            context.trustsForwardedFor = configuration.trustsForwardedFor
+            context.webhookTargets = WebhookTargetPolicy(allowsPrivate: configuration.allowsPrivateWebhookTargets || configuration.allowsLoopbackWebhooks)
+            // Webhook deliveries never follow redirects: a redirect could lead past the target check.
+            application.http.client.configuration.redirectConfiguration = .disallow
             context.testerSimulator = testerSimulator
-            var outbound = HTTPClient.Configuration(redirectConfiguration: .disallow)
-            outbound.timeout = .init(connect: .seconds(5), read: .seconds(10))
-            let outboundClient = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outbound)
-            context.outboundClient = outboundClient
-            let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64,
-                                                      dataDirectory: configuration.dataDirectory)
+            var outboundSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            outboundSettings.timeout = .init(connect: .seconds(5), read: .seconds(10))
+            let outbound = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outboundSettings)
+            outboundClient = outbound
+            context.outboundClient = outbound
+            context.sealer = sealer
             let sessions = SessionAuthority(settings: configuration.sessions, sealer: sealer, clock: clock,
                                             issuer: SessionAuthority.issuer(publicURL: configuration.publicURL),
                                             usesPostgres: usesPostgres, logger: logger)
             try await sessions.start(on: application.db)
             context.sessions = sessions
             if let smtp = configuration.smtp {
+                try smtp.checkTrustedCertificates()
                 context.mailer = SMTPClient(configuration: smtp, group: application.eventLoopGroup)
             }
             if let apple = configuration.signInWithApple {
-                context.apple = try AppleSignInService(configuration: apple, httpClient: outboundClient, clock: clock,
+                context.apple = try AppleSignInService(configuration: apple, httpClient: outbound, clock: clock,
                                                        settings: configuration.sessions, sealer: sealer, logger: logger)
             }
             if let push = configuration.push {
-                context.push = try PushSender(configuration: push, now: { clock.now() })
+                pushSender = try PushSender(configuration: push, now: { clock.now() })
+                context.push = pushSender
             }
             context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
             context.operationWrites = WriteGate(serializes: !usesPostgres)
@@ -106,12 +121,17 @@ public final class HandoverServer: Sendable {
                     throw ConfigurationError(setting: "--apns-loopback", problem: "a loopback push inbox is for developer mode only",
                                              accepted: "--developer-mode together with --apns-loopback")
                 }
-                try application.register(collection: PushInboxRoutes(inbox: pushInbox))
+                try application.register(collection: PushInboxRoutes(inbox: pushInbox, context: context))
             }
             let fastPath = AssociationFileFastPath(context: context)
-            let transport = HTTPTransport(application: application, serverName: "handover", fastPath: fastPath.respond)
+            let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits,
+                                          fastPath: fastPath.respond)
             application.servers.use { _ in transport }
-            try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
+            do {
+                try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
+            } catch {
+                throw StartupFailure.listening(error, host: configuration.host, port: configuration.port)
+            }
             var resolved = configuration
             resolved.port = transport.localAddress?.port ?? configuration.port
             if configuration.publicURL == nil { origin.set(resolved.resolvedPublicURL) }
@@ -128,8 +148,12 @@ public final class HandoverServer: Sendable {
             if let interval = configuration.schedulerInterval { server.runBackgroundWork(every: interval) }
             return server
         } catch {
+            // Close what was opened, the outbound clients included (an HTTP client that is never
+            // shut down traps when it is released), then report the reason.
+            try? await outboundClient?.shutdown()
+            await pushSender?.shutdown()
             try? await application.asyncShutdown()
-            throw error
+            throw StartupFailure.explain(error)
         }
     }
 
@@ -189,7 +213,8 @@ public final class HandoverServer: Sendable {
     }
 
     private var dispatcher: WebhookDispatcher {
-        WebhookDispatcher(database: application.db, client: application.client, clock: context.clock, logger: application.logger)
+        WebhookDispatcher(database: application.db, client: application.client, clock: context.clock, logger: application.logger,
+                          targets: context.webhookTargets, sealer: context.sealer)
     }
 
     // MARK: Set-up
@@ -204,15 +229,22 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateEmailSignInAndDeviceSSO())
         application.migrations.add(CreateOutOfBand())
         if let url = configuration.databaseURL {
+            let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-                throw ConfigurationError(setting: "--database", problem: "'\(url)' is not a PostgreSQL URL",
-                                         accepted: "postgres://user:password@host:5432/database, or nothing for SQLite")
+                throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' is not a PostgreSQL URL", accepted: accepted)
             }
-            application.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60)), as: .psql)
+            guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else {
+                throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' names no database host", accepted: accepted)
+            }
+            do {
+                application.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60)), as: .psql)
+            } catch {
+                throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' cannot be read as a PostgreSQL URL", accepted: accepted)
+            }
             return true
         }
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
-        let file = configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
+        try DataDirectory.prepare(configuration.dataDirectory)
+        let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
         application.databases.use(.sqlite(.file(file), maxConnectionsPerEventLoop: 1), as: .sqlite)
         return false
     }
@@ -233,7 +265,7 @@ public final class HandoverServer: Sendable {
         }
         try application.register(collection: AssociationFileRoutes(context: context))
         try application.register(collection: CallbackPageRoutes(context: context))
-        let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator())
+        let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator(context: context))
         try api.register(collection: RegistryRoutes(context: context))
         try api.register(collection: LogoutRunRoutes(context: context))
         try api.register(collection: OperationRoutes(context: context))

@@ -2,6 +2,7 @@ import Fluent
 import LinkCallbacks
 import Foundation
 import NIOConcurrencyHelpers
+import SessionTokens
 import AsyncHTTPClient
 import Vapor
 
@@ -14,7 +15,15 @@ struct ServerContext: Sendable {
     let notifier: RunChangeNotifier
     let metrics: ServerMetrics
     let allowsLoopbackWebhooks: Bool
+    /// Seals secrets kept in the database (``ServerSecrets``).
+    var sealer: SecretSealer?
+    /// Which addresses webhook deliveries may reach.
+    var webhookTargets = WebhookTargetPolicy(allowsPrivate: false)
     let associationFiles = AssociationFileCache()
+    /// Every limit on unauthenticated writes and guesses (``RateLimits``).
+    let rateLimits = RateLimits()
+    /// Whether the client address is taken from `X-Forwarded-For` (a trusted TLS proxy in front).
+    var trustsForwardedFor = false
     /// Records callbacks many to a transaction (group commit).
     let callbacks = CallbackRecorder()
     /// Queues out-of-band operations' writes on SQLite (see ``WriteGate``).
@@ -108,5 +117,18 @@ final class DetachedWork: Sendable {
         let running = tasks.withLockedValue { Array($0.values) }
         for task in running { task.cancel() }
         for task in running { await task.value }
+    }
+}
+
+extension ServerContext {
+    /// The client's address for rate limits: the peer's, or behind a trusted proxy
+    /// (``ServerConfiguration/trustsForwardedFor``) the last address in `X-Forwarded-For`, the
+    /// one the proxy itself added.
+    func clientAddress(_ request: Request) -> String {
+        if trustsForwardedFor, let forwarded = request.headers[.xForwardedFor].last?.split(separator: ",").last {
+            let address = forwarded.trimmingCharacters(in: .whitespaces)
+            if !address.isEmpty { return address }
+        }
+        return request.remoteAddress?.ipAddress ?? "unknown"
     }
 }

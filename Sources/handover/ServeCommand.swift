@@ -60,6 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Out-of-band operations (push, QR code, link)") var push: PushOptions
 
+    @Flag(name: .customLong("webhook-private-targets"),
+          help: "Let webhooks reach loopback and private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), for a receiver inside your network. Link-local and cloud metadata addresses stay refused. Env: HANDOVER_WEBHOOK_PRIVATE_TARGETS=1.")
+    var webhookPrivateTargets = false
+
     @Flag(name: .customLong("developer-mode"),
           help: "Also accept logout actions on loopback with http and a port (like iOS ?mode=developer), for `handover simulate logout --server`. Env: HANDOVER_DEVELOPER_MODE=1.")
     var developerMode = false
@@ -80,15 +84,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if developerMode { configuration.developerMode = true }
+        if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
         try sessions.apply(to: &configuration)
-        if let publicURL {
-            do {
-                configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url")
-            } catch let error as ConfigurationError {
-                throw ValidationError(error.description)
-            }
-        }
+        if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
         let loopbackAPNs = try await push.apply(to: &configuration)
+        // One server per SQLite data directory; PostgreSQL instances share their database instead.
+        let lock = configuration.databaseURL == nil ? try DataDirectory.Lock(configuration.dataDirectory) : nil
         ServerLogging.bootstrap(defaultLevel: .info)
         let started = ContinuousClock.now
         let server: HandoverServer
@@ -121,6 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         say("Received \(signal); shutting down.")
         try await server.shutdown()
         await loopbackAPNs?.shutdown()
+        withExtendedLifetime(lock) {}
     }
 }
 

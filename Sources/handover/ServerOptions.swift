@@ -15,16 +15,13 @@ struct StorageOptions: ParsableArguments {
 
     /// The environment's configuration with these flags on top.
     func configuration() throws -> ServerConfiguration {
-        var configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration.fromEnvironment()
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
+        // A ConfigurationError prints as one line (`Error: setting: problem. Accepted: …`).
+        var configuration = try ServerConfiguration.fromEnvironment()
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory) }
         if let databaseURL {
             guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
-                throw ValidationError("--database: '\(databaseURL)' is not a PostgreSQL URL. Accepted: postgres://user:password@host:5432/database.")
+                throw ConfigurationError(setting: "--database", problem: "'\(databaseURL)' is not a PostgreSQL URL",
+                                         accepted: "postgres://user:password@host:5432/database, or nothing for SQLite")
             }
             configuration.databaseURL = databaseURL
         }

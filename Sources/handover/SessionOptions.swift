@@ -35,22 +35,19 @@ struct SessionOptions: ParsableArguments {
     var strictSessions = false
 
     /// Applies the flags given on top of `configuration` (already read from the environment).
+    /// A mistake throws a ``ConfigurationError``, printed as one line.
     func apply(to configuration: inout ServerConfiguration) throws {
-        do {
-            if let sessionTTL { configuration.sessions.accessTokenLifetime = try ServerConfiguration.parseSessionTTL(sessionTTL, setting: "--session-ttl") }
-            if strictSessions { configuration.sessions.strict = true }
-            if appleClientIDs != nil || appleTeamID != nil || appleKeyID != nil || applePrivateKeyFile != nil {
-                let fromEnvironment = configuration.signInWithApple
-                configuration.signInWithApple = try ServerConfiguration.appleConfiguration(
-                    clientIDs: appleClientIDs ?? fromEnvironment?.clientIDs.joined(separator: ","),
-                    teamID: appleTeamID ?? fromEnvironment?.teamID, keyID: appleKeyID ?? fromEnvironment?.keyID,
-                    privateKeyFile: applePrivateKeyFile ?? ProcessInfo.processInfo.environment["HANDOVER_APPLE_PRIVATE_KEY_FILE"],
-                    baseURL: appleBaseURL ?? fromEnvironment?.baseURL.absoluteString, names: .flags)
-            } else if let appleBaseURL, configuration.signInWithApple != nil {
-                configuration.signInWithApple?.baseURL = try ServerConfiguration.parsePublicURL(appleBaseURL, setting: "--apple-base-url")
-            }
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
+        if let sessionTTL { configuration.sessions.accessTokenLifetime = try ServerConfiguration.parseSessionTTL(sessionTTL, setting: "--session-ttl") }
+        if strictSessions { configuration.sessions.strict = true }
+        if appleClientIDs != nil || appleTeamID != nil || appleKeyID != nil || applePrivateKeyFile != nil {
+            let fromEnvironment = configuration.signInWithApple
+            configuration.signInWithApple = try ServerConfiguration.appleConfiguration(
+                clientIDs: appleClientIDs ?? fromEnvironment?.clientIDs.joined(separator: ","),
+                teamID: appleTeamID ?? fromEnvironment?.teamID, keyID: appleKeyID ?? fromEnvironment?.keyID,
+                privateKeyFile: applePrivateKeyFile ?? ProcessInfo.processInfo.environment["HANDOVER_APPLE_PRIVATE_KEY_FILE"],
+                baseURL: appleBaseURL ?? fromEnvironment?.baseURL.absoluteString, names: .flags)
+        } else if let appleBaseURL, configuration.signInWithApple != nil {
+            configuration.signInWithApple?.baseURL = try ServerConfiguration.parsePublicURL(appleBaseURL, setting: "--apple-base-url")
         }
     }
 }

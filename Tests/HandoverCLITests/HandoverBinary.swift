@@ -6,6 +6,8 @@ struct HandoverBinary {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether it was still running at the time limit (and was killed).
+        var timedOut = false
     }
 
     /// The executable next to the test bundle in the build products folder.
@@ -21,10 +23,16 @@ struct HandoverBinary {
         return packageRoot.appendingPathComponent(".build/debug/handover")
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    /// Runs the executable to its end, or until `timeout` seconds have passed (then kills it and
+    /// says so in ``Result/timedOut``). `environment` is added to this process's.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    timeout: TimeInterval = 300) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -32,10 +40,14 @@ struct HandoverBinary {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
+        let timer = DispatchWorkItem { if process.isRunning { process.interrupt(); kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let timedOut = timer.isCancelled == false && process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        timer.cancel()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+                      stderr: String(decoding: stderr, as: UTF8.self), timedOut: timedOut)
     }
 }

@@ -22,6 +22,17 @@ public struct ServerConfiguration: Sendable {
     public var createsFirstAdminKey: Bool = true
     /// Extra hosts, besides ``publicURL``'s, that webhook targets may be on with plain http (loopback tests).
     public var allowsLoopbackWebhooks: Bool = false
+    /// Whether webhook targets may be loopback or private addresses (RFC 1918, shared address
+    /// space, IPv6 unique local). Off by default: a webhook URL is resolved by this server, and
+    /// should not reach into the network behind it. Link-local and metadata addresses are never
+    /// allowed. `--webhook-private-targets`, `HANDOVER_WEBHOOK_PRIVATE_TARGETS=1`.
+    public var allowsPrivateWebhookTargets: Bool = false
+    /// Whether a client's address (for rate limits) is the last one in `X-Forwarded-For`, as a
+    /// TLS proxy in front of the server adds it. Only with such a proxy: otherwise a client could
+    /// name any address. `HANDOVER_TRUST_FORWARDED_FOR=1`.
+    public var trustsForwardedFor: Bool = false
+    /// Connection time limits and the connection cap (see ``ConnectionLimits``).
+    public var connectionLimits = ConnectionLimits()
     /// Developer mode: the registry also accepts logout actions on loopback hosts with plain http
     /// and a port (`http://127.0.0.1:9311/logout`), mirroring iOS associated domains'
     /// `?mode=developer`. For simulators and tests on one machine; off by default.
@@ -77,6 +88,23 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError(setting: "HANDOVER_DEVELOPER_MODE", problem: "'\(developer)' is not a switch", accepted: "1 or 0")
             }
         }
+        if let value = environment["HANDOVER_WEBHOOK_PRIVATE_TARGETS"], !value.isEmpty {
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": configuration.allowsPrivateWebhookTargets = true
+            case "0", "false", "no", "off": configuration.allowsPrivateWebhookTargets = false
+            default:
+                throw ConfigurationError(setting: "HANDOVER_WEBHOOK_PRIVATE_TARGETS", problem: "'\(value)' is not a switch", accepted: "1 or 0")
+            }
+        }
+        configuration.connectionLimits = try ConnectionLimits.fromEnvironment(environment)
+        if let value = environment["HANDOVER_TRUST_FORWARDED_FOR"], !value.isEmpty {
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": configuration.trustsForwardedFor = true
+            case "0", "false", "no", "off": configuration.trustsForwardedFor = false
+            default:
+                throw ConfigurationError(setting: "HANDOVER_TRUST_FORWARDED_FOR", problem: "'\(value)' is not a switch", accepted: "1 or 0")
+            }
+        }
         try readSessionSettings(environment, into: &configuration)
         return configuration
     }
@@ -119,4 +147,10 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     public var problem: String
     public var accepted: String
     public var description: String { "\(setting): \(problem). Accepted: \(accepted)." }
+
+    public init(setting: String, problem: String, accepted: String) {
+        self.setting = setting
+        self.problem = problem
+        self.accepted = accepted
+    }
 }

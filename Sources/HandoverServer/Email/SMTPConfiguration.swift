@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 
 /// Where and how the server sends mail (email-link sign-in).
 ///
@@ -70,5 +71,20 @@ public struct SMTPConfiguration: Sendable {
         configuration.password = value("HANDOVER_SMTP_PASSWORD")
         configuration.trustedCertificatesPEMFile = value("HANDOVER_SMTP_CA_FILE")
         return configuration
+    }
+}
+
+extension SMTPConfiguration {
+    /// Reads the extra trusted certificates now, so that a missing or unreadable
+    /// `HANDOVER_SMTP_CA_FILE` stops the start instead of the first sign-in mail.
+    func checkTrustedCertificates() throws {
+        guard let file = trustedCertificatesPEMFile else { return }
+        do {
+            guard try !NIOSSLCertificate.fromPEMFile(file).isEmpty else { throw NIOSSLError.failedToLoadCertificate }
+        } catch {
+            let problem = FileManager.default.fileExists(atPath: file) ? "\(file) holds no PEM certificate" : "\(file) does not exist"
+            throw ConfigurationError(setting: "HANDOVER_SMTP_CA_FILE", problem: problem,
+                                     accepted: "a readable PEM file of the certificates that sign the relay's (-----BEGIN CERTIFICATE-----)")
+        }
     }
 }

@@ -17,7 +17,7 @@ final class PushSender: Sendable {
             token = try APNsProviderToken(privateKeyPEM: configuration.privateKeyPEM, keyID: configuration.keyID,
                                           teamID: configuration.teamID, now: now)
         } catch {
-            throw ConfigurationError(setting: "--apns-private-key-file", problem: "the APNs key could not be read (\(error))",
+            throw ConfigurationError(setting: "--apns-private-key-file (HANDOVER_APNS_PRIVATE_KEY_FILE)", problem: "the APNs key could not be read (\(error))",
                                      accepted: "the AuthKey_<keyID>.p8 file from the developer account (PEM, P-256)")
         }
         var tls = TLSConfiguration.makeClientConfiguration()

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LinkCallbacks
+import UniversalLinks
 import Vapor
 
 /// `/api/v1/apps`, `/api/v1/devices` and `/api/v1/webhooks`: the registry, admin only.
@@ -52,6 +53,13 @@ struct RegistryRoutes: RouteCollection {
         let files = AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil)
         do {
             _ = try files.appleFile(apps: others + [app])
+        } catch let error as AssociationFiles.Invalid where error.oversizedBytes != nil {
+            let used = (try? files.appleFile(apps: others))??.count ?? 0
+            let left = max(0, AssociationValidator.maximumSize - used)
+            throw APIError(.unprocessableEntity, code: "association_file_too_large",
+                           reason: "paths: the apple-app-site-association file would grow past 128 KB (\(error.description)). "
+                               + "\(left) bytes are left for new apps; use fewer or shorter paths, wildcards such as /items/*, or remove an app first.",
+                           field: "paths")
         } catch let error as AssociationFiles.Invalid {
             throw APIError.invalid("paths", "the apple-app-site-association file would be invalid: \(error.description)")
         }
@@ -105,8 +113,11 @@ struct RegistryRoutes: RouteCollection {
         let input = try request.content.decode(WebhookInput.self, using: JSONDecoder.api)
         guard !input.url.containsControlCharacter else { throw APIError.invalid("url", String.controlCharacterAdvice) }
         guard let url = URL(string: input.url), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
-              scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || Self.isLoopback(host))) else {
+              scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || WebhookTargetPolicy.isLoopback(host))) else {
             throw APIError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
+        }
+        if let refusal = context.webhookTargets.checkLiteral(host) {
+            throw APIError.invalid("url", "\(refusal.description); give the address of a public https receiver")
         }
         guard !input.events.isEmpty else {
             throw APIError.invalid("events", "subscribe to at least one of \(WebhookOutbox.eventTypes.joined(separator: ", "))")
@@ -125,7 +136,10 @@ struct RegistryRoutes: RouteCollection {
         let hook = Webhook()
         hook.url = input.url
         hook.events = Array(Set(input.events)).sorted()
-        hook.secret = secret
+        guard let sealer = context.sealer else {
+            throw APIError(.internalServerError, code: "internal_error", reason: "The server has no encryption key for secrets.")
+        }
+        hook.secret = try ServerSecrets.seal(secret, sealer: sealer)
         hook.createdAt = context.clock.now()
         try await hook.create(on: request.db)
         return try await CreatedWebhook(webhook: WebhookView(hook), secret: secret).encodeResponse(status: .created, for: request)
@@ -154,9 +168,5 @@ struct RegistryRoutes: RouteCollection {
         }
         guard let model = try await M.find(id, on: request.db) else { throw APIError.notFound(what) }
         return model
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

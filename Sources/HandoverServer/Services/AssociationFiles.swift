@@ -17,6 +17,8 @@ struct AssociationFiles {
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
+        /// The size the file would have had, when its size is what is wrong.
+        var oversizedBytes: Int?
     }
 
     /// The file's bytes, or nil when no app claims anything.
@@ -37,11 +39,18 @@ struct AssociationFiles {
             registrations.append(AppRegistration(appIDs: app.appIDs, paths: unique))
         }
         guard !registrations.isEmpty else { return nil }
+        let data: Data
         do {
-            return Data(try AssociationGenerator.appleFile(for: registrations).prettyText.utf8)
+            data = Data(try AssociationGenerator.appleFile(for: registrations).prettyText.utf8)
         } catch {
             throw Invalid(description: error.description)
         }
+        // iOS reads at most 128 KB of the file: a larger one is one the server must never serve.
+        guard data.count <= AssociationValidator.maximumSize else {
+            throw Invalid(description: "it would be \(data.count) bytes, and iOS reads at most \(AssociationValidator.maximumSize) bytes (128 KB)",
+                          oversizedBytes: data.count)
+        }
+        return data
     }
 
     /// `assetlinks.json` bytes, or nil when no app has an Android package.

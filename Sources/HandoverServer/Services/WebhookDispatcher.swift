@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import NIOCore
+import SessionTokens
 import SQLKit
 import Vapor
 
@@ -12,6 +13,10 @@ struct WebhookDispatcher: Sendable {
     let client: Client
     let clock: ServerClock
     let logger: Logger
+    /// Checked against the target's addresses just before each attempt.
+    var targets = WebhookTargetPolicy(allowsPrivate: false)
+    /// Opens the stored signing secrets.
+    var sealer: SecretSealer?
     var maxAttempts = 8
     var timeout: TimeAmount = .seconds(10)
 
@@ -42,10 +47,14 @@ struct WebhookDispatcher: Sendable {
             var failure: String?
             do {
                 let body = Data(delivery.payload.utf8)
+                let secret = try sealer.map { try ServerSecrets.open(hook.secret, sealer: $0) } ?? hook.secret
+                if let url = URL(string: hook.url), let host = url.host {
+                    try await targets.checkResolved(host, port: url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443))
+                }
                 let response = try await client.post(URI(string: hook.url), beforeSend: { request in
                     request.headers.contentType = .json
                     request.headers.replaceOrAdd(name: WebhookSignature.headerName,
-                                                 value: WebhookSignature.header(body: body, secret: hook.secret,
+                                                 value: WebhookSignature.header(body: body, secret: secret,
                                                                                 timestamp: Int(now.timeIntervalSince1970)))
                     request.headers.replaceOrAdd(name: "Handover-Event", value: delivery.event)
                     request.headers.replaceOrAdd(name: "Handover-Delivery", value: id.uuidString.lowercased())

@@ -31,8 +31,9 @@ struct AppleSignInService: Sendable {
                 secret = try ClientSecret(privateKeyPEM: configuration.privateKeyPEM, teamID: configuration.teamID,
                                           keyID: configuration.keyID, clientID: clientID, now: now)
             } catch {
-                throw ConfigurationError(setting: "HANDOVER_APPLE_PRIVATE_KEY_FILE", problem: "\(error)",
-                                         accepted: "the .p8 file of the key named by HANDOVER_APPLE_KEY_ID")
+                throw ConfigurationError(setting: "--apple-private-key-file (HANDOVER_APPLE_PRIVATE_KEY_FILE)",
+                                         problem: "the key is not an ES256 (P-256) private key (\(error))",
+                                         accepted: "the .p8 file of the key named by --apple-key-id, as Apple let you download it")
             }
             clients[clientID] = AppleTokenClient(clientSecret: secret, httpClient: httpClient, baseURL: configuration.baseURL)
         }

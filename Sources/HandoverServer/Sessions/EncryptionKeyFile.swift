@@ -16,10 +16,17 @@ enum EncryptionKeyFile {
         let file = dataDirectory.appendingPathComponent(fileName)
         if let text = try? String(contentsOf: file, encoding: .utf8) {
             do { return try SecretSealer(base64: text) } catch {
-                throw ConfigurationError(setting: file.path, problem: "\(error)", accepted: "base64 of 32 random bytes")
+                throw ConfigurationError(setting: "--data-dir",
+                                         problem: "\(file.path) is damaged (\(error)); it holds the key that seals this database's secrets",
+                                         accepted: "the file restored from a backup, or HANDOVER_TOKEN_ENCRYPTION_KEY set to the key (base64 of 32 bytes)")
             }
         }
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ConfigurationError(setting: "--data-dir", problem: "\(dataDirectory.path) cannot be created",
+                                     accepted: "a directory this user can create and write (not under a file)")
+        }
         let key = SecretSealer.generateKeyBase64()
         // Create with owner-only permissions, refusing to overwrite a file another instance just wrote.
         let created = FileManager.default.createFile(atPath: file.path, contents: Data((key + "\n").utf8),

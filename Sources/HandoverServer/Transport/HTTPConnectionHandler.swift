@@ -33,10 +33,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private let serverName: String?
     private let maximumBodySize: Int
     private let date: HTTPDateHeader
+    private let deadlines: ConnectionDeadlines?
     private var state = State.idle
 
     init(application: Application, responder: any Responder, fastPath: FastPath?, serverName: String?,
-         maximumBodySize: Int, date: HTTPDateHeader) {
+         maximumBodySize: Int, date: HTTPDateHeader, deadlines: ConnectionDeadlines? = nil) {
+        self.deadlines = deadlines
         self.application = application
         self.responder = responder
         self.fastPath = fastPath
@@ -48,10 +50,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
+            deadlines?.headReceived()
+            // A declared body over the limit is refused now, without waiting for it (a client
+            // that announces a gigabyte and sends it slowly gets its answer at once).
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maximumBodySize {
+                state = .discarding(head)
+                refuseOversizedBody(head, context: context)
+                return
+            }
             state = .collecting(head, nil)
         case (.body(var chunk), .collecting(let head, var body)):
             if (body?.readableBytes ?? 0) + chunk.readableBytes > maximumBodySize {
                 state = .discarding(head)
+                refuseOversizedBody(head, context: context)
             } else if body == nil {
                 state = .collecting(head, chunk)
             } else {
@@ -62,17 +73,28 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             break
         case (.end, .collecting(let head, let body)):
             state = .responding
+            deadlines?.requestComplete()
             respond(to: head, body: body, context: context)
-        case (.end, .discarding(let head)):
-            state = .responding
-            let error = #"{"error":"payload_too_large","reason":"The request body is larger than the server accepts."}"#
-            var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(error.utf8.count))])
-            finishHead(&headers, keepAlive: false)
-            send(HTTPResponseHead(version: head.version, status: .payloadTooLarge, headers: headers),
-                 body: ByteBuffer(string: error), keepAlive: false, context: context)
+        case (.end, .discarding):
+            context.close(promise: nil)
         case (.end, _):
             break
         }
+    }
+
+    /// Answers 413 at once and stops sending; what the client still sends of the body is read
+    /// and dropped for a moment (a lingering close, so the answer is not lost to a reset), then
+    /// the connection closes.
+    private func refuseOversizedBody(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        state = .discarding(head)
+        deadlines?.linger()
+        let error = #"{"error":"payload_too_large","reason":"The request body is larger than the server accepts (256 KB)."}"#
+        var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(error.utf8.count))])
+        finishHead(&headers, keepAlive: false)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .payloadTooLarge, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: error)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(mode: .output, promise: nil) }
     }
 
     private func respond(to head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
@@ -147,6 +169,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                 let keepOpen = keepAlive
                 channel.eventLoop.execute {
                     bound.value.state = .idle
+                    bound.value.deadlines?.responseSent()
                     if !keepOpen { channel.close(promise: nil) }
                 }
             } catch {
@@ -169,6 +192,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
         state = .idle
         if keepAlive {
+            deadlines?.responseSent()
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         } else {
             let channel = context.channel

@@ -30,13 +30,18 @@ final class HTTPTransport: Vapor.Server, Sendable {
     private let fastPath: HTTPConnectionHandler.FastPath?
     private let serverName: String?
     private let shutdownTimeout: TimeAmount
+    private let limits: ConnectionLimits
+    /// Closes connections accepted beyond the limit.
+    let cap: ConnectionCap
     private let date = HTTPDateHeader()
     private let running = NIOLockedValueBox<(channel: any Channel, quiesce: ServerQuiescingHelper)?>(nil)
     private let stopped: EventLoopPromise<Void>
 
     init(application: Application, serverName: String?, shutdownTimeout: TimeAmount = .seconds(10),
-         fastPath: HTTPConnectionHandler.FastPath?) {
+         limits: ConnectionLimits = ConnectionLimits(), fastPath: HTTPConnectionHandler.FastPath?) {
         self.application = application
+        self.limits = limits
+        self.cap = ConnectionCap(maximum: limits.effectiveMaximumConnections)
         self.serverName = serverName
         self.shutdownTimeout = shutdownTimeout
         self.fastPath = fastPath
@@ -66,12 +71,13 @@ final class HTTPTransport: Vapor.Server, Sendable {
         let group = application.eventLoopGroup
         let quiesce = ServerQuiescingHelper(group: group)
         let responder = application.responder.current
-        let application = application, fastPath = fastPath, serverName = serverName, date = date
+        let application = application, fastPath = fastPath, serverName = serverName, date = date, limits = limits, cap = cap
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(cap)
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                 }
             }
@@ -80,12 +86,15 @@ final class HTTPTransport: Vapor.Server, Sendable {
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // Pipelining assistance (one request at a time, answered in order, quiescing on
-                    // shutdown) and NIO's error handler (a 400 for what does not parse).
+                    // Time limits first, on the raw bytes; then pipelining assistance (one request
+                    // at a time, answered in order, quiescing on shutdown) and NIO's error handler
+                    // (a 400 for what does not parse).
+                    let deadlines = ConnectionDeadlines(limits: limits)
+                    try channel.pipeline.syncOperations.addHandler(deadlines)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
                         application: application, responder: responder, fastPath: fastPath, serverName: serverName,
-                        maximumBodySize: Self.maximumBodySize, date: date))
+                        maximumBodySize: Self.maximumBodySize, date: date, deadlines: deadlines))
                 }
             }
         let bound: EventLoopFuture<any Channel>

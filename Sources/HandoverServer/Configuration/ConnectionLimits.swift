@@ -1,0 +1,61 @@
+import Foundation
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How long a connection may wait or dawdle, and how many may be open at once. The defaults
+/// hold a client that sends nothing, trickles its headers or trickles its body for at most 30
+/// seconds, and keep the server below the process's file-descriptor limit.
+///
+/// Set with `HANDOVER_IDLE_TIMEOUT`, `HANDOVER_HEADER_TIMEOUT`, `HANDOVER_BODY_TIMEOUT` (seconds)
+/// and `HANDOVER_MAX_CONNECTIONS`.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// A kept-alive connection with no request on the way is closed after this long.
+    public var idleTimeout: TimeAmount = .seconds(30)
+    /// A request's head must be whole this long after its first byte (else 408 and close).
+    public var headerTimeout: TimeAmount = .seconds(10)
+    /// A request's body must be whole this long after its head (else 408 and close).
+    public var bodyTimeout: TimeAmount = .seconds(30)
+    /// At most this many connections are open; more are closed as soon as they are accepted.
+    /// Lowered at start to leave room below the process's open-file limit.
+    public var maximumConnections: Int = 4096
+
+    public init() {}
+
+    /// ``maximumConnections``, lowered to leave 128 descriptors for the database, log and
+    /// outbound connections when the process's open-file limit is lower.
+    var effectiveMaximumConnections: Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let got = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        #else
+        let got = getrlimit(RLIMIT_NOFILE, &limit)
+        #endif
+        // An unlimited limit (RLIM_INFINITY, all bits set) leaves the configured cap as it is.
+        guard got == 0, limit.rlim_cur < UInt64(Int.max) else { return maximumConnections }
+        return max(16, min(maximumConnections, Int(limit.rlim_cur) - 128))
+    }
+
+    /// Reads the `HANDOVER_*_TIMEOUT` and `HANDOVER_MAX_CONNECTIONS` variables.
+    static func fromEnvironment(_ environment: [String: String]) throws -> ConnectionLimits {
+        var limits = ConnectionLimits()
+        func seconds(_ name: String) throws -> TimeAmount? {
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let value = Int(text), (1...3600).contains(value) else {
+                throw ConfigurationError(setting: name, problem: "'\(text)' is not a number of seconds", accepted: "1 to 3600")
+            }
+            return .seconds(Int64(value))
+        }
+        if let value = try seconds("HANDOVER_IDLE_TIMEOUT") { limits.idleTimeout = value }
+        if let value = try seconds("HANDOVER_HEADER_TIMEOUT") { limits.headerTimeout = value }
+        if let value = try seconds("HANDOVER_BODY_TIMEOUT") { limits.bodyTimeout = value }
+        if let text = environment["HANDOVER_MAX_CONNECTIONS"], !text.isEmpty {
+            guard let value = Int(text), (16...1_000_000).contains(value) else {
+                throw ConfigurationError(setting: "HANDOVER_MAX_CONNECTIONS", problem: "'\(text)' is not a connection count", accepted: "16 to 1000000")
+            }
+            limits.maximumConnections = value
+        }
+        return limits
+    }
+}
