@@ -388,7 +388,8 @@ struct SignInWithAppleTests {
         #expect(reply.status == 404)
         #expect(reply.errorCode == "not_configured")
         #expect(reply.text.contains("HANDOVER_APPLE_CLIENT_IDS"))
-        #expect(try await test.request(.POST, "/auth/apple/nonce").status == 200)
+        // Nor does a nonce get stored for it.
+        #expect(try await test.request(.POST, "/auth/apple/nonce").status == 404)
         // A JSON body without a Content-Type is read as JSON, never a 415 (schemathesis found it).
         let untyped = try await test.request(.POST, "/auth/refresh", body: #"{"refreshToken":"hrt_x"}"#)
         #expect(untyped.status == 401)

@@ -9,10 +9,23 @@ struct APIPrincipal: Authenticatable {
 }
 
 /// Reads `Authorization: Bearer hov_…` and logs the key's principal in.
+///
+/// Wrong keys count against the client's address (``RateLimits/Policy/wrongAPIKey``): past the
+/// limit, every key from that address is answered 429 until the window passes, so keys cannot be
+/// guessed at the server's speed.
 struct APIKeyAuthenticator: AsyncBearerAuthenticator {
+    let context: ServerContext
+
     func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
+        let address = context.clientAddress(request), now = context.clock.now()
+        if let wait = context.rateLimits.isBlocked(.wrongAPIKey, address: address, now: now) {
+            throw APIError.tooManyRequests(retryAfter: wait)
+        }
         guard let key = try await APIKeyIssuer.find(bearer.token, on: request.db), let id = key.id,
-              let scope = APIKeyScope(rawValue: key.scope) else { return }
+              let scope = APIKeyScope(rawValue: key.scope) else {
+            _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
+            return
+        }
         request.auth.login(APIPrincipal(keyID: id, scope: scope, deviceID: key.deviceID))
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Fluent
 import Foundation
 import LinkCallbacks
@@ -49,11 +50,20 @@ struct OperationService {
     // MARK: Creating
 
     /// Stores the operation, then dispatches it; the answer carries the dispatch result.
-    func create(_ input: OperationInput.Checked, browserSecretHash: String? = nil) async throws -> OperationView {
+    ///
+    /// - Parameter unknownUsersLookEnrolled: for the sign-in web page: an authentication for a user
+    ///   with no enrolled phone is made all the same, addressed to no phone and sealed to a
+    ///   throwaway key, so that the page answers alike whether or not the user exists (no user
+    ///   enumeration). Nothing can approve it; it expires.
+    func create(_ input: OperationInput.Checked, browserSecretHash: String? = nil, unknownUsersLookEnrolled: Bool = false) async throws -> OperationView {
         let started = now
         var device: EnrolledDevice?
         if input.type != .registration {
-            device = try await addressedDevice(user: input.user, id: input.device)
+            do {
+                device = try await addressedDevice(user: input.user, id: input.device)
+            } catch let error as APIError where unknownUsersLookEnrolled && input.type == .authentication && error.code == "no_enrolled_device" {
+                device = nil
+            }
         }
         if input.dispatcher == .push {
             guard context.push != nil else {
@@ -184,7 +194,16 @@ struct OperationService {
 
     /// Sealed to the device when there is one (every type but registration); plain otherwise.
     func payload(for envelope: OperationEnvelope, device: EnrolledDevice?) throws -> OperationPayload {
-        guard let device else { return .plain(envelope) }
+        guard let device else {
+            // An authentication always has a phone, except the sign-in page's stand-in for an
+            // unknown user: sealed to a key nobody holds, so it looks like any other.
+            if envelope.type == .authentication {
+                let throwaway = DevicePublicKeys(signing: P256.Signing.PrivateKey().publicKey,
+                                                 agreement: Curve25519.KeyAgreement.PrivateKey().publicKey)
+                return try .sealed(envelope, to: throwaway)
+            }
+            return .plain(envelope)
+        }
         let keys = try DevicePublicKeys(signingKey: device.signingKey, agreementKey: device.agreementKey)
         return try .sealed(envelope, to: keys)
     }

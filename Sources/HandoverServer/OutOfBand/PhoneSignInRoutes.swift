@@ -13,8 +13,6 @@ import Vapor
 struct PhoneSignInRoutes: RouteCollection {
     let context: ServerContext
     let sessions: SessionAuthority
-    let perClient = AttemptLimiter(limit: 30, window: 15 * 60)
-    let perUser = AttemptLimiter(limit: 10, window: 15 * 60)
 
     static let browserCookie = "handover_oob_browser"
 
@@ -65,8 +63,7 @@ struct PhoneSignInRoutes: RouteCollection {
                              paragraphs: ["Enter your user name (1 to 200 printable characters)."], extra: Self.startForm(user: ""))
         }
         let now = context.clock.now()
-        if let wait = perClient.attempt("ip:" + (request.remoteAddress?.ipAddress ?? "unknown"), now: now)
-            ?? perUser.attempt("user:" + user, now: now) {
+        if let wait = context.rateLimits.attempt(.phoneSignIn, address: context.clientAddress(request), key: "user:" + user, now: now) {
             let response = Self.page(.tooManyRequests, heading: "Too many requests",
                                      paragraphs: ["Too many sign-in requests were sent; try again in \(wait) seconds."])
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
@@ -75,17 +72,14 @@ struct PhoneSignInRoutes: RouteCollection {
         let operations = context.operations(request.db)
         let device = try await EnrolledDevice.query(on: request.db).filter(\.$user == user).filter(\.$deregisteredAt == nil)
             .sort(\.$enrolledAt, .descending).first()
-        guard let device else {
-            return Self.page(.unprocessableEntity, heading: "No phone enrolled",
-                             paragraphs: ["No phone is enrolled for \(user). Enroll one first, then sign in here."],
-                             extra: Self.startForm(user: user))
-        }
-        // Push when the phone can get one; the QR code and the link are on the page either way.
-        let dispatcher: OperationDispatcher = context.push != nil && device.pushToken != nil && device.pushTokenActive ? .push : .qr
+        // Push when the phone can get one; the QR code and the link are on the page either way. A
+        // user with no phone (or no such user) gets the same page, with a request no phone can
+        // approve: the answer never says whether the user exists.
+        let dispatcher: OperationDispatcher = context.push != nil && device?.pushToken != nil && device?.pushTokenActive == true ? .push : .qr
         let checked = try OperationInput(type: OperationType.authentication.rawValue, user: user, dispatcher: dispatcher.rawValue,
-                                         device: device.id).checked(allowlist: try await operations.callbackPolicy())
+                                         device: device?.id).checked(allowlist: try await operations.callbackPolicy())
         let secret = BearerSecret.random()
-        let view = try await operations.create(checked, browserSecretHash: BearerSecret.digest(secret))
+        let view = try await operations.create(checked, browserSecretHash: BearerSecret.digest(secret), unknownUsersLookEnrolled: true)
         let response = Response(status: .seeOther)
         response.headers.replaceOrAdd(name: .location, value: "/oob/sign-in/\(view.id.uuidString.lowercased())")
         response.cookies[Self.browserCookie] = HTTPCookies.Value(

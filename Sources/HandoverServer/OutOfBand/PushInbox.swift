@@ -12,9 +12,10 @@ public protocol PushInbox: Sendable {
 /// only when the server runs with a ``PushInbox``, which only developer mode allows.
 struct PushInboxRoutes: RouteCollection {
     let inbox: any PushInbox
+    let context: ServerContext
 
     func boot(routes: RoutesBuilder) throws {
-        routes.grouped("dev").grouped(APIKeyAuthenticator()).grouped(RequireScope(scopes: [.admin]))
+        routes.grouped("dev").grouped(APIKeyAuthenticator(context: context)).grouped(RequireScope(scopes: [.admin]))
             .get("push-inbox", ":deviceToken", use: payloads)
     }
 

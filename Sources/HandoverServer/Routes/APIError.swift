@@ -6,6 +6,8 @@ struct APIError: AbortError, Sendable {
     var code: String
     var reason: String
     var field: String?
+    /// For a 429: the seconds after which to try again, sent as `Retry-After`.
+    var retryAfter: Int?
 
     init(_ status: HTTPResponseStatus, code: String, reason: String, field: String? = nil) {
         self.status = status
@@ -17,6 +19,14 @@ struct APIError: AbortError, Sendable {
     /// A 422 that names the field at fault.
     static func invalid(_ field: String, _ reason: String) -> APIError {
         APIError(.unprocessableEntity, code: "invalid_field", reason: "\(field): \(reason)", field: field)
+    }
+
+    /// A 429 with `Retry-After`.
+    static func tooManyRequests(retryAfter seconds: Int) -> APIError {
+        var error = APIError(.tooManyRequests, code: "rate_limited",
+                             reason: "Too many requests from this address; try again in \(seconds) seconds.")
+        error.retryAfter = seconds
+        return error
     }
 
     static func notFound(_ what: String) -> APIError {
@@ -62,6 +72,7 @@ struct APIErrorMiddleware: Middleware {
         }
         let response = Response(status: status)
         try response.content.encode(body, as: .json)
+        if let wait = (error as? APIError)?.retryAfter { response.headers.replaceOrAdd(name: .retryAfter, value: String(wait)) }
         return response
     }
 

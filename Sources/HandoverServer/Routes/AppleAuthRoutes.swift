@@ -40,6 +40,9 @@ struct AppleAuthRoutes: RouteCollection {
     }
 
     @Sendable func nonce(request: Request) async throws -> Response {
+        // Nothing is stored for a server without Sign in with Apple, nor past the rate limit.
+        _ = try apple()
+        try context.rateLimits.check(.appleNonce, address: context.clientAddress(request), now: context.clock.now())
         let nonce = BearerSecret.random()
         let record = AppleNonce()
         record.nonceHash = IdentityTokenVerifier.sha256Hex(nonce)

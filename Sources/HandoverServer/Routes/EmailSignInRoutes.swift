@@ -20,8 +20,6 @@ struct EmailSignInRoutes: RouteCollection {
     let context: ServerContext
     let sessions: SessionAuthority
     let mailer: SMTPClient?
-    let perAddress = AttemptLimiter(limit: 3, window: 15 * 60)
-    let perClient = AttemptLimiter(limit: 20, window: 15 * 60)
 
     struct StartInput: Content { var email: String }
     struct RedeemInput: Content {
@@ -53,13 +51,10 @@ struct EmailSignInRoutes: RouteCollection {
                            field: "email")
         }
         let now = context.clock.now()
-        let client = request.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = perClient.attempt("ip:" + client, now: now) ?? perAddress.attempt("to:" + address.normalized, now: now) {
-            let response = Response(status: .tooManyRequests)
-            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
-            try response.content.encode(APIErrorMiddleware.Body(
-                error: "rate_limited", reason: "Too many sign-in emails asked for; try again in \(wait) seconds.", field: nil))
-            return response
+        if let wait = context.rateLimits.attempt(.emailStart, address: context.clientAddress(request), key: "to:" + address.normalized, now: now) {
+            var error = APIError(.tooManyRequests, code: "rate_limited", reason: "Too many sign-in emails asked for; try again in \(wait) seconds.")
+            error.retryAfter = wait
+            throw error
         }
         let token = BearerSecret.random()
         let record = EmailLoginToken()
@@ -90,8 +85,23 @@ struct EmailSignInRoutes: RouteCollection {
         return response
     }
 
-    /// Uses a token once: the address it was sent to, or nil when it is unknown, used or expired.
-    private func consume(_ token: String, on database: Database) async throws -> String? {
+    /// Throws 429 when this client has sent too many links that did not open
+    /// (``RateLimits/Policy/wrongEmailToken``): tokens cannot be guessed at the server's speed.
+    private func checkGuesses(_ request: Request) throws {
+        if let wait = context.rateLimits.isBlocked(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) {
+            throw APIError.tooManyRequests(retryAfter: wait)
+        }
+    }
+
+    /// Uses a token once: the address it was sent to, or nil when it is unknown, used or expired
+    /// (then counted against the client's address).
+    private func consume(_ token: String, request: Request) async throws -> String? {
+        let email = try await consumeToken(token, on: request.db)
+        if email == nil { _ = context.rateLimits.attempt(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) }
+        return email
+    }
+
+    private func consumeToken(_ token: String, on database: Database) async throws -> String? {
         guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
         let now = context.clock.now()
         let rows = try await sql.raw("""
@@ -120,7 +130,8 @@ struct EmailSignInRoutes: RouteCollection {
                 throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
             }
         }
-        guard let email = try await consume(input.token, on: request.db) else {
+        try checkGuesses(request)
+        guard let email = try await consume(input.token, request: request) else {
             throw APIError(.unauthorized, code: "invalid_link", reason: "This sign-in link is unknown, already used or expired; ask for a new one.",
                            field: "token")
         }
@@ -151,8 +162,19 @@ struct EmailSignInRoutes: RouteCollection {
 
     @Sendable func verifyInBrowser(request: Request) async throws -> Response {
         struct Form: Content { var token: String }
+        // Login CSRF: a page on another site must not sign this browser in with its own link.
+        guard isSameOrigin(request) else {
+            return Self.page(.forbidden, HTMLPage(title: "Not signed in", heading: "This sign-in did not come from this site",
+                                                  paragraphs: ["Open the sign-in link from your email directly, then press the button on its page."]))
+        }
         let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
-        guard let email = try await consume(form.token, on: request.db) else { return Self.expired() }
+        if let wait = context.rateLimits.isBlocked(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) {
+            let response = Self.page(.tooManyRequests, HTMLPage(title: "Too many attempts", heading: "Too many attempts",
+                                                                 paragraphs: ["Try again in \(wait) seconds."]))
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
+            return response
+        }
+        guard let email = try await consume(form.token, request: request) else { return Self.expired() }
         let user = try await user(for: email, on: request.db)
         let grant = try await sessions.startSession(for: user, clientID: "web", on: request.db)
         let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
@@ -161,6 +183,22 @@ struct EmailSignInRoutes: RouteCollection {
         response.cookies["handover_web_session"] = HTTPCookies.Value(
             string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
         return response
+    }
+
+    /// Whether a browser's form post comes from this server's own page: its `Origin` (or, without
+    /// one, `Sec-Fetch-Site`) names this server. A client that sends neither (not a browser) passes.
+    private func isSameOrigin(_ request: Request) -> Bool {
+        if let origin = request.headers.first(name: .origin) {
+            return origin.lowercased() == Self.origin(of: context.publicURL)
+        }
+        if let site = request.headers.first(name: "Sec-Fetch-Site")?.lowercased() { return site == "same-origin" || site == "none" }
+        return true
+    }
+
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? "https"
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port)"
     }
 
     static func expired() -> Response {

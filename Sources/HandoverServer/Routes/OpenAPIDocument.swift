@@ -224,6 +224,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "409":
@@ -247,6 +249,8 @@ enum OpenAPIDocument {
                       $ref: "#/components/schemas/App"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
       /api/v1/apps/{appID}:
@@ -267,6 +271,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -283,6 +289,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -309,6 +317,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "413":
@@ -330,6 +340,8 @@ enum OpenAPIDocument {
                       $ref: "#/components/schemas/Device"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
       /api/v1/devices/{deviceID}:
@@ -350,6 +362,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -381,6 +395,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -409,6 +425,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -436,6 +454,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -468,6 +488,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -503,6 +525,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "413":
@@ -524,6 +548,8 @@ enum OpenAPIDocument {
                       $ref: "#/components/schemas/Webhook"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
       /api/v1/webhooks/{webhookID}/deliveries:
@@ -547,6 +573,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -561,6 +589,10 @@ enum OpenAPIDocument {
             and sends the nonce itself with `POST /auth/apple`. Only the digest is stored.
           security: []
           responses:
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "200":
               description: The nonce.
               content:
@@ -803,6 +835,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/SignInRefused"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "422":
               $ref: "#/components/responses/Unprocessable"
       /auth/email/verify:
@@ -845,6 +879,18 @@ enum OpenAPIDocument {
                     token:
                       type: string
           responses:
+            "403":
+              description: The form was posted from another site (its `Origin` is not this server's).
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many links that did not open from this address; `Retry-After` says when to try again.
+              content:
+                text/html:
+                  schema:
+                    type: string
             "200":
               description: Signed in; sets the HttpOnly `handover_web_session` cookie.
               content:
@@ -945,6 +991,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "409":
@@ -967,6 +1015,8 @@ enum OpenAPIDocument {
                     $ref: "#/components/schemas/CallbackAllowlist"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
         put:
@@ -990,6 +1040,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "413":
@@ -1015,6 +1067,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -1041,6 +1095,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -1063,6 +1119,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -1087,6 +1145,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -1112,6 +1172,8 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -1141,6 +1203,8 @@ enum OpenAPIDocument {
                       $ref: "#/components/schemas/EnrolledDevice"
             "401":
               $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
       /oob/operations/{operationID}/redeem:

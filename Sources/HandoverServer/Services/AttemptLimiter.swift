@@ -1,8 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Counts attempts per key in a sliding window, in memory (per instance): email sign-in starts
-/// per address and per client address.
+/// Counts attempts per key in a sliding window, in memory (per instance); ``RateLimits`` holds
+/// one per policy.
 final class AttemptLimiter: Sendable {
     let limit: Int
     let window: TimeInterval
@@ -11,6 +11,15 @@ final class AttemptLimiter: Sendable {
     init(limit: Int, window: TimeInterval) {
         self.limit = limit
         self.window = window
+    }
+
+    /// The seconds to wait before `key` may try again, or `nil` when it may now; counts nothing.
+    func waitTime(_ key: String, now: Date) -> Int? {
+        attempts.withLockedValue { table in
+            let recent = (table[key] ?? []).filter { now.timeIntervalSince($0) < window }
+            guard recent.count >= limit, let oldest = recent.first else { return nil }
+            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+        }
     }
 
     /// Records an attempt for `key` at `now`; returns the seconds to wait when over the limit
