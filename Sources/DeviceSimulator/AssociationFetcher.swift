@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LinkCallbacks
 import NIOCore
 import UniversalLinks
 
@@ -12,7 +13,7 @@ struct AssociationFetcher: Sendable {
 
     static func isLoopback(_ domain: String) -> Bool {
         let host = domain.split(separator: ":").first.map(String.init) ?? domain
-        return host == "localhost" || host.hasPrefix("127.")
+        return CallbackPolicy.isLoopback(host)
     }
 
     func fetch(domain: String, developerMode: Bool) async throws(SimulatorError) -> AssociationMatcher {

@@ -159,7 +159,9 @@ public struct CallbackPolicy: Equatable, Hashable, Sendable {
         }
     }
 
-    private static func isLoopback(_ host: String?) -> Bool {
+    /// Whether a URL's host is loopback: `localhost`, `[::1]`, or four decimal octets starting
+    /// with 127. A name such as `127.evil.example` is not.
+    public static func isLoopback(_ host: String?) -> Bool {
         guard let host = host?.lowercased() else { return false }
         if host == "localhost" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)

@@ -46,7 +46,7 @@ import Testing
         (#"{"name":"X","role":"boss","appIDs":["ABCDE12345.com.example.x"]}"#, "role"),
         (#"{"name":"X","appIDs":["ABCDE12345.com.example.x"],"logoutAction":"https://x.example.com/l","deadlineSeconds":0}"#, "deadlineSeconds"),
         (#"{"name":"X","appIDs":["ABCDE12345.com.example.x"],"logoutAction":"https://x.example.com/l","allowedCallbackHosts":["*"]}"#,
-         "allowedCallbackHosts"),
+         "allowedCallbackHosts[0]"),
         (#"{"name":"X","appIDs":["ABCDE12345.com.example.x"],"logoutAction":"https://x.example.com/l","androidPackage":"com.x","androidFingerprints":["ab:cd"]}"#,
          "androidFingerprints[0]"),
         (#"{"name":"X","appIDs":"ABCDE12345.com.example.x"}"#, "appIDs"),

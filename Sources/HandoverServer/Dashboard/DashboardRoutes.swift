@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LinkCallbacks
 import UniversalLinks
 import Vapor
 
@@ -202,13 +203,14 @@ struct DashboardRoutes: RouteCollection {
                 HTML.element("h2") { "Registered apps (\(apps.count))" }
                 HTML.element("div", ["class": "scroll"]) {
                     HTML.element("table", ["id": "apps"]) {
-                        HTML.element("tr") { HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "App IDs" }; HTML.element("th") { "Logout action" }; HTML.element("th") { "Deadline" } }
+                        HTML.element("tr") { HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "App IDs" }; HTML.element("th") { "Logout action" }; HTML.element("th") { "Callback hosts" }; HTML.element("th") { "Deadline" } }
                         for app in apps {
                             HTML.element("tr") {
                                 HTML.element("td") { app.name }
                                 HTML.element("td") { app.role }
                                 HTML.element("td") { HTML.element("code") { app.appIDs.joined(separator: " ") } }
                                 HTML.element("td") { HTML.element("code") { app.logoutAction ?? "—" } }
+                                HTML.element("td") { HTML.element("code") { Self.callbackHostsText(app.allowedCallbackHosts) } }
                                 HTML.element("td") { "\(app.deadlineSeconds) s × \(app.maxReissues + 1)" }
                             }
                         }
@@ -254,6 +256,16 @@ struct DashboardRoutes: RouteCollection {
                 }
             }
         }
+    }
+
+    /// Callback hosts as stored (ASCII), each internationalised one followed by how it reads in
+    /// Unicode, so a person sees both the letters and the `xn--` form a look-alike cannot fake.
+    static func callbackHostsText(_ hosts: [String]) -> String {
+        guard !hosts.isEmpty else { return "—" }
+        return hosts.map { host in
+            let unicode = ScriptRestriction.unicodeForm(of: host)
+            return unicode == host ? host : "\(host) (\(unicode))"
+        }.joined(separator: ", ")
     }
 
     @Sendable func createApp(_ request: Request) async throws -> Response {

@@ -57,11 +57,7 @@ struct AppInput: Content {
                 throw APIError.invalid("paths[\(index)]", "give a path pattern such as /logout or /items/*")
             }
         }
-        do {
-            _ = try HostAllowlist(allowedCallbackHosts ?? [])
-        } catch {
-            throw APIError.invalid("allowedCallbackHosts", "\(error.detail); accepted: \(error.accepted)")
-        }
+        input.allowedCallbackHosts = try Self.canonicalHosts(allowedCallbackHosts ?? [])
         let deadline = deadlineSeconds ?? 20
         guard (1...300).contains(deadline) else { throw APIError.invalid("deadlineSeconds", "give 1 to 300 seconds (the ULC spec allows 20)") }
         input.deadlineSeconds = deadline
@@ -84,6 +80,37 @@ struct AppInput: Content {
             throw APIError.invalid("androidPackage", "fingerprints were given without the package they sign")
         }
         return input
+    }
+
+    /// At most this many callback hosts per app: a launcher has a handful; use `*.example.com`
+    /// for many subdomains.
+    static let maximumCallbackHosts = 100
+
+    /// The allowlist as stored and shown: each entry in its ASCII form (`xn--` labels for
+    /// Unicode ones, lower case), each once, in the order given. Refuses a label that mixes
+    /// scripts (UTS #39, highly restrictive), such as `аpple.com` with a Cyrillic `а`, and a list
+    /// longer than ``maximumCallbackHosts``.
+    static func canonicalHosts(_ entries: [String]) throws -> [String] {
+        var hosts: [String] = []
+        for (index, entry) in entries.enumerated() {
+            let field = "allowedCallbackHosts[\(index)]"
+            if let mixed = ScriptRestriction.firstMixedLabel(in: entry) {
+                throw APIError.invalid(field, "'\(entry)' has a label that mixes scripts ('\(mixed.label)': \(mixed.scripts.joined(separator: " and "))), "
+                                       + "so it can pass for another host; accepted: each label in one script (UTS #39), such as example.com or bücher.example")
+            }
+            let ascii: String
+            do {
+                ascii = try HostAllowlist([entry]).description
+            } catch {
+                throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
+            }
+            if !hosts.contains(ascii) { hosts.append(ascii) }
+        }
+        guard hosts.count <= maximumCallbackHosts else {
+            throw APIError.invalid("allowedCallbackHosts", "\(hosts.count) different hosts were given, and an app may list at most \(maximumCallbackHosts); "
+                                   + "use a wildcard such as *.example.com for many subdomains")
+        }
+        return hosts
     }
 }
 

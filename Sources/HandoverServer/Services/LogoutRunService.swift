@@ -30,9 +30,12 @@ struct LogoutRunService: Sendable {
         var apps = try await RegisteredApp.query(on: database).filter(\.$role == "target").sort(\.$createdAt).all()
         if let appIDs {
             let known = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app.id.map { ($0, app) } })
-            apps = try appIDs.map { id in
-                guard let app = known[id] else { throw APIError.invalid("apps", "no target app has the id \(id)") }
-                return app
+            // Each app once, in the order asked: a list that repeats an app (6,000 copies of one
+            // id, say) makes a run no longer than the registry.
+            var seen = Set<UUID>()
+            apps = try appIDs.enumerated().compactMap { index, id in
+                guard let app = known[id] else { throw APIError.invalid("apps[\(index)]", "no target app has the id \(id)") }
+                return seen.insert(id).inserted ? app : nil
             }
         }
         guard !apps.isEmpty else {
