@@ -1,0 +1,156 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+@testable import HandoverServer
+
+/// Throws hostile input at every route the running application has (read from its router, so
+/// HTML pages, the tester and event streams are covered, not only the OpenAPI operations): extreme
+/// integers, huge strings, UUID look-alikes, encodings and control characters in path segments,
+/// queries, headers and bodies. Passes only with no crash, no 5xx and no hang.
+///
+/// Runs for `HANDOVER_ROUTE_FUZZ_SECONDS` (15 by default; CI gives it 180) and prints how many
+/// requests reached how many routes.
+@Suite(.timeLimit(.minutes(10))) struct RouteFuzzTests {
+    static var budget: Double {
+        ProcessInfo.processInfo.environment["HANDOVER_ROUTE_FUZZ_SECONDS"].flatMap(Double.init) ?? 15
+    }
+
+    static let segments: [String] = [
+        "-9223372036854775808", "9223372036854775807", "9223372036854775808", "-1", "0", "1", "2", "4", "1e309", "NaN", "0x10",
+        "00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "{12345678-1234-1234-1234-123456789012}",
+        "123456781234123412341234567890121", "12345678-1234-1234-1234-12345678901", String(repeating: "a", count: 5000),
+        "%00", "%0d%0aX-Injected:%201", "%ff%fe", "..%2f..%2fetc%2fpasswd", "%2e%2e", "%", "%%", "%C3%A9", "%F0%9F%98%80",
+        "success", "error", "status", "events", "qr.svg", "logout", "a%20b", "~", "_", "-", ".",
+    ]
+
+    static let queries: [String] = [
+        "", "?n=", "?n=abc", "?n=\(String(repeating: "z", count: 3000))", "?token=x", "?token=", "?round=-9223372036854775808",
+        "?page=-1", "?limit=9223372036854775807", "?a=%00", "?%%=%%", "?n=a&n=b", "?mode=developer", "?format=png&size=99999999",
+        "?callback=javascript:alert(1)",
+    ]
+
+    static let bodies: [(String, String)] = [
+        ("application/json", "{}"), ("application/json", "[]"), ("application/json", "null"), ("application/json", "{"),
+        ("application/json", #"{"name":-9223372036854775808,"deadlineSeconds":9223372036854775807,"apps":[1,2,3]}"#),
+        ("application/json", #"{"name":"x","appIDs":["ABCDE12345.com.example.x"],"logoutAction":"https://x.example.com/l","deadlineSeconds":-9223372036854775808}"#),
+        ("application/json", String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)),
+        ("application/json", #"{"expiresIn":1e308,"round":"NaN","token":"\u0000"}"#),
+        ("application/json", #"{"url":"http://127.evil.example/x","events":["run.failed"]}"#),
+        ("application/x-www-form-urlencoded", "csrf=x&round=-9223372036854775808&user=%00&token=%ff"),
+        ("application/x-www-form-urlencoded", "deadlineSeconds=99999999999999999999&name=" + String(repeating: "n", count: 2000)),
+        ("text/plain", "\u{1}\u{2}\u{3}"), ("application/octet-stream", String(repeating: "\u{7f}", count: 100)), ("", ""),
+    ]
+
+    @Test func everyRouteSurvivesHostileInput() async throws {
+        try await TestServer.with(.sqlite, developerMode: true) { test in
+            // Real ids to mix in, so routes get past "not found" now and then.
+            let app = try await test.registerTarget("Fuzz")
+            let device = try await test.registerDevice("fuzz-phone")
+            let run = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", key: device.key)
+            let runID = run.json["id"] as? String ?? UUID().uuidString
+            let itemID = (run.json["items"] as? [[String: Any]])?.first?["id"] as? String ?? UUID().uuidString
+            // A webhook, an operation and a conformance test with a round waiting, so routes that
+            // take their ids get past "not found".
+            let hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": "https://mdm.example.com/h", "events": ["run.failed"]],
+                                              key: test.adminKey)
+            let hookID = (hook.json["webhook"] as? [String: Any])?["id"] as? String ?? UUID().uuidString
+            let domain = try await TesterTests.appDomain()
+            let tester = try await test.server.createTesterRun(action: "\(domain.origin)/apps/mail/logout", declaresAllowlist: false, simulate: nil)
+            try await domain.shutdown()
+            _ = try await test.server.startTesterRound(tester, number: 1)
+            // A signed-in dashboard session, so the dashboard's and the tester's forms get past sign-in.
+            let browser = DashboardBrowser(test)
+            let csrf = try await browser.signIn(key: test.adminKey)
+            let session = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            // Plausible values by parameter name; each request makes one parameter hostile.
+            let plausible: [String: [String]] = [
+                "appID": [app], "deviceID": [device.id], "runID": [runID, runID.uppercased()], "itemID": [itemID],
+                "testID": [tester.uuidString.lowercased()], "round": ["1", "2", "3"], "outcome": ["success", "error"],
+                "webhookID": [hookID], "operationID": [UUID().uuidString.lowercased()], "deviceToken": ["abc123"],
+            ]
+            let keys: [String?] = [nil, test.adminKey, device.key, "hov_" + String(repeating: "x", count: 40), String(repeating: "k", count: 8000)]
+
+            let routes = test.server.application.routes.all
+            var generator = SystemRandomNumberGenerator()
+            var covered = Set<String>()
+            var statuses: [Int: Int] = [:]
+            var requests = 0
+            let started = Date()
+            while Date().timeIntervalSince(started) < Self.budget {
+                let route = routes[requests % routes.count]
+                let method = route.method
+                var path = ""
+                // Walk the hostile segments through each parameter in turn, so every pair is tried.
+                let parameters = route.path.enumerated().filter { if case .parameter = $0.element { return true } else { return false } }.map(\.offset)
+                let visit = requests / routes.count
+                let hostileAt = parameters.isEmpty ? nil : parameters[visit % parameters.count]
+                let hostile = Self.segments[(visit / max(1, parameters.count)) % Self.segments.count]
+                for (position, component) in route.path.enumerated() {
+                    let segment: String
+                    switch component {
+                    case .constant(let text): segment = text
+                    case .parameter(let name):
+                        if position == hostileAt {
+                            segment = hostile
+                        } else if let values = plausible[name], Int.random(in: 0..<8, using: &generator) > 0 {
+                            segment = values.randomElement(using: &generator)!
+                        } else {
+                            segment = Self.segments.randomElement(using: &generator)!
+                        }
+                    case .anything:
+                        segment = Self.segments.randomElement(using: &generator)!
+                    case .catchall:
+                        segment = (0..<Int.random(in: 1...3, using: &generator)).map { _ in Self.segments.randomElement(using: &generator)! }.joined(separator: "/")
+                    }
+                    path += "/" + segment
+                }
+                if path.isEmpty { path = "/" }
+                path += Bool.random(using: &generator) ? "?n=abc" : Self.queries.randomElement(using: &generator)!
+                var request = HTTPClientRequest(url: test.server.baseURL.absoluteString + path)
+                request.method = method
+                if let key = keys.randomElement(using: &generator)! { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+                if Bool.random(using: &generator) { request.headers.add(name: "Origin", value: ["https://evil.example", "null", test.server.publicURL.absoluteString].randomElement(using: &generator)!) }
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: request.headers.add(name: "Cookie", value: "handover_dashboard=\(Self.segments.randomElement(using: &generator)!); handover_oob_browser=%00")
+                case 1, 2: request.headers.add(name: "Cookie", value: session)
+                default: break
+                }
+                if Int.random(in: 0..<8, using: &generator) == 0 { request.headers.add(name: "If-None-Match", value: String(repeating: "\"x\",", count: 500)) }
+                if method != .GET && method != .HEAD {
+                    var (type, body) = Self.bodies.randomElement(using: &generator)!
+                    if Bool.random(using: &generator) { (type, body) = ("application/x-www-form-urlencoded", "csrf=\(csrf)&" + (body.contains("=") ? body : "x=1")) }
+                    if !type.isEmpty { request.headers.add(name: "Content-Type", value: type) }
+                    request.body = .bytes(ByteBuffer(string: body))
+                }
+                let label = "\(method) \(route.path.map(\.description).joined(separator: "/"))"
+                let response: HTTPClientResponse
+                do {
+                    response = try await test.client.execute(request, timeout: .seconds(15))
+                } catch {
+                    Issue.record("\(label) as \(method) \(path.prefix(200)): no answer (\(error))")
+                    break
+                }
+                if response.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true {
+                    for try await _ in response.body { break }  // a live stream: its first event is enough
+                } else {
+                    _ = try await response.body.collect(upTo: 16 << 20)
+                }
+                requests += 1
+                covered.insert(label)
+                statuses[Int(response.status.code), default: 0] += 1
+                if response.status.code >= 500 {
+                    Issue.record("\(label) as \(method) \(path.prefix(200)): \(response.status.code)")
+                }
+                if requests % 200 == 0 {
+                    #expect(try await test.request(.GET, "/healthz").status == 200, "the server stopped answering after \(requests) requests")
+                    test.clock.advance(by: 120)  // past the rate-limit windows, so limits do not hide the routes
+                }
+            }
+            let summary = statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+            print("route fuzz: \(requests) requests over \(covered.count) of \(routes.count) routes in \(Int(Self.budget)) s; statuses \(summary)")
+            #expect(covered.count == Set(routes.map { "\($0.method) \($0.path.map(\.description).joined(separator: "/"))" }).count)
+        }
+    }
+}
