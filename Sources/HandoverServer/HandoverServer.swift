@@ -228,6 +228,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateUserSessions())
         application.migrations.add(CreateEmailSignInAndDeviceSSO())
         application.migrations.add(CreateOutOfBand())
+        application.migrations.add(AddWebhookSecretRotation())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {

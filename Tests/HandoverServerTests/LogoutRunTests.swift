@@ -29,6 +29,9 @@ import Testing
         return url.absoluteString.replacingOccurrences(of: test.server.publicURL.absoluteString, with: test.server.baseURL.absoluteString)
     }
 
+    /// A signing secret an admin chose: Standard Webhooks' form.
+    static let fixedSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
     @Test(arguments: TestDatabase.available)
     func aFullRunRecordsEachAnswerOnceAndReportsCompletionBySignedWebhook(database: TestDatabase) async throws {
         let test = try await TestServer.start(database)
@@ -88,8 +91,11 @@ import Testing
         #expect(try await test.server.deliverWebhooks() == 1)
         let delivery = try #require(receiver.deliveries.first)
         #expect(delivery.event == "run.completed")
-        #expect(WebhookSignature.verify(header: delivery.signature, body: delivery.body, secret: secret))
-        #expect(!WebhookSignature.verify(header: delivery.signature, body: delivery.body + Data(" ".utf8), secret: secret))
+        #expect(secret.hasPrefix("whsec_"))
+        #expect(delivery.isSigned(with: secret))
+        var altered = delivery
+        altered.body += Data(" ".utf8)
+        #expect(!altered.isSigned(with: secret))
         let deliveries = try await test.request(.GET, "/api/v1/webhooks/\(hook.json["webhook"].flatMap { ($0 as? [String: Any])?["id"] as? String } ?? "")/deliveries",
                                                 key: test.adminKey)
         #expect(deliveries.array.first?["status"] as? String == "delivered")
@@ -102,7 +108,7 @@ import Testing
         let test = try await TestServer.start(database)
         let receiver = try await WebhookReceiver.start()
         let hook = try await test.request(.POST, "/api/v1/webhooks", json: [
-            "url": receiver.url, "events": ["run.failed", "device.out_of_service"], "secret": "0123456789abcdef-secret",
+            "url": receiver.url, "events": ["run.failed", "device.out_of_service"], "secret": Self.fixedSecret,
         ], key: test.adminKey)
         #expect(hook.status == 201)
         try await test.registerTarget("Silent", deadline: 20, maxReissues: 2)
@@ -148,7 +154,7 @@ import Testing
         #expect(try await test.server.deliverWebhooks() == 1)
         #expect(Set(receiver.deliveries.map(\.event)) == ["run.failed", "device.out_of_service"])
         for delivery in receiver.deliveries {
-            #expect(WebhookSignature.verify(header: delivery.signature, body: delivery.body, secret: "0123456789abcdef-secret"))
+            #expect(delivery.isSigned(with: Self.fixedSecret))
         }
 
         // A late callback after the timeout records nothing.

@@ -8,8 +8,17 @@ import Vapor
 final class WebhookReceiver: Sendable {
     struct Received: Sendable {
         var event: String
+        /// The Standard Webhooks headers.
+        var id: String
+        var timestamp: String
         var signature: String
         var body: Data
+
+        /// Whether one of its signatures is valid under `secret` (and its timestamp a number).
+        func isSigned(with secret: String) -> Bool {
+            guard let time = Int(timestamp) else { return false }
+            return WebhookSignature.verify(id: id, timestamp: time, body: body, header: signature, secret: secret)
+        }
     }
 
     let application: Application
@@ -34,7 +43,9 @@ final class WebhookReceiver: Sendable {
             if status == 200 {
                 box.withLockedValue {
                     $0.append(Received(event: request.headers.first(name: "Handover-Event") ?? "",
-                                       signature: request.headers.first(name: WebhookSignature.headerName) ?? "", body: body))
+                                       id: request.headers.first(name: WebhookSignature.idHeader) ?? "",
+                                       timestamp: request.headers.first(name: WebhookSignature.timestampHeader) ?? "",
+                                       signature: request.headers.first(name: WebhookSignature.signatureHeader) ?? "", body: body))
                 }
             }
             return HTTPResponseStatus(statusCode: Int(status))

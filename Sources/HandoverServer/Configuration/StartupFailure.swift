@@ -35,7 +35,7 @@ enum StartupFailure {
                                       accepted: "the URL of a PostgreSQL server that is running and that this user may connect to and create tables in")
         }
         return ConfigurationError(setting: "--data-dir",
-                                  problem: "the SQLite database in \(configuration.dataDirectory.path) could not be opened (\(oneLine(String(describing: error))))",
+                                  problem: "the SQLite database in \(configuration.dataDirectory.path) could not be opened or migrated (\(oneLine(String(describing: error))))",
                                   accepted: "a data directory this user can write, on a local disk")
     }
 

@@ -8,6 +8,10 @@ final class Webhook: Model, @unchecked Sendable {
     @ID(key: .id) var id: UUID?
     @Field(key: "url") var url: String
     @Field(key: "secret") var secret: String
+    /// The secret before the last rotation, still signing beside ``secret`` until
+    /// ``previousSecretExpiresAt`` (sealed, as ``secret`` is).
+    @OptionalField(key: "previous_secret") var previousSecret: String?
+    @OptionalField(key: "previous_secret_expires_at") var previousSecretExpiresAt: Date?
     @Field(key: "events") var events: [String]
     @Field(key: "created_at") var createdAt: Date
 

@@ -506,8 +506,11 @@ enum OpenAPIDocument {
           operationId: createWebhook
           summary: Subscribe a URL to run events; the signing secret is shown once. Admin scope.
           description: |
-            Admin scope. The URL must be https (http only on loopback). Give a `secret` of at least 16
-            characters, or leave it out to have one generated.
+            Admin scope. The URL must be https (http only on loopback); link-local, metadata and (unless
+            the server allows them) private addresses are refused, also after resolving the name at each
+            delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
+            `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
+            `secret` of the form `whsec_<base64 of 24 to 64 bytes>`, or leave it out to have one generated.
           requestBody:
             required: true
             content:
@@ -579,6 +582,46 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+      /api/v1/webhooks/{webhookID}/rotate-secret:
+        parameters:
+          - $ref: "#/components/parameters/WebhookID"
+        post:
+          tags: [registry]
+          operationId: rotateWebhookSecret
+          summary: A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin scope.
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  type: object
+                  additionalProperties: false
+                  properties:
+                    secret:
+                      type: string
+                      pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
+                      description: The new secret; generated when left out.
+          responses:
+            "200":
+              description: The webhook and its new signing secret.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CreatedWebhook"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
       /auth/apple/nonce:
         post:
           tags: [sessions]
@@ -2140,9 +2183,8 @@ enum OpenAPIDocument {
                 $ref: "#/components/schemas/EventType"
             secret:
               type: string
-              minLength: 16
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: The signing secret, at least 16 characters and no control characters; generated when left out.
+              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
+              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
         Webhook:
           type: object
           additionalProperties: false

@@ -20,6 +20,7 @@ struct RegistryRoutes: RouteCollection {
         admin.post("webhooks", use: createWebhook)
         admin.get("webhooks", use: listWebhooks)
         admin.get("webhooks", ":webhookID", "deliveries", use: listDeliveries)
+        admin.post("webhooks", ":webhookID", "rotate-secret", use: rotateSecret)
     }
 
     @Sendable func createApp(_ request: Request) async throws -> Response {
@@ -125,14 +126,8 @@ struct RegistryRoutes: RouteCollection {
         for (index, event) in input.events.enumerated() where !WebhookOutbox.eventTypes.contains(event) {
             throw APIError.invalid("events[\(index)]", "'\(event)' is not an event; use \(WebhookOutbox.eventTypes.joined(separator: ", "))")
         }
-        if let secret = input.secret, secret.utf8.count < 16 {
-            throw APIError.invalid("secret", "a signing secret needs at least 16 characters; leave it out to have one generated")
-        }
-        if let secret = input.secret, secret.containsControlCharacter {
-            throw APIError.invalid("secret", String.controlCharacterAdvice)
-        }
-        var generator = SystemRandomNumberGenerator()
-        let secret = input.secret ?? "whsec_" + Base64URL.encode((0..<24).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        if let secret = input.secret { try Self.checkSecret(secret) }
+        let secret = input.secret ?? WebhookSignature.generateSecret()
         let hook = Webhook()
         hook.url = input.url
         hook.events = Array(Set(input.events)).sorted()
@@ -143,6 +138,32 @@ struct RegistryRoutes: RouteCollection {
         hook.createdAt = context.clock.now()
         try await hook.create(on: request.db)
         return try await CreatedWebhook(webhook: WebhookView(hook), secret: secret).encodeResponse(status: .created, for: request)
+    }
+
+    /// A signing secret given by an admin: Standard Webhooks' form.
+    static func checkSecret(_ secret: String) throws {
+        guard WebhookSignature.isValidSecret(secret) else {
+            throw APIError.invalid("secret", "give whsec_ and the base64 of 24 to 64 random bytes (Standard Webhooks), "
+                                   + "for example from `echo whsec_$(openssl rand -base64 32)`, or leave it out to have one generated")
+        }
+    }
+
+    /// `POST /api/v1/webhooks/{id}/rotate-secret`: a new signing secret (given, or generated),
+    /// shown once. The old one keeps signing beside it for a day, so receivers can switch over.
+    @Sendable func rotateSecret(_ request: Request) async throws -> CreatedWebhook {
+        struct RotateInput: Content { var secret: String? }
+        let hook = try await find(Webhook.self, "webhookID", "webhook", request)
+        let input = request.body.data == nil ? RotateInput() : try request.content.decode(RotateInput.self, using: JSONDecoder.api)
+        if let secret = input.secret { try Self.checkSecret(secret) }
+        guard let sealer = context.sealer else {
+            throw APIError(.internalServerError, code: "internal_error", reason: "The server has no encryption key for secrets.")
+        }
+        let secret = input.secret ?? WebhookSignature.generateSecret()
+        hook.previousSecret = hook.secret
+        hook.previousSecretExpiresAt = context.clock.now().addingTimeInterval(WebhookSignature.rotationOverlap)
+        hook.secret = try ServerSecrets.seal(secret, sealer: sealer)
+        try await hook.save(on: request.db)
+        return CreatedWebhook(webhook: try WebhookView(hook), secret: secret)
     }
 
     @Sendable func listWebhooks(_ request: Request) async throws -> [WebhookView] {

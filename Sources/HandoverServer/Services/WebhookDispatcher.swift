@@ -26,6 +26,11 @@ struct WebhookDispatcher: Sendable {
     }
 
     /// Sends every delivery that is due now; returns how many were attempted.
+    /// A stored secret in clear (sealed ones opened).
+    private func open(_ stored: String) throws -> String {
+        try sealer.map { try ServerSecrets.open(stored, sealer: $0) } ?? stored
+    }
+
     @discardableResult
     func deliverDue(limit: Int = 50) async throws -> Int {
         let now = clock.now()
@@ -47,15 +52,20 @@ struct WebhookDispatcher: Sendable {
             var failure: String?
             do {
                 let body = Data(delivery.payload.utf8)
-                let secret = try sealer.map { try ServerSecrets.open(hook.secret, sealer: $0) } ?? hook.secret
+                var secrets = [try open(hook.secret)]
+                if let previous = hook.previousSecret, let until = hook.previousSecretExpiresAt, until > now { secrets.append(try open(previous)) }
+                let signed = Int(clock.now().timeIntervalSince1970)
+                let deliveryID = "msg_" + id.uuidString.lowercased()
                 if let url = URL(string: hook.url), let host = url.host {
                     try await targets.checkResolved(host, port: url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443))
                 }
                 let response = try await client.post(URI(string: hook.url), beforeSend: { request in
                     request.headers.contentType = .json
-                    request.headers.replaceOrAdd(name: WebhookSignature.headerName,
-                                                 value: WebhookSignature.header(body: body, secret: secret,
-                                                                                timestamp: Int(now.timeIntervalSince1970)))
+                    // Standard Webhooks: the same id on every retry, the time of this attempt.
+                    request.headers.replaceOrAdd(name: WebhookSignature.idHeader, value: deliveryID)
+                    request.headers.replaceOrAdd(name: WebhookSignature.timestampHeader, value: String(signed))
+                    request.headers.replaceOrAdd(name: WebhookSignature.signatureHeader,
+                                                 value: WebhookSignature.header(id: deliveryID, timestamp: signed, body: body, secrets: secrets))
                     request.headers.replaceOrAdd(name: "Handover-Event", value: delivery.event)
                     request.headers.replaceOrAdd(name: "Handover-Delivery", value: id.uuidString.lowercased())
                     request.body = ByteBuffer(data: body)
