@@ -8,7 +8,7 @@ import OutOfBand
 import Testing
 
 /// The client against a local APNs over HTTP/2 and TLS: serialized, since each test starts a server.
-@Suite(.serialized) struct APNsClientTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct APNsClientTests {
     @Test func headersAndProviderTokenPassTheServersChecks() async throws {
         try await Harness.run { h in
             let apnsID = UUID()

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 import Testing
 
-@Suite struct APNsProviderTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsProviderTokenTests {
     let key = P256.Signing.PrivateKey()
 
     @Test func theJWTIsES256WithKidIssAndIatOnly() throws {

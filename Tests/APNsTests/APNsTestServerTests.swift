@@ -8,7 +8,7 @@ import NIOHTTP1
 import Testing
 
 /// The test server's own checks, by raw requests the client would never send.
-@Suite(.serialized) struct APNsTestServerTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct APNsTestServerTests {
     func post(_ h: Harness, path: String = "/3/device/\(Harness.deviceToken)", headers: [(String, String)],
               body: Data = Harness.payload) async throws -> (Int, String?) {
         var request = HTTPClientRequest(url: h.server.baseURL.absoluteString + path)

@@ -3,7 +3,7 @@ import AppleSignIn
 import Foundation
 import Testing
 
-@Suite("AppleKeySet")
+@Suite("AppleKeySet", .timeLimit(.minutes(5)))
 struct AppleKeySetTests {
     @Test("an unknown kid refetches once (rotation), and another unknown kid within 5 minutes does not")
     func unknownKidRotation() async throws {

@@ -3,7 +3,7 @@ import AppleSignIn
 import Foundation
 import Testing
 
-@Suite("AppleTokenClient")
+@Suite("AppleTokenClient", .timeLimit(.minutes(5)))
 struct AppleTokenClientTests {
     @Test("a code exchange returns tokens and sends Apple's form fields")
     func exchange() async throws {

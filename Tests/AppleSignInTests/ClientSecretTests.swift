@@ -4,7 +4,7 @@ import Crypto
 import Foundation
 import Testing
 
-@Suite("ClientSecret")
+@Suite("ClientSecret", .timeLimit(.minutes(5)))
 struct ClientSecretTests {
     static let pem = P256.Signing.PrivateKey().pemRepresentation
 

@@ -4,7 +4,7 @@ import Crypto
 import Foundation
 import Testing
 
-@Suite("IdentityTokenVerifier")
+@Suite("IdentityTokenVerifier", .timeLimit(.minutes(5)))
 struct IdentityTokenVerifierTests {
     @Test("a valid token verifies and its claims are decoded")
     func valid() async throws {

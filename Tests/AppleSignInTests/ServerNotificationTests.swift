@@ -3,7 +3,7 @@ import AppleSignIn
 import Foundation
 import Testing
 
-@Suite("ServerNotificationVerifier")
+@Suite("ServerNotificationVerifier", .timeLimit(.minutes(5)))
 struct ServerNotificationTests {
     @Test("each event type decodes", arguments: [
         ("email-disabled", ServerNotificationEvent.Kind.emailDisabled),

@@ -5,7 +5,7 @@ import HandoverClient
 import LinkCallbacks
 import Testing
 
-@Suite struct SimulatedPhoneTests {
+@Suite(.timeLimit(.minutes(5))) struct SimulatedPhoneTests {
     /// A loopback server with an AASA file for `mail` (claims /apps/mail/*, except /apps/mail/web/*).
     static func server() async throws -> LoopbackServer {
         let server = try await LoopbackServer.start()
@@ -131,7 +131,7 @@ import Testing
     }
 }
 
-@Suite struct LogoutSimulationTests {
+@Suite(.timeLimit(.minutes(5))) struct LogoutSimulationTests {
     @Test func everyBehaviourEndsAsTheSpecPredicts() async throws {
         let result = try await LogoutSimulation(behaviours: AppBehaviour.allCases).run()
         let outcomes = Dictionary(uniqueKeysWithValues: result.apps.map { ($0.behaviour, $0) })

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// End-to-end tests of `handover aasa`, run as a child process.
-@Suite(.serialized) struct AASACommandTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct AASACommandTests {
     static let appID = "ABCDE12345.com.example.app"
     static let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"},{"/":"/buy/*"}]}]}}"#
 

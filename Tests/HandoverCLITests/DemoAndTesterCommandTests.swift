@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `handover demo` and `handover tester run`, as a newcomer runs them.
-@Suite struct DemoAndTesterCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct DemoAndTesterCommandTests {
     @Test func theDemoPlaysAllSevenBehavioursAndExitsZero() throws {
         let started = Date()
         let result = try HandoverBinary.run(["demo"])

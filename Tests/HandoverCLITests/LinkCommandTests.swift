@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct LinkCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct LinkCommandTests {
     static let seedLink = "https://appb.companyb.com/logout?ulc-success=https%3A%2F%2Fappa.com%2Fsuccess&ulc-error=https%3A%2F%2Fappa.com%2Ferror"
 
     @Test func inspectPrintsKindActionAndDecodedCallbacksAndExitsZero() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// End-to-end tests of `handover qr`, run as a child process. The decoding test reads the PNG
 /// back with zbarimg (Debian package zbar-tools) and is skipped, with a printed reason, without it.
-@Suite struct QRCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct QRCommandTests {
     static let link = "https://appb.example.com/logout?ulc-success=https%3A%2F%2Fappa.com%2Fok&ulc-error=https%3A%2F%2Fappa.com%2Ferr"
 
     static func temporaryFile(_ suffix: String) -> URL {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct ServeCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeCommandTests {
     @Test(arguments: ["bad host", ".starts-with-dot", "http://127.0.0.1", "::1"])
     func aHostThatIsNotAnAddressIsAUsageErrorNotACrash(host: String) throws {
         let result = try HandoverBinary.run(["serve", "--host", host, "--port", "0", "--data-dir", NSTemporaryDirectory() + "handover-host-test"])

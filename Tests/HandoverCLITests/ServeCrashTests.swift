@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// The server is killed with SIGKILL in the middle of a stream of callbacks and started again:
 /// every callback that got a 2xx must be in the database, and pending deadlines must still fire.
-@Suite(.serialized) struct ServeCrashTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ServeCrashTests {
     @Test func everyAcknowledgedCallbackSurvivesASIGKILLAndPendingDeadlinesStillFire() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-crash-\(UUID().uuidString)")
         let first = try ServerProcess.start(dataDirectory: directory)

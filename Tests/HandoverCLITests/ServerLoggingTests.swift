@@ -4,7 +4,7 @@ import Testing
 
 /// The server commands' log handlers. Vapor makes several loggers per request, so making one
 /// must not read the process environment (that parsed every variable, three times a request).
-@Suite struct ServerLoggingTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerLoggingTests {
     @Test func theLevelIsReadOnceNotPerLogger() {
         let reads = ReadCounter()
         let make = ServerLogging.handlerFactory(defaultLevel: .info) {

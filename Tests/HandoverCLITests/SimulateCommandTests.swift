@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct SimulateCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SimulateCommandTests {
     struct Output: Decodable {
         struct App: Decodable {
             var app: String

@@ -3,7 +3,7 @@ import Testing
 
 /// `handover simulate oob` against `handover serve --developer-mode --apns-loopback`, as separate
 /// processes: every dispatcher and every decision ends in the status the help promises.
-@Suite(.serialized) struct SimulateOutOfBandCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SimulateOutOfBandCommandTests {
     static var hasZbarimg: Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/zbarimg") }

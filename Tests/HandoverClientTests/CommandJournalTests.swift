@@ -2,7 +2,7 @@ import Foundation
 import HandoverClient
 import Testing
 
-@Suite struct CommandJournalTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandJournalTests {
     @Test func savedCommandsComeBackOldestFirst() throws {
         let journal = try CommandJournal(folder: temporaryFolder())
         let older = LogoutCommand(id: "b", link: "https://a.example.com/x", receivedAt: Date(timeIntervalSince1970: 1), state: .journaled)

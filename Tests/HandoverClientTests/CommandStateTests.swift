@@ -2,7 +2,7 @@ import Foundation
 import HandoverClient
 import Testing
 
-@Suite struct CommandStateTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandStateTests {
     @Test func receivedBecomesJournaled() throws {
         #expect(try CommandState.received.applying(.journal) == .journaled)
     }
@@ -43,7 +43,7 @@ import Testing
     }
 }
 
-@Suite struct AppLogoutStateTests {
+@Suite(.timeLimit(.minutes(5))) struct AppLogoutStateTests {
     let app = TargetApp(id: "mail", logoutAction: URL(string: "https://mail.example.com/logout")!)
 
     @Test func pendingIsSentWithItsNonce() throws {
@@ -85,7 +85,7 @@ import Testing
     }
 }
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
     @Test func backoffDoublesUpToTheMaximum() {
         let policy = RetryPolicy(initialBackoff: .milliseconds(500), maximumBackoff: .seconds(3))
         #expect(policy.backoff(after: 1) == .milliseconds(500))

@@ -14,7 +14,7 @@ private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
 /// The kill moment is random: mostly 0–3 ms after the first acknowledgement, sometimes 0–6 ms
 /// after the links are written to a receiver that has finished launching. This is the one test
 /// that waits in real time, because a kill must land in a real process.
-@Suite struct CrashConsistencyTests {
+@Suite(.timeLimit(.minutes(5))) struct CrashConsistencyTests {
     static var harness: URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let candidates = [

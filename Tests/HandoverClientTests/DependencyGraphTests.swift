@@ -4,7 +4,7 @@ import Testing
 /// An iOS app must be able to link HandoverClient without NIO, Vapor or Fluent. This reads the
 /// manifest as SwiftPM evaluates it (`swift package dump-package`) and walks every target and
 /// package reachable from the HandoverClient product.
-@Suite struct DependencyGraphTests {
+@Suite(.timeLimit(.minutes(5))) struct DependencyGraphTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     struct Reachable { var targets: Set<String> = []; var packages: Set<String> = [] }

@@ -2,7 +2,7 @@ import Foundation
 import HandoverClient
 import Testing
 
-@Suite("FileSecretStore")
+@Suite("FileSecretStore", .timeLimit(.minutes(5)))
 struct FileSecretStoreTests {
     @Test func writesReplacesReadsAndDeletesOwnerOnlyFiles() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-store-\(UUID().uuidString)")

@@ -5,7 +5,7 @@ import HandoverClient
 import LinkCallbacks
 import Testing
 
-@Suite struct LogoutInitiatorTests {
+@Suite(.timeLimit(.minutes(5))) struct LogoutInitiatorTests {
     let base = URL(string: "https://launcher.example.com/ulc/cb")!
     let apps = [
         TargetApp(id: "mail", logoutAction: URL(string: "https://mail.example.com/logout")!),

@@ -4,7 +4,7 @@ import HandoverClient
 import LinkCallbacks
 import Testing
 
-@Suite struct LogoutReceiverTests {
+@Suite(.timeLimit(.minutes(5))) struct LogoutReceiverTests {
     struct Fixture {
         let clock = TestClock()
         let opener = RecordingOpener()
@@ -85,6 +85,21 @@ import Testing
         #expect(await backoffs.value == [.milliseconds(500), .seconds(1)])
         await fixture.receiver.waitUntilIdle()
         #expect(fixture.opener.opened.map(\.path) == ["/ok"])
+    }
+
+    /// The retry cap holds: a handler that always fails with a retryable error is called exactly
+    /// `maximumAttempts` times, then the error URL is opened.
+    @Test(arguments: [1, 3, 5])
+    func aHandlerThatAlwaysFailsRetryablyIsCalledExactlyMaximumAttemptsTimes(maximumAttempts: Int) async throws {
+        let retry = RetryPolicy(initialBackoff: .milliseconds(10), maximumBackoff: .milliseconds(10), maximumAttempts: maximumAttempts)
+        let fixture = try Fixture([.fail(LogoutFailure("503", isRetryable: true))],
+                                  configuration: ReceiverConfiguration(deadline: .seconds(20), retry: retry))
+        fixture.receiver.appDidFinishLaunching()
+        fixture.receiver.handle(ulc())
+        #expect(await advance(fixture.clock) { fixture.opener.opened.count == 1 } != nil)
+        await fixture.receiver.waitUntilIdle()
+        #expect(fixture.handler.calls == maximumAttempts)
+        #expect(fixture.opener.opened.map(\.path) == ["/fail"])
     }
 
     @Test func retriesStopWhenTheNextWaitWouldPassTheDeadline() async throws {

@@ -58,7 +58,7 @@ final class WallClock: @unchecked Sendable {
     var read: @Sendable () -> Date { { [self] in now } }
 }
 
-@Suite struct OutOfBandClientTests {
+@Suite(.timeLimit(.minutes(5))) struct OutOfBandClientTests {
     let wall = WallClock()
     let clock = TestClock()
     let opener = RecordingOpener()

@@ -5,7 +5,7 @@ import HandoverClient
 import LinkCallbacks
 import Testing
 
-@Suite struct SignedRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct SignedRequestTests {
     let key = P256.Signing.PrivateKey()
     let signedAt: Int64 = 1_700_000_000
 

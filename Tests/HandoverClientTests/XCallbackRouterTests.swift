@@ -3,7 +3,7 @@ import HandoverClient
 import LinkCallbacks
 import Testing
 
-@Suite struct XCallbackRouterTests {
+@Suite(.timeLimit(.minutes(5))) struct XCallbackRouterTests {
     struct Add: XCallbackInput {
         static let action = "add"
         var text: String

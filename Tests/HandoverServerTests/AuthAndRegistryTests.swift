@@ -2,7 +2,7 @@ import Foundation
 import HandoverServer
 import Testing
 
-@Suite struct AuthAndRegistryTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AuthAndRegistryTests {
     @Test(arguments: TestDatabase.available)
     func everyAPIRouteAnswers401WithoutAValidKeyAnd403WithTheWrongScope(database: TestDatabase) async throws {
         let test = try await TestServer.start(database)
@@ -94,7 +94,7 @@ import Testing
     }
 }
 
-@Suite struct AssociationFileTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AssociationFileTests {
     @Test(arguments: TestDatabase.available)
     func associationFilesAreGeneratedValidatedAndCached(database: TestDatabase) async throws {
         let test = try await TestServer.start(database, publicURL: "https://handover.example.com")
@@ -128,7 +128,7 @@ import Testing
     }
 }
 
-@Suite struct AssociationFileOriginTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AssociationFileOriginTests {
     /// A logout action is claimed in this server's file only when it is on this server's own
     /// origin, port included: on loopback, another port is another site.
     @Test func onlyLogoutActionsOnThisOriginArePutInTheFile() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Many callbacks at once, as from a fleet of devices: the server records them many to a
 /// transaction, and each must still be checked as if it came alone.
-@Suite struct ConcurrentCallbackTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct ConcurrentCallbackTests {
     @Test(arguments: TestDatabase.available)
     func aBurstOfCallbacksRecordsEachItemOnceAndFinishesEachRunOnce(database: TestDatabase) async throws {
         let test = try await TestServer.start(database)
@@ -111,7 +111,7 @@ import Testing
 
 /// What a 2xx for a callback rests on with SQLite: the batch's COMMIT is written to the WAL and
 /// synced (FULL), so it survives a power loss too, not only a killed process.
-@Suite struct SQLiteDurabilityTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct SQLiteDurabilityTests {
     @Test func theDatabaseIsInWALModeAndSyncsEveryCommit() async throws {
         let test = try await TestServer.start(.sqlite)
         let sql = try #require(test.server.application.db as? any SQLDatabase)

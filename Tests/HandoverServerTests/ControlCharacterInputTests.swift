@@ -5,7 +5,7 @@ import Testing
 /// Found with schemathesis (`scripts/check-openapi.sh`), which sends U+0000 in strings: on PostgreSQL
 /// such text reached the database, which refuses it in `text` columns, and the API answered 500. Every
 /// stored text field now refuses control characters with a 422 naming the field.
-@Suite struct ControlCharacterInputTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct ControlCharacterInputTests {
     static let cases: [(path: String, body: String, field: String)] = [
         ("/api/v1/devices", #"{"name":"ward\u00007"}"#, "name"),
         ("/api/v1/devices", #"{"name":"ward\u001b[31m7"}"#, "name"),

@@ -70,7 +70,7 @@ final class DashboardBrowser: @unchecked Sendable {
 }
 
 /// Dashboard sign-in, cookies and CSRF, and the pages, over real HTTP.
-@Suite struct DashboardTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct DashboardTests {
     @Test func signingInSetsAnHttpOnlySameSiteStrictSessionCookieWithoutSecureOnPlainHTTP() async throws {
         let test = try await TestServer.start(.sqlite)
         let browser = DashboardBrowser(test)

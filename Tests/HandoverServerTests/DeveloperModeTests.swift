@@ -4,7 +4,7 @@ import Testing
 
 /// Developer mode lets the registry take logout actions on loopback with http and a port, as
 /// iOS `?mode=developer` does for associated domains; without it they are refused.
-@Suite struct DeveloperModeTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct DeveloperModeTests {
     static func loopbackApp(_ name: String) -> [String: Any] {
         ["name": name, "appIDs": ["ABCDE12345.com.example.\(name)"], "logoutAction": "http://127.0.0.1:9311/apps/\(name)/logout"]
     }

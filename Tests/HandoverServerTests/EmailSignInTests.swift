@@ -18,7 +18,7 @@ private func startWithMail(_ database: TestDatabase = .sqlite, tls: Bool = false
     return (test, smtp)
 }
 
-@Suite("Email-link sign-in through a real SMTP server", .serialized)
+@Suite("Email-link sign-in through a real SMTP server", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct EmailSignInTests {
     @Test(arguments: TestDatabase.available)
     func theAppRedeemsTheMailedLinkOnce(_ database: TestDatabase) async throws {

@@ -9,7 +9,7 @@ import Glibc
 /// The server's own HTTP/1.1 transport, spoken to byte for byte over a plain TCP socket:
 /// pipelining, HEAD, the body limit, what does not parse, and the association-file fast path
 /// answering exactly what the router answers.
-@Suite struct HTTPTransportTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct HTTPTransportTests {
     @Test func pipelinedRequestsAreAnsweredInOrderWhetherFastPathOrRouted() async throws {
         let test = try await TestServer.start(.sqlite, publicURL: "https://handover.example.com")
         let created = try await test.request(.POST, "/api/v1/apps", json: [

@@ -7,7 +7,7 @@ import Testing
 
 /// The main job end to end: a device starts a run, apps answer through callback links, the
 /// scheduler reissues and escalates, webhooks go out signed, and SSE shows it live.
-@Suite struct LogoutRunTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct LogoutRunTests {
     struct Run {
         var id: String
         var items: [[String: Any]]

@@ -5,7 +5,7 @@ import Testing
 
 /// A team's apps on one shared device: app A ("handover", the Apple client id) signs in with
 /// `device_sso`; sibling B ("pharmacy", same team) signs in through `SharedSession` with no user step.
-@Suite("Native SSO between a team's apps, and one global sign-out", .serialized)
+@Suite("Native SSO between a team's apps, and one global sign-out", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct NativeSSOTests {
     struct Fleet {
         var rig: AppleRig

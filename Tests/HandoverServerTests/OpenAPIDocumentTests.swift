@@ -5,7 +5,7 @@ import Vapor
 
 /// Keeps `/openapi.yaml` exact: every route the server registers is described, and every
 /// operation described is a registered route.
-@Suite struct OpenAPIDocumentTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct OpenAPIDocumentTests {
     /// `METHOD /path/{param}` for every operation in the document's `paths`.
     ///
     /// The document is written in a fixed layout (two spaces before a path, four before a

@@ -9,7 +9,7 @@ import Testing
 
 /// Out-of-band operations end to end: a real server on loopback, a phone with its own keys
 /// (``OutOfBandClient`` over URLSession), and for push a local APNs-protocol server.
-@Suite(.serialized) struct OutOfBandOperationTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct OutOfBandOperationTests {
     @Test("enroll by link, then sign in by link with the right number", arguments: TestDatabase.available)
     func enrollThenAuthenticateByLink(_ database: TestDatabase) async throws {
         try await OutOfBandRig.run(database) { rig in

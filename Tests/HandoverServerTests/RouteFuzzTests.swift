@@ -12,7 +12,7 @@ import Testing
 ///
 /// Runs for `HANDOVER_ROUTE_FUZZ_SECONDS` (15 by default; CI gives it 180) and prints how many
 /// requests reached how many routes.
-@Suite(.timeLimit(.minutes(10))) struct RouteFuzzTests {
+@Suite(.timeLimit(.minutes(10)), .stopsTestServers) struct RouteFuzzTests {
     static var budget: Double {
         ProcessInfo.processInfo.environment["HANDOVER_ROUTE_FUZZ_SECONDS"].flatMap(Double.init) ?? 15
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// `ServerBackedLogout`'s decisions against a real server on loopback: which callbacks it
 /// reports, and what it reports them as.
-@Suite struct ServerBackedLogoutTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct ServerBackedLogoutTests {
     /// An opener that plays the apps: it answers each link at once with its success URL.
     final class AnsweringOpener: URLOpener, Sendable {
         let logout = NIOLockedValueBox<ServerBackedLogout?>(nil)

@@ -8,7 +8,7 @@ import Testing
 /// A whole shift handover against a real server: the simulated phone's launcher drives the run
 /// through the API, every app behaviour answers (or not), and the server's deadlines reissue and
 /// time out. The phone's clock and the server's manual clock move together.
-@Suite struct ServerSimulationTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct ServerSimulationTests {
     static let behaviours: [AppBehaviour] = [.conformant, .slow, .silent, .flaky, .failing, .killed, .premature]
 
     @Test(arguments: TestDatabase.available)

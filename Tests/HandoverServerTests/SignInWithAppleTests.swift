@@ -88,7 +88,7 @@ extension TestServer.Reply {
     var errorCode: String? { json["error"] as? String }
 }
 
-@Suite("Sign in with Apple on the server: sign-in, sessions, refresh, notifications", .serialized)
+@Suite("Sign in with Apple on the server: sign-in, sessions, refresh, notifications", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct SignInWithAppleTests {
     @Test(arguments: TestDatabase.available)
     func signInGivesASessionThatReadsMe(_ database: TestDatabase) async throws {

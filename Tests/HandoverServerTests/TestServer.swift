@@ -81,8 +81,10 @@ final class TestServer: Sendable {
         let server = try await HandoverServer.start(configuration, clock: clock, logger: logger, testerSimulator: testerSimulator)
         let adminKey: String
         if let other { adminKey = other.adminKey } else { adminKey = try await server.createAPIKey(name: "test admin", scope: .admin) }
-        return TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow)),
-                          dataDirectory: directory, databaseURL: configuration.databaseURL)
+        let test = TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow)),
+                              dataDirectory: directory, databaseURL: configuration.databaseURL)
+        StartedServers.current?.add(test)
+        return test
     }
 
     /// Starts a server, runs `body` with it, and stops it whether `body` returns or throws (a
@@ -114,10 +116,14 @@ final class TestServer: Sendable {
         self.dataDirectory = dataDirectory
     }
 
+    /// Stops the client and the server; a second call does nothing.
     func stop() async throws {
+        guard stopped.withLockedValue({ let was = $0; $0 = true; return !was }) else { return }
         try await client.shutdown()
         try await server.shutdown()
     }
+
+    private let stopped = NIOLockedValueBox(false)
 
     struct Reply {
         var status: Int

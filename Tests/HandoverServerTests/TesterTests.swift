@@ -5,7 +5,7 @@ import Testing
 
 /// The conformance tester over real HTTP: the association-file check, the rounds a person
 /// starts by hand (with the manual clock), and a simulated phone playing apps.
-@Suite struct TesterTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct TesterTests {
     /// An app's domain on loopback: its AASA claims `/apps/mail/*`.
     static func appDomain() async throws -> LoopbackServer {
         let server = try await LoopbackServer.start()

@@ -4,7 +4,7 @@ import LinkCallbacks
 import Testing
 
 /// Two servers on one PostgreSQL database, as behind a load balancer.
-@Suite struct TwoInstanceTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct TwoInstanceTests {
     @Test func aRunCreatedOnOneInstanceTakesItsCallbackOnTheOtherAndStreamsIt() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
         let a = try await TestServer.start(.postgres)

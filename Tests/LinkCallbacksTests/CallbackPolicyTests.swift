@@ -3,7 +3,7 @@ import Testing
 @testable import LinkCallbacks
 
 /// One test per rule of the default policy, each checking the reason given.
-@Suite struct CallbackPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct CallbackPolicyTests {
     static func ulc(action: String = "https://appb.com/logout", success: String = "https://appa.com/ok",
                     error: String = "https://appa.com/err") -> String {
         "\(action)?ulc-success=\(PercentEncoding.encodeUnreserved(success))&ulc-error=\(PercentEncoding.encodeUnreserved(error))"

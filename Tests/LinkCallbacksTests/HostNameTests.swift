@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LinkCallbacks
 
-@Suite struct HostNameTests {
+@Suite(.timeLimit(.minutes(5))) struct HostNameTests {
     /// Sample strings from RFC 3492 §7.1 and common IDNA examples.
     @Test(arguments: [
         ("bücher", "bcher-kva"),

@@ -4,7 +4,7 @@ import Testing
 @testable import LinkCallbacks
 
 /// Properties that must hold for every input, not just the examples.
-@Suite struct LinkPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct LinkPropertyTests {
     static let label = Gen<Character?>.element(of: Array("abcdefghijklmnopqrstuvwxyz0123456789")).compactMap { $0 }.string(of: 1...12)
     /// Characters a path or query may hold as written, including sub-delims and encoded bytes.
     static let uriText = Gen<String?>.element(of: ["a", "Z", "0", "-", ".", "_", "~", "!", "$", "'", "(", ")", "*", "+", ",", ";", "=",

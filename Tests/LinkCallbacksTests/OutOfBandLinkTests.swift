@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LinkCallbacks
 
-@Suite struct OutOfBandLinkTests {
+@Suite(.timeLimit(.minutes(5))) struct OutOfBandLinkTests {
     static let envelope = OutOfBandEnvelope(content: .json(token: "tok-123", redeemURL: URL(string: "https://auth.example.com/redeem")!))
 
     @Test func universalLinkFormCarriesThePayloadAndKeepsTheBase() throws {
@@ -81,7 +81,7 @@ import Testing
     }
 }
 
-@Suite struct Base64URLTests {
+@Suite(.timeLimit(.minutes(5))) struct Base64URLTests {
     @Test func encodesWithoutPaddingAndWithTheURLAlphabet() {
         #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
         #expect(Base64URL.encode(Array("f".utf8)) == "Zg")

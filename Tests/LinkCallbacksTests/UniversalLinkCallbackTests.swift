@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LinkCallbacks
 
-@Suite struct UniversalLinkCallbackTests {
+@Suite(.timeLimit(.minutes(5))) struct UniversalLinkCallbackTests {
     static let seedExample = "https://appb.companyb.com/logout?ulc-success=https%3A%2F%2Fappa.com%2Fsuccess&ulc-error=https%3A%2F%2Fappa.com%2Ferror"
 
     @Test func seedExampleParsesIntoActionAndDecodedCallbacks() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LinkCallbacks
 
-@Suite struct XCallbackRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct XCallbackRequestTests {
     @Test func requestReadsActionTargetsAndParameters() throws {
         let request = try XCallbackRequest(parsing: "notes://x-callback-url/add?x-source=Launcher&x-success=launcher%3A%2F%2Fx-callback-url%2Fdone&x-error=https%3A%2F%2Fl.com%2Ferr&text=hello%20world&tag=a&tag=b")
         #expect(request.scheme == "notes")

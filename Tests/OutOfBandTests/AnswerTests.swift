@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import OutOfBand
 
-@Suite struct AnswerTests {
+@Suite(.timeLimit(.minutes(5))) struct AnswerTests {
     let device = DeviceKeys.generate()
 
     func request(_ envelope: OperationEnvelope, decision: OperationDecision = .approve, number: Int? = 81,

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OutOfBand
 
-@Suite struct EnvelopeTests {
+@Suite(.timeLimit(.minutes(5))) struct EnvelopeTests {
     @Test func jsonRoundTripKeepsEveryField() throws {
         let callbacks = CallbackTargets(success: URL(string: "https://shop.example/done?a=1")!, error: URL(string: "shop://x-callback-url/err")!,
                                         cancel: nil)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OutOfBand
 
-@Suite struct LinkParserTests {
+@Suite(.timeLimit(.minutes(5))) struct LinkParserTests {
     let payload = OperationPayload.plain(try! Fixture.envelope())
 
     @Test func universalLinkCarriesThePayloadInTheFragment() throws {

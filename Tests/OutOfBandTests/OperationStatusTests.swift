@@ -1,7 +1,7 @@
 import Testing
 @testable import OutOfBand
 
-@Suite struct OperationStatusTests {
+@Suite(.timeLimit(.minutes(5))) struct OperationStatusTests {
     static let events: [OperationEvent] = [.dispatch, .redeem(.approve), .redeem(.deny), .succeed, .fail, .cancel, .expire]
 
     /// Every (status, event) pair, with the status it leads to or nil when refused.

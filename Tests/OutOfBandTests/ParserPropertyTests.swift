@@ -4,7 +4,7 @@ import Testing
 @testable import OutOfBand
 
 /// Properties of the parsers for every input, not just the examples.
-@Suite struct ParserPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct ParserPropertyTests {
     static let identifier = Gen<Character?>.element(of: Array("abcXYZ019-._~")).compactMap { $0 }.string(of: 1...40)
     static let label = Gen<Character?>.element(of: Array("abcdefghijklmnopqrstuvwxyz0123456789")).compactMap { $0 }.string(of: 1...10)
     static let messageText = Gen<Character?>.element(of: Array("Pay 25,00 € to Ünïcødé Shop\n日本語🧾\"\\/&=#%?")).compactMap { $0 }.string(of: 1...200)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import OutOfBand
 
-@Suite struct PayloadTests {
+@Suite(.timeLimit(.minutes(5))) struct PayloadTests {
     @Test func sealedPayloadOpensOnlyWithTheDevicesKey() throws {
         let device = DeviceKeys.generate(), other = DeviceKeys.generate()
         let envelope = try Fixture.envelope(type: .transactionConfirmation, message: "Pay 25 EUR")

@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 @testable import QRCode
 
-@Suite struct BitBufferTests {
+@Suite(.timeLimit(.minutes(5))) struct BitBufferTests {
     @Test func bitsArePackedMostSignificantFirst() {
         var bits = BitBuffer()
         bits.append(0b0100, bitCount: 4)

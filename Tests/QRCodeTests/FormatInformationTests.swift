@@ -1,7 +1,7 @@
 import Testing
 @testable import QRCode
 
-@Suite struct FormatInformationTests {
+@Suite(.timeLimit(.minutes(5))) struct FormatInformationTests {
     /// All 32 format information strings, after the 0x5412 mask (ISO/IEC 18004 annex C, table C.1).
     static let table: [ErrorCorrectionLevel: [Int]] = [
         .low: [0b111011111000100, 0b111001011110011, 0b111110110101010, 0b111100010011101,

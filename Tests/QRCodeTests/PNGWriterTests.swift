@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QRCode
 
-@Suite struct PNGWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct PNGWriterTests {
     @Test func checksumsMatchKnownValues() {
         #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)

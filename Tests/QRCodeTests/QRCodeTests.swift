@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QRCode
 
-@Suite struct QRCodeTests {
+@Suite(.timeLimit(.minutes(5))) struct QRCodeTests {
     @Test func theSmallestVersionThatFitsIsChosen() throws {
         #expect(try QRCode(encoding: [UInt8](repeating: 7, count: 17), correction: .low).version == 1)
         #expect(try QRCode(encoding: [UInt8](repeating: 7, count: 18), correction: .low).version == 2)

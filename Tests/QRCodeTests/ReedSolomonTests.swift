@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 @testable import QRCode
 
-@Suite struct ReedSolomonTests {
+@Suite(.timeLimit(.minutes(5))) struct ReedSolomonTests {
     /// ISO/IEC 18004 annex I: "01234567" as 1-M; its 16 data codewords and 10 error correction codewords.
     @Test func errorCorrectionMatchesTheStandardsWorkedExample() {
         let data: [UInt8] = [0b0001_0000, 0b0010_0000, 0b0000_1100, 0b0101_0110, 0b0110_0001, 0b1000_0000,

@@ -5,7 +5,7 @@ import FoundationXML
 #endif
 @testable import QRCode
 
-@Suite struct RendererTests {
+@Suite(.timeLimit(.minutes(5))) struct RendererTests {
     /// The SVG is well-formed XML, its size is (modules + 2 × quiet zone) × module size, and its
     /// path covers exactly the dark modules.
     @Test func svgIsWellFormedAndDrawsExactlyTheDarkModules() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import QRCode
 
-@Suite struct VersionTableTests {
+@Suite(.timeLimit(.minutes(5))) struct VersionTableTests {
     /// Byte mode capacities from ISO/IEC 18004 table 7.
     @Test(arguments: [
         (1, ErrorCorrectionLevel.low, 17), (1, .medium, 14), (1, .quartile, 11), (1, .high, 7),

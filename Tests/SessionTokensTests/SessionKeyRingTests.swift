@@ -3,7 +3,7 @@ import Foundation
 import SessionTokens
 import Testing
 
-@Suite("SessionKeyRing: access tokens signed and verified without a database")
+@Suite("SessionKeyRing: access tokens signed and verified without a database", .timeLimit(.minutes(5)))
 struct SessionKeyRingTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -116,7 +116,7 @@ struct SessionKeyRingTests {
     }
 }
 
-@Suite("SecretSealer and RevocationList")
+@Suite("SecretSealer and RevocationList", .timeLimit(.minutes(5)))
 struct SecretSealerTests {
     @Test func sealsAndOpens() throws {
         let sealer = try SecretSealer(base64: SecretSealer.generateKeyBase64())
@@ -156,7 +156,7 @@ struct SecretSealerTests {
     }
 }
 
-@Suite("ID tokens for Native SSO")
+@Suite("ID tokens for Native SSO", .timeLimit(.minutes(5)))
 struct IDTokenTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 

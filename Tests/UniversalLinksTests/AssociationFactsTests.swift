@@ -2,7 +2,7 @@ import Testing
 @testable import UniversalLinks
 
 /// One named case per fact of FACTS.md, "Apple App Site Association".
-@Suite struct AssociationFactsTests {
+@Suite(.timeLimit(.minutes(5))) struct AssociationFactsTests {
     // MARK: Observed on swcutil: slashes
 
     @Test func buyWildcardMatchesBuyWithoutTrailingSlash() throws {

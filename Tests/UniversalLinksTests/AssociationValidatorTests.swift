@@ -1,7 +1,7 @@
 import Testing
 @testable import UniversalLinks
 
-@Suite struct AssociationValidatorTests {
+@Suite(.timeLimit(.minutes(5))) struct AssociationValidatorTests {
     func report(_ text: String) -> ValidationReport {
         AssociationValidator.validate(Array(text.utf8))
     }
@@ -90,7 +90,7 @@ import Testing
     }
 }
 
-@Suite struct HostingCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct HostingCheckTests {
     let body = Array(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.a.b"], "components": [{"/": "/x"}]}]}}"#.utf8)
 
     @Test func httpsWith200AndJSONIsClean() {
@@ -124,7 +124,7 @@ import Testing
     }
 }
 
-@Suite struct GeneratorAndAssetLinksTests {
+@Suite(.timeLimit(.minutes(5))) struct GeneratorAndAssetLinksTests {
     let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
 
     @Test func generatedFileValidatesAndDecidesAsRegistered() throws {

@@ -4,7 +4,7 @@ import PropertyBased
 
 /// `AssociationMatcher` (the flat `MatchProgram`) decides exactly as `ReferenceMatcher` (the
 /// `ComponentPattern` objects it is compiled from, matched over allocated forms).
-@Suite struct MatchProgramTests {
+@Suite(.timeLimit(.minutes(5))) struct MatchProgramTests {
     static let paths = ["/buy/*", "/buy", "*", "/a*b", "/item/?*", "abc", "/Promo/*", "/café/*", "/caf%C3%A9", "/$(lang)/shop/*",
                         "/$(x)/*", "/$(undefined)", "/a%2Fb", "/?/*/z", "", "/ÀB*", "/$(alpha)$(digit)", "*/*", "/buy/", "/İ*", "/zZ*"]
     static let queries = [#""a=1""#, #""*""#, #""?*""#, #"{"a":"1"}"#, #"{"a":"?*"}"#, #"{"a":""}"#, #"{"A":"X*","b":"*"}"#,

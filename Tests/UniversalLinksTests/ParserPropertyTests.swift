@@ -41,7 +41,7 @@ struct JSONBuilder {
     }
 }
 
-@Suite struct ParserPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct ParserPropertyTests {
     let urls = ["https://example.com/", "https://example.com/buy/1?a=1&a=2#f", "https://example.com/caf%C3%A9?q=%zz", "https://EXAMPLE.com/a%20b/"]
 
     @Test func parserValidatorAndMatcherNeverCrashOnArbitraryAssociationShapedJSON() async {
