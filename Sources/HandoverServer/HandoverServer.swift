@@ -86,6 +86,7 @@ public final class HandoverServer: Sendable {
                 developerMode: configuration.developerMode)
             context.configuredHostileOrigin = configuration.testerHostileURL
             context.trustsForwardedFor = configuration.trustsForwardedFor
+            context.rateLimitedDelay = configuration.rateLimitedDelay
             context.webhookTargets = WebhookTargetPolicy(allowsPrivate: configuration.allowsPrivateWebhookTargets || configuration.allowsLoopbackWebhooks)
             // Webhook deliveries never follow redirects: a redirect could lead past the target check.
             application.http.client.configuration.redirectConfiguration = .disallow
@@ -252,7 +253,7 @@ public final class HandoverServer: Sendable {
 
     static func routes(_ application: Application, _ context: ServerContext) throws {
         application.middleware = Middlewares()
-        application.middleware.use(APIErrorMiddleware())
+        application.middleware.use(APIErrorMiddleware(rateLimitedDelay: context.rateLimitedDelay))
         application.get("healthz") { _ in ["status": "ok"] }
         application.get("metrics") { _ -> Response in
             let response = Response(status: .ok, body: .init(string: context.metrics.render()))

@@ -2,6 +2,7 @@ import Fluent
 import LinkCallbacks
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import SessionTokens
 import AsyncHTTPClient
 import Vapor
@@ -22,6 +23,8 @@ struct ServerContext: Sendable {
     let associationFiles = AssociationFileCache()
     /// Every limit on unauthenticated writes and guesses (``RateLimits``).
     let rateLimits = RateLimits()
+    /// How long a 429 waits before it is sent (``ServerConfiguration/rateLimitedDelay``).
+    var rateLimitedDelay: TimeAmount = .zero
     /// Whether the client address is taken from `X-Forwarded-For` (a trusted TLS proxy in front).
     var trustsForwardedFor = false
     /// Records callbacks many to a transaction (group commit).

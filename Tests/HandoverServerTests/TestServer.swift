@@ -66,6 +66,7 @@ final class TestServer: Sendable {
         configuration.schedulerInterval = nil
         configuration.allowsLoopbackWebhooks = true
         configuration.developerMode = developerMode
+        configuration.rateLimitedDelay = .zero  // tests count 429s; the delay is the benchmark's (scripts/bench-flood.py)
         let directory = other?.dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("handover-test-\(UUID().uuidString)")
         configuration.dataDirectory = directory
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "test") }

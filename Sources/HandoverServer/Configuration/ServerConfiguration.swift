@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// How a Handover server runs: where it listens, where it keeps data, and how it names itself.
 ///
@@ -31,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     /// TLS proxy in front of the server adds it. Only with such a proxy: otherwise a client could
     /// name any address. `HANDOVER_TRUST_FORWARDED_FOR=1`.
     public var trustsForwardedFor: Bool = false
+    /// How long a rate-limited answer (429) waits before it is sent, so a client over its limit
+    /// gets one answer per connection per second instead of as many as it can send. One second by
+    /// default; tests that count 429s set zero.
+    public var rateLimitedDelay: TimeAmount = .seconds(1)
     /// Connection time limits and the connection cap (see ``ConnectionLimits``).
     public var connectionLimits = ConnectionLimits()
     /// Developer mode: the registry also accepts logout actions on loopback hosts with plain http

@@ -1,3 +1,4 @@
+import NIOCore
 import Vapor
 
 /// An error the JSON API answers with: `{"error": code, "reason": sentence, "field": name?}`.
@@ -45,9 +46,18 @@ struct APIErrorMiddleware: Middleware {
         var field: String?
     }
 
+    /// How long a rate-limited answer (429) waits before it is sent: a client over its limit gets
+    /// one answer per connection per this long, at no cost to the server but a waiting socket
+    /// (the connection cap bounds those), so a flood from one client cannot crowd out others.
+    var rateLimitedDelay: TimeAmount = .zero
+
     func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
-        next.respond(to: request).flatMapErrorThrowing { error in
-            try Self.response(for: error, request)
+        let delay = rateLimitedDelay
+        return next.respond(to: request).flatMapError { error in
+            let response: Response
+            do { response = try Self.response(for: error, request) } catch { return request.eventLoop.makeFailedFuture(error) }
+            guard delay > .zero, (error as? APIError)?.retryAfter != nil else { return request.eventLoop.makeSucceededFuture(response) }
+            return request.eventLoop.scheduleTask(in: delay) { response }.futureResult
         }
     }
 
@@ -72,7 +82,12 @@ struct APIErrorMiddleware: Middleware {
         }
         let response = Response(status: status)
         try response.content.encode(body, as: .json)
-        if let wait = (error as? APIError)?.retryAfter { response.headers.replaceOrAdd(name: .retryAfter, value: String(wait)) }
+        if let wait = (error as? APIError)?.retryAfter {
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
+            // A client over its limit pays a new connection for its next try, which slows a
+            // flood from one client far more than it slows the server.
+            response.headers.replaceOrAdd(name: .connection, value: "close")
+        }
         return response
     }
 

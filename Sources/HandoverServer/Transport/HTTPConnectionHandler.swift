@@ -136,8 +136,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     /// Writes a Vapor response: its head, then its body as the request and status allow.
-    private func write(_ response: Response, for request: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+    private func write(_ response: Response, for request: HTTPRequestHead, keepAlive requested: Bool, context: ChannelHandlerContext) {
         var headers = response.headers
+        // A route may end the connection (`Connection: close`, as a rate-limited answer does).
+        let keepAlive = requested && headers.first(name: "connection")?.lowercased() != "close"
+        headers.remove(name: "connection")
         finishHead(&headers, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
         if request.method == .HEAD || response.status == .noContent || response.status == .notModified {
