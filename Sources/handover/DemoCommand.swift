@@ -87,9 +87,9 @@ struct DemoCommand: AsyncParsableCommand {
             say("")
             say("The server stays up. Press Enter to play another handover (watch it on the dashboard); Ctrl-C stops.")
             let replays = Task { await replayOnEnter(server: server, adminKey: adminKey) }
-            let signal = await ShutdownSignal.wait()
+            try await ShutdownSignal.wait()
             replays.cancel()
-            say("Received \(signal); shutting down.")
+            say("Stop signal received; shutting down.")
         }
         try await server.shutdown()
         await testerPhone.phone.shutdown()

@@ -118,48 +118,11 @@ struct ServeCommand: AsyncParsableCommand {
             say("Push: APNs at \(push.baseURL.absoluteString), topic \(push.topic)")
         }
         say("Press Ctrl-C to stop.")
-        let signal = await ShutdownSignal.wait()
-        say("Received \(signal); shutting down.")
+        try await ShutdownSignal.wait()
+        say("Stop signal received; shutting down.")
         try await server.shutdown()
         await loopbackAPNs?.shutdown()
         withExtendedLifetime(lock) {}
-    }
-}
-
-/// Waits for SIGINT or SIGTERM.
-enum ShutdownSignal {
-    static func wait() async -> String {
-        await withCheckedContinuation { continuation in
-            let once = OnceFlag()
-            var sources: [DispatchSourceSignal] = []
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    if once.set() { continuation.resume(returning: name) }
-                }
-                source.resume()
-                sources.append(source)
-            }
-            SignalSources.keep(sources)
-        }
-    }
-
-    private final class OnceFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done = false
-        func set() -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            if done { return false }
-            done = true
-            return true
-        }
-    }
-
-    private enum SignalSources {
-        nonisolated(unsafe) static var kept: [DispatchSourceSignal] = []
-        static func keep(_ sources: [DispatchSourceSignal]) { kept = sources }
     }
 }
 
