@@ -57,9 +57,6 @@ public enum WebhookSignature {
     /// (compared in constant time), as a receiver checks it.
     public static func verify(id: String, timestamp: Int, body: Data, header: String, secret: String) -> Bool {
         guard let expected = signature(id: id, timestamp: timestamp, body: body, secret: secret) else { return false }
-        return header.split(separator: " ").contains { given in
-            let a = Array(expected.utf8), b = Array(given.utf8)
-            return a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-        }
+        return header.split(separator: " ").contains { CallbackNonce.constantTimeEqual(expected, String($0)) }
     }
 }
