@@ -55,7 +55,7 @@ public struct OutOfBandPhoneSimulation: Sendable {
         progress("created operation \(created.id) (\(created.type), by \(created.dispatcher))\(created.number.map { ", the web page shows \($0)" } ?? "")")
 
         let pending = try await receive(created, scenario: scenario, client: client)
-        progress("the phone shows: \(pending.type.rawValue) from \(pending.requester)\(pending.numberChoices.map { ", numbers \($0.map(String.init).joined(separator: " "))" } ?? "")\(pending.message.map { ", \"\($0)\"" } ?? "")")
+        progress("the phone shows: \(pending.type.rawValue) from \(pending.requester)\(pending.asksForCode ? ", asking for the code on the other screen" : "")\(pending.message.map { ", \"\($0)\"" } ?? "")")
 
         var answerStatus: String
         switch scenario.decision {
@@ -64,11 +64,15 @@ public struct OutOfBandPhoneSimulation: Sendable {
         case .deny:
             answerStatus = describe(try await pending.deny())
         case .wrongNumber:
-            guard let correct = created.number, let wrong = pending.numberChoices?.first(where: { $0 != correct }) else {
-                throw OutOfBandSimulationError.wrongNumberNeedsAuthentication
-            }
-            progress("picking \(wrong) instead of \(correct)")
-            answerStatus = describe(try await pending.approve(number: wrong))
+            guard let correct = created.number else { throw OutOfBandSimulationError.wrongNumberNeedsAuthentication }
+            let wrong = pending.numberChoices?.first(where: { $0 != correct }) ?? (correct == 99 ? 10 : correct + 1)
+            // A person who keeps mistyping: every try is used, then the request fails.
+            var tries = 0
+            repeat {
+                tries += 1
+                progress("typing \(wrong) instead of \(correct) (try \(tries))")
+                answerStatus = describe(try await pending.approve(number: wrong))
+            } while answerStatus.contains("wrong_code") && tries < 10
         case .late:
             let wait = max(0, created.expiresAt.timeIntervalSinceNow) + 1.2
             progress("waiting \(String(format: "%.1f", wait)) s, past the expiry, before answering")

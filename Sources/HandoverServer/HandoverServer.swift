@@ -230,6 +230,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateEmailSignInAndDeviceSSO())
         application.migrations.add(CreateOutOfBand())
         application.migrations.add(AddWebhookSecretRotation())
+        application.migrations.add(AddPushFatigueDefenses())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {

@@ -5,7 +5,7 @@
 ///    │                      │   ▲                          │
 ///    │                      └───┘ dispatch again           └──fail──▶ failed
 ///    ├─ redeem(approve) ──▶ redeemed   (a QR code or link needs no dispatch)
-///    ├─ redeem(deny) ─────▶ cancelled  (also from dispatched)
+///    ├─ redeem(deny) ─────▶ cancelled  (also from dispatched; and redeem(report), "this was not me")
 ///    ├─ cancel ───────────▶ cancelled  (the initiator gave up; also from dispatched)
 ///    ├─ fail ─────────────▶ failed     (wrong number, push undeliverable; also from dispatched)
 ///    └─ expire ───────────▶ expired    (also from dispatched)
@@ -47,7 +47,7 @@ public enum OperationStatus: String, Sendable, Codable, CaseIterable, Hashable {
             return .dispatched
         case (.created, .redeem(.approve)), (.dispatched, .redeem(.approve)):
             return .redeemed
-        case (.created, .redeem(.deny)), (.dispatched, .redeem(.deny)):
+        case (.created, .redeem(.deny)), (.dispatched, .redeem(.deny)), (.created, .redeem(.report)), (.dispatched, .redeem(.report)):
             return .cancelled
         case (.created, .cancel), (.dispatched, .cancel), (.redeemed, .cancel):
             return .cancelled

@@ -82,7 +82,7 @@ import Testing
             let cookie = try #require(reply.headers.first(name: "Set-Cookie")?.split(separator: ";").first.map(String.init))
             let page = try await test.request(.GET, location, headers: [("Cookie", cookie)])
             #expect(page.status == 200)
-            #expect(page.text.contains("pick this number") && page.text.contains("<svg"), "\(page.text.prefix(400))")
+            #expect(page.text.contains("type this code") && page.text.contains("<svg"), "\(page.text.prefix(400))")
             #expect(!page.text.contains("nobody-at-all has no") && !page.text.contains("No phone"))
         }
     }

@@ -117,7 +117,7 @@ public final class OutOfBandClient: Sendable {
 
         if envelope.isExpired(at: now()) {
             answered.withLock { $0[envelope.operation] = .done }
-            return decision == .deny
+            return decision != .approve
                 ? await cancelled(pending, recorded: false)
                 : failed(pending, .expired(at: envelope.expiresAt))
         }
@@ -125,12 +125,16 @@ public final class OutOfBandClient: Sendable {
                                      number: decision == .approve ? number : nil, keys: keys.publicKeys)
         let outcome = await redeem(answer, at: envelope.redeemURL)
         answered.withLock { answered in
-            if case .failure(.unreachable) = outcome { answered[envelope.operation] = nil } else { answered[envelope.operation] = .done }
+            switch outcome {
+            // Unreachable, or a mistyped code with tries left: the person may answer again.
+            case .failure(.unreachable), .failure(.rejected(_, "wrong_code", _)): answered[envelope.operation] = nil
+            default: answered[envelope.operation] = .done
+            }
         }
         switch (decision, outcome) {
-        case (.deny, .success):
+        case (.deny, .success), (.report, .success):
             return await cancelled(pending, recorded: true)
-        case (.deny, .failure):
+        case (.deny, .failure), (.report, .failure):
             return await cancelled(pending, recorded: false)
         case (.approve, .success):
             let countdown = pending.callbacks.success.map {
@@ -209,13 +213,18 @@ public struct PendingOperation: Sendable, Identifiable {
     public var type: OperationType { envelope.type }
     /// The transaction text to show, for a transaction confirmation.
     public var message: String? { envelope.message }
-    /// The numbers to offer; the user picks the one the other screen shows.
+    /// The numbers to offer, from servers that still use number choices. `nil` for a sign-in
+    /// that asks the person to type the code the other screen shows (Handover's server does).
     public var numberChoices: [Int]? { envelope.numberChoices }
+    /// Whether the person must type the code shown on the screen they are signing in to.
+    public var asksForCode: Bool { type == .authentication && envelope.numberChoices == nil }
     public var expiresAt: Date { envelope.expiresAt }
     /// The host that asks (show it: "handover.example.com asks you to sign in").
     public var requester: String { envelope.redeemURL.host ?? "" }
 
-    /// Approves; with number matching, `number` must be one of ``numberChoices``.
+    /// Approves. For a sign-in, `number` is the code the person typed from the other screen (or,
+    /// with ``numberChoices``, the one they picked). A mistyped code is answered
+    /// `.failed(.rejected(422, "wrong_code", …))` while tries are left, and may be typed again.
     public func approve(number: Int? = nil) async throws(OutOfBandClientError) -> OperationResult {
         try await client.answer(self, decision: .approve, number: number)
     }
@@ -223,5 +232,11 @@ public struct PendingOperation: Sendable, Identifiable {
     /// Denies, and opens the `x-cancel` target at once.
     public func deny() async throws(OutOfBandClientError) -> OperationResult {
         try await client.answer(self, decision: .deny, number: nil)
+    }
+
+    /// Denies and reports that the person did not start this request ("this was not me"): the
+    /// server marks it suspicious, alerts the IT team and locks out-of-band sign-in for the user.
+    public func reportNotMe() async throws(OutOfBandClientError) -> OperationResult {
+        try await client.answer(self, decision: .report, number: nil)
     }
 }

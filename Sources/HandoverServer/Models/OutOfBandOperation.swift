@@ -23,6 +23,10 @@ final class OutOfBandOperation: Model, @unchecked Sendable {
     @OptionalField(key: "number_choices") var numberChoices: String?
     /// The number the web page shows; never sent to the phone.
     @OptionalField(key: "correct_number") var correctNumber: Int?
+    /// Wrong codes typed so far (authentication); the operation fails at ``OperationService/maximumCodeTries``.
+    @OptionalField(key: "code_attempts") var codeAttempts: Int?
+    /// When the person reported it as not theirs ("this was not me").
+    @OptionalField(key: "reported_at") var reportedAt: Date?
     /// The enrolled device it was sealed to, and the only one that may answer; nil for a registration.
     @OptionalField(key: "device_id") var deviceID: String?
     /// The x-callback targets, as JSON `{"success","error","cancel"}`.

@@ -21,6 +21,30 @@ struct OperationRoutes: RouteCollection {
         admin.get("operations", ":operationID", "qr.svg", use: qrSVG)
         admin.get("operations", ":operationID", "qr.png", use: qrPNG)
         admin.get("enrolled-devices", use: listDevices)
+        admin.get("oob-locks", use: listLocks)
+        admin.delete("oob-locks", ":user", use: clearLock)
+    }
+
+    /// A user whose out-of-band sign-in is locked after a "this was not me".
+    struct LockView: Content {
+        var user: String
+        var operationID: UUID
+        var lockedAt: Date
+    }
+
+    /// `GET /api/v1/oob-locks`: the locked users, most recent first.
+    @Sendable func listLocks(_ request: Request) async throws -> [LockView] {
+        try await OutOfBandLock.query(on: request.db).sort(\.$lockedAt, .descending).limit(1000).all()
+            .map { LockView(user: try $0.requireID(), operationID: $0.operationID, lockedAt: $0.lockedAt) }
+    }
+
+    /// `DELETE /api/v1/oob-locks/{user}`: lets the user sign in out-of-band again.
+    @Sendable func clearLock(_ request: Request) async throws -> HTTPStatus {
+        guard let user = request.parameters.get("user"), let lock = try await OutOfBandLock.find(user, on: request.db) else {
+            throw APIError(.notFound, code: "not_found", reason: "Out-of-band sign-in is not locked for that user.")
+        }
+        try await lock.delete(on: request.db)
+        return .noContent
     }
 
     @Sendable func getAllowlist(_ request: Request) async throws -> CallbackAllowlistView {

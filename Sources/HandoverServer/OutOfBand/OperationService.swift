@@ -58,7 +58,14 @@ struct OperationService {
     func create(_ input: OperationInput.Checked, browserSecretHash: String? = nil, unknownUsersLookEnrolled: Bool = false) async throws -> OperationView {
         let started = now
         var device: EnrolledDevice?
-        if input.type != .registration {
+        var locked = false
+        if input.type == .authentication { locked = try await OutOfBandLock.find(input.user, on: database) != nil }
+        if locked && !unknownUsersLookEnrolled {
+            throw APIError(.conflict, code: "user_locked",
+                           reason: "Out-of-band sign-in is locked for this user: they reported a request as not theirs. "
+                               + "An admin clears it with DELETE /api/v1/oob-locks/{user}.", field: "user")
+        }
+        if input.type != .registration && !locked {
             do {
                 device = try await addressedDevice(user: input.user, id: input.device)
             } catch let error as APIError where unknownUsersLookEnrolled && input.type == .authentication && error.code == "no_enrolled_device" {
@@ -86,9 +93,10 @@ struct OperationService {
         operation.status = OperationStatus.created.rawValue
         operation.challenge = OperationChallenge.random().text
         if input.type == .authentication {
-            let match = NumberMatch.random()
-            operation.numberChoices = match.choices.map(String.init).joined(separator: ",")
-            operation.correctNumber = match.correct
+            // The code the sign-in screen shows and the person types on the phone (no choices are
+            // sent: a tired tap cannot approve). Wrong codes are counted (``maximumCodeTries``).
+            operation.correctNumber = NumberMatch.random().correct
+            operation.codeAttempts = 0
         }
         operation.deviceID = device?.id
         if let callbacks = input.callbacks {
@@ -268,6 +276,10 @@ struct OperationService {
         let verified: VerifiedAnswer
         do {
             verified = try AnswerVerifier.verify(request, issued: issued, deviceKeys: keys, now: now)
+        } catch .wrongNumber(let typed) {
+            context.metrics.answersRefused("wrong_number").increment()
+            try await countWrongCode(id, typed: typed, deviceID: request.deviceID)
+            throw Abort(.internalServerError)  // countWrongCode always throws
         } catch {
             context.metrics.answersRefused(error.code).increment()
             if error.endsOperation {
@@ -284,6 +296,10 @@ struct OperationService {
         let moved = try await context.operationWrites.write { try await database.transaction { db -> Bool in
             guard try await Self.move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: nil,
                                       now: now, on: db) else { return false }
+            if verified.decision == .report {
+                try await Self.recordReport(operation, id: id, deviceID: request.deviceID, now: now, on: db)
+                return true
+            }
             guard verified.decision == .approve else { return true }
             switch type {
             case .registration:
@@ -312,6 +328,42 @@ struct OperationService {
         await context.notifier.runChanged(id, on: database)
         context.metrics.operationsFinished(final.rawValue).increment()
         return try OperationView(try await find(id))
+    }
+
+    /// How many wrong codes a sign-in takes before it fails.
+    static let maximumCodeTries = 3
+
+    /// Counts a wrong code: 422 `wrong_code` with the tries left, or, at the last try, the
+    /// operation fails for good (403 `wrong_number`). Always throws.
+    private func countWrongCode(_ id: UUID, typed: Int, deviceID: String) async throws {
+        guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError) }
+        let rows = try await sql.raw("""
+            UPDATE oob_operations SET code_attempts = COALESCE(code_attempts, 0) + 1
+            WHERE id = \(bind: id) AND status IN ('created', 'dispatched') RETURNING code_attempts
+            """).all()
+        guard let attempts = try rows.first?.decode(column: "code_attempts", as: Int.self) else {
+            throw APIError(.conflict, code: "already_answered", reason: "This request was already answered; nothing changed.")
+        }
+        let left = Self.maximumCodeTries - attempts
+        guard left <= 0 else {
+            throw APIError(.unprocessableEntity, code: "wrong_code",
+                           reason: "\(typed) is not the code on the other screen; \(left) \(left == 1 ? "try" : "tries") left.", field: "number")
+        }
+        let rejection = AnswerRejection.wrongNumber(typed)
+        _ = try await move(id, from: [.created, .dispatched], to: .failed, answeredBy: deviceID, failure: rejection)
+        throw APIError(.forbidden, code: rejection.code,
+                       reason: "\(typed) is not the code on the other screen, and no tries are left: the request failed; start again.")
+    }
+
+    /// "This was not me": marks the operation, locks out-of-band sign-in for its user, and
+    /// queues the `operation.suspicious` webhook, in the redeem's transaction.
+    private static func recordReport(_ operation: OutOfBandOperation, id: UUID, deviceID: String, now: Date, on db: Database) async throws {
+        try await OutOfBandOperation.query(on: db).filter(\.$id == id).set(\.$reportedAt, to: now).update()
+        if try await OutOfBandLock.find(operation.user, on: db) == nil {
+            try await OutOfBandLock(user: operation.user, operationID: id, lockedAt: now).create(on: db)
+        }
+        let suspicious = SuspiciousOperation(id: id, type: operation.type, user: operation.user, deviceID: deviceID, reportedAt: now)
+        try await WebhookOutbox.enqueue("operation.suspicious", run: nil, deviceID: nil, operation: suspicious, on: db, now: now)
     }
 
     /// Cancels an operation that has not ended (the web page was closed, the caller gave up).

@@ -5,7 +5,7 @@ import SQLKit
 import Vapor
 
 /// "Sign in on this computer with your phone": the web page shows a QR code, a link and a
-/// number; the user approves on the enrolled phone, picking that number, and the page signs in
+/// code; the user approves on the enrolled phone, typing that code, and the page signs in
 /// live. Also enrollment from a signed-in session (`POST /auth/oob/enroll`).
 ///
 /// The page that started an operation holds a random secret in a cookie (its hash is stored with
@@ -51,7 +51,7 @@ struct PhoneSignInRoutes: RouteCollection {
 
     @Sendable func start(_ request: Request) async throws -> Response {
         Self.page(.ok, heading: "Sign in with your phone", paragraphs: [
-            "Enter your user name. Your enrolled phone gets the request; approve it there by picking the number this page shows.",
+            "Enter your user name. Your enrolled phone gets the request; approve it there by typing the code this page shows.",
         ], extra: Self.startForm(user: ""))
     }
 
@@ -98,7 +98,7 @@ struct PhoneSignInRoutes: RouteCollection {
         let link = try await operations.link(of: operation).text
         let qr = try OperationRoutes.qrCode(for: link).svg(moduleSize: 4, quietZone: 4)
         let body = HTML.join([
-            HTML.element("p") { "On your phone, approve the request and pick this number:" },
+            HTML.element("p") { "On your phone, approve the request and type this code:" },
             HTML.element("p", ["id": "number", "style": "font-size:3rem;font-weight:700;letter-spacing:.2rem;margin:.5rem 0"]) {
                 String(operation.correctNumber ?? 0)
             },
@@ -186,7 +186,7 @@ struct PhoneSignInRoutes: RouteCollection {
         """
         (function(){
           var status=document.getElementById('status');
-          var messages={cancelled:'You denied the request on your phone.',failed:'The phone picked the wrong number; start again.',expired:'The request expired; start again.'};
+          var messages={cancelled:'You denied the request on your phone.',failed:'The code typed on the phone was wrong too often; start again.',expired:'The request expired; start again.'};
           var source=new EventSource('/oob/sign-in/\(id)/events');
           source.addEventListener('operation',function(e){
             var op=JSON.parse(e.data);status.setAttribute('data-status',op.status);

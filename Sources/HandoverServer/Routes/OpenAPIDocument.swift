@@ -1223,6 +1223,48 @@ enum OpenAPIDocument {
               $ref: "#/components/responses/NotFound"
             "410":
               $ref: "#/components/responses/Gone"
+      /api/v1/oob-locks:
+        get:
+          tags: [operations]
+          operationId: listOutOfBandLocks
+          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+          responses:
+            "200":
+              description: The locks, most recent first.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/OutOfBandLock"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/oob-locks/{user}:
+        parameters:
+          - name: user
+            in: path
+            required: true
+            schema:
+              type: string
+        delete:
+          tags: [operations]
+          operationId: clearOutOfBandLock
+          summary: Lets the user sign in out-of-band again. Admin scope.
+          responses:
+            "204":
+              description: Cleared.
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
       /api/v1/enrolled-devices:
         get:
           tags: [operations]
@@ -2214,7 +2256,21 @@ enum OpenAPIDocument {
               description: The signing secret, shown only now.
         EventType:
           type: string
-          enum: [run.completed, run.failed, device.out_of_service]
+          enum: [run.completed, run.failed, device.out_of_service, operation.suspicious]
+        OutOfBandLock:
+          type: object
+          additionalProperties: false
+          required: [user, operationID, lockedAt]
+          properties:
+            user:
+              type: string
+            operationID:
+              type: string
+              format: uuid
+              description: The operation the user reported.
+            lockedAt:
+              type: string
+              format: date-time
         Delivery:
           type: object
           additionalProperties: false

@@ -33,6 +33,18 @@ struct WebhookEventPayload: Codable, Equatable {
     var createdAt: Date
     var run: RunView?
     var deviceID: UUID?
+    /// For `operation.suspicious`: the sign-in the person said was not theirs.
+    var operation: SuspiciousOperation?
+}
+
+/// An out-of-band operation reported as "this was not me", as the webhook tells it.
+struct SuspiciousOperation: Codable, Equatable {
+    var id: UUID
+    var type: String
+    var user: String
+    /// The phone that reported it.
+    var deviceID: String
+    var reportedAt: Date
 }
 
 extension JSONEncoder {

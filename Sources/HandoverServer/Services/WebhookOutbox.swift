@@ -5,12 +5,13 @@ import Foundation
 /// exactly when the change it reports was committed.
 enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
-    static let eventTypes = ["run.completed", "run.failed", "device.out_of_service"]
+    static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "operation.suspicious"]
 
-    static func enqueue(_ type: String, run: RunView?, deviceID: UUID?, on db: Database, now: Date) async throws {
+    static func enqueue(_ type: String, run: RunView?, deviceID: UUID?, operation: SuspiciousOperation? = nil,
+                        on db: Database, now: Date) async throws {
         let hooks = try await Webhook.query(on: db).all().filter { $0.events.contains(type) }
         guard !hooks.isEmpty else { return }
-        let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID)
+        let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID, operation: operation)
         let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
         for hook in hooks {
             let delivery = WebhookDelivery()
