@@ -91,15 +91,7 @@ enum ZbarImage {
     private static let skipNotice: Void = print("SKIP handover qr decoding tests: zbarimg is not on PATH (apt-get install zbar-tools)")
 
     static func decode(_ file: URL) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary", file.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
+        guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        return [UInt8](try ToolProcess.run(executable, ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary", file.path]).output)
     }
 }

@@ -111,12 +111,7 @@ import Testing
             return
         }
         let name = "handover_cli_\(UUID().uuidString.prefix(8).lowercased())"
-        let create = Process()
-        create.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        create.arguments = ["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]
-        try create.run()
-        create.waitUntilExit()
-        try #require(create.terminationStatus == 0)
+        try #require(try ToolProcess.run(["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]).status == 0)
         let url = String(base[...slash]) + name
         let first = FileManager.default.temporaryDirectory.appendingPathComponent("handover-pg-a-\(UUID().uuidString)")
         let second = FileManager.default.temporaryDirectory.appendingPathComponent("handover-pg-b-\(UUID().uuidString)")
@@ -149,16 +144,7 @@ import Testing
 
     /// A 2048-bit RSA key in PEM, made by openssl (keys of the wrong kind must be refused).
     static func rsaKeyPEM() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try ToolProcess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]).output, as: UTF8.self)
     }
 }
 
