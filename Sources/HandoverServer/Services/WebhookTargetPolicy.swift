@@ -1,4 +1,5 @@
 import Foundation
+import LinkCallbacks
 import NIOCore
 import NIOPosix
 
@@ -65,10 +66,11 @@ struct WebhookTargetPolicy: Sendable {
         }
     }
 
-    /// Whether a host as written in a URL is loopback: `localhost`, or an IPv4 address in
-    /// 127.0.0.0/8 or `::1` written as an address. `127.evil.example` is a name, not loopback.
+    /// Whether a host as written in a URL is loopback: what ``CallbackPolicy/isLoopback(_:)``
+    /// says (`localhost`, `[::1]`, `127.x.x.x`), or `::1` as Foundation gives it without brackets.
+    /// `127.evil.example` is a name, not loopback.
     static func isLoopback(_ host: String) -> Bool {
-        if host.lowercased() == "localhost" { return true }
+        if CallbackPolicy.isLoopback(host) { return true }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         guard let bytes = addressBytes(bare) else { return false }
         return classify(bytes) == .loopback
