@@ -136,17 +136,19 @@ import Testing
 
     @Test(arguments: [("conformant", "passed"), ("premature", "failed"), ("silent", "failed")])
     func aSimulatedAppGetsItsVerdictWithoutAPerson(behaviour: String, expected: String) async throws {
-        let phone = TestTesterPhone(speed: 20)
+        // Ten times real time: the 20 s budget is 2 s of real time, which a busy 2-core machine
+        // running the whole suite beside it still meets (twenty times was too tight there).
+        let phone = TestTesterPhone(speed: 10)
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.developerMode = true
         configuration.schedulerInterval = .milliseconds(20)
         configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-test-\(UUID().uuidString)")
-        let server = try await HandoverServer.start(configuration, clock: ScaledServerClock(speed: 20), logger: TestServer.logger,
+        let server = try await HandoverServer.start(configuration, clock: ScaledServerClock(speed: 10), logger: TestServer.logger,
                                                     testerSimulator: phone)
         let id = try await server.createTesterRun(action: nil, declaresAllowlist: false, simulate: behaviour)
         var status = "running"
-        for _ in 0..<600 where status == "running" {
+        for _ in 0..<1200 where status == "running" {
             try await Task.sleep(for: .milliseconds(50))
             status = try await server.testerVerdict(id)?.status ?? "missing"
         }
