@@ -7,7 +7,21 @@
 //   HandoverClient  ->  LinkCallbacks, OutOfBand             (no Vapor, no NIO: an iOS app links it)
 //   OutOfBand                                                (pure: Foundation and swift-crypto)
 //   LinkCallbacks, UniversalLinks, QRCode                    (pure: Foundation only)
+//
+// The `Server` trait (on by default) carries everything the server, the CLI and the tests need:
+// Vapor, Fluent, SwiftNIO, the database drivers, jwt-kit and the rest. An iOS app that wants only
+// the SDK turns it off, and then resolves swift-crypto (and swift-asn1 under it) and nothing else:
+//
+//     .package(url: "https://github.com/<owner>/handover.git", from: "1.0.0", traits: [])
+//
+// `scripts/check-sdk-graph.sh` builds such an app package and lists what it resolved (CI runs it).
 import PackageDescription
+
+/// A product used only with the `Server` trait: a package that only such products use is not
+/// resolved at all, for this package or for an app that depends on it, while the trait is off.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
 
 let package = Package(
     name: "Handover",
@@ -25,6 +39,10 @@ let package = Package(
         .library(name: "OutOfBand", targets: ["OutOfBand"]),
         .library(name: "APNs", targets: ["APNs"]),
         .executable(name: "handover", targets: ["handover"]),
+    ],
+    traits: [
+        .trait(name: "Server", description: "The server, the command-line tool, the simulator and the tests (Vapor, Fluent, SwiftNIO, jwt-kit, ...). Turn it off (traits: []) to resolve only what the HandoverClient SDK needs."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
@@ -69,22 +87,22 @@ let package = Package(
                 "SessionTokens",
                 "OutOfBand",
                 "APNs",
-                .product(name: "Vapor", package: "vapor"),
-                .product(name: "Fluent", package: "fluent"),
-                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
-                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                server("Vapor", "vapor"),
+                server("Fluent", "fluent"),
+                server("FluentSQLiteDriver", "fluent-sqlite-driver"),
+                server("FluentPostgresDriver", "fluent-postgres-driver"),
+                server("Prometheus", "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOExtras", "swift-nio-extras"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("SQLKit", "sql-kit"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Logging", "swift-log"),
             ]
         ),
         // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto only (no NIO, no Vapor).
@@ -100,12 +118,12 @@ let package = Package(
                 "OutOfBand",
                 "LinkCallbacks",
                 "UniversalLinks",
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                server("Clocks", "swift-clocks"),
+                server("NIOCore", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
             ]
         ),
         // Sign in with Apple for any server: identity tokens, client secret, token endpoints,
@@ -113,11 +131,11 @@ let package = Package(
         .target(
             name: "AppleSignIn",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
             ]
         ),
         // The server's own short-lived sessions: ES256 access tokens from a rotating key ring,
@@ -125,7 +143,7 @@ let package = Package(
         .target(
             name: "SessionTokens",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -134,14 +152,14 @@ let package = Package(
             name: "AppleIDTestServer",
             dependencies: [
                 "AppleSignIn",
-                .product(name: "JWTKit", package: "jwt-kit"),
+                server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
             ]
         ),
         // An APNs provider client (HTTP/2 through async-http-client, ES256 provider tokens with
@@ -150,10 +168,10 @@ let package = Package(
             name: "APNs",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         // Test support only: Apple's provider API over HTTP/2 and TLS on loopback (self-signed
@@ -162,14 +180,14 @@ let package = Package(
             name: "APNsTestServer",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                server("X509", "swift-certificates"),
+                server("SwiftASN1", "swift-asn1"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("NIOHTTP2", "swift-nio-http2"),
             ]
         ),
         // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
@@ -187,30 +205,30 @@ let package = Package(
                 "OutOfBand",
                 "APNsTestServer",
                 "HandoverClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                server("Logging", "swift-log"),
             ]
         ),
 
         // Tests: one target per module, plus end-to-end tests of the built `handover` binary.
         .testTarget(
             name: "LinkCallbacksTests",
-            dependencies: ["LinkCallbacks", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["LinkCallbacks", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "UniversalLinksTests",
-            dependencies: ["UniversalLinks", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["UniversalLinks", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "OutOfBandTests",
             dependencies: ["OutOfBand", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "PropertyBased", package: "swift-property-based")]
+                           server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "QRCodeTests",
-            dependencies: ["QRCode", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["QRCode", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "HandoverServerTests",
@@ -224,10 +242,10 @@ let package = Package(
                 "SessionTokens",
                 "OutOfBand",
                 "APNsTestServer",
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Vapor", package: "vapor"),
+                server("Clocks", "swift-clocks"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOPosix", "swift-nio"),
+                server("Vapor", "vapor"),
             ]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
@@ -237,7 +255,7 @@ let package = Package(
                 "AppleSignIn",
                 "AppleIDTestServer",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                server("AsyncHTTPClient", "async-http-client"),
             ]
         ),
         .testTarget(
@@ -251,21 +269,21 @@ let package = Package(
                 "APNsTestServer",
                 "OutOfBand",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
             ]
         ),
         .testTarget(
             name: "HandoverClientTests",
             dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness",
-                           .product(name: "Clocks", package: "swift-clocks")]
+                           server("Clocks", "swift-clocks")]
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
             dependencies: ["DeviceSimulator", "HandoverClient", "LinkCallbacks", "UniversalLinks",
-                           .product(name: "Clocks", package: "swift-clocks")]
+                           server("Clocks", "swift-clocks")]
         ),
     ]
 )
