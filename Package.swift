@@ -28,6 +28,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .library(name: "LinkCallbacks", targets: ["LinkCallbacks"]),
+        .library(name: "HandoverProtocol", targets: ["HandoverProtocol"]),
         .library(name: "UniversalLinks", targets: ["UniversalLinks"]),
         .library(name: "HandoverServer", targets: ["HandoverServer"]),
         .library(name: "HandoverClient", targets: ["HandoverClient"]),
@@ -72,6 +73,9 @@ let package = Package(
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
         .target(name: "QRCode"),
+        // The contract the server, the SDK and the simulator share: states and their names (one
+        // mapping), the callback URL, the wire types of runs. Foundation only.
+        .target(name: "HandoverProtocol"),
         // Out-of-band operations (push, QR code, link): envelope, sealed payload, signed answer,
         // link parsing. Shared by the server and the SDK, so Foundation and swift-crypto only.
         .target(name: "OutOfBand", dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]),
@@ -80,6 +84,7 @@ let package = Package(
         .target(
             name: "HandoverServer",
             dependencies: [
+                "HandoverProtocol",
                 "LinkCallbacks",
                 "UniversalLinks",
                 "QRCode",
@@ -108,13 +113,14 @@ let package = Package(
         // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto only (no NIO, no Vapor).
         .target(
             name: "HandoverClient",
-            dependencies: ["LinkCallbacks", "OutOfBand", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HandoverProtocol", "LinkCallbacks", "OutOfBand", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // A simulated phone for tests and `handover simulate`: may use NIO for its loopback server.
         .target(
             name: "DeviceSimulator",
             dependencies: [
                 "HandoverClient",
+                "HandoverProtocol",
                 "OutOfBand",
                 "LinkCallbacks",
                 "UniversalLinks",
@@ -197,6 +203,7 @@ let package = Package(
         .executableTarget(
             name: "handover",
             dependencies: [
+                "HandoverProtocol",
                 "LinkCallbacks",
                 "UniversalLinks",
                 "HandoverServer",
@@ -218,6 +225,10 @@ let package = Package(
             dependencies: ["LinkCallbacks", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
+            name: "HandoverProtocolTests",
+            dependencies: ["HandoverProtocol", server("PropertyBased", "swift-property-based")]
+        ),
+        .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", server("PropertyBased", "swift-property-based")]
         ),
@@ -234,6 +245,7 @@ let package = Package(
             name: "HandoverServerTests",
             dependencies: [
                 "HandoverServer",
+                "HandoverProtocol",
                 "LinkCallbacks",
                 "HandoverClient",
                 "DeviceSimulator",

@@ -13,7 +13,7 @@ import FoundationNetworking
 /// ```swift
 /// let simulation = OutOfBandPhoneSimulation(server: url, adminKey: key, keys: .generate())
 /// let report = try await simulation.run(OutOfBandScenario(type: .authentication, dispatcher: .qr, decision: .approve))
-/// print(report.finalStatus)   // "succeeded"
+/// print(report.finalStatus)   // succeeded
 /// ```
 public struct OutOfBandPhoneSimulation: Sendable {
     /// How the phone reads a QR code: the served PNG in, the text out (the CLI runs `zbarimg`).
@@ -182,12 +182,12 @@ public struct OutOfBandScenario: Sendable {
         case late
 
         /// The final status the server should show.
-        public var expectedStatus: String {
+        public var expectedStatus: OperationStatus {
             switch self {
-            case .approve: "succeeded"
-            case .deny: "cancelled"
-            case .wrongNumber: "failed"
-            case .late: "expired"
+            case .approve: .succeeded
+            case .deny: .cancelled
+            case .wrongNumber: .failed
+            case .late: .expired
             }
         }
     }
@@ -223,12 +223,12 @@ public struct OutOfBandReport: Sendable, Codable, Equatable {
     public var decision: String
     /// What the phone saw when it answered.
     public var answer: String
-    public var finalStatus: String
+    public var finalStatus: OperationStatus
     public var failure: String?
-    public var expectedStatus: String
+    public var expectedStatus: OperationStatus
 
     init(operation: String, type: String, dispatcher: String, decision: OutOfBandScenario.Decision, answer: String,
-         finalStatus: String, failure: String?, expectedStatus: String) {
+         finalStatus: OperationStatus, failure: String?, expectedStatus: OperationStatus) {
         self.operation = operation
         self.type = type
         self.dispatcher = dispatcher
@@ -270,7 +270,7 @@ struct SimulatedOperation: Decodable {
     struct Failure: Decodable { var code: String }
     var id: String
     var type: String
-    var status: String
+    var status: OperationStatus
     var dispatcher: String
     var number: Int?
     var expiresAt: Date

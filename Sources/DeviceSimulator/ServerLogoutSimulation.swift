@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import HandoverProtocol
 import HandoverClient
 
 /// A shift handover on a simulated phone against a real Handover server: the server issues the
@@ -134,11 +135,7 @@ public struct ServerLogoutSimulation: Sendable {
             verifySignedOut: { app in await !phone.isSignedIn(app) },
             itemFinished: { item, took in
                 guard let progress, let behaviour = behaviourOf[item.app] else { return }
-                let outcome: LogoutReport.Outcome = switch item.status {
-                case "succeeded": .succeeded
-                case "failed": .failed
-                default: .timedOut
-                }
+                let outcome = item.status.outcome ?? .timedOut
                 await progress(LogoutSimulation.AppResult(
                     app: item.app, behaviour: behaviour, outcome: outcome, attempts: item.attempts,
                     durationMilliseconds: took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000,
@@ -167,7 +164,7 @@ public struct ServerLogoutSimulation: Sendable {
             guard let outcome else { throw SimulatorError("the simulated run did not finish within an hour of simulated time") }
             report = try outcome.get()
         }
-        let status = await logout.currentRun?.status ?? "unknown"
+        let status = await logout.currentRun?.status.rawValue ?? "unknown"
         let apps = zip(names, behaviours).compactMap { name, behaviour -> LogoutSimulation.AppResult? in
             guard let entry = report.entries.first(where: { $0.app == name }) else { return nil }
             return LogoutSimulation.AppResult(app: name, behaviour: behaviour, outcome: entry.outcome, attempts: entry.attempts,

@@ -1,14 +1,9 @@
+import HandoverProtocol
+
 /// What a logout run achieved, per app.
 public struct LogoutReport: Sendable, Equatable, Codable {
-    /// How one app ended.
-    public enum Outcome: String, Sendable, Equatable, Codable {
-        /// The app opened its success URL (and, when checked, the user is signed out).
-        case succeeded
-        /// The app opened its error URL, or claimed success while the user stayed signed in.
-        case failed
-        /// No answer after the first send and every resend.
-        case timedOut = "timed_out"
-    }
+    /// How one app ended (the contract's ``AppLogoutOutcome``: succeeded, failed or timed out).
+    public typealias Outcome = AppLogoutOutcome
 
     /// One app's line in the report.
     public struct Entry: Sendable, Equatable, Codable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverProtocol
 import HandoverServer
 import Logging
 import QRCode
@@ -140,13 +141,13 @@ extension TesterCommand {
                     let lines = rounds.enumerated().map { "  round \($0.offset + 1) \($0.element.kind.rawValue): \($0.element.status.rawValue)" }
                     for (index, line) in lines.enumerated() where index >= last.count || last[index] != line { say(line) }
                     last = lines
-                    if let verdict = try await server.testerVerdict(id), verdict.status != "running" { break }
+                    if let verdict = try await server.testerVerdict(id), verdict.status != .running { break }
                     try await Task.sleep(for: .milliseconds(100))
                 }
             }
             guard let verdict = try await server.testerVerdict(id) else { return false }
             print(json ? try Self.jsonText(verdict) : Self.table(verdict))
-            return verdict.status == "passed"
+            return verdict.status == .passed
         }
 
         private func playByHand(_ server: HandoverServer, _ id: UUID) async throws {
@@ -175,7 +176,7 @@ extension TesterCommand {
         }
 
         static func table(_ verdict: TesterVerdict) -> String {
-            var lines = ["", "Verdict: \(verdict.status.uppercased())"]
+            var lines = ["", "Verdict: \(verdict.status.rawValue.uppercased())"]
             for row in verdict.rows {
                 lines.append("  \(row.check.padding(toLength: 18, withPad: " ", startingAt: 0)) \(row.result.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(row.detail)")
             }
@@ -186,7 +187,7 @@ extension TesterCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             struct Output: Encodable {
-                var status: String
+                var status: TesterVerdictStatus
                 var rows: [TesterVerdict.Row]
             }
             return String(decoding: try encoder.encode(Output(status: verdict.status, rows: verdict.rows)), as: UTF8.self)

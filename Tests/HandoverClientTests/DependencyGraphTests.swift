@@ -44,7 +44,7 @@ import Testing
         try #require(process.terminationStatus == 0)
         let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let reachable = Self.reachable(fromProduct: "HandoverClient", manifest: manifest)
-        #expect(reachable.targets == ["HandoverClient", "LinkCallbacks", "OutOfBand"])
+        #expect(reachable.targets == ["HandoverClient", "HandoverProtocol", "LinkCallbacks", "OutOfBand"])
         #expect(reachable.packages == ["swift-crypto"])
         // swift-crypto's own dependencies, from its checkout's manifest.
         let cryptoManifest = Self.root.appendingPathComponent(".build/checkouts/swift-crypto/Package.swift")

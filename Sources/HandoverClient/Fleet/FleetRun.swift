@@ -1,43 +1,11 @@
 import Foundation
+import HandoverProtocol
 
-/// A logout run as the Handover server shows it (`RunView` of `GET /api/v1/logout-runs/{id}`).
-public struct FleetRun: Sendable, Equatable, Codable {
-    /// One target app's part of the run.
-    public struct Item: Sendable, Equatable, Codable {
-        public var id: UUID
-        /// The registered app's id.
-        public var appID: UUID
-        /// The registered app's name.
-        public var app: String
-        /// Order in the run, from 0.
-        public var position: Int
-        /// `pending`, `succeeded`, `failed` or `timed_out`.
-        public var status: String
-        /// Links issued so far, the first included; the server reissues after a deadline.
-        public var attempts: Int
-        public var issuedAt: Date?
-        public var deadlineAt: Date?
-        public var finishedAt: Date?
-        /// `launcher` or `browser`, once an answer was recorded.
-        public var reportedBy: String?
-        /// The ULC link to open now; only while the item is pending.
-        public var link: String?
+/// A logout run as the Handover server shows it: the contract's ``LogoutRunView``
+/// (`GET /api/v1/logout-runs/{id}`), with its states as enums.
+public typealias FleetRun = LogoutRunView
 
-        /// Whether the item still waits for an answer.
-        public var isPending: Bool { status == "pending" }
-    }
-
-    public var id: UUID
-    public var deviceID: UUID
-    /// `running`, `completed` or `failed`.
-    public var status: String
-    public var createdAt: Date?
-    public var finishedAt: Date?
-    public var items: [Item]
-
-    /// Whether the server still waits for some item.
-    public var isRunning: Bool { status == "running" }
-
+extension LogoutRunView {
     /// The decoder for the server's JSON: ISO 8601 dates, with or without fractional seconds.
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()

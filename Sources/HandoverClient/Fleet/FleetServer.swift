@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -46,11 +47,10 @@ public struct FleetServer: Sendable {
 
     /// Reports a callback URL the launcher received, so the server records the item's outcome.
     public func reportCallback(run: UUID, url: URL) async throws(FleetServerError) -> CallbackReportOutcome {
-        let body = try? JSONSerialization.data(withJSONObject: ["url": url.absoluteString])
+        let body = try? JSONEncoder().encode(CallbackReport(url: url.absoluteString))
         do throws(FleetServerError) {
             let reply = try await connection.send("POST", "/api/v1/logout-runs/\(run.uuidString.lowercased())/callbacks", body: body)
-            struct Recorded: Decodable { var status: String }
-            return .recorded(status: try connection.decode(Recorded.self, reply).status)
+            return .recorded(status: try connection.decode(CallbackReportResult.self, reply).status)
         } catch .rejected(status: 409, error: _, reason: _) {
             return .alreadyRecorded
         } catch .rejected(status: 404, error: "unknown_callback", reason: _) {

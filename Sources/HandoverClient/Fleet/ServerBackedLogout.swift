@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 
 /// The launcher side of a logout run kept by the Handover server: the server issues each app's
@@ -82,7 +83,7 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
                 item.isPending && item.link != nil && opened[item.id]?.attempts != item.attempts
             }
             if let item = next, let link = item.link, let callback = try? UniversalLinkCallback(parsing: link) {
-                opened[item.id] = Opened(attempts: item.attempts, callback: callback, nonce: Self.nonce(in: callback.success))
+                opened[item.id] = Opened(attempts: item.attempts, callback: callback, nonce: CallbackURL(callback.success)?.nonce)
                 if firstOpened[item.id] == nil { firstOpened[item.id] = stopwatch.elapsed }
                 _ = await opener.open(callback.url)
             }
@@ -97,11 +98,7 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
         return LogoutReport(runID: run.id.uuidString.lowercased(), entries: run.items.sorted { $0.position < $1.position }.map { item in
             let start = firstOpened[item.id] ?? finished[item.id] ?? .zero
             let took = (finished[item.id] ?? stopwatch.elapsed) - start
-            let outcome: LogoutReport.Outcome = switch item.status {
-            case "succeeded": .succeeded
-            case "failed": .failed
-            default: .timedOut
-            }
+            let outcome = item.status.outcome ?? .timedOut
             let reason = outcome == .failed ? (reasons[item.id] ?? "the server recorded it failed") : nil
             return LogoutReport.Entry(app: item.app, outcome: outcome, attempts: item.attempts,
                                       durationMilliseconds: took.components.seconds * 1000
@@ -117,19 +114,17 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
     @discardableResult
     public func handleCallback(_ url: URL) async -> Bool {
         defer { wake() }
-        let parts = url.pathComponents.filter { $0 != "/" }
-        guard let run = current, parts.count >= 5, parts[parts.count - 5] == "ulc", parts[parts.count - 4] == "cb",
-              UUID(uuidString: parts[parts.count - 3]) == run.id, let itemID = UUID(uuidString: parts[parts.count - 2]),
-              let kind = parts.last, kind == "success" || kind == "error",
-              let link = opened[itemID], let nonce = Self.nonce(in: url), nonce == link.nonce else {
+        guard let run = current, let callback = CallbackURL(url), callback.run == run.id,
+              let link = opened[callback.item], callback.nonce == link.nonce else {
             return false
         }
+        let itemID = callback.item
         var report = url
-        if kind == "success", let verifySignedOut, let item = run.items.first(where: { $0.id == itemID }),
+        if callback.outcome == .success, let verifySignedOut, let item = run.items.first(where: { $0.id == itemID }),
            !(await verifySignedOut(item.app)) {
             report = link.callback.error
             reasons[itemID] = "it answered success, but the user is still signed in"
-        } else if kind == "error" {
+        } else if callback.outcome == .error {
             reasons[itemID] = "it opened its error URL"
         }
         guard case .recorded = try? await server.reportCallback(run: run.id, url: report) else { return false }
@@ -169,9 +164,5 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
         } else {
             wakeRequested = true
         }
-    }
-
-    private static func nonce(in url: URL) -> String? {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "n" }?.value
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 import Vapor
 
 /// The shell every dashboard and tester page shares: a header with navigation, the styles
@@ -76,15 +77,38 @@ enum DashboardLayout {
         }
     }
 
-    /// A status word as a coloured badge.
-    static func badge(_ status: String) -> HTML {
-        let tone: String = switch status {
-        case "succeeded", "completed", "passed", "pass", "delivered", "active", "ok": "good"
-        case "failed", "fail", "timed_out", "out_of_service", "dead": "bad"
-        case "skipped": "muted"
-        default: "wait"
-        }
-        return .element("span", ["class": "badge \(tone)"]) { status.replacingOccurrences(of: "_", with: " ") }
+    /// How a badge is coloured.
+    enum Tone: String {
+        case good, bad, muted, wait
+    }
+
+    /// A word as a coloured badge (underscores shown as spaces).
+    static func badge(_ text: String, _ tone: Tone) -> HTML {
+        .element("span", ["class": "badge \(tone.rawValue)"]) { text.replacingOccurrences(of: "_", with: " ") }
+    }
+
+    static func badge(_ state: LogoutItemState) -> HTML {
+        let tone: Tone = switch state { case .succeeded: .good; case .failed, .timedOut: .bad; case .pending: .wait }
+        return badge(state.rawValue, tone)
+    }
+
+    static func badge(_ state: LogoutRunState) -> HTML {
+        let tone: Tone = switch state { case .completed: .good; case .failed: .bad; case .running: .wait }
+        return badge(state.rawValue, tone)
+    }
+
+    static func badge(_ status: DeviceStatus) -> HTML {
+        badge(status.rawValue, status == .inService ? .good : .bad)
+    }
+
+    static func badge(_ status: WebhookDeliveryStatus) -> HTML {
+        let tone: Tone = switch status { case .delivered: .good; case .failed: .bad; case .pending: .wait }
+        return badge(status.rawValue, tone)
+    }
+
+    static func badge(_ status: TesterVerdictStatus) -> HTML {
+        let tone: Tone = switch status { case .passed: .good; case .failed: .bad; case .running: .wait }
+        return badge(status.rawValue, tone)
     }
 
     static func time(_ date: Date?) -> String {

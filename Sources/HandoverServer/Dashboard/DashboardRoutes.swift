@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 import UniversalLinks
 import Vapor
@@ -244,7 +245,7 @@ struct DashboardRoutes: RouteCollection {
                         "Served at "
                         HTML.element("a", ["href": "/.well-known/apple-app-site-association"]) { "/.well-known/apple-app-site-association" }
                         ". Validator: "
-                        if findings.issues.isEmpty { DashboardLayout.badge("ok"); " no findings" }
+                        if findings.issues.isEmpty { DashboardLayout.badge("ok", .good); " no findings" }
                         else { "\(findings.errors.count) error(s), \(findings.warnings.count) warning(s)" }
                     }
                     if !findings.issues.isEmpty {

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 
 /// A shared phone whose launcher logs its apps out through this server.
 final class Device: Model, @unchecked Sendable {
@@ -7,7 +8,7 @@ final class Device: Model, @unchecked Sendable {
 
     @ID(key: .id) var id: UUID?
     @Field(key: "name") var name: String
-    @Field(key: "status") var status: String
+    @Field(key: "status") var status: DeviceStatus
     @Field(key: "created_at") var createdAt: Date
     @OptionalField(key: "last_run_id") var lastRunID: UUID?
 
@@ -15,7 +16,7 @@ final class Device: Model, @unchecked Sendable {
 
     init(name: String, createdAt: Date) {
         self.name = name
-        self.status = "in_service"
+        self.status = .inService
         self.createdAt = createdAt
     }
 }

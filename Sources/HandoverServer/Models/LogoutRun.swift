@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 
 /// One shift handover on one device: log out every app, one item per app.
 final class LogoutRun: Model, @unchecked Sendable {
@@ -7,8 +8,7 @@ final class LogoutRun: Model, @unchecked Sendable {
 
     @ID(key: .id) var id: UUID?
     @Field(key: "device_id") var deviceID: UUID
-    /// `running`, `completed` (every app signed out) or `failed` (some app failed or timed out).
-    @Field(key: "status") var status: String
+    @Field(key: "status") var status: LogoutRunState
     @Field(key: "created_at") var createdAt: Date
     @OptionalField(key: "finished_at") var finishedAt: Date?
 
@@ -24,15 +24,13 @@ final class LogoutItem: Model, @unchecked Sendable {
     @Field(key: "app_id") var appID: UUID
     @Field(key: "app_name") var appName: String
     @Field(key: "position") var position: Int
-    /// `pending`, `succeeded`, `failed` or `timed_out`; see ``LogoutItemState``.
-    @Field(key: "status") var status: String
+    @Field(key: "status") var status: LogoutItemState
     /// How many times the link was issued: 1, then one more per reissue.
     @Field(key: "attempts") var attempts: Int
     @Field(key: "deadline_at") var deadlineAt: Date
     @Field(key: "issued_at") var issuedAt: Date
     @OptionalField(key: "finished_at") var finishedAt: Date?
-    /// `browser` (the callback page) or `launcher` (reported by the device).
-    @OptionalField(key: "reported_by") var reportedBy: String?
+    @OptionalField(key: "reported_by") var reportedBy: CallbackReporter?
     /// Optimistic-concurrency counter: every change is `… WHERE version = ?`, so two server
     /// instances never both act on the same deadline or callback.
     @Field(key: "version") var version: Int

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 
 /// One conformance test of an app's logout action: what the tester found in its association
 /// file, and its rounds (stored as JSON, read and written whole with a version check).
@@ -19,7 +20,7 @@ final class TesterRun: Model, @unchecked Sendable {
     /// The rounds, as JSON (`[TesterRound]`).
     @Field(key: "rounds") var rounds: String
     /// `running`, `passed` or `failed`.
-    @Field(key: "status") var status: String
+    @Field(key: "status") var status: TesterVerdictStatus
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "version") var version: Int
 

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 
 /// Where run events are POSTed, signed with the webhook's secret.
 final class Webhook: Model, @unchecked Sendable {
@@ -27,8 +28,7 @@ final class WebhookDelivery: Model, @unchecked Sendable {
     @Field(key: "webhook_id") var webhookID: UUID
     @Field(key: "event") var event: String
     @Field(key: "payload") var payload: String
-    /// `pending`, `delivered` or `failed` (gave up).
-    @Field(key: "status") var status: String
+    @Field(key: "status") var status: WebhookDeliveryStatus
     @Field(key: "attempts") var attempts: Int
     @Field(key: "next_attempt_at") var nextAttemptAt: Date
     @OptionalField(key: "last_status_code") var lastStatusCode: Int?

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 import Vapor
 
 /// `GET /ulc/cb/<run>/<item>/<success|error>?n=<nonce>`: the browser fallback for a callback.
@@ -10,17 +11,17 @@ struct CallbackPageRoutes: RouteCollection {
     let context: ServerContext
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("ulc", "cb", ":runID", ":itemID", ":outcome", use: callback)
+        routes.grouped(CallbackURL.pathPrefix.map { PathComponent(stringLiteral: $0) }).get(":runID", ":itemID", ":outcome", use: callback)
     }
 
     @Sendable func callback(_ request: Request) async throws -> Response {
         guard let run = request.parameters.get("runID", as: UUID.self), let item = request.parameters.get("itemID", as: UUID.self),
               let outcome = request.parameters.get("outcome").flatMap(CallbackOutcome.init(rawValue:)),
-              let nonce = request.query[String.self, at: "n"], !nonce.isEmpty else {
+              let nonce = request.query[String.self, at: CallbackURL.nonceParameter], !nonce.isEmpty else {
             return Self.page(.notFound, "Link not valid", "This sign-out link is not valid.",
                              "Return to the launcher; it will try again.")
         }
-        let callback = LogoutRunService.Callback(run: run, item: item, outcome: outcome, nonce: nonce, reportedBy: "browser")
+        let callback = LogoutRunService.Callback(run: run, item: item, outcome: outcome, nonce: nonce, reportedBy: .browser)
         switch try await context.recordCallback(callback, on: request.application) {
         case .recorded(let app, .success):
             return Self.page(.ok, "Signed out", "Signed out of \(app).", "You can return to the launcher.")

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 import NIOConcurrencyHelpers
 import Vapor
@@ -41,15 +42,16 @@ struct LogoutRunRoutes: RouteCollection {
     @Sendable func reportCallback(_ request: Request) async throws -> CallbackReportResult {
         let view = try await authorizedView(request)
         let report = try request.content.decode(CallbackReport.self, using: JSONDecoder.api)
-        guard let target = CallbackTarget(url: report.url), target.run == view.id else {
-            throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/ulc/cb/\(view.id.uuidString.lowercased())/<item>/success|error?n=<nonce>")
+        guard let target = CallbackURL(report.url), target.run == view.id else {
+            let expected = CallbackURL.pathPrefix.joined(separator: "/") + "/\(view.id.uuidString.lowercased())/<item>/success|error?n=<nonce>"
+            throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/\(expected)")
         }
         let callback = LogoutRunService.Callback(run: target.run, item: target.item, outcome: target.outcome,
-                                                 nonce: target.nonce, reportedBy: "launcher")
+                                                 nonce: target.nonce, reportedBy: .launcher)
         let result = try await context.recordCallback(callback, on: request.application)
         switch result {
         case .recorded(let app, let outcome):
-            return CallbackReportResult(recorded: true, status: outcome == .success ? "succeeded" : "failed", app: app)
+            return CallbackReportResult(recorded: true, status: LogoutItemState(finishedBy: outcome), app: app)
         case .alreadyRecorded(let app, let status):
             throw APIError(.conflict, code: "already_recorded", reason: "\(app) already has its outcome (\(status.rawValue)); nothing was recorded.")
         case .unknown:
@@ -71,7 +73,7 @@ struct LogoutRunRoutes: RouteCollection {
             let view = sent.withLockedValue { $0 } ? try await context.runs(database).view(runID) : first
             sent.withLockedValue { $0 = true }
             let json = String(decoding: try JSONEncoder.api.encode(view), as: UTF8.self)
-            return EventStream.Event(name: "run", data: json, isFinal: view.status != "running")
+            return EventStream.Event(name: "run", data: json, isFinal: view.status.isFinished)
         }
     }
 
@@ -85,29 +87,5 @@ struct LogoutRunRoutes: RouteCollection {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
         }
         return view
-    }
-}
-
-/// The parts of a callback URL: `/ulc/cb/<run>/<item>/<success|error>?n=<nonce>`.
-struct CallbackTarget: Equatable {
-    var run: UUID
-    var item: UUID
-    var outcome: CallbackOutcome
-    var nonce: String
-
-    init?(url: String) {
-        guard let raw = try? RawURL(url, parameter: "url"), let items = try? raw.queryParameters(parameter: "url") else { return nil }
-        let parts = raw.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard parts.count == 5, parts[0] == "ulc", parts[1] == "cb", let run = UUID(uuidString: parts[2]),
-              let item = UUID(uuidString: parts[3]), let outcome = CallbackOutcome(rawValue: parts[4]),
-              let nonce = items.first(where: { $0.name == "n" })?.value else { return nil }
-        self.init(run: run, item: item, outcome: outcome, nonce: nonce)
-    }
-
-    init(run: UUID, item: UUID, outcome: CallbackOutcome, nonce: String) {
-        self.run = run
-        self.item = item
-        self.outcome = outcome
-        self.nonce = nonce
     }
 }

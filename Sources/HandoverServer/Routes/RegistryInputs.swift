@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 import UniversalLinks
 import Vapor
@@ -152,7 +153,7 @@ struct DeviceInput: Content {
 struct DeviceView: Content {
     var id: UUID
     var name: String
-    var status: String
+    var status: DeviceStatus
     var createdAt: Date
     var lastRunID: UUID?
 
@@ -200,7 +201,7 @@ struct CreatedWebhook: Content {
 struct DeliveryView: Content {
     var id: UUID
     var event: String
-    var status: String
+    var status: WebhookDeliveryStatus
     var attempts: Int
     var nextAttemptAt: Date?
     var lastStatusCode: Int?
@@ -214,16 +215,9 @@ struct RunInput: Content {
     var apps: [UUID]?
 }
 
-struct CallbackReport: Content {
-    /// The callback URL the launcher received as a universal link.
-    var url: String
-}
+extension CallbackReport: Content {}
 
-struct CallbackReportResult: Content {
-    var recorded: Bool
-    var status: String
-    var app: String?
-}
+extension CallbackReportResult: Content {}
 
 extension String {
     /// Whether the text holds a control character (C0, DEL or C1). No name, URL or secret needs

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 import UniversalLinks
 import Vapor
@@ -176,7 +177,7 @@ struct RegistryRoutes: RouteCollection {
             .sort(\.$createdAt, .descending).limit(200).all()
             .map { delivery in
                 DeliveryView(id: try delivery.requireID(), event: delivery.event, status: delivery.status, attempts: delivery.attempts,
-                             nextAttemptAt: delivery.status == "pending" ? delivery.nextAttemptAt : nil,
+                             nextAttemptAt: delivery.status == .pending ? delivery.nextAttemptAt : nil,
                              lastStatusCode: delivery.lastStatusCode, lastError: delivery.lastError, createdAt: delivery.createdAt,
                              deliveredAt: delivery.deliveredAt)
             }

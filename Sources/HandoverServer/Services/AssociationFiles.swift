@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HandoverProtocol
 import UniversalLinks
 
 /// Builds this server's `apple-app-site-association` and `assetlinks.json` from the registry.
@@ -26,7 +27,7 @@ struct AssociationFiles {
         var registrations: [AppRegistration] = []
         for app in apps {
             var paths = app.paths
-            if app.role == "launcher" { paths.append("/ulc/cb/*") }
+            if app.role == "launcher" { paths.append(CallbackURL.associationPattern) }
             // Email sign-in links open the app; the first installed app listed takes them.
             if claimsEmailSignIn { paths.append(Self.emailSignInPath) }
             if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased(),

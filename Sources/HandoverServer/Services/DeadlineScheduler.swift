@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import SQLKit
 
 /// Finds items whose deadline passed: reissues them while resends are left, then times them
@@ -23,7 +24,7 @@ struct DeadlineScheduler: Sendable {
         let now = runs.clock.now()
         let database = runs.database
         let due = try await LogoutItem.query(on: database)
-            .filter(\.$status == LogoutItemState.pending.rawValue).filter(\.$deadlineAt <= now)
+            .filter(\.$status == .pending).filter(\.$deadlineAt <= now)
             .sort(\.$deadlineAt).limit(limit).all()
         var pass = Pass()
         var changedRuns = Set<UUID>()
@@ -32,20 +33,13 @@ struct DeadlineScheduler: Sendable {
             let transition = LogoutItemState.pending.on(.deadlinePassed(attempts: item.attempts, maxReissues: app.maxReissues))
             let fired: Fired? = try await database.transaction { db in
                 guard let sql = db as? any SQLDatabase, try await LogoutRunService.lockRun(item.runID, on: db) else { return nil }
+                let transitions = LogoutItemTransitions(sql: sql)
                 switch transition {
                 case .reissue:
-                    let rows = try await sql.raw("""
-                        UPDATE logout_items SET attempts = attempts + 1, issued_at = \(bind: now),
-                        deadline_at = \(bind: now.addingTimeInterval(TimeInterval(app.deadlineSeconds))), version = version + 1
-                        WHERE id = \(bind: id) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
-                        """).all()
-                    return rows.isEmpty ? nil : .reissued
+                    let deadline = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
+                    return try await transitions.reissue(item: id, version: item.version, at: now, deadline: deadline) ? .reissued : nil
                 case .finish(let state):
-                    let rows = try await sql.raw("""
-                        UPDATE logout_items SET status = \(bind: state.rawValue), finished_at = \(bind: now), version = version + 1
-                        WHERE id = \(bind: id) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
-                        """).all()
-                    guard !rows.isEmpty else { return nil }
+                    guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { return nil }
                     return .timedOut(finishedRun: try await runs.finishRunIfDone(item.runID, on: db, now: now))
                 case .refuse:
                     return nil

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 import SQLKit
 import Vapor
@@ -51,7 +52,7 @@ struct LogoutRunService: Sendable {
                 item.appID = try app.requireID()
                 item.appName = app.name
                 item.position = position
-                item.status = LogoutItemState.pending.rawValue
+                item.status = .pending
                 item.attempts = 1
                 item.issuedAt = now
                 item.deadlineAt = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
@@ -80,7 +81,7 @@ struct LogoutRunService: Sendable {
             id: runID, deviceID: run.deviceID, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt,
             items: try items.map { item in
                 let id = try item.requireID()
-                let link = item.status == LogoutItemState.pending.rawValue
+                let link = item.status == .pending
                     ? (actions[item.appID] ?? nil).flatMap { try? self.link(action: $0, run: runID, item: id, attempt: item.attempts) }
                     : nil
                 return RunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position, status: item.status,
@@ -92,21 +93,22 @@ struct LogoutRunService: Sendable {
     /// The ULC link for one attempt of one item.
     func link(action: String, run: UUID, item: UUID, attempt: Int) throws -> String {
         let nonce = nonces.nonce(item: item, attempt: attempt)
-        let base = publicURL.absoluteString + "/ulc/cb/\(run.uuidString.lowercased())/\(item.uuidString.lowercased())"
-        return try UniversalLinkCallback(actionText: action, successText: "\(base)/success?n=\(nonce)",
-                                         errorText: "\(base)/error?n=\(nonce)").text
+        return try UniversalLinkCallback(
+            actionText: action,
+            successText: CallbackURL(run: run, item: item, outcome: .success, nonce: nonce).text(base: publicURL),
+            errorText: CallbackURL(run: run, item: item, outcome: .error, nonce: nonce).text(base: publicURL)).text
     }
 
     // MARK: Recording callbacks
 
     /// A callback to record: which item, which outcome, the nonce presented, and who reported it
-    /// (`browser` for the callback page, `launcher` when the device reports a universal link).
+    /// (the callback page, or the device's launcher reporting a universal link).
     struct Callback: Sendable, Equatable {
         var run: UUID
         var item: UUID
         var outcome: CallbackOutcome
         var nonce: String
-        var reportedBy: String
+        var reportedBy: CallbackReporter
     }
 
     /// Records callbacks in one transaction (a group commit; the routes call this through
@@ -184,36 +186,24 @@ struct LogoutRunService: Sendable {
         // other items of the run are still pending (the subquery leaves this item out, so it
         // counts the same whether or not it sees this update; on PostgreSQL it runs after the
         // run's lock was taken, so it sees every committed change to the run).
-        if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts) {
-            let rows = try await sql.raw("""
-                UPDATE logout_items SET status = \(bind: finished.rawValue), finished_at = \(bind: now),
-                reported_by = \(bind: callback.reportedBy), version = version + 1
-                WHERE id = \(bind: callback.item) AND run_id = \(bind: callback.run) AND status = 'pending'
-                AND attempts >= \(bind: attempt)
-                RETURNING app_name, (SELECT COUNT(*) FROM logout_items AS other WHERE other.run_id = \(bind: callback.run)
-                AND other.status = 'pending' AND other.id <> \(bind: callback.item)) AS others_pending
-                """).all()
-            if let row = rows.first {
-                let app = try row.decode(column: "app_name", as: String.self)
-                let othersPending = try row.decode(column: "others_pending", as: Int.self)
-                let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now) : nil
-                return (.recorded(app: app, outcome: callback.outcome), runState)
-            }
+        let transitions = LogoutItemTransitions(sql: sql)
+        if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts),
+           let (app, othersPending) = try await transitions.finishByNonce(item: callback.item, run: callback.run, attempt: attempt,
+                                                                         as: finished, at: now, reportedBy: callback.reportedBy) {
+            let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now) : nil
+            return (.recorded(app: app, outcome: callback.outcome), runState)
         }
         // Everything else (a replay, a stranger's nonce, a late attempt): the full check.
         guard try await Self.lockRun(callback.run, on: db) else { return (.unknown, nil) }
         guard let item = try await LogoutItem.find(callback.item, on: db), item.runID == callback.run,
               nonces.attempt(of: callback.nonce, item: callback.item, attempts: item.attempts) != nil else { return (.unknown, nil) }
-        let state = LogoutItemState(rawValue: item.status) ?? .pending
+        let state = item.status
         guard state.on(.callback(callback.outcome)) == .finish(finished) else {
             return (.alreadyRecorded(app: item.appName, status: state), nil)
         }
-        let updated = try await sql.raw("""
-            UPDATE logout_items SET status = \(bind: finished.rawValue), finished_at = \(bind: now),
-            reported_by = \(bind: callback.reportedBy), version = version + 1
-            WHERE id = \(bind: callback.item) AND version = \(bind: item.version) AND status = 'pending' RETURNING id
-            """).all()
-        guard !updated.isEmpty else { return (.alreadyRecorded(app: item.appName, status: state), nil) }
+        let updated = try await transitions.finish(item: callback.item, version: item.version, as: finished, at: now,
+                                                   reportedBy: callback.reportedBy)
+        guard updated else { return (.alreadyRecorded(app: item.appName, status: state), nil) }
         let runState = try await finishRunIfDone(callback.run, on: db, now: now)
         return (.recorded(app: item.appName, outcome: callback.outcome), runState)
     }
@@ -230,16 +220,14 @@ struct LogoutRunService: Sendable {
     func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> LogoutRunState? {
         guard let sql = db as? any SQLDatabase else { return nil }
         // The common case, items still pending, costs one indexed count.
-        let pending = try await sql.raw("""
-            SELECT COUNT(*) AS pending FROM logout_items WHERE run_id = \(bind: runID) AND status = 'pending'
-            """).first()?.decode(column: "pending", as: Int.self) ?? 0
+        let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
         guard pending == 0 else { return nil }
         let items = try await LogoutItem.query(on: db).filter(\.$runID == runID).all()
-        let state = LogoutRunState(items: items.map { LogoutItemState(rawValue: $0.status) ?? .pending })
+        let state = LogoutRunState(items: items.map(\.status))
         guard state != .running else { return nil }
         let updated = try await sql.raw("""
             UPDATE logout_runs SET status = \(bind: state.rawValue), finished_at = \(bind: now)
-            WHERE id = \(bind: runID) AND status = 'running' RETURNING device_id
+            WHERE id = \(bind: runID) AND status = \(bind: LogoutRunState.running.rawValue) RETURNING device_id
             """).all()
         guard let row = updated.first else { return nil }
         let deviceID = try row.decode(column: "device_id", as: UUID.self)
@@ -251,7 +239,7 @@ struct LogoutRunService: Sendable {
             try await WebhookOutbox.enqueue("run.failed", run: view, deviceID: deviceID, on: db, now: now)
             // Escalation: the device did not sign everyone out, so it leaves service until IT looks at it.
             if let device = try await Device.find(deviceID, on: db) {
-                device.status = "out_of_service"
+                device.status = .outOfService
                 try await device.save(on: db)
             }
             try await WebhookOutbox.enqueue("device.out_of_service", run: view, deviceID: deviceID, on: db, now: now)
@@ -265,7 +253,7 @@ extension LogoutRun {
         self.init()
         self.id = id
         self.deviceID = deviceID
-        self.status = status.rawValue
+        self.status = status
         self.createdAt = createdAt
     }
 }

@@ -1,30 +1,11 @@
 import Foundation
+import HandoverProtocol
 import Vapor
 
-/// A logout run as the API shows it.
-struct RunView: Content, Equatable {
-    struct Item: Content, Equatable {
-        var id: UUID
-        var appID: UUID
-        var app: String
-        var position: Int
-        var status: String
-        var attempts: Int
-        var issuedAt: Date
-        var deadlineAt: Date
-        var finishedAt: Date?
-        var reportedBy: String?
-        /// The ULC link to open now; only while the item is pending.
-        var link: String?
-    }
+/// A logout run as the API shows it: the contract's wire type, served as Vapor content.
+typealias RunView = LogoutRunView
 
-    var id: UUID
-    var deviceID: UUID
-    var status: String
-    var createdAt: Date
-    var finishedAt: Date?
-    var items: [Item]
-}
+extension LogoutRunView: Content {}
 
 /// An event a webhook receives.
 struct WebhookEventPayload: Codable, Equatable {

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import NIOCore
 import SessionTokens
 import SQLKit
@@ -35,7 +36,7 @@ struct WebhookDispatcher: Sendable {
     func deliverDue(limit: Int = 50) async throws -> Int {
         let now = clock.now()
         let due = try await WebhookDelivery.query(on: database)
-            .filter(\.$status == "pending").filter(\.$nextAttemptAt <= now)
+            .filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
             .sort(\.$nextAttemptAt).limit(limit).all()
         var attempted = 0
         for delivery in due {
@@ -43,7 +44,7 @@ struct WebhookDispatcher: Sendable {
             // Lease: push the next attempt a minute out; only the instance whose update lands sends.
             let leased = try await sql.raw("""
                 UPDATE webhook_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
-                WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = 'pending' RETURNING id
+                WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: WebhookDeliveryStatus.pending.rawValue) RETURNING id
                 """).all()
             guard !leased.isEmpty, let hook = try await Webhook.find(delivery.webhookID, on: database) else { continue }
             attempted += 1
@@ -77,9 +78,9 @@ struct WebhookDispatcher: Sendable {
                 failure = String(describing: error)
             }
             let finished = clock.now()
-            let status = failure == nil ? "delivered" : (attempt >= maxAttempts ? "failed" : "pending")
+            let status: WebhookDeliveryStatus = failure == nil ? .delivered : (attempt >= maxAttempts ? .failed : .pending)
             try await sql.raw("""
-                UPDATE webhook_deliveries SET status = \(bind: status), attempts = \(bind: attempt),
+                UPDATE webhook_deliveries SET status = \(bind: status.rawValue), attempts = \(bind: attempt),
                 last_status_code = \(bind: statusCode), last_error = \(bind: failure.map { String($0.prefix(500)) }),
                 delivered_at = \(bind: failure == nil ? finished : nil),
                 next_attempt_at = \(bind: finished.addingTimeInterval(Self.backoff(afterAttempt: attempt))), version = version + 1

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 
 /// Writes webhook events as delivery rows, inside the caller's transaction, so an event exists
 /// exactly when the change it reports was committed.
@@ -18,7 +19,7 @@ enum WebhookOutbox {
             delivery.webhookID = try hook.requireID()
             delivery.event = type
             delivery.payload = body
-            delivery.status = "pending"
+            delivery.status = .pending
             delivery.attempts = 0
             delivery.nextAttemptAt = now
             delivery.createdAt = now

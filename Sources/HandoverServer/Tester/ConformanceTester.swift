@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 
 /// The automated ULC conformance tester: creates tests, starts their rounds, records the
@@ -35,7 +36,7 @@ struct ConformanceTester: Sendable {
         func roundIndex(_ number: Int) -> Int? {
             number >= 1 && number <= rounds.count ? number - 1 : nil
         }
-        var isFinished: Bool { verdict.status != "running" }
+        var isFinished: Bool { verdict.status != .running }
     }
 
     /// What happened to a callback.
@@ -94,7 +95,7 @@ struct ConformanceTester: Sendable {
         run.simulatedBehaviour = simulatedBehaviour
         run.budgetSeconds = budgetSeconds
         run.rounds = String(decoding: try Self.encoder.encode(rounds), as: UTF8.self)
-        run.status = "running"
+        run.status = .running
         run.createdAt = now
         run.version = 0
         try await run.create(on: database)
@@ -189,7 +190,7 @@ struct ConformanceTester: Sendable {
     func fireDue() async throws -> Int {
         let now = context.clock.now()
         var fired = 0
-        for run in try await TesterRun.query(on: database).filter(\.$status == "running").all() {
+        for run in try await TesterRun.query(on: database).filter(\.$status == .running).all() {
             guard let snapshot = try? Self.snapshot(run),
                   snapshot.rounds.contains(where: { $0.status == .waiting && ($0.deadlineAt ?? .distantFuture) <= now }) else { continue }
             _ = try await update(snapshot.id) { snapshot in

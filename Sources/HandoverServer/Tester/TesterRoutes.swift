@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import LinkCallbacks
 import Vapor
 
@@ -151,7 +152,7 @@ struct TesterRoutes: RouteCollection {
                     HTML.element("h2") { "1. Association file" }
                     HTML.element("p") { HTML.element("code") { test.association.url } }
                     HTML.element("p", ["id": "association"]) {
-                        DashboardLayout.badge(test.association.claimingAppID == nil ? "fail" : "pass"); " "; test.association.summary
+                        DashboardLayout.badge(test.association.claimingAppID == nil ? TesterVerdict.Row.Result.fail : .pass); " "; test.association.summary
                     }
                     if !test.association.findings.isEmpty {
                         HTML.element("ul") { for finding in test.association.findings { HTML.element("li") { finding } } }
@@ -189,7 +190,7 @@ struct TesterRoutes: RouteCollection {
                 for (index, round) in test.rounds.enumerated() {
                     HTML.element("div", ["class": "card", "id": "round-\(index + 1)"]) {
                         HTML.element("p") {
-                            HTML.element("strong") { "Round \(index + 1): \(round.kind.rawValue)" }; " "; DashboardLayout.badge(round.status.rawValue)
+                            HTML.element("strong") { "Round \(index + 1): \(round.kind.rawValue)" }; " "; DashboardLayout.badge(round.status)
                         }
                         if round.status == .ready || round.status == .waiting, !round.link.isEmpty {
                             HTML.element("p") { round.instruction }
@@ -211,13 +212,13 @@ struct TesterRoutes: RouteCollection {
                     }
                 }
             },
-            .element("section", ["id": "verdict", "data-status": verdict.status]) {
+            .element("section", ["id": "verdict", "data-status": verdict.status.rawValue]) {
                 HTML.element("h2") { "3. Verdict" }
                 HTML.element("p", ["class": "verdict"]) {
                     switch verdict.status {
-                    case "passed": "Passed: the app answers ULC links as the spec demands."
-                    case "failed": "Failed: see the checks below."
-                    default: "Waiting for the app…"
+                    case .passed: "Passed: the app answers ULC links as the spec demands."
+                    case .failed: "Failed: see the checks below."
+                    case .running: "Waiting for the app…"
                     }
                 }
                 HTML.element("div", ["class": "scroll"]) {
@@ -226,7 +227,7 @@ struct TesterRoutes: RouteCollection {
                         for row in verdict.rows {
                             HTML.element("tr", ["data-check": row.check]) {
                                 HTML.element("td") { row.check }
-                                HTML.element("td") { DashboardLayout.badge(row.result.rawValue) }
+                                HTML.element("td") { DashboardLayout.badge(row.result) }
                                 HTML.element("td") { row.detail }
                             }
                         }
@@ -270,5 +271,17 @@ struct TesterRoutes: RouteCollection {
         case .unknown:
             return CallbackPageRoutes.page(.notFound, "Link not valid", "This test link is not valid.", "It may belong to another test.")
         }
+    }
+}
+
+extension DashboardLayout {
+    static func badge(_ status: TesterRound.Status) -> HTML {
+        let tone: Tone = switch status { case .passed: .good; case .failed: .bad; case .skipped: .muted; case .ready, .waiting: .wait }
+        return badge(status.rawValue, tone)
+    }
+
+    static func badge(_ result: TesterVerdict.Row.Result) -> HTML {
+        let tone: Tone = switch result { case .pass: .good; case .fail: .bad; case .skipped: .muted; case .pending: .wait }
+        return badge(result.rawValue, tone)
     }
 }

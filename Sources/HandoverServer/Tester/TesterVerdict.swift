@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 
 /// The tester's verdict: one row per check, and whether the app passed.
 public struct TesterVerdict: Codable, Sendable, Equatable {
@@ -14,11 +15,11 @@ public struct TesterVerdict: Codable, Sendable, Equatable {
 
     public var rows: [Row]
 
-    /// `passed`, `failed` or `running`.
-    public var status: String {
-        if rows.contains(where: { $0.result == .fail }) { return "failed" }
-        if rows.contains(where: { $0.result == .pending }) { return "running" }
-        return "passed"
+    /// Failed when any check failed, running while any waits, passed otherwise.
+    public var status: TesterVerdictStatus {
+        if rows.contains(where: { $0.result == .fail }) { return .failed }
+        if rows.contains(where: { $0.result == .pending }) { return .running }
+        return .passed
     }
 
     /// Builds the verdict from the association-file report and the rounds.

@@ -1,0 +1,78 @@
+// The one mapping between the states of the fleet and their names: on the wire (JSON), in the
+// database (`status` columns) and in the SDK. Every other file uses these enums, never a string;
+// a new state is added here, once, and the compiler shows every switch that must learn it.
+
+/// The life of one app's part of a logout run (see ``LogoutItemState/on(_:)`` for the transitions).
+public enum LogoutItemState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Waiting for the app's callback; its link may be reissued after a deadline.
+    case pending = "pending"
+    /// The app opened its success URL.
+    case succeeded = "succeeded"
+    /// The app opened its error URL.
+    case failed = "failed"
+    /// No callback after the first link and every reissue.
+    case timedOut = "timed_out"
+}
+
+/// How one app's logout ended, as a launcher's report tells it (``LogoutItemState`` without
+/// `pending`).
+public enum AppLogoutOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The app opened its success URL (and, when checked, the user is signed out).
+    case succeeded = "succeeded"
+    /// The app opened its error URL, or claimed success while the user stayed signed in.
+    case failed = "failed"
+    /// No answer after the first send and every resend.
+    case timedOut = "timed_out"
+}
+
+/// The state of a whole logout run, from its items (``LogoutRunState/init(items:)``).
+public enum LogoutRunState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Some item is still pending.
+    case running = "running"
+    /// Every app signed out.
+    case completed = "completed"
+    /// Every item finished and some app failed or timed out.
+    case failed = "failed"
+}
+
+/// Which of its two callback URLs an app opened.
+public enum CallbackOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    case success = "success"
+    case error = "error"
+}
+
+/// Who reported a callback to the server.
+public enum CallbackReporter: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The device's launcher, which received the callback as a universal link.
+    case launcher = "launcher"
+    /// The server's callback page, opened in a browser when no app claimed the link.
+    case browser = "browser"
+}
+
+/// Whether a shared device may be handed to the next person.
+public enum DeviceStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Its last hand-over (if any) signed every app out.
+    case inService = "in_service"
+    /// A hand-over left some app signed in: the device must not be handed on.
+    case outOfService = "out_of_service"
+}
+
+/// One webhook delivery in the outbox.
+public enum WebhookDeliveryStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Not yet accepted by the receiver; retried with back-off.
+    case pending = "pending"
+    /// The receiver answered 2xx.
+    case delivered = "delivered"
+    /// Every attempt failed; kept for the dashboard.
+    case failed = "failed"
+}
+
+/// Where a conformance test of an app (`handover tester`, `/tester`) stands.
+public enum TesterVerdictStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Some check still waits for the app (or for the person to start a round).
+    case running = "running"
+    /// Every check passed.
+    case passed = "passed"
+    /// Some check failed.
+    case failed = "failed"
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+/// The SQL of an item's transitions (``LogoutItemState/on(_:)`` decides which; this writes it),
+/// in one place for the callback recorder and the deadline scheduler. Every statement is a
+/// conditional update on a pending item: the one that lands is the one that happened, so a
+/// callback or a deadline is applied once across server instances.
+struct LogoutItemTransitions {
+    let sql: any SQLDatabase
+
+    /// The callback fast path: finishes a pending item of `run` whose attempts reached `attempt`
+    /// (the nonce's), and counts the run's other pending items in the same statement. Nil when
+    /// no such pending item exists (a replay, a stranger's nonce: the caller checks in full).
+    func finishByNonce(item: UUID, run: UUID, attempt: Int, as state: LogoutItemState, at now: Date,
+                       reportedBy: CallbackReporter) async throws -> (app: String, othersPending: Int)? {
+        let pending = LogoutItemState.pending.rawValue
+        let rows = try await sql.raw("""
+            UPDATE logout_items SET status = \(bind: state.rawValue), finished_at = \(bind: now),
+            reported_by = \(bind: reportedBy.rawValue), version = version + 1
+            WHERE id = \(bind: item) AND run_id = \(bind: run) AND status = \(bind: pending)
+            AND attempts >= \(bind: attempt)
+            RETURNING app_name, (SELECT COUNT(*) FROM logout_items AS other WHERE other.run_id = \(bind: run)
+            AND other.status = \(bind: pending) AND other.id <> \(bind: item)) AS others_pending
+            """).all()
+        guard let row = rows.first else { return nil }
+        return (try row.decode(column: "app_name", as: String.self), try row.decode(column: "others_pending", as: Int.self))
+    }
+
+    /// Finishes the pending item at `version` (a callback's full check, or a deadline with no
+    /// reissue left). False when the item changed since it was read.
+    func finish(item: UUID, version: Int, as state: LogoutItemState, at now: Date, reportedBy: CallbackReporter?) async throws -> Bool {
+        try await !sql.raw("""
+            UPDATE logout_items SET status = \(bind: state.rawValue), finished_at = \(bind: now),
+            reported_by = \(bind: reportedBy?.rawValue), version = version + 1
+            WHERE id = \(bind: item) AND version = \(bind: version) AND status = \(bind: LogoutItemState.pending.rawValue) RETURNING id
+            """).all().isEmpty
+    }
+
+    /// Issues the pending item at `version` again: one more attempt (a new nonce), a new deadline.
+    /// False when the item changed since it was read.
+    func reissue(item: UUID, version: Int, at now: Date, deadline: Date) async throws -> Bool {
+        try await !sql.raw("""
+            UPDATE logout_items SET attempts = attempts + 1, issued_at = \(bind: now),
+            deadline_at = \(bind: deadline), version = version + 1
+            WHERE id = \(bind: item) AND version = \(bind: version) AND status = \(bind: LogoutItemState.pending.rawValue) RETURNING id
+            """).all().isEmpty
+    }
+
+    /// How many items of the run are still pending.
+    func pendingCount(run: UUID) async throws -> Int {
+        try await sql.raw("""
+            SELECT COUNT(*) AS pending FROM logout_items WHERE run_id = \(bind: run) AND status = \(bind: LogoutItemState.pending.rawValue)
+            """).first()?.decode(column: "pending", as: Int.self) ?? 0
+    }
+}
