@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 import HandoverClient
 import LinkCallbacks
 import OutOfBand
@@ -129,7 +130,7 @@ public struct OutOfBandPhoneSimulation: Sendable {
             progress("scanned the QR code (\(png.count) bytes of PNG): \(text.prefix(60))…")
             return try client.receive(qrText: text)
         case .push:
-            guard operation.dispatch?.push?.outcome == "delivered" else {
+            guard operation.dispatch?.push?.outcome == PushDeliveryOutcome.delivered.rawValue else {
                 throw OutOfBandSimulationError.pushNotDelivered(operation.dispatch?.push?.outcome ?? "no push outcome")
             }
             let inbox = try await api.send("GET", "/dev/push-inbox/\(scenario.pushToken)")

@@ -76,3 +76,13 @@ public enum TesterVerdictStatus: String, Sendable, Hashable, Codable, CaseIterab
     /// Some check failed.
     case failed = "failed"
 }
+
+/// What became of a push that carried an out-of-band operation.
+public enum PushDeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// APNs accepted it for the device.
+    case delivered = "delivered"
+    /// APNs answered 410: the device token is dead.
+    case unregistered = "unregistered"
+    /// APNs refused it, or could not be reached.
+    case failed = "failed"
+}

@@ -161,7 +161,7 @@ struct OperationService {
         }
         let result = await push.send(payload, type: type, requester: context.publicURL.host ?? "Handover", to: token,
                                      expiresAt: operation.expiresAt)
-        context.metrics.pushesSent(result.metricLabel).increment()
+        context.metrics.pushesSent(result.outcome.rawValue).increment()
         operation.pushOutcome = result.text
         try? await OutOfBandOperation.query(on: database).filter(\.$id == operation.id!)
             .set(\.$pushOutcome, to: result.text).update()
@@ -459,15 +459,5 @@ struct OperationService {
 
     private static func decodeList(_ text: String) -> [String] {
         (try? JSONDecoder.api.decode([String].self, from: Data(text.utf8))) ?? []
-    }
-}
-
-extension PushSender.Result {
-    var metricLabel: String {
-        switch self {
-        case .delivered: "delivered"
-        case .unregistered: "unregistered"
-        case .failed: "failed"
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverProtocol
 import OutOfBand
 import SQLKit
 import Vapor
@@ -102,7 +103,7 @@ struct PhoneSignInRoutes: RouteCollection {
             HTML.element("p", ["id": "number", "style": "font-size:3rem;font-weight:700;letter-spacing:.2rem;margin:.5rem 0"]) {
                 String(operation.correctNumber ?? 0)
             },
-            HTML.element("p") { operation.pushOutcome == "delivered" ? "A notification was sent to your phone. No notification? Scan this code with the phone:" : "Scan this code with your phone's camera:" },
+            HTML.element("p") { operation.pushOutcome == PushDeliveryOutcome.delivered.rawValue ? "A notification was sent to your phone. No notification? Scan this code with the phone:" : "Scan this code with your phone's camera:" },
             HTML.element("div", ["class": "qr", "style": "width:16rem;max-width:100%"]) { HTML.raw(qr) },
             HTML.element("p") {
                 "Or, on the phone itself: "
@@ -186,11 +187,11 @@ struct PhoneSignInRoutes: RouteCollection {
         """
         (function(){
           var status=document.getElementById('status');
-          var messages={cancelled:'You denied the request on your phone.',failed:'The code typed on the phone was wrong too often; start again.',expired:'The request expired; start again.'};
+          var messages={\(OperationStatus.cancelled.rawValue):'You denied the request on your phone.',\(OperationStatus.failed.rawValue):'The code typed on the phone was wrong too often; start again.',\(OperationStatus.expired.rawValue):'The request expired; start again.'};
           var source=new EventSource('/oob/sign-in/\(id)/events');
           source.addEventListener('operation',function(e){
             var op=JSON.parse(e.data);status.setAttribute('data-status',op.status);
-            if(op.status==='succeeded'){source.close();
+            if(op.status==='\(OperationStatus.succeeded.rawValue)'){source.close();
               fetch('/oob/sign-in/\(id)/session',{method:'POST',credentials:'same-origin'}).then(function(r){return r.json();}).then(function(a){
                 status.setAttribute('data-status','signed-in');status.textContent=a.user?('Signed in as '+a.user+'.'):(a.reason||'Sign-in failed.');
                 var q=document.querySelector('.qr');if(q)q.remove();

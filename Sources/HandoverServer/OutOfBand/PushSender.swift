@@ -1,6 +1,7 @@
 import APNs
 import AsyncHTTPClient
 import Foundation
+import HandoverProtocol
 import NIOSSL
 import OutOfBand
 
@@ -42,12 +43,18 @@ final class PushSender: Sendable {
         case unregistered
         case failed(String)
 
-        var text: String {
+        var outcome: PushDeliveryOutcome {
             switch self {
-            case .delivered: "delivered"
-            case .unregistered: "unregistered"
-            case .failed(let reason): "failed: \(reason)"
+            case .delivered: .delivered
+            case .unregistered: .unregistered
+            case .failed: .failed
             }
+        }
+
+        /// The outcome's name, and for a failure the reason after a colon.
+        var text: String {
+            if case .failed(let reason) = self { return "\(outcome.rawValue): \(reason)" }
+            return outcome.rawValue
         }
     }
 

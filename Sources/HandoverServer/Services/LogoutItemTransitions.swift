@@ -50,7 +50,7 @@ struct LogoutItemTransitions {
     /// How many items of the run are still pending.
     func pendingCount(run: UUID) async throws -> Int {
         try await sql.raw("""
-            SELECT COUNT(*) AS pending FROM logout_items WHERE run_id = \(bind: run) AND status = \(bind: LogoutItemState.pending.rawValue)
-            """).first()?.decode(column: "pending", as: Int.self) ?? 0
+            SELECT COUNT(*) AS pending_count FROM logout_items WHERE run_id = \(bind: run) AND status = \(bind: LogoutItemState.pending.rawValue)
+            """).first()?.decode(column: "pending_count", as: Int.self) ?? 0
     }
 }

@@ -168,13 +168,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         Task {
             do {
                 try await streamed.write(writer)
-                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
-                let keepOpen = keepAlive
-                channel.eventLoop.execute {
+                // The state changes in the same event-loop turn as the end is written, before it:
+                // writing the end releases a request the pipelining handler held back, and that
+                // request's head must find this connection idle, not be reset by a late callback.
+                try await channel.eventLoop.flatSubmit {
                     bound.value.state = .idle
                     bound.value.deadlines?.responseSent()
-                    if !keepOpen { channel.close(promise: nil) }
-                }
+                    let written = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+                    if !keepAlive { written.whenComplete { _ in channel.close(promise: nil) } }
+                    return written
+                }.get()
             } catch {
                 try? await channel.close()
             }
