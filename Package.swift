@@ -196,6 +196,19 @@ let package = Package(
                 server("NIOHTTP2", "swift-nio-http2"),
             ]
         ),
+        // A developer tool, not part of `handover`: Apple's push provider API on loopback with a
+        // push inbox, for trying out-of-band operations by push without Apple (`swift run apns-loopback`).
+        .executableTarget(
+            name: "apns-loopback",
+            dependencies: [
+                "APNsTestServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("UnixSignals", "swift-service-lifecycle"),
+            ]
+        ),
         // A child process for the crash-consistency test: a receiver that is SIGKILLed at random.
         .executableTarget(name: "ReceiverCrashHarness", dependencies: ["HandoverClient", "LinkCallbacks"]),
 
@@ -210,7 +223,6 @@ let package = Package(
                 "DeviceSimulator",
                 "QRCode",
                 "OutOfBand",
-                "APNsTestServer",
                 "HandoverClient",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
@@ -260,7 +272,7 @@ let package = Package(
                 server("Vapor", "vapor"),
             ]
         ),
-        .testTarget(name: "HandoverCLITests", dependencies: ["handover"]),
+        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback"]),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [

@@ -133,8 +133,11 @@ public struct OutOfBandPhoneSimulation: Sendable {
             guard operation.dispatch?.push?.outcome == PushDeliveryOutcome.delivered.rawValue else {
                 throw OutOfBandSimulationError.pushNotDelivered(operation.dispatch?.push?.outcome ?? "no push outcome")
             }
-            let inbox = try await api.send("GET", "/dev/push-inbox/\(scenario.pushToken)")
-            guard let object = try JSONSerialization.jsonObject(with: inbox.body) as? [String: Any],
+            guard let inboxURL = scenario.pushInbox else {
+                throw OutOfBandSimulationError.pushNotDelivered("no push inbox to read it from; run apns-loopback and pass its HANDOVER_PUSH_INBOX")
+            }
+            let (body, _) = try await URLSession.shared.data(from: inboxURL.appendingPathComponent(scenario.pushToken))
+            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
                   let payloads = object["payloads"] as? [[AnyHashable: Any]], let last = payloads.last else {
                 throw OutOfBandSimulationError.pushNotDelivered("the loopback APNs server has no push for this token")
             }
@@ -200,18 +203,22 @@ public struct OutOfBandScenario: Sendable {
     public var message: String
     /// The APNs token the phone registers, for push.
     public var pushToken: String
+    /// Where the pushes sent to ``pushToken`` can be read, for push: apns-loopback's inbox
+    /// (`…/push-inbox`, to which the token is appended).
+    public var pushInbox: URL?
     /// `expiresIn` for a late answer.
     public var lateExpiry: Int
 
     public init(type: OperationType = .authentication, dispatcher: Dispatcher, decision: Decision = .approve, user: String = "sim-user",
                 message: String = "Confirm the transfer of 25.00 EUR to Ward 7 supplies",
-                pushToken: String = String(repeating: "5e", count: 32), lateExpiry: Int = 2) {
+                pushToken: String = String(repeating: "5e", count: 32), pushInbox: URL? = nil, lateExpiry: Int = 2) {
         self.type = type
         self.dispatcher = dispatcher
         self.decision = decision
         self.user = user
         self.message = message
         self.pushToken = pushToken
+        self.pushInbox = pushInbox
         self.lateExpiry = lateExpiry
     }
 }
@@ -255,7 +262,7 @@ public enum OutOfBandSimulationError: Error, CustomStringConvertible {
         switch self {
         case .noLink: "the server's answer carries no link"
         case .noQRDecoder: "no QR decoder: install zbarimg (apt-get install zbar-tools)"
-        case .pushNotDelivered(let outcome): "the push was not delivered (\(outcome)); run the server with --developer-mode --apns-loopback"
+        case .pushNotDelivered(let outcome): "the push was not delivered (\(outcome)); run `apns-loopback` and the server with --developer-mode and its environment"
         case .enrollmentFailed(let detail): "the phone could not enroll: \(detail)"
         case .wrongNumberNeedsAuthentication: "--decision wrong-number needs --type authentication (only sign-ins carry numbers)"
         }

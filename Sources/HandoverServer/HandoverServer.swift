@@ -49,12 +49,9 @@ public final class HandoverServer: Sendable {
     ///
     /// - Parameter testerSimulator: a simulated phone the conformance tester (`/tester`) may drive;
     ///   the command line passes one in for `handover demo` and `handover tester run --simulate`.
-    /// - Parameter pushInbox: in developer mode, a loopback APNs server's deliveries, served at
-    ///   `GET /dev/push-inbox/{deviceToken}` for simulated phones.
     public static func start(_ configuration: ServerConfiguration, clock: ServerClock = SystemServerClock(),
                              logger: Logger = Logger(label: "handover"),
-                             testerSimulator: (any TesterSimulator)? = nil,
-                             pushInbox: (any PushInbox)? = nil) async throws -> HandoverServer {
+                             testerSimulator: (any TesterSimulator)? = nil) async throws -> HandoverServer {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         var outboundClient: HTTPClient?
@@ -117,13 +114,6 @@ public final class HandoverServer: Sendable {
             context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
             context.operationWrites = WriteGate(serializes: !usesPostgres)
             try routes(application, context)
-            if let pushInbox {
-                guard configuration.developerMode else {
-                    throw ConfigurationError(setting: "--apns-loopback", problem: "a loopback push inbox is for developer mode only",
-                                             accepted: "--developer-mode together with --apns-loopback")
-                }
-                try application.register(collection: PushInboxRoutes(inbox: pushInbox, context: context))
-            }
             let fastPath = AssociationFileFastPath(context: context)
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits,
                                           fastPath: fastPath.respond)

@@ -1,6 +1,4 @@
-import APNsTestServer
 import ArgumentParser
-import Crypto
 import Foundation
 import HandoverServer
 
@@ -25,17 +23,22 @@ struct PushOptions: ParsableArguments {
                                valueName: "name"))
     var apnsEnvironment: String?
 
-    @Flag(name: .customLong("apns-loopback"),
-          help: "With --developer-mode: push to an APNs-protocol server inside this process (HTTP/2 over TLS on loopback) instead of Apple, so `handover simulate oob --dispatcher push` can read the pushes at /dev/push-inbox/{token}.")
-    var loopback = false
+    @Option(name: .customLong("apns-base-url"),
+            help: ArgumentHelp("With --developer-mode: push to this APNs-protocol server instead of Apple's, such as the one `swift run apns-loopback` starts. Env: HANDOVER_APNS_BASE_URL.",
+                               valueName: "url"))
+    var baseURLText: String?
+
+    @Option(name: .customLong("apns-ca-file"),
+            help: ArgumentHelp("With --developer-mode: trust this PEM certificate for --apns-base-url (apns-loopback's is self-signed). Env: HANDOVER_APNS_CA_FILE.",
+                               valueName: "file"))
+    var caFile: String?
 
     @Option(name: .customLong("oob-link-scheme"),
             help: ArgumentHelp("The phone app's custom scheme, for x-callback-link operations. Env: HANDOVER_OOB_LINK_SCHEME. Default: handover", valueName: "scheme"))
     var linkScheme: String?
 
-    /// Applies the flags (or their environment variables) to `configuration`; with --apns-loopback
-    /// starts the loopback APNs server and returns it, to serve as the push inbox.
-    func apply(to configuration: inout ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LoopbackAPNs? {
+    /// Applies the flags (or their environment variables) to `configuration`.
+    func apply(to configuration: inout ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let scheme = linkScheme ?? environment["HANDOVER_OOB_LINK_SCHEME"], !scheme.isEmpty {
             let valid = scheme.first!.isLetter && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
             guard valid, !["http", "https"].contains(scheme.lowercased()) else {
@@ -43,20 +46,12 @@ struct PushOptions: ParsableArguments {
             }
             configuration.outOfBandLinkScheme = scheme.lowercased()
         }
-        if loopback {
-            guard configuration.developerMode else {
-                throw ValidationError("--apns-loopback: only with --developer-mode; it replaces Apple's push service with one on this machine.")
-            }
-            let apns = try await LoopbackAPNs.start()
-            configuration.push = apns.configuration
-            return apns
-        }
         let file = privateKeyFile ?? environment["HANDOVER_APNS_PRIVATE_KEY_FILE"]
         let keyID = keyID ?? environment["HANDOVER_APNS_KEY_ID"]
         let teamID = teamID ?? environment["HANDOVER_APNS_TEAM_ID"]
         let topic = topic ?? environment["HANDOVER_APNS_TOPIC"]
         let given = [file, keyID, teamID, topic].compactMap { $0?.isEmpty == false ? $0 : nil }
-        guard !given.isEmpty else { return nil }
+        guard !given.isEmpty else { return }
         guard let file, let keyID, let teamID, let topic, given.count == 4 else {
             throw ValidationError("APNs needs all four of --apns-private-key-file, --apns-key-id, --apns-team-id and --apns-topic (or their HANDOVER_APNS_* variables).")
         }
@@ -65,42 +60,35 @@ struct PushOptions: ParsableArguments {
             throw ValidationError("--apns-private-key-file: \(file) cannot be read (\(error.localizedDescription)).")
         }
         let environmentName = (apnsEnvironment ?? environment["HANDOVER_APNS_ENVIRONMENT"].flatMap { $0.isEmpty ? nil : $0 } ?? "production").lowercased()
-        let baseURL: URL
+        var baseURL: URL
         switch environmentName {
         case "production": baseURL = URL(string: "https://api.push.apple.com")!
         case "development", "sandbox": baseURL = URL(string: "https://api.sandbox.push.apple.com")!
         default: throw ValidationError("--apns-environment: '\(environmentName)' is not an environment. Accepted: production, development.")
         }
-        configuration.push = PushConfiguration(privateKeyPEM: pem, keyID: keyID, teamID: teamID, topic: topic, baseURL: baseURL)
-        return nil
-    }
-}
-
-/// An APNs-protocol server on loopback, with a provider key made for it: developer mode's push.
-final class LoopbackAPNs: PushInbox {
-    let server: APNsTestServer
-    let configuration: PushConfiguration
-
-    private init(server: APNsTestServer, configuration: PushConfiguration) {
-        self.server = server
-        self.configuration = configuration
-    }
-
-    static func start() async throws -> LoopbackAPNs {
-        let server = try await APNsTestServer.start()
-        let key = P256.Signing.PrivateKey()
-        server.registerKey(keyID: "LOOPBACK01", teamID: "LOOPBACK01", publicKey: key.publicKey)
-        let pem = server.certificatePEM
-        let configuration = PushConfiguration(privateKeyPEM: key.pemRepresentation, keyID: "LOOPBACK01", teamID: "LOOPBACK01",
-                                              topic: "dev.handover.loopback", baseURL: server.baseURL, trustedCertificatesPEM: pem)
-        return LoopbackAPNs(server: server, configuration: configuration)
+        var trusted: String?
+        if let text = nonEmpty(baseURLText ?? environment["HANDOVER_APNS_BASE_URL"]) {
+            guard configuration.developerMode else {
+                throw ValidationError("--apns-base-url: only with --developer-mode; production pushes go to Apple.")
+            }
+            guard let url = URL(string: text), url.scheme?.lowercased() == "https", url.host != nil else {
+                throw ValidationError("--apns-base-url: '\(text)' is not an https origin. Accepted: https://host:port, such as apns-loopback prints.")
+            }
+            baseURL = url
+        }
+        if let file = nonEmpty(caFile ?? environment["HANDOVER_APNS_CA_FILE"]) {
+            guard configuration.developerMode else {
+                throw ValidationError("--apns-ca-file: only with --developer-mode; Apple's certificate is trusted by the system.")
+            }
+            do { trusted = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw ValidationError("--apns-ca-file: \(file) cannot be read (\(error.localizedDescription)). Accepted: a PEM certificate file.")
+            }
+        }
+        configuration.push = PushConfiguration(privateKeyPEM: pem, keyID: keyID, teamID: teamID, topic: topic, baseURL: baseURL,
+                                               trustedCertificatesPEM: trusted)
     }
 
-    func payloads(for deviceToken: String) -> [Data] {
-        server.requests(for: deviceToken).map(\.payload)
-    }
-
-    func shutdown() async {
-        try? await server.shutdown()
+    private func nonEmpty(_ text: String?) -> String? {
+        text.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -36,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
               handover serve
               handover serve --port 9000 --public-url https://handover.example.com
               handover serve --port 8080 --developer-mode     # for handover simulate logout --server
-              handover serve --developer-mode --apns-loopback # for handover simulate oob --dispatcher push
+              eval "$(swift run apns-loopback)"; handover serve --developer-mode   # pushes to a loopback APNs
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
               handover serve --apple-client-ids com.example.app --apple-team-id ABCDE12345 \
                 --apple-key-id ABC123DEFG --apple-private-key-file AuthKey_ABC123DEFG.p8
@@ -87,18 +87,12 @@ struct ServeCommand: AsyncParsableCommand {
         if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
         try sessions.apply(to: &configuration)
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
-        let loopbackAPNs = try await push.apply(to: &configuration)
+        try push.apply(to: &configuration)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.
         let lock = configuration.databaseURL == nil ? try DataDirectory.Lock(configuration.dataDirectory) : nil
         ServerLogging.bootstrap(defaultLevel: .info)
         let started = ContinuousClock.now
-        let server: HandoverServer
-        do {
-            server = try await HandoverServer.start(configuration, pushInbox: loopbackAPNs)
-        } catch {
-            await loopbackAPNs?.shutdown()
-            throw error
-        }
+        let server = try await HandoverServer.start(configuration)
         let storageText = configuration.databaseURL.map { _ in "PostgreSQL" }
             ?? configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
         say("Handover is listening on \(server.baseURL.absoluteString) (public URL \(server.publicURL.absoluteString))")
@@ -112,16 +106,13 @@ struct ServeCommand: AsyncParsableCommand {
 
                 """)
         }
-        if let loopbackAPNs {
-            say("Push: an APNs-protocol server on \(loopbackAPNs.server.baseURL.absoluteString) (developer mode); pushes are at /dev/push-inbox/{token}")
-        } else if let push = configuration.push {
+        if let push = configuration.push {
             say("Push: APNs at \(push.baseURL.absoluteString), topic \(push.topic)")
         }
         say("Press Ctrl-C to stop.")
         try await ShutdownSignal.wait()
         say("Stop signal received; shutting down.")
         try await server.shutdown()
-        await loopbackAPNs?.shutdown()
         withExtendedLifetime(lock) {}
     }
 }

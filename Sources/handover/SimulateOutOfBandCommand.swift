@@ -18,7 +18,7 @@ extension SimulateCommand {
                   x-callback-link  opens the custom-scheme x-callback-url link
                   qr               downloads /api/v1/operations/{id}/qr.png and decodes it with zbarimg
                   push             registers a push token signed by its key, and reads the push the server
-                                   sent from the loopback APNs server (serve --developer-mode --apns-loopback)
+                                   sent from apns-loopback's inbox (--push-inbox, or HANDOVER_PUSH_INBOX)
 
                 Decisions and the final status each should give:
                   approve       picks the number the web page shows  -> succeeded
@@ -29,7 +29,8 @@ extension SimulateCommand {
                 The command exits 0 when the final status is the expected one, and 1 otherwise.
 
                 Examples:
-                  handover serve --developer-mode --apns-loopback
+                  eval "$(swift run apns-loopback)"     # a loopback APNs; sets HANDOVER_APNS_* and HANDOVER_PUSH_INBOX
+                  handover serve --developer-mode
                   handover simulate oob --server http://127.0.0.1:8080 --admin-key KEY --dispatcher qr
                   handover simulate oob --server http://127.0.0.1:8080 --admin-key KEY --dispatcher push --decision wrong-number
                   handover simulate oob --server URL --admin-key KEY --dispatcher link --type transaction-confirmation --decision deny --json
@@ -59,6 +60,11 @@ extension SimulateCommand {
                 help: ArgumentHelp("Keep the phone's keys in this file (created when missing), so runs reuse one enrolled phone; fresh keys each run otherwise.",
                                    valueName: "file"))
         var keysFile: String?
+
+        @Option(name: .customLong("push-inbox"),
+                help: ArgumentHelp("For --dispatcher push: the inbox of the loopback APNs server, as apns-loopback prints it. Env: HANDOVER_PUSH_INBOX.",
+                                   valueName: "url"))
+        var pushInbox: String?
 
         @Flag(help: "Print the report as JSON.")
         var json = false
@@ -99,7 +105,8 @@ extension SimulateCommand {
             let simulation = OutOfBandPhoneSimulation(server: URL(string: server)!, adminKey: adminKey, keys: keys, qrDecoder: decoder,
                                                       progress: progress)
             let scenario = OutOfBandScenario(type: OperationType(rawValue: type)!, dispatcher: OutOfBandScenario.Dispatcher(rawValue: dispatcher)!,
-                                             decision: OutOfBandScenario.Decision(rawValue: decision)!, user: user)
+                                             decision: OutOfBandScenario.Decision(rawValue: decision)!, user: user,
+                                             pushInbox: (pushInbox ?? ProcessInfo.processInfo.environment["HANDOVER_PUSH_INBOX"]).flatMap(URL.init(string:)))
             let report: OutOfBandReport
             do {
                 report = try await simulation.run(scenario)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `handover simulate oob` against `handover serve --developer-mode --apns-loopback`, as separate
-/// processes: every dispatcher and every decision ends in the status the help promises.
+/// `handover simulate oob` against `handover serve --developer-mode` pushing to `apns-loopback`, as
+/// separate processes: every dispatcher and every decision ends in the status the help promises.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct SimulateOutOfBandCommandTests {
     static var hasZbarimg: Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
@@ -11,9 +11,11 @@ import Testing
 
     @Test func everyDispatcherAndDecisionEndsInItsStatus() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-oob-cli-\(UUID().uuidString)")
-        let server = try ServerProcess.start(dataDirectory: directory, arguments: ["--developer-mode", "--apns-loopback"])
+        let apns = try APNsLoopbackProcess.start()
+        let server = try ServerProcess.start(dataDirectory: directory, environment: apns.environment, arguments: ["--developer-mode"])
         defer {
             _ = server.terminate()
+            apns.stop()
             try? FileManager.default.removeItem(at: directory)
         }
         let key = try #require(server.firstAdminKey)
@@ -33,7 +35,7 @@ import Testing
         for (dispatcher, decision, type, status) in cases {
             let result = try HandoverBinary.run(["simulate", "oob", "--server", server.baseURL.absoluteString, "--admin-key", key,
                                                  "--dispatcher", dispatcher, "--decision", decision, "--type", type,
-                                                 "--keys-file", keys, "--json"])
+                                                 "--keys-file", keys, "--json"], environment: apns.environment)
             #expect(result.status == 0, "\(dispatcher) \(decision): \(result.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             #expect(report?["finalStatus"] as? String == status, "\(dispatcher) \(decision): \(result.stdout) \(result.stderr)")
@@ -58,11 +60,49 @@ import Testing
         #expect(help.stdout.contains("wrong-number  picks another number"))
     }
 
-    @Test func apnsLoopbackNeedsDeveloperMode() throws {
+    @Test func anAPNsBaseURLNeedsDeveloperMode() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-oob-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", directory.path, "--apns-loopback"])
+        let apns = try APNsLoopbackProcess.start()
+        defer { apns.stop() }
+        let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", directory.path], environment: apns.environment, timeout: 60)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("--apns-loopback: only with --developer-mode"))
+        #expect(result.stderr.contains("--apns-base-url: only with --developer-mode"), "\(result.stderr)")
+    }
+}
+
+/// `apns-loopback` as a child process: the environment it prints, until ``stop()``.
+struct APNsLoopbackProcess {
+    let process: Process
+    let environment: [String: String]
+
+    static func start() throws -> APNsLoopbackProcess {
+        let process = Process()
+        process.executableURL = HandoverBinary.url.deletingLastPathComponent().appendingPathComponent("apns-loopback")
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("HANDOVER_PUSH_INBOX=") || !text.hasSuffix("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        var environment: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("export ") {
+            let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1).map(String.init)
+            if pair.count == 2 { environment[pair[0]] = pair[1] }
+        }
+        guard environment["HANDOVER_PUSH_INBOX"] != nil else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "apns-loopback printed no environment: \(text)"])
+        }
+        return APNsLoopbackProcess(process: process, environment: environment)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
     }
 }

@@ -29,12 +29,23 @@ import Testing
         return result
     }
 
-    @Test func handoverClientProductReachesNoNIOVaporOrFluent() throws {
+    /// Nothing built only for tests ships in the `handover` binary: no loopback peer of Apple's
+    /// or an SMTP server's protocol, no developer tool.
+    @Test func theHandoverExecutableLinksNoTestPeer() throws {
+        let reachable = Self.reachable(fromProduct: "handover", manifest: try Self.manifest())
+        #expect(reachable.targets.contains("HandoverServer"))
+        for target in reachable.targets {
+            #expect(!target.contains("TestServer") && target != "apns-loopback" && target != "ReceiverCrashHarness", "handover links \(target)")
+        }
+        #expect(!reachable.packages.contains("swift-nio-http2") && !reachable.packages.contains("swift-certificates"))
+    }
+
+    static func manifest() throws -> [String: Any] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"]
+        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -42,7 +53,11 @@ import Testing
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
-        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func handoverClientProductReachesNoNIOVaporOrFluent() throws {
+        let manifest = try Self.manifest()
         let reachable = Self.reachable(fromProduct: "HandoverClient", manifest: manifest)
         #expect(reachable.targets == ["HandoverClient", "HandoverProtocol", "LinkCallbacks", "OutOfBand"])
         #expect(reachable.packages == ["swift-crypto"])
