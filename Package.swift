@@ -108,7 +108,9 @@ let package = Package(
                 server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
-            ]
+            ],
+            // The API's one description; scripts/embed-openapi.sh embeds it as Routes/OpenAPIDocument.swift.
+            exclude: ["openapi.yaml"]
         ),
         // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto only (no NIO, no Vapor).
         .target(

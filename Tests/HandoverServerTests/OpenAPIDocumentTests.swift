@@ -53,6 +53,17 @@ import Vapor
         try await test.stop()
     }
 
+    /// The served document is the YAML file, byte for byte (less its final newline): the file is
+    /// the one description, and the Swift that embeds it is generated (scripts/embed-openapi.sh).
+    @Test func theServedDocumentIsTheYAMLFile() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try String(contentsOf: root.appendingPathComponent("Sources/HandoverServer/openapi.yaml"), encoding: .utf8)
+        try await TestServer.with(.sqlite) { test in
+            let served = try await test.request(.GET, "/openapi.yaml").text
+            #expect(served + "\n" == file, "run scripts/embed-openapi.sh after editing Sources/HandoverServer/openapi.yaml")
+        }
+    }
+
     @Test func everyRegisteredRouteIsInTheDocumentAndEveryDocumentedOperationIsARoute() async throws {
         let test = try await TestServer.start(.sqlite)
         let document = Self.operations(inDocument: try await test.request(.GET, "/openapi.yaml").text)
