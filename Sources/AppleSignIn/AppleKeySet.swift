@@ -114,12 +114,12 @@ public actor AppleKeySet {
 
     /// Installs a key set from its JSON as if it had just been fetched (kept for the fallback max
     /// age). For deployments that bundle a key set, and for benchmarks that must not touch the network.
-    public func install(jwks json: Data) throws(AppleJWTError) {
+    public func install(jwks json: Data) async throws(AppleJWTError) {
         let set: JSONWebKeySet
         do { set = try JSONDecoder().decode(JSONWebKeySet.self, from: json) } catch {
             throw .malformed("key set is not a JWKS: \(error)")
         }
-        keys = set.signingKeys(reusing: keys)
+        keys = await set.signingKeys(reusing: keys)
         expiresAt = now().addingTimeInterval(fallbackMaxAge)
     }
 
@@ -146,7 +146,7 @@ public actor AppleKeySet {
                 throw KeySetFetchFailure(reason: "GET /auth/keys answered \(response.status.code)")
             }
             let set = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(body.readableBytesView))
-            let parsed = set.signingKeys(reusing: keys)
+            let parsed = await set.signingKeys(reusing: keys)
             guard !parsed.isEmpty else { throw KeySetFetchFailure(reason: "GET /auth/keys held no RS256 key") }
             let maxAge = CacheControl.maxAge(response.headers.first(name: "Cache-Control")) ?? fallbackMaxAge
             keys = parsed

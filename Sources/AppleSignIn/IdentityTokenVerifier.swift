@@ -74,11 +74,9 @@ public struct IdentityTokenVerifier: Sendable {
         SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Whether two strings are equal, in time that does not depend on where they differ:
+    /// swift-crypto compares digests in constant time.
     private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for (p, q) in zip(x, y) { difference |= p ^ q }
-        return difference == 0
+        SHA256.hash(data: Data(a.utf8)) == SHA256.hash(data: Data(b.utf8))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
+/// (jwt-kit asks claims to be Codable; Handover only decodes them.)
 /// Decodes a boolean claim that Apple sends either as a JSON bool or as the string "true"/"false".
-struct LenientBool: Decodable {
+struct LenientBool: Codable {
     let value: Bool
 
     init(from decoder: any Decoder) throws {
@@ -19,10 +20,15 @@ struct LenientBool: Decodable {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a bool or \"true\"/\"false\"")
         }
     }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
 }
 
 /// Decodes `aud`, which JWT allows as one string or an array of strings.
-struct AudienceList: Decodable {
+struct AudienceList: Codable {
     let values: [String]
 
     init(from decoder: any Decoder) throws {
@@ -33,14 +39,24 @@ struct AudienceList: Decodable {
             values = try container.decode([String].self)
         }
     }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if values.count == 1 { try container.encode(values[0]) } else { try container.encode(values) }
+    }
 }
 
 /// Decodes a NumericDate (seconds since 1970, integer or fractional).
-struct NumericDate: Decodable {
+struct NumericDate: Codable {
     let date: Date
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         date = Date(timeIntervalSince1970: try container.decode(Double.self))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(date.timeIntervalSince1970)
     }
 }

@@ -79,7 +79,7 @@ public struct ServerNotificationEvent: Sendable, Equatable {
 }
 
 /// The JSON of `events` (itself a string inside the JWT).
-struct ServerNotificationEventPayload: Decodable {
+struct ServerNotificationEventPayload: Codable {
     var type: String
     var sub: String
     var event_time: Double
@@ -97,7 +97,7 @@ struct ServerNotificationPayload: AppleRegisteredClaims {
     var events: EventsClaim
 
     /// `events`: a JSON string holding one object; an object is accepted too.
-    struct EventsClaim: Decodable {
+    struct EventsClaim: Codable {
         var event: ServerNotificationEventPayload
 
         init(from decoder: any Decoder) throws {
@@ -107,6 +107,11 @@ struct ServerNotificationPayload: AppleRegisteredClaims {
             } else {
                 event = try container.decode(ServerNotificationEventPayload.self)
             }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(event)
         }
     }
 }

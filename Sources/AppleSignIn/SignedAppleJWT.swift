@@ -1,8 +1,11 @@
 import Foundation
+import JWTKit
 
 /// The checks every JWT Apple signs must pass, shared by identity tokens and server-to-server
 /// notifications: RS256 only (decided from the header before any key is touched), a known `kid`,
 /// a valid signature, `iss`, `aud` against the client ids, `exp` and `iat` within the leeway.
+/// jwt-kit parses the token and checks the signature; the claim checks are here, each with its
+/// own ``AppleJWTError``.
 struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
     /// The verified claims, decoded once.
     let claims: Claims
@@ -12,18 +15,16 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
     init(
         _ token: String, as: Claims.Type, keySet: AppleKeySet, clientIDs: [String], leeway: TimeInterval, now: Date
     ) async throws(AppleJWTError) {
-        let jws = try CompactJWS(token)
-        let alg = jws.header.alg ?? "(none given)"
+        let header: JWTHeader
+        do { header = try DefaultJWTParser().parse(Array(token.utf8), as: AnyClaims.self).header } catch {
+            throw .malformed(Self.describe(error))
+        }
+        let alg = header.alg ?? "(none given)"
         guard alg == "RS256" else { throw .unsupportedAlgorithm(alg) }
-        guard let kid = jws.header.kid, !kid.isEmpty else { throw .malformed("header has no kid") }
+        guard let kid = header.kid, !kid.isEmpty else { throw .malformed("header has no kid") }
         let key: AppleSigningKey
         if let cached = keySet.cachedKey(id: kid) { key = cached } else { key = try await keySet.key(id: kid) }
-        guard key.isValidRS256Signature(jws.signature, for: jws.signingInput) else { throw .badSignature }
-
-        let claims: Claims
-        do { claims = try JSONDecoder().decode(Claims.self, from: jws.payload) } catch {
-            throw .malformed("payload: \(Self.describe(error))")
-        }
+        let claims = try await key.verify(token, as: Claims.self)
         let iss = claims.iss
         guard iss == AppleID.issuer else { throw .issuerMismatch(found: iss) }
         let audiences = claims.aud.values
@@ -40,6 +41,11 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
 
     /// A short description of a decoding error naming the field.
     static func describe(_ error: any Error) -> String {
+        if let error = error as? JWTError, let reason = error.reason {
+            // jwt-kit keeps a payload's decoding error only as text: name a missing claim from it.
+            if let match = reason.firstMatch(of: /keyNotFound: Key '([^']+)' not found/) { return "missing \(match.1)" }
+            return reason
+        }
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {
         case .keyNotFound(let key, _): return "missing \(key.stringValue)"
@@ -53,9 +59,19 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
 
 /// The registered claims every JWT Apple signs carries; payload types decode them with the rest,
 /// so a payload is decoded once.
-protocol AppleRegisteredClaims: Decodable {
+protocol AppleRegisteredClaims: JWTPayload {
     var iss: String { get }
     var aud: AudienceList { get }
     var iat: NumericDate { get }
     var exp: NumericDate { get }
+}
+
+extension AppleRegisteredClaims {
+    /// jwt-kit's own claim checks: none; ``SignedAppleJWT`` checks each claim with its own error.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Any JSON object: what the header is read with, before the signature says the payload is Apple's.
+private struct AnyClaims: JWTPayload {
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

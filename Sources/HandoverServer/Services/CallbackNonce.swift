@@ -42,12 +42,9 @@ struct CallbackNonce {
         return nil
     }
 
-    /// Compares two nonces in time that depends only on their length.
+    /// Compares two secrets in time that does not depend on where they differ.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
+        // swift-crypto compares digests in constant time (the same compare AppleSignIn uses).
+        SHA256.hash(data: Data(a.utf8)) == SHA256.hash(data: Data(b.utf8))
     }
 }
