@@ -114,9 +114,7 @@ public final class HandoverServer: Sendable {
             context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
             context.operationWrites = WriteGate(serializes: !usesPostgres)
             try routes(application, context)
-            let fastPath = AssociationFileFastPath(context: context)
-            let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits,
-                                          fastPath: fastPath.respond)
+            let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {
                 try await application.server.start(address: .hostname(configuration.host, port: configuration.port))

@@ -56,28 +56,3 @@ struct AssociationFileRoutes: RouteCollection {
         return Response(status: .ok, headers: entry.headers, body: .init(buffer: body))
     }
 }
-
-/// Answers `GET` and `HEAD` of a cached association file before a Vapor `Request` exists
-/// (``HTTPTransport``'s fast path): no request object, router walk, middleware or future chain
-/// for the most fetched files of the server. Anything else (another path, a query, a conditional
-/// request, a file not cached or empty) is routed, and answered exactly as before.
-struct AssociationFileFastPath: Sendable {
-    static let apple = "/.well-known/apple-app-site-association"
-    static let android = "/.well-known/assetlinks.json"
-
-    let context: ServerContext
-
-    func respond(to head: HTTPRequestHead) -> (HTTPResponseHead, ByteBuffer?)? {
-        guard head.method == .GET || head.method == .HEAD, !head.headers.contains(name: .ifNoneMatch) else { return nil }
-        let file: AssociationFileCache.File
-        switch head.uri {
-        case Self.apple: file = .apple
-        case Self.android: file = .android
-        default: return nil
-        }
-        guard let entry = context.associationFiles.fresh(file, now: context.clock.now()), let body = entry.buffer else {
-            return nil
-        }
-        return (HTTPResponseHead(version: head.version, status: .ok, headers: entry.okHeaders), body)
-    }
-}

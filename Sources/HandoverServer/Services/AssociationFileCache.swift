@@ -16,10 +16,8 @@ final class AssociationFileCache: Sendable {
         var etag: String?
         var madeAt: Date
         var buffer: ByteBuffer?
-        /// ETag, Cache-Control and Content-Type: what a 304 carries.
+        /// ETag, Cache-Control and Content-Type: what a 200 and a 304 carry.
         var headers: HTTPHeaders
-        /// ``headers`` and the body's Content-Length: a 200's headers, complete.
-        var okHeaders: HTTPHeaders
 
         init(body: Data?, madeAt: Date) {
             self.body = body
@@ -33,10 +31,6 @@ final class AssociationFileCache: Sendable {
                 headers.contentType = .json
             }
             self.headers = headers
-            if let body {
-                headers.replaceOrAdd(name: .contentLength, value: String(body.count))
-            }
-            self.okHeaders = headers
         }
     }
 

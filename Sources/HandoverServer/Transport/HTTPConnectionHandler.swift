@@ -8,16 +8,11 @@ import Vapor
 /// A request is collected whole (at most ``HTTPTransport/maximumBodySize`` bytes; more is a 413
 /// and the connection closes), becomes a Vapor `Request`, and the responder's `Response` is
 /// written back: a buffered body at once, a ``StreamedBody`` (Server-Sent Events) chunk by
-/// chunk. Before that, ``FastPath`` may answer from a prebuilt response with no `Request` at all
-/// (the association files). NIO's `HTTPServerPipelineHandler` hands this handler one request at
+/// chunk. NIO's `HTTPServerPipelineHandler` hands this handler one request at
 /// a time, so pipelined requests are answered in order.
 final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
-
-    /// A response built before routing: the head and body to send for a request head, or nil to
-    /// route the request as usual.
-    typealias FastPath = @Sendable (HTTPRequestHead) -> (HTTPResponseHead, ByteBuffer?)?
 
     private enum State {
         case idle
@@ -29,19 +24,17 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private let application: Application
     private let responder: any Responder
-    private let fastPath: FastPath?
     private let serverName: String?
     private let maximumBodySize: Int
     private let date: HTTPDateHeader
     private let deadlines: ConnectionDeadlines?
     private var state = State.idle
 
-    init(application: Application, responder: any Responder, fastPath: FastPath?, serverName: String?,
+    init(application: Application, responder: any Responder, serverName: String?,
          maximumBodySize: Int, date: HTTPDateHeader, deadlines: ConnectionDeadlines? = nil) {
         self.deadlines = deadlines
         self.application = application
         self.responder = responder
-        self.fastPath = fastPath
         self.serverName = serverName
         self.maximumBodySize = maximumBodySize
         self.date = date
@@ -99,12 +92,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private func respond(to head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
         let keepAlive = head.isKeepAlive
-        if let fastPath, let (responseHead, responseBody) = fastPath(head) {
-            var responseHead = responseHead
-            finishHead(&responseHead.headers, keepAlive: keepAlive)
-            send(responseHead, body: head.method == .HEAD ? nil : responseBody, keepAlive: keepAlive, context: context)
-            return
-        }
         let request = Request(
             application: application,
             method: head.method,

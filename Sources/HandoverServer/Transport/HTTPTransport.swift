@@ -9,13 +9,13 @@ import Vapor
 /// and Vapor's responder (router, middleware, routes) for every request. Installed with
 /// `application.servers.use`, Vapor's own extension point for a server.
 ///
-/// Why not Vapor's own server: it offers no way to answer a request before it builds a Vapor
-/// `Request`, and that `Request` (with a fresh UUID, which reads `/dev/urandom` on every call on
-/// Linux) plus five handlers between NIO's parser and the responder cost more than half of
-/// the server's time on the association files, the most fetched URLs of the server: 0.38 of
-/// nginx's rate on the same bytes (`scripts/bench-server.sh`, target 0.5). Here those files are
-/// answered by a ``HTTPConnectionHandler/FastPath`` from a prebuilt response, with no `Request`
-/// at all (about 0.86 of nginx), and every other request goes through one handler to the same responder.
+/// Why not Vapor's own server: it limits only how long a connection may sit idle (`idleTimeout`,
+/// reset by every byte). It has no deadline for a request's head or body and no cap on open
+/// connections, so a client that trickles a header line every few seconds, or opens sockets
+/// until the file-descriptor limit, holds the server. Run on Vapor's server, `SlowClientTests`
+/// fails (docs/architecture.md gives the measurement). This transport adds those limits
+/// (``ConnectionDeadlines``, ``ConnectionCap``) around NIO's own parser and pipelining helper,
+/// and hands every request to Vapor's responder.
 ///
 /// What it leaves out of Vapor's server, none of which `handover serve` uses: TLS and HTTP/2
 /// (devices reach the server through a TLS proxy), WebSocket upgrades, request decompression and
@@ -27,7 +27,6 @@ final class HTTPTransport: Vapor.Server, Sendable {
     static let maximumBodySize = 256 << 10
 
     private let application: Application
-    private let fastPath: HTTPConnectionHandler.FastPath?
     private let serverName: String?
     private let shutdownTimeout: TimeAmount
     private let limits: ConnectionLimits
@@ -38,13 +37,12 @@ final class HTTPTransport: Vapor.Server, Sendable {
     private let stopped: EventLoopPromise<Void>
 
     init(application: Application, serverName: String?, shutdownTimeout: TimeAmount = .seconds(10),
-         limits: ConnectionLimits = ConnectionLimits(), fastPath: HTTPConnectionHandler.FastPath?) {
+         limits: ConnectionLimits = ConnectionLimits()) {
         self.application = application
         self.limits = limits
         self.cap = ConnectionCap(maximum: limits.effectiveMaximumConnections)
         self.serverName = serverName
         self.shutdownTimeout = shutdownTimeout
-        self.fastPath = fastPath
         self.stopped = application.eventLoopGroup.any().makePromise()
     }
 
@@ -71,7 +69,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
         let group = application.eventLoopGroup
         let quiesce = ServerQuiescingHelper(group: group)
         let responder = application.responder.current
-        let application = application, fastPath = fastPath, serverName = serverName, date = date, limits = limits, cap = cap
+        let application = application, serverName = serverName, date = date, limits = limits, cap = cap
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -93,7 +91,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
                     try channel.pipeline.syncOperations.addHandler(deadlines)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
-                        application: application, responder: responder, fastPath: fastPath, serverName: serverName,
+                        application: application, responder: responder, serverName: serverName,
                         maximumBodySize: Self.maximumBodySize, date: date, deadlines: deadlines))
                 }
             }
