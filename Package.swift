@@ -139,6 +139,7 @@ let package = Package(
         .target(
             name: "AppleSignIn",
             dependencies: [
+                server("NIOConcurrencyHelpers", "swift-nio"),
                 server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -151,6 +152,8 @@ let package = Package(
         .target(
             name: "SessionTokens",
             dependencies: [
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                "LinkCallbacks",
                 server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -159,6 +162,7 @@ let package = Package(
         .target(
             name: "AppleIDTestServer",
             dependencies: [
+                "LinkCallbacks",
                 "AppleSignIn",
                 server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -175,6 +179,7 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "LinkCallbacks",
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOCore", "swift-nio"),

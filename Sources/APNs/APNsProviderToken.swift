@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkCallbacks
 import NIOConcurrencyHelpers
 
 /// The provider authentication token APNs wants in `authorization: bearer …`: an ES256 JWT with

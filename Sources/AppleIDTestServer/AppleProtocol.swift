@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import LinkCallbacks
 import JWTKit
 
 /// An HTTP answer of the test server; `nil` where the server must not answer at all.
@@ -50,7 +51,7 @@ extension AppleIDTestServer {
             guard let (n, e) = try? key.privateKey.publicKey.getKeyPrimitives() else { return nil }
             return .object([
                 "kty": "RSA", "kid": .string(key.kid), "use": "sig", "alg": "RS256",
-                "n": .string(TestBase64URL.encode(n)), "e": .string(TestBase64URL.encode(e)),
+                "n": .string(Base64URL.encode(n)), "e": .string(Base64URL.encode(e)),
             ])
         }
         var headers = [("Content-Type", "application/json;charset=UTF-8")]

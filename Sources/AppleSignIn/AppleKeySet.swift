@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Apple's public signing keys (`GET /auth/keys`), fetched on demand and cached.
@@ -198,22 +199,17 @@ extension TimeAmount {
 }
 
 /// A lock-protected copy of the key set's keys and expiry.
-final class KeySnapshot: @unchecked Sendable {
-    private var keys: [String: AppleSigningKey] = [:]
-    private var expiresAt: Date?
-    private let lock = NSLock()
+struct KeySnapshot: Sendable {
+    private let state = NIOLockedValueBox<(keys: [String: AppleSigningKey], expiresAt: Date?)>(([:], nil))
 
     func set(keys: [String: AppleSigningKey], expiresAt: Date?) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.keys = keys
-        self.expiresAt = expiresAt
+        state.withLockedValue { $0 = (keys, expiresAt) }
     }
 
     func key(_ id: String, now: Date) -> AppleSigningKey? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let expiresAt, now < expiresAt else { return nil }
-        return keys[id]
+        state.withLockedValue { state in
+            guard let expiresAt = state.expiresAt, now < expiresAt else { return nil }
+            return state.keys[id]
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkCallbacks
 import JWTKit
 
 /// The server's own OpenID Connect ID token, issued with sessions that asked for `device_sso`
@@ -41,7 +42,7 @@ public struct IDTokenClaims: JWTPayload, Equatable, Sendable {
     /// `ds_hash` for a device secret: base64url of the left half of its SHA-256, as `at_hash` is
     /// formed for ES256 tokens.
     public static func deviceSecretHash(_ secret: String) -> String {
-        Base64URLText.encode(SHA256.hash(data: Data(secret.utf8)).prefix(16))
+        Base64URL.encode(SHA256.hash(data: Data(secret.utf8)).prefix(16))
     }
 
     /// The same `ds_hash`, from the secret's SHA-256 as lowercase hex (what a server stores), so
@@ -54,7 +55,7 @@ public struct IDTokenClaims: JWTPayload, Equatable, Sendable {
             guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
             bytes.append(byte)
         }
-        return Base64URLText.encode(bytes)
+        return Base64URL.encode(bytes)
     }
 }
 

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
+import LinkCallbacks
 import JWTKit
 
 /// Signs and verifies access tokens with the server's rotating ES256 keys.
@@ -31,7 +33,7 @@ public final class SessionKeyRing: Sendable {
     }
 
     private let collection = JWTKeyCollection()
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
 
     public init(issuer: String, cacheLimit: Int = 10_000) {
         self.issuer = issuer
@@ -42,7 +44,7 @@ public final class SessionKeyRing: Sendable {
     public func install(_ key: SessionSigningKey) async throws {
         let kid = JWKIdentifier(string: key.keyID)
         await collection.add(ecdsa: try ES256PrivateKey(backing: key.privateKey), kid: kid)
-        state.withLock { state in
+        state.withLockedValue { state in
             state.keys[key.keyID] = key
             if let current = state.signingKeyID, let currentKey = state.keys[current], currentKey.createdAt >= key.createdAt {
                 return
@@ -53,7 +55,7 @@ public final class SessionKeyRing: Sendable {
 
     /// Drops every key not in `keyIDs` (retired keys); tokens they signed stop verifying.
     public func retain(only keyIDs: Set<String>) async {
-        let dropped: [String] = state.withLock { state in
+        let dropped: [String] = state.withLockedValue { state in
             let dropped = state.keys.keys.filter { !keyIDs.contains($0) }
             for kid in dropped { state.keys[kid] = nil }
             state.headers = state.headers.filter { keyIDs.contains($0.value) }
@@ -67,10 +69,10 @@ public final class SessionKeyRing: Sendable {
     }
 
     /// The ids of the keys held.
-    public var keyIDs: Set<String> { state.withLock { Set($0.keys.keys) } }
+    public var keyIDs: Set<String> { state.withLockedValue { Set($0.keys.keys) } }
 
     /// The key that signs new tokens.
-    public var signingKey: SessionSigningKey? { state.withLock { state in state.signingKeyID.flatMap { state.keys[$0] } } }
+    public var signingKey: SessionSigningKey? { state.withLockedValue { state in state.signingKeyID.flatMap { state.keys[$0] } } }
 
     /// Signs `claims` with the newest key.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
@@ -78,7 +80,7 @@ public final class SessionKeyRing: Sendable {
     }
 
     func signPayload(_ claims: some JWTPayload) async throws -> String {
-        guard let kid = state.withLock({ $0.signingKeyID }) else { throw AccessTokenError.unknownKey("(no signing key installed)") }
+        guard let kid = state.withLockedValue({ $0.signingKeyID }) else { throw AccessTokenError.unknownKey("(no signing key installed)") }
         return try await collection.sign(claims, kid: JWKIdentifier(string: kid))
     }
 
@@ -89,14 +91,14 @@ public final class SessionKeyRing: Sendable {
     ///   - leeway: Seconds of clock skew tolerated on `exp`.
     /// - Throws: ``AccessTokenError``.
     public func verify(_ token: String, now: Date, leeway: TimeInterval = 0) async throws(AccessTokenError) -> AccessTokenClaims {
-        if cacheLimit > 0, let claims = state.withLock({ $0.verified[token] }) {
+        if cacheLimit > 0, let claims = state.withLockedValue({ $0.verified[token] }) {
             try check(claims, now: now, leeway: leeway)
             return claims
         }
         let claims = try await verifyUncached(token)
         try check(claims, now: now, leeway: leeway)
         if cacheLimit > 0 {
-            state.withLock { state in
+            state.withLockedValue { state in
                 if state.verified.count >= cacheLimit {
                     state.verified = state.verified.filter { $0.value.expiresAt.value > now }
                     if state.verified.count >= cacheLimit { state.verified.removeAll(keepingCapacity: true) }
@@ -116,12 +118,14 @@ public final class SessionKeyRing: Sendable {
     func verifyPayload<Payload: JWTPayload>(_ token: String) async throws(AccessTokenError) -> Payload {
         guard let dot = token.firstIndex(of: ".") else { throw .malformed("expected header.payload.signature") }
         let header = token[..<dot]
-        if state.withLock({ $0.headers[header] }) == nil {
+        if state.withLockedValue({ $0.headers[header] }) == nil {
             let kid = try Self.keyID(header: header)
-            try state.withLock { (state) throws(AccessTokenError) in
-                guard state.keys[kid] != nil else { throw .unknownKey(kid) }
+            let known = state.withLockedValue { state in
+                guard state.keys[kid] != nil else { return false }
                 if state.headers.count < 256 { state.headers[header] = kid }
+                return true
             }
+            guard known else { throw .unknownKey(kid) }
         }
         do {
             return try await collection.verify(token, as: Payload.self)
@@ -143,7 +147,7 @@ public final class SessionKeyRing: Sendable {
     /// The `kid` of an ES256 header, or why the header is not one this ring issues.
     private static func keyID(header: Substring) throws(AccessTokenError) -> String {
         struct Header: Decodable { var alg: String?; var kid: String? }
-        guard let data = Base64URLText.decode(header), let decoded = try? JSONDecoder().decode(Header.self, from: data) else {
+        guard let data = try? Base64URL.decode(String(header)), let decoded = try? JSONDecoder().decode(Header.self, from: data) else {
             throw .malformed("the header is not base64url JSON")
         }
         guard decoded.alg == "ES256" else { throw .malformed("alg is '\(decoded.alg ?? "missing")'; only ES256 is issued") }
