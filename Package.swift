@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
         .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.52.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
@@ -80,10 +81,28 @@ let package = Package(
         // link parsing. Shared by the server and the SDK, so Foundation and swift-crypto only.
         .target(name: "OutOfBand", dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]),
 
+        // The domain core, without Vapor: the fleet's storage models, logout runs and their
+        // deadlines, callback recording, the webhook outbox, the clock and metrics. Throws
+        // DomainError; the server's routes map it to HTTP.
+        .target(
+            name: "HandoverCore",
+            dependencies: [
+                "HandoverProtocol",
+                "LinkCallbacks",
+                .product(name: "Crypto", package: "swift-crypto"),
+                server("FluentKit", "fluent-kit"),
+                server("SQLKit", "sql-kit"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Logging", "swift-log"),
+                server("Prometheus", "swift-prometheus"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+            ]
+        ),
         // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
         .target(
             name: "HandoverServer",
             dependencies: [
+                "HandoverCore",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 "UniversalLinks",

@@ -3,6 +3,7 @@ import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
 import PostgresNIO
 import SQLKit

@@ -1,6 +1,7 @@
 import Fluent
 import LinkCallbacks
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
 import NIOCore
 import SessionTokens

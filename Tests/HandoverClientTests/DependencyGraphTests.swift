@@ -40,6 +40,24 @@ import Testing
         #expect(!reachable.packages.contains("swift-nio-http2") && !reachable.packages.contains("swift-certificates"))
     }
 
+    /// The domain core knows nothing of HTTP: no Vapor, no Fluent's Vapor integration.
+    @Test func theDomainCoreDoesNotReachVapor() throws {
+        let manifest = try Self.manifest()
+        let targets = manifest["targets"] as? [[String: Any]] ?? []
+        let core = try #require(targets.first { $0["name"] as? String == "HandoverCore" })
+        var packages: Set<String> = []
+        var local: Set<String> = []
+        for dependency in core["dependencies"] as? [[String: Any]] ?? [] {
+            if let external = dependency["product"] as? [Any], external.count > 1, let package = external[1] as? String {
+                packages.insert(package.lowercased())
+            } else if let name = ((dependency["byName"] ?? dependency["target"]) as? [Any])?.first as? String {
+                local.insert(name)
+            }
+        }
+        #expect(!packages.contains("vapor") && !packages.contains("fluent"), "\(packages)")
+        #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks"]), "\(local)")
+    }
+
     static func manifest() throws -> [String: Any] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }

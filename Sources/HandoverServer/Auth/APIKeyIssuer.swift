@@ -1,6 +1,7 @@
 import Crypto
 import Fluent
 import Foundation
+import HandoverCore
 import LinkCallbacks
 
 /// Makes API keys and finds the stored key a presented one belongs to.

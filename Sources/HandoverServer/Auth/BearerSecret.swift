@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HandoverCore
 import LinkCallbacks
 
 /// The secrets this server hands out (API keys, dashboard session and CSRF tokens): 256 random

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOCore
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 /// The data directory of an SQLite server: the database, the at-rest encryption key and nothing
 /// else. It is made readable by its owner only (0700), and so is the database (0600): the file

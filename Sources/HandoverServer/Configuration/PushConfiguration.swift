@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 /// APNs settings for out-of-band operations sent by push. Without them, `dispatcher: push`
 /// answers 422 `push_not_configured`.

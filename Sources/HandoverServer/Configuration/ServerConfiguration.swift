@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOCore
 
 /// How a Handover server runs: where it listens, where it keeps data, and how it names itself.

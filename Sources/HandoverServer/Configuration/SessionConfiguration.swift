@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 /// Sign in with Apple, as this server uses it: where Apple is, which client ids may sign in, and
 /// the key that signs the client secret.

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import HandoverProtocol
 import Vapor
 

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 /// A plain-text email, formatted for SMTP's DATA section (RFC 5322, quoted-printable body).
 struct EmailMessage: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOCore
 import NIOPosix
 import NIOSSL

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOSSL
 
 /// Where and how the server sends mail (email-link sign-in).

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import SQLKit
 
 /// The whole schema, version 1. Later changes come as further migrations, never edits here.

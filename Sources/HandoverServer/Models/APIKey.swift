@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A stored API key: only its SHA-256 hash is kept; the key itself is shown once at creation.
 final class APIKey: Model, @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A sign-in nonce handed to an app: only its SHA-256 is stored; single use, 10-minute life.
 final class AppleNonce: Model, @unchecked Sendable {

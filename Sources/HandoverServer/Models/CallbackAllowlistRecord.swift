@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// The tenant's allowlist for out-of-band operations' x-callback targets: hosts (exact or
 /// `*.suffix`) and custom schemes. One row per tenant; a server is one tenant (`default`).

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A signed-in dashboard browser. The cookie holds a random token; only its SHA-256 hash is
 /// stored. Each session has its own CSRF token, which every form must send back.

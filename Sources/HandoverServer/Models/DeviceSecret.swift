@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import SessionTokens
 
 /// A Native SSO device secret: issued to the first app that signs in with scope `device_sso`,

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A one-time email sign-in link's token: only its SHA-256 is stored; single use, 15 minutes.
 final class EmailLoginToken: Model, @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A phone enrolled for out-of-band operations: the public halves of its keys, and optionally
 /// its APNs token. Created by an approved `registration` operation, ended by a `deregistration`.

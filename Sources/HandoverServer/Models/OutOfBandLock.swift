@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A user whose out-of-band sign-in is locked: they reported a request as not theirs ("this was
 /// not me"). New sign-in requests for them are refused until an admin clears the lock

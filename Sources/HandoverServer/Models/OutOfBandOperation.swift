@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// An out-of-band operation: a request the phone did not start (sign in, enroll, confirm a
 /// transaction, deregister), sent by push, QR code or link and answered with a signed decision.

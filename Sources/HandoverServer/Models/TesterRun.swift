@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import HandoverProtocol
 
 /// One conformance test of an app's logout action: what the tester found in its association

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// A person who signed in with Apple (known by Apple's stable `sub` for this team) or by an
 /// email link (known by the address).

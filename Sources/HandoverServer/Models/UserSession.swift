@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 
 /// One signed-in app instance: a family of refresh tokens, each used once. Its id is the `sid`
 /// claim of every access token it issues; revoking it ends them all.

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
 import OutOfBand
 import QRCode

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import Vapor
 
 /// An out-of-band operation as the API shows it.

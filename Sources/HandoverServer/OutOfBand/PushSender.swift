@@ -1,6 +1,7 @@
 import APNs
 import AsyncHTTPClient
 import Foundation
+import HandoverCore
 import HandoverProtocol
 import NIOSSL
 import OutOfBand

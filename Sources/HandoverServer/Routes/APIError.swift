@@ -1,4 +1,5 @@
 import NIOCore
+import HandoverCore
 import Vapor
 
 /// An error the JSON API answers with: `{"error": code, "reason": sentence, "field": name?}`.
@@ -33,6 +34,17 @@ struct APIError: AbortError, Sendable {
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, code: "not_found", reason: "No \(what) with that id.")
     }
+
+    /// The domain's refusal, with the status of its kind.
+    init(_ error: DomainError) {
+        let status: HTTPResponseStatus = switch error.kind {
+        case .invalidField: .unprocessableEntity
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .storage: .internalServerError
+        }
+        self.init(status, code: error.code, reason: error.reason, field: error.field)
+    }
 }
 
 /// Turns every error into the API's JSON form, so clients never see an HTML error page.
@@ -64,7 +76,7 @@ struct APIErrorMiddleware: Middleware {
     static func response(for error: any Error, _ request: Request) throws -> Response {
         let status: HTTPResponseStatus
         let body: Body
-        switch error {
+        switch (error as? DomainError).map(APIError.init) ?? error {
         case let api as APIError:
             status = api.status
             body = Body(error: api.code, reason: api.reason, field: api.field)

@@ -1,6 +1,7 @@
 import AppleSignIn
 import Fluent
 import Foundation
+import HandoverCore
 import SessionTokens
 import SQLKit
 import Vapor

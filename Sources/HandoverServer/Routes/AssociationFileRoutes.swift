@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOHTTP1
 import Vapor
 

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import NIOCore
 import SQLKit
 import Vapor

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import Vapor
 
 /// The `scope` and `deviceID` a sign-in may carry (Apple or email link).

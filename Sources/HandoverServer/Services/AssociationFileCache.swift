@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
 import Vapor
 

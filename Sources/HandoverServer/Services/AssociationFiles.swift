@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HandoverCore
 import HandoverProtocol
 import UniversalLinks
 

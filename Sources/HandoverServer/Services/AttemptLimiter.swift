@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
 
 /// Counts attempts per key in a sliding window, in memory (per instance); ``RateLimits`` holds

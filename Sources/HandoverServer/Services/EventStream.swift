@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import Vapor
 
 /// A `text/event-stream` response that follows a change stream: one event now, then one after

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 /// The one rate-limit mechanism of the server: every unauthenticated write and every guess is
 /// counted here, per client address and, where the request names one, per key (an email

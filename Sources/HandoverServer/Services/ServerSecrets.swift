@@ -1,6 +1,7 @@
 import Crypto
 import Fluent
 import Foundation
+import HandoverCore
 import LinkCallbacks
 import SessionTokens
 

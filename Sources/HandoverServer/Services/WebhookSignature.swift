@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HandoverCore
 
 /// Webhook signatures as the Standard Webhooks specification writes them
 /// (<https://www.standardwebhooks.com>), so a receiver can check them with any of its libraries:

@@ -2,6 +2,7 @@ import AppleSignIn
 import AsyncHTTPClient
 import Fluent
 import Foundation
+import HandoverCore
 import Logging
 import SessionTokens
 import SQLKit

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import SessionTokens
 
 /// The at-rest encryption key: from configuration, or generated once into the data directory

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import HandoverCore
 import Logging
 import NIOConcurrencyHelpers
 import SessionTokens

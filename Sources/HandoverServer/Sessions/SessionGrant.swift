@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import Vapor
 
 /// What a successful sign-in or refresh answers: a short-lived access token, a single-use

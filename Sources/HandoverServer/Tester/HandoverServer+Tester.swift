@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 extension HandoverServer {
     /// Creates a conformance test, as the `/tester` form does, and returns its id.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HandoverCore
 import LinkCallbacks
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 
 /// One round of a conformance test: a ULC link the app must answer (or, for the hostile round,
 /// must not answer), and what arrived.

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import HandoverProtocol
 
 /// The tester's verdict: one row per check, and whether the app passed.

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
 
 /// The `Date` header's value (RFC 9110's IMF-fixdate), formatted at most once a second.

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import HandoverProtocol
 import SQLKit
@@ -8,19 +8,23 @@ import SQLKit
 ///
 /// Deadlines live in the database, so they survive restarts; every instance runs the scheduler,
 /// and each change is a conditional update on the item's version, so a deadline fires once.
-struct DeadlineScheduler: Sendable {
-    let runs: LogoutRunService
+package struct DeadlineScheduler: Sendable {
+    package let runs: LogoutRunService
+
+    package init(runs: LogoutRunService) {
+        self.runs = runs
+    }
 
     /// What one pass did.
-    struct Pass: Equatable {
-        var reissued = 0
-        var timedOut = 0
+    package struct Pass: Equatable {
+        package var reissued = 0
+        package var timedOut = 0
     }
 
     private enum Fired { case reissued, timedOut(finishedRun: LogoutRunState?) }
 
     @discardableResult
-    func fireDue(limit: Int = 100) async throws -> Pass {
+    package func fireDue(limit: Int = 100) async throws -> Pass {
         let now = runs.clock.now()
         let database = runs.database
         let due = try await LogoutItem.query(on: database)

@@ -2,11 +2,13 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// In-process fan-out of "run R changed" to every open event stream on this instance.
-final class RunEventHub: Sendable {
+package final class RunEventHub: Sendable {
     private let subscribers = NIOLockedValueBox<[UUID: [UUID: AsyncStream<Void>.Continuation]]>([:])
 
+    package init() {}
+
     /// A stream that yields once per change of `run`, until the caller stops reading.
-    func subscribe(to run: UUID) -> AsyncStream<Void> {
+    package func subscribe(to run: UUID) -> AsyncStream<Void> {
         let token = UUID()
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         subscribers.withLockedValue { $0[run, default: [:]][token] = continuation }
@@ -20,15 +22,15 @@ final class RunEventHub: Sendable {
     }
 
     /// The key whose subscribers hear every change (the dashboard's overview).
-    static let everything = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    package static let everything = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// A stream that yields once per change of any run or test.
-    func subscribeToEverything() -> AsyncStream<Void> { subscribe(to: Self.everything) }
+    package func subscribeToEverything() -> AsyncStream<Void> { subscribe(to: Self.everything) }
 
-    func publish(_ run: UUID) {
+    package func publish(_ run: UUID) {
         let targets = subscribers.withLockedValue { Array(($0[run] ?? [:]).values) + Array(($0[Self.everything] ?? [:]).values) }
         for continuation in targets { continuation.yield() }
     }
 
-    var subscriberCount: Int { subscribers.withLockedValue { $0.values.reduce(0) { $0 + $1.count } } }
+    package var subscriberCount: Int { subscribers.withLockedValue { $0.values.reduce(0) { $0 + $1.count } } }
 }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import Foundation
 import Logging
 import PostgresNIO
@@ -9,14 +9,20 @@ import SQLKit
 /// On SQLite there is one instance, and the change goes straight to its ``RunEventHub``. On
 /// PostgreSQL the change goes out as `NOTIFY handover_run_changed, '<run id>'`, and every instance
 /// (this one included) hears it through a `LISTEN` connection and tells its own hub.
-struct RunChangeNotifier: Sendable {
-    static let channel = "handover_run_changed"
+package struct RunChangeNotifier: Sendable {
+    package static let channel = "handover_run_changed"
 
-    let hub: RunEventHub
-    let usesPostgres: Bool
-    let logger: Logger
+    package let hub: RunEventHub
+    package let usesPostgres: Bool
+    package let logger: Logger
 
-    func runChanged(_ run: UUID, on database: Database) async {
+    package init(hub: RunEventHub, usesPostgres: Bool, logger: Logger) {
+        self.hub = hub
+        self.usesPostgres = usesPostgres
+        self.logger = logger
+    }
+
+    package func runChanged(_ run: UUID, on database: Database) async {
         guard usesPostgres else {
             hub.publish(run)
             return
@@ -33,7 +39,7 @@ struct RunChangeNotifier: Sendable {
 
     /// Inside a transaction: on PostgreSQL, one NOTIFY per run (one statement for all), which the database delivers at
     /// COMMIT and drops on ROLLBACK. On SQLite nothing; call ``runChangedAfterCommit(_:)``.
-    func runsChangedInTransaction(_ runs: [UUID], on sql: any SQLDatabase) async throws {
+    package func runsChangedInTransaction(_ runs: [UUID], on sql: any SQLDatabase) async throws {
         guard usesPostgres, !runs.isEmpty else { return }
         let payloads = runs.map { $0.uuidString.lowercased() }
         try await sql.raw("SELECT pg_notify(\(bind: Self.channel), run) FROM unnest(\(bind: payloads)::text[]) AS run").run()
@@ -41,7 +47,7 @@ struct RunChangeNotifier: Sendable {
 
     /// After a commit whose changes went through ``runsChangedInTransaction(_:on:)``: on SQLite,
     /// tells this instance's hub (the only one); on PostgreSQL the NOTIFY does that.
-    func runChangedAfterCommit(_ run: UUID) {
+    package func runChangedAfterCommit(_ run: UUID) {
         guard !usesPostgres else { return }
         hub.publish(run)
     }

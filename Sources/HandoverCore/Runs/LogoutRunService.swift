@@ -1,22 +1,31 @@
-import Fluent
+import FluentKit
 import Foundation
 import HandoverProtocol
 import LinkCallbacks
 import SQLKit
-import Vapor
 
 /// Creates logout runs, records callbacks, and finishes runs: every change in one transaction,
 /// with its webhook events written to the outbox in that same transaction.
-struct LogoutRunService: Sendable {
-    let database: Database
-    let clock: ServerClock
-    let publicURL: URL
-    let nonces: CallbackNonce
-    let changes: RunChangeNotifier
-    let metrics: ServerMetrics
+package struct LogoutRunService: Sendable {
+    package let database: Database
+    package let clock: ServerClock
+    package let publicURL: URL
+    package let nonces: CallbackNonce
+    package let changes: RunChangeNotifier
+    package let metrics: ServerMetrics
+
+    package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
+                 metrics: ServerMetrics) {
+        self.database = database
+        self.clock = clock
+        self.publicURL = publicURL
+        self.nonces = nonces
+        self.changes = changes
+        self.metrics = metrics
+    }
 
     /// What recording a callback did.
-    enum Recording: Equatable {
+    package enum Recording: Equatable {
         case recorded(app: String, outcome: CallbackOutcome)
         /// The item already has an outcome: nothing was recorded.
         case alreadyRecorded(app: String, status: LogoutItemState)
@@ -26,7 +35,7 @@ struct LogoutRunService: Sendable {
 
     // MARK: Creating runs
 
-    func createRun(deviceID: UUID, appIDs: [UUID]?) async throws -> RunView {
+    package func createRun(deviceID: UUID, appIDs: [UUID]?) async throws -> LogoutRunView {
         let now = clock.now()
         var apps = try await RegisteredApp.query(on: database).filter(\.$role == "target").sort(\.$createdAt).all()
         if let appIDs {
@@ -35,12 +44,12 @@ struct LogoutRunService: Sendable {
             // id, say) makes a run no longer than the registry.
             var seen = Set<UUID>()
             apps = try appIDs.enumerated().compactMap { index, id in
-                guard let app = known[id] else { throw APIError.invalid("apps[\(index)]", "no target app has the id \(id)") }
+                guard let app = known[id] else { throw DomainError.invalid("apps[\(index)]", "no target app has the id \(id)") }
                 return seen.insert(id).inserted ? app : nil
             }
         }
         guard !apps.isEmpty else {
-            throw APIError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
+            throw DomainError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
         }
         let runID = UUID()
         let targets = apps
@@ -71,27 +80,27 @@ struct LogoutRunService: Sendable {
 
     // MARK: Reading runs
 
-    func view(_ runID: UUID) async throws -> RunView {
-        guard let run = try await LogoutRun.find(runID, on: database) else { throw APIError.notFound("logout run") }
+    package func view(_ runID: UUID) async throws -> LogoutRunView {
+        guard let run = try await LogoutRun.find(runID, on: database) else { throw DomainError.notFound("logout run") }
         let items = try await LogoutItem.query(on: database).filter(\.$runID == runID).sort(\.$position).all()
         let appIDs = Set(items.map(\.appID))
         let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ appIDs).all()
         let actions = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app.id.map { ($0, app.logoutAction) } })
-        return RunView(
+        return LogoutRunView(
             id: runID, deviceID: run.deviceID, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt,
             items: try items.map { item in
                 let id = try item.requireID()
                 let link = item.status == .pending
                     ? (actions[item.appID] ?? nil).flatMap { try? self.link(action: $0, run: runID, item: id, attempt: item.attempts) }
                     : nil
-                return RunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position, status: item.status,
+                return LogoutRunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position, status: item.status,
                                     attempts: item.attempts, issuedAt: item.issuedAt, deadlineAt: item.deadlineAt,
                                     finishedAt: item.finishedAt, reportedBy: item.reportedBy, link: link)
             })
     }
 
     /// The ULC link for one attempt of one item.
-    func link(action: String, run: UUID, item: UUID, attempt: Int) throws -> String {
+    package func link(action: String, run: UUID, item: UUID, attempt: Int) throws -> String {
         let nonce = nonces.nonce(item: item, attempt: attempt)
         return try UniversalLinkCallback(
             actionText: action,
@@ -103,12 +112,20 @@ struct LogoutRunService: Sendable {
 
     /// A callback to record: which item, which outcome, the nonce presented, and who reported it
     /// (the callback page, or the device's launcher reporting a universal link).
-    struct Callback: Sendable, Equatable {
-        var run: UUID
-        var item: UUID
-        var outcome: CallbackOutcome
-        var nonce: String
-        var reportedBy: CallbackReporter
+    package struct Callback: Sendable, Equatable {
+        package var run: UUID
+        package var item: UUID
+        package var outcome: CallbackOutcome
+        package var nonce: String
+        package var reportedBy: CallbackReporter
+
+        package init(run: UUID, item: UUID, outcome: CallbackOutcome, nonce: String, reportedBy: CallbackReporter) {
+            self.run = run
+            self.item = item
+            self.outcome = outcome
+            self.nonce = nonce
+            self.reportedBy = reportedBy
+        }
     }
 
     /// Records callbacks in one transaction (a group commit; the routes call this through
@@ -118,14 +135,14 @@ struct LogoutRunService: Sendable {
     /// a transaction of its own, so one bad callback fails only itself.
     ///
     /// Returns one result per callback, in the order given.
-    func record(_ callbacks: [(callback: Callback, at: Date)]) async -> [Result<Recording, any Error>] {
+    package func record(_ callbacks: [(callback: Callback, at: Date)]) async -> [Result<Recording, any Error>] {
         guard !callbacks.isEmpty else { return [] }
         // Runs are locked in id order (PostgreSQL), so two batches never wait on each other in a cycle.
         let runKeys = callbacks.map { $0.callback.run.uuidString }
         let order = callbacks.indices.sorted { (runKeys[$0], $0) < (runKeys[$1], $1) }
         do {
             let (recordings, finishedRuns) = try await database.transaction { db in
-                guard let sql = db as? any SQLDatabase else { throw APIError(.internalServerError, code: "no_sql", reason: "The database does not speak SQL.") }
+                guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
                 let postgres = sql.dialect.name == "postgresql"
                 var recordings = [Recording?](repeating: nil, count: callbacks.count)
                 var finishedRuns: [LogoutRunState] = []
@@ -209,7 +226,7 @@ struct LogoutRunService: Sendable {
     }
 
     /// Takes the run's row lock (PostgreSQL) or the write lock (SQLite); false when there is no such run.
-    static func lockRun(_ runID: UUID, on db: Database) async throws -> Bool {
+    package static func lockRun(_ runID: UUID, on db: Database) async throws -> Bool {
         guard let sql = db as? any SQLDatabase else { return false }
         let rows = try await sql.raw("UPDATE logout_runs SET status = status WHERE id = \(bind: runID) RETURNING id").all()
         return !rows.isEmpty
@@ -217,7 +234,7 @@ struct LogoutRunService: Sendable {
 
     /// Marks the run finished when no item is pending, and writes its webhook events. Returns the
     /// state it finished the run with, or nil; the caller counts it once its transaction committed.
-    func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> LogoutRunState? {
+    package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> LogoutRunState? {
         guard let sql = db as? any SQLDatabase else { return nil }
         // The common case, items still pending, costs one indexed count.
         let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
@@ -249,7 +266,7 @@ struct LogoutRunService: Sendable {
 }
 
 extension LogoutRun {
-    convenience init(id: UUID, deviceID: UUID, status: LogoutRunState, createdAt: Date) {
+    package convenience init(id: UUID, deviceID: UUID, status: LogoutRunState, createdAt: Date) {
         self.init()
         self.id = id
         self.deviceID = deviceID

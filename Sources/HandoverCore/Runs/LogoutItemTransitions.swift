@@ -6,13 +6,13 @@ import SQLKit
 /// in one place for the callback recorder and the deadline scheduler. Every statement is a
 /// conditional update on a pending item: the one that lands is the one that happened, so a
 /// callback or a deadline is applied once across server instances.
-struct LogoutItemTransitions {
-    let sql: any SQLDatabase
+package struct LogoutItemTransitions {
+    package let sql: any SQLDatabase
 
     /// The callback fast path: finishes a pending item of `run` whose attempts reached `attempt`
     /// (the nonce's), and counts the run's other pending items in the same statement. Nil when
     /// no such pending item exists (a replay, a stranger's nonce: the caller checks in full).
-    func finishByNonce(item: UUID, run: UUID, attempt: Int, as state: LogoutItemState, at now: Date,
+    package func finishByNonce(item: UUID, run: UUID, attempt: Int, as state: LogoutItemState, at now: Date,
                        reportedBy: CallbackReporter) async throws -> (app: String, othersPending: Int)? {
         let pending = LogoutItemState.pending.rawValue
         let rows = try await sql.raw("""
@@ -29,7 +29,7 @@ struct LogoutItemTransitions {
 
     /// Finishes the pending item at `version` (a callback's full check, or a deadline with no
     /// reissue left). False when the item changed since it was read.
-    func finish(item: UUID, version: Int, as state: LogoutItemState, at now: Date, reportedBy: CallbackReporter?) async throws -> Bool {
+    package func finish(item: UUID, version: Int, as state: LogoutItemState, at now: Date, reportedBy: CallbackReporter?) async throws -> Bool {
         try await !sql.raw("""
             UPDATE logout_items SET status = \(bind: state.rawValue), finished_at = \(bind: now),
             reported_by = \(bind: reportedBy?.rawValue), version = version + 1
@@ -39,7 +39,7 @@ struct LogoutItemTransitions {
 
     /// Issues the pending item at `version` again: one more attempt (a new nonce), a new deadline.
     /// False when the item changed since it was read.
-    func reissue(item: UUID, version: Int, at now: Date, deadline: Date) async throws -> Bool {
+    package func reissue(item: UUID, version: Int, at now: Date, deadline: Date) async throws -> Bool {
         try await !sql.raw("""
             UPDATE logout_items SET attempts = attempts + 1, issued_at = \(bind: now),
             deadline_at = \(bind: deadline), version = version + 1
@@ -48,7 +48,7 @@ struct LogoutItemTransitions {
     }
 
     /// How many items of the run are still pending.
-    func pendingCount(run: UUID) async throws -> Int {
+    package func pendingCount(run: UUID) async throws -> Int {
         try await sql.raw("""
             SELECT COUNT(*) AS pending_count FROM logout_items WHERE run_id = \(bind: run) AND status = \(bind: LogoutItemState.pending.rawValue)
             """).first()?.decode(column: "pending_count", as: Int.self) ?? 0

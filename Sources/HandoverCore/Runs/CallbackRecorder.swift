@@ -9,23 +9,23 @@ import NIOConcurrencyHelpers
 /// committed, so a 2xx still means the outcome is in the database. Each callback is checked as if
 /// alone (``LogoutRunService/record(_:)``): two callbacks for the same item in one batch record
 /// once and answer 409 once, in arrival order.
-final class CallbackRecorder: Sendable {
+package final class CallbackRecorder: Sendable {
     private struct Waiting {
-        let callback: LogoutRunService.Callback
-        let at: Date
-        let continuation: CheckedContinuation<LogoutRunService.Recording, any Error>
+        package let callback: LogoutRunService.Callback
+        package let at: Date
+        package let continuation: CheckedContinuation<LogoutRunService.Recording, any Error>
     }
 
     private struct Queue {
-        var waiting: [Waiting] = []
-        var writers = 0
+        package var waiting: [Waiting] = []
+        package var writers = 0
     }
 
     /// The most callbacks in one transaction.
-    let maxBatch: Int
+    package let maxBatch: Int
     private let queue = NIOLockedValueBox(Queue())
 
-    init(maxBatch: Int = 256) {
+    package init(maxBatch: Int = 256) {
         self.maxBatch = maxBatch
     }
 
@@ -33,7 +33,7 @@ final class CallbackRecorder: Sendable {
     ///
     /// - Parameter runs: the service to write with, on the application's database (not one
     ///   request's). The writer started by this call uses it until the queue is empty.
-    func record(_ callback: LogoutRunService.Callback, using runs: LogoutRunService) async throws -> LogoutRunService.Recording {
+    package func record(_ callback: LogoutRunService.Callback, using runs: LogoutRunService) async throws -> LogoutRunService.Recording {
         let at = runs.clock.now()
         return try await withCheckedThrowingContinuation { continuation in
             let writers = Self.writers(for: runs)
@@ -52,7 +52,7 @@ final class CallbackRecorder: Sendable {
     /// How many batches may be written at once. SQLite: one, as it writes one transaction at a
     /// time anyway (a second writer would only wait on the lock). PostgreSQL: a few, each on its
     /// own connection; batches lock runs in id order, so they never wait on each other in a cycle.
-    static func writers(for runs: LogoutRunService) -> Int {
+    package static func writers(for runs: LogoutRunService) -> Int {
         runs.changes.usesPostgres ? 4 : 1
     }
 

@@ -1,14 +1,14 @@
-import Fluent
+import FluentKit
 import Foundation
 import HandoverProtocol
 
 /// Writes webhook events as delivery rows, inside the caller's transaction, so an event exists
 /// exactly when the change it reports was committed.
-enum WebhookOutbox {
+package enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
-    static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "operation.suspicious"]
+    package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "operation.suspicious"]
 
-    static func enqueue(_ type: String, run: RunView?, deviceID: UUID?, operation: SuspiciousOperation? = nil,
+    package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, operation: SuspiciousOperation? = nil,
                         on db: Database, now: Date) async throws {
         let hooks = try await Webhook.query(on: db).all().filter { $0.events.contains(type) }
         guard !hooks.isEmpty else { return }

@@ -1,0 +1,23 @@
+import FluentKit
+import Foundation
+
+/// An app in the registry: what it is called, who it is to iOS, and how to log it out.
+package final class RegisteredApp: Model, @unchecked Sendable {
+    package static let schema = "apps"
+
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "name") package var name: String
+    /// `launcher` (opens ULCs and receives their callbacks) or `target` (is logged out).
+    @Field(key: "role") package var role: String
+    @Field(key: "app_ids") package var appIDs: [String]
+    @OptionalField(key: "logout_action") package var logoutAction: String?
+    @Field(key: "paths") package var paths: [String]
+    @Field(key: "allowed_callback_hosts") package var allowedCallbackHosts: [String]
+    @Field(key: "deadline_seconds") package var deadlineSeconds: Int
+    @Field(key: "max_reissues") package var maxReissues: Int
+    @OptionalField(key: "android_package") package var androidPackage: String?
+    @Field(key: "android_fingerprints") package var androidFingerprints: [String]
+    @Field(key: "created_at") package var createdAt: Date
+
+    package init() {}
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HandoverProtocol
+
+/// An event a webhook receives.
+package struct WebhookEventPayload: Codable, Equatable {
+    package var id: UUID
+    package var type: String
+    package var createdAt: Date
+    package var run: LogoutRunView?
+    package var deviceID: UUID?
+    /// For `operation.suspicious`: the sign-in the person said was not theirs.
+    package var operation: SuspiciousOperation?
+}
+
+/// An out-of-band operation reported as "this was not me", as the webhook tells it.
+package struct SuspiciousOperation: Codable, Equatable {
+    package var id: UUID
+    package var type: String
+    package var user: String
+    /// The phone that reported it.
+    package var deviceID: String
+    package var reportedAt: Date
+
+    package init(id: UUID, type: String, user: String, deviceID: String, reportedAt: Date) {
+        self.id = id
+        self.type = type
+        self.user = user
+        self.deviceID = deviceID
+        self.reportedAt = reportedAt
+    }
+}
