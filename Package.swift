@@ -68,6 +68,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.30.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
+        // `swift package generate-documentation` (scripts/build-docs.sh); used by no target.
+        .package(url: "https://github.com/apple/swift-docc-plugin.git", from: "1.4.0"),
     ],
     targets: [
         // Pure modules: Foundation only.
@@ -127,6 +129,7 @@ let package = Package(
                 server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             // The API's one description; scripts/embed-openapi.sh embeds it as Routes/OpenAPIDocument.swift.
             exclude: ["openapi.yaml"]

@@ -7,6 +7,7 @@ import HandoverCore
 import NIOConcurrencyHelpers
 import PostgresNIO
 import SQLKit
+import ServiceLifecycle
 import Vapor
 
 /// A running Handover server: the JSON API, callback pages, association files, the deadline
@@ -27,7 +28,8 @@ public final class HandoverServer: Sendable {
     /// The port it listens on (the real one when 0 was asked for).
     public let port: Int
     let context: ServerContext
-    private let background: NIOLockedValueBox<[Task<Void, Never>]>
+    /// The background services (swift-service-lifecycle) and the task that runs their group.
+    private let background: NIOLockedValueBox<(group: ServiceGroup, task: Task<Void, Never>)?>
 
     /// The URL to reach this server on loopback.
     public var baseURL: URL {
@@ -43,7 +45,7 @@ public final class HandoverServer: Sendable {
         self.configuration = configuration
         self.port = port
         self.context = context
-        self.background = NIOLockedValueBox([])
+        self.background = NIOLockedValueBox(nil)
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
@@ -127,15 +129,18 @@ public final class HandoverServer: Sendable {
             if configuration.publicURL == nil { origin.set(resolved.resolvedPublicURL) }
             let port = resolved.port
             let server = HandoverServer(application: application, configuration: resolved, port: port, context: context)
+            var services: [any Service] = []
             if usesPostgres, let url = configuration.databaseURL {
-                server.listen(url: url, channel: RunChangeNotifier.channel) { payload in
+                let postgres = try SQLPostgresConfiguration(url: url).coreConfiguration
+                services.append(NotificationListener(configuration: postgres, channel: RunChangeNotifier.channel, logger: logger) { payload in
                     if let run = UUID(uuidString: payload) { hub.publish(run) }
-                }
-                server.listen(url: url, channel: SessionAuthority.revocationChannel) { payload in
+                })
+                services.append(NotificationListener(configuration: postgres, channel: SessionAuthority.revocationChannel, logger: logger) { payload in
                     sessions.announce([payload])
-                }
+                })
             }
-            if let interval = configuration.schedulerInterval { server.runBackgroundWork(every: interval) }
+            if let interval = configuration.schedulerInterval { services += server.backgroundPasses(every: interval) }
+            server.startBackground(services)
             return server
         } catch {
             // Close what was opened, the outbound clients included (an HTTP client that is never
@@ -161,8 +166,10 @@ public final class HandoverServer: Sendable {
 
     /// Stops background work, closes connections and releases the port.
     public func shutdown() async throws {
-        for task in background.withLockedValue({ $0 }) { task.cancel() }
-        for task in background.withLockedValue({ $0 }) { await task.value }
+        if let (group, task) = background.withLockedValue({ $0 }) {
+            await group.triggerGracefulShutdown()
+            await task.value
+        }
         await context.detachedWork.cancelAll()
         try? await context.outboundClient?.shutdown()
         await context.push?.shutdown()
@@ -274,7 +281,9 @@ public final class HandoverServer: Sendable {
 
     // MARK: Background work
 
-    private func runBackgroundWork(every interval: Duration) {
+    /// The repeating background passes, each a service: deadlines (and the tester's), webhook
+    /// delivery, the expiry of out-of-band operations, and session upkeep once a minute.
+    private func backgroundPasses(every interval: Duration) -> [any Service] {
         let scheduler = DeadlineScheduler(runs: context.runs(application.db))
         let tester = ConformanceTester(database: application.db, context: context)
         let dispatcher = self.dispatcher
@@ -282,48 +291,30 @@ public final class HandoverServer: Sendable {
         let sessions = context.sessions
         let database = application.db
         let operations = context.operations(application.db)
-        let task = Task {
-            var lastUpkeep = ContinuousClock.now
-            while !Task.isCancelled {
-                do {
-                    try await scheduler.fireDue()
-                    try await tester.fireDue()
-                    try await dispatcher.deliverDue()
-                    try await operations.expireDue()
-                    if ContinuousClock.now - lastUpkeep >= .seconds(60) {
-                        lastUpkeep = .now
-                        try await sessions?.maintain(on: database)
-                    }
-                } catch {
-                    logger.warning("background pass failed", metadata: ["error": "\(error)"])
-                }
-                try? await Task.sleep(for: interval)
-            }
-        }
-        background.withLockedValue { $0.append(task) }
+        return [
+            RepeatingPass(name: "deadlines", interval: interval, logger: logger) {
+                try await scheduler.fireDue()
+                try await tester.fireDue()
+            },
+            RepeatingPass(name: "webhooks", interval: interval, logger: logger) { try await dispatcher.deliverDue() },
+            RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
+            RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
+        ]
     }
 
-    /// Keeps one connection listening on `channel` (PostgreSQL only): run changes and session
-    /// revocations from every instance.
-    private func listen(url: String, channel: String, handle: @escaping @Sendable (String) -> Void) {
-        let logger = application.logger
+    /// Runs `services` in a service group until ``shutdown()`` asks it to stop gracefully. The
+    /// group traps no signal: the command line owns SIGINT and SIGTERM and calls ``shutdown()``.
+    private func startBackground(_ services: [any Service]) {
+        guard !services.isEmpty else { return }
+        var logger = application.logger
+        logger.logLevel = max(logger.logLevel, .warning)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
         let task = Task {
-            while !Task.isCancelled {
-                do {
-                    let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
-                    let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-                    defer { Task { try? await connection.close() } }
-                    for try await notification in try await connection.listen(channel) {
-                        handle(notification.payload)
-                    }
-                } catch {
-                    if Task.isCancelled { return }
-                    logger.warning("LISTEN connection lost; reconnecting", metadata: ["error": "\(error)", "channel": "\(channel)"])
-                    try? await Task.sleep(for: .seconds(1))
-                }
-            }
+            do { try await group.run() } catch { logger.warning("background services stopped", metadata: ["error": "\(error)"]) }
         }
-        background.withLockedValue { $0.append(task) }
+        background.withLockedValue { $0 = (group, task) }
     }
 }
 
