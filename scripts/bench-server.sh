@@ -8,6 +8,7 @@
 #   HANDOVER_BIN=/path/to/handover scripts/bench-server.sh   # measure that binary (no build)
 #   BENCH_ONLY=aasa|callbacks scripts/bench-server.sh        # one part only
 #   BENCH_ROUNDS=5 scripts/bench-server.sh                   # AASA rounds (default 3)
+#   BENCH_SQLITE_ONLY=1 BENCH_ONLY=callbacks scripts/bench-server.sh   # callbacks on SQLite only
 #
 # The AASA rounds also measure a bare SwiftNIO server answering the same bytes
 # (Benchmarks/Sources/nio-file-server, built here in release mode): not a target, a reading. What
@@ -224,9 +225,11 @@ callbacks() {
 if [ "$only" = all ] || [ "$only" = callbacks ]; then
   echo "== durable callback recordings: SQLite"
   callbacks sqlite
-  echo "== durable callback recordings: PostgreSQL"
-  if eval "$(scripts/start-postgres.sh "$(free_port)")"; then
-    callbacks postgres --database "$HANDOVER_PG_URL"
+  if [ "${BENCH_SQLITE_ONLY:-0}" != 1 ]; then
+    echo "== durable callback recordings: PostgreSQL"
+    if eval "$(scripts/start-postgres.sh "$(free_port)")"; then
+      callbacks postgres --database "$HANDOVER_PG_URL"
+    fi
   fi
 fi
 
