@@ -1,7 +1,7 @@
 import Foundation
 
 /// The receiver's durable store: one JSON file per command in a folder, each written with
-/// temp file, fsync, rename and a folder fsync (see ``DurableFile``).
+/// temp file, fsync, rename and a folder fsync (see `DurableFile`).
 ///
 /// A command's file exists from the moment `handle(_:)` accepts it until its callback has been
 /// opened; after a kill, ``load()`` returns every command that still needs work.

@@ -42,8 +42,16 @@ public actor LogoutInitiator {
 
     /// Makes an initiator, resuming the journaled run when it is for the same apps.
     ///
-    /// - Parameter verifySignedOut: asked after a success answer; return `false` when the user
-    ///   is still signed in, and the app is reported as failed.
+    /// - Parameters:
+    ///   - apps: the apps to log out, in order.
+    ///   - configuration: the callback base, deadlines and resends.
+    ///   - opener: opens each app's ULC link.
+    ///   - journal: where the run is kept, so that it survives the launcher being killed.
+    ///   - clock: measures deadlines; inject a test clock in tests.
+    ///   - nonces: the source of each attempt's 128-bit nonce.
+    ///   - now: the wall clock, for signed requests and the report.
+    ///   - verifySignedOut: asked after a success answer; return `false` when the user
+    ///     is still signed in, and the app is reported as failed.
     public init(apps: [TargetApp], configuration: InitiatorConfiguration, opener: any URLOpener,
                 journal: InitiatorJournal, clock: any Clock<Duration> = ContinuousClock(), nonces: NonceSource = .system,
                 now: @escaping @Sendable () -> Date = { Date() },

@@ -66,6 +66,10 @@ public final class LogoutReceiver: Sendable {
     /// Makes a receiver. Nothing runs until ``appDidFinishLaunching()``.
     ///
     /// - Parameters:
+    ///   - configuration: the callback policy, the deadline and the retries.
+    ///   - journal: where received commands are kept until they are answered.
+    ///   - opener: opens the success or error callback.
+    ///   - handler: the app's own sign-out.
     ///   - clock: measures the deadline and backoff; inject a test clock in tests.
     ///   - now: the wall clock, for signed-request timestamps and logs.
     ///   - makeID: names commands; random UUIDs by default.

@@ -2,7 +2,7 @@ import HandoverProtocol
 
 /// What a logout run achieved, per app.
 public struct LogoutReport: Sendable, Equatable, Codable {
-    /// How one app ended (the contract's ``AppLogoutOutcome``: succeeded, failed or timed out).
+    /// How one app ended (the contract's `AppLogoutOutcome`: succeeded, failed or timed out).
     public typealias Outcome = AppLogoutOutcome
 
     /// One app's line in the report.

@@ -3,7 +3,7 @@ import LinkCallbacks
 
 /// Dispatches incoming x-callback-url links (`myapp://x-callback-url/<action>?…`) to handlers,
 /// and replies through `x-success`, `x-error` or `x-cancel`, whose targets must pass the
-/// router's ``CallbackPolicy`` (its host allowlist and allowed custom schemes).
+/// router's `CallbackPolicy` (its host allowlist and allowed custom schemes).
 ///
 /// ```swift
 /// let router = XCallbackRouter(scheme: "notes", policy: CallbackPolicy(allowedCustomSchemes: ["launcher"]), opener: opener)
@@ -120,7 +120,7 @@ extension XCallbackRequest {
 public protocol XCallbackInput: Sendable {
     /// The action's name, the path after `x-callback-url/`.
     static var action: String { get }
-    /// Reads the input from the request's parameters, or throws a ``LinkError`` naming the
+    /// Reads the input from the request's parameters, or throws a `LinkError` naming the
     /// parameter at fault.
     init(request: XCallbackRequest) throws(LinkError)
 }

@@ -67,6 +67,7 @@ public struct CallbackPolicy: Equatable, Hashable, Sendable {
 
     /// Applies the callback rules to one URL a receiver is about to open.
     ///
+    /// - Parameter text: the callback URL, as the link carries it.
     /// - Parameter parameter: the name to report (`ulc-success`, `x-error`…).
     /// - Parameter allowsCustomScheme: whether ``allowedCustomSchemes`` apply (x-callback targets).
     public func checkCallback(_ text: String, parameter: String, allowsCustomScheme: Bool = false) throws(LinkError) {

@@ -30,6 +30,7 @@ public struct RawURL: Equatable, Hashable, Sendable {
 
     /// Splits `text`, refusing anything a URL may not contain.
     ///
+    /// - Parameter text: the URL as written.
     /// - Parameter parameter: the name used in errors (`ulc-success`, `link`…).
     public init(_ text: String, parameter: String) throws(LinkError) {
         try RawURL.checkCharacters(text, parameter: parameter)

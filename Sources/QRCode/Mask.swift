@@ -1,7 +1,7 @@
 /// One of the eight mask patterns a QR code's data modules are XORed with (ISO/IEC 18004
 /// table 10), so that the symbol has no large blank areas or finder-like shapes to confuse a reader.
 ///
-/// The encoder tries all eight and keeps the one with the lowest ``Penalty``; the chosen mask's
+/// The encoder tries all eight and keeps the one with the lowest penalty (ISO/IEC 18004 §7.8.3); the chosen mask's
 /// reference is written into the format information so a reader can undo it.
 public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// The mask pattern reference written in the symbol, 0 to 7.

@@ -46,6 +46,7 @@ extension QRCode {
     /// print(try QRCode(encoding: "https://example.com").terminalText())
     /// ```
     ///
+    /// - Parameter quietZone: the blank modules around the symbol (4 by the standard).
     /// - Parameter background: The terminal's background colour, so that dark modules come out
     ///   dark: `.dark` (the default) draws the light modules with the text colour.
     /// - Precondition: `quietZone` ≥ 0.

@@ -36,6 +36,7 @@ public enum HostingCheck {
     public static let wellKnownPath = "/.well-known/apple-app-site-association"
 
     /// Judges the hosting of a fetched file, then (for a 200) validates its body.
+    /// - Parameter response: what the fetch of the file returned (status, headers, redirects, body).
     /// - Parameter allowInsecureHTTP: accept `http://` (for loopback development only); the
     ///   finding is then a warning instead of an error.
     public static func check(_ response: FetchedResponse, allowInsecureHTTP: Bool = false) -> ValidationReport {

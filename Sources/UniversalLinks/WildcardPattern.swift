@@ -37,6 +37,7 @@ public final class WildcardPattern: Sendable {
 
     /// Compiles `source`.
     /// - Parameters:
+    ///   - source: the pattern as the association file writes it.
     ///   - caseSensitive: when false, literals are folded to lower case; match it against a
     ///     subject folded with `WildcardPattern.fold(_:)`.
     ///   - variables: the definitions `$(name)` refers to.

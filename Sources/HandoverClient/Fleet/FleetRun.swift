@@ -1,7 +1,7 @@
 import Foundation
 import HandoverProtocol
 
-/// A logout run as the Handover server shows it: the contract's ``LogoutRunView``
+/// A logout run as the Handover server shows it: the contract's `LogoutRunView`
 /// (`GET /api/v1/logout-runs/{id}`), with its states as enums.
 public typealias FleetRun = LogoutRunView
 

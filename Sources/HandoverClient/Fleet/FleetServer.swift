@@ -22,7 +22,10 @@ public struct FleetServer: Sendable {
     private let connection: HandoverAPIConnection
 
     /// - Parameters:
+    ///   - baseURL: the server's origin, such as `https://handover.example.com`.
+    ///   - deviceID: this device's id in the registry.
     ///   - deviceKey: the device's API key (scope `device`), sent as a bearer token.
+    ///   - session: the URL session requests go through.
     public init(baseURL: URL, deviceID: UUID, deviceKey: String, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.deviceID = deviceID

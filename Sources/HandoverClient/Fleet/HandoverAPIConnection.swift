@@ -20,7 +20,10 @@ public struct HandoverAPIConnection: Sendable {
     private let key: String
     private let session: URLSession
 
-    /// - Parameter key: an API key (`hov_…`), sent as a bearer token.
+    /// - Parameters:
+    ///   - baseURL: the server's origin.
+    ///   - key: an API key (`hov_…`), sent as a bearer token.
+    ///   - session: the URL session requests go through.
     public init(baseURL: URL, key: String, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.key = key

@@ -48,6 +48,8 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
     private var generation = 0
 
     /// - Parameters:
+    ///   - server: the Handover server that keeps the run.
+    ///   - opener: opens each app's ULC link.
     ///   - clock: drives waiting and the durations in the report; a `TestClock` in tests.
     ///   - pollInterval: how long to wait for a callback before reading the run again.
     ///   - verifySignedOut: given an app's registered name after its success callback; return

@@ -1,7 +1,7 @@
 import Foundation
 import OutOfBand
 
-/// Where the phone keeps its ``DeviceKeys``. On iOS, keep them in the Keychain
+/// Where the phone keeps its `DeviceKeys`. On iOS, keep them in the Keychain
 /// (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`) so they never leave the device; the file
 /// store suits tests, the simulator and tools.
 public protocol DeviceKeyStore: Sendable {

@@ -40,6 +40,8 @@ public final class OutOfBandClient: Sendable {
     private enum AnswerState { case inFlight, done }
 
     /// - Parameters:
+    ///   - configuration: the server's redeem origin and the callback policy.
+    ///   - keys: this phone's signing and sealing keys.
     ///   - transport: how the answer is POSTed (URLSession by default).
     ///   - opener: opens the x-callback targets.
     ///   - clock: runs the success countdown.

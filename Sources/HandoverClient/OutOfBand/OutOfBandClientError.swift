@@ -5,7 +5,7 @@ import OutOfBand
 /// Why the phone refused an operation before showing it, or an answer before sending it.
 public enum OutOfBandClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The link, QR code or push does not hold a payload this device can read (see the
-    /// ``OutOfBandError``: which field, and what is accepted).
+    /// `OutOfBandError`: which field, and what is accepted).
     case unreadable(OutOfBandError)
     /// The operation's redeem URL is not on this app's server.
     case redeemHostNotAllowed(String)

@@ -8,7 +8,7 @@ import Darwin
 /// Where an app keeps a secret that its sibling apps (same team) must read: the Native SSO
 /// device secret and ID token.
 ///
-/// On Apple platforms use ``KeychainSecretStore`` with a keychain access group all the team's
+/// On Apple platforms use `KeychainSecretStore` with a keychain access group all the team's
 /// apps list in their entitlements. ``FileSecretStore`` is for tests and tools.
 public protocol SecretStore: Sendable {
     func read(_ name: String) throws -> Data?
