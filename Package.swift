@@ -161,6 +161,7 @@ let package = Package(
         .target(
             name: "AppleSignIn",
             dependencies: [
+                "LinkCallbacks",
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("JWTKit", "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,7 @@
 import Foundation
 import JWTKit
+import LinkCallbacks
+import NIOConcurrencyHelpers
 
 /// The checks every JWT Apple signs must pass, shared by identity tokens and server-to-server
 /// notifications: RS256 only (decided from the header before any key is touched), a known `kid`,
@@ -15,10 +17,7 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
     init(
         _ token: String, as: Claims.Type, keySet: AppleKeySet, clientIDs: [String], leeway: TimeInterval, now: Date
     ) async throws(AppleJWTError) {
-        let header: JWTHeader
-        do { header = try DefaultJWTParser().parse(Array(token.utf8), as: AnyClaims.self).header } catch {
-            throw .malformed(Self.describe(error))
-        }
+        let header = try Self.header(of: token)
         let alg = header.alg ?? "(none given)"
         guard alg == "RS256" else { throw .unsupportedAlgorithm(alg) }
         guard let kid = header.kid, !kid.isEmpty else { throw .malformed("header has no kid") }
@@ -38,6 +37,29 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
         self.claims = claims
         self.audience = audience
     }
+
+    /// The token's protected header, read before any key is touched (for `alg` and `kid`). Apple
+    /// signs with a handful of keys, so the same few header segments come back on every token:
+    /// they are decoded once and remembered (at most 64, each at most 512 bytes).
+    static func header(of token: String) throws(AppleJWTError) -> JWTHeader {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("expected 3 dot-separated parts, found \(parts.count)") }
+        let segment = parts[0]
+        if let known = knownHeaders.withLockedValue({ $0[segment] }) { return known }
+        guard let bytes = try? Base64URL.decode(String(segment), parameter: "header"),
+              let header = try? JSONDecoder().decode(JWTHeader.self, from: bytes) else {
+            throw .malformed("header is not a base64url JSON object")
+        }
+        if segment.utf8.count <= 512 {
+            knownHeaders.withLockedValue { known in
+                if known.count >= 64 { known.removeAll() }
+                known[segment] = header
+            }
+        }
+        return header
+    }
+
+    private static var knownHeaders: NIOLockedValueBox<[Substring: JWTHeader]> { KnownHeaders.shared }
 
     /// A short description of a decoding error naming the field.
     static func describe(_ error: any Error) -> String {
@@ -71,7 +93,7 @@ extension AppleRegisteredClaims {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// Any JSON object: what the header is read with, before the signature says the payload is Apple's.
-private struct AnyClaims: JWTPayload {
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
+/// The header segments already decoded, shared by every ``SignedAppleJWT``.
+private enum KnownHeaders {
+    static let shared = NIOLockedValueBox<[Substring: JWTHeader]>([:])
 }
