@@ -42,9 +42,13 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
     /// signs with a handful of keys, so the same few header segments come back on every token:
     /// they are decoded once and remembered (at most 64, each at most 512 bytes).
     static func header(of token: String) throws(AppleJWTError) -> JWTHeader {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("expected 3 dot-separated parts, found \(parts.count)") }
-        let segment = parts[0]
+        // Bytes, not Characters: a token is ASCII, and walking its graphemes costs more than the rest.
+        let utf8 = token.utf8
+        let dots = utf8.reduce(0) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
+        guard dots == 2, let firstDot = utf8.firstIndex(of: UInt8(ascii: ".")) else {
+            throw .malformed("expected 3 dot-separated parts, found \(dots + 1)")
+        }
+        let segment = Substring(utf8[..<firstDot])
         if let known = knownHeaders.withLockedValue({ $0[segment] }) { return known }
         guard let bytes = try? Base64URL.decode(String(segment), parameter: "header"),
               let header = try? JSONDecoder().decode(JWTHeader.self, from: bytes) else {
