@@ -11,11 +11,16 @@ import Testing
 
     static func reachable(fromProduct product: String, manifest: [String: Any]) -> Reachable {
         let products = manifest["products"] as? [[String: Any]] ?? []
+        return reachable(fromTargets: (products.first { $0["name"] as? String == product }?["targets"] as? [String]) ?? [],
+                         manifest: manifest)
+    }
+
+    static func reachable(fromTargets start: [String], manifest: [String: Any]) -> Reachable {
         let targets = manifest["targets"] as? [[String: Any]] ?? []
         var byName: [String: [String: Any]] = [:]
         for target in targets { if let name = target["name"] as? String { byName[name] = target } }
         var result = Reachable()
-        var queue = (products.first { $0["name"] as? String == product }?["targets"] as? [String]) ?? []
+        var queue = start
         while let name = queue.popLast() {
             guard result.targets.insert(name).inserted, let target = byName[name] else { continue }
             for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
@@ -42,18 +47,8 @@ import Testing
 
     /// The domain core knows nothing of HTTP: no Vapor, no Fluent's Vapor integration.
     @Test func theDomainCoreDoesNotReachVapor() throws {
-        let manifest = try Self.manifest()
-        let targets = manifest["targets"] as? [[String: Any]] ?? []
-        let core = try #require(targets.first { $0["name"] as? String == "HandoverCore" })
-        var packages: Set<String> = []
-        var local: Set<String> = []
-        for dependency in core["dependencies"] as? [[String: Any]] ?? [] {
-            if let external = dependency["product"] as? [Any], external.count > 1, let package = external[1] as? String {
-                packages.insert(package.lowercased())
-            } else if let name = ((dependency["byName"] ?? dependency["target"]) as? [Any])?.first as? String {
-                local.insert(name)
-            }
-        }
+        let reachable = Self.reachable(fromTargets: ["HandoverCore"], manifest: try Self.manifest())
+        let (packages, local) = (reachable.packages, reachable.targets.subtracting(["HandoverCore"]))
         #expect(!packages.contains("vapor") && !packages.contains("fluent"), "\(packages)")
         #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks"]), "\(local)")
     }
