@@ -49,21 +49,19 @@ struct SignedAppleJWT<Claims: AppleRegisteredClaims> {
             throw .malformed("expected 3 dot-separated parts, found \(dots + 1)")
         }
         let segment = Substring(utf8[..<firstDot])
-        if let known = knownHeaders.withLockedValue({ $0[segment] }) { return known }
+        if let known = KnownHeaders.shared.withLockedValue({ $0[segment] }) { return known }
         guard let bytes = try? Base64URL.decode(String(segment), parameter: "header"),
               let header = try? JSONDecoder().decode(JWTHeader.self, from: bytes) else {
             throw .malformed("header is not a base64url JSON object")
         }
         if segment.utf8.count <= 512 {
-            knownHeaders.withLockedValue { known in
+            KnownHeaders.shared.withLockedValue { known in
                 if known.count >= 64 { known.removeAll() }
-                known[segment] = header
+                known[Substring(String(segment))] = header  // a copy: the key keeps the header, not the token
             }
         }
         return header
     }
-
-    private static var knownHeaders: NIOLockedValueBox<[Substring: JWTHeader]> { KnownHeaders.shared }
 
     /// A short description of a decoding error naming the field.
     static func describe(_ error: any Error) -> String {
