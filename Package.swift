@@ -68,6 +68,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.30.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
+        // The API code generated from openapi.yaml (scripts/generate-openapi.sh) runs on these.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-vapor.git", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.7.0"),
         // `swift package generate-documentation` (scripts/build-docs.sh); used by no target.
         .package(url: "https://github.com/apple/swift-docc-plugin.git", from: "1.4.0"),
     ],
@@ -130,14 +135,27 @@ let package = Package(
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                server("OpenAPIVapor", "swift-openapi-vapor"),
             ],
-            // The API's one description; scripts/embed-openapi.sh embeds it as Routes/OpenAPIDocument.swift.
+            // The API's one description: scripts/generate-openapi.sh generates API/Generated from
+            // it and embeds it as Routes/OpenAPIDocument.swift.
             exclude: ["openapi.yaml"]
         ),
-        // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto only (no NIO, no Vapor).
+        // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto, and the
+        // generated fleet client over URLSession (no NIO, no Vapor).
         .target(
             name: "HandoverClient",
-            dependencies: ["HandoverProtocol", "LinkCallbacks", "OutOfBand", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "HandoverProtocol",
+                "LinkCallbacks",
+                "OutOfBand",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // A simulated phone for tests and `handover simulate`: may use NIO for its loopback server.
         .target(

@@ -155,8 +155,7 @@ public struct OutOfBandPhoneSimulation: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        struct Problem: Decodable { var error: String? }
-        return "HTTP \(status) \((try? JSONDecoder().decode(Problem.self, from: data))?.error ?? "")"
+        return "HTTP \(status) \((try? JSONDecoder().decode(APIErrorBody.self, from: data))?.error ?? "")"
     }
 
     private func describe(_ result: OperationResult) -> String {

@@ -264,9 +264,9 @@ public final class HandoverServer: Sendable {
         }
         try application.register(collection: AssociationFileRoutes(context: context))
         try application.register(collection: CallbackPageRoutes(context: context))
+        try FleetAPI.register(on: application, context: context)
         let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator(context: context))
-        try api.register(collection: RegistryRoutes(context: context))
-        try api.register(collection: LogoutRunRoutes(context: context))
+        try api.register(collection: LogoutRunEventRoutes(context: context))
         try api.register(collection: OperationRoutes(context: context))
         try application.register(collection: OperationRedeemRoutes(context: context))
         try application.register(collection: DashboardRoutes(context: context))

@@ -1,5 +1,7 @@
 import Foundation
 import HandoverProtocol
+import OpenAPIRuntime
+import OpenAPIURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,13 +15,14 @@ import FoundationNetworking
 /// let run = try await server.startRun()
 /// ```
 ///
-/// It uses `URLSession` only, so an iOS launcher links it without any server-side library.
+/// Its calls are generated from the server's OpenAPI document (`scripts/generate-openapi.sh`)
+/// and go through `URLSession`, so an iOS launcher links it without any server-side library.
 public struct FleetServer: Sendable {
     /// The server's origin, such as `https://handover.example.com`.
     public let baseURL: URL
     /// This device's id in the registry.
     public let deviceID: UUID
-    private let connection: HandoverAPIConnection
+    private let client: Client
 
     /// - Parameters:
     ///   - baseURL: the server's origin, such as `https://handover.example.com`.
@@ -29,35 +32,66 @@ public struct FleetServer: Sendable {
     public init(baseURL: URL, deviceID: UUID, deviceKey: String, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.deviceID = deviceID
-        self.connection = HandoverAPIConnection(baseURL: baseURL, key: deviceKey, session: session)
+        self.client = Client(serverURL: baseURL,
+                             transport: URLSessionTransport(configuration: .init(session: session)),
+                             middlewares: [BearerKey(key: deviceKey), RefusalReader()])
     }
 
     /// Starts a logout run of `apps` (registered app ids), or of every target app when `nil`.
     public func startRun(apps: [UUID]? = nil) async throws(FleetServerError) -> FleetRun {
-        let body: Data?
-        if let apps {
-            body = try? JSONSerialization.data(withJSONObject: ["apps": apps.map { $0.uuidString.lowercased() }])
-        } else {
-            body = nil
+        let body = apps.map { Operations.CreateLogoutRun.Input.Body.json(.init(apps: $0.map(\.lowercasedText))) }
+        let output = try await call { try await client.createLogoutRun(path: .init(deviceID: deviceID.lowercasedText), body: body) }
+        guard case .created(let created) = output, case .json(let run) = created.body else {
+            throw .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
         }
-        return try await connection.decode(FleetRun.self, connection.send("POST", "/api/v1/devices/\(deviceID.uuidString.lowercased())/logout-runs", body: body))
+        return run
     }
 
     /// Reads a run as it is now.
     public func run(_ id: UUID) async throws(FleetServerError) -> FleetRun {
-        try await connection.decode(FleetRun.self, connection.send("GET", "/api/v1/logout-runs/\(id.uuidString.lowercased())", body: nil))
+        let output = try await call { try await client.getLogoutRun(path: .init(runID: id.lowercasedText)) }
+        guard case .ok(let ok) = output, case .json(let run) = ok.body else {
+            throw .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
+        }
+        return run
     }
 
     /// Reports a callback URL the launcher received, so the server records the item's outcome.
     public func reportCallback(run: UUID, url: URL) async throws(FleetServerError) -> CallbackReportOutcome {
-        let body = try? JSONEncoder().encode(CallbackReport(url: url.absoluteString))
         do throws(FleetServerError) {
-            let reply = try await connection.send("POST", "/api/v1/logout-runs/\(run.uuidString.lowercased())/callbacks", body: body)
-            return .recorded(status: try connection.decode(CallbackReportResult.self, reply).status)
+            let output = try await call {
+                try await client.reportCallback(path: .init(runID: run.lowercasedText), body: .json(CallbackReport(url: url.absoluteString)))
+            }
+            guard case .ok(let ok) = output, case .json(let result) = ok.body else {
+                throw .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
+            }
+            return .recorded(status: result.status)
         } catch .rejected(status: 409, error: _, reason: _) {
             return .alreadyRecorded
         } catch .rejected(status: 404, error: "unknown_callback", reason: _) {
             return .unknown
         }
     }
+
+    /// Runs a generated call and turns what it throws into a ``FleetServerError``.
+    private func call<Output>(_ operation: () async throws -> Output) async throws(FleetServerError) -> Output {
+        do {
+            return try await operation()
+        } catch let error as ClientError {
+            if let refusal = error.underlyingError as? FleetServerError { throw refusal }
+            let origin = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+            let url = origin + (error.request?.path ?? "")
+            if error.response == nil {
+                throw .unreachable(url: url, detail: error.underlyingError.localizedDescription)
+            }
+            throw .unreadable(url: url, detail: "\(error.underlyingError)")
+        } catch {
+            throw .unreachable(url: baseURL.absoluteString, detail: error.localizedDescription)
+        }
+    }
+}
+
+extension UUID {
+    /// The id as the API writes it: lowercase.
+    var lowercasedText: String { uuidString.lowercased() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -55,8 +56,7 @@ public struct HandoverAPIConnection: Sendable {
             throw .unreadable(url: url.absoluteString, detail: "the answer is not HTTP")
         }
         guard (200..<300).contains(http.statusCode) else {
-            struct Problem: Decodable { var error: String; var reason: String }
-            let problem = try? JSONDecoder().decode(Problem.self, from: data)
+            let problem = try? JSONDecoder().decode(APIErrorBody.self, from: data)
             throw .rejected(status: http.statusCode, error: problem?.error ?? "http_\(http.statusCode)",
                             reason: problem?.reason ?? String(decoding: data.prefix(500), as: UTF8.self))
         }

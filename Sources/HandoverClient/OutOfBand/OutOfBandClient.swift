@@ -158,8 +158,7 @@ public final class OutOfBandClient: Sendable {
             return .failure(.unreachable(error.localizedDescription))
         }
         guard (200..<300).contains(response.status) else {
-            struct Problem: Decodable { var error: String?; var reason: String? }
-            let problem = try? JSONDecoder().decode(Problem.self, from: response.body)
+            let problem = try? JSONDecoder().decode(APIErrorBody.self, from: response.body)
             return .failure(.rejected(status: response.status, code: problem?.error ?? "http_\(response.status)",
                                       reason: problem?.reason ?? String(decoding: response.body.prefix(300), as: UTF8.self)))
         }

@@ -35,6 +35,12 @@ struct RequireScope: AsyncMiddleware {
     var scopes: Set<APIKeyScope>
 
     func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response {
+        try check(request)
+        return try await next.respond(to: request)
+    }
+
+    /// Throws the 401 or 403 this request deserves, if any.
+    func check(_ request: Request) throws {
         guard let principal = request.auth.get(APIPrincipal.self) else {
             throw APIError(.unauthorized, code: "unauthorized",
                            reason: "Send a valid API key as 'Authorization: Bearer hov_…'. Create one with 'handover admin create-key'.")
@@ -43,7 +49,6 @@ struct RequireScope: AsyncMiddleware {
             throw APIError(.forbidden, code: "forbidden",
                            reason: "This key has the '\(principal.scope.rawValue)' scope; this route needs \(scopes.map(\.rawValue).sorted().joined(separator: " or ")).")
         }
-        return try await next.respond(to: request)
     }
 }
 

@@ -287,11 +287,11 @@ struct DashboardRoutes: RouteCollection {
                 }
                 deadline = value
             }
-            let input = AppInput(name: field("name") ?? "", role: field("role"), appIDs: list("appIDs") ?? [],
+            let input = AppRegistrar.Input(name: field("name") ?? "", role: field("role"), appIDs: list("appIDs") ?? [],
                                  logoutAction: field("role") == "launcher" ? nil : field("logoutAction"),
                                  allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
             do {
-                _ = try await RegistryRoutes.createApp(input, context: context, on: request.db)
+                _ = try await AppRegistrar.create(input, context: context, on: request.db)
             } catch let error as APIError {
                 return try await appsPage(request, session: session, error: error.reason, status: error.status)
             }

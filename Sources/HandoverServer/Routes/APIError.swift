@@ -1,5 +1,7 @@
 import NIOCore
 import HandoverCore
+import HandoverProtocol
+import OpenAPIRuntime
 import Vapor
 
 /// An error the JSON API answers with: `{"error": code, "reason": sentence, "field": name?}`.
@@ -52,11 +54,7 @@ struct APIError: AbortError, Sendable {
 /// A plain (future-based) middleware rather than an `AsyncMiddleware`: it runs on the event loop,
 /// so a route that answers there (the association files) never hops to a task for it.
 struct APIErrorMiddleware: Middleware {
-    struct Body: Content {
-        var error: String
-        var reason: String
-        var field: String?
-    }
+    typealias Body = APIErrorBody
 
     /// How long a rate-limited answer (429) waits before it is sent: a client over its limit gets
     /// one answer per connection per this long, at no cost to the server but a waiting socket
@@ -76,7 +74,14 @@ struct APIErrorMiddleware: Middleware {
     static func response(for error: any Error, _ request: Request) throws -> Response {
         let status: HTTPResponseStatus
         let body: Body
-        switch (error as? DomainError).map(APIError.init) ?? error {
+        switch Self.unwrapped(error) {
+        case let server as ServerError:
+            // The generated code refused the request before any handler ran (a missing body, a
+            // content type the operation does not take, a path or query it cannot read).
+            status = HTTPResponseStatus(statusCode: Int(server.httpStatus.code))
+            let code = status.code == 415 ? "unsupported_media_type" : status.code < 500 ? "invalid_request" : "internal_error"
+            if status.code >= 500 { request.logger.report(error: server) }
+            body = Body(error: code, reason: status.code < 500 ? server.causeDescription + "." : "The server failed to handle this request; see its log.")
         case let api as APIError:
             status = api.status
             body = Body(error: api.code, reason: api.reason, field: api.field)
@@ -93,7 +98,7 @@ struct APIErrorMiddleware: Middleware {
             body = Body(error: "internal_error", reason: "The server failed to handle this request; see its log.", field: nil)
         }
         let response = Response(status: status)
-        try response.content.encode(body, as: .json)
+        try response.content.encode(body, using: JSONEncoder.api)
         if let wait = (error as? APIError)?.retryAfter {
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             // A client over its limit pays a new connection for its next try, which slows a
@@ -101,6 +106,17 @@ struct APIErrorMiddleware: Middleware {
             response.headers.replaceOrAdd(name: .connection, value: "close")
         }
         return response
+    }
+
+    /// The error a generated handler threw (the generated code wraps it in a `ServerError`), and
+    /// a `DomainError` as the API error it maps to.
+    private static func unwrapped(_ error: any Error) -> any Error {
+        var error = error
+        if let server = error as? ServerError, server.underlyingError is APIError || server.underlyingError is DomainError
+            || server.underlyingError is DecodingError || server.underlyingError is AbortError {
+            error = server.underlyingError
+        }
+        return (error as? DomainError).map(APIError.init) ?? error
     }
 
     private static func field(_ error: DecodingError) -> String? {

@@ -94,7 +94,6 @@ extension OpenAPIDocument {
               application/json:
                 schema:
                   type: object
-                  additionalProperties: false
                   properties:
                     secret:
                       type: string
@@ -504,5 +503,6 @@ extension OpenAPIDocument {
             "401":
               $ref: "#/components/responses/OAuthError"
             "413":
+              $ref: "#/components/responses/PayloadTooLarge"
     """#
 }

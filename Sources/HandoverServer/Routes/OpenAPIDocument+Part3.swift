@@ -4,7 +4,6 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
-              $ref: "#/components/responses/PayloadTooLarge"
       /api/v1/operations:
         post:
           tags: [operations]
@@ -504,5 +503,6 @@ extension OpenAPIDocument {
                   schema:
                     $ref: "#/components/schemas/OperationEvent"
             "400":
+              $ref: "#/components/responses/BadRequest"
     """#
 }

@@ -4,7 +4,6 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
-              $ref: "#/components/responses/BadRequest"
             "404":
               $ref: "#/components/responses/NotFound"
       /oob/sign-in/{operationID}/session:
@@ -504,5 +503,6 @@ extension OpenAPIDocument {
             refreshToken:
               type: string
               description: The latest refresh token of the session (`hrt_…`).
+        SessionGrant:
     """#
 }

@@ -130,7 +130,7 @@ struct TesterRoutes: RouteCollection {
         guard let action, !action.isEmpty else {
             throw APIError.invalid("action", "give the app's logout action URL, such as https://mail.example.com/ulc/logout")
         }
-        try AppInput.checkLogoutAction(action, policy: context.logoutActionPolicy, field: "action")
+        try AppRegistrar.Input.checkLogoutAction(action, policy: context.logoutActionPolicy, field: "action")
         guard let client = context.outboundClient else { throw APIError(.internalServerError, code: "no_client", reason: "No HTTP client.") }
         let report = await TesterAssociationCheck(client: client, developerMode: context.developerMode).check(action: action)
         let tester = ConformanceTester(database: database, context: context)

@@ -1,0 +1,120 @@
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import LinkCallbacks
+import UniversalLinks
+import Vapor
+
+extension AppRegistrar {
+    /// The body of `POST /api/v1/apps` and of the dashboard's form: read as it came, so that
+    /// ``validated(actionPolicy:)`` can name the field at fault and what it accepts.
+    struct Input: Content, Hashable {
+        var name: String
+        var role: String?
+        var appIDs: [String]
+        var logoutAction: String?
+        var paths: [String]?
+        var allowedCallbackHosts: [String]?
+        var deadlineSeconds: Int?
+        var maxReissues: Int?
+        var androidPackage: String?
+        var androidFingerprints: [String]?
+
+        /// Checks that `action` can carry ULC callbacks under `policy` (the registry's apps and the
+        /// tester's targets); throws a 422 naming `field`.
+        static func checkLogoutAction(_ action: String, policy: CallbackPolicy, field: String) throws {
+            do {
+                let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
+                                                      errorText: "https://handover.invalid/error")
+                _ = try policy.evaluate(probe.text)
+            } catch {
+                throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
+            }
+        }
+
+        /// Checks every field with the pure modules, naming the first one at fault. A logout action
+        /// must pass `actionPolicy`: https without a port, or also http on loopback in developer mode.
+        func validated(actionPolicy: CallbackPolicy = .default) throws -> Input {
+            var input = self
+            input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
+            guard !input.name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
+            let role = role ?? "target"
+            guard role == "target" || role == "launcher" else {
+                throw APIError.invalid("role", "'\(role)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
+            }
+            input.role = role
+            guard !appIDs.isEmpty else { throw APIError.invalid("appIDs", "give at least one app ID, such as ABCDE12345.com.example.app") }
+            for (index, appID) in appIDs.enumerated() {
+                if let problem = AppIdentifier.problem(with: appID) { throw APIError.invalid("appIDs[\(index)]", problem) }
+            }
+            if role == "target" {
+                guard let action = logoutAction else {
+                    throw APIError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
+                }
+                try Self.checkLogoutAction(action, policy: actionPolicy, field: "logoutAction")
+            } else if logoutAction != nil {
+                throw APIError.invalid("logoutAction", "a launcher has no logout action; leave it out")
+            }
+            for (index, path) in (paths ?? []).enumerated() {
+                guard !path.isEmpty, path.utf8.count <= 1024, !path.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                    throw APIError.invalid("paths[\(index)]", "give a path pattern such as /logout or /items/*")
+                }
+            }
+            input.allowedCallbackHosts = try Self.canonicalHosts(allowedCallbackHosts ?? [])
+            let deadline = deadlineSeconds ?? 20
+            guard (1...300).contains(deadline) else { throw APIError.invalid("deadlineSeconds", "give 1 to 300 seconds (the ULC spec allows 20)") }
+            input.deadlineSeconds = deadline
+            let reissues = maxReissues ?? 2
+            guard (0...10).contains(reissues) else { throw APIError.invalid("maxReissues", "give 0 to 10 resends") }
+            input.maxReissues = reissues
+            if let package = androidPackage {
+                guard AssetLinksValidator.isPackageName(package) else {
+                    throw APIError.invalid("androidPackage", "'\(package)' is not an Android package name such as com.example.app")
+                }
+                guard let fingerprints = androidFingerprints, !fingerprints.isEmpty else {
+                    throw APIError.invalid("androidFingerprints", "an Android app needs its SHA-256 signing-certificate fingerprints")
+                }
+                for (index, fingerprint) in fingerprints.enumerated() {
+                    if let problem = AssetLinksValidator.fingerprintProblem(fingerprint) {
+                        throw APIError.invalid("androidFingerprints[\(index)]", problem)
+                    }
+                }
+            } else if !(androidFingerprints ?? []).isEmpty {
+                throw APIError.invalid("androidPackage", "fingerprints were given without the package they sign")
+            }
+            return input
+        }
+
+        /// At most this many callback hosts per app: a launcher has a handful; use `*.example.com`
+        /// for many subdomains.
+        static let maximumCallbackHosts = 100
+
+        /// The allowlist as stored and shown: each entry in its ASCII form (`xn--` labels for
+        /// Unicode ones, lower case), each once, in the order given. Refuses a label that mixes
+        /// scripts (UTS #39, highly restrictive), such as `аpple.com` with a Cyrillic `а`, and a list
+        /// longer than ``maximumCallbackHosts``.
+        static func canonicalHosts(_ entries: [String]) throws -> [String] {
+            var hosts: [String] = []
+            for (index, entry) in entries.enumerated() {
+                let field = "allowedCallbackHosts[\(index)]"
+                if let mixed = ScriptRestriction.firstMixedLabel(in: entry) {
+                    throw APIError.invalid(field, "'\(entry)' has a label that mixes scripts ('\(mixed.label)': \(mixed.scripts.joined(separator: " and "))), "
+                                           + "so it can pass for another host; accepted: each label in one script (UTS #39), such as example.com or bücher.example")
+                }
+                let ascii: String
+                do {
+                    ascii = try HostAllowlist([entry]).description
+                } catch {
+                    throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
+                }
+                if !hosts.contains(ascii) { hosts.append(ascii) }
+            }
+            guard hosts.count <= maximumCallbackHosts else {
+                throw APIError.invalid("allowedCallbackHosts", "\(hosts.count) different hosts were given, and an app may list at most \(maximumCallbackHosts); "
+                                       + "use a wildcard such as *.example.com for many subdomains")
+            }
+            return hosts
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Fluent
+import Foundation
+import HandoverCore
+import UniversalLinks
+
+/// Registers an app: the API's `POST /api/v1/apps` and the dashboard's form both come here.
+enum AppRegistrar {
+    /// Validates and stores an app; throws
+    /// an ``APIError`` naming the field that is wrong.
+    static func create(_ raw: Input, context: ServerContext, on database: Database) async throws -> RegisteredApp {
+        let input = try raw.validated(actionPolicy: context.logoutActionPolicy)
+        if try await RegisteredApp.query(on: database).filter(\.$name == input.name).first() != nil {
+            throw APIError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
+        }
+        let app = RegisteredApp()
+        app.name = input.name
+        app.role = input.role ?? "target"
+        app.appIDs = input.appIDs
+        app.logoutAction = input.logoutAction
+        app.paths = input.paths ?? []
+        app.allowedCallbackHosts = input.allowedCallbackHosts ?? []
+        app.deadlineSeconds = input.deadlineSeconds ?? 20
+        app.maxReissues = input.maxReissues ?? 2
+        app.androidPackage = input.androidPackage
+        app.androidFingerprints = input.androidFingerprints ?? []
+        app.createdAt = context.clock.now()
+        // Both association files must stay valid with this app in them: check before saving, so
+        // the well-known routes never have an invalid file to serve.
+        let others = try await RegisteredApp.query(on: database).all()
+        let files = AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil)
+        do {
+            _ = try files.appleFile(apps: others + [app])
+        } catch let error as AssociationFiles.Invalid where error.oversizedBytes != nil {
+            let used = (try? files.appleFile(apps: others))??.count ?? 0
+            let left = max(0, AssociationValidator.maximumSize - used)
+            throw APIError(.unprocessableEntity, code: "association_file_too_large",
+                           reason: "paths: the apple-app-site-association file would grow past 128 KB (\(error.description)). "
+                               + "\(left) bytes are left for new apps; use fewer or shorter paths, wildcards such as /items/*, or remove an app first.",
+                           field: "paths")
+        } catch let error as AssociationFiles.Invalid {
+            throw APIError.invalid("paths", "the apple-app-site-association file would be invalid: \(error.description)")
+        }
+        do {
+            _ = try files.assetLinks(apps: others + [app])
+        } catch let error as AssociationFiles.Invalid {
+            throw APIError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
+        }
+        try await app.create(on: database)
+        context.associationFiles.invalidate()
+        return app
+    }
+}

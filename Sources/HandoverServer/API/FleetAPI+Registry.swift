@@ -1,0 +1,87 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// `/api/v1/apps`, `/api/v1/devices` and `/api/v1/webhooks`: the registry, admin only.
+extension FleetAPI {
+    func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output {
+        let body = switch input.body { case .json(let body): body }
+        let app = try await AppRegistrar.create(body, context: context, on: try CurrentRequest.request.db)
+        return .created(.init(body: .json(try AppView(app))))
+    }
+
+    func listApps(_ input: Operations.ListApps.Input) async throws -> Operations.ListApps.Output {
+        let apps = try await RegisteredApp.query(on: try CurrentRequest.request.db).sort(\.$createdAt).all()
+        return .ok(.init(body: .json(try apps.map(AppView.init))))
+    }
+
+    func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output {
+        .ok(.init(body: .json(try AppView(try await find(RegisteredApp.self, input.path.appID, "app")))))
+    }
+
+    func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output {
+        try await find(RegisteredApp.self, input.path.appID, "app").delete(on: try CurrentRequest.request.db)
+        context.associationFiles.invalidate()
+        return .noContent(.init())
+    }
+
+    func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output {
+        let body = switch input.body { case .json(let body): body }
+        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
+        guard !name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
+        let now = context.clock.now()
+        let device = Device(name: name, createdAt: now)
+        let key: String = try await CurrentRequest.request.db.transaction { db in
+            try await device.create(on: db)
+            return try await APIKeyIssuer.create(name: "device \(name)", scope: .device, deviceID: try device.requireID(), on: db, now: now)
+        }
+        return .created(.init(body: .json(.init(device: try DeviceView(device), key: key))))
+    }
+
+    func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
+        let devices = try await Device.query(on: try CurrentRequest.request.db).sort(\.$createdAt).all()
+        return .ok(.init(body: .json(try devices.map(DeviceView.init))))
+    }
+
+    func getDevice(_ input: Operations.GetDevice.Input) async throws -> Operations.GetDevice.Output {
+        .ok(.init(body: .json(try DeviceView(try await find(Device.self, input.path.deviceID, "device")))))
+    }
+
+    func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
+        let body = switch input.body { case .json(let body): body }
+        let (hook, secret) = try await WebhookRegistrar.create(body, context: context, on: try CurrentRequest.request.db)
+        return .created(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
+    }
+
+    func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output {
+        let hooks = try await Webhook.query(on: try CurrentRequest.request.db).sort(\.$createdAt).all()
+        return .ok(.init(body: .json(try hooks.map(WebhookView.init))))
+    }
+
+    func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output {
+        let hook = try await find(Webhook.self, input.path.webhookID, "webhook")
+        let deliveries = try await WebhookDelivery.query(on: try CurrentRequest.request.db).filter(\.$webhookID == hook.requireID())
+            .sort(\.$createdAt, .descending).limit(200).all()
+        return .ok(.init(body: .json(try deliveries.map(DeliveryView.init))))
+    }
+
+    /// A new signing secret (given, or generated), shown once. The old one keeps signing beside
+    /// it for a day, so receivers can switch over.
+    func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output {
+        let hook = try await find(Webhook.self, input.path.webhookID, "webhook")
+        let given: String? = switch input.body {
+        case .json(let body): body.secret
+        case nil: nil
+        }
+        let secret = try await WebhookRegistrar.rotateSecret(of: hook, to: given, context: context, on: try CurrentRequest.request.db)
+        return .ok(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
+    }
+
+    private func find<M: Model>(_ type: M.Type, _ text: String, _ what: String) async throws -> M where M.IDValue == UUID {
+        guard let model = try await M.find(try id(text, of: what), on: try CurrentRequest.request.db) else { throw APIError.notFound(what) }
+        return model
+    }
+}

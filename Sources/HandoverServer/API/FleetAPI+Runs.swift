@@ -1,0 +1,67 @@
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// Logout runs: created by a device, read by the device or an admin, and finished by the
+/// callbacks the launcher reports. (Following a run live is a server-sent event stream, a plain
+/// route: ``LogoutRunEventRoutes``.)
+extension FleetAPI {
+    func createLogoutRun(_ input: Operations.CreateLogoutRun.Input) async throws -> Operations.CreateLogoutRun.Output {
+        let request = try CurrentRequest.request
+        let deviceID = try id(input.path.deviceID, of: "device")
+        let principal = try request.principal
+        if principal.scope == .device, principal.deviceID != deviceID {
+            throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
+        }
+        guard try await Device.find(deviceID, on: request.db) != nil else { throw APIError.notFound("device") }
+        var apps: [UUID]?
+        if case .json(let body) = input.body, let texts = body.apps {
+            apps = try texts.enumerated().map { index, text in
+                guard let app = UUID(uuidString: text) else { throw APIError.invalid("apps[\(index)]", "'\(text)' is not an app id (a UUID)") }
+                return app
+            }
+        }
+        let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: apps)
+        // The device changes hands: its Native SSO sessions end with it (global sign-out).
+        try await context.sessions?.signOutDevice(deviceID, on: request.db)
+        return .created(.init(body: .json(view)))
+    }
+
+    func getLogoutRun(_ input: Operations.GetLogoutRun.Input) async throws -> Operations.GetLogoutRun.Output {
+        .ok(.init(body: .json(try await authorizedView(input.path.runID))))
+    }
+
+    /// The launcher reports a callback it received as a universal link (the usual path; the
+    /// callback page covers the 1–3 % that land in a browser).
+    func reportCallback(_ input: Operations.ReportCallback.Input) async throws -> Operations.ReportCallback.Output {
+        let view = try await authorizedView(input.path.runID)
+        let report = switch input.body { case .json(let report): report }
+        guard let target = CallbackURL(report.url), target.run == view.id else {
+            let expected = CallbackURL.pathPrefix.joined(separator: "/") + "/\(view.id.uuidString.lowercased())/<item>/success|error?n=<nonce>"
+            throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/\(expected)")
+        }
+        let callback = LogoutRunService.Callback(run: target.run, item: target.item, outcome: target.outcome,
+                                                 nonce: target.nonce, reportedBy: .launcher)
+        switch try await context.recordCallback(callback, on: try CurrentRequest.request.application) {
+        case .recorded(let app, let outcome):
+            return .ok(.init(body: .json(CallbackReportResult(recorded: true, status: LogoutItemState(finishedBy: outcome), app: app))))
+        case .alreadyRecorded(let app, let status):
+            throw APIError(.conflict, code: "already_recorded", reason: "\(app) already has its outcome (\(status.rawValue)); nothing was recorded.")
+        case .unknown:
+            throw APIError(.notFound, code: "unknown_callback", reason: "This callback's nonce was not issued for that item.")
+        }
+    }
+
+    /// The run, if the request's key may read it: an admin key, or the key of the run's device.
+    func authorizedView(_ runText: String) async throws -> LogoutRunView {
+        let request = try CurrentRequest.request
+        let runID = try id(runText, of: "run")
+        let view = try await context.runs(request.db).view(runID)
+        let principal = try request.principal
+        if principal.scope == .device, principal.deviceID != view.deviceID {
+            throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
+        }
+        return view
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// An app as the API shows it.
+struct AppView: Content, Hashable {
+    var id: UUID
+    var name: String
+    var role: String
+    var appIDs: [String]
+    var logoutAction: String?
+    var paths: [String]
+    var allowedCallbackHosts: [String]
+    var deadlineSeconds: Int
+    var maxReissues: Int
+    var androidPackage: String?
+    var androidFingerprints: [String]
+    var createdAt: Date
+
+    init(_ app: RegisteredApp) throws {
+        id = try app.requireID()
+        name = app.name
+        role = app.role
+        appIDs = app.appIDs
+        logoutAction = app.logoutAction
+        paths = app.paths
+        allowedCallbackHosts = app.allowedCallbackHosts
+        deadlineSeconds = app.deadlineSeconds
+        maxReissues = app.maxReissues
+        androidPackage = app.androidPackage
+        androidFingerprints = app.androidFingerprints
+        createdAt = app.createdAt
+    }
+}
+
+struct DeviceView: Content, Hashable {
+    var id: UUID
+    var name: String
+    var status: DeviceStatus
+    var createdAt: Date
+    var lastRunID: UUID?
+
+    init(_ device: Device) throws {
+        id = try device.requireID()
+        name = device.name
+        status = device.status
+        createdAt = device.createdAt
+        lastRunID = device.lastRunID
+    }
+}
+
+struct WebhookView: Content, Hashable {
+    var id: UUID
+    var url: String
+    var events: [String]
+    var createdAt: Date
+
+    init(_ hook: Webhook) throws {
+        id = try hook.requireID()
+        url = hook.url
+        events = hook.events
+        createdAt = hook.createdAt
+    }
+}
+
+struct DeliveryView: Content, Hashable {
+    var id: UUID
+    var event: String
+    var status: WebhookDeliveryStatus
+    var attempts: Int
+    var nextAttemptAt: Date?
+    var lastStatusCode: Int?
+    var lastError: String?
+    var createdAt: Date
+    var deliveredAt: Date?
+
+    init(_ delivery: WebhookDelivery) throws {
+        id = try delivery.requireID()
+        event = delivery.event
+        status = delivery.status
+        attempts = delivery.attempts
+        nextAttemptAt = delivery.status == .pending ? delivery.nextAttemptAt : nil
+        lastStatusCode = delivery.lastStatusCode
+        lastError = delivery.lastError
+        createdAt = delivery.createdAt
+        deliveredAt = delivery.deliveredAt
+    }
+}
+
+
+extension String {
+    /// Whether the text holds a control character (C0, DEL or C1). No name, URL or secret needs
+    /// one, and PostgreSQL refuses U+0000 in text columns, so stored text fields refuse them.
+    var containsControlCharacter: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    static let controlCharacterAdvice = "remove control characters (such as U+0000 or escape codes); give printable text"
+}

@@ -1,0 +1,63 @@
+import Fluent
+import Foundation
+import HandoverCore
+import SessionTokens
+
+/// Subscribes webhook receivers and rotates their signing secrets.
+enum WebhookRegistrar {
+    /// Validates and stores a webhook; returns it with its signing secret (given, or generated),
+    /// which is shown only now. Throws an ``APIError`` naming the field that is wrong.
+    static func create(_ input: Components.Schemas.WebhookInput, context: ServerContext, on database: Database) async throws -> (Webhook, String) {
+        guard !input.url.containsControlCharacter else { throw APIError.invalid("url", String.controlCharacterAdvice) }
+        guard let url = URL(string: input.url), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+              scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || WebhookTargetPolicy.isLoopback(host))) else {
+            throw APIError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
+        }
+        if let refusal = context.webhookTargets.checkLiteral(host) {
+            throw APIError.invalid("url", "\(refusal.description); give the address of a public https receiver")
+        }
+        guard !input.events.isEmpty else {
+            throw APIError.invalid("events", "subscribe to at least one of \(WebhookOutbox.eventTypes.joined(separator: ", "))")
+        }
+        for (index, event) in input.events.enumerated() where !WebhookOutbox.eventTypes.contains(event) {
+            throw APIError.invalid("events[\(index)]", "'\(event)' is not an event; use \(WebhookOutbox.eventTypes.joined(separator: ", "))")
+        }
+        if let secret = input.secret { try checkSecret(secret) }
+        let secret = input.secret ?? WebhookSignature.generateSecret()
+        let hook = Webhook()
+        hook.url = input.url
+        hook.events = Array(Set(input.events)).sorted()
+        hook.secret = try ServerSecrets.seal(secret, sealer: try sealer(context))
+        hook.createdAt = context.clock.now()
+        try await hook.create(on: database)
+        return (hook, secret)
+    }
+
+    /// Gives `hook` a new signing secret (`given`, or generated) and returns it. The old one keeps
+    /// signing beside it for a day, so receivers can switch over.
+    static func rotateSecret(of hook: Webhook, to given: String?, context: ServerContext, on database: Database) async throws -> String {
+        if let given { try checkSecret(given) }
+        let sealer = try sealer(context)
+        let secret = given ?? WebhookSignature.generateSecret()
+        hook.previousSecret = hook.secret
+        hook.previousSecretExpiresAt = context.clock.now().addingTimeInterval(WebhookSignature.rotationOverlap)
+        hook.secret = try ServerSecrets.seal(secret, sealer: sealer)
+        try await hook.save(on: database)
+        return secret
+    }
+
+    /// A signing secret given by an admin: Standard Webhooks' form.
+    static func checkSecret(_ secret: String) throws {
+        guard WebhookSignature.isValidSecret(secret) else {
+            throw APIError.invalid("secret", "give whsec_ and the base64 of 24 to 64 random bytes (Standard Webhooks), "
+                                   + "for example from `echo whsec_$(openssl rand -base64 32)`, or leave it out to have one generated")
+        }
+    }
+
+    private static func sealer(_ context: ServerContext) throws -> SecretSealer {
+        guard let sealer = context.sealer else {
+            throw APIError(.internalServerError, code: "internal_error", reason: "The server has no encryption key for secrets.")
+        }
+        return sealer
+    }
+}

@@ -1,0 +1,1 @@
+// The generator runs as `swift run --package-path Tools/OpenAPIGenerator swift-openapi-generator`.
