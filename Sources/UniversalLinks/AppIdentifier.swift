@@ -13,7 +13,7 @@ public enum AppIdentifier {
         }
         guard !bundle.isEmpty, bundle.first != UInt8(ascii: "."), bundle.last != UInt8(ascii: "."),
               !bundle.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).contains(where: \.isEmpty),
-              bundle.allSatisfy({ RawURL.isLetter($0) || RawURL.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+              bundle.allSatisfy({ SplitURL.isLetter($0) || SplitURL.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         else {
             return "\"\(appID)\" has an invalid bundle ID after the team ID; a bundle ID is dot-separated parts of letters, digits and hyphens, e.g. \"com.example.app\""
         }

@@ -111,8 +111,8 @@ public enum AssetLinksValidator {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return false }
         return parts.allSatisfy { part in
-            guard let first = part.utf8.first, RawURL.isLetter(first) else { return false }
-            return part.utf8.allSatisfy { RawURL.isLetter($0) || RawURL.isDigit($0) || $0 == UInt8(ascii: "_") }
+            guard let first = part.utf8.first, SplitURL.isLetter(first) else { return false }
+            return part.utf8.allSatisfy { SplitURL.isLetter($0) || SplitURL.isDigit($0) || $0 == UInt8(ascii: "_") }
         }
     }
 
@@ -121,7 +121,7 @@ public enum AssetLinksValidator {
         guard let fingerprint else { return "a fingerprint must be a string such as \"AB:CD:...\"" }
         let parts = fingerprint.split(separator: ":", omittingEmptySubsequences: false)
         let wellFormed = parts.count == 32 && parts.allSatisfy { part in
-            part.utf8.count == 2 && part.utf8.allSatisfy { RawURL.isDigit($0) || ($0 >= 0x41 && $0 <= 0x46) }
+            part.utf8.count == 2 && part.utf8.allSatisfy { SplitURL.isDigit($0) || ($0 >= 0x41 && $0 <= 0x46) }
         }
         if wellFormed { return nil }
         return "\"\(fingerprint)\" is not a SHA-256 fingerprint as Android expects: 32 bytes in upper-case hex joined by colons, e.g. \"14:6D:E9:...\" (95 characters)"

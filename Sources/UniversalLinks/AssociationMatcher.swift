@@ -43,8 +43,12 @@ public struct AssociationMatcher: Sendable {
         return copy.withUTF8 { decide(app: app, bytes: $0, url: nil) }
     }
 
+    /// Whether `url` is an absolute URL with a host, the only kind ``decide(appID:url:)`` can
+    /// claim (anything else is never a universal link).
+    public static func canDecide(_ url: String) -> Bool { SplitURL(url) != nil }
+
     /// Decides an already split URL for the app `appID`.
-    public func decide(appID: String, url: RawURL) -> AssociationDecision {
+    func decide(appID: String, url: SplitURL) -> AssociationDecision {
         guard let app = program.app(appID) else { return Self.noMatch }
         return url.bytes.withUnsafeBufferPointer { decide(app: app, bytes: $0, url: url.parts) }
     }

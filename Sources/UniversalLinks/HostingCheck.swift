@@ -42,7 +42,7 @@ public enum HostingCheck {
     public static func check(_ response: FetchedResponse, allowInsecureHTTP: Bool = false) -> ValidationReport {
         var report = ValidationReport()
         let location = "http"
-        if let url = RawURL(response.url) {
+        if let url = SplitURL(response.url) {
             switch url.scheme {
             case "https": break
             case "http" where allowInsecureHTTP:

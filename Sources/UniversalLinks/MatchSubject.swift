@@ -27,7 +27,7 @@ final class MatchSubject {
     /// - Parameters:
     ///   - neededForms: a bit set of form indexes to prepare.
     ///   - needsItems: whether to split the query into items.
-    init(url: RawURL, neededForms: UInt8, needsItems: Bool) {
+    init(url: SplitURL, neededForms: UInt8, needsItems: Bool) {
         let bytes = url.bytes
         let rawPath: ArraySlice<UInt8> = url.pathRange.isEmpty ? [UInt8(ascii: "/")] : bytes[url.pathRange]
         let rawQuery: ArraySlice<UInt8> = url.queryRange.map { bytes[$0] } ?? []

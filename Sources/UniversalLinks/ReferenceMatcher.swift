@@ -22,11 +22,11 @@ struct ReferenceMatcher {
     }
 
     func decide(appID: String, url: String) -> AssociationDecision {
-        guard let raw = RawURL(url) else { return AssociationDecision(outcome: .noMatch, rule: nil) }
+        guard let raw = SplitURL(url) else { return AssociationDecision(outcome: .noMatch, rule: nil) }
         return decide(appID: appID, url: raw)
     }
 
-    func decide(appID: String, url: RawURL) -> AssociationDecision {
+    func decide(appID: String, url: SplitURL) -> AssociationDecision {
         guard let entries = rulesByApp[appID] else { return AssociationDecision(outcome: .noMatch, rule: nil) }
         let scheme = url.bytes[url.schemeRange]
         guard AssociationMatcher.isHTTPScheme(scheme), url.isOnDomain(domainName) else {

@@ -134,7 +134,7 @@ struct AASAMatchCommand: AsyncParsableCommand {
         let matcher = AssociationMatcher(file: parsed, domain: domain)
         let entries = parsed.appLinks?.details.filter { $0.appIDs.contains(app) }.count ?? 0
         for url in urls {
-            guard RawURL(url) != nil else {
+            guard AssociationMatcher.canDecide(url) else {
                 print("\(url)  error: not an absolute URL; write it as https://\(domain)/path")
                 continue
             }
@@ -189,7 +189,7 @@ struct AASADecideCommand: AsyncParsableCommand {
         guard let domain = request["domain"]?.stringValue else { return reply(id, "error", "\"domain\" is missing or not a string; give a host such as \"example.com\"") }
         guard let appID = request["appId"]?.stringValue else { return reply(id, "error", "\"appId\" is missing or not a string; give TEAMID.bundle.id") }
         guard let url = request["url"]?.stringValue else { return reply(id, "error", "\"url\" is missing or not a string; give an absolute https URL") }
-        guard let raw = RawURL(url) else { return reply(id, "error", "\"url\" is not an absolute URL: \(url)") }
+        guard AssociationMatcher.canDecide(url) else { return reply(id, "error", "\"url\" is not an absolute URL: \(url)") }
         let text = aasa.compactText
         let matcher: AssociationMatcher
         if let cache, cache.text == text, cache.domain == domain {
@@ -202,6 +202,6 @@ struct AASADecideCommand: AsyncParsableCommand {
             }
             cache = (text, domain, matcher)
         }
-        return reply(id, "decision", matcher.decide(appID: appID, url: raw).outcome.rawValue)
+        return reply(id, "decision", matcher.decide(appID: appID, url: url).outcome.rawValue)
     }
 }

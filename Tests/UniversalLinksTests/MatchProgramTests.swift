@@ -70,8 +70,8 @@ import PropertyBased
                     for url in Self.urls {
                         let expected = reference.decide(appID: appID, url: url)
                         #expect(matcher.decide(appID: appID, url: url) == expected, "\(text) \(domain) \(appID) \(url)")
-                        if let raw = RawURL(url) {
-                            #expect(matcher.decide(appID: appID, url: raw) == expected, "\(text) \(domain) \(appID) \(url) (RawURL)")
+                        if let raw = SplitURL(url) {
+                            #expect(matcher.decide(appID: appID, url: raw) == expected, "\(text) \(domain) \(appID) \(url) (SplitURL)")
                         }
                     }
                 }
@@ -79,9 +79,9 @@ import PropertyBased
         }
     }
 
-    @Test func splittingABufferAgreesWithRawURL() {
+    @Test func splittingABufferAgreesWithSplitURL() {
         for url in Self.urls + ["https://", "https://:1/", "https://a:123456/", "https://[::1", "https://[::1]x/", "a+b-c.d://h/p"] {
-            let raw = RawURL(url)
+            let raw = SplitURL(url)
             let parts = Array(url.utf8).withUnsafeBufferPointer { URLParts($0) }
             #expect((raw == nil) == (parts == nil), "\(url)")
             if let raw, let parts {

@@ -1,10 +1,13 @@
 import Foundation
 
-/// An absolute URL split into its parts exactly as written, with nothing decoded or rewritten.
+/// An absolute URL split into its parts exactly as written, with nothing decoded or rewritten:
+/// the matcher's own split, over byte ranges.
 ///
 /// Matching must see the path, query and fragment as the link carries them (`%C3%A9` is not
-/// `%c3%a9`), which Foundation's `URL` does not promise, so the split is done here by hand.
-public struct RawURL: Sendable, Equatable {
+/// `%c3%a9`), which Foundation's `URL` does not promise, so the split is done here by hand. It
+/// is lenient where `LinkCallbacks.SplitURL` (the one public URL-as-written type, which validates a
+/// link's every character) is strict: iOS decides any absolute URL it is handed.
+struct SplitURL: Sendable, Equatable {
     /// The URL's UTF-8 bytes.
     let bytes: [UInt8]
     let schemeRange: Range<Int>
@@ -15,20 +18,20 @@ public struct RawURL: Sendable, Equatable {
     let fragmentRange: Range<Int>?
 
     /// The scheme in lower case (`https`).
-    public var scheme: String { String(decoding: bytes[schemeRange], as: UTF8.self).lowercased() }
+    var scheme: String { String(decoding: bytes[schemeRange], as: UTF8.self).lowercased() }
     /// The host as written, in lower case, without user info, port or IPv6 brackets.
-    public var host: String { String(decoding: bytes[hostRange], as: UTF8.self).lowercased() }
+    var host: String { String(decoding: bytes[hostRange], as: UTF8.self).lowercased() }
     /// The port, when one is written.
-    public var port: Int? { portRange.flatMap { Int(String(decoding: bytes[$0], as: UTF8.self)) } }
+    var port: Int? { portRange.flatMap { Int(String(decoding: bytes[$0], as: UTF8.self)) } }
     /// The path as written; `/` when the URL has none.
-    public var path: String { pathRange.isEmpty ? "/" : String(decoding: bytes[pathRange], as: UTF8.self) }
+    var path: String { pathRange.isEmpty ? "/" : String(decoding: bytes[pathRange], as: UTF8.self) }
     /// The query as written, without `?`; nil when there is no `?`.
-    public var query: String? { queryRange.map { String(decoding: bytes[$0], as: UTF8.self) } }
+    var query: String? { queryRange.map { String(decoding: bytes[$0], as: UTF8.self) } }
     /// The fragment as written, without `#`; nil when there is no `#`.
-    public var fragment: String? { fragmentRange.map { String(decoding: bytes[$0], as: UTF8.self) } }
+    var fragment: String? { fragmentRange.map { String(decoding: bytes[$0], as: UTF8.self) } }
 
     /// Splits `string`, or returns nil when it is not an absolute `scheme://host...` URL.
-    public init?(_ string: String) {
+    init?(_ string: String) {
         let bytes = Array(string.utf8)
         guard let parts = bytes.withUnsafeBufferPointer({ URLParts($0) }) else { return nil }
         self.bytes = bytes
@@ -47,7 +50,7 @@ public struct RawURL: Sendable, Equatable {
 
     /// Whether the URL's host (and port, when `domain` names one) is `domain`, compared without
     /// regard to case and to a trailing dot.
-    public func isOnDomain(_ domain: String) -> Bool {
+    func isOnDomain(_ domain: String) -> Bool {
         let target = DomainName(domain)
         return isOnDomain(target)
     }
@@ -86,7 +89,7 @@ struct DomainName: Sendable {
     }
 }
 
-/// Where the parts of an absolute URL lie in its UTF-8 bytes: the split behind `RawURL`, done over
+/// Where the parts of an absolute URL lie in its UTF-8 bytes: the split behind `SplitURL`, done over
 /// a buffer so `AssociationMatcher` can split a `String`'s own storage without copying it.
 struct URLParts: Sendable {
     let schemeRange: Range<Int>
@@ -108,9 +111,9 @@ struct URLParts: Sendable {
     /// Splits `bytes`, or returns nil when they are not an absolute `scheme://host...` URL.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         // scheme ":" "//"
-        guard let first = bytes.first, RawURL.isLetter(first) else { return nil }
+        guard let first = bytes.first, SplitURL.isLetter(first) else { return nil }
         var i = 1
-        while i < bytes.count, RawURL.isLetter(bytes[i]) || RawURL.isDigit(bytes[i]) || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: ".") {
+        while i < bytes.count, SplitURL.isLetter(bytes[i]) || SplitURL.isDigit(bytes[i]) || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: ".") {
             i += 1
         }
         guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/") else { return nil }
@@ -141,7 +144,7 @@ struct URLParts: Sendable {
         }
         guard !hostRange.isEmpty else { return nil }
         if let port, !port.isEmpty {
-            guard port.count <= 5, bytes[port].allSatisfy(RawURL.isDigit) else { return nil }
+            guard port.count <= 5, bytes[port].allSatisfy(SplitURL.isDigit) else { return nil }
             portRange = port
         } else {
             portRange = nil
@@ -164,7 +167,7 @@ struct URLParts: Sendable {
 
 
     /// Whether the host (and port, when `target` names one) is `target`, exactly as
-    /// `RawURL.isOnDomain` decides it, for an `http` (`isHTTP`) or `https` URL.
+    /// `SplitURL.isOnDomain` decides it, for an `http` (`isHTTP`) or `https` URL.
     func isOnDomain(_ target: DomainName, bytes: UnsafeBufferPointer<UInt8>, isHTTP: Bool) -> Bool {
         var hostEnd = hostRange.upperBound
         if bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
