@@ -4,13 +4,15 @@
 //
 // Layers (arrows point down only):
 //   handover (CLI)  ->  HandoverServer, HandoverClient, DeviceSimulator
-//   HandoverClient  ->  LinkCallbacks, OutOfBand             (no Vapor, no NIO: an iOS app links it)
+//   HandoverClient  ->  HandoverProtocol, LinkCallbacks, OutOfBand, OpenAPIURLSession
+//                                                            (no Vapor, no NIO: an iOS app links it)
 //   OutOfBand                                                (pure: Foundation and swift-crypto)
 //   LinkCallbacks, UniversalLinks, QRCode                    (pure: Foundation only)
 //
 // The `Server` trait (on by default) carries everything the server, the CLI and the tests need:
 // Vapor, Fluent, SwiftNIO, the database drivers, jwt-kit and the rest. An iOS app that wants only
-// the SDK turns it off, and then resolves swift-crypto (and swift-asn1 under it) and nothing else:
+// the SDK turns it off, and then resolves swift-crypto and the OpenAPI runtime over URLSession
+// (with swift-asn1, swift-http-types and swift-collections under them) and nothing else:
 //
 //     .package(url: "https://github.com/<owner>/handover.git", from: "1.0.0", traits: [])
 //

@@ -264,7 +264,7 @@ public final class HandoverServer: Sendable {
         }
         try application.register(collection: AssociationFileRoutes(context: context))
         try application.register(collection: CallbackPageRoutes(context: context))
-        try FleetAPI.register(on: application, context: context)
+        try APIHandler.register(on: application, context: context)
         let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator(context: context))
         try api.register(collection: LogoutRunEventRoutes(context: context))
         try api.register(collection: OperationRoutes(context: context))

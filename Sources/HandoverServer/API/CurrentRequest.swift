@@ -2,7 +2,7 @@ import Vapor
 
 /// The Vapor request a generated handler is answering.
 ///
-/// The handlers of ``FleetAPI`` get typed input from the generated code, not the `Request`; this
+/// The handlers of ``APIHandler`` get typed input from the generated code, not the `Request`; this
 /// task-local carries the request (its database, its authenticated key, its logger, its
 /// application) from ``CurrentRequest/Binding``, the middleware in front of the generated
 /// routes, to the handler that runs below it.

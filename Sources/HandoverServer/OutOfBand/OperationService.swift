@@ -56,7 +56,7 @@ struct OperationService {
     ///   with no enrolled phone is made all the same, addressed to no phone and sealed to a
     ///   throwaway key, so that the page answers alike whether or not the user exists (no user
     ///   enumeration). Nothing can approve it; it expires.
-    func create(_ input: OperationInput.Checked, browserSecretHash: String? = nil, unknownUsersLookEnrolled: Bool = false) async throws -> OperationView {
+    func create(_ input: NewOperation.Checked, browserSecretHash: String? = nil, unknownUsersLookEnrolled: Bool = false) async throws -> OperationView {
         let started = now
         var device: EnrolledDevice?
         var locked = false

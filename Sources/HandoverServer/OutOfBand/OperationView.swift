@@ -3,21 +3,21 @@ import HandoverCore
 import Vapor
 
 /// An out-of-band operation as the API shows it.
-struct OperationView: Content, Equatable {
-    struct Failure: Content, Equatable {
+struct OperationView: Content, Hashable {
+    struct Failure: Content, Hashable {
         /// An ``OutOfBand/AnswerRejection`` code (`wrong_number`, `expired`…).
         var code: String
         var reason: String
     }
 
     /// How the operation was sent; only in the answer to `POST /api/v1/operations`.
-    struct Dispatch: Content, Equatable {
-        struct QRCodeURLs: Content, Equatable {
+    struct Dispatch: Content, Hashable {
+        struct QRCodeURLs: Content, Hashable {
             var svg: String
             var png: String
         }
 
-        struct Push: Content, Equatable {
+        struct Push: Content, Hashable {
             /// `delivered`, `unregistered` (the token was turned off) or `failed: <reason>`.
             var outcome: String
             var device: String
@@ -69,7 +69,7 @@ struct OperationView: Content, Equatable {
 }
 
 /// An enrolled phone as the API shows it.
-struct EnrolledDeviceView: Content, Equatable {
+struct EnrolledDeviceView: Content, Hashable {
     var id: String
     var user: String
     var signingKey: String
@@ -92,7 +92,14 @@ struct EnrolledDeviceView: Content, Equatable {
 }
 
 /// The tenant's callback allowlist as the API shows it.
-struct CallbackAllowlistView: Content, Equatable {
+struct CallbackAllowlistView: Content, Hashable {
     var hosts: [String]
     var schemes: [String]
+}
+
+/// A user whose out-of-band sign-in is locked after a "this was not me".
+struct OutOfBandLockView: Content, Hashable {
+    var user: String
+    var operationID: UUID
+    var lockedAt: Date
 }

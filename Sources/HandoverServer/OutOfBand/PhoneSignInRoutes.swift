@@ -41,7 +41,7 @@ struct PhoneSignInRoutes: RouteCollection {
         guard let userID = try request.session.userID else { throw APIError(.unauthorized, code: "invalid_access_token", reason: "Bad subject.") }
         let input = request.body.data == nil ? EnrollInput() : try request.content.decode(EnrollInput.self, using: JSONDecoder.api)
         let operations = context.operations(request.db)
-        let checked = try OperationInput(type: OperationType.registration.rawValue, user: userID.uuidString.lowercased(),
+        let checked = try NewOperation(type: OperationType.registration.rawValue, user: userID.uuidString.lowercased(),
                                          dispatcher: input.dispatcher ?? OperationDispatcher.link.rawValue, expiresIn: input.expiresIn)
             .checked(allowlist: try await operations.callbackPolicy())
         var view = try await operations.create(checked)
@@ -78,7 +78,7 @@ struct PhoneSignInRoutes: RouteCollection {
         // user with no phone (or no such user) gets the same page, with a request no phone can
         // approve: the answer never says whether the user exists.
         let dispatcher: OperationDispatcher = context.push != nil && device?.pushToken != nil && device?.pushTokenActive == true ? .push : .qr
-        let checked = try OperationInput(type: OperationType.authentication.rawValue, user: user, dispatcher: dispatcher.rawValue,
+        let checked = try NewOperation(type: OperationType.authentication.rawValue, user: user, dispatcher: dispatcher.rawValue,
                                          device: device?.id).checked(allowlist: try await operations.callbackPolicy())
         let secret = BearerSecret.random()
         let view = try await operations.create(checked, browserSecretHash: BearerSecret.digest(secret), unknownUsersLookEnrolled: true)

@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 import Vapor
 
 /// `GET /api/v1/logout-runs/{runID}/events`: a run followed live over server-sent events. The one
-/// run route outside the generated API (``FleetAPI``): its answer is not a JSON body but a stream
+/// run route outside the generated API (``APIHandler``): its answer is not a JSON body but a stream
 /// that lasts as long as the run, written by ``EventStream`` (keep-alive comments, the end of the
 /// run), where the generated protocol would offer only an untyped body.
 struct LogoutRunEventRoutes: RouteCollection {
@@ -37,7 +37,7 @@ struct LogoutRunEventRoutes: RouteCollection {
 
     private func authorizedView(_ request: Request) async throws -> LogoutRunView {
         try await CurrentRequest.$value.withValue(request) {
-            try await FleetAPI(context: context).authorizedView(request.parameters.get("runID") ?? "")
+            try await APIHandler(context: context).authorizedView(request.parameters.get("runID") ?? "")
         }
     }
 }

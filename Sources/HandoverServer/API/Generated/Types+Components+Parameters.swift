@@ -20,6 +20,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/WebhookID`.
         internal typealias WebhookID = Swift.String
+        /// An operation id; anything else is a 400 (`invalid_id`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/OperationID`.
+        internal typealias OperationID = Swift.String
         /// A logout run id; anything else is a 400 (`invalid_id`).
         ///
         /// - Remark: Generated from `#/components/parameters/RunID`.

@@ -8,6 +8,16 @@ import HandoverProtocol
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     internal enum Schemas {
+        /// - Remark: Generated from `#/components/schemas/OperationInput`.
+        internal typealias OperationInput = NewOperation
+        /// - Remark: Generated from `#/components/schemas/Operation`.
+        internal typealias Operation = OperationView
+        /// - Remark: Generated from `#/components/schemas/CallbackAllowlist`.
+        internal typealias CallbackAllowlist = CallbackAllowlistView
+        /// - Remark: Generated from `#/components/schemas/CallbackAllowlistInput`.
+        internal typealias CallbackAllowlistInput = AllowlistUpdate
+        /// - Remark: Generated from `#/components/schemas/EnrolledDevice`.
+        internal typealias EnrolledDevice = EnrolledDeviceView
         /// - Remark: Generated from `#/components/schemas/Error`.
         internal typealias _Error = HandoverProtocol.APIErrorBody
         /// - Remark: Generated from `#/components/schemas/AppInput`.
@@ -150,6 +160,8 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/EventType`.
         internal typealias EventType = Swift.String
+        /// - Remark: Generated from `#/components/schemas/OutOfBandLock`.
+        internal typealias OutOfBandLock = OutOfBandLockView
         /// - Remark: Generated from `#/components/schemas/Delivery`.
         internal typealias Delivery = DeliveryView
         /// - Remark: Generated from `#/components/schemas/RunInput`.

@@ -99,6 +99,55 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/webhooks/{webhookID}/rotate-secret`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)`.
     func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    ///
+    /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
+    /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
+    /// new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
+    /// the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
+    /// dispatch result; for `authentication` also the `number` the web page shows.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/operations`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)`.
+    func createOperation(_ input: Operations.CreateOperation.Input) async throws -> Operations.CreateOperation.Output
+    /// The tenant's allowlist for operations' x-callback targets. Admin scope.
+    ///
+    /// - Remark: HTTP `GET /api/v1/operations/callback-allowlist`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)`.
+    func getCallbackAllowlist(_ input: Operations.GetCallbackAllowlist.Input) async throws -> Operations.GetCallbackAllowlist.Output
+    /// Replace the allowlist. Admin scope.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/operations/callback-allowlist`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)`.
+    func setCallbackAllowlist(_ input: Operations.SetCallbackAllowlist.Input) async throws -> Operations.SetCallbackAllowlist.Output
+    /// One operation and its status. Admin scope.
+    ///
+    /// One past its expiry and still unanswered is marked `expired` first.
+    ///
+    /// - Remark: HTTP `GET /api/v1/operations/{operationID}`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/get(getOperation)`.
+    func getOperation(_ input: Operations.GetOperation.Input) async throws -> Operations.GetOperation.Output
+    /// Cancel an operation that has not ended. Admin scope.
+    ///
+    /// - Remark: HTTP `POST /api/v1/operations/{operationID}/cancel`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)`.
+    func cancelOperation(_ input: Operations.CancelOperation.Input) async throws -> Operations.CancelOperation.Output
+    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+    ///
+    /// - Remark: HTTP `GET /api/v1/oob-locks`.
+    /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)`.
+    func listOutOfBandLocks(_ input: Operations.ListOutOfBandLocks.Input) async throws -> Operations.ListOutOfBandLocks.Output
+    /// Lets the user sign in out-of-band again. Admin scope.
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/oob-locks/{user}`.
+    /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)`.
+    func clearOutOfBandLock(_ input: Operations.ClearOutOfBandLock.Input) async throws -> Operations.ClearOutOfBandLock.Output
+    /// Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+    ///
+    /// - Remark: HTTP `GET /api/v1/enrolled-devices`.
+    /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)`.
+    func listEnrolledDevices(_ input: Operations.ListEnrolledDevices.Input) async throws -> Operations.ListEnrolledDevices.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -293,6 +342,107 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    ///
+    /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
+    /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
+    /// new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
+    /// the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
+    /// dispatch result; for `authentication` also the `number` the web page shows.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/operations`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)`.
+    internal func createOperation(
+        headers: Operations.CreateOperation.Input.Headers = .init(),
+        body: Operations.CreateOperation.Input.Body
+    ) async throws -> Operations.CreateOperation.Output {
+        try await createOperation(Operations.CreateOperation.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The tenant's allowlist for operations' x-callback targets. Admin scope.
+    ///
+    /// - Remark: HTTP `GET /api/v1/operations/callback-allowlist`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)`.
+    internal func getCallbackAllowlist(headers: Operations.GetCallbackAllowlist.Input.Headers = .init()) async throws -> Operations.GetCallbackAllowlist.Output {
+        try await getCallbackAllowlist(Operations.GetCallbackAllowlist.Input(headers: headers))
+    }
+    /// Replace the allowlist. Admin scope.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/operations/callback-allowlist`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)`.
+    internal func setCallbackAllowlist(
+        headers: Operations.SetCallbackAllowlist.Input.Headers = .init(),
+        body: Operations.SetCallbackAllowlist.Input.Body
+    ) async throws -> Operations.SetCallbackAllowlist.Output {
+        try await setCallbackAllowlist(Operations.SetCallbackAllowlist.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One operation and its status. Admin scope.
+    ///
+    /// One past its expiry and still unanswered is marked `expired` first.
+    ///
+    /// - Remark: HTTP `GET /api/v1/operations/{operationID}`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/get(getOperation)`.
+    internal func getOperation(
+        path: Operations.GetOperation.Input.Path,
+        headers: Operations.GetOperation.Input.Headers = .init()
+    ) async throws -> Operations.GetOperation.Output {
+        try await getOperation(Operations.GetOperation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Cancel an operation that has not ended. Admin scope.
+    ///
+    /// - Remark: HTTP `POST /api/v1/operations/{operationID}/cancel`.
+    /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)`.
+    internal func cancelOperation(
+        path: Operations.CancelOperation.Input.Path,
+        headers: Operations.CancelOperation.Input.Headers = .init()
+    ) async throws -> Operations.CancelOperation.Output {
+        try await cancelOperation(Operations.CancelOperation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+    ///
+    /// - Remark: HTTP `GET /api/v1/oob-locks`.
+    /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)`.
+    internal func listOutOfBandLocks(headers: Operations.ListOutOfBandLocks.Input.Headers = .init()) async throws -> Operations.ListOutOfBandLocks.Output {
+        try await listOutOfBandLocks(Operations.ListOutOfBandLocks.Input(headers: headers))
+    }
+    /// Lets the user sign in out-of-band again. Admin scope.
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/oob-locks/{user}`.
+    /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)`.
+    internal func clearOutOfBandLock(
+        path: Operations.ClearOutOfBandLock.Input.Path,
+        headers: Operations.ClearOutOfBandLock.Input.Headers = .init()
+    ) async throws -> Operations.ClearOutOfBandLock.Output {
+        try await clearOutOfBandLock(Operations.ClearOutOfBandLock.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+    ///
+    /// - Remark: HTTP `GET /api/v1/enrolled-devices`.
+    /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)`.
+    internal func listEnrolledDevices(
+        query: Operations.ListEnrolledDevices.Input.Query = .init(),
+        headers: Operations.ListEnrolledDevices.Input.Headers = .init()
+    ) async throws -> Operations.ListEnrolledDevices.Output {
+        try await listEnrolledDevices(Operations.ListEnrolledDevices.Input(
+            query: query,
+            headers: headers
         ))
     }
 }

@@ -6,7 +6,7 @@ import Vapor
 /// Logout runs: created by a device, read by the device or an admin, and finished by the
 /// callbacks the launcher reports. (Following a run live is a server-sent event stream, a plain
 /// route: ``LogoutRunEventRoutes``.)
-extension FleetAPI {
+extension APIHandler {
     func createLogoutRun(_ input: Operations.CreateLogoutRun.Input) async throws -> Operations.CreateLogoutRun.Output {
         let request = try CurrentRequest.request
         let deviceID = try id(input.path.deviceID, of: "device")

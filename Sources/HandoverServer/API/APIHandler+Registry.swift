@@ -5,7 +5,7 @@ import HandoverProtocol
 import Vapor
 
 /// `/api/v1/apps`, `/api/v1/devices` and `/api/v1/webhooks`: the registry, admin only.
-extension FleetAPI {
+extension APIHandler {
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output {
         let body = switch input.body { case .json(let body): body }
         let app = try await AppRegistrar.create(body, context: context, on: try CurrentRequest.request.db)

@@ -11,7 +11,7 @@ import Vapor
 /// database and its authenticated key) from ``CurrentRequest``; ``OperationScopes`` has checked
 /// the key's scope before the body was read. Errors are thrown, not returned: an ``APIError`` or
 /// a `DomainError`, which ``APIErrorMiddleware`` turns into the API's error body.
-struct FleetAPI: APIProtocol {
+struct APIHandler: APIProtocol {
     let context: ServerContext
 
     /// The generated runtime's JSON: the same sorted keys, unescaped slashes and ISO 8601 dates
@@ -21,7 +21,7 @@ struct FleetAPI: APIProtocol {
     /// Registers every generated operation on `routes`, behind API-key authentication.
     static func register(on routes: RoutesBuilder, context: ServerContext) throws {
         let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(context: context), CurrentRequest.Binding()))
-        try FleetAPI(context: context).registerHandlers(on: transport, configuration: configuration, middlewares: [OperationScopes(), AbsentBody()])
+        try APIHandler(context: context).registerHandlers(on: transport, configuration: configuration, middlewares: [OperationScopes(), AbsentBody()])
     }
 
     /// A path's id, or a 400 (`invalid_id`) naming what it should have been.

@@ -5,7 +5,7 @@ import OutOfBand
 import Vapor
 
 /// The body of `POST /api/v1/operations`.
-struct OperationInput: Content {
+struct NewOperation: Content, Hashable {
     var type: String
     var user: String
     var message: String?
@@ -16,7 +16,7 @@ struct OperationInput: Content {
     /// The enrolled device to address; the user's most recently enrolled one when absent.
     var device: String?
 
-    struct CallbacksInput: Content {
+    struct CallbacksInput: Content, Hashable {
         var success: String?
         var error: String?
         var cancel: String?
@@ -109,7 +109,7 @@ enum OperationDispatcher: String, CaseIterable, Sendable {
 }
 
 /// The body of `PUT /api/v1/operations/callback-allowlist`.
-struct CallbackAllowlistInput: Content {
+struct AllowlistUpdate: Content, Hashable {
     var hosts: [String]
     var schemes: [String]?
 
