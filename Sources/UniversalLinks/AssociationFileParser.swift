@@ -64,8 +64,21 @@ public enum AssociationFileParser {
                 section.substitutionVariables[name] = list.compactMap(\.stringValue)
             }
         }
-        section.details = (value["details"]?.arrayValue ?? []).compactMap(parseDetails)
+        section.details = detailsEntries(value["details"]).compactMap(parseDetails)
         return section
+    }
+
+    /// `details` as a list of entries. The array is today's layout; the oldest one, which iOS
+    /// still reads, is an object keyed by app ID, `{"TEAMID.bundle.id": {"paths": [...]}}` (Apple's
+    /// example in WWDC 2015 session 509, "Seamless Linking to Your App"), read here as one entry
+    /// per key, with that key as its `appID`, in the file's order.
+    static func detailsEntries(_ value: JSONValue?) -> [JSONValue] {
+        if let list = value?.arrayValue { return list }
+        guard let members = value?.objectMembers else { return [] }
+        return members.map { member in
+            guard case .object(let fields) = member.value else { return member.value }
+            return .object([(key: "appID", value: .string(member.key))] + fields.filter { $0.key != "appID" && $0.key != "appIDs" })
+        }
     }
 
     static func parseOptions(_ value: JSONValue?) -> MatchingOptions {

@@ -146,11 +146,26 @@ public enum AssociationValidator {
             report.add(.warning, location, "applinks has no \"details\", so no URL opens an app")
             return
         }
+        var usesLegacyPaths = false
+        if let members = details.objectMembers {
+            report.add(.warning, "\(location).details", "details is an object keyed by app ID, the oldest layout (iOS 9); iOS still reads it, but it is deprecated: "
+                       + "write an array of entries, [{\"appIDs\": [\"TEAMID.bundle.id\"], \"components\": [{\"/\": \"/path/*\"}]}], with {\"appID\": …, \"paths\": […]} entries beside them for iOS 9–12")
+            for (key, entry) in zip(members.map(\.key), AssociationFileParser.detailsEntries(details)) {
+                validateDetails(entry, at: "\(location).details[\"\(key)\"]", fileDefaults: fileDefaults, variables: SubstitutionVariables(variables),
+                                usesLegacyPaths: &usesLegacyPaths, &report)
+            }
+            if usesLegacyPaths && appLinks["apps"] == nil {
+                report.add(.warning, location, "the file uses legacy \"paths\" but has no \"apps\": []; iOS 9–12 need \"apps\": [] in applinks")
+            }
+            return
+        }
         guard let detailsList = details.arrayValue else {
             report.add(.error, "\(location).details", "details is \(details.typeDescription); it must be an array of objects with \"appIDs\" and \"components\"")
             return
         }
-        var usesLegacyPaths = false
+        if detailsList.isEmpty {
+            report.add(.warning, "\(location).details", "details is empty, so no URL opens an app; add an entry such as {\"appIDs\": [\"TEAMID.bundle.id\"], \"components\": [{\"/\": \"/path/*\"}]}")
+        }
         for (d, entry) in detailsList.enumerated() {
             let at = "\(location).details[\(d)]"
             validateDetails(entry, at: at, fileDefaults: fileDefaults, variables: SubstitutionVariables(variables), usesLegacyPaths: &usesLegacyPaths, &report)
@@ -179,6 +194,11 @@ public enum AssociationValidator {
             }
         }
         if let appID { checkAppID(appID, at: "\(location).appID", &report) }
+        if let single = appID?.stringValue, let list = appIDs?.arrayValue, entry["paths"] == nil {
+            let named = list.contains { $0.stringValue == single }
+            report.add(.warning, location, "this entry has both \"appID\" and \"appIDs\"; iOS 13 and later read only appIDs"
+                       + (named ? ", so appID is redundant: remove it" : ", so \(single) gets nothing from this entry on them: add it to appIDs, or move appID to an entry of its own with legacy \"paths\""))
+        }
         if let defaults = entry["defaults"] {
             if case .object = defaults {
                 validateOptions(defaults, at: "\(location).defaults", checkUnknown: true, &report)
@@ -306,6 +326,9 @@ public enum AssociationValidator {
 
     /// Reports undefined variables and patterns that can never match.
     private static func checkPattern(_ text: String, at location: String, percentEncoded: Bool, variables: SubstitutionVariables?, _ report: inout ValidationReport) {
+        if variables != nil, let open = text.range(of: "$(", options: .backwards), !text[open.upperBound...].contains(")") {
+            report.add(.warning, location, "\"\(text)\" has \"$(\" with no closing \")\", so it is no substitution variable: the pattern matches the literal text \"$(\" only. Close it, as in $(lang), if a variable was meant")
+        }
         if let variables {
             for name in SubstitutionVariables.references(in: text) where variables.alternatives(for: name) == nil {
                 report.add(.error, location, "$(\(name)) is not defined; define it in applinks.substitutionVariables or use a built-in (\(SubstitutionVariables.builtInNames.map { "$(\($0))" }.joined(separator: " "))). A pattern with an undefined variable never matches")

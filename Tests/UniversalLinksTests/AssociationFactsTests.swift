@@ -264,4 +264,34 @@ import Testing
         #expect(file.webCredentials?.apps == ["ABCDE12345.a"])
         #expect(file.appClips?.apps == ["ABCDE12345.a.Clip"])
     }
+
+    // MARK: The oldest details layout
+
+    /// Before the array, `details` was an object keyed by app ID. Source: Apple's example in WWDC
+    /// 2015 session 509, "Seamless Linking to Your App" (https://developer.apple.com/videos/wwdc/2015/?id=509),
+    /// as transcribed in https://gist.github.com/mat/e35393e9dfd9d7fb0972; iOS still honours it.
+    static let dictionaryLayout = #"{"applinks": {"apps": [], "details": {"9JA89QQLNQ.com.apple.wwdc": {"paths": ["/wwdc/news/", "/videos/wwdc/2015/*"]}, "ABCDE12345.com.example.app": {"paths": ["NOT /buy/old/*", "/buy/*"]}}}}"#
+
+    @Test func detailsKeyedByAppIDAreReadAsOneEntryPerApp() throws {
+        let file = try AssociationFileParser.parse(text: Self.dictionaryLayout)
+        let details = try #require(file.appLinks?.details)
+        #expect(details.map(\.appIDs) == [["9JA89QQLNQ.com.apple.wwdc"], [testAppID]])
+        #expect(details.map(\.legacyPaths) == [["/wwdc/news/", "/videos/wwdc/2015/*"], ["NOT /buy/old/*", "/buy/*"]])
+    }
+
+    @Test func detailsKeyedByAppIDDecideAsTheArrayLayoutDoes() throws {
+        let dictionary = try AssociationFileParser.parse(text: Self.dictionaryLayout)
+        let array = try AssociationFileParser.parse(text: #"{"applinks": {"apps": [], "details": [{"appID": "9JA89QQLNQ.com.apple.wwdc", "paths": ["/wwdc/news/", "/videos/wwdc/2015/*"]}, {"appID": "ABCDE12345.com.example.app", "paths": ["NOT /buy/old/*", "/buy/*"]}]}}"#)
+        let urls = ["https://example.com/wwdc/news/", "https://example.com/videos/wwdc/2015/509", "https://example.com/buy/old/1",
+                    "https://example.com/buy/2", "https://example.com/help"]
+        for appID in ["9JA89QQLNQ.com.apple.wwdc", testAppID, "OTHER12345.com.example.other"] {
+            for url in urls {
+                let expected = ReferenceMatcher(file: array, domain: testDomain).decide(appID: appID, url: url)
+                #expect(AssociationMatcher(file: dictionary, domain: testDomain).decide(appID: appID, url: url) == expected, "\(appID) \(url)")
+                #expect(ReferenceMatcher(file: dictionary, domain: testDomain).decide(appID: appID, url: url) == expected, "\(appID) \(url)")
+            }
+        }
+        #expect(AssociationMatcher(file: dictionary, domain: testDomain).decide(appID: testAppID, url: "https://example.com/buy/old/1").outcome == .exclude)
+        #expect(AssociationMatcher(file: dictionary, domain: testDomain).decide(appID: "9JA89QQLNQ.com.apple.wwdc", url: "https://example.com/videos/wwdc/2015/509").outcome == .match)
+    }
 }

@@ -175,3 +175,37 @@ import Testing
         #expect(AssetLinksValidator.isPackageName("com.example.my_app"))
     }
 }
+
+/// The validator's findings added for issue 19: the oldest details layout and silent mistakes.
+extension AssociationValidatorTests {
+    @Test func detailsKeyedByAppIDIsADeprecationWarningNotAnError() {
+        let r = report(AssociationFactsTests.dictionaryLayout)
+        #expect(!r.hasErrors, "\(r.issues)")
+        #expect(r.warnings.contains { $0.location == "$.applinks.details" && $0.message.contains("deprecated") })
+    }
+
+    @Test func detailsKeyedByAppIDStillHaveTheirEntriesChecked() {
+        let r = report(#"{"applinks": {"apps": [], "details": {"ABCDE12345.com.x": {"paths": [5]}, "bad": {"paths": ["/x"]}}}}"#)
+        #expect(locations(r, .error).contains(#"$.applinks.details["ABCDE12345.com.x"].paths[0]"#), "\(r.issues)")
+        #expect(locations(r, .error).contains(#"$.applinks.details["bad"].appID"#), "\(r.issues)")
+    }
+
+    @Test func anEmptyDetailsArrayIsAWarning() {
+        let r = report(#"{"applinks": {"details": []}}"#)
+        #expect(r.warnings.contains { $0.location == "$.applinks.details" && $0.message.contains("empty") })
+    }
+
+    @Test func anUnterminatedSubstitutionIsAWarning() {
+        let r = report(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(lang/*"}]}]}}"#)
+        #expect(r.warnings.contains { $0.message.contains("no closing") }, "\(r.issues)")
+        let closed = report(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(lang)/*"}]}]}}"#)
+        #expect(!closed.warnings.contains { $0.message.contains("no closing") })
+    }
+
+    @Test func anEntryWithBothAppIDAndAppIDsIsAWarning() {
+        let other = report(#"{"applinks": {"details": [{"appID": "ABCDE12345.com.a", "appIDs": ["ABCDE12345.com.b"], "components": [{"/": "/x"}]}]}}"#)
+        #expect(other.warnings.contains { $0.location == "$.applinks.details[0]" && $0.message.contains("gets nothing") }, "\(other.issues)")
+        let same = report(#"{"applinks": {"details": [{"appID": "ABCDE12345.com.a", "appIDs": ["ABCDE12345.com.a"], "components": [{"/": "/x"}]}]}}"#)
+        #expect(same.warnings.contains { $0.message.contains("redundant") }, "\(same.issues)")
+    }
+}
