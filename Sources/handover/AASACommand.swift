@@ -16,9 +16,10 @@ struct AASACommand: AsyncParsableCommand {
               handover aasa check https://example.com/.well-known/apple-app-site-association
               handover aasa check ./apple-app-site-association --json
               handover aasa match ./aasa.json --domain example.com --app ABCDE12345.com.example.app https://example.com/buy/42
+              handover aasa diff ./aasa-old.json ./aasa-new.json --domain example.com
               handover aasa decide < corpus.jsonl
             """,
-        subcommands: [AASACheckCommand.self, AASAMatchCommand.self, AASADecideCommand.self]
+        subcommands: [AASACheckCommand.self, AASAMatchCommand.self, AASADiffCommand.self, AASADecideCommand.self]
     )
 }
 

@@ -74,6 +74,26 @@ import Testing
         #expect(result.output.contains("https://other.com/buy/42  no match"))
     }
 
+    @Test func diffListsTheURLsWhoseDecisionChangesAndExitsOne() throws {
+        let old = try Self.temporaryFile(Self.file)
+        let new = try Self.temporaryFile(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"},{"/":"/buy/old/*","exclude":true},{"/":"/buy/*"}]}]}}"#)
+        let result = try Self.run(["aasa", "diff", old, new, "--domain", "example.com"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains(#"ABCDE12345.com.example.app  https://example.com/buy/old/x1  match by details[0].components[1] {"/":"/buy/*"}  →  exclude by details[0].components[1] {"/":"/buy/old/*","exclude":true}"#), "\(result.output)")
+        #expect(!result.output.contains("https://example.com/help "), "\(result.output)")
+        #expect(try Self.run(["aasa", "diff", old, old, "--domain", "example.com"]).status == 0)
+    }
+
+    @Test func diffDecidesOnlyTheGivenURLs() throws {
+        let old = try Self.temporaryFile(Self.file)
+        let new = try Self.temporaryFile(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]}]}}"#)
+        let list = try Self.temporaryFile("# probes\nhttps://example.com/buy/42\n\nhttps://example.com/help\n")
+        let result = try Self.run(["aasa", "diff", old, new, "--domain", "example.com", "--urls", list])
+        #expect(result.status == 1)
+        #expect(result.output.contains("https://example.com/buy/42  match by details[0].components[1]"), "\(result.output)")
+        #expect(result.output.contains("1 of 2 decisions changed (2 URLs × 1 apps)"), "\(result.output)")
+    }
+
     @Test func checkExitsZeroForValidFileAndOneForErrors() throws {
         let good = try Self.temporaryFile(Self.file)
         #expect(try Self.run(["aasa", "check", good]).status == 0)
