@@ -45,6 +45,12 @@ struct AASACheckCommand: AsyncParsableCommand {
               handover aasa check https://example.com/.well-known/apple-app-site-association
               handover aasa check ./apple-app-site-association
               handover aasa check http://127.0.0.1:8080/.well-known/apple-app-site-association --insecure-http
+              handover aasa check example.com --cdn
+
+            With --cdn the argument is a domain: its file is fetched from the origin and from \
+            Apple's CDN (https://app-site-association.cdn-apple.com/a/v1/DOMAIN), which is where \
+            devices on iOS 14 and later get it, and the two are compared app by app. Exits 1 when \
+            the origin's file has errors or the CDN's copy differs.
             """
     )
 
@@ -57,7 +63,21 @@ struct AASACheckCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON: {\"errors\":N,\"warnings\":N,\"issues\":[{\"severity\",\"location\",\"message\"}]}.")
     var json = false
 
+    @Flag(help: "Give a domain (example.com): check its file, then compare it with the copy Apple's CDN serves to devices, app by app.")
+    var cdn = false
+
+    @Option(help: .hidden)
+    var cdnBaseURL = AASACDNCheck.appleCDN
+
+    func validate() throws {
+        if cdn && json { throw ValidationError("--cdn prints text only; leave out --json") }
+    }
+
     func run() async throws {
+        if cdn {
+            try await AASACDNCheck(domain: source, insecureHTTP: insecureHTTP, cdnBaseURL: cdnBaseURL).run()
+            return
+        }
         let report: ValidationReport
         let lower = source.lowercased()
         if lower.hasPrefix("https://") || lower.hasPrefix("http://") {

@@ -120,7 +120,10 @@ import Testing
                 def do_GET(self):
                     if self.path.startswith('/moved'):
                         self.send_response(301); self.send_header('Location', '/.well-known/apple-app-site-association'); self.end_headers(); return
-                    body = open('aasa.json','rb').read()
+                    name = 'cdn.json' if self.path.startswith('/a/v1/') else 'aasa.json'
+                    if not os.path.exists(name):
+                        self.send_response(404); self.send_header('Content-Length', '0'); self.end_headers(); return
+                    body = open(name,'rb').read()
                     self.send_response(200); self.send_header('Content-Type','application/json'); self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)
                 def log_message(self, *a): pass
             s = http.server.HTTPServer(('127.0.0.1', 0), H)
@@ -157,5 +160,32 @@ import Testing
         let moved = try Self.run(["aasa", "check", "http://127.0.0.1:\(port)/moved", "--insecure-http"])
         #expect(moved.status == 1)
         #expect(moved.output.contains("redirect"))
+    }
+
+    /// A local server plays both the origin and Apple's CDN (`/a/v1/<domain>`, from
+    /// https://app-site-association.cdn-apple.com/a/v1/<domain>).
+    @Test func cdnComparesTheOriginsFileWithTheCDNsCopy() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.file.write(to: directory.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
+        let (server, port) = try Self.startServer(directory.path)
+        defer { server.terminate() }
+        let arguments = ["aasa", "check", "127.0.0.1:\(port)", "--cdn", "--insecure-http", "--cdn-base-url", "http://127.0.0.1:\(port)/a/v1/"]
+
+        let missing = try Self.run(arguments)
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("the CDN answers HTTP 404"), "\(missing.output)")
+
+        try Self.file.write(to: directory.appendingPathComponent("cdn.json"), atomically: true, encoding: .utf8)
+        let same = try Self.run(arguments)
+        #expect(same.status == 0, "\(same.output)")
+        #expect(same.output.contains("byte for byte"), "\(same.output)")
+
+        try #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]},{"appIDs":["ABCDE12345.com.example.gone"],"components":[{"/":"/*"}]}]}}"#
+            .write(to: directory.appendingPathComponent("cdn.json"), atomically: true, encoding: .utf8)
+        let stale = try Self.run(arguments)
+        #expect(stale.status == 1)
+        #expect(stale.output.contains(#"ABCDE12345.com.example.app: its rules differ; origin [{"/":"/help"}, {"/":"/buy/*"}], CDN [{"/":"/help"}]"#), "\(stale.output)")
+        #expect(stale.output.contains("ABCDE12345.com.example.gone: in the CDN's copy, not in the origin's file"), "\(stale.output)")
     }
 }

@@ -32,4 +32,22 @@ import Testing
         #expect(changes.map(\.appID) == ["ABCDE12345.com.example.new"])
         #expect(changes.first?.description.contains("no match  →  match by details[0].components[0]") == true, "\(changes)")
     }
+
+    @Test func copiesThatDifferOnlyInKeyOrderAgree() throws {
+        let origin = try Self.parse(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a","?":{"x":"1"}}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+        let copy = try Self.parse(#"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]},"applinks":{"details":[{"components":[{"?":{"x":"1"},"/":"/a"}],"appIDs":["ABCDE12345.com.example.app"]}]}}"#)
+        #expect(AssociationFileComparison.differences(origin: origin, copy: copy).isEmpty)
+    }
+
+    @Test func anAddedAppAndAChangedSectionAreNamed() throws {
+        let origin = try Self.parse(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","ABCDE12345.com.example.new"],"components":[{"/":"/a"}]}]},"webcredentials":{"apps":[]}}"#)
+        let copy = try Self.parse(#"{"applinks":{"details":[{"appID":"ABCDE12345.com.example.app","paths":["/a"]}]}}"#)
+        let differences = AssociationFileComparison.differences(origin: origin, copy: copy)
+        #expect(differences.map(\.kind) == [
+            .rulesDiffer(origin: [#"{"/":"/a"}"#], copy: [#""/a""#]),
+            .onlyInOrigin,
+            .otherSection("webcredentials"),
+        ])
+    }
 }
+
