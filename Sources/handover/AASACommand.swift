@@ -54,7 +54,7 @@ struct AASACheckCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A path to an apple-app-site-association file, or its https:// URL.")
+    @Argument(help: "A path to an apple-app-site-association file, its https:// URL, or with --cdn a domain.")
     var source: String
 
     @Flag(help: "Accept a plain http:// URL. Only for development on loopback; iOS never does this.")
@@ -126,6 +126,14 @@ struct AASAMatchCommand: AsyncParsableCommand {
             prints
               https://example.com/buy/42  match by components[1] {"/":"/buy/*"}
               https://example.com/help  no match
+
+            With --explain, each URL that nothing claims gets the closest rule and what refused it:
+              handover aasa match ./aasa.json --domain example.com --app ABCDE12345.com.example.app \\
+                --explain https://example.com/Buy/42
+            prints
+              https://example.com/Buy/42  no match: closest: $.applinks.details[0].components[1] \\
+            {"/":"/buy/*"}; path refused it: the path /Buy/42 does not match "/buy/*"; it differs \\
+            only in letter case: it would match with "caseSensitive": false
             """
     )
 
@@ -141,6 +149,9 @@ struct AASAMatchCommand: AsyncParsableCommand {
     @Argument(help: "One or more absolute URLs to decide.")
     var urls: [String]
 
+    @Flag(help: "Say why: for a URL nothing claims, the rule that came closest and the part of it that refused (path, query item, fragment, case, percent-encoding, substitution variable); for an excluded URL, the exclude rule that took it.")
+    var explain = false
+
     func validate() throws {
         if urls.isEmpty { throw ValidationError("give at least one URL to decide, e.g. https://\(domain)/buy/42") }
     }
@@ -151,6 +162,11 @@ struct AASAMatchCommand: AsyncParsableCommand {
             parsed = try AssociationFileParser.parse(try readAssociationFile(file))
         } catch let error as AssociationFileError {
             throw ValidationError("\(file): \(error)")
+        }
+        if explain {
+            let explainer = AssociationExplainer(file: parsed, domain: domain)
+            for url in urls { print("\(url)  \(explainer.explain(appID: app, url: url))") }
+            return
         }
         let matcher = AssociationMatcher(file: parsed, domain: domain)
         let entries = parsed.appLinks?.details.filter { $0.appIDs.contains(app) }.count ?? 0

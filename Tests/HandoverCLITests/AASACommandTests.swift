@@ -94,6 +94,14 @@ import Testing
         #expect(result.output.contains("1 of 2 decisions changed (2 URLs × 1 apps)"), "\(result.output)")
     }
 
+    @Test func matchExplainsWhatRefusedAURL() throws {
+        let path = try Self.temporaryFile(Self.file)
+        let result = try Self.run(["aasa", "match", path, "--domain", "example.com", "--app", Self.appID, "--explain", "https://example.com/Buy/42"])
+        #expect(result.status == 0)
+        #expect(result.output.contains(#"no match: closest: $.applinks.details[0].components[1] {"/":"/buy/*"}; path refused it"#), "\(result.output)")
+        #expect(result.output.contains(#"it would match with "caseSensitive": false"#), "\(result.output)")
+    }
+
     @Test func checkExitsZeroForValidFileAndOneForErrors() throws {
         let good = try Self.temporaryFile(Self.file)
         #expect(try Self.run(["aasa", "check", good]).status == 0)

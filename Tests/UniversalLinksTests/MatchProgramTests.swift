@@ -79,6 +79,21 @@ import PropertyBased
         }
     }
 
+    /// `--explain` tries the rules one part at a time; it must still decide as the matcher does.
+    @Test func theExplainerDecidesLikeTheMatcher() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...10_000).array(of: 0...30)) { numbers in
+            let text = Self.file(numbers)
+            guard let file = try? AssociationFileParser.parse(text: text) else { return }
+            let matcher = AssociationMatcher(file: file, domain: "example.com")
+            let explainer = AssociationExplainer(file: file, domain: "example.com")
+            for appID in [testAppID, "NONE"] {
+                for url in Self.urls {
+                    #expect(explainer.explain(appID: appID, url: url).decision == matcher.decide(appID: appID, url: url), "\(text) \(appID) \(url)")
+                }
+            }
+        }
+    }
+
     @Test func splittingABufferAgreesWithSplitURL() {
         for url in Self.urls + ["https://", "https://:1/", "https://a:123456/", "https://[::1", "https://[::1]x/", "a+b-c.d://h/p"] {
             let raw = SplitURL(url)
