@@ -29,13 +29,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         urls.append("https://example.com/p?" + short + "#" + short)
     }
     let appIDs = matcher.appIDs.prefix(4) + ["ABCDE12345.com.example.app"]
+    let explainer = AssociationExplainer(file: file, domain: "example.com")
     for appID in appIDs {
         for url in urls {
             let decision = matcher.decide(appID: appID, url: url)
             // Invariant: a decision other than no-match names its rule, and only then.
             if (decision.outcome == .noMatch) != (decision.rule == nil) { fatalError("decision without a rule: \(decision)") }
             _ = decision.description
+            // Invariant: --explain decides as the matcher does.
+            let explanation = explainer.explain(appID: appID, url: url)
+            if explanation.decision != decision { fatalError("the explainer decided \(explanation.decision), the matcher \(decision): \(url)") }
+            _ = explanation.description
         }
+    }
+    // Invariants: a file does not differ from itself, and its probes decide the same with it twice.
+    if !AssociationFileComparison.differences(origin: file, copy: file).isEmpty { fatalError("a file differs from itself") }
+    let probes = AssociationProbes.urls(for: [file], domain: "example.com")
+    if !AssociationDiff.changes(from: file, to: file, domain: "example.com", urls: Array(probes.prefix(64)), apps: Array(appIDs)).isEmpty {
+        fatalError("a file's decisions changed against itself")
     }
     _ = try? AssociationGenerator.appleFile(for: [AppRegistration(appIDs: Array(appIDs), paths: Array(found.prefix(3)))], includeLegacyPaths: true)
     return 0

@@ -128,6 +128,9 @@ import Testing
         let id = try await Self.createTest(browser, csrf: csrf, fields: [("action", "\(domain.origin)/other/logout")])
         let page = try await browser.get("/tester/\(id)").text
         #expect(page.contains("no appID claims the action path (ABCDE12345.com.example.mail: no_match)"))
+        // Why not, from the explainer: the closest rule and the part that refused the URL.
+        #expect(page.contains("ABCDE12345.com.example.mail does not claim the action: no match: closest:"), "\(page)")
+        #expect(page.contains("path refused it: the path /other/logout does not match"), "\(page)")
         let invalid = try await browser.post("/tester", [("csrf", csrf), ("action", "ftp://mail.example.com/logout")])
         #expect(invalid.status == 422)
         #expect(invalid.text.contains("action:"))

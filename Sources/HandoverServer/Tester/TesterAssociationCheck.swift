@@ -35,6 +35,7 @@ struct TesterAssociationCheck: Sendable {
                                            claimingAppID: nil, decisions: [:])
         }
         let report = HostingCheck.check(response, allowInsecureHTTP: insecure)
+        var findings = report.issues.map(\.description)
         var decisions: [String: String] = [:]
         var claiming: String?
         if response.statusCode == 200, let file = try? AssociationFileParser.parse(response.body) {
@@ -44,8 +45,15 @@ struct TesterAssociationCheck: Sendable {
                 decisions[appID] = outcome.rawValue
                 if outcome == .match && claiming == nil { claiming = appID }
             }
+            if claiming == nil {
+                // Why not: for each app, the closest rule and what refused the action URL.
+                let explainer = AssociationExplainer(file: file, domain: domain)
+                for appID in matcher.appIDs.prefix(5) {
+                    findings.append("\(appID) does not claim the action: \(explainer.explain(appID: appID, url: action))")
+                }
+            }
         }
-        return TesterAssociationReport(url: url, statusCode: response.statusCode, findings: report.issues.map(\.description),
+        return TesterAssociationReport(url: url, statusCode: response.statusCode, findings: findings,
                                        errors: report.errors.count, claimingAppID: claiming, decisions: decisions)
     }
 }
