@@ -107,8 +107,7 @@ public struct RegexBaseline {
 
     /// "match", "exclude" or "no_match".
     public func decide(_ url: String) -> String {
-        guard let raw = RawURL(url), raw.isOnDomain(Workload.domain) else { return "no_match" }
-        let path = raw.path, query = raw.query ?? "", fragment = raw.fragment ?? ""
+        guard let (host, path, query, fragment) = Self.split(url), host.lowercased() == Workload.domain else { return "no_match" }
         let items = query.split(separator: "&").map { pair -> (String, String) in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -127,4 +126,21 @@ public struct RegexBaseline {
         }
         return "no_match"
     }
+
+    /// `https://host/path?query#fragment` split as written (the matcher's own split is internal
+    /// to UniversalLinks); nil unless the URL is absolute with a host.
+    static func split(_ url: String) -> (host: Substring, path: String, query: String, fragment: String)? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let host = rest[..<hostEnd]
+        guard !host.isEmpty else { return nil }
+        var tail = rest[hostEnd...]
+        var fragment = ""
+        if let hash = tail.firstIndex(of: "#") { fragment = String(tail[tail.index(after: hash)...]); tail = tail[..<hash] }
+        var query = ""
+        if let mark = tail.firstIndex(of: "?") { query = String(tail[tail.index(after: mark)...]); tail = tail[..<mark] }
+        return (host, tail.isEmpty ? "/" : String(tail), query, fragment)
+    }
 }
+
