@@ -66,7 +66,7 @@ struct APIErrorMiddleware: Middleware {
         return next.respond(to: request).flatMapError { error in
             let response: Response
             do { response = try Self.response(for: error, request) } catch { return request.eventLoop.makeFailedFuture(error) }
-            guard delay > .zero, (error as? APIError)?.retryAfter != nil else { return request.eventLoop.makeSucceededFuture(response) }
+            guard delay > .zero, (Self.unwrapped(error) as? APIError)?.retryAfter != nil else { return request.eventLoop.makeSucceededFuture(response) }
             return request.eventLoop.scheduleTask(in: delay) { response }.futureResult
         }
     }
@@ -99,7 +99,7 @@ struct APIErrorMiddleware: Middleware {
         }
         let response = Response(status: status)
         try response.content.encode(body, using: JSONEncoder.api)
-        if let wait = (error as? APIError)?.retryAfter {
+        if let wait = (Self.unwrapped(error) as? APIError)?.retryAfter {
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             // A client over its limit pays a new connection for its next try, which slows a
             // flood from one client far more than it slows the server.
@@ -110,7 +110,7 @@ struct APIErrorMiddleware: Middleware {
 
     /// The error a generated handler threw (the generated code wraps it in a `ServerError`), and
     /// a `DomainError` as the API error it maps to.
-    private static func unwrapped(_ error: any Error) -> any Error {
+    static func unwrapped(_ error: any Error) -> any Error {
         var error = error
         if let server = error as? ServerError, server.underlyingError is APIError || server.underlyingError is DomainError
             || server.underlyingError is DecodingError || server.underlyingError is AbortError {
