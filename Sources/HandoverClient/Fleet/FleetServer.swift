@@ -42,7 +42,7 @@ public struct FleetServer: Sendable {
         let body = apps.map { Operations.CreateLogoutRun.Input.Body.json(.init(apps: $0.map(\.lowercasedText))) }
         let output = try await call { try await client.createLogoutRun(path: .init(deviceID: deviceID.lowercasedText), body: body) }
         guard case .created(let created) = output, case .json(let run) = created.body else {
-            throw .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
+            throw undescribed(output)
         }
         return run
     }
@@ -51,7 +51,7 @@ public struct FleetServer: Sendable {
     public func run(_ id: UUID) async throws(FleetServerError) -> FleetRun {
         let output = try await call { try await client.getLogoutRun(path: .init(runID: id.lowercasedText)) }
         guard case .ok(let ok) = output, case .json(let run) = ok.body else {
-            throw .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
+            throw undescribed(output)
         }
         return run
     }
@@ -63,7 +63,7 @@ public struct FleetServer: Sendable {
                 try await client.reportCallback(path: .init(runID: run.lowercasedText), body: .json(CallbackReport(url: url.absoluteString)))
             }
             guard case .ok(let ok) = output, case .json(let result) = ok.body else {
-                throw .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
+                throw undescribed(output)
             }
             return .recorded(status: result.status)
         } catch .rejected(status: 409, error: _, reason: _) {
@@ -71,6 +71,11 @@ public struct FleetServer: Sendable {
         } catch .rejected(status: 404, error: "unknown_callback", reason: _) {
             return .unknown
         }
+    }
+
+    /// A 2xx answer the document does not describe for the call.
+    private func undescribed(_ output: some Sendable) -> FleetServerError {
+        .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")
     }
 
     /// Runs a generated call and turns what it throws into a ``FleetServerError``.

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 
 /// Why a call to the Handover server failed, with the server's own words when it answered.
 public enum FleetServerError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -18,5 +19,15 @@ public enum FleetServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let url, let detail):
             "The Handover server's answer from \(url) could not be read: \(detail)."
         }
+    }
+}
+
+extension FleetServerError {
+    /// The refusal an answer outside 2xx carries: the server's `APIErrorBody` when the body is
+    /// one, else the status and the body's first 500 bytes.
+    static func refusal(status: Int, body: Data) -> FleetServerError {
+        let problem = try? JSONDecoder().decode(APIErrorBody.self, from: body)
+        return .rejected(status: status, error: problem?.error ?? "http_\(status)",
+                         reason: problem?.reason ?? String(decoding: body.prefix(500), as: UTF8.self))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HandoverProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -56,9 +55,7 @@ public struct HandoverAPIConnection: Sendable {
             throw .unreadable(url: url.absoluteString, detail: "the answer is not HTTP")
         }
         guard (200..<300).contains(http.statusCode) else {
-            let problem = try? JSONDecoder().decode(APIErrorBody.self, from: data)
-            throw .rejected(status: http.statusCode, error: problem?.error ?? "http_\(http.statusCode)",
-                            reason: problem?.reason ?? String(decoding: data.prefix(500), as: UTF8.self))
+            throw .refusal(status: http.statusCode, body: data)
         }
         return Reply(url: url.absoluteString, body: data)
     }

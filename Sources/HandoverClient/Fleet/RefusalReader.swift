@@ -1,5 +1,4 @@
 import Foundation
-import HandoverProtocol
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -15,10 +14,8 @@ struct RefusalReader: ClientMiddleware {
     async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.kind != .successful else { return (response, responseBody) }
-        var data: Data?
-        if let responseBody { data = try? await Data(collecting: responseBody, upTo: Self.bodyLimit) }
-        let problem = data.flatMap { try? JSONDecoder().decode(APIErrorBody.self, from: $0) }
-        throw FleetServerError.rejected(status: response.status.code, error: problem?.error ?? "http_\(response.status.code)",
-                                        reason: problem?.reason ?? String(decoding: (data ?? Data()).prefix(500), as: UTF8.self))
+        var data = Data()
+        if let responseBody { data = (try? await Data(collecting: responseBody, upTo: Self.bodyLimit)) ?? Data() }
+        throw FleetServerError.refusal(status: response.status.code, body: data)
     }
 }

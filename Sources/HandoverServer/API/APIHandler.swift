@@ -3,8 +3,9 @@ import OpenAPIRuntime
 import OpenAPIVapor
 import Vapor
 
-/// The JSON API of the fleet (the registry and logout runs), as the handlers of the protocol
-/// that swift-openapi-generator writes from `openapi.yaml` (`API/Generated/`).
+/// The generated JSON API (the registry, logout runs, and the out-of-band operations' admin API),
+/// as the handlers of the protocol that swift-openapi-generator writes from `openapi.yaml`
+/// (`API/Generated/`).
 ///
 /// The generated code routes each operation, reads its path and body into typed input, and
 /// writes the typed output; these handlers do the work. Each one reads the Vapor request (its
