@@ -234,6 +234,7 @@ public enum AssociationValidator {
                     let pattern = text.hasPrefix("NOT ") ? String(text.dropFirst(4)) : text
                     if pattern == "*" || pattern == "/*" { catchAll = i }
                     checkPattern(pattern, at: at, percentEncoded: true, variables: nil, &report)
+                    checkSlashes(pattern, at: at, &report)
                 }
             } else {
                 report.add(.error, "\(location).paths", "paths is \(paths.typeDescription); it must be an array of strings")
@@ -301,6 +302,7 @@ public enum AssociationValidator {
             let at = "\(location)[\"\(key)\"]"
             if let text = value.stringValue {
                 checkPattern(text, at: at, percentEncoded: percentEncoded, variables: variables, &report)
+                if key == "/" { checkSlashes(text, at: at, &report) }
             } else {
                 report.add(.error, at, "the \"\(key)\" pattern is \(value.typeDescription); it must be a string, and iOS ignores it otherwise (as if it were \"*\")")
             }
@@ -322,6 +324,13 @@ public enum AssociationValidator {
                 report.add(.error, at, "the \"?\" pattern is \(query.typeDescription); it must be a string (the whole query) or an object of item name → pattern, and iOS ignores it otherwise")
             }
         }
+    }
+
+    /// Advises where iOS reads a path pattern's slashes differently from how they are written.
+    private static func checkSlashes(_ text: String, at location: String, _ report: inout ValidationReport) {
+        let normalized = ComponentPattern.normalizedPath(text)
+        guard !text.isEmpty, normalized != text else { return }
+        report.add(.advice, location, "iOS reads the path pattern \"\(text)\" as \"\(normalized)\": a leading run of slashes is one slash and trailing slashes are dropped (a URL's own trailing slash stays optional, so \"/buy/\" matches /buy and /buy/). Write \"\(normalized)\" to say what iOS does")
     }
 
     /// Reports undefined variables and patterns that can never match.

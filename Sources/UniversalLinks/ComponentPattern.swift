@@ -85,11 +85,24 @@ final class ComponentPattern: Sendable {
         neverMatches = never
     }
 
-    /// A path pattern that does not start with `/` or a wildcard is read as if it did: `abc` is `/abc`.
+    /// A path pattern as iOS reads it (docs/universal-links.md, "Slashes"):
+    /// - one that does not start with `/` or a wildcard is rooted: `abc` is `/abc`;
+    /// - a leading run of slashes is one slash: `//buy` and `///buy` are `/buy`;
+    /// - trailing slashes are dropped, except the root's own: `/buy/` and `/buy//` are `/buy`, `//` is `/`.
+    ///
+    /// With the URL's optional trailing slash, `/buy/` therefore matches both `/buy` and `/buy/`.
     static func normalizedPath(_ text: String) -> String {
-        guard let first = text.utf8.first else { return "/" }
-        if first == UInt8(ascii: "/") || first == UInt8(ascii: "*") || first == UInt8(ascii: "?") { return text }
-        return "/" + text
+        let slash = UInt8(ascii: "/")
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first else { return "/" }
+        var start = 0
+        while start < bytes.count, bytes[start] == slash { start += 1 }
+        var end = bytes.count
+        while end > start, bytes[end - 1] == slash { end -= 1 }
+        // A wildcard may stand for the leading slash itself, so it is not rooted.
+        let rooted = first != UInt8(ascii: "*") && first != UInt8(ascii: "?")
+        if start == (rooted ? 1 : 0), end == bytes.count { return text }
+        return (rooted ? "/" : "") + String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     func matches(_ subject: MatchSubject) -> Bool {

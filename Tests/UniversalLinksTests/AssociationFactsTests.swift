@@ -30,6 +30,42 @@ import Testing
         #expect(try pathOutcome("abc", "/xabc") == .noMatch)
     }
 
+    // MARK: Slashes in patterns
+    //
+    // Source: the outside corpus of swcutil-checked decisions reported in Handover issue 19 ("iOS
+    // normalises the path patterns of an association file more than Handover does, at the start
+    // and at the end of a pattern"). Apple's reference (applinks.Details.Components), the WWDC 2019
+    // session 717 and WWDC 2020 session 10098 transcripts and the developer forums say nothing of
+    // slashes; the legacy pattern "/*/" answering "/anypath/" (imnotyourson.com, "Universal Link
+    // trick: matching only one path component") agrees with these rules. docs/universal-links.md,
+    // "Slashes", keeps the list.
+
+    @Test func aLeadingRunOfSlashesIsOneSlash() throws {
+        #expect(try pathOutcome("//buy", "/buy") == .match)
+        #expect(try pathOutcome("///buy/*", "/buy/42") == .match)
+        #expect(try pathOutcome("//buy", "/xbuy") == .noMatch)
+    }
+
+    @Test func aTrailingSlashInAPatternIsDropped() throws {
+        #expect(try pathOutcome("/buy/", "/buy") == .match)
+        #expect(try pathOutcome("/buy/", "/buy/") == .match)
+        #expect(try pathOutcome("/buy//", "/buy") == .match)
+        #expect(try pathOutcome("/buy/", "/buyer") == .noMatch)
+        #expect(try pathOutcome("/buy/", "/buy/42") == .noMatch)
+    }
+
+    @Test func aPatternOfSlashesOnlyIsTheRoot() throws {
+        #expect(try pathOutcome("//", "/") == .match)
+        #expect(try pathOutcome("//", "/a") == .noMatch)
+    }
+
+    @Test func legacyPathsFollowTheSameSlashRules() throws {
+        let file = try AssociationFileParser.parse(text: #"{"applinks":{"apps":[],"details":[{"appID":"\#(testAppID)","paths":["NOT /*/?*","/*/"]}]}}"#)
+        let matcher = AssociationMatcher(file: file, domain: testDomain)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/anypath/").outcome == .match)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/anypath/more").outcome == .exclude)
+    }
+
     // MARK: Wildcards
 
     @Test func starMatchesZeroOrMoreCharacters() throws {

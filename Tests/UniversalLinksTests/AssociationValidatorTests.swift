@@ -15,6 +15,13 @@ import Testing
         #expect(r.issues.isEmpty)
     }
 
+    @Test func aPatternWhoseSlashesIOSRewritesGetsAdvice() {
+        let r = report(#"{"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "//buy/"}, {"/": "/help/*"}]}, {"appID": "ABCDE12345.com.example.app", "paths": ["NOT /old/"]}]}}"#)
+        #expect(locations(r, .advice) == [#"$.applinks.details[0].components[0]["/"]"#, "$.applinks.details[1].paths[0]"])
+        #expect(r.issues.first { $0.severity == .advice }?.message.contains(#"as "/buy""#) == true)
+        #expect(!r.hasErrors)
+    }
+
     @Test func invalidJSONIsAnErrorWithLineAndColumn() {
         let r = report("{\n\"applinks\": }")
         #expect(r.hasErrors)

@@ -6,7 +6,8 @@ import PropertyBased
 /// `ComponentPattern` objects it is compiled from, matched over allocated forms).
 @Suite(.timeLimit(.minutes(5))) struct MatchProgramTests {
     static let paths = ["/buy/*", "/buy", "*", "/a*b", "/item/?*", "abc", "/Promo/*", "/café/*", "/caf%C3%A9", "/$(lang)/shop/*",
-                        "/$(x)/*", "/$(undefined)", "/a%2Fb", "/?/*/z", "", "/ÀB*", "/$(alpha)$(digit)", "*/*", "/buy/", "/İ*", "/zZ*"]
+                        "/$(x)/*", "/$(undefined)", "/a%2Fb", "/?/*/z", "", "/ÀB*", "/$(alpha)$(digit)", "*/*", "/buy/", "/İ*", "/zZ*",
+                        "//buy", "///buy/*", "/buy//", "/*/", "//", "/", "*/", "abc/"]
     static let queries = [#""a=1""#, #""*""#, #""?*""#, #"{"a":"1"}"#, #"{"a":"?*"}"#, #"{"a":""}"#, #"{"A":"X*","b":"*"}"#,
                           #"{"a":null}"#, #"{"é":"%C3*"}"#, #"{"q":"$(lang)"}"#, #""A=%41""#]
     static let fragments = ["top", "*", "?*", "T?p", "é"]
@@ -20,6 +21,7 @@ import PropertyBased
         "https://example.com/àb?%C3%A9=%C3%A9#é", "https://example.com/%C3%80B?%C3%89=%C3%A9x", "https://example.com/q1?q=en&q=fr",
         "https://example.com/x?a=1&&b=%26&a", "https://example.com/x?a=%31", "https://example.com/x/y/z#t%6Fp", "https://example.com/i̇x",
         "https://example.com/İx?A=%41", "https://example.com/a%zz?=1&a=#", "https://[::1]/buy", "https://example.com/%FF?a=%ff",
+        "https://example.com//buy", "https://example.com/buy//", "https://example.com/anypath/", "https://example.com//",
     ]
 
     /// Builds a file from a list of numbers.
