@@ -42,6 +42,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = explanation.description
         }
     }
+    // Invariants of the slash rules: reading a path pattern is idempotent, and a pattern read with
+    // extra slashes at either end matches exactly what it matches without them.
+    for s in found.prefix(4) {
+        let short = String(s.unicodeScalars.prefix(60))
+        let once = ComponentPattern.normalizedPath(short)
+        if ComponentPattern.normalizedPath(once) != once { fatalError("reading \(short) twice gives \(ComponentPattern.normalizedPath(once)), once \(once)") }
+        guard once.hasPrefix("/") else { continue }
+        func deciding(_ path: String) -> AssociationMatcher {
+            let details = AppLinksDetails(appIDs: ["ABCDE12345.com.example.app"], components: [Component(path: path)])
+            return AssociationMatcher(file: AssociationFile(appLinks: AppLinksSection(details: [details])), domain: "example.com")
+        }
+        let plain = deciding(once), padded = deciding("//" + once + "//")
+        for url in urls.prefix(8) {
+            let a = plain.decide(appID: "ABCDE12345.com.example.app", url: url).outcome
+            let b = padded.decide(appID: "ABCDE12345.com.example.app", url: url).outcome
+            if a != b { fatalError("slashes around \(once) changed its answer for \(url): \(a) against \(b)") }
+        }
+    }
     // Invariants: a file does not differ from itself, and its probes decide the same with it twice.
     if !AssociationFileComparison.differences(origin: file, copy: file).isEmpty { fatalError("a file differs from itself") }
     let probes = AssociationProbes.urls(for: [file], domain: "example.com")
