@@ -204,6 +204,13 @@ public final class HandoverServer: Sendable {
         try await dispatcher.deliverDue()
     }
 
+    /// Sends Back-Channel Logout tokens that are due now; returns how many were attempted (0 when
+    /// sessions are off).
+    @discardableResult
+    public func deliverBackChannelLogouts() async throws -> Int {
+        try await backChannelDispatcher?.deliverDue() ?? 0
+    }
+
     /// Creates an API key and returns it (shown once).
     public func createAPIKey(name: String, scope: APIKeyScope) async throws -> String {
         try await APIKeyIssuer.create(name: name, scope: scope, on: application.db, now: context.clock.now())
@@ -212,6 +219,13 @@ public final class HandoverServer: Sendable {
     private var dispatcher: WebhookDispatcher {
         WebhookDispatcher(database: application.db, client: application.client, clock: context.clock, logger: application.logger,
                           targets: context.webhookTargets, sealer: context.sealer)
+    }
+
+    private var backChannelDispatcher: BackChannelLogoutDispatcher? {
+        context.sessions.map {
+            BackChannelLogoutDispatcher(database: application.db, client: application.client, sessions: $0, clock: context.clock,
+                                        logger: application.logger, targets: context.webhookTargets)
+        }
     }
 
     // MARK: Set-up
@@ -227,6 +241,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(CreateOutOfBand())
         application.migrations.add(AddWebhookSecretRotation())
         application.migrations.add(AddPushFatigueDefenses())
+        application.migrations.add(AddOpenIDConnect())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
@@ -275,18 +290,23 @@ public final class HandoverServer: Sendable {
             try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))
             try application.register(collection: EmailSignInRoutes(context: context, sessions: sessions, mailer: context.mailer))
             try application.register(collection: OAuthTokenRoutes(context: context, sessions: sessions))
+            try application.register(collection: OpenIDRoutes(context: context, sessions: sessions))
+            try application.register(collection: ClientRegistrationRoutes(context: context))
+            try application.register(collection: TokenIntrospectionRoutes(context: context, sessions: sessions))
+            try application.register(collection: TokenRevocationRoutes(context: context, sessions: sessions))
             try application.register(collection: PhoneSignInRoutes(context: context, sessions: sessions))
         }
     }
 
     // MARK: Background work
 
-    /// The repeating background passes, each a service: deadlines (and the tester's), webhook
-    /// delivery, the expiry of out-of-band operations, and session upkeep once a minute.
+    /// The repeating background passes, each a service: deadlines (and the tester's), webhook and
+    /// back-channel logout delivery, the expiry of out-of-band operations, and session upkeep once a minute.
     private func backgroundPasses(every interval: Duration) -> [any Service] {
         let scheduler = DeadlineScheduler(runs: context.runs(application.db))
         let tester = ConformanceTester(database: application.db, context: context)
         let dispatcher = self.dispatcher
+        let backChannel = self.backChannelDispatcher
         let logger = application.logger
         let sessions = context.sessions
         let database = application.db
@@ -297,6 +317,7 @@ public final class HandoverServer: Sendable {
                 try await tester.fireDue()
             },
             RepeatingPass(name: "webhooks", interval: interval, logger: logger) { try await dispatcher.deliverDue() },
+            RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { try await backChannel?.deliverDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
         ]

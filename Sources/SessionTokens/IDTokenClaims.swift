@@ -19,14 +19,17 @@ public struct IDTokenClaims: JWTPayload, Equatable, Sendable {
     /// `ds_hash`: see ``deviceSecretHash(_:)``.
     public var deviceSecretHash: String?
     public var email: String?
+    /// `jti`: a unique id for this token. Absent from tokens issued before it was added.
+    public var tokenID: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer = "iss", subject = "sub", audience = "aud", issuedAt = "iat", expiresAt = "exp"
-        case sessionID = "sid", deviceSecretHash = "ds_hash", email
+        case sessionID = "sid", deviceSecretHash = "ds_hash", email, tokenID = "jti"
     }
 
     public init(issuer: String, userID: String, audience: String, sessionID: String, deviceSecretHash: String?,
-                email: String?, issuedAt: Date, expiresAt: Date) {
+                email: String?, issuedAt: Date, expiresAt: Date, tokenID: String? = TokenID.random()) {
+        self.tokenID = tokenID
         self.issuer = IssuerClaim(value: issuer)
         self.subject = SubjectClaim(value: userID)
         self.audience = audience

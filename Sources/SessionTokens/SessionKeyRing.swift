@@ -74,14 +74,35 @@ public final class SessionKeyRing: Sendable {
     /// The key that signs new tokens.
     public var signingKey: SessionSigningKey? { state.withLockedValue { state in state.signingKeyID.flatMap { state.keys[$0] } } }
 
-    /// Signs `claims` with the newest key.
+    /// Makes the key `keyID` (one held) the one that signs; ``SigningKeyStore`` uses it to let a
+    /// new key be published before it signs. Does nothing for a key not held.
+    public func sign(with keyID: String) {
+        state.withLockedValue { state in
+            if state.keys[keyID] != nil { state.signingKeyID = keyID }
+        }
+    }
+
+    /// Every key held, oldest first: the public half of each is in the JWKS.
+    public var publicKeys: JSONWebKeySet {
+        let keys = state.withLockedValue { $0.keys.values.sorted { ($0.createdAt, $0.keyID) < ($1.createdAt, $1.keyID) } }
+        return JSONWebKeySet(keys: keys.map(JSONWebKey.init))
+    }
+
+    /// Signs `claims` with the signing key.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await signPayload(claims)
     }
 
-    func signPayload(_ claims: some JWTPayload) async throws -> String {
+    /// Signs a Back-Channel Logout token, with `typ: logout+jwt` in its header.
+    public func sign(logoutToken claims: LogoutTokenClaims) async throws -> String {
+        var header = JWTHeader()
+        header.typ = LogoutTokenClaims.headerType
+        return try await signPayload(claims, header: header)
+    }
+
+    func signPayload(_ claims: some JWTPayload, header: JWTHeader = JWTHeader()) async throws -> String {
         guard let kid = state.withLockedValue({ $0.signingKeyID }) else { throw AccessTokenError.unknownKey("(no signing key installed)") }
-        return try await collection.sign(claims, kid: JWKIdentifier(string: kid))
+        return try await collection.sign(claims, kid: JWKIdentifier(string: kid), header: header)
     }
 
     /// Verifies `token` and returns its claims.

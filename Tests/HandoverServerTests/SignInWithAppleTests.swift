@@ -20,7 +20,8 @@ final class AppleRig: Sendable {
         self.pem = pem
     }
 
-    static func start(_ database: TestDatabase, strict: Bool = false, sharing other: AppleRig? = nil) async throws -> AppleRig {
+    static func start(_ database: TestDatabase, strict: Bool = false, sharing other: AppleRig? = nil,
+                      configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) async throws -> AppleRig {
         let apple: AppleIDTestServer
         if let other { apple = other.apple } else {
             apple = try await AppleIDTestServer.start(clock: ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000)))
@@ -30,6 +31,7 @@ final class AppleRig: Sendable {
             configuration.signInWithApple = SignInWithAppleConfiguration(
                 clientIDs: [clientID, "com.example.other"], teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: pem, baseURL: apple.baseURL)
             configuration.sessions.strict = strict
+            configure(&configuration)
         }
         return AppleRig(apple: apple, test: test, pem: pem)
     }
@@ -362,7 +364,10 @@ struct SignInWithAppleTests {
     @Test func theSigningKeyRotatesAndOldTokensStillVerifyUntilTheyExpire() async throws {
         let rig = try await AppleRig.start(.sqlite)
         let grant = try await rig.signIn()
-        rig.advance(86_400 - 100)
+        // The next key is published an hour before the rotation and signs from the rotation on.
+        rig.advance(86_400 - 3_600)
+        try await rig.test.server.maintainSessions()
+        rig.advance(3_600 - 100)
         let beforeRotation = try await rig.refresh(grant["refreshToken"] as? String ?? "")
         let old = beforeRotation.json["accessToken"] as? String ?? ""
         rig.advance(100)

@@ -8,7 +8,7 @@ struct SessionKeyRingTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     func claims(user: String = "u1", session: String = "s1", lifetime: TimeInterval = 300, issuer: String = "https://h.example") -> AccessTokenClaims {
-        AccessTokenClaims(issuer: issuer, userID: user, sessionID: session, email: "a@example.com",
+        AccessTokenClaims(issuer: issuer, userID: user, sessionID: session, tokenID: "t-\(user)-\(session)", email: "a@example.com",
                           issuedAt: start, expiresAt: start.addingTimeInterval(lifetime))
     }
 

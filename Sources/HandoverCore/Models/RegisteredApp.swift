@@ -18,6 +18,10 @@ package final class RegisteredApp: Model, @unchecked Sendable {
     @OptionalField(key: "android_package") package var androidPackage: String?
     @Field(key: "android_fingerprints") package var androidFingerprints: [String]
     @Field(key: "created_at") package var createdAt: Date
+    /// Where the app's backend takes OpenID Connect Back-Channel Logout tokens, when it does.
+    @OptionalField(key: "backchannel_logout_uri") package var backchannelLogoutURI: String?
+    /// Whether its backend needs `sid` in them (`backchannel_logout_session_required`).
+    @OptionalField(key: "backchannel_logout_session_required") package var backchannelLogoutSessionRequired: Bool?
 
     package init() {}
 }

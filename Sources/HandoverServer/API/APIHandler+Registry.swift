@@ -21,6 +21,13 @@ extension APIHandler {
         .ok(.init(body: .json(try AppView(try await find(RegisteredApp.self, input.path.appID, "app")))))
     }
 
+    func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {
+        let change = switch input.body { case .json(let body): body }
+        let app = try await find(RegisteredApp.self, input.path.appID, "app")
+        try await AppRegistrar.update(app, with: change, context: context, on: try CurrentRequest.request.db)
+        return .ok(.init(body: .json(try AppView(app))))
+    }
+
     func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output {
         try await find(RegisteredApp.self, input.path.appID, "app").delete(on: try CurrentRequest.request.db)
         context.associationFiles.invalidate()

@@ -19,6 +19,8 @@ extension AppRegistrar {
         var maxReissues: Int?
         var androidPackage: String?
         var androidFingerprints: [String]?
+        var backchannelLogoutURI: String?
+        var backchannelLogoutSessionRequired: Bool?
 
         /// Checks that `action` can carry ULC callbacks under `policy` (the registry's apps and the
         /// tester's targets); throws a 422 naming `field`.
@@ -34,7 +36,7 @@ extension AppRegistrar {
 
         /// Checks every field with the pure modules, naming the first one at fault. A logout action
         /// must pass `actionPolicy`: https without a port, or also http on loopback in developer mode.
-        func validated(actionPolicy: CallbackPolicy = .default) throws -> Input {
+        func validated(actionPolicy: CallbackPolicy = .default, context: ServerContext? = nil) throws -> Input {
             var input = self
             input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
@@ -82,6 +84,12 @@ extension AppRegistrar {
                 }
             } else if !(androidFingerprints ?? []).isEmpty {
                 throw APIError.invalid("androidPackage", "fingerprints were given without the package they sign")
+            }
+            if let uri = backchannelLogoutURI, let context, let problem = BackChannelLogoutURI.problem(with: uri, context: context) {
+                throw APIError.invalid("backchannelLogoutURI", problem)
+            }
+            if backchannelLogoutSessionRequired != nil, backchannelLogoutURI == nil {
+                throw APIError.invalid("backchannelLogoutSessionRequired", "give backchannelLogoutURI too, or leave this out")
             }
             return input
         }

@@ -8,7 +8,7 @@ enum AppRegistrar {
     /// Validates and stores an app; throws
     /// an ``APIError`` naming the field that is wrong.
     static func create(_ raw: Input, context: ServerContext, on database: Database) async throws -> RegisteredApp {
-        let input = try raw.validated(actionPolicy: context.logoutActionPolicy)
+        let input = try raw.validated(actionPolicy: context.logoutActionPolicy, context: context)
         if try await RegisteredApp.query(on: database).filter(\.$name == input.name).first() != nil {
             throw APIError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
         }
@@ -23,6 +23,8 @@ enum AppRegistrar {
         app.maxReissues = input.maxReissues ?? 2
         app.androidPackage = input.androidPackage
         app.androidFingerprints = input.androidFingerprints ?? []
+        app.backchannelLogoutURI = input.backchannelLogoutURI
+        app.backchannelLogoutSessionRequired = input.backchannelLogoutURI == nil ? nil : (input.backchannelLogoutSessionRequired ?? false)
         app.createdAt = context.clock.now()
         // Both association files must stay valid with this app in them: check before saving, so
         // the well-known routes never have an invalid file to serve.
@@ -48,5 +50,30 @@ enum AppRegistrar {
         try await app.create(on: database)
         context.associationFiles.invalidate()
         return app
+    }
+
+    /// Changes an app's logout settings and back-channel URI: the app as it is, with the given
+    /// fields replaced, passes the same validation as a new one. An empty `backchannelLogoutURI`
+    /// removes it.
+    static func update(_ app: RegisteredApp, with change: Components.Schemas.AppUpdate, context: ServerContext, on database: Database) async throws {
+        var input = Input(name: app.name, role: app.role, appIDs: app.appIDs, logoutAction: app.logoutAction, paths: app.paths,
+                          allowedCallbackHosts: app.allowedCallbackHosts, deadlineSeconds: app.deadlineSeconds, maxReissues: app.maxReissues,
+                          androidPackage: app.androidPackage, androidFingerprints: app.androidFingerprints,
+                          backchannelLogoutURI: app.backchannelLogoutURI, backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired)
+        if let action = change.logoutAction { input.logoutAction = action }
+        if let deadline = change.deadlineSeconds { input.deadlineSeconds = deadline }
+        if let reissues = change.maxReissues { input.maxReissues = reissues }
+        if let uri = change.backchannelLogoutURI {
+            input.backchannelLogoutURI = uri.isEmpty ? nil : uri
+            if uri.isEmpty { input.backchannelLogoutSessionRequired = nil }
+        }
+        if let required = change.backchannelLogoutSessionRequired { input.backchannelLogoutSessionRequired = required }
+        let valid = try input.validated(actionPolicy: context.logoutActionPolicy, context: context)
+        app.logoutAction = valid.logoutAction
+        app.deadlineSeconds = valid.deadlineSeconds ?? app.deadlineSeconds
+        app.maxReissues = valid.maxReissues ?? app.maxReissues
+        app.backchannelLogoutURI = valid.backchannelLogoutURI
+        app.backchannelLogoutSessionRequired = valid.backchannelLogoutURI == nil ? nil : (valid.backchannelLogoutSessionRequired ?? false)
+        try await app.save(on: database)
     }
 }

@@ -16,6 +16,8 @@ struct AppView: Content, Hashable {
     var maxReissues: Int
     var androidPackage: String?
     var androidFingerprints: [String]
+    var backchannelLogoutURI: String?
+    var backchannelLogoutSessionRequired: Bool?
     var createdAt: Date
 
     init(_ app: RegisteredApp) throws {
@@ -30,6 +32,8 @@ struct AppView: Content, Hashable {
         maxReissues = app.maxReissues
         androidPackage = app.androidPackage
         androidFingerprints = app.androidFingerprints
+        backchannelLogoutURI = app.backchannelLogoutURI
+        backchannelLogoutSessionRequired = app.backchannelLogoutSessionRequired
         createdAt = app.createdAt
     }
 }

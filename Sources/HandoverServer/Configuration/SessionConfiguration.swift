@@ -41,6 +41,9 @@ public struct SessionSettings: Sendable {
     public var strict: Bool = false
     /// How often the access-token signing key is replaced. One day.
     public var keyRotationInterval: TimeInterval = 86_400
+    /// How long a new signing key is in the JWKS before it signs, and so how long a backend may
+    /// cache the JWKS (`Cache-Control: max-age`): a quarter of the rotation, at most an hour.
+    public var keyPublicationLead: TimeInterval { min(3600, keyRotationInterval / 4) }
     /// How often Apple's refresh token is checked on refresh: at most once a day (Apple throttles more).
     public var appleValidationInterval: TimeInterval = 86_400
     /// The AES-256-GCM key for secrets at rest, base64 (`HANDOVER_TOKEN_ENCRYPTION_KEY`). When

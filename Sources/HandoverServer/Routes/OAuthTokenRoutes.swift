@@ -38,17 +38,6 @@ struct OAuthTokenRoutes: RouteCollection {
         var id_token: String?
     }
 
-    /// An RFC 6749 error: `{"error", "error_description"}`.
-    struct OAuthError: Error {
-        var status: HTTPResponseStatus
-        var error: String
-        var description: String
-
-        static func invalidRequest(_ text: String) -> OAuthError { OAuthError(status: .badRequest, error: "invalid_request", description: text) }
-        static func invalidGrant(_ text: String) -> OAuthError { OAuthError(status: .badRequest, error: "invalid_grant", description: text) }
-        static func invalidClient(_ text: String) -> OAuthError { OAuthError(status: .unauthorized, error: "invalid_client", description: text) }
-    }
-
     func boot(routes: RoutesBuilder) throws {
         routes.post("oauth", "token", use: token)
     }
@@ -60,11 +49,7 @@ struct OAuthTokenRoutes: RouteCollection {
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
             return response
         } catch let error as OAuthError {
-            let response = Response(status: error.status)
-            try response.content.encode(["error": error.error, "error_description": error.description])
-            response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-            if error.status == .unauthorized { response.headers.replaceOrAdd(name: .wwwAuthenticate, value: "Basic realm=\"handover\"") }
-            return response
+            return try error.response()
         }
     }
 

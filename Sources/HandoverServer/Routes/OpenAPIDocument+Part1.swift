@@ -36,6 +36,11 @@ extension OpenAPIDocument {
           phone by push, QR code or link, and the phones enrolled for them. Admin scope.
       - name: phone
         description: What the phone app calls, authenticated by its enrolled key's signature instead of an API key.
+      - name: openid
+        description: |
+          OpenID Connect for the team's backends: discovery, the JWKS, RFC 7591 registration, RFC 7662
+          introspection, RFC 7009 revocation; logout tokens go out by Back-Channel Logout 1.0.
+          docs/backends.md shows a backend verifying tokens.
       - name: sessions
         description: |
           Sign in with Apple and the server's own user sessions: short-lived access tokens (ES256
@@ -276,6 +281,37 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+        patch:
+          tags: [registry]
+          operationId: updateApp
+          summary: Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/AppUpdate"
+          responses:
+            "200":
+              description: The app as it is now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/App"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
         delete:
           tags: [registry]
           operationId: deleteApp
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
           summary: Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
           description: |
             Admin scope, or the key of the run's device. Records the item's outcome once: a second
-            report for the same item is a 409; a nonce not issued for the item is a 404
-            (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/CallbackReport"
-          responses:
-            "200":
-              description: The outcome was recorded.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackReportResult"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/webhooks:
-        post:
-          tags: [registry]
-          operationId: createWebhook
-          summary: Subscribe a URL to run events; the signing secret is shown once. Admin scope.
     """#
 }

@@ -4,6 +4,42 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+            report for the same item is a 409; a nonce not issued for the item is a 404
+            (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/CallbackReport"
+          responses:
+            "200":
+              description: The outcome was recorded.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackReportResult"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/webhooks:
+        post:
+          tags: [registry]
+          operationId: createWebhook
+          summary: Subscribe a URL to run events; the signing secret is shown once. Admin scope.
           description: |
             Admin scope. The URL must be https (http only on loopback); link-local, metadata and (unless
             the server allows them) private addresses are refused, also after resolving the name at each
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
                     grant_type:
                       type: string
                     client_id:
-                      type: string
-                    subject_token:
-                      type: string
-                    subject_token_type:
-                      type: string
-                    actor_token:
-                      type: string
-                    actor_token_type:
-                      type: string
-          responses:
-            "200":
-              description: The sibling's own tokens.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [access_token, issued_token_type, token_type, expires_in, refresh_token]
-                    properties:
-                      access_token:
-                        type: string
-                      issued_token_type:
-                        type: string
-                      token_type:
-                        type: string
-                      expires_in:
-                        type: integer
-                      refresh_token:
-                        type: string
-                      id_token:
-                        type: string
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
     """#
 }

@@ -4,6 +4,274 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/oob-locks/{user}:
+        parameters:
+          - name: user
+            in: path
+            required: true
+            schema:
+              type: string
+        delete:
+          tags: [operations]
+          operationId: clearOutOfBandLock
+          summary: Lets the user sign in out-of-band again. Admin scope.
+          responses:
+            "204":
+              description: Cleared.
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/enrolled-devices:
+        get:
+          tags: [operations]
+          operationId: listEnrolledDevices
+          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+          parameters:
+            - name: user
+              in: query
+              required: false
+              description: Only this user's phones.
+              schema:
+                type: string
+          responses:
+            "200":
+              description: The phones.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/EnrolledDevice"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /oob/operations/{operationID}/redeem:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [phone]
+          operationId: redeemOperation
+          summary: The phone's signed answer (the envelope's redeem URL).
+          description: |
+            No API key: the signature by the device's enrolled key (for a registration, by the key
+            being enrolled) is the credential. Checked in order: operation, challenge, expiry, device,
+            signature, number. A refused answer changes nothing, except that a late one marks the
+            operation `expired` (410) and a wrong number signed by the right device fails it (403
+            `wrong_number`). Exactly one answer is accepted; later ones are a 409 `already_answered`.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RedeemRequest"
+          responses:
+            "200":
+              description: Accepted; the operation after it (`succeeded` or `cancelled`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "410":
+              $ref: "#/components/responses/Gone"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/devices/{deviceID}/push-token:
+        parameters:
+          - name: deviceID
+            in: path
+            required: true
+            description: The enrolled device's id.
+            schema:
+              type: string
+        put:
+          tags: [phone]
+          operationId: registerPushToken
+          summary: The phone's APNs token, signed with its enrolled key within 5 minutes of the server's time.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/PushTokenRegistration"
+          responses:
+            "200":
+              description: The token is stored and active.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/EnrolledDevice"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/open:
+        get:
+          tags: [phone]
+          operationId: operationLinkInBrowser
+          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /auth/oob/enroll:
+        post:
+          tags: [sessions]
+          operationId: enrollPhoneFromSession
+          summary: A registration operation for the signed-in user; its link enrolls a phone.
+          security:
+            - sessionAuth: []
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    dispatcher:
+                      type: string
+                      enum: [link, qr, x-callback-link]
+                      description: "`link` when absent."
+                    expiresIn:
+                      type: integer
+                      minimum: 1
+                      maximum: 600
+          responses:
+            "201":
+              description: The registration operation, with its link.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/sign-in:
+        get:
+          tags: [sessions]
+          operationId: phoneSignInStart
+          summary: "Sign in on this computer with your phone: the page that asks for the user name."
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: phoneSignInBegin
+          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    user:
+                      type: string
+          responses:
+            "303":
+              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              description: No user name, or no phone enrolled for it; the page again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
+              headers:
+                Retry-After:
+                  schema:
+                    type: integer
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /oob/sign-in/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInPage
+          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
+          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInEvents
+          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
+          security: []
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "404":
               $ref: "#/components/responses/NotFound"
       /oob/sign-in/{operationID}/session:
@@ -35,6 +303,12 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Conflict"
     components:
       securitySchemes:
+        clientBasic:
+          type: http
+          scheme: basic
+          description: |
+            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
+            form-urlencoded first (RFC 6749 section 2.3.1).
         sessionAuth:
           type: http
           scheme: bearer
@@ -230,279 +504,5 @@ extension OpenAPIDocument {
               type: string
               example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
         OperationEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [operation]
-            data:
-              type: string
-        OperationInput:
-          type: object
-          required: [type, user, dispatcher]
-          properties:
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-              minLength: 1
-              maxLength: 200
-              description: The handle your system knows the user by (for enrollment from a session, the user's id).
-            message:
-              type: string
-              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            callbacks:
-              type: object
-              description: x-callback targets; each must pass the tenant's allowlist.
-              properties:
-                success:
-                  type: string
-                error:
-                  type: string
-                cancel:
-                  type: string
-            expiresIn:
-              type: integer
-              minimum: 1
-              maximum: 600
-              description: Seconds; 120 when absent.
-            device:
-              type: string
-              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
-        Operation:
-          type: object
-          additionalProperties: false
-          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-            status:
-              type: string
-              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            device:
-              type: string
-              description: The enrolled device it is sealed to; absent for a registration.
-            message:
-              type: string
-            number:
-              type: integer
-              minimum: 10
-              maximum: 99
-              description: For `authentication`, the number the web page shows (number matching).
-            createdAt:
-              type: string
-              format: date-time
-            updatedAt:
-              type: string
-              format: date-time
-            expiresAt:
-              type: string
-              format: date-time
-            answeredBy:
-              type: string
-              description: The device whose answer ended it.
-            failure:
-              type: object
-              additionalProperties: false
-              required: [code, reason]
-              properties:
-                code:
-                  type: string
-                  example: wrong_number
-                reason:
-                  type: string
-            dispatch:
-              type: object
-              additionalProperties: false
-              description: Only in the answer to createOperation.
-              properties:
-                link:
-                  type: string
-                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
-                qr:
-                  type: object
-                  additionalProperties: false
-                  required: [svg, png]
-                  properties:
-                    svg:
-                      type: string
-                    png:
-                      type: string
-                push:
-                  type: object
-                  additionalProperties: false
-                  required: [outcome, device]
-                  properties:
-                    outcome:
-                      type: string
-                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
-                    device:
-                      type: string
-        CallbackAllowlist:
-          type: object
-          additionalProperties: false
-          required: [hosts, schemes]
-          properties:
-            hosts:
-              type: array
-              items:
-                type: string
-            schemes:
-              type: array
-              items:
-                type: string
-        CallbackAllowlistInput:
-          type: object
-          required: [hosts]
-          properties:
-            hosts:
-              type: array
-              maxItems: 200
-              description: Host names, or `*.suffix` for any subdomain.
-              items:
-                type: string
-            schemes:
-              type: array
-              maxItems: 50
-              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
-              items:
-                type: string
-        EnrolledDevice:
-          type: object
-          additionalProperties: false
-          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
-          properties:
-            id:
-              type: string
-            user:
-              type: string
-            signingKey:
-              type: string
-              description: base64url of the x9.63 P-256 public key.
-            agreementKey:
-              type: string
-              description: base64url of the raw X25519 public key.
-            hasPushToken:
-              type: boolean
-            pushTokenActive:
-              type: boolean
-            enrolledAt:
-              type: string
-              format: date-time
-            deregisteredAt:
-              type: string
-              format: date-time
-        RedeemRequest:
-          type: object
-          required: [operation, challenge, decision, signature, deviceID]
-          description: See docs/out-of-band.md for the signed lines.
-          properties:
-            operation:
-              type: string
-            challenge:
-              type: string
-            decision:
-              type: string
-              enum: [approve, deny]
-            number:
-              type: integer
-            signature:
-              type: string
-              description: base64url of the raw 64-byte ECDSA P-256 signature.
-            deviceID:
-              type: string
-            keys:
-              type: object
-              description: For a registration, the keys being enrolled.
-              required: [signingKey, agreementKey]
-              properties:
-                signingKey:
-                  type: string
-                agreementKey:
-                  type: string
-        PushTokenRegistration:
-          type: object
-          required: [deviceID, token, timestamp, signature]
-          properties:
-            deviceID:
-              type: string
-            token:
-              type: string
-              description: The APNs device token as hex.
-            timestamp:
-              type: integer
-              description: UNIX seconds; within 5 minutes of the server's time.
-            signature:
-              type: string
-        Nonce:
-          type: object
-          additionalProperties: false
-          required: [nonce, expiresIn]
-          properties:
-            nonce:
-              type: string
-              description: 43 base64url characters; single use.
-            expiresIn:
-              type: integer
-              description: Seconds the nonce stays valid (600).
-        AppleSignInInput:
-          type: object
-          required: [identityToken, authorizationCode, nonce]
-          properties:
-            identityToken:
-              type: string
-              minLength: 1
-              maxLength: 8192
-              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
-            authorizationCode:
-              type: string
-              minLength: 1
-              maxLength: 1024
-              description: The single-use authorization code, as UTF-8 text.
-            nonce:
-              type: string
-              minLength: 16
-              maxLength: 256
-              description: The raw nonce from `POST /auth/apple/nonce`.
-            scope:
-              type: string
-              description: Space-separated; `device_sso` also returns a device secret and an ID token.
-            deviceID:
-              type: string
-              format: uuid
-              description: The registered fleet device; its logout run ends the device session.
-            fullName:
-              type: object
-              description: Apple sends the name at the first sign-in only.
-              properties:
-                givenName:
-                  type: string
-                  maxLength: 200
-                familyName:
-                  type: string
-                  maxLength: 200
-        RefreshInput:
-          type: object
-          required: [refreshToken]
-          properties:
-            refreshToken:
-              type: string
-              description: The latest refresh token of the session (`hrt_…`).
-        SessionGrant:
     """#
 }

@@ -2,8 +2,282 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2001–2386 of the YAML.
+    /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          type: object
+          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [operation]
+            data:
+              type: string
+        OperationInput:
+          type: object
+          required: [type, user, dispatcher]
+          properties:
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+              minLength: 1
+              maxLength: 200
+              description: The handle your system knows the user by (for enrollment from a session, the user's id).
+            message:
+              type: string
+              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            callbacks:
+              type: object
+              description: x-callback targets; each must pass the tenant's allowlist.
+              properties:
+                success:
+                  type: string
+                error:
+                  type: string
+                cancel:
+                  type: string
+            expiresIn:
+              type: integer
+              minimum: 1
+              maximum: 600
+              description: Seconds; 120 when absent.
+            device:
+              type: string
+              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
+        Operation:
+          type: object
+          additionalProperties: false
+          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+            status:
+              type: string
+              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            device:
+              type: string
+              description: The enrolled device it is sealed to; absent for a registration.
+            message:
+              type: string
+            number:
+              type: integer
+              minimum: 10
+              maximum: 99
+              description: For `authentication`, the number the web page shows (number matching).
+            createdAt:
+              type: string
+              format: date-time
+            updatedAt:
+              type: string
+              format: date-time
+            expiresAt:
+              type: string
+              format: date-time
+            answeredBy:
+              type: string
+              description: The device whose answer ended it.
+            failure:
+              type: object
+              additionalProperties: false
+              required: [code, reason]
+              properties:
+                code:
+                  type: string
+                  example: wrong_number
+                reason:
+                  type: string
+            dispatch:
+              type: object
+              additionalProperties: false
+              description: Only in the answer to createOperation.
+              properties:
+                link:
+                  type: string
+                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
+                qr:
+                  type: object
+                  additionalProperties: false
+                  required: [svg, png]
+                  properties:
+                    svg:
+                      type: string
+                    png:
+                      type: string
+                push:
+                  type: object
+                  additionalProperties: false
+                  required: [outcome, device]
+                  properties:
+                    outcome:
+                      type: string
+                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
+                    device:
+                      type: string
+        CallbackAllowlist:
+          type: object
+          additionalProperties: false
+          required: [hosts, schemes]
+          properties:
+            hosts:
+              type: array
+              items:
+                type: string
+            schemes:
+              type: array
+              items:
+                type: string
+        CallbackAllowlistInput:
+          type: object
+          required: [hosts]
+          properties:
+            hosts:
+              type: array
+              maxItems: 200
+              description: Host names, or `*.suffix` for any subdomain.
+              items:
+                type: string
+            schemes:
+              type: array
+              maxItems: 50
+              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
+              items:
+                type: string
+        EnrolledDevice:
+          type: object
+          additionalProperties: false
+          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
+          properties:
+            id:
+              type: string
+            user:
+              type: string
+            signingKey:
+              type: string
+              description: base64url of the x9.63 P-256 public key.
+            agreementKey:
+              type: string
+              description: base64url of the raw X25519 public key.
+            hasPushToken:
+              type: boolean
+            pushTokenActive:
+              type: boolean
+            enrolledAt:
+              type: string
+              format: date-time
+            deregisteredAt:
+              type: string
+              format: date-time
+        RedeemRequest:
+          type: object
+          required: [operation, challenge, decision, signature, deviceID]
+          description: See docs/out-of-band.md for the signed lines.
+          properties:
+            operation:
+              type: string
+            challenge:
+              type: string
+            decision:
+              type: string
+              enum: [approve, deny]
+            number:
+              type: integer
+            signature:
+              type: string
+              description: base64url of the raw 64-byte ECDSA P-256 signature.
+            deviceID:
+              type: string
+            keys:
+              type: object
+              description: For a registration, the keys being enrolled.
+              required: [signingKey, agreementKey]
+              properties:
+                signingKey:
+                  type: string
+                agreementKey:
+                  type: string
+        PushTokenRegistration:
+          type: object
+          required: [deviceID, token, timestamp, signature]
+          properties:
+            deviceID:
+              type: string
+            token:
+              type: string
+              description: The APNs device token as hex.
+            timestamp:
+              type: integer
+              description: UNIX seconds; within 5 minutes of the server's time.
+            signature:
+              type: string
+        Nonce:
+          type: object
+          additionalProperties: false
+          required: [nonce, expiresIn]
+          properties:
+            nonce:
+              type: string
+              description: 43 base64url characters; single use.
+            expiresIn:
+              type: integer
+              description: Seconds the nonce stays valid (600).
+        AppleSignInInput:
+          type: object
+          required: [identityToken, authorizationCode, nonce]
+          properties:
+            identityToken:
+              type: string
+              minLength: 1
+              maxLength: 8192
+              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
+            authorizationCode:
+              type: string
+              minLength: 1
+              maxLength: 1024
+              description: The single-use authorization code, as UTF-8 text.
+            nonce:
+              type: string
+              minLength: 16
+              maxLength: 256
+              description: The raw nonce from `POST /auth/apple/nonce`.
+            scope:
+              type: string
+              description: Space-separated; `device_sso` also returns a device secret and an ID token.
+            deviceID:
+              type: string
+              format: uuid
+              description: The registered fleet device; its logout run ends the device session.
+            fullName:
+              type: object
+              description: Apple sends the name at the first sign-in only.
+              properties:
+                givenName:
+                  type: string
+                  maxLength: 200
+                familyName:
+                  type: string
+                  maxLength: 200
+        RefreshInput:
+          type: object
+          required: [refreshToken]
+          properties:
+            refreshToken:
+              type: string
+              description: The latest refresh token of the session (`hrt_…`).
+        SessionGrant:
           type: object
           additionalProperties: false
           required: [accessToken, refreshToken, expiresIn, tokenType, user]
@@ -124,6 +398,39 @@ extension OpenAPIDocument {
               description: SHA-256 signing-certificate fingerprints; required with androidPackage.
               items:
                 type: string
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              description: |
+                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
+                `logout_token`) when one of the app's sessions ends: https, no fragment.
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+              default: false
+              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
+        AppUpdate:
+          type: object
+          description: |
+            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
+            removes it. Admin scope.
+          properties:
+            logoutAction:
+              type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
         App:
           type: object
           additionalProperties: false
@@ -162,6 +469,10 @@ extension OpenAPIDocument {
               type: array
               items:
                 type: string
+            backchannelLogoutURI:
+              type: string
+            backchannelLogoutSessionRequired:
+              type: boolean
             createdAt:
               type: string
               format: date-time
@@ -193,202 +504,5 @@ extension OpenAPIDocument {
             createdAt:
               type: string
               format: date-time
-            lastRunID:
-              type: string
-              format: uuid
-        CreatedDevice:
-          type: object
-          additionalProperties: false
-          required: [device, key]
-          properties:
-            device:
-              $ref: "#/components/schemas/Device"
-            key:
-              type: string
-              pattern: "^hov_"
-              description: The device's API key (device scope), shown only now.
-        WebhookInput:
-          type: object
-          required: [url, events]
-          properties:
-            url:
-              type: string
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: An https URL (http only on loopback), no control characters.
-              example: https://mdm.example.com/hooks/handover
-            events:
-              type: array
-              minItems: 1
-              items:
-                $ref: "#/components/schemas/EventType"
-            secret:
-              type: string
-              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
-              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
-        Webhook:
-          type: object
-          additionalProperties: false
-          required: [id, url, events, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            url:
-              type: string
-            events:
-              type: array
-              items:
-                $ref: "#/components/schemas/EventType"
-            createdAt:
-              type: string
-              format: date-time
-        CreatedWebhook:
-          type: object
-          additionalProperties: false
-          required: [webhook, secret]
-          properties:
-            webhook:
-              $ref: "#/components/schemas/Webhook"
-            secret:
-              type: string
-              description: The signing secret, shown only now.
-        EventType:
-          type: string
-          enum: [run.completed, run.failed, device.out_of_service, operation.suspicious]
-        OutOfBandLock:
-          type: object
-          additionalProperties: false
-          required: [user, operationID, lockedAt]
-          properties:
-            user:
-              type: string
-            operationID:
-              type: string
-              format: uuid
-              description: The operation the user reported.
-            lockedAt:
-              type: string
-              format: date-time
-        Delivery:
-          type: object
-          additionalProperties: false
-          required: [id, event, status, attempts, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              $ref: "#/components/schemas/EventType"
-            status:
-              type: string
-              enum: [pending, delivered, failed]
-            attempts:
-              type: integer
-              minimum: 0
-            nextAttemptAt:
-              type: string
-              format: date-time
-              description: Present while pending.
-            lastStatusCode:
-              type: integer
-            lastError:
-              type: string
-            createdAt:
-              type: string
-              format: date-time
-            deliveredAt:
-              type: string
-              format: date-time
-        RunInput:
-          type: object
-          properties:
-            apps:
-              type: array
-              description: The target apps to log out, in order; every target app when left out.
-              items:
-                type: string
-                format: uuid
-        LogoutRun:
-          type: object
-          additionalProperties: false
-          required: [id, deviceID, status, createdAt, items]
-          properties:
-            id:
-              type: string
-              format: uuid
-            deviceID:
-              type: string
-              format: uuid
-            status:
-              type: string
-              enum: [running, completed, failed]
-            createdAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            items:
-              type: array
-              items:
-                $ref: "#/components/schemas/LogoutItem"
-        LogoutItem:
-          type: object
-          additionalProperties: false
-          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            appID:
-              type: string
-              format: uuid
-            app:
-              type: string
-              description: The app's name.
-            position:
-              type: integer
-              minimum: 0
-            status:
-              type: string
-              enum: [pending, succeeded, failed, timed_out]
-            attempts:
-              type: integer
-              minimum: 1
-              description: How many times the link was issued.
-            issuedAt:
-              type: string
-              format: date-time
-            deadlineAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            reportedBy:
-              type: string
-              enum: [browser, launcher]
-            link:
-              type: string
-              description: The ULC link to open now; only while the item is pending.
-        CallbackReport:
-          type: object
-          required: [url]
-          properties:
-            url:
-              type: string
-              description: The callback URL the launcher received, `<public URL>/ulc/cb/<run>/<item>/success|error?n=<nonce>`.
-        CallbackReportResult:
-          type: object
-          additionalProperties: false
-          required: [recorded, status]
-          properties:
-            recorded:
-              type: boolean
-            status:
-              type: string
-              enum: [succeeded, failed]
-            app:
-              type: string
     """#
 }

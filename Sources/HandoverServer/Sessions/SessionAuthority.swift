@@ -104,7 +104,7 @@ final class SessionAuthority: Sendable {
         session.deviceSecretID = deviceSecret?.record.id
         try await session.create(on: database)
         let refreshToken = try await addRefreshToken(to: session.requireID(), on: database, now: now)
-        var grant = try await grant(user: user, sessionID: session.requireID(), refreshToken: refreshToken, now: now)
+        var grant = try await grant(user: user, sessionID: session.requireID(), clientID: clientID, refreshToken: refreshToken, now: now)
         if let deviceSecret, let clientID {
             grant.idToken = try await idToken(for: user, clientID: clientID, deviceSecret: deviceSecret.record, now: now)
             grant.deviceSecret = deviceSecret.secret
@@ -131,9 +131,9 @@ final class SessionAuthority: Sendable {
         return token
     }
 
-    private func grant(user: User, sessionID: UUID, refreshToken: String, now: Date) async throws -> SessionGrant {
+    private func grant(user: User, sessionID: UUID, clientID: String?, refreshToken: String, now: Date) async throws -> SessionGrant {
         let userID = try user.requireID()
-        let claims = AccessTokenClaims(issuer: ring.issuer, userID: userID.uuidString, sessionID: sessionID.uuidString,
+        let claims = AccessTokenClaims(issuer: ring.issuer, userID: userID.uuidString, audience: clientID ?? ring.issuer, sessionID: sessionID.uuidString,
                                        email: user.email, issuedAt: now, expiresAt: now.addingTimeInterval(settings.accessTokenLifetime))
         let accessToken = try await ring.sign(claims)
         return SessionGrant(accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(settings.accessTokenLifetime),
@@ -190,7 +190,7 @@ final class SessionAuthority: Sendable {
             throw APIError(.unauthorized, code: "refresh_token_reused",
                            reason: "This refresh token was already used; the whole session is now signed out. Sign in again.")
         }
-        var rotated = try await grant(user: user, sessionID: sessionID, refreshToken: next, now: now)
+        var rotated = try await grant(user: user, sessionID: sessionID, clientID: session.clientID, refreshToken: next, now: now)
         if let secretID = session.deviceSecretID, let clientID = session.clientID,
            let secret = try await DeviceSecret.find(secretID, on: database), secret.revokedAt == nil {
             rotated.idToken = try await idToken(for: user, clientID: clientID, deviceSecret: secret, now: now)
@@ -202,14 +202,8 @@ final class SessionAuthority: Sendable {
 
     /// The claims of a valid access token whose session is not revoked.
     func authenticate(_ token: String, on database: Database) async throws -> AccessTokenClaims {
-        let now = clock.now()
         let claims: AccessTokenClaims
-        do {
-            claims = try await ring.verify(token, now: now)
-        } catch {
-            guard case .unknownKey = error, await reloadKeys(on: database, now: now) else { throw Self.unauthorized(error) }
-            do { claims = try await ring.verify(token, now: now) } catch { throw Self.unauthorized(error) }
-        }
+        do { claims = try await verified(token, on: database) } catch { throw Self.unauthorized(error) }
         if revocations.isRevoked(claims.sessionID) { throw Self.unauthorized(.revoked) }
         if settings.strict {
             guard let id = UUID(uuidString: claims.sessionID), let session = try await UserSession.find(id, on: database),
@@ -218,6 +212,18 @@ final class SessionAuthority: Sendable {
             }
         }
         return claims
+    }
+
+    /// The claims of `token` when its signature, `iss` and `exp` hold (rereading the keys once when
+    /// another instance may have rotated), whether or not its session was revoked.
+    func verified(_ token: String, on database: Database) async throws(AccessTokenError) -> AccessTokenClaims {
+        let now = clock.now()
+        do {
+            return try await ring.verify(token, now: now)
+        } catch {
+            guard case .unknownKey = error, await reloadKeys(on: database, now: now) else { throw error }
+            return try await ring.verify(token, now: now)
+        }
     }
 
     /// Another instance may have rotated: reread the keys, at most once every 10 seconds.
@@ -247,11 +253,21 @@ final class SessionAuthority: Sendable {
 
     /// Revokes sessions: in the database, in this instance's memory at once, and on other
     /// instances through NOTIFY (PostgreSQL).
-    func revoke(sessions ids: [UUID], reason: String, on database: Database) async throws {
+    ///
+    /// In the same transaction, every backend owed a Back-Channel Logout token for a session that
+    /// was live gets its outbox row (``BackChannelLogoutOutbox``).
+    ///
+    /// - Parameter deviceID: the fleet device whose hand-over ends them, when one does.
+    func revoke(sessions ids: [UUID], reason: String, deviceID: UUID? = nil, on database: Database) async throws {
         guard !ids.isEmpty else { return }
         let now = clock.now()
-        try await UserSession.query(on: database).filter(\.$id ~~ ids).filter(\.$revokedAt == nil)
-            .set(\.$revokedAt, to: now).set(\.$revokeReason, to: reason).update()
+        try await database.transaction { db in
+            let live = try await UserSession.query(on: db).filter(\.$id ~~ ids).filter(\.$revokedAt == nil).all()
+            guard !live.isEmpty else { return }
+            try await UserSession.query(on: db).filter(\.$id ~~ live.compactMap(\.id)).filter(\.$revokedAt == nil)
+                .set(\.$revokedAt, to: now).set(\.$revokeReason, to: reason).update()
+            try await BackChannelLogoutOutbox.enqueue(sessions: live, reason: reason, deviceID: deviceID, on: db, now: now)
+        }
         announce(ids.map(\.uuidString), now: now)
         if usesPostgres, let sql = database as? any SQLDatabase {
             for id in ids {
@@ -266,18 +282,18 @@ final class SessionAuthority: Sendable {
     }
 
     /// Revokes device secrets and every session that came with or from them (global sign-out).
-    func revoke(deviceSecrets ids: [UUID], reason: String, on database: Database) async throws {
+    func revoke(deviceSecrets ids: [UUID], reason: String, deviceID: UUID? = nil, on database: Database) async throws {
         guard !ids.isEmpty else { return }
         try await DeviceSecret.query(on: database).filter(\.$id ~~ ids).filter(\.$revokedAt == nil)
             .set(\.$revokedAt, to: clock.now()).update()
         let sessions = try await UserSession.query(on: database).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all()
-        try await revoke(sessions: sessions.compactMap(\.id), reason: reason, on: database)
+        try await revoke(sessions: sessions.compactMap(\.id), reason: reason, deviceID: deviceID, on: database)
     }
 
     /// Ends every Native SSO session on a fleet device (its logout run started).
     func signOutDevice(_ deviceID: UUID, on database: Database) async throws {
         let secrets = try await DeviceSecret.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
-        try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", on: database)
+        try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", deviceID: deviceID, on: database)
     }
 
     /// Revokes every live session of a user.

@@ -5,19 +5,24 @@ import HandoverCore
 import SessionTokens
 
 /// Keeps the access-token key ring in step with the database: every instance signs with the
-/// newest key and verifies with every key whose tokens may still be alive. A key is replaced
-/// every rotation interval and dropped one access-token lifetime after it stopped signing.
+/// same key and verifies with every key whose tokens may still be alive. A key is replaced every
+/// rotation interval and dropped one access-token lifetime after it stopped signing.
+///
+/// A new key is made one publication lead (``SessionSettings/keyPublicationLead``) before it
+/// signs, so it is in the JWKS before any token needs it: a backend that caches the JWKS for at
+/// most that long (its `Cache-Control: max-age`) always holds the key of a token it is shown.
 struct SigningKeyStore: Sendable {
     let ring: SessionKeyRing
     let sealer: SecretSealer
     let settings: SessionSettings
 
-    /// Loads the live keys, makes a new one when the newest is due for rotation, and drops
-    /// retired ones (from the ring and the database).
+    /// Loads the live keys, makes a new one when the newest is due, picks the signing key, and
+    /// drops retired ones (from the ring and the database).
     func synchronize(on database: Database, now: Date) async throws {
+        let lead = settings.keyPublicationLead
         let oldestLive = now.addingTimeInterval(-(settings.keyRotationInterval + settings.accessTokenLifetime + 60))
         var records = try await SessionSigningKeyRecord.query(on: database).filter(\.$createdAt >= oldestLive).all()
-        if records.map(\.createdAt).max().map({ now.timeIntervalSince($0) >= settings.keyRotationInterval }) ?? true {
+        if records.map(\.createdAt).max().map({ now.timeIntervalSince($0) >= settings.keyRotationInterval - lead }) ?? true {
             let key = SessionSigningKey.generate(now: now)
             let record = SessionSigningKeyRecord()
             record.keyID = key.keyID
@@ -33,6 +38,11 @@ struct SigningKeyStore: Sendable {
             let raw = try sealer.open(record.sealedPrivateKey)
             try await ring.install(SessionSigningKey(keyID: record.keyID, privateKey: try P256.Signing.PrivateKey(rawRepresentation: raw),
                                                      createdAt: record.createdAt))
+        }
+        // The newest key that has been published for a whole lead signs; on a first start, the only one.
+        let byAge = records.sorted { ($0.createdAt, $0.keyID) > ($1.createdAt, $1.keyID) }
+        if let signing = byAge.first(where: { now.timeIntervalSince($0.createdAt) >= lead }) ?? byAge.last {
+            ring.sign(with: signing.keyID)
         }
         await ring.retain(only: live)
         try await SessionSigningKeyRecord.query(on: database).filter(\.$createdAt < oldestLive).delete()

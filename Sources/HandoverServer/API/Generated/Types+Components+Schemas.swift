@@ -22,6 +22,51 @@ extension Components {
         internal typealias _Error = HandoverProtocol.APIErrorBody
         /// - Remark: Generated from `#/components/schemas/AppInput`.
         internal typealias AppInput = AppRegistrar.Input
+        /// The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
+        /// removes it. Admin scope.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/AppUpdate`.
+        internal struct AppUpdate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/logoutAction`.
+            internal var logoutAction: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/deadlineSeconds`.
+            internal var deadlineSeconds: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/maxReissues`.
+            internal var maxReissues: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/backchannelLogoutURI`.
+            internal var backchannelLogoutURI: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/backchannelLogoutSessionRequired`.
+            internal var backchannelLogoutSessionRequired: Swift.Bool?
+            /// Creates a new `AppUpdate`.
+            ///
+            /// - Parameters:
+            ///   - logoutAction:
+            ///   - deadlineSeconds:
+            ///   - maxReissues:
+            ///   - backchannelLogoutURI:
+            ///   - backchannelLogoutSessionRequired:
+            internal init(
+                logoutAction: Swift.String? = nil,
+                deadlineSeconds: Swift.Int? = nil,
+                maxReissues: Swift.Int? = nil,
+                backchannelLogoutURI: Swift.String? = nil,
+                backchannelLogoutSessionRequired: Swift.Bool? = nil
+            ) {
+                self.logoutAction = logoutAction
+                self.deadlineSeconds = deadlineSeconds
+                self.maxReissues = maxReissues
+                self.backchannelLogoutURI = backchannelLogoutURI
+                self.backchannelLogoutSessionRequired = backchannelLogoutSessionRequired
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case logoutAction
+                case deadlineSeconds
+                case maxReissues
+                case backchannelLogoutURI
+                case backchannelLogoutSessionRequired
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/App`.
         internal typealias App = AppView
         /// - Remark: Generated from `#/components/schemas/DeviceInput`.

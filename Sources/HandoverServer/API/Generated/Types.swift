@@ -26,6 +26,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)`.
     func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
+    /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
+    func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output
     /// Remove an app from the registry. Admin scope.
     ///
     /// Admin scope. Runs already started keep their items for the app.
@@ -187,6 +192,21 @@ extension APIProtocol {
         try await getApp(Operations.GetApp.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
+    /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
+    internal func updateApp(
+        path: Operations.UpdateApp.Input.Path,
+        headers: Operations.UpdateApp.Input.Headers = .init(),
+        body: Operations.UpdateApp.Input.Body
+    ) async throws -> Operations.UpdateApp.Output {
+        try await updateApp(Operations.UpdateApp.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Remove an app from the registry. Admin scope.

@@ -1,0 +1,45 @@
+import Fluent
+import Foundation
+import HandoverCore
+import Vapor
+
+/// Authenticates an OAuth client at the introspection and revocation endpoints (RFC 6749
+/// section 2.3.1): `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret) or
+/// `client_secret_post` (`client_id` and `client_secret` in the form). Secrets are compared by
+/// their SHA-256 digest in constant time; wrong ones count against the caller's address.
+enum ClientAuthentication {
+    /// The methods accepted, as discovery names them.
+    static let methods = ["client_secret_basic", "client_secret_post"]
+
+    /// The client the request authenticates as, or `invalid_client`.
+    static func client(_ request: Request, formClientID: String?, formSecret: String?, context: ServerContext) async throws -> OAuthClient {
+        let address = context.clientAddress(request), now = context.clock.now()
+        if let wait = context.rateLimits.isBlocked(.wrongAPIKey, address: address, now: now) {
+            throw OAuthError(status: .tooManyRequests, error: "slow_down", description: "Too many wrong client secrets; try again in \(wait) s.")
+        }
+        let id: String, secret: String
+        if let basic = request.headers.basicAuthorization {
+            guard formSecret == nil else {
+                throw OAuthError.invalidRequest("Use one client authentication method: HTTP Basic or client_secret in the form, not both.")
+            }
+            // RFC 6749 section 2.3.1: both parts are form-urlencoded before Basic encoding.
+            id = Self.formDecoded(basic.username)
+            secret = Self.formDecoded(basic.password)
+        } else if let formClientID, let formSecret {
+            id = formClientID
+            secret = formSecret
+        } else {
+            throw OAuthError.invalidClient("Authenticate the client: HTTP Basic (client_secret_basic) or client_id and client_secret in the form (client_secret_post). Register one at \(ClientRegistrationRoutes.path).")
+        }
+        guard id.count <= 255, let client = try await OAuthClient.query(on: request.db).filter(\.$clientID == id).first(),
+              CallbackNonce.constantTimeEqual(client.secretHash, BearerSecret.digest(secret)) else {
+            _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
+            throw OAuthError.invalidClient("The client id or secret is wrong.")
+        }
+        return client
+    }
+
+    static func formDecoded(_ text: String) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
+    }
+}

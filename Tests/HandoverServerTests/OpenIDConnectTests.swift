@@ -1,0 +1,245 @@
+import Foundation
+import HandoverServer
+import NIOHTTP1
+import Testing
+
+/// OpenID Connect for the team's backends: discovery and keys, tokens a backend verifies offline
+/// (checked by joserfc, not by our code), RFC 7662 introspection, RFC 7009 revocation, RFC 7591
+/// registration, and Back-Channel Logout when a hand-over ends a session.
+@Suite("OpenID Connect for backends", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
+struct OpenIDConnectTests {
+    /// A rig whose public URL is its own loopback origin, so the issuer is a URL.
+    static func rig() async throws -> (AppleRig, String) {
+        let port = try await OIDCBackendPeer.freePort()
+        let issuer = "http://127.0.0.1:\(port)"
+        let rig = try await AppleRig.start(.sqlite) { configuration in
+            configuration.port = port
+            configuration.publicURL = try? ServerConfiguration.parsePublicURL(issuer, setting: "test")
+        }
+        return (rig, issuer)
+    }
+
+    /// Registers a backend client (RFC 7591); returns its id and secret.
+    static func register(_ test: TestServer, _ metadata: [String: Any]) async throws -> (id: String, secret: String) {
+        let reply = try await test.request(.POST, "/oauth/register", json: metadata, key: test.adminKey)
+        #expect(reply.status == 201, "\(reply.text)")
+        #expect(reply.headers.first(name: "Cache-Control") == "no-store")
+        return (reply.json["client_id"] as? String ?? "", reply.json["client_secret"] as? String ?? "")
+    }
+
+    static func form(_ test: TestServer, _ path: String, _ fields: [String: String], basic: (String, String)? = nil) async throws -> TestServer.Reply {
+        var headers = [("Content-Type", "application/x-www-form-urlencoded")]
+        if let (id, secret) = basic {
+            headers.append(("Authorization", "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()))
+        }
+        let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+        return try await test.request(.POST, path, headers: headers, body: body)
+    }
+
+    @Test func discoveryNeedsAnIssuerURL() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let reply = try await test.request(.GET, "/.well-known/openid-configuration")
+            #expect(reply.status == 404 && reply.json["error"] as? String == "not_configured", "\(reply.text)")
+            #expect((reply.json["reason"] as? String)?.contains("--public-url") == true)
+        }
+    }
+
+    @Test func discoveryNamesEveryEndpointAndTheKeysVerify() async throws {
+        let (rig, issuer) = try await Self.rig()
+        let discovery = try await rig.test.request(.GET, "/.well-known/openid-configuration")
+        #expect(discovery.status == 200, "\(discovery.text)")
+        let metadata = discovery.json
+        #expect(metadata["issuer"] as? String == issuer)
+        #expect(metadata["jwks_uri"] as? String == issuer + "/oauth/jwks")
+        #expect(metadata["introspection_endpoint"] as? String == issuer + "/oauth/introspect")
+        #expect(metadata["revocation_endpoint"] as? String == issuer + "/oauth/revoke")
+        #expect(metadata["registration_endpoint"] as? String == issuer + "/oauth/register")
+        #expect(metadata["backchannel_logout_supported"] as? Bool == true)
+        #expect(metadata["backchannel_logout_session_supported"] as? Bool == true)
+        #expect(metadata["id_token_signing_alg_values_supported"] as? [String] == ["ES256"])
+        #expect(metadata["introspection_endpoint_auth_methods_supported"] as? [String] == ["client_secret_basic", "client_secret_post"])
+
+        let jwks = try await rig.test.request(.GET, "/oauth/jwks")
+        #expect(jwks.status == 200)
+        #expect(jwks.headers.first(name: "Content-Type") == "application/jwk-set+json")
+        #expect(jwks.headers.first(name: "Cache-Control") == "public, max-age=3600")
+        let keys = jwks.json["keys"] as? [[String: Any]] ?? []
+        #expect(!keys.isEmpty)
+        for key in keys {
+            #expect(key["kty"] as? String == "EC" && key["crv"] as? String == "P-256" && key["alg"] as? String == "ES256" && key["use"] as? String == "sig")
+            #expect((key["kid"] as? String)?.count == 16 && key["d"] == nil, "no private part is published")
+        }
+        try await rig.stop()
+    }
+
+    @Test func aNewKeyIsPublishedAnHourBeforeItSigns() async throws {
+        let (rig, _) = try await Self.rig()
+        let grant = try await rig.signIn()
+        let firstKid = try Self.kid(of: grant["accessToken"] as? String ?? "")
+        rig.advance(86_400 - 3_600)
+        try await rig.test.server.maintainSessions()
+        let keys = try await rig.test.request(.GET, "/oauth/jwks").json["keys"] as? [[String: Any]] ?? []
+        #expect(keys.count == 2, "the next key is published before it signs")
+        let during = try await rig.refresh(grant["refreshToken"] as? String ?? "")
+        #expect(try Self.kid(of: during.json["accessToken"] as? String ?? "") == firstKid, "the old key still signs during the lead")
+        rig.advance(3_600)
+        try await rig.test.server.maintainSessions()
+        let after = try await rig.refresh(during.json["refreshToken"] as? String ?? "")
+        let newKid = try Self.kid(of: after.json["accessToken"] as? String ?? "")
+        #expect(newKid != firstKid && keys.contains { $0["kid"] as? String == newKid }, "the key that signs now was in the set an hour ago")
+        try await rig.stop()
+    }
+
+    static func kid(of token: String) throws -> String {
+        let header = String(token.split(separator: ".").first ?? "")
+        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        let json = try JSONSerialization.jsonObject(with: Data(base64Encoded: base64) ?? Data()) as? [String: Any]
+        return json?["kid"] as? String ?? ""
+    }
+
+    @Test func aBackendVerifiesAccessAndIDTokensWithJoserfcAndTheJWKSAlone() async throws {
+        let (rig, issuer) = try await Self.rig()
+        let device = try await rig.test.registerDevice()
+        let grant = try await rig.signIn(extra: ["scope": "openid device_sso", "deviceID": device.id])
+        let access = grant["accessToken"] as? String ?? "", id = grant["idToken"] as? String ?? ""
+        if OIDCBackendPeer.isAvailable() {
+            let now = rig.test.clock.now()
+            let (accepted, output) = try OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: access, now: now)
+            #expect(accepted, "\(output)")
+            #expect(output.contains("\"sid\"") && output.contains("\"jti\"") && output.contains("\"aud\": \"\(AppleRig.clientID)\""), "\(output)")
+            let (idAccepted, idOutput) = try OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "id", token: id, now: now)
+            #expect(idAccepted, "\(idOutput)")
+            var forged = access
+            forged.removeLast(2)
+            forged += forged.hasSuffix("A") ? "BB" : "AA"
+            #expect(try !OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: forged, now: now).0)
+            #expect(try !OIDCBackendPeer.verify(issuer: issuer, audience: "com.example.other", kind: "access", token: access, now: now).0,
+                    "another client's backend refuses the token by its aud")
+        }
+        try await rig.stop()
+    }
+
+    @Test func introspectionSeesARevocationAtOnce() async throws {
+        let (rig, _) = try await Self.rig()
+        try await rig.test.registerTarget("handover")
+        try await rig.test.registerTarget("pharmacy")
+        let appBackend = try await Self.register(rig.test, ["client_name": "Handover API", "software_id": AppleRig.clientID])
+        #expect(appBackend.id == AppleRig.clientID, "an app's backend is the app's client id")
+        let otherBackend = try await Self.register(rig.test, ["software_id": "com.example.pharmacy"])
+        let fleet = try await Self.register(rig.test, ["client_name": "Ward systems"])
+        #expect(fleet.id.hasPrefix("hoc_"))
+
+        let grant = try await rig.signIn()
+        let access = grant["accessToken"] as? String ?? "", refresh = grant["refreshToken"] as? String ?? ""
+        let active = try await Self.form(rig.test, "/oauth/introspect", ["token": access, "token_type_hint": "access_token"], basic: appBackend)
+        #expect(active.status == 200 && active.json["active"] as? Bool == true, "\(active.text)")
+        #expect(active.json["aud"] as? String == AppleRig.clientID && active.json["token_type"] as? String == "Bearer")
+        #expect(active.json["sid"] is String && active.json["sub"] is String && active.json["exp"] is Int && active.json["jti"] is String)
+        #expect(active.headers.first(name: "Cache-Control") == "no-store")
+        let byFleet = try await Self.form(rig.test, "/oauth/introspect", ["token": access, "client_id": fleet.id, "client_secret": fleet.secret])
+        #expect(byFleet.json["active"] as? Bool == true, "a fleet backend sees every app's tokens (client_secret_post)")
+        let byOther = try await Self.form(rig.test, "/oauth/introspect", ["token": access], basic: otherBackend)
+        #expect(byOther.status == 200 && byOther.json.count == 1 && byOther.json["active"] as? Bool == false, "another app's backend learns nothing")
+        let refreshActive = try await Self.form(rig.test, "/oauth/introspect", ["token": refresh], basic: appBackend)
+        #expect(refreshActive.json["active"] as? Bool == true && refreshActive.json["token_type"] as? String == "refresh_token")
+
+        let wrong = try await Self.form(rig.test, "/oauth/introspect", ["token": access], basic: (appBackend.id, "hcs_wrong"))
+        #expect(wrong.status == 401 && wrong.json["error"] as? String == "invalid_client", "\(wrong.text)")
+        #expect(wrong.headers.first(name: "WWW-Authenticate")?.hasPrefix("Basic") == true)
+        let none = try await Self.form(rig.test, "/oauth/introspect", ["token": access])
+        #expect(none.status == 401)
+        let missing = try await Self.form(rig.test, "/oauth/introspect", [:], basic: appBackend)
+        #expect(missing.status == 400 && missing.json["error"] as? String == "invalid_request")
+
+        let refused = try await Self.form(rig.test, "/oauth/revoke", ["token": access], basic: otherBackend)
+        #expect(refused.status == 400 && refused.json["error"] as? String == "unauthorized_client", "\(refused.text)")
+        let revoked = try await Self.form(rig.test, "/oauth/revoke", ["token": refresh, "token_type_hint": "refresh_token"], basic: appBackend)
+        #expect(revoked.status == 200, "\(revoked.text)")
+        for token in [access, refresh] {
+            let after = try await Self.form(rig.test, "/oauth/introspect", ["token": token], basic: appBackend)
+            #expect(after.status == 200 && after.json["active"] as? Bool == false && after.json.count == 1, "\(after.text)")
+        }
+        #expect(try await rig.me(access).status == 401, "the app's own API refuses it too")
+        let unknown = try await Self.form(rig.test, "/oauth/revoke", ["token": "hrt_unknown"], basic: appBackend)
+        #expect(unknown.status == 200, "RFC 7009: an unknown token answers 200")
+        try await rig.stop()
+    }
+
+    @Test func registrationRefusesWhatItCannotServe() async throws {
+        let (rig, _) = try await Self.rig()
+        let cases: [([String: Any], String, String)] = [
+            (["software_id": "com.example.unknown"], "invalid_client_metadata", "software_id"),
+            (["redirect_uris": ["https://x.example/cb"]], "invalid_redirect_uri", "authorization endpoint"),
+            (["token_endpoint_auth_method": "private_key_jwt"], "invalid_client_metadata", "token_endpoint_auth_method"),
+            (["backchannel_logout_uri": "https://api.example.com/logout#frag"], "invalid_client_metadata", "fragment"),
+            (["backchannel_logout_uri": "ftp://api.example.com/logout"], "invalid_client_metadata", "https"),
+        ]
+        for (metadata, error, mention) in cases {
+            let reply = try await rig.test.request(.POST, "/oauth/register", json: metadata, key: rig.test.adminKey)
+            #expect(reply.status == 400 && reply.json["error"] as? String == error, "\(metadata): \(reply.text)")
+            #expect((reply.json["error_description"] as? String)?.contains(mention) == true, "\(reply.text)")
+        }
+        let anonymous = try await rig.test.request(.POST, "/oauth/register", json: ["client_name": "x"])
+        #expect(anonymous.status == 401, "the initial access token is an admin key")
+        try await rig.stop()
+    }
+
+    @Test func aHandOverSendsALogoutTokenThatTheBackendValidates() async throws {
+        let (rig, issuer) = try await Self.rig()
+        guard OIDCBackendPeer.isAvailable() else { try await rig.stop(); return }
+        let backend = try await OIDCBackendPeer.Server(issuer: issuer, clientID: AppleRig.clientID, now: rig.test.clock.now())
+        do {
+            let appID = try await rig.test.registerTarget("handover")
+            let patch = try await rig.test.request(.PATCH, "/api/v1/apps/\(appID)", json: [
+                "backchannelLogoutURI": backend.url + "/backchannel", "backchannelLogoutSessionRequired": true,
+            ], key: rig.test.adminKey)
+            #expect(patch.status == 200 && patch.json["backchannelLogoutURI"] as? String == backend.url + "/backchannel", "\(patch.text)")
+            let device = try await rig.test.registerDevice()
+            let grant = try await rig.signIn(extra: ["scope": "openid device_sso", "deviceID": device.id])
+            let run = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+            #expect(run.status == 201, "\(run.text)")
+            #expect(try await rig.test.server.deliverBackChannelLogouts() == 1)
+            #expect(try await rig.test.server.deliverBackChannelLogouts() == 0, "delivered once, then done")
+
+            let report = try await rig.test.request(.GET, backend.url + "/report")
+            let received = report.json["received"] as? [[String: Any]] ?? []
+            #expect(received.count == 1)
+            let first = try #require(received.first)
+            #expect(first["valid"] as? Bool == true, "\(first)")
+            #expect((first["content_type"] as? String)?.hasPrefix("application/x-www-form-urlencoded") == true)
+            let claims = first["claims"] as? [String: Any] ?? [:]
+            #expect(claims["aud"] as? String == AppleRig.clientID && claims["sub"] as? String == (grant["user"] as? [String: Any])?["id"] as? String)
+            #expect(claims["sid"] is String && claims["nonce"] == nil)
+
+            // The same token, replayed to a second endpoint of the same backend, is refused by its jti.
+            let token = first["token"] as? String ?? ""
+            let replay = try await rig.test.request(.POST, backend.url + "/backchannel-replay", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                   body: "logout_token=" + token)
+            #expect(replay.status == 400 && replay.text.contains("replay"), "\(replay.text)")
+
+            // A second run on the device finds the session already ended: nothing more is owed.
+            let again = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+            #expect(again.status == 201 || again.status == 409, "\(again.text)")
+            #expect(try await rig.test.server.deliverBackChannelLogouts() == 0)
+        } catch {
+            Issue.record(error)
+        }
+        backend.stop()
+        try await rig.stop()
+    }
+
+    @Test func aBackendThatFailsIsRetriedThenShownFailing() async throws {
+        let (rig, issuer) = try await Self.rig()
+        // A URL that answers 404: neither a success nor the backend's 400 refusal.
+        _ = try await Self.register(rig.test, ["client_name": "Ward systems", "backchannel_logout_uri": issuer + "/no-backend-here"])
+        let grant = try await rig.signIn()
+        let client = try await Self.register(rig.test, ["client_name": "Revoker"])
+        _ = try await Self.form(rig.test, "/oauth/revoke", ["token": grant["refreshToken"] as? String ?? ""], basic: client)
+        #expect(try await rig.test.server.deliverBackChannelLogouts() == 1)
+        #expect(try await rig.test.server.deliverBackChannelLogouts() == 0, "the next attempt waits for its back-off")
+        rig.advance(3)
+        #expect(try await rig.test.server.deliverBackChannelLogouts() == 1, "retried after the back-off")
+        try await rig.stop()
+    }
+}
