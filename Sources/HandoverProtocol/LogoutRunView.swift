@@ -24,6 +24,9 @@ public struct LogoutRunView: Sendable, Hashable, Codable {
         public var reportedBy: CallbackReporter?
         /// The ULC link to open now; only while the item is pending.
         public var link: String?
+        /// The backend side: the logout token owed to the app's backend for the device's session,
+        /// when the app has a back-channel logout URI and the run ended such a session.
+        public var backend: BackendLogout?
 
         public init(id: UUID, appID: UUID, app: String, position: Int, status: LogoutItemState, attempts: Int,
                     issuedAt: Date, deadlineAt: Date, finishedAt: Date? = nil, reportedBy: CallbackReporter? = nil,
@@ -39,6 +42,24 @@ public struct LogoutRunView: Sendable, Hashable, Codable {
             self.finishedAt = finishedAt
             self.reportedBy = reportedBy
             self.link = link
+        }
+
+        /// The app's backend, told by OpenID Connect Back-Channel Logout.
+        public struct BackendLogout: Sendable, Hashable, Codable {
+            /// The backend's client id (the app's bundle id): the `aud` of the logout token.
+            public var clientID: String
+            public var state: BackChannelLogoutState
+            /// Attempts made so far.
+            public var attempts: Int
+            /// The HTTP status of the last attempt, when it got an answer.
+            public var lastStatusCode: Int?
+
+            public init(clientID: String, state: BackChannelLogoutState, attempts: Int, lastStatusCode: Int? = nil) {
+                self.clientID = clientID
+                self.state = state
+                self.attempts = attempts
+                self.lastStatusCode = lastStatusCode
+            }
         }
 
         /// Whether the item still waits for an answer.

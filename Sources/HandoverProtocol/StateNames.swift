@@ -67,6 +67,18 @@ public enum WebhookDeliveryStatus: String, Sendable, Hashable, Codable, CaseIter
     case failed = "failed"
 }
 
+/// One OpenID Connect Back-Channel Logout token owed to a backend for an ended session.
+public enum BackChannelLogoutState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Waiting for its first or next attempt (retried with back-off).
+    case pending = "pending"
+    /// The backend answered 2xx: it ended the session.
+    case delivered = "delivered"
+    /// The backend answered 400: it could not end the session (Back-Channel Logout 1.0 section 2.8); not retried.
+    case refused = "refused"
+    /// Every attempt failed (no answer, or another status); kept with the last status.
+    case failed = "failed"
+}
+
 /// Where a conformance test of an app (`handover tester`, `/tester`) stands.
 public enum TesterVerdictStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Some check still waits for the app (or for the person to start a round).

@@ -201,6 +201,9 @@ struct OpenIDConnectTests {
             #expect(run.status == 201, "\(run.text)")
             #expect(try await rig.test.server.deliverBackChannelLogouts() == 1)
             #expect(try await rig.test.server.deliverBackChannelLogouts() == 0, "delivered once, then done")
+            let runReport = try await rig.test.request(.GET, "/api/v1/logout-runs/\(run.json["id"] as? String ?? "")", key: device.key)
+            let backendSide = (runReport.json["items"] as? [[String: Any]])?.first?["backend"] as? [String: Any]
+            #expect(backendSide?["state"] as? String == "delivered" && backendSide?["lastStatusCode"] as? Int == 200, "\(runReport.text)")
 
             let report = try await rig.test.request(.GET, backend.url + "/report")
             let received = report.json["received"] as? [[String: Any]] ?? []
@@ -229,17 +232,37 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
-    @Test func aBackendThatFailsIsRetriedThenShownFailing() async throws {
+    @Test func aBackendThatFailsIsRetriedAndTheRunShowsBothSides() async throws {
         let (rig, issuer) = try await Self.rig()
         // A URL that answers 404: neither a success nor the backend's 400 refusal.
-        _ = try await Self.register(rig.test, ["client_name": "Ward systems", "backchannel_logout_uri": issuer + "/no-backend-here"])
-        let grant = try await rig.signIn()
-        let client = try await Self.register(rig.test, ["client_name": "Revoker"])
-        _ = try await Self.form(rig.test, "/oauth/revoke", ["token": grant["refreshToken"] as? String ?? ""], basic: client)
+        let created = try await rig.test.request(.POST, "/api/v1/apps", json: [
+            "name": "Handover", "appIDs": ["ABCDE12345.\(AppleRig.clientID)"], "logoutAction": "https://handover.example.com/logout",
+            "backchannelLogoutURI": issuer + "/no-backend-here",
+        ], key: rig.test.adminKey)
+        #expect(created.status == 201 && created.json["backchannelLogoutSessionRequired"] as? Bool == false, "\(created.text)")
+        let appID = created.json["id"] as? String ?? ""
+        let device = try await rig.test.registerDevice()
+        _ = try await rig.signIn(extra: ["scope": "openid device_sso", "deviceID": device.id])
+        let run = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+        let runID = run.json["id"] as? String ?? ""
+        let pending = (run.json["items"] as? [[String: Any]])?.first?["backend"] as? [String: Any]
+        #expect(pending?["state"] as? String == "pending" && pending?["attempts"] as? Int == 0, "\(run.text)")
+
         #expect(try await rig.test.server.deliverBackChannelLogouts() == 1)
         #expect(try await rig.test.server.deliverBackChannelLogouts() == 0, "the next attempt waits for its back-off")
+        let report = try await rig.test.request(.GET, "/api/v1/logout-runs/\(runID)", key: device.key)
+        let item = (report.json["items"] as? [[String: Any]])?.first
+        #expect(item?["status"] as? String == "pending", "the device side: the app has not answered yet")
+        let backend = item?["backend"] as? [String: Any]
+        #expect(backend?["clientID"] as? String == AppleRig.clientID && backend?["state"] as? String == "pending", "\(report.text)")
+        #expect(backend?["lastStatusCode"] as? Int == 404 && backend?["attempts"] as? Int == 1)
         rig.advance(3)
         #expect(try await rig.test.server.deliverBackChannelLogouts() == 1, "retried after the back-off")
+
+        let browser = DashboardBrowser(rig.test)
+        _ = try await browser.signIn(key: rig.test.adminKey)
+        let overview = try await browser.get("/dashboard")
+        #expect(overview.text.contains("backend") && overview.text.contains("last HTTP 404"), "the dashboard shows the backend side")
         try await rig.stop()
     }
 }

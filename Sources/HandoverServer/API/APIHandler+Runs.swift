@@ -24,8 +24,8 @@ extension APIHandler {
         }
         let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: apps)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
-        try await context.sessions?.signOutDevice(deviceID, on: request.db)
-        return .created(.init(body: .json(view)))
+        try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db)
+        return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.db))))
     }
 
     func getLogoutRun(_ input: Operations.GetLogoutRun.Input) async throws -> Operations.GetLogoutRun.Output {
@@ -62,6 +62,6 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != view.deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
         }
-        return view
+        return try await BackChannelLogoutReport.adding(to: view, on: request.db)
     }
 }

@@ -107,6 +107,11 @@ enum DashboardLayout {
         return badge(status.rawValue, tone)
     }
 
+    static func badge(_ state: BackChannelLogoutState) -> HTML {
+        let tone: Tone = switch state { case .delivered: .good; case .failed, .refused: .bad; case .pending: .wait }
+        return badge(state.rawValue, tone)
+    }
+
     static func badge(_ status: TesterVerdictStatus) -> HTML {
         let tone: Tone = switch status { case .passed: .good; case .failed: .bad; case .running: .wait }
         return badge(status.rawValue, tone)

@@ -123,6 +123,7 @@ struct DashboardRoutes: RouteCollection {
         let runIDs = runs.compactMap(\.id) + devices.compactMap(\.lastRunID)
         let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
         let itemsByRun = Dictionary(grouping: items, by: \.runID)
+        let backends = try await BackChannelLogoutReport.states(runs: runIDs, on: database)
         let lastRuns = devices.compactMap(\.lastRunID).isEmpty ? [] :
             try await LogoutRun.query(on: database).filter(\.$id ~~ devices.compactMap(\.lastRunID)).all()
         // A device's last run is often among the recent ones too: keep one of each.
@@ -145,7 +146,7 @@ struct DashboardRoutes: RouteCollection {
                                     HTML.element("td") {
                                         if let last { DashboardLayout.badge(last.status); " "; DashboardLayout.time(last.createdAt) } else { "never" }
                                     }
-                                    HTML.element("td") { Self.itemBadges(last.flatMap { $0.id }.flatMap { itemsByRun[$0] } ?? []) }
+                                    HTML.element("td") { Self.itemBadges(last.flatMap { $0.id }.flatMap { itemsByRun[$0] } ?? [], backends: backends) }
                                 }
                             }
                         }
@@ -165,7 +166,7 @@ struct DashboardRoutes: RouteCollection {
                                     HTML.element("td") { DashboardLayout.time(run.createdAt) }
                                     HTML.element("td") { deviceNames[run.deviceID] ?? "deleted device" }
                                     HTML.element("td") { DashboardLayout.badge(run.status) }
-                                    HTML.element("td") { Self.itemBadges(run.id.flatMap { itemsByRun[$0] } ?? []) }
+                                    HTML.element("td") { Self.itemBadges(run.id.flatMap { itemsByRun[$0] } ?? [], backends: backends) }
                                 }
                             }
                         }
@@ -175,10 +176,16 @@ struct DashboardRoutes: RouteCollection {
         ])
     }
 
-    static func itemBadges(_ items: [LogoutItem]) -> HTML {
+    /// Each app of a run: its device side (the ULC answer) and, when its backend is told by
+    /// back-channel logout, the backend side.
+    static func itemBadges(_ items: [LogoutItem], backends: BackChannelLogoutReport.States = [:]) -> HTML {
         .join(items.map { item in
-            HTML.element("span", ["class": "item", "title": "\(item.appName): \(item.status), \(item.attempts) attempt(s)"]) {
-                item.appName; " "; DashboardLayout.badge(item.status); " "
+            let backend = backends[.init(run: item.runID, app: item.appID)]
+            return HTML.element("span", ["class": "item", "title": "\(item.appName): \(item.status), \(item.attempts) attempt(s)"
+                                            + (backend.map { "; backend \($0.state.rawValue)" + ($0.lastStatusCode.map { " (last HTTP \($0))" } ?? "") } ?? "")]) {
+                item.appName; " "; DashboardLayout.badge(item.status)
+                if let backend { " backend "; DashboardLayout.badge(backend.state) }
+                " "
             }
         })
     }

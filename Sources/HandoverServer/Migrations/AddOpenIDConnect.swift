@@ -27,6 +27,7 @@ struct AddOpenIDConnect: AsyncMigration {
             .field("subject", .string)
             .field("uri", .string, .required)
             .field("device_id", .uuid)
+            .field("run_id", .uuid)
             .field("reason", .string, .required)
             .field("status", .string, .required)
             .field("attempts", .int, .required)
@@ -40,7 +41,7 @@ struct AddOpenIDConnect: AsyncMigration {
             .create()
         if let sql = database as? any SQLDatabase {
             try await sql.raw("CREATE INDEX backchannel_deliveries_due ON backchannel_logout_deliveries (status, next_attempt_at)").run()
-            try await sql.raw("CREATE INDEX backchannel_deliveries_device ON backchannel_logout_deliveries (device_id)").run()
+            try await sql.raw("CREATE INDEX backchannel_deliveries_run ON backchannel_logout_deliveries (run_id)").run()
         }
     }
 

@@ -1,17 +1,6 @@
 import Fluent
 import Foundation
-
-/// Where a Back-Channel Logout delivery stands.
-enum BackChannelLogoutStatus: String, Codable, Sendable, CaseIterable {
-    /// Waiting for its first or next attempt.
-    case pending
-    /// The backend answered 200 (or another 2xx).
-    case delivered
-    /// The backend answered 400: it could not log the session out (section 2.8); not retried.
-    case refused
-    /// Every attempt failed (no answer, 5xx, or another status).
-    case failed
-}
+import HandoverProtocol
 
 /// One logout token owed to one client for one ended session: the durable outbox row, written in
 /// the transaction that ends the session, so nothing is lost on a crash. `(client_id, session_id)`
@@ -29,9 +18,11 @@ final class BackChannelLogoutDelivery: Model, @unchecked Sendable {
     @Field(key: "uri") var uri: String
     /// The fleet device whose hand-over ended the session, when one did.
     @OptionalField(key: "device_id") var deviceID: UUID?
+    /// The logout run that ended it, when one did: its report shows this delivery.
+    @OptionalField(key: "run_id") var runID: UUID?
     /// Why the session ended (`device_logout`, `logout`, `refresh_token_reused`, …).
     @Field(key: "reason") var reason: String
-    @Field(key: "status") var status: BackChannelLogoutStatus
+    @Field(key: "status") var status: BackChannelLogoutState
     @Field(key: "attempts") var attempts: Int
     @Field(key: "next_attempt_at") var nextAttemptAt: Date
     @OptionalField(key: "last_status_code") var lastStatusCode: Int?

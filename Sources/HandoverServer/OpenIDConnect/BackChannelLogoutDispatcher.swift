@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import NIOCore
 import SessionTokens
 import SQLKit
@@ -39,7 +40,7 @@ struct BackChannelLogoutDispatcher: Sendable {
             guard let sql = database as? any SQLDatabase, let id = delivery.id else { continue }
             let leased = try await sql.raw("""
                 UPDATE backchannel_logout_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
-                WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutStatus.pending.rawValue) RETURNING id
+                WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutState.pending.rawValue) RETURNING id
                 """).all()
             guard !leased.isEmpty else { continue }
             attempted += 1
@@ -74,7 +75,7 @@ struct BackChannelLogoutDispatcher: Sendable {
             failure = String(describing: error)
         }
         let finished = clock.now()
-        let status: BackChannelLogoutStatus = switch (failure, statusCode) {
+        let status: BackChannelLogoutState = switch (failure, statusCode) {
         case (nil, _): .delivered
         case (_, 400?): .refused
         default: attempt >= maxAttempts ? .failed : .pending

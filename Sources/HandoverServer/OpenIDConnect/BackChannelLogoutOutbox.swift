@@ -39,7 +39,7 @@ enum BackChannelLogoutOutbox {
 
     /// Queues one delivery per recipient of each session; returns how many were queued.
     @discardableResult
-    static func enqueue(sessions: [UserSession], reason: String, deviceID: UUID?, on db: Database, now: Date) async throws -> Int {
+    static func enqueue(sessions: [UserSession], reason: String, deviceID: UUID?, runID: UUID? = nil, on db: Database, now: Date) async throws -> Int {
         var queued = 0
         var byClient: [String?: [Recipient]] = [:]
         for session in sessions {
@@ -59,6 +59,7 @@ enum BackChannelLogoutOutbox {
                 delivery.subject = session.userID.uuidString
                 delivery.uri = recipient.uri
                 delivery.deviceID = deviceID
+                delivery.runID = runID
                 delivery.reason = reason
                 delivery.status = .pending
                 delivery.attempts = 0

@@ -2,7 +2,7 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2697 of the YAML.
+    /// Lines 2501–2715 of the YAML.
     static let part6 = #"""
             lastRunID:
               type: string
@@ -182,6 +182,24 @@ extension OpenAPIDocument {
             link:
               type: string
               description: The ULC link to open now; only while the item is pending.
+            backend:
+              type: object
+              additionalProperties: false
+              required: [clientID, state, attempts]
+              description: |
+                The backend side: the OpenID Connect Back-Channel Logout token owed to the app's
+                backend for the session the run ended, when the app has a `backchannelLogoutURI`.
+              properties:
+                clientID:
+                  type: string
+                state:
+                  type: string
+                  enum: [pending, delivered, refused, failed]
+                attempts:
+                  type: integer
+                  minimum: 0
+                lastStatusCode:
+                  type: integer
         CallbackReport:
           type: object
           required: [url]

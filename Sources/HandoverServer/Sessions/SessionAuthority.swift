@@ -257,8 +257,10 @@ final class SessionAuthority: Sendable {
     /// In the same transaction, every backend owed a Back-Channel Logout token for a session that
     /// was live gets its outbox row (``BackChannelLogoutOutbox``).
     ///
-    /// - Parameter deviceID: the fleet device whose hand-over ends them, when one does.
-    func revoke(sessions ids: [UUID], reason: String, deviceID: UUID? = nil, on database: Database) async throws {
+    /// - Parameters:
+    ///   - deviceID: the fleet device whose hand-over ends them, when one does.
+    ///   - runID: the logout run that ends them, when one does; its report shows the deliveries.
+    func revoke(sessions ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: Database) async throws {
         guard !ids.isEmpty else { return }
         let now = clock.now()
         try await database.transaction { db in
@@ -266,7 +268,7 @@ final class SessionAuthority: Sendable {
             guard !live.isEmpty else { return }
             try await UserSession.query(on: db).filter(\.$id ~~ live.compactMap(\.id)).filter(\.$revokedAt == nil)
                 .set(\.$revokedAt, to: now).set(\.$revokeReason, to: reason).update()
-            try await BackChannelLogoutOutbox.enqueue(sessions: live, reason: reason, deviceID: deviceID, on: db, now: now)
+            try await BackChannelLogoutOutbox.enqueue(sessions: live, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
         }
         announce(ids.map(\.uuidString), now: now)
         if usesPostgres, let sql = database as? any SQLDatabase {
@@ -282,18 +284,18 @@ final class SessionAuthority: Sendable {
     }
 
     /// Revokes device secrets and every session that came with or from them (global sign-out).
-    func revoke(deviceSecrets ids: [UUID], reason: String, deviceID: UUID? = nil, on database: Database) async throws {
+    func revoke(deviceSecrets ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: Database) async throws {
         guard !ids.isEmpty else { return }
         try await DeviceSecret.query(on: database).filter(\.$id ~~ ids).filter(\.$revokedAt == nil)
             .set(\.$revokedAt, to: clock.now()).update()
         let sessions = try await UserSession.query(on: database).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all()
-        try await revoke(sessions: sessions.compactMap(\.id), reason: reason, deviceID: deviceID, on: database)
+        try await revoke(sessions: sessions.compactMap(\.id), reason: reason, deviceID: deviceID, runID: runID, on: database)
     }
 
-    /// Ends every Native SSO session on a fleet device (its logout run started).
-    func signOutDevice(_ deviceID: UUID, on database: Database) async throws {
+    /// Ends every Native SSO session on a fleet device (its logout run `runID` started).
+    func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database) async throws {
         let secrets = try await DeviceSecret.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
-        try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", deviceID: deviceID, on: database)
+        try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
     }
 
     /// Revokes every live session of a user.

@@ -1,0 +1,55 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+
+/// Adds the backend side to a run's report: for each app, the logout token the run owed its
+/// backend (delivered, refused, pending or failing, with attempts and the last status).
+enum BackChannelLogoutReport {
+    /// A run's app.
+    struct Key: Hashable {
+        var run: UUID
+        var app: UUID
+    }
+
+    typealias States = [Key: LogoutRunView.Item.BackendLogout]
+
+    static func adding(to view: LogoutRunView, on db: Database) async throws -> LogoutRunView {
+        let states = try await states(runs: [view.id], on: db)
+        guard !states.isEmpty else { return view }
+        var result = view
+        for index in result.items.indices {
+            result.items[index].backend = states[Key(run: view.id, app: result.items[index].appID)]
+        }
+        return result
+    }
+
+    /// The backend side of every app of `runs` that owed its backend a logout token.
+    static func states(runs: [UUID], on db: Database) async throws -> States {
+        guard !runs.isEmpty else { return [:] }
+        let deliveries = try await BackChannelLogoutDelivery.query(on: db).filter(\.$runID ~~ runs).all()
+        guard !deliveries.isEmpty else { return [:] }
+        let apps = try await RegisteredApp.query(on: db).filter(\.$backchannelLogoutURI != nil).all()
+        var states: States = [:]
+        for app in apps {
+            guard let appID = app.id else { continue }
+            let clients = Set(app.appIDs.compactMap { BackChannelLogoutOutbox.bundleID(of: $0).map(String.init) })
+            for (run, owed) in Dictionary(grouping: deliveries.filter { clients.contains($0.clientID) }, by: { $0.runID }) {
+                // With several sessions of one app on the device, the least finished one speaks for them.
+                guard let run, let shown = owed.min(by: { rank($0.status) < rank($1.status) }) else { continue }
+                states[Key(run: run, app: appID)] = .init(clientID: shown.clientID, state: shown.status, attempts: shown.attempts,
+                                                          lastStatusCode: shown.lastStatusCode)
+            }
+        }
+        return states
+    }
+
+    private static func rank(_ state: BackChannelLogoutState) -> Int {
+        switch state {
+        case .failed: 0
+        case .refused: 1
+        case .pending: 2
+        case .delivered: 3
+        }
+    }
+}
