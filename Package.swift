@@ -322,7 +322,7 @@ let package = Package(
                 server("Vapor", "vapor"),
             ]
         ),
-        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback"]),
+        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn"]),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [

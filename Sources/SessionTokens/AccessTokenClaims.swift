@@ -42,8 +42,8 @@ public struct AccessTokenClaims: JWTPayload, Equatable, Sendable {
         self.sessionID = sessionID
         self.tokenID = tokenID
         self.email = email
-        self.issuedAt = IssuedAtClaim(value: issuedAt)
-        self.expiresAt = ExpirationClaim(value: expiresAt)
+        self.issuedAt = IssuedAtClaim(value: issuedAt.wholeSeconds)
+        self.expiresAt = ExpirationClaim(value: expiresAt.wholeSeconds)
     }
 
     /// The user id (`sub`).

@@ -36,8 +36,8 @@ public struct IDTokenClaims: JWTPayload, Equatable, Sendable {
         self.sessionID = sessionID
         self.deviceSecretHash = deviceSecretHash
         self.email = email
-        self.issuedAt = IssuedAtClaim(value: issuedAt)
-        self.expiresAt = ExpirationClaim(value: expiresAt)
+        self.issuedAt = IssuedAtClaim(value: issuedAt.wholeSeconds)
+        self.expiresAt = ExpirationClaim(value: expiresAt.wholeSeconds)
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -63,8 +63,8 @@ public struct LogoutTokenClaims: JWTPayload, Equatable, Sendable {
         self.audience = audience
         self.sessionID = sessionID
         self.subject = subject
-        self.issuedAt = IssuedAtClaim(value: issuedAt)
-        self.expiresAt = ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime))
+        self.issuedAt = IssuedAtClaim(value: issuedAt.wholeSeconds)
+        self.expiresAt = ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime).wholeSeconds)
         self.tokenID = tokenID
     }
 

@@ -9,10 +9,10 @@ final class ServerProcess: @unchecked Sendable {
     let firstAdminKey: String?
 
     /// Starts the server on a free port with `dataDirectory`, and waits until it listens.
-    static func start(dataDirectory: URL, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
+    static func start(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
         let process = Process()
         process.executableURL = HandoverBinary.url
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path] + arguments
+        process.arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["LOG_LEVEL"] = "error"
         for (key, value) in environment { env[key] = value }

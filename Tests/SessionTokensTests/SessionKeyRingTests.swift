@@ -182,3 +182,31 @@ struct IDTokenTests {
                 == "ungWv48Bz-pBQUDeXa4iIw")
     }
 }
+
+/// `iat` and `exp` are whole seconds: a validator that compares them with its own integral clock
+/// (joserfc does) called a token issued 0.7 s into the current second "issued in the future".
+@Suite struct WholeSecondTimesTests {
+    static func payload(_ token: String) throws -> [String: Any] {
+        var part = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while part.count % 4 != 0 { part += "=" }
+        return try JSONSerialization.jsonObject(with: Data(base64Encoded: part) ?? Data()) as? [String: Any] ?? [:]
+    }
+
+    @Test func accessIDAndLogoutTokensCarryWholeSeconds() async throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000.7)
+        let ring = SessionKeyRing(issuer: "https://h.example")
+        try await ring.install(SessionSigningKey.generate(now: now))
+        let tokens = [
+            try await ring.sign(AccessTokenClaims(issuer: "https://h.example", userID: "u", sessionID: "s", email: nil,
+                                                  issuedAt: now, expiresAt: now.addingTimeInterval(300))),
+            try await ring.sign(idToken: IDTokenClaims(issuer: "https://h.example", userID: "u", audience: "a", sessionID: "s",
+                                                       deviceSecretHash: nil, email: nil, issuedAt: now, expiresAt: now.addingTimeInterval(300))),
+            try await ring.sign(logoutToken: LogoutTokenClaims(issuer: "https://h.example", audience: "a", sessionID: "s", subject: "u", issuedAt: now)),
+        ]
+        for token in tokens {
+            let claims = try Self.payload(token)
+            #expect("\(claims["iat"] ?? "")" == "1800000000", "\(claims)")
+            #expect(["1800000300", "1800000120"].contains("\(claims["exp"] ?? "")"), "\(claims)")
+        }
+    }
+}

@@ -98,8 +98,10 @@ struct ClientRegistrationRoutes: RouteCollection {
         }
         let clientID = newClientID, app = found
         let sessionRequired = metadata.backchannel_logout_session_required ?? false
+        // Read before the transaction, which then only writes (on SQLite, a transaction that reads
+        // first fails instead of waiting when another connection commits in between).
+        let client = try await OAuthClient.query(on: db).filter(\.$clientID == clientID).first() ?? OAuthClient()
         try await db.transaction { db in
-            let client = try await OAuthClient.query(on: db).filter(\.$clientID == clientID).first() ?? OAuthClient()
             client.clientID = clientID
             client.secretHash = BearerSecret.digest(secret)
             client.clientName = metadata.client_name

@@ -264,11 +264,17 @@ final class SessionAuthority: Sendable {
         guard !ids.isEmpty else { return }
         let now = clock.now()
         try await database.transaction { db in
-            let live = try await UserSession.query(on: db).filter(\.$id ~~ ids).filter(\.$revokedAt == nil).all()
-            guard !live.isEmpty else { return }
-            try await UserSession.query(on: db).filter(\.$id ~~ live.compactMap(\.id)).filter(\.$revokedAt == nil)
-                .set(\.$revokedAt, to: now).set(\.$revokeReason, to: reason).update()
-            try await BackChannelLogoutOutbox.enqueue(sessions: live, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
+            // The write comes first: on SQLite (WAL) a transaction that reads first and writes
+            // after another connection committed fails with SQLITE_BUSY instead of waiting.
+            guard let sql = db as? any SQLDatabase else { return }
+            let rows = try await sql.raw("""
+                UPDATE user_sessions SET revoked_at = \(bind: now), revoke_reason = \(bind: reason)
+                WHERE id IN (\(binds: ids)) AND revoked_at IS NULL RETURNING id
+                """).all()
+            let ended = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+            guard !ended.isEmpty else { return }
+            let sessions = try await UserSession.query(on: db).filter(\.$id ~~ ended).all()
+            try await BackChannelLogoutOutbox.enqueue(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
         }
         announce(ids.map(\.uuidString), now: now)
         if usesPostgres, let sql = database as? any SQLDatabase {
