@@ -32,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
             Devices reach the server through a TLS proxy at --public-url; callback links and the \
             apple-app-site-association file use that origin.
 
+            Your backends verify its tokens with the JWKS and hear when sessions end (OpenID Connect): \
+            with --public-url set, /.well-known/openid-configuration is the issuer's discovery \
+            document; register a backend with POST /oauth/register (an admin key), give an app its \
+            backchannelLogoutURI, and every ended session is posted there as a logout token \
+            (docs/backends.md). --webhook-private-targets also lets those go to private addresses.
+
             Examples:
               handover serve
               handover serve --port 9000 --public-url https://handover.example.com
