@@ -29,9 +29,18 @@ enum OIDCBackendPeer {
 
     /// Verifies `token` as a backend would; returns (accepted, output).
     static func verify(issuer: String, audience: String, kind: String, token: String, now: Date) throws -> (Bool, String) {
+        try run(["verify", issuer, audience, kind, token, String(Int(now.timeIntervalSince1970))])
+    }
+
+    /// Introspects, revokes and introspects `token` again as the backend `clientID`; returns (as expected, output).
+    static func revokeCheck(issuer: String, clientID: String, secret: String, token: String) throws -> (Bool, String) {
+        try run(["revoke-check", issuer, clientID, secret, token])
+    }
+
+    private static func run(_ arguments: [String]) throws -> (Bool, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "verify", issuer, audience, kind, token, String(Int(now.timeIntervalSince1970))]
+        process.arguments = ["python3", script.path] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

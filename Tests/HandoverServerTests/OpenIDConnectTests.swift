@@ -98,7 +98,7 @@ struct OpenIDConnectTests {
         return json?["kid"] as? String ?? ""
     }
 
-    @Test func aBackendVerifiesAccessAndIDTokensWithJoserfcAndTheJWKSAlone() async throws {
+    @Test func aJoserfcBackendVerifiesTokensWithTheJWKSAloneThenIntrospectsAndRevokesOne() async throws {
         let (rig, issuer) = try await Self.rig()
         let device = try await rig.test.registerDevice()
         let grant = try await rig.signIn(extra: ["scope": "openid device_sso", "deviceID": device.id])
@@ -116,6 +116,12 @@ struct OpenIDConnectTests {
             #expect(try !OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: forged, now: now).0)
             #expect(try !OIDCBackendPeer.verify(issuer: issuer, audience: "com.example.other", kind: "access", token: access, now: now).0,
                     "another client's backend refuses the token by its aud")
+            // The same backend, with its credentials, introspects, revokes and introspects again.
+            try await rig.test.registerTarget("handover")
+            let backend = try await Self.register(rig.test, ["software_id": AppleRig.clientID])
+            let (asExpected, answers) = try OIDCBackendPeer.revokeCheck(issuer: issuer, clientID: backend.id, secret: backend.secret, token: access)
+            #expect(asExpected, "\(answers)")
+            #expect(try await rig.me(access).status == 401, "the revocation holds for the app's own API at once")
         }
         try await rig.stop()
     }

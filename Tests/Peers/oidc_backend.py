@@ -8,6 +8,12 @@ It checks what Handover publishes the way any resource server would:
       access or id) with joserfc: ES256 signature by a key of the set, iss, aud, exp, iat, sub,
       sid, jti. Prints the claims as JSON; exits 1 with the reason when a check fails.
 
+  oidc_backend.py revoke-check ISSUER CLIENT_ID CLIENT_SECRET TOKEN
+      As a backend with client credentials (client_secret_basic): introspects TOKEN at the
+      discovery's introspection_endpoint (RFC 7662; it must be active), revokes it at
+      revocation_endpoint (RFC 7009; 200), and introspects again (it must be inactive at once).
+      Prints the three answers as JSON; exits 1 with the reason when one is not as expected.
+
   oidc_backend.py serve ISSUER CLIENT_ID PORT_FILE [NOW]
       Serves Back-Channel Logout on loopback: POST /backchannel and POST /backchannel-replay take
       logout_token as a form field and validate it as OpenID Connect Back-Channel Logout 1.0
@@ -63,6 +69,33 @@ def verify(issuer, audience, kind, token, now=None):
     if kind == "access" and decoded.claims.get("token_use") != "access":
         raise ValueError("an access token must say token_use: access")
     return {"header": dict(decoded.header), "claims": decoded.claims}
+
+
+def post_form(url, fields, client_id, secret):
+    """A form POST with HTTP Basic client authentication (RFC 6749 section 2.3.1)."""
+    import base64
+    credentials = urllib.parse.quote(client_id, safe="") + ":" + urllib.parse.quote(secret, safe="")
+    request = urllib.request.Request(url, data=urllib.parse.urlencode(fields).encode(), method="POST", headers={
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Authorization": "Basic " + base64.b64encode(credentials.encode()).decode(),
+    })
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = response.read()
+        return response.status, (json.loads(body) if body else None)
+
+
+def revoke_check(issuer, client_id, secret, token):
+    metadata, _, _ = key_set(issuer)
+    _, before = post_form(metadata["introspection_endpoint"], {"token": token}, client_id, secret)
+    if before.get("active") is not True:
+        raise ValueError("the token was not active before the revocation: %r" % before)
+    status, _ = post_form(metadata["revocation_endpoint"], {"token": token, "token_type_hint": "access_token"}, client_id, secret)
+    if status != 200:
+        raise ValueError("revocation answered %d" % status)
+    _, after = post_form(metadata["introspection_endpoint"], {"token": token}, client_id, secret)
+    if after != {"active": False}:
+        raise ValueError("the revoked token still introspects as %r" % after)
+    return {"before": before, "revoked": status, "after": after}
 
 
 class Backend:
@@ -166,6 +199,12 @@ if __name__ == "__main__":
         try:
             print(json.dumps(verify(*sys.argv[2:])))
         except Exception as error:  # the reason, for the test's message
+            print("refused: %s: %s" % (type(error).__name__, error))
+            sys.exit(1)
+    elif len(sys.argv) == 6 and sys.argv[1] == "revoke-check":
+        try:
+            print(json.dumps(revoke_check(*sys.argv[2:])))
+        except Exception as error:
             print("refused: %s: %s" % (type(error).__name__, error))
             sys.exit(1)
     elif len(sys.argv) in (5, 6) and sys.argv[1] == "serve":
