@@ -277,6 +277,7 @@ public final class HandoverServer: Sendable {
             response.headers.replaceOrAdd(name: .contentType, value: "application/yaml")
             return response
         }
+        try application.register(collection: HomePageRoutes(context: context))
         try application.register(collection: AssociationFileRoutes(context: context))
         try application.register(collection: CallbackPageRoutes(context: context))
         try APIHandler.register(on: application, context: context)

@@ -48,6 +48,19 @@ extension OpenAPIDocument {
     security:
       - bearerAuth: []
     paths:
+      /:
+        get:
+          tags: [public]
+          operationId: homePage
+          summary: The page a person sees at the server's root, leading to the dashboard, the tester and the API.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
       /healthz:
         get:
           tags: [public]
@@ -491,18 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Unauthorized"
             "429":
               $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/logout-runs/{runID}/callbacks:
-        parameters:
-          - $ref: "#/components/parameters/RunID"
-        post:
-          tags: [runs]
-          operationId: reportCallback
-          summary: Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
-          description: |
-            Admin scope, or the key of the run's device. Records the item's outcome once: a second
     """#
 }

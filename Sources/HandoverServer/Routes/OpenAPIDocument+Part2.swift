@@ -4,6 +4,19 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/logout-runs/{runID}/callbacks:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        post:
+          tags: [runs]
+          operationId: reportCallback
+          summary: Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+          description: |
+            Admin scope, or the key of the run's device. Records the item's outcome once: a second
             report for the same item is a 409; a nonce not issued for the item is a 404
             (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
           requestBody:
@@ -491,18 +504,5 @@ extension OpenAPIDocument {
             RFC 8693 token exchange: `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
             `client_id` (a registered app of the same team), `subject_token` (the ID token),
             `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
-            secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
-            `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  properties:
-                    grant_type:
-                      type: string
-                    client_id:
     """#
 }

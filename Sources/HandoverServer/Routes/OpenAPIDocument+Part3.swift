@@ -4,6 +4,19 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
+            `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    grant_type:
+                      type: string
+                    client_id:
                       type: string
                     subject_token:
                       type: string
@@ -491,18 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Gone"
       /api/v1/oob-locks:
         get:
-          tags: [operations]
-          operationId: listOutOfBandLocks
-          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
-          responses:
-            "200":
-              description: The locks, most recent first.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/OutOfBandLock"
-            "401":
     """#
 }

@@ -4,6 +4,19 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+          tags: [operations]
+          operationId: listOutOfBandLocks
+          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+          responses:
+            "200":
+              description: The locks, most recent first.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/OutOfBandLock"
+            "401":
               $ref: "#/components/responses/Unauthorized"
             "429":
               $ref: "#/components/responses/RateLimited"
@@ -491,18 +504,5 @@ extension OpenAPIDocument {
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
-      schemas:
-        RunEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [run]
-            data:
-              type: string
-              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
-        OperationEvent:
     """#
 }

@@ -4,6 +4,19 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+      schemas:
+        RunEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [run]
+            data:
+              type: string
+              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
+        OperationEvent:
           type: object
           description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
           required: [event, data]
@@ -491,18 +504,5 @@ extension OpenAPIDocument {
           type: object
           additionalProperties: false
           required: [id, name, status, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
-              type: string
-            status:
-              type: string
-              enum: [in_service, out_of_service]
-              description: out_of_service after a run failed on it.
-            createdAt:
-              type: string
-              format: date-time
     """#
 }

@@ -1,0 +1,32 @@
+import Vapor
+
+/// `GET /`: a person who opens the server's address in a browser (after `handover serve`, say)
+/// lands on a page that says what this is and leads on, not on a JSON 404.
+struct HomePageRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get(use: home)
+    }
+
+    @Sendable func home(request: Request) async throws -> Response {
+        let issuer = context.sessions.map { $0.ring.issuer }.flatMap { $0.hasPrefix("http") ? $0 : nil }
+        let links: [(String, String, String)] = [
+            ("/dashboard/sign-in", "Dashboard", "devices, logout runs, apps and webhooks; sign in with an admin API key"),
+            ("/tester", "ULC conformance tester", "check that an app logs out and calls back as the ULC specification asks"),
+            ("/openapi.yaml", "API description", "the JSON API for launchers, IT tools and MDM, as OpenAPI 3"),
+            ("/.well-known/apple-app-site-association", "Association file", "the universal links this server's apps claim"),
+        ] + (issuer == nil ? [] : [("/.well-known/openid-configuration", "OpenID Connect", "discovery for your backends: keys, introspection, revocation, back-channel logout")])
+        let page = HTMLPage(
+            title: "Handover", heading: "Handover",
+            paragraphs: ["This server signs shared phones' apps out when the phone changes hands, and shows IT that it happened for every device."],
+            extra: .element("ul") {
+                for (path, name, what) in links {
+                    HTML.element("li") { HTML.element("a", ["href": path]) { name }; ": "; what }
+                }
+            })
+        let response = Response(status: .ok, body: .init(string: page.html))
+        response.headers.contentType = .html
+        return response
+    }
+}
