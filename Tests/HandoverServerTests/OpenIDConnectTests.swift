@@ -271,4 +271,28 @@ struct OpenIDConnectTests {
         #expect(overview.text.contains("backend") && overview.text.contains("last HTTP 404"), "the dashboard shows the backend side")
         try await rig.stop()
     }
+
+    /// An app that signed in on a fleet device without asking for Native SSO is signed out by the
+    /// device's hand-over too, and its backend is told (before, only device-SSO sessions ended).
+    @Test func aSessionSignedInOnADeviceEndsAtHandOverWithoutNativeSSO() async throws {
+        let (rig, issuer) = try await Self.rig()
+        let created = try await rig.test.request(.POST, "/api/v1/apps", json: [
+            "name": "Handover", "appIDs": ["ABCDE12345.\(AppleRig.clientID)"], "logoutAction": "https://handover.example.com/logout",
+            "backchannelLogoutURI": issuer + "/no-backend-here",
+        ], key: rig.test.adminKey)
+        let appID = created.json["id"] as? String ?? ""
+        let device = try await rig.test.registerDevice()
+        let other = try await rig.test.registerDevice("ward-8-phone-1")
+        let onDevice = try await rig.signIn(sub: "nurse-a", extra: ["deviceID": device.id])
+        let elsewhere = try await rig.signIn(sub: "nurse-b", extra: ["deviceID": other.id])
+        #expect(onDevice["deviceSecret"] == nil, "no Native SSO was asked")
+        let run = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+        #expect(run.status == 201, "\(run.text)")
+        #expect(try await rig.me(onDevice["accessToken"] as? String ?? "").status == 401, "the previous user's session ended with the hand-over")
+        #expect(try await rig.refresh(onDevice["refreshToken"] as? String ?? "").status == 401)
+        #expect(try await rig.me(elsewhere["accessToken"] as? String ?? "").status == 200, "another device's session is untouched")
+        let backend = (run.json["items"] as? [[String: Any]])?.first?["backend"] as? [String: Any]
+        #expect(backend?["state"] as? String == "pending", "its backend is owed a logout token: \(run.text)")
+        try await rig.stop()
+    }
 }

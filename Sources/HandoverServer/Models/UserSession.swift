@@ -19,6 +19,9 @@ final class UserSession: Model, @unchecked Sendable {
     /// The device secret this session came with or was derived from (Native SSO): revoking it
     /// ends every such session.
     @OptionalField(key: "device_secret_id") var deviceSecretID: UUID?
+    /// The fleet device the app said it runs on (`deviceID` at sign-in, or its device secret's):
+    /// that device's logout run ends the session.
+    @OptionalField(key: "device_id") var deviceID: UUID?
 
     init() {}
 }

@@ -102,6 +102,7 @@ final class SessionAuthority: Sendable {
         session.expiresAt = now.addingTimeInterval(settings.refreshTokenLifetime)
         session.clientID = clientID
         session.deviceSecretID = deviceSecret?.record.id
+        session.deviceID = deviceID ?? derivedFrom?.deviceID
         try await session.create(on: database)
         let refreshToken = try await addRefreshToken(to: session.requireID(), on: database, now: now)
         var grant = try await grant(user: user, sessionID: session.requireID(), clientID: clientID, refreshToken: refreshToken, now: now)
@@ -298,10 +299,14 @@ final class SessionAuthority: Sendable {
         try await revoke(sessions: sessions.compactMap(\.id), reason: reason, deviceID: deviceID, runID: runID, on: database)
     }
 
-    /// Ends every Native SSO session on a fleet device (its logout run `runID` started).
+    /// Ends every session on a fleet device (its logout run `runID` started): the Native SSO
+    /// device secrets bound to it and every session from them, and every other session signed in
+    /// with that `deviceID`.
     func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database) async throws {
         let secrets = try await DeviceSecret.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
         try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
+        let signedIn = try await UserSession.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
+        try await revoke(sessions: signedIn.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
     }
 
     /// Revokes every live session of a user.
