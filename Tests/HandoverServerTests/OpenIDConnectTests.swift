@@ -9,10 +9,10 @@ import Testing
 @Suite("OpenID Connect for backends", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct OpenIDConnectTests {
     /// A rig whose public URL is its own loopback origin, so the issuer is a URL.
-    static func rig() async throws -> (AppleRig, String) {
+    static func rig(_ database: TestDatabase = .sqlite) async throws -> (AppleRig, String) {
         let port = try await OIDCBackendPeer.freePort()
         let issuer = "http://127.0.0.1:\(port)"
-        let rig = try await AppleRig.start(.sqlite) { configuration in
+        let rig = try await AppleRig.start(database) { configuration in
             configuration.port = port
             configuration.publicURL = try? ServerConfiguration.parsePublicURL(issuer, setting: "test")
         }
@@ -126,8 +126,8 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
-    @Test func introspectionSeesARevocationAtOnce() async throws {
-        let (rig, _) = try await Self.rig()
+    @Test(arguments: TestDatabase.available) func introspectionSeesARevocationAtOnce(database: TestDatabase) async throws {
+        let (rig, _) = try await Self.rig(database)
         try await rig.test.registerTarget("handover")
         try await rig.test.registerTarget("pharmacy")
         let appBackend = try await Self.register(rig.test, ["client_name": "Handover API", "software_id": AppleRig.clientID])
@@ -191,8 +191,8 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
-    @Test func aHandOverSendsALogoutTokenThatTheBackendValidates() async throws {
-        let (rig, issuer) = try await Self.rig()
+    @Test(arguments: TestDatabase.available) func aHandOverSendsALogoutTokenThatTheBackendValidates(database: TestDatabase) async throws {
+        let (rig, issuer) = try await Self.rig(database)
         guard OIDCBackendPeer.isAvailable() else { try await rig.stop(); return }
         let backend = try await OIDCBackendPeer.Server(issuer: issuer, clientID: AppleRig.clientID, now: rig.test.clock.now())
         do {
@@ -238,8 +238,8 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
-    @Test func aBackendThatFailsIsRetriedAndTheRunShowsBothSides() async throws {
-        let (rig, issuer) = try await Self.rig()
+    @Test(arguments: TestDatabase.available) func aBackendThatFailsIsRetriedAndTheRunShowsBothSides(database: TestDatabase) async throws {
+        let (rig, issuer) = try await Self.rig(database)
         // A URL that answers 404: neither a success nor the backend's 400 refusal.
         let created = try await rig.test.request(.POST, "/api/v1/apps", json: [
             "name": "Handover", "appIDs": ["ABCDE12345.\(AppleRig.clientID)"], "logoutAction": "https://handover.example.com/logout",
@@ -274,8 +274,8 @@ struct OpenIDConnectTests {
 
     /// An app that signed in on a fleet device without asking for Native SSO is signed out by the
     /// device's hand-over too, and its backend is told (before, only device-SSO sessions ended).
-    @Test func aSessionSignedInOnADeviceEndsAtHandOverWithoutNativeSSO() async throws {
-        let (rig, issuer) = try await Self.rig()
+    @Test(arguments: TestDatabase.available) func aSessionSignedInOnADeviceEndsAtHandOverWithoutNativeSSO(database: TestDatabase) async throws {
+        let (rig, issuer) = try await Self.rig(database)
         let created = try await rig.test.request(.POST, "/api/v1/apps", json: [
             "name": "Handover", "appIDs": ["ABCDE12345.\(AppleRig.clientID)"], "logoutAction": "https://handover.example.com/logout",
             "backchannelLogoutURI": issuer + "/no-backend-here",
