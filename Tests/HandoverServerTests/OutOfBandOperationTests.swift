@@ -435,6 +435,53 @@ import Testing
         try await rig.stop()
     }
 
+    @Test("a hand-over stops the enrolled phone's pushes and ends the browser sessions it approved", arguments: TestDatabase.available)
+    func aHandOverEndsWhatThePhoneOfThePreviousUserStarted(_ database: TestDatabase) async throws {
+        let rig = try await AppleRig.start(database)
+        do {
+            let appID = try await rig.test.registerTarget("handover")
+            let device = try await rig.test.registerDevice()
+            let session = try await rig.signIn(extra: ["deviceID": device.id])
+            let access = try #require(session["accessToken"] as? String)
+            let userID = try #require((session["user"] as? [String: Any])?["id"] as? String).lowercased()
+            let enroll = try await rig.test.request(.POST, "/auth/oob/enroll", json: ["dispatcher": "link"], key: access)
+            let phone = try TestPhone(clock: rig.test.clock)
+            _ = try await phone.client.receive(link: try #require(OutOfBandRig.link(enroll.json))).approve()
+            let registration = try PushTokenRegistration(deviceID: phone.deviceID, token: String(repeating: "ab", count: 32), keys: phone.keys,
+                                                         now: rig.test.clock.now())
+            let pushToken = try await rig.test.request(.PUT, "/oob/devices/\(phone.deviceID)/push-token",
+                                                       body: String(decoding: registration.json(), as: UTF8.self))
+            #expect(pushToken.status == 200, "\(pushToken.text)")
+
+            // "Sign in on this computer with your phone": the browser's session hangs off the phone.
+            let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                   body: "user=\(userID)")
+            let location = try #require(start.headers.first(name: "location"))
+            let cookie = try #require(start.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
+            let page = try await rig.test.request(.GET, location, headers: [("Cookie", cookie)])
+            let number = try #require(Self.capture(#"id="number"[^>]*>(\d+)<"#, in: page.text).flatMap { Int($0) })
+            let href = try #require(Self.capture(#"id="link" href="([^"]+)""#, in: page.text))
+            _ = try await phone.client.receive(link: try #require(URL(string: href))).approve(number: number)
+            let collected = try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)])
+            let webToken = try #require(collected.headers.first(name: "set-cookie")?.split(separator: ";").first?
+                .replacingOccurrences(of: "handover_web_session=", with: ""))
+            #expect(try await rig.me(webToken).status == 200)
+            let before = try await rig.test.request(.GET, "/api/v1/enrolled-devices?user=\(userID)", key: rig.test.adminKey)
+            #expect(before.array.first?["pushTokenActive"] as? Bool == true, "\(before.text)")
+
+            let run = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+            #expect(run.status == 201, "\(run.text)")
+            #expect(try await rig.me(access).status == 401, "the app's session ended")
+            #expect(try await rig.me(webToken).status == 401, "the browser session the phone approved ended with the device")
+            let after = try await rig.test.request(.GET, "/api/v1/enrolled-devices?user=\(userID)", key: rig.test.adminKey)
+            #expect(after.array.first?["pushTokenActive"] as? Bool == false, "the phone no longer gets this user's pushes: \(after.text)")
+        } catch {
+            try? await rig.stop()
+            throw error
+        }
+        try await rig.stop()
+    }
+
     static func capture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),

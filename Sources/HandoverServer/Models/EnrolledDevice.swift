@@ -20,6 +20,9 @@ final class EnrolledDevice: Model, @unchecked Sendable {
     @Field(key: "push_token_active") var pushTokenActive: Bool
     @Field(key: "enrolled_at") var enrolledAt: Date
     @OptionalField(key: "deregistered_at") var deregisteredAt: Date?
+    /// The fleet device this phone is, when it was enrolled from a session signed in on one: the
+    /// device's hand-over stops its pushes and ends the browser sessions it approved.
+    @OptionalField(key: "fleet_device_id") var fleetDeviceID: UUID?
 
     init() {}
 }

@@ -46,6 +46,9 @@ final class OutOfBandOperation: Model, @unchecked Sendable {
     @OptionalField(key: "browser_secret_hash") var browserSecretHash: String?
     /// When that page collected its session (once).
     @OptionalField(key: "session_claimed_at") var sessionClaimedAt: Date?
+    /// For an enrollment started from a session signed in on a fleet device: that device, which
+    /// the enrolled phone then belongs to.
+    @OptionalField(key: "fleet_device_id") var fleetDeviceID: UUID?
 
     init() {}
 }

@@ -314,6 +314,7 @@ struct OperationService {
                 device.pushTokenActive = false
                 device.enrolledAt = now
                 device.deregisteredAt = nil
+                device.fleetDeviceID = operation.fleetDeviceID
                 try await device.save(on: db)
             case .deregistration:
                 try await EnrolledDevice.query(on: db).filter(\.$id == request.deviceID)

@@ -45,6 +45,10 @@ struct PhoneSignInRoutes: RouteCollection {
                                          dispatcher: input.dispatcher ?? OperationDispatcher.link.rawValue, expiresIn: input.expiresIn)
             .checked(allowlist: try await operations.callbackPolicy())
         var view = try await operations.create(checked)
+        // Enrolled from a session on a fleet device: the phone belongs to that device.
+        if let sessionID = try request.session.sessionID, let fleetDevice = try await UserSession.find(sessionID, on: request.db)?.deviceID {
+            try await OutOfBandOperation.query(on: request.db).filter(\.$id == view.id).set(\.$fleetDeviceID, to: fleetDevice).update()
+        }
         view.dispatch?.qr = nil  // the QR routes take admin keys; draw the link as a QR code on the page
         return try await view.encodeResponse(status: .created, for: request)
     }
@@ -139,7 +143,10 @@ struct PhoneSignInRoutes: RouteCollection {
             throw APIError(.conflict, code: "already_collected", reason: "This request's session was already collected.")
         }
         let user = try await user(for: operation.user, on: request.db)
-        let grant = try await sessions.startSession(for: user, clientID: "web", on: request.db)
+        // The browser's session hangs off the approving phone's fleet device, when it has one.
+        var phone: EnrolledDevice?
+        if let phoneID = operation.deviceID { phone = try await EnrolledDevice.find(phoneID, on: request.db) }
+        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: phone?.fleetDeviceID, on: request.db)
         struct Answer: Content { var user: String }
         let response = try await Answer(user: operation.user).encodeResponse(status: .ok, for: request)
         response.cookies["handover_web_session"] = HTTPCookies.Value(

@@ -300,13 +300,17 @@ final class SessionAuthority: Sendable {
     }
 
     /// Ends every session on a fleet device (its logout run `runID` started): the Native SSO
-    /// device secrets bound to it and every session from them, and every other session signed in
-    /// with that `deviceID`.
+    /// device secrets bound to it and every session from them, every other session signed in
+    /// with that `deviceID` (browser sessions its enrolled phone approved included), and the
+    /// enrolled phone's pushes.
     func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database) async throws {
         let secrets = try await DeviceSecret.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
         try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
         let signedIn = try await UserSession.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
         try await revoke(sessions: signedIn.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
+        // The phone the previous user enrolled stops receiving their operations by push.
+        try await EnrolledDevice.query(on: database).filter(\.$fleetDeviceID == deviceID).filter(\.$pushTokenActive == true)
+            .set(\.$pushTokenActive, to: false).update()
     }
 
     /// Revokes every live session of a user.
