@@ -24,7 +24,7 @@ enum BackChannelLogoutOutbox {
         var found: [Recipient] = []
         if let clientID, !clientID.isEmpty {
             for app in try await RegisteredApp.query(on: db).filter(\.$backchannelLogoutURI != nil).all() {
-                guard let uri = app.backchannelLogoutURI, app.appIDs.contains(where: { Self.bundleID(of: $0).map(String.init) == clientID }) else { continue }
+                guard let uri = app.backchannelLogoutURI, RegisteredClients.clientIDs(of: app).contains(clientID) else { continue }
                 found.append(Recipient(clientID: clientID, uri: uri, sessionRequired: app.backchannelLogoutSessionRequired ?? true))
             }
         }
@@ -71,10 +71,5 @@ enum BackChannelLogoutOutbox {
             }
         }
         return queued
-    }
-
-    /// `com.example.notes` from `ABCDE12345.com.example.notes`.
-    static func bundleID(of appID: String) -> Substring? {
-        appID.firstIndex(of: ".").map { appID[appID.index(after: $0)...] }
     }
 }

@@ -33,7 +33,7 @@ enum BackChannelLogoutReport {
         var states: States = [:]
         for app in apps {
             guard let appID = app.id else { continue }
-            let clients = Set(app.appIDs.compactMap { BackChannelLogoutOutbox.bundleID(of: $0).map(String.init) })
+            let clients = RegisteredClients.clientIDs(of: app)
             for (run, owed) in Dictionary(grouping: deliveries.filter { clients.contains($0.clientID) }, by: { $0.runID }) {
                 // With several sessions of one app on the device, the least finished one speaks for them.
                 guard let run, let shown = owed.min(by: { rank($0.status) < rank($1.status) }) else { continue }

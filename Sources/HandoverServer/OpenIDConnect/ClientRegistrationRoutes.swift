@@ -90,7 +90,7 @@ struct ClientRegistrationRoutes: RouteCollection {
         var newClientID = "hoc_" + BearerSecret.random().prefix(24)
         var found: RegisteredApp?
         if let softwareID = metadata.software_id {
-            found = try await RegisteredApp.query(on: db).all().first { $0.appIDs.contains { BackChannelLogoutOutbox.bundleID(of: $0).map(String.init) == softwareID } }
+            found = try await RegisteredClients.app(withClientID: softwareID, on: db)
             guard found != nil else {
                 throw OAuthError.invalidClientMetadata("software_id: '\(softwareID.prefix(100))' is no registered app's bundle id; register the app first (POST /api/v1/apps), or leave software_id out for a fleet backend.")
             }
