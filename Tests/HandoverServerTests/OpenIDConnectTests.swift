@@ -1,5 +1,8 @@
+import DeviceSimulator
 import Foundation
 import HandoverServer
+import NIOCore
+import NIOPosix
 import NIOHTTP1
 import Testing
 
@@ -293,6 +296,44 @@ struct OpenIDConnectTests {
         #expect(try await rig.me(elsewhere["accessToken"] as? String ?? "").status == 200, "another device's session is untouched")
         let backend = (run.json["items"] as? [[String: Any]])?.first?["backend"] as? [String: Any]
         #expect(backend?["state"] as? String == "pending", "its backend is owed a logout token: \(run.text)")
+        try await rig.stop()
+    }
+
+    /// Backends that accept a connection and never answer hold their own deliveries until the
+    /// request times out (10 s), not everyone else's: a live backend gets its token at once.
+    /// Before the fix a pass sent one delivery after another, so the live backend waited 10 s for
+    /// each hung one sorted before it.
+    @Test func aHungBackendDoesNotHoldUpTheOthers() async throws {
+        let (rig, _) = try await Self.rig()
+        let hung = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in channel.eventLoop.makeSucceededVoidFuture() }  // reads nothing, answers nothing
+            .bind(host: "127.0.0.1", port: 0).get()
+        let live = try await LoopbackServer.start(routes: ["/backchannel": .init(status: 200, contentType: "text/plain", body: "")])
+        let hungURI = "http://127.0.0.1:\(hung.localAddress?.port ?? 0)/bcl"
+        // Outbox rows are written app first, then fleet backends in the order they registered:
+        // the live backend comes last.
+        let appID = try await rig.test.registerTarget("handover")
+        let patch = try await rig.test.request(.PATCH, "/api/v1/apps/\(appID)", json: ["backchannelLogoutURI": hungURI + "/app"],
+                                               key: rig.test.adminKey)
+        #expect(patch.status == 200, "\(patch.text)")
+        for number in 1...4 {
+            _ = try await Self.register(rig.test, ["client_name": "hung backend \(number)", "backchannel_logout_uri": hungURI + "/\(number)"])
+        }
+        _ = try await Self.register(rig.test, ["client_name": "live backend", "backchannel_logout_uri": live.origin + "/backchannel"])
+        let device = try await rig.test.registerDevice()
+        _ = try await rig.signIn(extra: ["deviceID": device.id])
+        let run = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+        #expect(run.status == 201, "\(run.text)")
+
+        let pass = Task { try await rig.test.server.deliverBackChannelLogouts() }
+        let started = ContinuousClock.now
+        while live.received.isEmpty, started.duration(to: .now) < .seconds(9) { try await Task.sleep(for: .milliseconds(20)) }
+        let waited = started.duration(to: .now)
+        #expect(live.received.count == 1, "the live backend got its logout token")
+        #expect(waited < .seconds(5), "the live backend waited \(waited) behind hung ones")
+        #expect(try await pass.value == 6, "one pass attempts all six")
+        try await live.shutdown()
+        try await hung.close()
         try await rig.stop()
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import HandoverServer
+import NIOCore
+import NIOPosix
 import Testing
 
 /// Webhook deliveries follow the Standard Webhooks specification, checked by its own Python
@@ -47,6 +49,32 @@ import Testing
             try Self.verifyWithStandardLibrary(deliveries.prefix(2), secret: first)
             try Self.verifyWithStandardLibrary(deliveries.suffix(2), secret: second)
         }
+        try await receiver.stop()
+    }
+
+    /// Receivers that accept a connection and never answer hold only their own deliveries until
+    /// the request times out (10 s); a live receiver registered after them gets its event at once.
+    @Test func aHungReceiverDoesNotHoldUpTheOthers() async throws {
+        let receiver = try await WebhookReceiver.start()
+        let hung = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in channel.eventLoop.makeSucceededVoidFuture() }  // reads nothing, answers nothing
+            .bind(host: "127.0.0.1", port: 0).get()
+        try await TestServer.with(.sqlite) { test in
+            for number in 1...4 {
+                let hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": "http://127.0.0.1:\(hung.localAddress?.port ?? 0)/hook/\(number)",
+                                                                                   "events": ["run.failed"]], key: test.adminKey)
+                #expect(hook.status == 201, "\(hook.text)")
+            }
+            _ = try await test.request(.POST, "/api/v1/webhooks", json: ["url": receiver.url, "events": ["run.failed"]], key: test.adminKey)
+            try await Self.failARun(test, name: "Mail")
+            let pass = Task { try await test.server.deliverWebhooks() }
+            let started = ContinuousClock.now
+            while receiver.deliveries.isEmpty, started.duration(to: .now) < .seconds(9) { try await Task.sleep(for: .milliseconds(20)) }
+            let waited = started.duration(to: .now)
+            #expect(receiver.deliveries.count == 1 && waited < .seconds(5), "the live receiver waited \(waited) behind hung ones")
+            #expect(try await pass.value == 5)
+        }
+        try await hung.close()
         try await receiver.stop()
     }
 

@@ -27,26 +27,32 @@ struct BackChannelLogoutDispatcher: Sendable {
     var targets = WebhookTargetPolicy(allowsPrivate: false)
     var maxAttempts = 8
     var timeout: TimeAmount = .seconds(10)
+    /// Deliveries in flight at once.
+    var width = 16
 
-    /// Sends every delivery that is due now; returns how many were attempted.
+    /// Sends every delivery that is due now, up to ``width`` at a time, so that a backend that
+    /// hangs until the timeout holds up only its own tokens; returns how many were attempted.
     @discardableResult
     func deliverDue(limit: Int = 100) async throws -> Int {
         let now = clock.now()
         let due = try await BackChannelLogoutDelivery.query(on: database)
             .filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
             .sort(\.$nextAttemptAt).limit(limit).all()
-        var attempted = 0
-        for delivery in due {
-            guard let sql = database as? any SQLDatabase, let id = delivery.id else { continue }
-            let leased = try await sql.raw("""
-                UPDATE backchannel_logout_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
-                WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutState.pending.rawValue) RETURNING id
-                """).all()
-            guard !leased.isEmpty else { continue }
-            attempted += 1
-            try await attempt(delivery, id: id, sql: sql)
-        }
-        return attempted
+        guard let sql = database as? any SQLDatabase else { return 0 }
+        return try await countConcurrently(due, width: width) { try await lease($0, now: now, sql: sql) }
+    }
+
+    /// Leases `delivery` with a conditional update and attempts it; false when another pass or
+    /// instance has it.
+    private func lease(_ delivery: BackChannelLogoutDelivery, now: Date, sql: any SQLDatabase) async throws -> Bool {
+        guard let id = delivery.id else { return false }
+        let leased = try await sql.raw("""
+            UPDATE backchannel_logout_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
+            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutState.pending.rawValue) RETURNING id
+            """).all()
+        guard !leased.isEmpty else { return false }
+        try await attempt(delivery, id: id, sql: sql)
+        return true
     }
 
     private func attempt(_ delivery: BackChannelLogoutDelivery, id: UUID, sql: any SQLDatabase) async throws {
