@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// The admin side of the Handover server's registry, as much as the simulator needs: list,
-/// create and delete apps, and register a device.
+/// create, update and delete apps, and register a device.
 struct FleetRegistry: Sendable {
     let connection: HandoverAPIConnection
 
@@ -36,6 +36,10 @@ struct FleetRegistry: Sendable {
 
     func createApp(_ fields: [String: Any]) async throws(SimulatorError) -> App {
         try decode(App.self, await send("POST", "/api/v1/apps", json: fields))
+    }
+
+    func updateApp(_ id: UUID, _ fields: [String: Any]) async throws(SimulatorError) {
+        _ = try await send("PATCH", "/api/v1/apps/\(id.uuidString.lowercased())", json: fields)
     }
 
     func deleteApp(_ id: UUID) async throws(SimulatorError) {

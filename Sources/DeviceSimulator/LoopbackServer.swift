@@ -4,8 +4,16 @@ import NIOHTTP1
 import NIOPosix
 
 /// A small HTTP/1 server on 127.0.0.1 and a free port, serving fixed responses by path: the
-/// AASA files and web pages the simulated phone fetches.
+/// AASA files and web pages the simulated phone fetches, and the demo's app backends.
 public final class LoopbackServer: Sendable {
+    /// A request as it arrived (bodies kept up to 64 KB).
+    public struct ReceivedRequest: Sendable {
+        public var method: String
+        /// The request target, query included.
+        public var target: String
+        public var body: String
+    }
+
     /// A fixed response.
     public struct Response: Sendable {
         public var status: Int
@@ -24,13 +32,13 @@ public final class LoopbackServer: Sendable {
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
     private let routes: NIOLockedValueBox<[String: Response]>
-    private let log: NIOLockedValueBox<[String]>
+    private let log: NIOLockedValueBox<[ReceivedRequest]>
 
     /// Starts a server on `127.0.0.1` and `port`, or a port the system picks when it is 0.
     public static func start(routes: [String: Response] = [:], port: Int = 0) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = NIOLockedValueBox(routes)
-        let log = NIOLockedValueBox<[String]>([])
+        let log = NIOLockedValueBox<[ReceivedRequest]>([])
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -45,7 +53,7 @@ public final class LoopbackServer: Sendable {
     }
 
     private init(channel: any Channel, group: MultiThreadedEventLoopGroup, routes: NIOLockedValueBox<[String: Response]>,
-                 log: NIOLockedValueBox<[String]>) {
+                 log: NIOLockedValueBox<[ReceivedRequest]>) {
         self.channel = channel
         self.group = group
         self.routes = routes
@@ -62,7 +70,10 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Request targets received so far, in order.
-    public var requests: [String] { log.withLockedValue { $0 } }
+    public var requests: [String] { log.withLockedValue { $0.map(\.target) } }
+
+    /// Requests received so far, in order, with their methods and bodies.
+    public var received: [ReceivedRequest] { log.withLockedValue { $0 } }
 
     /// Closes the socket and stops the event loop.
     public func shutdown() async throws {
@@ -76,11 +87,13 @@ private final class RouteHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let routes: NIOLockedValueBox<[String: LoopbackServer.Response]>
-    private let log: NIOLockedValueBox<[String]>
+    private let log: NIOLockedValueBox<[LoopbackServer.ReceivedRequest]>
+    private var method = "GET"
+    private var body = ByteBuffer()
     private var target = "/"
     private var keepAlive = false
 
-    init(routes: NIOLockedValueBox<[String: LoopbackServer.Response]>, log: NIOLockedValueBox<[String]>) {
+    init(routes: NIOLockedValueBox<[String: LoopbackServer.Response]>, log: NIOLockedValueBox<[LoopbackServer.ReceivedRequest]>) {
         self.routes = routes
         self.log = log
     }
@@ -89,12 +102,15 @@ private final class RouteHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             target = head.uri
+            method = head.method.rawValue
             keepAlive = head.isKeepAlive
-        case .body:
-            break
+            body.clear()
+        case .body(var part):
+            if body.readableBytes + part.readableBytes <= 65_536 { body.writeBuffer(&part) }
         case .end:
             let uri = target
-            log.withLockedValue { $0.append(uri) }
+            let received = LoopbackServer.ReceivedRequest(method: method, target: uri, body: String(buffer: body))
+            log.withLockedValue { $0.append(received) }
             let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             let response = routes.withLockedValue { $0[path] }
                 ?? LoopbackServer.Response(status: 404, contentType: "text/plain", body: "not found\n")

@@ -36,6 +36,30 @@ public struct ServerLogoutSimulation: Sendable {
         /// A test clock for the phone and the launcher; `afterStep` is called after every step
         /// with its length, to move the server's clock and fire its deadlines.
         case simulated(TestClock<Duration>, step: Duration, afterStep: @Sendable (Duration) async -> Void)
+
+        var isSimulated: Bool {
+            if case .simulated = self { return true }
+            return false
+        }
+    }
+
+    /// A person signed in to some of the apps before the hand-over, whose backends must hear of
+    /// it (OpenID Connect Back-Channel Logout). Needs ``Access/admin(key:)`` and a server that
+    /// writes its mail into `mailDrop` (`handover serve --mail-drop`).
+    public struct SignedInUser: Sendable {
+        /// The address the sign-in link is mailed to.
+        public var email: String
+        /// The server's mail-drop folder.
+        public var mailDrop: URL
+        /// For each app name (`sim-conformant`): the Back-Channel Logout URI its backend listens
+        /// at. The first of these apps signs in by email link, the others by Native SSO.
+        public var backends: [String: URL]
+
+        public init(email: String, mailDrop: URL, backends: [String: URL]) {
+            self.email = email
+            self.mailDrop = mailDrop
+            self.backends = backends
+        }
     }
 
     /// What happened.
@@ -46,6 +70,10 @@ public struct ServerLogoutSimulation: Sendable {
         public var runStatus: String
         /// Custom-scheme prompts the phone showed (none are expected).
         public var prompts: Int
+        /// With a ``SignedInUser``: each app's session id before the hand-over.
+        public var sessions: [String: String] = [:]
+        /// With a ``SignedInUser``: each app's backend side as the run's report last showed it.
+        public var backends: [String: LogoutRunView.Item.BackendLogout] = [:]
     }
 
     public var server: URL
@@ -61,6 +89,13 @@ public struct ServerLogoutSimulation: Sendable {
     public var pollInterval: Duration
     /// Called as each app finishes, in the order they finish, while the others are pending.
     public var progress: (@Sendable (LogoutSimulation.AppResult) async -> Void)?
+    /// Someone signed in before the hand-over, whose apps' backends are told of it.
+    public var signedInUser: SignedInUser?
+    /// Called after the run whenever an app's backend side changes, until every one is settled
+    /// (delivered, refused or failed) or ``backendPatience`` has passed.
+    public var backendProgress: (@Sendable (String, LogoutRunView.Item.BackendLogout) async -> Void)?
+    /// How long, on the simulation's clock, to follow the backends after the run.
+    public var backendPatience: Duration = .seconds(600)
 
     public init(server: URL, access: Access, behaviours: [AppBehaviour], timeoutSeconds: Int = 20, resends: Int = 2,
                 appPort: Int = 0, pollInterval: Duration = .milliseconds(200)) {
@@ -98,7 +133,7 @@ public struct ServerLogoutSimulation: Sendable {
         let phone = SimulatedPhone(clock: clock, storage: storage, developerMode: true)
         defer { try? FileManager.default.removeItem(at: storage) }
         do {
-            let result = try await run(names: names, host: host, loopback: loopback, phone: phone, time: time)
+            let result = try await run(names: names, host: host, loopback: loopback, phone: phone, time: time, clock: clock, storage: storage)
             await phone.shutdown()
             try? await loopback.shutdown()
             return result
@@ -109,11 +144,21 @@ public struct ServerLogoutSimulation: Sendable {
         }
     }
 
-    private func run(names: [String], host: String, loopback: LoopbackServer, phone: SimulatedPhone, time: Time) async throws -> Result {
+    private func run(names: [String], host: String, loopback: LoopbackServer, phone: SimulatedPhone, time: Time,
+                     clock: any Clock<Duration>, storage: URL) async throws -> Result {
         loopback.setRoute("/.well-known/apple-app-site-association",
                           .init(contentType: "application/json", body: LogoutSimulation.associationFile(apps: names)))
         loopback.setRoute("/", .init(body: "<h1>Handover simulator</h1>\n"))
         let (deviceID, deviceKey, appIDs) = try await register(names: names, loopback: loopback)
+        var sessions: [String: String] = [:]
+        if let signedInUser {
+            guard case .admin(let key) = access, let appIDs else {
+                throw SimulatorError("a signed-in user needs an admin key, to give the apps their back-channel logout URIs")
+            }
+            let signIn = SimulatedSignIn(server: server, registry: FleetRegistry(baseURL: server, adminKey: key), user: signedInUser,
+                                         sharedStore: storage.appendingPathComponent("shared-session"))
+            sessions = try await signIn.run(apps: Array(zip(names, appIDs)).map { (name: $0.0, id: $0.1) }, deviceID: deviceID)
+        }
 
         let serverDomain = server.port.map { "\(host):\($0)" } ?? host
         let developer = AssociationFetcher.isLoopback(serverDomain) ? "?mode=developer" : ""
@@ -143,6 +188,18 @@ public struct ServerLogoutSimulation: Sendable {
             })
         await phone.attach(logout, to: "launcher")
 
+        // With a signed-in user, the backends are followed while the run goes on (their tokens
+        // leave when it starts); with a test clock, after it, as time moves only for the run.
+        let fleet = FleetServer(baseURL: server, deviceID: deviceID, deviceKey: deviceKey)
+        var follower: Task<[String: LogoutRunView.Item.BackendLogout], any Error>?
+        if signedInUser != nil, !time.isSimulated {
+            follower = Task {
+                while await logout.currentRun == nil { try await clock.sleep(for: pollInterval) }
+                guard let run = await logout.currentRun?.id else { return [:] }
+                return try await followBackends(run: run, on: fleet, time: time, clock: clock)
+            }
+        }
+        defer { follower?.cancel() }
         let report: LogoutReport
         switch time {
         case .real:
@@ -170,7 +227,41 @@ public struct ServerLogoutSimulation: Sendable {
             return LogoutSimulation.AppResult(app: name, behaviour: behaviour, outcome: entry.outcome, attempts: entry.attempts,
                                               durationMilliseconds: entry.durationMilliseconds, reason: entry.reason)
         }
-        return Result(apps: apps, report: report, runStatus: status, prompts: await phone.prompts.count)
+        var result = Result(apps: apps, report: report, runStatus: status, prompts: await phone.prompts.count, sessions: sessions)
+        if let follower {
+            result.backends = try await follower.value
+        } else if signedInUser != nil, let runID = UUID(uuidString: report.runID) {
+            result.backends = try await followBackends(run: runID, on: fleet, time: time, clock: clock)
+        }
+        return result
+    }
+
+    /// Reads the run until every app's backend side is settled, telling ``backendProgress`` of
+    /// each change; returns the last states by app name.
+    private func followBackends(run: UUID, on fleet: FleetServer, time: Time, clock: any Clock<Duration>) async throws
+        -> [String: LogoutRunView.Item.BackendLogout] {
+        var shown: [String: LogoutRunView.Item.BackendLogout] = [:]
+        var waited = Duration.zero
+        while true {
+            let view = try await fleet.run(run)
+            for item in view.items {
+                guard let backend = item.backend, shown[item.app] != backend else { continue }
+                shown[item.app] = backend
+                await backendProgress?(item.app, backend)
+            }
+            let expected = signedInUser?.backends.count ?? 0
+            if shown.count >= expected, shown.values.allSatisfy({ $0.state != .pending }) { return shown }
+            guard waited < backendPatience else { return shown }
+            switch time {
+            case .simulated(let test, let step, let afterStep):
+                await test.advance(by: step)
+                await afterStep(step)
+                waited += step
+            case .real, .running:
+                try await clock.sleep(for: pollInterval)
+                waited += pollInterval
+            }
+        }
     }
 
     /// Registers (or reuses) the launcher, the apps and a device; returns the device and the

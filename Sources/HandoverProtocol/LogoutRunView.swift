@@ -53,13 +53,21 @@ public struct LogoutRunView: Sendable, Hashable, Codable {
             public var attempts: Int
             /// The HTTP status of the last attempt, when it got an answer.
             public var lastStatusCode: Int?
+            /// Why the last attempt failed: no HTTP answer (connection refused, timeout), or the
+            /// start of the refusing answer.
+            public var lastError: String?
 
-            public init(clientID: String, state: BackChannelLogoutState, attempts: Int, lastStatusCode: Int? = nil) {
+            public init(clientID: String, state: BackChannelLogoutState, attempts: Int, lastStatusCode: Int? = nil,
+                        lastError: String? = nil) {
                 self.clientID = clientID
                 self.state = state
                 self.attempts = attempts
                 self.lastStatusCode = lastStatusCode
+                self.lastError = lastError
             }
+
+            /// Still owed, after at least one failed attempt: the dashboard shows it as failing.
+            public var isFailing: Bool { state == .pending && attempts > 0 }
         }
 
         /// Whether the item still waits for an answer.

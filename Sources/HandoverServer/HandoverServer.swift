@@ -90,6 +90,9 @@ public final class HandoverServer: Sendable {
             context.webhookTargets = WebhookTargetPolicy(allowsPrivate: configuration.allowsPrivateWebhookTargets || configuration.allowsLoopbackWebhooks)
             // Webhook deliveries never follow redirects: a redirect could lead past the target check.
             application.http.client.configuration.redirectConfiguration = .disallow
+            // The outboxes retry with their own back-off and log every attempt: a refused
+            // connection fails its attempt at once instead of being retried until the timeout.
+            application.http.client.configuration.connectionPool.retryConnectionEstablishment = false
             context.testerSimulator = testerSimulator
             var outboundSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
             outboundSettings.timeout = .init(connect: .seconds(5), read: .seconds(10))
@@ -102,9 +105,17 @@ public final class HandoverServer: Sendable {
                                             usesPostgres: usesPostgres, logger: logger)
             try await sessions.start(on: application.db)
             context.sessions = sessions
-            if let smtp = configuration.smtp {
+            switch (configuration.smtp, configuration.mailDropDirectory) {
+            case (_?, _?):
+                throw ConfigurationError(setting: "HANDOVER_MAIL_DROP_DIR", problem: "is set together with HANDOVER_SMTP_HOST",
+                                         accepted: "one of them: an SMTP relay, or a folder for development")
+            case (let smtp?, nil):
                 try smtp.checkTrustedCertificates()
                 context.mailer = SMTPClient(configuration: smtp, group: application.eventLoopGroup)
+            case (nil, let folder?):
+                context.mailer = try MailDropFolder(folder: folder, now: { clock.now() })
+            case (nil, nil):
+                break
             }
             if let apple = configuration.signInWithApple {
                 context.apple = try AppleSignInService(configuration: apple, httpClient: outbound, clock: clock,
@@ -224,7 +235,8 @@ public final class HandoverServer: Sendable {
     private var backChannelDispatcher: BackChannelLogoutDispatcher? {
         context.sessions.map {
             BackChannelLogoutDispatcher(database: application.db, client: application.client, sessions: $0, clock: context.clock,
-                                        logger: application.logger, targets: context.webhookTargets)
+                                        logger: application.logger, targets: context.webhookTargets,
+                                        maxAttempts: max(1, configuration.backChannelLogoutAttempts))
         }
     }
 

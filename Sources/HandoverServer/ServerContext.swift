@@ -45,7 +45,7 @@ struct ServerContext: Sendable {
     /// Sign in with Apple, when configured.
     var apple: AppleSignInService?
     /// Sends sign-in links, when SMTP is configured.
-    var mailer: SMTPClient?
+    var mailer: (any MailTransport)?
     /// Sends out-of-band operations by APNs, when configured.
     var push: PushSender?
     /// The custom scheme of `x-callback-link` operations (the phone app's).

@@ -14,10 +14,16 @@ struct DemoCommand: AsyncParsableCommand {
             No iPhone and no set-up needed. The demo:
               1. starts `handover serve` in this process, on a free port, with a temporary SQLite database;
               2. registers seven simulated apps (one per behaviour), a launcher and a device;
-              3. plays a shift handover through the real HTTP API: the server issues the links and keeps
-                 the 20 s deadlines, the simulated phone's launcher opens them and reports each callback;
-              4. prints one line per app as it finishes, then the run report, and the dashboard URL.
-            It exits 0 when every app ends as its behaviour predicts, 1 otherwise.
+              3. signs the shift's user in to two of the apps on the phone (an email link, which the server
+                 drops into a folder instead of mailing, then OpenID Connect Native SSO), after giving each
+                 app's backend a back-channel logout URI: sim-conformant's backend is up and takes the
+                 logout token; sim-flaky's backend is down, so its token is retried and then shown as failed;
+              4. plays a shift handover through the real HTTP API: the server issues the links and keeps
+                 the 20 s deadlines, the simulated phone's launcher opens them and reports each callback,
+                 and the server posts a logout token to each backend;
+              5. prints one line per app as it finishes, then the run report with both sides of each app
+                 (the device's ULC answer and the backend's), and the dashboard URL.
+            It exits 0 when every app and backend ends as predicted, 1 otherwise.
 
             Behaviours and the outcome each must get:
               conformant  logs out in 1 s and calls back                 -> succeeded
@@ -58,7 +64,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        ServerLogging.bootstrap(defaultLevel: .warning)
+        ServerLogging.bootstrap(defaultLevel: .error)  // the down backend's failures are shown as progress lines
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ServerConfiguration()
@@ -66,19 +72,25 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.dataDirectory = folder
         configuration.developerMode = true
         configuration.schedulerInterval = .milliseconds(50)
+        configuration.mailDropDirectory = folder.appendingPathComponent("mail")
+        configuration.allowsPrivateWebhookTargets = true  // the demo's backends listen on loopback
+        configuration.backChannelLogoutAttempts = 4       // 2 + 4 + 8 s of back-off before "failed"
         let testerPhone = SimulatedTesterPhone(speed: speed)
+        let backends = try await DemoBackends.start()
         let server: HandoverServer
         do {
             server = try await HandoverServer.start(configuration, clock: ScaledServerClock(speed: speed),
                                                     logger: Logger(label: "handover-demo"), testerSimulator: testerPhone)
         } catch {
             await testerPhone.phone.shutdown()
+            await backends.shutdown()
             throw error
         }
         let adminKey = try await server.createAPIKey(name: "demo admin", scope: .admin)
         say("Handover demo: server on \(server.baseURL.absoluteString), SQLite in \(folder.path)")
         say("Time runs \(speed)x faster than real time; times below are demo time.")
-        let passed = await playHandover(on: server, adminKey: adminKey, number: 1)
+        say("Backends: \(DemoBackends.upApp)'s at \(backends.uris[DemoBackends.upApp]!.absoluteString) (up), \(DemoBackends.downApp)'s at \(backends.downURL.absoluteString) (down).")
+        let passed = await playHandover(on: server, adminKey: adminKey, backends: backends, mailDrop: configuration.mailDropDirectory!, number: 1)
         say("")
         say("Dashboard: \(server.baseURL.absoluteString)/dashboard   (sign in with the admin key below)")
         say("Tester:    \(server.baseURL.absoluteString)/tester")
@@ -86,21 +98,22 @@ struct DemoCommand: AsyncParsableCommand {
         if keepRunning {
             say("")
             say("The server stays up. Press Enter to play another handover (watch it on the dashboard); Ctrl-C stops.")
-            let replays = Task { await replayOnEnter(server: server, adminKey: adminKey) }
+            let replays = Task { await replayOnEnter(server: server, adminKey: adminKey, backends: backends, mailDrop: configuration.mailDropDirectory!) }
             try await ShutdownSignal.wait()
             replays.cancel()
             say("Stop signal received; shutting down.")
         }
         try await server.shutdown()
         await testerPhone.phone.shutdown()
+        await backends.shutdown()
         if !passed { throw ExitCode(1) }
     }
 
     /// Reads lines from standard input; each one plays another handover. Ends at end of input.
-    private func replayOnEnter(server: HandoverServer, adminKey: String) async {
+    private func replayOnEnter(server: HandoverServer, adminKey: String, backends: DemoBackends, mailDrop: URL) async {
         var number = 2
         while !Task.isCancelled, await Self.readLine() != nil {
-            _ = await playHandover(on: server, adminKey: adminKey, number: number)
+            _ = await playHandover(on: server, adminKey: adminKey, backends: backends, mailDrop: mailDrop, number: number)
             number += 1
             say("Press Enter for another handover; Ctrl-C stops.")
         }
@@ -113,20 +126,27 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Plays one handover with every behaviour and prints progress and the report; returns
-    /// whether every app ended as expected.
-    private func playHandover(on server: HandoverServer, adminKey: String, number: Int) async -> Bool {
+    /// whether every app and backend ended as expected.
+    private func playHandover(on server: HandoverServer, adminKey: String, backends: DemoBackends, mailDrop: URL, number: Int) async -> Bool {
         let behaviours = AppBehaviour.allCases
+        let email = "shift\(number)@hospital.example"
         say("")
-        say("Handover \(number): logging \(behaviours.count) apps out of the shared phone…")
+        say("Handover \(number): \(email) signs in to \(DemoBackends.upApp) (email link) and \(DemoBackends.downApp) (Native SSO);")
+        say("then the shared phone logs \(behaviours.count) apps out…")
         let finished = Counter()
         var simulation = ServerLogoutSimulation(server: server.baseURL, access: .admin(key: adminKey), behaviours: behaviours,
                                                 timeoutSeconds: 20, resends: 2, pollInterval: .milliseconds(500))
+        simulation.signedInUser = .init(email: email, mailDrop: mailDrop, backends: backends.uris)
         let total = behaviours.count
         simulation.progress = { app in
             let done = await finished.increment()
             let mark = app.outcome == app.behaviour.expectedOutcome ? "ok" : "UNEXPECTED"
             say("  [\(done)/\(total)] \(Self.pad(app.app, 16)) \(Self.pad(app.outcome.rawValue, 10)) after \(Self.seconds(app.durationMilliseconds)), attempts \(app.attempts)  \(mark)")
         }
+        simulation.backendProgress = { app, backend in
+            say("  backend of \(Self.pad(app, 16)) \(DemoBackends.describe(backend))")
+        }
+        let alreadyReceived = backends.receivedTokens().count
         let result: ServerLogoutSimulation.Result
         do {
             result = try await simulation.run(time: .running(SpedUpClock(speed: speed)))
@@ -136,15 +156,26 @@ struct DemoCommand: AsyncParsableCommand {
         }
         say("")
         say("Run \(result.report.runID): \(result.runStatus)")
-        say("  \(Self.pad("app", 16)) \(Self.pad("behaviour", 11)) \(Self.pad("outcome", 10)) \(Self.pad("expected", 10)) attempts  time")
+        say("  \(Self.pad("app", 16)) \(Self.pad("behaviour", 11)) \(Self.pad("outcome", 10)) \(Self.pad("expected", 10)) attempts  \(Self.pad("time", 7)) backend (back-channel logout)")
         var allExpected = true
         for app in result.apps {
             let expected = app.behaviour.expectedOutcome
-            if app.outcome != expected { allExpected = false }
-            say("  \(Self.pad(app.app, 16)) \(Self.pad(app.behaviour.rawValue, 11)) \(Self.pad(app.outcome.rawValue, 10)) \(Self.pad(expected.rawValue, 10)) \(Self.pad(String(app.attempts), 8))  \(Self.seconds(app.durationMilliseconds))\(app.outcome == expected ? "" : "   <- not as expected")")
+            let backend = result.backends[app.app]
+            let backendExpected = DemoBackends.expected(app.app)
+            let asExpected = app.outcome == expected && backend?.state == backendExpected
+            if !asExpected { allExpected = false }
+            say("  \(Self.pad(app.app, 16)) \(Self.pad(app.behaviour.rawValue, 11)) \(Self.pad(app.outcome.rawValue, 10)) \(Self.pad(expected.rawValue, 10)) \(Self.pad(String(app.attempts), 8))  \(Self.pad(Self.seconds(app.durationMilliseconds), 7)) \(backend.map(DemoBackends.describe) ?? "-")\(asExpected ? "" : "   <- not as expected")")
         }
         if result.apps.count != behaviours.count { allExpected = false }
-        say(allExpected ? "Every app ended as its behaviour predicts." : "Some apps did not end as expected.")
+        let tokens = backends.receivedTokens().dropFirst(alreadyReceived)
+        let signedIn = result.sessions[DemoBackends.upApp]
+        if let token = tokens.first, tokens.count == 1, token.sid == signedIn, token.isBackChannelLogout {
+            say("\(DemoBackends.upApp)'s backend received one logout token: aud \(token.audience ?? "?"), sid \(token.sid ?? "?") (the session signed in before the handover).")
+        } else {
+            say("\(DemoBackends.upApp)'s backend received \(tokens.count) logout token(s); expected one for session \(signedIn ?? "?").")
+            allExpected = false
+        }
+        say(allExpected ? "Every app and backend ended as predicted." : "Some apps or backends did not end as expected.")
         return allExpected
     }
 

@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
             HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL, HANDOVER_DEVELOPER_MODE, \
             HANDOVER_APPLE_CLIENT_IDS, HANDOVER_APPLE_TEAM_ID, HANDOVER_APPLE_KEY_ID, \
             HANDOVER_APPLE_PRIVATE_KEY_FILE, HANDOVER_APPLE_BASE_URL, HANDOVER_SESSION_TTL, \
-            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY. Flags win.
+            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY, HANDOVER_MAIL_DROP_DIR. Flags win.
 
             Sign in with Apple (POST /auth/apple) needs the four --apple-* settings; the server then \
             issues its own sessions: ES256 access tokens living --session-ttl seconds and single-use \
@@ -28,6 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
             always, and by push with the four --apns-* key settings (HANDOVER_APNS_PRIVATE_KEY_FILE, \
             HANDOVER_APNS_KEY_ID, HANDOVER_APNS_TEAM_ID, HANDOVER_APNS_TOPIC, HANDOVER_APNS_ENVIRONMENT). \
             The web page "Sign in on this computer with your phone" is at /oob/sign-in.
+
+            Email-link sign-in (POST /auth/email/start) sends its links through the SMTP relay named \
+            by HANDOVER_SMTP_HOST and HANDOVER_SMTP_FROM (and HANDOVER_SMTP_PORT, _USER, _PASSWORD, \
+            _STARTTLS, _CA_FILE); on a development machine --mail-drop writes them into a folder instead.
 
             Devices reach the server through a TLS proxy at --public-url; callback links and the \
             apple-app-site-association file use that origin.
@@ -42,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
               handover serve
               handover serve --port 9000 --public-url https://handover.example.com
               handover serve --port 8080 --developer-mode     # for handover simulate logout --server
+              handover serve --developer-mode --mail-drop ./mail   # sign-in links land in ./mail/*.eml
               eval "$(swift run apns-loopback)"; handover serve --developer-mode   # pushes to a loopback APNs
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
               handover serve --apple-client-ids com.example.app --apple-team-id ABCDE12345 \
@@ -65,6 +70,11 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sign in with Apple and sessions") var sessions: SessionOptions
 
     @OptionGroup(title: "Out-of-band operations (push, QR code, link)") var push: PushOptions
+
+    @Option(name: .customLong("mail-drop"),
+            help: ArgumentHelp("For development: write sign-in mail as .eml files into this folder instead of sending it over SMTP (HANDOVER_SMTP_*). Env: HANDOVER_MAIL_DROP_DIR.",
+                               valueName: "dir"))
+    var mailDrop: String?
 
     @Flag(name: .customLong("webhook-private-targets"),
           help: "Let webhooks reach loopback and private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), for a receiver inside your network. Link-local and cloud metadata addresses stay refused. Env: HANDOVER_WEBHOOK_PRIVATE_TARGETS=1.")
@@ -91,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let port { configuration.port = port }
         if developerMode { configuration.developerMode = true }
         if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
+        if let mailDrop { configuration.mailDropDirectory = URL(fileURLWithPath: mailDrop) }
         try sessions.apply(to: &configuration)
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
         try push.apply(to: &configuration)

@@ -8,13 +8,20 @@ import Testing
         let result = try HandoverBinary.run(["demo"])
         print("handover demo: exit \(result.status) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s wall")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("Every app ended as its behaviour predicts."))
-        for (app, outcome) in [("sim-conformant", "succeeded"), ("sim-slow", "timed_out"), ("sim-silent", "timed_out"),
-                               ("sim-flaky", "succeeded"), ("sim-failing", "failed"), ("sim-premature", "failed"),
-                               ("sim-killed", "succeeded")] {
+        #expect(result.stdout.contains("Every app and backend ended as predicted."))
+        for (app, outcome, backend) in [("sim-conformant", "succeeded", "delivered after 1 attempt (HTTP 200)"),
+                                        ("sim-slow", "timed_out", "-"), ("sim-silent", "timed_out", "-"),
+                                        ("sim-flaky", "succeeded", "failed after 4 attempts (connection refused)"),
+                                        ("sim-failing", "failed", "-"), ("sim-premature", "failed", "-"),
+                                        ("sim-killed", "succeeded", "-")] {
             let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("  \(app) ") }
             #expect(line?.contains(" \(outcome) ") == true, "\(app): \(line ?? "no line")")
+            #expect(line?.hasSuffix(" \(backend)") == true, "\(app)'s backend: \(line ?? "no line")")
         }
+        // The down backend was retried, and shown failing, before it was given up.
+        #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("  backend of sim-flaky ") && $0.hasSuffix(" failing after 1 attempt (connection refused)") },
+                "\(result.stdout)")
+        #expect(result.stdout.contains("sim-conformant's backend received one logout token: aud com.example.sim-conformant"))
         #expect(result.stdout.contains("/dashboard"))
     }
 

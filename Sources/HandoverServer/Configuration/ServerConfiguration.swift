@@ -53,6 +53,12 @@ public struct ServerConfiguration: Sendable {
     public var sessions = SessionSettings()
     /// Mail for email-link sign-in; `nil` leaves `/auth/email/start` answering 404 `not_configured`.
     public var smtp: SMTPConfiguration?
+    /// Instead of SMTP, for development and `handover demo`: sign-in mail is written to this
+    /// folder as `.eml` files (`HANDOVER_MAIL_DROP_DIR`, `handover serve --mail-drop`). Not both.
+    public var mailDropDirectory: URL?
+    /// Attempts at delivering one Back-Channel Logout token before it is shown as failed
+    /// (back-off doubles from 2 s; 8 attempts span about four minutes).
+    public var backChannelLogoutAttempts: Int = 8
     /// APNs for out-of-band operations sent by push; `nil` makes `dispatcher: push` answer 422.
     public var push: PushConfiguration?
     /// The custom scheme `x-callback-link` operations use: the phone app's (`handover` by default).

@@ -66,6 +66,7 @@ extension ServerConfiguration {
         }
         if let key = value("HANDOVER_TOKEN_ENCRYPTION_KEY") { configuration.sessions.encryptionKeyBase64 = key }
         configuration.smtp = try SMTPConfiguration.fromEnvironment(environment)
+        if let folder = value("HANDOVER_MAIL_DROP_DIR") { configuration.mailDropDirectory = URL(fileURLWithPath: folder) }
         configuration.signInWithApple = try appleConfiguration(
             clientIDs: value("HANDOVER_APPLE_CLIENT_IDS"), teamID: value("HANDOVER_APPLE_TEAM_ID"),
             keyID: value("HANDOVER_APPLE_KEY_ID"), privateKeyFile: value("HANDOVER_APPLE_PRIVATE_KEY_FILE"),

@@ -112,6 +112,12 @@ enum DashboardLayout {
         return badge(state.rawValue, tone)
     }
 
+    /// The backend side of a run's app: its state, and "failing" while a pending token has
+    /// already failed an attempt.
+    static func badge(_ backend: LogoutRunView.Item.BackendLogout) -> HTML {
+        backend.isFailing ? badge("failing", .bad) : badge(backend.state)
+    }
+
     static func badge(_ status: TesterVerdictStatus) -> HTML {
         let tone: Tone = switch status { case .passed: .good; case .failed: .bad; case .running: .wait }
         return badge(status.rawValue, tone)

@@ -182,12 +182,19 @@ struct DashboardRoutes: RouteCollection {
         .join(items.map { item in
             let backend = backends[.init(run: item.runID, app: item.appID)]
             return HTML.element("span", ["class": "item", "title": "\(item.appName): \(item.status), \(item.attempts) attempt(s)"
-                                            + (backend.map { "; backend \($0.state.rawValue)" + ($0.lastStatusCode.map { " (last HTTP \($0))" } ?? "") } ?? "")]) {
+                                            + (backend.map(Self.backendSummary) ?? "")]) {
                 item.appName; " "; DashboardLayout.badge(item.status)
-                if let backend { " backend "; DashboardLayout.badge(backend.state) }
+                if let backend { " backend "; DashboardLayout.badge(backend) }
                 " "
             }
         })
+    }
+
+    /// The backend side in words, for a badge's title: state, attempts, and why the last failed.
+    static func backendSummary(_ backend: LogoutRunView.Item.BackendLogout) -> String {
+        var text = "; backend \(backend.isFailing ? "failing" : backend.state.rawValue) after \(backend.attempts) attempt(s)"
+        if let code = backend.lastStatusCode { text += " (last HTTP \(code))" } else if let error = backend.lastError { text += " (last: \(error))" }
+        return text
     }
 
     // MARK: Apps

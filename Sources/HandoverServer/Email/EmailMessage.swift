@@ -8,9 +8,8 @@ struct EmailMessage: Sendable {
     var body: String
     var messageID: String = "<\(UUID().uuidString.lowercased())@handover>"
 
-    /// The DATA section: headers, blank line, body with dot-stuffing, and the final `.` line
-    /// (without its trailing CRLF, which the command writer adds).
-    func dataSection(from: String, date: Date = Date()) -> String {
+    /// The message as RFC 5322 lines: headers, a blank line, then the quoted-printable body.
+    func lines(from: String, date: Date = Date()) -> [String] {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -25,8 +24,14 @@ struct EmailMessage: Sendable {
             "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: quoted-printable",
         ]
-        let lines = Self.quotedPrintable(body).map { $0.hasPrefix(".") ? "." + $0 : $0 }
-        return (headers + [""] + lines + ["."]).joined(separator: "\r\n")
+        return headers + [""] + Self.quotedPrintable(body)
+    }
+
+    /// The DATA section: headers, blank line, body with dot-stuffing, and the final `.` line
+    /// (without its trailing CRLF, which the command writer adds).
+    func dataSection(from: String, date: Date = Date()) -> String {
+        let lines = lines(from: from, date: date).map { $0.hasPrefix(".") ? "." + $0 : $0 }
+        return (lines + ["."]).joined(separator: "\r\n")
     }
 
     /// Drops CR and LF, so a value cannot start a new header.

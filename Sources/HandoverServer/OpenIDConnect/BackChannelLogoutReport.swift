@@ -38,7 +38,8 @@ enum BackChannelLogoutReport {
                 // With several sessions of one app on the device, the least finished one speaks for them.
                 guard let run, let shown = owed.min(by: { rank($0.status) < rank($1.status) }) else { continue }
                 states[Key(run: run, app: appID)] = .init(clientID: shown.clientID, state: shown.status, attempts: shown.attempts,
-                                                          lastStatusCode: shown.lastStatusCode)
+                                                          lastStatusCode: shown.lastStatusCode,
+                                                          lastError: shown.lastError.map { String($0.prefix(200)) })
             }
         }
         return states

@@ -2,6 +2,7 @@ import AppleSignIn
 import Fluent
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import SessionTokens
 import SQLKit
 import Vapor

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import NIOCore
 import SQLKit
 import Vapor
@@ -20,7 +21,7 @@ struct EmailSignInRoutes: RouteCollection {
 
     let context: ServerContext
     let sessions: SessionAuthority
-    let mailer: SMTPClient?
+    let mailer: (any MailTransport)?
 
     struct StartInput: Content { var email: String }
     struct RedeemInput: Content {

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import SessionTokens
 import Vapor
 

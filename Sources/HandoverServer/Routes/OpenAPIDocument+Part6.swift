@@ -2,7 +2,7 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2728 of the YAML.
+    /// Lines 2501–2731 of the YAML.
     static let part6 = #"""
           properties:
             id:
@@ -213,6 +213,9 @@ extension OpenAPIDocument {
                   minimum: 0
                 lastStatusCode:
                   type: integer
+                lastError:
+                  type: string
+                  description: Why the last attempt failed when it got no HTTP answer (connection refused, timeout), or the start of the refusing answer.
         CallbackReport:
           type: object
           required: [url]

@@ -7,3 +7,5 @@ import Vapor
 extension LogoutRunView: Content {}
 
 extension APIErrorBody: Content {}
+
+extension SessionGrant: Content {}

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import Logging
 import NIOConcurrencyHelpers
 import SessionTokens
