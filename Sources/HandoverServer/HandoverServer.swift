@@ -255,6 +255,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddPushFatigueDefenses())
         application.migrations.add(AddOpenIDConnect())
         application.migrations.add(AddFleetDeviceBindings())
+        application.migrations.add(AddEmailLinkDevice())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {

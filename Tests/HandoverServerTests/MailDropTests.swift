@@ -78,6 +78,31 @@ struct MailDropTests {
         try await test.stop()
     }
 
+    /// A link asked for by an app on a fleet device, opened in a browser: the browser's session
+    /// hangs off the device and ends with its hand-over (before, it was tied to no device).
+    @Test func aLinkAskedForOnADeviceAndOpenedInABrowserEndsWithTheHandOver() async throws {
+        let (test, folder) = try await Self.start()
+        let appID = try await test.registerTarget("Pharmacy")
+        let device = try await test.registerDevice()
+        let signIn = EmailLinkSignIn(server: test.server.baseURL)
+        let unknown = try await test.request(.POST, "/auth/email/start", json: ["email": "ada@hospital.example", "deviceID": UUID().uuidString])
+        #expect(unknown.json["field"] as? String == "deviceID", "\(unknown.status) \(unknown.text)")
+        try await signIn.requestLink(for: "ada@hospital.example", deviceID: UUID(uuidString: device.id))
+        let link = try await MailDropInbox(folder: folder).signInLink(to: "ada@hospital.example")
+        let token = try #require(EmailLinkSignIn.token(in: link))
+        let page = try await test.request(.POST, "/auth/email/verify", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                          body: "token=\(token)")
+        #expect(page.status == 200 && page.text.contains("You are signed in on this browser"), "\(page.text)")
+        let cookie = try #require(page.headers.first(name: "Set-Cookie"))
+        let session = try #require(cookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        #expect(try await test.request(.GET, "/api/v1/me", key: session).status == 200)
+
+        let run = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
+        #expect(run.status == 201, "\(run.text)")
+        #expect(try await test.request(.GET, "/api/v1/me", key: session).status == 401, "the browser session ended with the device's hand-over")
+        try await test.stop()
+    }
+
     @Test func aMailDropAndAnSMTPRelayTogetherAreRefusedAtStart() async throws {
         do {
             let test = try await TestServer.start(.sqlite) { configuration in

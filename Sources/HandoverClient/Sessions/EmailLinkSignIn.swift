@@ -32,8 +32,13 @@ public struct EmailLinkSignIn: Sendable {
     }
 
     /// Asks the server to mail a sign-in link to `email`.
-    public func requestLink(for email: String) async throws(FleetServerError) {
-        _ = try await post("auth/email/start", ["email": email])
+    ///
+    /// - Parameter deviceID: the shared phone's fleet device id: the session the link starts ends
+    ///   with the device's hand-over, even when the person opens the link in a browser.
+    public func requestLink(for email: String, deviceID: UUID? = nil) async throws(FleetServerError) {
+        var body = ["email": email]
+        body["deviceID"] = deviceID?.uuidString.lowercased()
+        _ = try await post("auth/email/start", body)
     }
 
     /// The one-time token a sign-in link carries, or nil when `link` is not one.

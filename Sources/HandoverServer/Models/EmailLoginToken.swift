@@ -13,6 +13,9 @@ final class EmailLoginToken: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "expires_at") var expiresAt: Date
     @OptionalField(key: "used_at") var usedAt: Date?
+    /// The fleet device whose app asked for the link: the session it starts ends with that
+    /// device's hand-over, in the app or in a browser.
+    @OptionalField(key: "device_id") var deviceID: UUID?
 
     init() {}
 }

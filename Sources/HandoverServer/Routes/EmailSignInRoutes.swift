@@ -8,9 +8,11 @@ import Vapor
 
 /// Email-link sign-in:
 ///
-/// - `POST /auth/email/start {email}` mails a one-time link (`/auth/email/verify?token=…`, a
+/// - `POST /auth/email/start {email, deviceID?}` mails a one-time link (`/auth/email/verify?token=…`, a
 ///   universal link claimed in this server's association file). 400 for a malformed address;
-///   202 for any well-formed one, whether or not an account exists.
+///   202 for any well-formed one, whether or not an account exists. With `deviceID` (the fleet
+///   device of the app that asks), the session the link starts, in the app or in a browser, ends
+///   with that device's hand-over.
 /// - `POST /auth/email/redeem {token, scope?, clientID?, deviceID?}`: the app opened the link and
 ///   trades the token for a session.
 /// - `GET /auth/email/verify?token=…`: the link landed in a browser. The page asks for one click
@@ -23,7 +25,11 @@ struct EmailSignInRoutes: RouteCollection {
     let sessions: SessionAuthority
     let mailer: (any MailTransport)?
 
-    struct StartInput: Content { var email: String }
+    struct StartInput: Content {
+        var email: String
+        /// The fleet device the app asking for the link runs on.
+        var deviceID: UUID?
+    }
     struct RedeemInput: Content {
         var token: String
         var scope: String?
@@ -58,8 +64,12 @@ struct EmailSignInRoutes: RouteCollection {
             error.retryAfter = wait
             throw error
         }
+        if let deviceID = input.deviceID, try await Device.find(deviceID, on: request.db) == nil {
+            throw APIError.invalid("deviceID", "no registered device has this id.")
+        }
         let token = BearerSecret.random()
         let record = EmailLoginToken()
+        record.deviceID = input.deviceID
         record.tokenHash = BearerSecret.digest(token)
         record.email = address.normalized
         record.createdAt = now
@@ -95,22 +105,29 @@ struct EmailSignInRoutes: RouteCollection {
         }
     }
 
-    /// Uses a token once: the address it was sent to, or nil when it is unknown, used or expired
-    /// (then counted against the client's address).
-    private func consume(_ token: String, request: Request) async throws -> String? {
-        let email = try await consumeToken(token, on: request.db)
-        if email == nil { _ = context.rateLimits.attempt(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) }
-        return email
+    /// What a used link gives: the address it was sent to, and the fleet device that asked for it.
+    struct UsedLink {
+        var email: String
+        var deviceID: UUID?
     }
 
-    private func consumeToken(_ token: String, on database: Database) async throws -> String? {
+    /// Uses a token once; nil when it is unknown, used or expired (then counted against the
+    /// client's address).
+    private func consume(_ token: String, request: Request) async throws -> UsedLink? {
+        let used = try await consumeToken(token, on: request.db)
+        if used == nil { _ = context.rateLimits.attempt(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) }
+        return used
+    }
+
+    private func consumeToken(_ token: String, on database: Database) async throws -> UsedLink? {
         guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
         let now = context.clock.now()
         let rows = try await sql.raw("""
             UPDATE email_login_tokens SET used_at = \(bind: now)
-            WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now) RETURNING email
+            WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now) RETURNING email, device_id
             """).all()
-        return try rows.first?.decode(column: "email", as: String.self)
+        guard let row = rows.first else { return nil }
+        return UsedLink(email: try row.decode(column: "email", as: String.self), deviceID: try row.decode(column: "device_id", as: UUID?.self))
     }
 
     private func user(for email: String, on database: Database) async throws -> User {
@@ -133,13 +150,13 @@ struct EmailSignInRoutes: RouteCollection {
             }
         }
         try checkGuesses(request)
-        guard let email = try await consume(input.token, request: request) else {
+        guard let used = try await consume(input.token, request: request) else {
             throw APIError(.unauthorized, code: "invalid_link", reason: "This sign-in link is unknown, already used or expired; ask for a new one.",
                            field: "token")
         }
-        let user = try await user(for: email, on: request.db)
+        let user = try await user(for: used.email, on: request.db)
         let grant = try await sessions.startSession(for: user, clientID: input.clientID, deviceSSO: scope.deviceSSO,
-                                                    deviceID: scope.deviceID, on: request.db)
+                                                    deviceID: scope.deviceID ?? used.deviceID, on: request.db)
         let response = Response(status: .ok)
         try response.content.encode(grant)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -176,9 +193,11 @@ struct EmailSignInRoutes: RouteCollection {
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             return response
         }
-        guard let email = try await consume(form.token, request: request) else { return Self.expired() }
+        guard let used = try await consume(form.token, request: request) else { return Self.expired() }
+        let email = used.email
         let user = try await user(for: email, on: request.db)
-        let grant = try await sessions.startSession(for: user, clientID: "web", on: request.db)
+        // A link an app on a fleet device asked for: this browser session ends with that device's hand-over.
+        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, on: request.db)
         let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
                                                paragraphs: ["You are signed in on this browser as \(email). You can close this page."]))
         let secure = context.publicURL.scheme == "https"

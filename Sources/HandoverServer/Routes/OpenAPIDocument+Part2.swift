@@ -361,6 +361,12 @@ extension OpenAPIDocument {
                   properties:
                     email:
                       type: string
+                    deviceID:
+                      type: string
+                      format: uuid
+                      description: |
+                        The fleet device of the app asking for the link: the session the link starts,
+                        in the app or in a browser, ends with that device's hand-over.
           responses:
             "202":
               description: The link was sent.
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
       /oauth/token:
         post:
           tags: [sessions]
-          operationId: nativeSSOTokenExchange
-          summary: OpenID Connect Native SSO token exchange for a sibling app.
-          description: |
-            RFC 8693 token exchange: `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
-            `client_id` (a registered app of the same team), `subject_token` (the ID token),
-            `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
     """#
 }

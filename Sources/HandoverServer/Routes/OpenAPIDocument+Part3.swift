@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+          operationId: nativeSSOTokenExchange
+          summary: OpenID Connect Native SSO token exchange for a sibling app.
+          description: |
+            RFC 8693 token exchange: `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
+            `client_id` (a registered app of the same team), `subject_token` (the ID token),
+            `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
             secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
             `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
           security: []
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "410":
-              $ref: "#/components/responses/Gone"
-      /api/v1/oob-locks:
-        get:
     """#
 }

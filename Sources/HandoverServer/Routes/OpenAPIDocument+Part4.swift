@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/oob-locks:
+        get:
           tags: [operations]
           operationId: listOutOfBandLocks
           summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
                 $ref: "#/components/schemas/Error"
         Unprocessable:
           description: |
-            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
-            or the body is missing (`unprocessable_entity`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
     """#
 }

@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            or the body is missing (`unprocessable_entity`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
       schemas:
         RunEvent:
           type: object
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
               minLength: 1
               maxLength: 100
               pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: 1 to 100 characters after trimming white space, no control characters.
-              example: ward-7-phone-3
-        Device:
-          type: object
-          additionalProperties: false
-          required: [id, name, status, createdAt]
     """#
 }
