@@ -50,11 +50,32 @@ public enum CallbackReporter: String, Sendable, Hashable, Codable, CaseIterable 
 }
 
 /// Whether a shared device may be handed to the next person.
+/// (See ``DeviceStatus/on(_:)`` for its life cycle.)
 public enum DeviceStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Its last hand-over (if any) signed every app out.
     case inService = "in_service"
-    /// A hand-over left some app signed in: the device must not be handed on.
+    /// A hand-over left some app signed in: the device must not be handed on until an admin
+    /// puts it back in service, with a note.
     case outOfService = "out_of_service"
+    /// A logout run is under way on it.
+    case handingOver = "handing_over"
+    /// It has not completed a hand-over within the fleet's limit (a shift and some): the server
+    /// starts a run for it, which escalates like any failed run.
+    case overdue = "overdue"
+}
+
+/// What moved a device in its life cycle, as its history records it.
+public enum DeviceHistoryEvent: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A logout run started on it (by its launcher, or by the server for an overdue device).
+    case runStarted = "run_started"
+    /// Its run signed every app out.
+    case runCompleted = "run_completed"
+    /// Its run ended with some app still signed in.
+    case runFailed = "run_failed"
+    /// An admin put it back in service, with a note.
+    case backInService = "back_in_service"
+    /// It went too long without completing a hand-over.
+    case becameOverdue = "overdue"
 }
 
 /// One webhook delivery in the outbox.

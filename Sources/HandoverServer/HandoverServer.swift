@@ -256,6 +256,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddOpenIDConnect())
         application.migrations.add(AddFleetDeviceBindings())
         application.migrations.add(AddEmailLinkDevice())
+        application.migrations.add(AddDeviceLifeCycle())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
@@ -300,6 +301,7 @@ public final class HandoverServer: Sendable {
         try api.register(collection: OperationRoutes(context: context))
         try application.register(collection: OperationRedeemRoutes(context: context))
         try application.register(collection: DashboardRoutes(context: context))
+        try application.register(collection: DeviceLifeCycleRoutes(context: context))
         try application.register(collection: TesterRoutes(context: context))
         if let sessions = context.sessions {
             try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))

@@ -11,6 +11,13 @@ package final class Device: Model, @unchecked Sendable {
     @Field(key: "status") package var status: DeviceStatus
     @Field(key: "created_at") package var createdAt: Date
     @OptionalField(key: "last_run_id") package var lastRunID: UUID?
+    /// Why it is in its status, when that needs saying: which apps stayed signed in on which run,
+    /// or the note it went back in service with.
+    @OptionalField(key: "status_reason") package var statusReason: String?
+    /// When it entered its status (nil for a device that never changed since it was made).
+    @OptionalField(key: "status_changed_at") package var statusChangedAt: Date?
+    /// When it last completed a hand-over: the clock overdue devices are counted by.
+    @OptionalField(key: "last_completed_at") package var lastCompletedAt: Date?
 
     package init() {}
 

@@ -44,7 +44,9 @@ package struct DeadlineScheduler: Sendable {
                     return try await transitions.reissue(item: id, version: item.version, at: now, deadline: deadline) ? .reissued : nil
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { return nil }
-                    return .timedOut(finishedRun: try await runs.finishRunIfDone(item.runID, on: db, now: now))
+                    let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now)
+                    try await DeviceLifeCycle.moveDevices(after: finished.map { [$0] } ?? [], on: db, now: now)
+                    return .timedOut(finishedRun: finished?.state)
                 case .refuse:
                     return nil
                 }

@@ -35,7 +35,7 @@ package struct LogoutRunService: Sendable {
 
     // MARK: Creating runs
 
-    package func createRun(deviceID: UUID, appIDs: [UUID]?) async throws -> LogoutRunView {
+    package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor) async throws -> LogoutRunView {
         let now = clock.now()
         var apps = try await RegisteredApp.query(on: database).filter(\.$role == "target").sort(\.$createdAt).all()
         if let appIDs {
@@ -71,6 +71,7 @@ package struct LogoutRunService: Sendable {
             if let device = try await Device.find(deviceID, on: db) {
                 device.lastRunID = runID
                 try await device.save(on: db)
+                try await DeviceLifeCycle.apply(.runStarted, to: deviceID, run: runID, actor: actor, on: db, now: now)
             }
         }
         metrics.runsCreated.increment()
@@ -145,7 +146,7 @@ package struct LogoutRunService: Sendable {
                 guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
                 let postgres = sql.dialect.name == "postgresql"
                 var recordings = [Recording?](repeating: nil, count: callbacks.count)
-                var finishedRuns: [LogoutRunState] = []
+                var finishedRuns: [FinishedRun] = []
                 var lockedRuns = Set<UUID>()
                 var changedRuns: [UUID] = []
                 for index in order {
@@ -165,12 +166,15 @@ package struct LogoutRunService: Sendable {
                     if let finished { finishedRuns.append(finished) }
                     if case .recorded = recording, !changedRuns.contains(callback.run) { changedRuns.append(callback.run) }
                 }
+                // Devices last, in id order: a transaction that holds a device's row never waits
+                // for a run's, so two batches finishing runs of one device cannot deadlock.
+                try await DeviceLifeCycle.moveDevices(after: finishedRuns, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
                 // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
                 try await changes.runsChangedInTransaction(changedRuns, on: sql)
                 return (recordings.map { $0 ?? .unknown }, finishedRuns)
             }
             // Committed: now count, and tell local live views (SQLite; PostgreSQL's NOTIFY is on its way).
-            for state in finishedRuns { metrics.runsFinished(state.rawValue).increment() }
+            for finished in finishedRuns { metrics.runsFinished(finished.state.rawValue).increment() }
             var published = Set<UUID>()
             for (index, recording) in recordings.enumerated() {
                 switch recording {
@@ -194,9 +198,9 @@ package struct LogoutRunService: Sendable {
     }
 
     /// Checks and applies one callback inside the caller's transaction. Returns what it did, and
-    /// the run's final state when this callback finished the run.
+    /// the run when this callback finished it (its device's step is the caller's to take).
     private func apply(_ callback: Callback, now: Date, on db: Database, sql: any SQLDatabase) async throws
-        -> (Recording, LogoutRunState?) {
+        -> (Recording, FinishedRun?) {
         guard case .finish(let finished) = LogoutItemState.pending.on(.callback(callback.outcome)) else { return (.unknown, nil) }
         // The usual case in one statement: a nonce of one of the first attempts, for a pending item
         // of this run. The conditional update is the single-use check, and it returns how many
@@ -233,8 +237,9 @@ package struct LogoutRunService: Sendable {
     }
 
     /// Marks the run finished when no item is pending, and writes its webhook events. Returns the
-    /// state it finished the run with, or nil; the caller counts it once its transaction committed.
-    package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> LogoutRunState? {
+    /// finished run, or nil; the caller moves its device (``DeviceLifeCycle/moveDevices(after:on:now:)``)
+    /// last in its transaction, and counts it once the transaction committed.
+    package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> FinishedRun? {
         guard let sql = db as? any SQLDatabase else { return nil }
         // The common case, items still pending, costs one indexed count.
         let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
@@ -252,16 +257,30 @@ package struct LogoutRunService: Sendable {
                                               metrics: metrics).view(runID)
         if state == .completed {
             try await WebhookOutbox.enqueue("run.completed", run: view, deviceID: deviceID, on: db, now: now)
-        } else {
-            try await WebhookOutbox.enqueue("run.failed", run: view, deviceID: deviceID, on: db, now: now)
-            // Escalation: the device did not sign everyone out, so it leaves service until IT looks at it.
-            if let device = try await Device.find(deviceID, on: db) {
-                device.status = .outOfService
-                try await device.save(on: db)
-            }
-            try await WebhookOutbox.enqueue("device.out_of_service", run: view, deviceID: deviceID, on: db, now: now)
+            return FinishedRun(run: runID, device: deviceID, state: state, reason: nil)
         }
-        return state
+        try await WebhookOutbox.enqueue("run.failed", run: view, deviceID: deviceID, on: db, now: now)
+        // Escalation: the device did not sign everyone out, so it leaves service until IT looks at it.
+        let reason = Self.failureReason(items)
+        try await WebhookOutbox.enqueue("device.out_of_service", run: view, deviceID: deviceID, reason: reason, on: db, now: now)
+        return FinishedRun(run: runID, device: deviceID, state: state, reason: reason)
+    }
+}
+
+/// A run that just finished, whose device's life cycle moves with it.
+package struct FinishedRun: Sendable, Equatable {
+    package var run: UUID
+    package var device: UUID
+    package var state: LogoutRunState
+    /// Which apps stayed signed in, for a failed run.
+    package var reason: String?
+}
+
+extension LogoutRunService {
+    /// Which apps stayed signed in: `Mail timed out, Notes failed`.
+    static func failureReason(_ items: [LogoutItem]) -> String {
+        let failed = items.sorted { $0.position < $1.position }.filter { $0.status != .succeeded }
+        return failed.map { "\($0.appName) \($0.status.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
     }
 }
 

@@ -8,6 +8,9 @@ package struct WebhookEventPayload: Codable, Equatable {
     package var createdAt: Date
     package var run: LogoutRunView?
     package var deviceID: UUID?
+    /// For `device.back_in_service`, the admin's note; for `device.overdue` and
+    /// `device.out_of_service`, why.
+    package var reason: String?
     /// For `operation.suspicious`: the sign-in the person said was not theirs.
     package var operation: SuspiciousOperation?
 }

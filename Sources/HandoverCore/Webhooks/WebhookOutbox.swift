@@ -6,13 +6,14 @@ import HandoverProtocol
 /// exactly when the change it reports was committed.
 package enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
-    package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "operation.suspicious"]
+    package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "device.back_in_service", "device.overdue",
+                                     "operation.suspicious"]
 
-    package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, operation: SuspiciousOperation? = nil,
-                        on db: Database, now: Date) async throws {
+    package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil,
+                                operation: SuspiciousOperation? = nil, on db: Database, now: Date) async throws {
         let hooks = try await Webhook.query(on: db).all().filter { $0.events.contains(type) }
         guard !hooks.isEmpty else { return }
-        let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID, operation: operation)
+        let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID, reason: reason, operation: operation)
         let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
         for hook in hooks {
             let delivery = WebhookDelivery()

@@ -57,6 +57,23 @@ extension APIHandler {
         .ok(.init(body: .json(try DeviceView(try await find(Device.self, input.path.deviceID, "device")))))
     }
 
+    func returnDeviceToService(_ input: Operations.ReturnDeviceToService.Input) async throws -> Operations.ReturnDeviceToService.Output {
+        let request = try CurrentRequest.request
+        let deviceID = try id(input.path.deviceID, of: "device")
+        let body = switch input.body { case .json(let body): body }
+        let device = try await DeviceLifeCycle.returnToService(deviceID, note: body.note, actor: try request.principal.actor,
+                                                               on: request.db, now: context.clock.now())
+        // Open dashboards update (they follow every run; the device's last one stands for it).
+        if let run = device.lastRunID { await context.notifier.runChanged(run, on: request.db) }
+        return .ok(.init(body: .json(try DeviceView(device))))
+    }
+
+    func getDeviceHistory(_ input: Operations.GetDeviceHistory.Input) async throws -> Operations.GetDeviceHistory.Output {
+        let request = try CurrentRequest.request
+        let device = try await find(Device.self, input.path.deviceID, "device")
+        return .ok(.init(body: .json(try await DeviceLifeCycle.history(of: try device.requireID(), on: request.db).map(DeviceHistoryView.init))))
+    }
+
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let body = switch input.body { case .json(let body): body }
         let (hook, secret) = try await WebhookRegistrar.create(body, context: context, on: try CurrentRequest.request.db)

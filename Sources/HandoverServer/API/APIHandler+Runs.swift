@@ -22,7 +22,7 @@ extension APIHandler {
                 return app
             }
         }
-        let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: apps)
+        let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
         try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db)
         return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.db))))

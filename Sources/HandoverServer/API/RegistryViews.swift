@@ -42,6 +42,9 @@ struct DeviceView: Content, Hashable {
     var id: UUID
     var name: String
     var status: DeviceStatus
+    var statusReason: String?
+    var statusChangedAt: Date?
+    var lastCompletedAt: Date?
     var createdAt: Date
     var lastRunID: UUID?
 
@@ -49,8 +52,36 @@ struct DeviceView: Content, Hashable {
         id = try device.requireID()
         name = device.name
         status = device.status
+        statusReason = device.statusReason
+        statusChangedAt = device.statusChangedAt
+        lastCompletedAt = device.lastCompletedAt
         createdAt = device.createdAt
         lastRunID = device.lastRunID
+    }
+}
+
+/// One step of a device's life cycle (`GET /api/v1/devices/{id}/history`).
+struct DeviceHistoryView: Content, Hashable {
+    var id: UUID
+    var event: DeviceHistoryEvent
+    var fromStatus: DeviceStatus
+    var toStatus: DeviceStatus
+    var runID: UUID?
+    var reason: String?
+    var note: String?
+    var actor: String
+    var createdAt: Date
+
+    init(_ entry: DeviceHistoryEntry) throws {
+        id = try entry.requireID()
+        event = entry.event
+        fromStatus = entry.fromStatus
+        toStatus = entry.toStatus
+        runID = entry.runID
+        reason = entry.reason
+        note = entry.note
+        actor = entry.actor
+        createdAt = entry.createdAt
     }
 }
 

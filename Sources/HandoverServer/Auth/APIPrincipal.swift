@@ -6,6 +6,8 @@ struct APIPrincipal: Authenticatable {
     var keyID: UUID
     var scope: APIKeyScope
     var deviceID: UUID?
+    /// The key's name and prefix, as a device's history names who acted: `admin "ops" (hov_AbC…)`.
+    var actor: String = ""
 }
 
 /// Reads `Authorization: Bearer hov_…` and logs the key's principal in.
@@ -26,7 +28,8 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
             _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
             return
         }
-        request.auth.login(APIPrincipal(keyID: id, scope: scope, deviceID: key.deviceID))
+        request.auth.login(APIPrincipal(keyID: id, scope: scope, deviceID: key.deviceID,
+                                        actor: "\(key.scope) \"\(key.name)\" (\(key.keyPrefix)…)"))
     }
 }
 

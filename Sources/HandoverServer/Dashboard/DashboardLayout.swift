@@ -99,7 +99,8 @@ enum DashboardLayout {
     }
 
     static func badge(_ status: DeviceStatus) -> HTML {
-        badge(status.rawValue, status == .inService ? .good : .bad)
+        let tone: Tone = switch status { case .inService: .good; case .handingOver: .wait; case .outOfService, .overdue: .bad }
+        return badge(status.rawValue, tone)
     }
 
     static func badge(_ status: WebhookDeliveryStatus) -> HTML {

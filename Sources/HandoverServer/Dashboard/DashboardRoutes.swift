@@ -129,7 +129,28 @@ struct DashboardRoutes: RouteCollection {
         // A device's last run is often among the recent ones too: keep one of each.
         let runByID = Dictionary((runs + lastRuns).compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
         let deviceNames = Dictionary(devices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
+        let queue = devices.filter(\.status.needsAttention)
         return .join([
+            .element("section", ["id": "attention"]) {
+                HTML.element("h2") { "Needs attention (\(queue.count))" }
+                if queue.isEmpty {
+                    HTML.element("p", ["class": "note"]) { "No device is out of service or overdue." }
+                } else {
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table") {
+                            HTML.element("tr") { HTML.element("th") { "Device" }; HTML.element("th") { "Status" }; HTML.element("th") { "Since" }; HTML.element("th") { "Why" } }
+                            for device in queue.sorted(by: { ($0.statusChangedAt ?? $0.createdAt) < ($1.statusChangedAt ?? $1.createdAt) }) {
+                                HTML.element("tr") {
+                                    HTML.element("td") { Self.deviceLink(device) }
+                                    HTML.element("td") { DashboardLayout.badge(device.status) }
+                                    HTML.element("td") { DashboardLayout.time(device.statusChangedAt) }
+                                    HTML.element("td") { device.statusReason ?? "—" }
+                                }
+                            }
+                        }
+                    }
+                }
+            },
             .element("section") {
                 HTML.element("h2") { "Devices (\(devices.count))" }
                 if devices.isEmpty {
@@ -141,7 +162,7 @@ struct DashboardRoutes: RouteCollection {
                             for device in devices {
                                 let last = device.lastRunID.flatMap { runByID[$0] }
                                 HTML.element("tr") {
-                                    HTML.element("td") { device.name }
+                                    HTML.element("td") { Self.deviceLink(device) }
                                     HTML.element("td") { DashboardLayout.badge(device.status) }
                                     HTML.element("td") {
                                         if let last { DashboardLayout.badge(last.status); " "; DashboardLayout.time(last.createdAt) } else { "never" }
@@ -174,6 +195,11 @@ struct DashboardRoutes: RouteCollection {
                 }
             },
         ])
+    }
+
+    /// A device's name, linking to its page (status, history, back in service).
+    static func deviceLink(_ device: Device) -> HTML {
+        .element("a", ["href": "/dashboard/devices/\(device.id?.uuidString.lowercased() ?? "")"]) { device.name }
     }
 
     /// Each app of a run: its device side (the ULC answer) and, when its backend is told by

@@ -416,6 +416,76 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+      /api/v1/devices/{deviceID}/back-in-service:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [registry]
+          operationId: returnDeviceToService
+          summary: Put a device that is out of service or overdue back in service, with a note. Admin scope.
+          description: |
+            A person's decision: the note says why the device may be handed on again (what was
+            checked, who decided) and is kept in the device's history with the key that acted. 422
+            `note_required` without a note; 409 `not_out_of_service` for a device in service or
+            handing over.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/BackInServiceInput"
+          responses:
+            "200":
+              description: The device, in service.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Device"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/devices/{deviceID}/history:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        get:
+          tags: [registry]
+          operationId: getDeviceHistory
+          summary: A device's life cycle, newest first (the last 100 steps). Admin scope.
+          description: |
+            Every step: a run started, completed or failed (with the apps that stayed signed in),
+            overdue, back in service (with the admin's note), who acted, and when.
+          responses:
+            "200":
+              description: The steps, newest first.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/DeviceHistoryEntry"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "429":
+              $ref: "#/components/responses/RateLimited"
       /api/v1/devices/{deviceID}/logout-runs:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -434,75 +504,5 @@ extension OpenAPIDocument {
                   $ref: "#/components/schemas/RunInput"
           responses:
             "201":
-              description: The run, with one pending item per app and each item's link to open.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/LogoutRun"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/logout-runs/{runID}:
-        parameters:
-          - $ref: "#/components/parameters/RunID"
-        get:
-          tags: [runs]
-          operationId: getLogoutRun
-          summary: One run. Admin scope, or the key of the run's device.
-          responses:
-            "200":
-              description: The run.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/LogoutRun"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/logout-runs/{runID}/events:
-        parameters:
-          - $ref: "#/components/parameters/RunID"
-        get:
-          tags: [runs]
-          operationId: followLogoutRun
-          summary: Follow a run live (Server-Sent Events). Admin scope, or the key of the run's device.
-          description: |
-            Admin scope, or the key of the run's device. A `text/event-stream`: an `event: run` whose
-            `data` is the whole run (the LogoutRun schema, as JSON on one line) at once and after every
-            change, until the run is completed or failed; then the stream ends. A comment line
-            (`: keep-alive`) every 15 seconds keeps proxies from closing it.
-          responses:
-            "200":
-              description: The stream of run events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/RunEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
     """#
 }

@@ -4,6 +4,76 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+              description: The run, with one pending item per app and each item's link to open.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/LogoutRun"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/logout-runs/{runID}:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        get:
+          tags: [runs]
+          operationId: getLogoutRun
+          summary: One run. Admin scope, or the key of the run's device.
+          responses:
+            "200":
+              description: The run.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/LogoutRun"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/logout-runs/{runID}/events:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        get:
+          tags: [runs]
+          operationId: followLogoutRun
+          summary: Follow a run live (Server-Sent Events). Admin scope, or the key of the run's device.
+          description: |
+            Admin scope, or the key of the run's device. A `text/event-stream`: an `event: run` whose
+            `data` is the whole run (the LogoutRun schema, as JSON on one line) at once and after every
+            change, until the run is completed or failed; then the stream ends. A comment line
+            (`: keep-alive`) every 15 seconds keeps proxies from closing it.
+          responses:
+            "200":
+              description: The stream of run events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/RunEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -434,75 +504,5 @@ extension OpenAPIDocument {
             "429":
               $ref: "#/components/responses/RateLimited"
             "422":
-              $ref: "#/components/responses/Unprocessable"
-      /auth/email/verify:
-        get:
-          tags: [sessions]
-          operationId: emailSignInPage
-          summary: The link opened in a browser; a page that offers to sign this browser in.
-          security: []
-          parameters:
-            - name: token
-              in: query
-              required: false
-              schema:
-                type: string
-          responses:
-            "200":
-              description: A page with a one-click form.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "410":
-              description: The link is unknown, used or expired.
-              content:
-                text/html:
-                  schema:
-                    type: string
-        post:
-          tags: [sessions]
-          operationId: emailSignInInBrowser
-          summary: Signs this browser in (the page's form) and says so.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  properties:
-                    token:
-                      type: string
-          responses:
-            "403":
-              description: The form was posted from another site (its `Origin` is not this server's).
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "429":
-              description: Too many links that did not open from this address; `Retry-After` says when to try again.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "200":
-              description: Signed in; sets the HttpOnly `handover_web_session` cookie.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "410":
-              description: The link is unknown, used or expired.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-      /oauth/token:
-        post:
-          tags: [sessions]
     """#
 }

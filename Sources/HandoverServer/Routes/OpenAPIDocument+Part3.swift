@@ -4,6 +4,76 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+              $ref: "#/components/responses/Unprocessable"
+      /auth/email/verify:
+        get:
+          tags: [sessions]
+          operationId: emailSignInPage
+          summary: The link opened in a browser; a page that offers to sign this browser in.
+          security: []
+          parameters:
+            - name: token
+              in: query
+              required: false
+              schema:
+                type: string
+          responses:
+            "200":
+              description: A page with a one-click form.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "410":
+              description: The link is unknown, used or expired.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: emailSignInInBrowser
+          summary: Signs this browser in (the page's form) and says so.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    token:
+                      type: string
+          responses:
+            "403":
+              description: The form was posted from another site (its `Origin` is not this server's).
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many links that did not open from this address; `Retry-After` says when to try again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "200":
+              description: Signed in; sets the HttpOnly `handover_web_session` cookie.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "410":
+              description: The link is unknown, used or expired.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /oauth/token:
+        post:
+          tags: [sessions]
           operationId: nativeSSOTokenExchange
           summary: OpenID Connect Native SSO token exchange for a sibling app.
           description: |
@@ -434,75 +504,5 @@ extension OpenAPIDocument {
           - $ref: "#/components/parameters/OperationID"
         post:
           tags: [operations]
-          operationId: cancelOperation
-          summary: Cancel an operation that has not ended. Admin scope.
-          responses:
-            "200":
-              description: Cancelled.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-      /api/v1/operations/{operationID}/qr.svg:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: operationQRCodeSVG
-          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Admin scope.
-          responses:
-            "200":
-              description: The QR code.
-              content:
-                image/svg+xml:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "410":
-              $ref: "#/components/responses/Gone"
-      /api/v1/operations/{operationID}/qr.png:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: operationQRCodePNG
-          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Admin scope.
-          responses:
-            "200":
-              description: The QR code.
-              content:
-                image/png:
-                  schema:
-                    type: string
-                    format: binary
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
     """#
 }

@@ -4,6 +4,76 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+          operationId: cancelOperation
+          summary: Cancel an operation that has not ended. Admin scope.
+          responses:
+            "200":
+              description: Cancelled.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+      /api/v1/operations/{operationID}/qr.svg:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodeSVG
+          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Admin scope.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/svg+xml:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/operations/{operationID}/qr.png:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodePNG
+          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Admin scope.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/png:
+                  schema:
+                    type: string
+                    format: binary
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
             "410":
@@ -434,75 +504,5 @@ extension OpenAPIDocument {
         SessionUnauthorized:
           description: |
             No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
-            or its session was signed out (`session_revoked`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        SignInRefused:
-          description: |
-            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
-            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
-            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
-            `apple_grant_revoked`.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        NotConfigured:
-          description: Sign in with Apple is not configured on this server (`not_configured`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        AppleUnavailable:
-          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        BadRequest:
-          description: |
-            A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            expected shape (`invalid_json`, with `field` when one is at fault).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Unauthorized:
-          description: No valid API key (`unauthorized`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Forbidden:
-          description: The key's scope does not allow this (`forbidden`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        NotFound:
-          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Conflict:
-          description: |
-            The request conflicts with the current state: an app name that exists already
-            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
-            outcome (`already_recorded`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        PayloadTooLarge:
-          description: The body is larger than 16 KB (`payload_too_large`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Unprocessable:
-          description: |
     """#
 }

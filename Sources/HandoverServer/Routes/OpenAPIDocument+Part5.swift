@@ -4,6 +4,76 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            or its session was signed out (`session_revoked`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        SignInRefused:
+          description: |
+            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
+            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
+            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
+            `apple_grant_revoked`.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotConfigured:
+          description: Sign in with Apple is not configured on this server (`not_configured`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        AppleUnavailable:
+          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        BadRequest:
+          description: |
+            A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
+            expected shape (`invalid_json`, with `field` when one is at fault).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unauthorized:
+          description: No valid API key (`unauthorized`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Forbidden:
+          description: The key's scope does not allow this (`forbidden`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotFound:
+          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Conflict:
+          description: |
+            The request conflicts with the current state: an app name that exists already
+            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            outcome (`already_recorded`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        PayloadTooLarge:
+          description: The body is larger than 16 KB (`payload_too_large`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unprocessable:
+          description: |
             A field has a value the server does not accept (`invalid_field`, naming it in `field`),
             or the body is missing (`unprocessable_entity`).
           content:
@@ -434,75 +504,5 @@ extension OpenAPIDocument {
             The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
             removes it. Admin scope.
           properties:
-            logoutAction:
-              type: string
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-        App:
-          type: object
-          additionalProperties: false
-          required: [id, name, role, appIDs, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
-              type: string
-            role:
-              type: string
-              enum: [target, launcher]
-            appIDs:
-              type: array
-              items:
-                type: string
-            logoutAction:
-              type: string
-              description: Present for target apps.
-            paths:
-              type: array
-              items:
-                type: string
-            allowedCallbackHosts:
-              type: array
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-            maxReissues:
-              type: integer
-            androidPackage:
-              type: string
-            androidFingerprints:
-              type: array
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-            backchannelLogoutSessionRequired:
-              type: boolean
-            createdAt:
-              type: string
-              format: date-time
-        DeviceInput:
-          type: object
-          required: [name]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
     """#
 }

@@ -2,8 +2,78 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2737 of the YAML.
+    /// Lines 2501–2858 of the YAML.
     static let part6 = #"""
+            logoutAction:
+              type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+        App:
+          type: object
+          additionalProperties: false
+          required: [id, name, role, appIDs, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+            role:
+              type: string
+              enum: [target, launcher]
+            appIDs:
+              type: array
+              items:
+                type: string
+            logoutAction:
+              type: string
+              description: Present for target apps.
+            paths:
+              type: array
+              items:
+                type: string
+            allowedCallbackHosts:
+              type: array
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+            maxReissues:
+              type: integer
+            androidPackage:
+              type: string
+            androidFingerprints:
+              type: array
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+            backchannelLogoutSessionRequired:
+              type: boolean
+            createdAt:
+              type: string
+              format: date-time
+        DeviceInput:
+          type: object
+          required: [name]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
               description: 1 to 100 characters after trimming white space, no control characters.
               example: ward-7-phone-3
         Device:
@@ -18,14 +88,65 @@ extension OpenAPIDocument {
               type: string
             status:
               type: string
-              enum: [in_service, out_of_service]
-              description: out_of_service after a run failed on it.
+              enum: [in_service, out_of_service, handing_over, overdue]
+              description: |
+                handing_over while a run is under way; out_of_service after a run failed on it, until
+                an admin puts it back in service; overdue when it completed no hand-over in time.
+            statusReason:
+              type: string
+              description: Which apps stayed signed in (out_of_service), or the note it went back in service with.
+            statusChangedAt:
+              type: string
+              format: date-time
+            lastCompletedAt:
+              type: string
+              format: date-time
+              description: When it last completed a hand-over (or went back in service).
             createdAt:
               type: string
               format: date-time
             lastRunID:
               type: string
               format: uuid
+        BackInServiceInput:
+          type: object
+          required: [note]
+          properties:
+            note:
+              type: string
+              maxLength: 1000
+              description: Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
+              example: Mail signed out by hand; checked by J. Ortiz, IT desk.
+        DeviceHistoryEntry:
+          type: object
+          additionalProperties: false
+          required: [id, event, fromStatus, toStatus, actor, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            event:
+              type: string
+              enum: [run_started, run_completed, run_failed, back_in_service, overdue]
+            fromStatus:
+              type: string
+              enum: [in_service, out_of_service, handing_over, overdue]
+            toStatus:
+              type: string
+              enum: [in_service, out_of_service, handing_over, overdue]
+            runID:
+              type: string
+              format: uuid
+            reason:
+              type: string
+            note:
+              type: string
+            actor:
+              type: string
+              description: The API key that acted (`admin "ops" (hov_AbC…)`), or `server`.
+            createdAt:
+              type: string
+              format: date-time
         CreatedDevice:
           type: object
           additionalProperties: false
@@ -84,7 +205,7 @@ extension OpenAPIDocument {
               description: The signing secret, shown only now.
         EventType:
           type: string
-          enum: [run.completed, run.failed, device.out_of_service, operation.suspicious]
+          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, operation.suspicious]
         OutOfBandLock:
           type: object
           additionalProperties: false

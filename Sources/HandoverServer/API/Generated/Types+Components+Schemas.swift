@@ -88,6 +88,25 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Device`.
         internal typealias Device = DeviceView
+        /// - Remark: Generated from `#/components/schemas/BackInServiceInput`.
+        internal struct BackInServiceInput: Codable, Hashable, Sendable {
+            /// Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackInServiceInput/note`.
+            internal var note: Swift.String
+            /// Creates a new `BackInServiceInput`.
+            ///
+            /// - Parameters:
+            ///   - note: Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
+            internal init(note: Swift.String) {
+                self.note = note
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case note
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeviceHistoryEntry`.
+        internal typealias DeviceHistoryEntry = DeviceHistoryView
         /// - Remark: Generated from `#/components/schemas/CreatedDevice`.
         internal struct CreatedDevice: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CreatedDevice/device`.

@@ -53,6 +53,26 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)`.
     func getDevice(_ input: Operations.GetDevice.Input) async throws -> Operations.GetDevice.Output
+    /// Put a device that is out of service or overdue back in service, with a note. Admin scope.
+    ///
+    /// A person's decision: the note says why the device may be handed on again (what was
+    /// checked, who decided) and is kept in the device's history with the key that acted. 422
+    /// `note_required` without a note; 409 `not_out_of_service` for a device in service or
+    /// handing over.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/back-in-service`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)`.
+    func returnDeviceToService(_ input: Operations.ReturnDeviceToService.Input) async throws -> Operations.ReturnDeviceToService.Output
+    /// A device's life cycle, newest first (the last 100 steps). Admin scope.
+    ///
+    /// Every step: a run started, completed or failed (with the apps that stayed signed in),
+    /// overdue, back in service (with the admin's note), who acted, and when.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/devices/{deviceID}/history`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)`.
+    func getDeviceHistory(_ input: Operations.GetDeviceHistory.Input) async throws -> Operations.GetDeviceHistory.Output
     /// Start a logout run on a device. Admin scope, or the device's own key.
     ///
     /// Admin scope, or a device key for this device (another device's key is a 403). With no
@@ -253,6 +273,44 @@ extension APIProtocol {
         headers: Operations.GetDevice.Input.Headers = .init()
     ) async throws -> Operations.GetDevice.Output {
         try await getDevice(Operations.GetDevice.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Put a device that is out of service or overdue back in service, with a note. Admin scope.
+    ///
+    /// A person's decision: the note says why the device may be handed on again (what was
+    /// checked, who decided) and is kept in the device's history with the key that acted. 422
+    /// `note_required` without a note; 409 `not_out_of_service` for a device in service or
+    /// handing over.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/back-in-service`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)`.
+    internal func returnDeviceToService(
+        path: Operations.ReturnDeviceToService.Input.Path,
+        headers: Operations.ReturnDeviceToService.Input.Headers = .init(),
+        body: Operations.ReturnDeviceToService.Input.Body
+    ) async throws -> Operations.ReturnDeviceToService.Output {
+        try await returnDeviceToService(Operations.ReturnDeviceToService.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A device's life cycle, newest first (the last 100 steps). Admin scope.
+    ///
+    /// Every step: a run started, completed or failed (with the apps that stayed signed in),
+    /// overdue, back in service (with the admin's note), who acted, and when.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/devices/{deviceID}/history`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)`.
+    internal func getDeviceHistory(
+        path: Operations.GetDeviceHistory.Input.Path,
+        headers: Operations.GetDeviceHistory.Input.Headers = .init()
+    ) async throws -> Operations.GetDeviceHistory.Output {
+        try await getDeviceHistory(Operations.GetDeviceHistory.Input(
             path: path,
             headers: headers
         ))

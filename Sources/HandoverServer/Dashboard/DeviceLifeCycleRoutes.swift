@@ -1,0 +1,114 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// A device's page on the dashboard (`/dashboard/devices/{id}`): its status and why, its history
+/// (every run, escalation and return, with who acted), and, for a device out of service or
+/// overdue, the form that puts it back in service with a note. The overview lists those devices
+/// as the queue IT works through.
+struct DeviceLifeCycleRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        let devices = routes.grouped("dashboard", "devices")
+        devices.get(":deviceID", use: devicePage)
+        devices.post(":deviceID", "back-in-service", use: backInService)
+    }
+
+    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
+
+    @Sendable func devicePage(_ request: Request) async throws -> Response {
+        try await shell.signedIn(request) { session in
+            try await page(request, session: session, error: nil, status: .ok)
+        }
+    }
+
+    @Sendable func backInService(_ request: Request) async throws -> Response {
+        try await shell.signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            let device = try await device(request)
+            let note = (try? request.content.get(String.self, at: "note")) ?? ""
+            let key = try await APIKey.find(session.apiKeyID, on: request.db)
+            let actor = key.map { "admin \"\($0.name)\" (\($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+            do {
+                _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: context.clock.now())
+            } catch let error as DomainError {
+                return try await page(request, session: session, error: error.reason,
+                                      status: error.kind == .conflict ? .conflict : .unprocessableEntity)
+            }
+            if let run = device.lastRunID { await context.notifier.runChanged(run, on: request.db) }
+            return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
+        }
+    }
+
+    private func device(_ request: Request) async throws -> Device {
+        guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
+              let device = try await Device.find(id, on: request.db) else {
+            throw DashboardError.notFound("No device has this id.")
+        }
+        return device
+    }
+
+    private func page(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
+        let device = try await device(request)
+        let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.db)
+        let id = try device.requireID().uuidString.lowercased()
+        return DashboardLayout.page(device.name, signedIn: session, status: status) {
+            HTML.element("section") {
+                HTML.element("p") {
+                    DashboardLayout.badge(device.status)
+                    if let since = device.statusChangedAt { " since "; DashboardLayout.time(since) }
+                }
+                if let reason = device.statusReason { HTML.element("p") { HTML.element("strong") { "Why: " }; reason } }
+                HTML.element("p", ["class": "note"]) {
+                    "Last completed hand-over: "; device.lastCompletedAt.map(DashboardLayout.time) ?? "none yet"
+                }
+            }
+            if device.status.needsAttention {
+                HTML.element("section", ["id": "back-in-service"]) {
+                    HTML.element("h2") { "Back in service" }
+                    HTML.element("p") {
+                        "Only a person decides that this device may be handed on again. Say what was checked and who decided: "
+                        "the note stays in the device's history."
+                    }
+                    if let error { HTML.element("p", ["class": "error", "role": "alert"]) { error } }
+                    HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/back-in-service"]) {
+                        DashboardLayout.csrfField(session.csrfToken)
+                        HTML.element("label", ["for": "note"]) { "Note (required)" }
+                        HTML.element("textarea", ["id": "note", "name": "note", "rows": "3", "maxlength": String(DeviceStatus.noteLimit),
+                                                  "placeholder": "Mail signed out by hand; checked by J. Ortiz, IT desk."]) { "" }
+                        HTML.element("button", ["type": "submit"]) { "Put back in service" }
+                    }
+                }
+            } else if let error {
+                HTML.element("p", ["class": "error", "role": "alert"]) { error }
+            }
+            HTML.element("section") {
+                HTML.element("h2") { "History" }
+                if history.isEmpty {
+                    HTML.element("p", ["class": "note"]) { "Nothing yet: no run has started on this device." }
+                } else {
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table", ["id": "history"]) {
+                            HTML.element("tr") {
+                                HTML.element("th") { "When" }; HTML.element("th") { "What" }; HTML.element("th") { "Status" }
+                                HTML.element("th") { "Why" }; HTML.element("th") { "Who" }
+                            }
+                            for entry in history {
+                                HTML.element("tr") {
+                                    HTML.element("td") { DashboardLayout.time(entry.createdAt) }
+                                    HTML.element("td") { entry.event.rawValue.replacingOccurrences(of: "_", with: " ") }
+                                    HTML.element("td") { DashboardLayout.badge(entry.fromStatus); " → "; DashboardLayout.badge(entry.toStatus) }
+                                    HTML.element("td") { entry.note ?? entry.reason ?? "—" }
+                                    HTML.element("td") { entry.actor }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import HandoverProtocol
+import Testing
+
+/// Every transition of a device's life cycle, the refused ones included.
+@Suite(.timeLimit(.minutes(1))) struct DeviceLifeCycleTransitionTests {
+    @Test func aHandOverMovesADeviceThroughHandingOver() {
+        #expect(DeviceStatus.inService.on(.runStarted) == .move(.handingOver))
+        #expect(DeviceStatus.handingOver.on(.runCompleted) == .move(.inService))
+        #expect(DeviceStatus.handingOver.on(.runFailed) == .move(.outOfService))
+        #expect(DeviceStatus.handingOver.on(.runStarted) == .move(.handingOver), "a second run while one is under way")
+    }
+
+    @Test func anOverdueDeviceIsHandedOverLikeAnyOther() {
+        #expect(DeviceStatus.inService.on(.becameOverdue) == .move(.overdue))
+        #expect(DeviceStatus.overdue.on(.runStarted) == .move(.handingOver))
+        #expect(DeviceStatus.overdue.on(.runFailed) == .move(.outOfService))
+        #expect(DeviceStatus.overdue.on(.runCompleted) == .move(.inService), "a run started before it became overdue")
+        for status in [DeviceStatus.overdue, .outOfService, .handingOver] {
+            #expect(status.on(.becameOverdue) == .refuse(.notInService), "\(status)")
+        }
+    }
+
+    @Test func onlyAPersonWithANoteReturnsADeviceToService() {
+        #expect(DeviceStatus.outOfService.on(.backInService(note: "Mail signed out by hand")) == .move(.inService))
+        #expect(DeviceStatus.overdue.on(.backInService(note: "found in the drawer, charged")) == .move(.inService))
+        for note in ["", "   ", "\n\t"] {
+            #expect(DeviceStatus.outOfService.on(.backInService(note: note)) == .refuse(.noteRequired), "'\(note)'")
+        }
+        #expect(DeviceStatus.inService.on(.backInService(note: "fine")) == .refuse(.notOutOfService))
+        #expect(DeviceStatus.handingOver.on(.backInService(note: "fine")) == .refuse(.notOutOfService))
+        // A run on a device out of service leaves it there, even when every app signs out.
+        #expect(DeviceStatus.outOfService.on(.runStarted) == .move(.outOfService))
+        #expect(DeviceStatus.outOfService.on(.runCompleted) == .move(.outOfService))
+        #expect(DeviceStatus.outOfService.on(.runFailed) == .move(.outOfService))
+    }
+
+    @Test func everyStatusAnswersEveryEvent() {
+        let events: [DeviceStatus.Event] = [.runStarted, .runCompleted, .runFailed, .backInService(note: "ok"), .backInService(note: ""), .becameOverdue]
+        for status in DeviceStatus.allCases {
+            for event in events {
+                if case .move(let next) = status.on(event), event.name == .runFailed { #expect(next == .outOfService) }
+            }
+        }
+        #expect(DeviceStatus.allCases.filter(\.needsAttention) == [.outOfService, .overdue])
+        #expect(DeviceHistoryEvent.allCases.map(\.rawValue) == ["run_started", "run_completed", "run_failed", "back_in_service", "overdue"])
+    }
+}
