@@ -209,6 +209,22 @@ public final class HandoverServer: Sendable {
         try await context.sessions?.maintain(on: application.db)
     }
 
+    /// Marks devices that completed no hand-over within ``ServerConfiguration/overdueAfter`` as
+    /// overdue and starts a run for each; returns how many (0 when the limit is off). The
+    /// background pass calls this; tests call it after moving their clock.
+    @discardableResult
+    public func markOverdueDevices() async throws -> Int {
+        try await overdueDevices?.markDue().count ?? 0
+    }
+
+    /// The overdue pass: each device marked also has its sessions ended, as a hand-over does.
+    private var overdueDevices: OverdueDevicePass? {
+        configuration.overdueAfter.map {
+            OverdueDevicePass(devices: OverdueDevices(runs: context.runs(application.db), limit: $0), sessions: context.sessions,
+                              database: application.db)
+        }
+    }
+
     /// Sends webhook deliveries that are due now; returns how many were attempted.
     @discardableResult
     public func deliverWebhooks() async throws -> Int {
@@ -337,7 +353,9 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { try await backChannel?.deliverDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
-        ]
+        ] + (overdueDevices.map { overdue in
+            [RepeatingPass(name: "overdue devices", interval: interval, logger: logger) { try await overdue.markDue() }]
+        } ?? [])
     }
 
     /// Runs `services` in a service group until ``shutdown()`` asks it to stop gracefully. The

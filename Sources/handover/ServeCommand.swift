@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
             HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL, HANDOVER_DEVELOPER_MODE, \
             HANDOVER_APPLE_CLIENT_IDS, HANDOVER_APPLE_TEAM_ID, HANDOVER_APPLE_KEY_ID, \
             HANDOVER_APPLE_PRIVATE_KEY_FILE, HANDOVER_APPLE_BASE_URL, HANDOVER_SESSION_TTL, \
-            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY, HANDOVER_MAIL_DROP_DIR. Flags win.
+            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY, HANDOVER_MAIL_DROP_DIR, HANDOVER_OVERDUE_AFTER. Flags win.
 
             Sign in with Apple (POST /auth/apple) needs the four --apple-* settings; the server then \
             issues its own sessions: ES256 access tokens living --session-ttl seconds and single-use \
@@ -47,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
               handover serve --port 9000 --public-url https://handover.example.com
               handover serve --port 8080 --developer-mode     # for handover simulate logout --server
               handover serve --developer-mode --mail-drop ./mail   # sign-in links land in ./mail/*.eml
+              handover serve --overdue-after 13h              # 12-hour shifts: a device missing a hand-over escalates
               eval "$(swift run apns-loopback)"; handover serve --developer-mode   # pushes to a loopback APNs
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
               handover serve --apple-client-ids com.example.app --apple-team-id ABCDE12345 \
@@ -76,6 +77,11 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "dir"))
     var mailDrop: String?
 
+    @Option(name: .customLong("overdue-after"),
+            help: ArgumentHelp("Mark a device overdue when it completes no hand-over for this long (13h, 90m, 3600s), and start a logout run for it; it escalates like a failed run. Off by default. Env: HANDOVER_OVERDUE_AFTER.",
+                               valueName: "duration"))
+    var overdueAfter: String?
+
     @Flag(name: .customLong("webhook-private-targets"),
           help: "Let webhooks reach loopback and private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), for a receiver inside your network. Link-local and cloud metadata addresses stay refused. Env: HANDOVER_WEBHOOK_PRIVATE_TARGETS=1.")
     var webhookPrivateTargets = false
@@ -102,6 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         if developerMode { configuration.developerMode = true }
         if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
         if let mailDrop { configuration.mailDropDirectory = URL(fileURLWithPath: mailDrop) }
+        if let overdueAfter { configuration.overdueAfter = try ServerConfiguration.parseOverdueAfter(overdueAfter, setting: "--overdue-after") }
         try sessions.apply(to: &configuration)
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
         try push.apply(to: &configuration)

@@ -59,6 +59,10 @@ public struct ServerConfiguration: Sendable {
     /// Attempts at delivering one Back-Channel Logout token before it is shown as failed
     /// (back-off doubles from 2 s; 8 attempts span about four minutes).
     public var backChannelLogoutAttempts: Int = 8
+    /// A device that completes no hand-over for this long is marked overdue and the server starts
+    /// a logout run for it (`HANDOVER_OVERDUE_AFTER`, `handover serve --overdue-after 13h`); nil
+    /// (the default) checks nothing.
+    public var overdueAfter: TimeInterval?
     /// APNs for out-of-band operations sent by push; `nil` makes `dispatcher: push` answer 422.
     public var push: PushConfiguration?
     /// The custom scheme `x-callback-link` operations use: the phone app's (`handover` by default).
@@ -117,8 +121,28 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError(setting: "HANDOVER_TRUST_FORWARDED_FOR", problem: "'\(value)' is not a switch", accepted: "1 or 0")
             }
         }
+        if let overdue = environment["HANDOVER_OVERDUE_AFTER"], !overdue.isEmpty {
+            configuration.overdueAfter = try parseOverdueAfter(overdue, setting: "HANDOVER_OVERDUE_AFTER")
+        }
         try readSessionSettings(environment, into: &configuration)
         return configuration
+    }
+
+    /// Reads a duration such as `13h`, `90m`, `45s` or `3600` (seconds), from a minute to 30 days.
+    public static func parseOverdueAfter(_ text: String, setting: String) throws -> TimeInterval {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("h", 3600), ("m", 60), ("s", 1)]
+        var value: Double?
+        if let (suffix, factor) = units.first(where: { trimmed.hasSuffix($0.0) }) {
+            value = Double(trimmed.dropLast(suffix.count)).map { $0 * factor }
+        } else {
+            value = Double(trimmed)
+        }
+        guard let seconds = value, seconds.isFinite, (60...(30 * 86_400)).contains(seconds) else {
+            throw ConfigurationError(setting: setting, problem: "'\(text)' is not a duration from a minute to 30 days",
+                                     accepted: "hours, minutes or seconds such as 13h, 90m, 3600s (the longest shift plus an hour, say)")
+        }
+        return seconds.rounded()
     }
 
     /// Checks a public URL: an absolute http(s) origin with no query or fragment.

@@ -1,0 +1,68 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+
+/// Finds devices that have not completed a hand-over within the fleet's limit (say the longest
+/// shift plus an hour), marks them overdue, and starts a logout run for each where there are
+/// apps to log out: the run's deadlines pass on a device nobody holds, so it fails and the device
+/// escalates like any other failed run (out of service, webhooks, and the MDM's remedy).
+package struct OverdueDevices: Sendable {
+    package let runs: LogoutRunService
+    /// How long a device may go without completing a hand-over.
+    package let limit: TimeInterval
+
+    package init(runs: LogoutRunService, limit: TimeInterval) {
+        self.runs = runs
+        self.limit = limit
+    }
+
+    /// One that became overdue in this pass, with the run started for it (nil when the registry
+    /// has no target apps).
+    package struct Marked: Sendable, Equatable {
+        package var device: UUID
+        package var run: UUID?
+    }
+
+    /// Marks every device in service whose last completed hand-over (or, never handed over, its
+    /// registration) is older than ``limit``.
+    package func markDue(limit batch: Int = 100) async throws -> [Marked] {
+        let now = runs.clock.now()
+        let cutoff = now.addingTimeInterval(-limit)
+        let due = try await Device.query(on: runs.database)
+            .filter(\.$status == .inService)
+            .group(.or) { either in
+                either.filter(\.$lastCompletedAt < cutoff)
+                either.group(.and) { never in never.filter(\.$lastCompletedAt == nil).filter(\.$createdAt < cutoff) }
+            }
+            .limit(batch).all()
+        var marked: [Marked] = []
+        for device in due {
+            guard let id = device.id else { continue }
+            let since = device.lastCompletedAt.map { "no hand-over completed since \(Self.format($0))" } ?? "no hand-over completed since it was registered"
+            let reason = "\(since) (limit \(Self.duration(limit)))"
+            let transition = try await runs.database.transaction { db in
+                try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, on: db, now: now)
+            }
+            guard case .move = transition else { continue }  // another instance got there first, or a run started
+            do {
+                let run = try await runs.createRun(deviceID: id, appIDs: nil, actor: DeviceLifeCycle.serverActor)
+                marked.append(Marked(device: id, run: run.id))
+            } catch let error as DomainError where error.code == "no_apps" {
+                marked.append(Marked(device: id, run: nil))
+            }
+        }
+        return marked
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+    }
+
+    /// `13 h`, `90 min`, `45 s`.
+    package static func duration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds)
+        if whole % 3600 == 0 { return "\(whole / 3600) h" }
+        if whole % 60 == 0 { return "\(whole / 60) min" }
+        return "\(whole) s"
+    }
+}
