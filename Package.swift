@@ -307,6 +307,7 @@ let package = Package(
             name: "HandoverServerTests",
             dependencies: [
                 "HandoverServer",
+                "HandoverCore",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 "HandoverClient",
@@ -320,6 +321,7 @@ let package = Package(
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOPosix", "swift-nio"),
                 server("Vapor", "vapor"),
+                server("PropertyBased", "swift-property-based"),
             ]
         ),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn"]),

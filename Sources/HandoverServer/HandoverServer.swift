@@ -273,6 +273,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddFleetDeviceBindings())
         application.migrations.add(AddEmailLinkDevice())
         application.migrations.add(AddDeviceLifeCycle())
+        application.migrations.add(AddDeviceIdentifiers())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {

@@ -7,8 +7,8 @@ import Logging
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Manage API keys directly in the server's database.",
-        subcommands: [CreateKey.self]
+        abstract: "Manage API keys and import devices directly in the server's database.",
+        subcommands: [CreateKey.self, ImportDevicesCommand.self]
     )
 
     struct CreateKey: AsyncParsableCommand {

@@ -18,6 +18,10 @@ package final class Device: Model, @unchecked Sendable {
     @OptionalField(key: "status_changed_at") package var statusChangedAt: Date?
     /// When it last completed a hand-over: the clock overdue devices are counted by.
     @OptionalField(key: "last_completed_at") package var lastCompletedAt: Date?
+    /// Upper-cased; unique. How an MDM (Jamf Pro, Intune) finds the device.
+    @OptionalField(key: "serial_number") package var serialNumber: String?
+    /// The MDM's own id for the device, when known.
+    @OptionalField(key: "mdm_device_id") package var mdmDeviceID: String?
 
     package init() {}
 

@@ -41,6 +41,18 @@ extension APIHandler {
         guard !name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
         let now = context.clock.now()
         let device = Device(name: name, createdAt: now)
+        if let serial = body.serialNumber {
+            if let problem = DeviceIdentifiers.problem(serialNumber: serial) { throw APIError.invalid("serialNumber", problem) }
+            device.serialNumber = DeviceIdentifiers.normalized(serialNumber: serial)
+            if let other = try await Device.query(on: CurrentRequest.request.db).filter(\.$serialNumber == device.serialNumber).first() {
+                throw APIError(.conflict, code: "duplicate_serial", reason: "serialNumber: \(device.serialNumber ?? "") is already registered, to '\(other.name)'.",
+                               field: "serialNumber")
+            }
+        }
+        if let mdm = body.mdmDeviceID {
+            if let problem = DeviceIdentifiers.problem(mdmDeviceID: mdm) { throw APIError.invalid("mdmDeviceID", problem) }
+            device.mdmDeviceID = mdm
+        }
         let key: String = try await CurrentRequest.request.db.transaction { db in
             try await device.create(on: db)
             return try await APIKeyIssuer.create(name: "device \(name)", scope: .device, deviceID: try device.requireID(), on: db, now: now)

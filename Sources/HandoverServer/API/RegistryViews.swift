@@ -45,12 +45,16 @@ struct DeviceView: Content, Hashable {
     var statusReason: String?
     var statusChangedAt: Date?
     var lastCompletedAt: Date?
+    var serialNumber: String?
+    var mdmDeviceID: String?
     var createdAt: Date
     var lastRunID: UUID?
 
     init(_ device: Device) throws {
         id = try device.requireID()
         name = device.name
+        serialNumber = device.serialNumber
+        mdmDeviceID = device.mdmDeviceID
         status = device.status
         statusReason = device.statusReason
         statusChangedAt = device.statusChangedAt

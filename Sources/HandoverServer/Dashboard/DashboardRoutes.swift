@@ -318,7 +318,7 @@ struct DashboardRoutes: RouteCollection {
                 return value?.isEmpty == false ? value : nil
             }
             func list(_ name: String) -> [String]? {
-                field(name).map { $0.split(whereSeparator: { $0 == "," || $0 == "\n" || $0 == " " }).map(String.init) }
+                field(name).map { $0.split(whereSeparator: { $0 == "," || $0.isNewline || $0 == " " }).map(String.init) }  // isNewline: "\r\n" is one Character
             }
             var deadline: Int?
             if let text = field("deadlineSeconds") {

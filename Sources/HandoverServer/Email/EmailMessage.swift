@@ -36,7 +36,8 @@ struct EmailMessage: Sendable {
 
     /// Drops CR and LF, so a value cannot start a new header.
     static func headerSafe(_ text: String) -> String {
-        text.filter { $0 != "\r" && $0 != "\n" }
+        // By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
     }
 
     /// An RFC 2047 encoded word when the subject is not plain ASCII.

@@ -369,6 +369,8 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
+            "409":
+              $ref: "#/components/responses/Conflict"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
               application/json:
                 schema:
                   $ref: "#/components/schemas/RunInput"
-          responses:
-            "201":
     """#
 }

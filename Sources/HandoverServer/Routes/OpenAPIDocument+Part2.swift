@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+          responses:
+            "201":
               description: The run, with one pending item per app and each item's link to open.
               content:
                 application/json:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
             "429":
-              $ref: "#/components/responses/RateLimited"
-            "422":
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+              $ref: "#/components/responses/RateLimited"
+            "422":
               $ref: "#/components/responses/Unprocessable"
       /auth/email/verify:
         get:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
       /api/v1/operations/{operationID}/cancel:
         parameters:
           - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [operations]
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+        post:
+          tags: [operations]
           operationId: cancelOperation
           summary: Cancel an operation that has not ended. Admin scope.
           responses:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
                   error_description:
                     type: string
         SessionUnauthorized:
-          description: |
-            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
     """#
 }

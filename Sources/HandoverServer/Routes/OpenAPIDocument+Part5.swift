@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          description: |
+            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
             or its session was signed out (`session_revoked`).
           content:
             application/json:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
           type: object
           description: |
             The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-            removes it. Admin scope.
-          properties:
     """#
 }

@@ -2,8 +2,10 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2858 of the YAML.
+    /// Lines 2501–2875 of the YAML.
     static let part6 = #"""
+            removes it. Admin scope.
+          properties:
             logoutAction:
               type: string
             deadlineSeconds:
@@ -76,6 +78,17 @@ extension OpenAPIDocument {
               pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
               description: 1 to 100 characters after trimming white space, no control characters.
               example: ward-7-phone-3
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: |
+                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
+                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
+              example: C02XK1ABJG5H
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
         Device:
           type: object
           additionalProperties: false
@@ -102,6 +115,10 @@ extension OpenAPIDocument {
               type: string
               format: date-time
               description: When it last completed a hand-over (or went back in service).
+            serialNumber:
+              type: string
+            mdmDeviceID:
+              type: string
             createdAt:
               type: string
               format: date-time

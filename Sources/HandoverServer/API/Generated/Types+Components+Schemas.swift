@@ -75,15 +75,35 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceInput/name`.
             internal var name: Swift.String
+            /// The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
+            /// digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceInput/serialNumber`.
+            internal var serialNumber: Swift.String?
+            /// The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceInput/mdmDeviceID`.
+            internal var mdmDeviceID: Swift.String?
             /// Creates a new `DeviceInput`.
             ///
             /// - Parameters:
             ///   - name: 1 to 100 characters after trimming white space, no control characters.
-            internal init(name: Swift.String) {
+            ///   - serialNumber: The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
+            ///   - mdmDeviceID: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            internal init(
+                name: Swift.String,
+                serialNumber: Swift.String? = nil,
+                mdmDeviceID: Swift.String? = nil
+            ) {
                 self.name = name
+                self.serialNumber = serialNumber
+                self.mdmDeviceID = mdmDeviceID
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
+                case serialNumber
+                case mdmDeviceID
             }
         }
         /// - Remark: Generated from `#/components/schemas/Device`.

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `handover admin import-devices`, as an IT team runs it on a fleet's spreadsheet.
+@Suite(.timeLimit(.minutes(3))) struct ImportDevicesCommandTests {
+    @Test func goodRowsAreImportedBadOnesNamedAndTheKeysKeptPrivate() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("fleet.csv")
+        try "name,serialNumber\nward-7-phone-1,C02XK1ABJG5H\nward-7-phone-2,C02XK1ABJG5H\n\"ward 7, phone 3\",C02XK1ABJG5J\n".write(to: csv, atomically: true, encoding: .utf8)
+        let data = folder.appendingPathComponent("data").path
+
+        let dry = try HandoverBinary.run(["admin", "import-devices", csv.path, "--dry-run", "--data-dir", data])
+        #expect(dry.status == 2 && dry.stdout.contains("2 devices would be imported; 1 row refused."), "\(dry.stdout)\(dry.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: csv.path + ".keys.csv"), "a dry run writes nothing")
+
+        let result = try HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 devices imported; 1 row refused."))
+        #expect(result.stdout.contains("refused line 3: serialNumber: C02XK1ABJG5H is already on line 2 of this file"))
+        let keys = try String(contentsOfFile: csv.path + ".keys.csv", encoding: .utf8)
+        #expect(keys.hasPrefix("line,name,serialNumber,deviceID,key\r\n2,ward-7-phone-1,C02XK1ABJG5H,"))
+        #expect(keys.contains("\"ward 7, phone 3\"") && keys.components(separatedBy: ",hov_").count == 3)
+        let permissions = try FileManager.default.attributesOfItem(atPath: csv.path + ".keys.csv")[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+
+        let again = try HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data])
+        #expect(again.status == 64 && again.stderr.contains("exists; keys are never written over"), "\(again.stderr)")
+        let json = try HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data, "--keys-out", folder.appendingPathComponent("k2.csv").path, "--json"])
+        #expect(json.status == 2 && json.stdout.contains("\"reason\" : \"C02XK1ABJG5H is already registered, to 'ward-7-phone-1'\""), "\(json.stdout)")
+        #expect(!json.stdout.contains("hov_"), "the JSON report leaves the keys out")
+    }
+
+    @Test func aFileTooLargeOrWithAnUnknownColumnIsRefusedWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = folder.appendingPathComponent("big.csv")
+        try Data(repeating: UInt8(ascii: "a"), count: 10 * 1024 * 1024).write(to: big)
+        let tooLarge = try HandoverBinary.run(["admin", "import-devices", big.path, "--data-dir", folder.appendingPathComponent("data").path])
+        #expect(tooLarge.status == 64 && tooLarge.stderr.contains("at most 5242880 (5 MB"), "\(tooLarge.stderr)")
+        let odd = folder.appendingPathComponent("odd.csv")
+        try "name,colour\nphone,red\n".write(to: odd, atomically: true, encoding: .utf8)
+        let unknown = try HandoverBinary.run(["admin", "import-devices", odd.path, "--data-dir", folder.appendingPathComponent("data").path])
+        #expect(unknown.status == 1 && unknown.stderr.contains("'colour', is not a column here; accepted: name, serialNumber, mdmDeviceID"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("Nothing was imported."))
+    }
+}

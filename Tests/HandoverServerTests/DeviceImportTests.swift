@@ -1,0 +1,118 @@
+import Foundation
+@testable import HandoverServer
+import HandoverCore
+import PropertyBased
+import Testing
+
+/// Devices imported from a CSV file: the RFC 4180 reader, and each kind of bad row refused with
+/// its line and why while the good rows go in.
+@Suite("Device import", .serialized, .timeLimit(.minutes(2)), .stopsTestServers)
+struct DeviceImportTests {
+    static let field = Gen<Character?>.element(of: Array("ab Z9,\"\r\n;é-")).compactMap { $0 }.string(of: 0...8)
+
+    /// What is written reads back the same, whatever the fields hold (commas, quotes, line breaks).
+    @Test func writingThenReadingGivesTheSameRows() async {
+        let rows = Self.field.array(of: 1...4).array(of: 1...5)
+        await propertyCheck(count: 400, input: rows) { rows in
+            let text = CSVTable.render(rows)
+            let table = try? CSVTable(parsing: text)
+            #expect(table?.records.map(\.fields) == rows, "\(text.debugDescription)")
+        }
+    }
+
+    /// Any text at all: reading ends with rows or a typed problem, never a crash.
+    @Test func anyTextReadsSafely() async {
+        let text = Gen<Character?>.element(of: Array("a,\"\r\n \u{0}\u{FEFF}")).compactMap { $0 }.string(of: 0...60)
+        await propertyCheck(count: 500, input: text) { text in
+            do {
+                let table = try CSVTable(parsing: text)
+                #expect(table.records.allSatisfy { $0.line >= 1 && !$0.fields.isEmpty })
+            } catch let problem as CSVTable.Problem {
+                #expect(!problem.description.isEmpty)
+            } catch {
+                Issue.record("an untyped error: \(error)")
+            }
+        }
+    }
+
+    @Test func quotedFieldsAndLineNumbers() throws {
+        let table = try CSVTable(parsing: "\u{FEFF}name,serial\r\n\"ward 7, phone \"\"2\"\"\",C02X\n\n\"multi\nline\",X\nlast,Y")
+        #expect(table.records.map(\.fields) == [["name", "serial"], ["ward 7, phone \"2\"", "C02X"], ["multi\nline", "X"], ["last", "Y"]])
+        #expect(table.records.map(\.line) == [1, 2, 4, 6])
+        #expect(throws: CSVTable.Problem.unclosedQuote(line: 2)) { try CSVTable(parsing: "a\n\"open,b\n") }
+        #expect(throws: CSVTable.Problem.textAfterQuote(line: 1)) { try CSVTable(parsing: "\"a\"b,c") }
+    }
+
+    @Test func eachBadRowIsRefusedWithItsLineAndTheGoodRowsAreImported() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let existing = try await test.request(.POST, "/api/v1/devices", json: ["name": "old phone", "serialNumber": "c02old000001"], key: test.adminKey)
+            #expect(existing.status == 201 && existing.json["device"].flatMap { ($0 as? [String: Any])?["serialNumber"] as? String } == "C02OLD000001")
+            let csv = """
+                Name,Serial Number,mdm_device_id
+                ward-7-phone-1,C02XK1ABJG5H,42
+                "ward 7, phone 2",c02xk1abjg5j,43
+                ward-7-phone-3,C02XK1ABJG5H,44
+                ward-7-phone-4,C02OLD000001,45
+                ward-7-\u{1B}[31mphone-5,C02XK1ABJG5K,46
+                ward-7-phone-6,C02XK1ABJG5L,46,extra
+                ward-7-phone-7,not a serial!,47
+                ,C02XK1ABJG5M,48
+                ward-7-phone-9,,
+                """
+            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: test.server.application.db, now: Date())
+            #expect(report.imported.map(\.name) == ["ward-7-phone-1", "ward 7, phone 2", "ward-7-phone-9"])
+            #expect(report.imported.map(\.serialNumber) == ["C02XK1ABJG5H", "C02XK1ABJG5J", nil])
+            #expect(report.imported.allSatisfy { $0.key?.hasPrefix("hov_") == true })
+            #expect(report.refused.map(\.description) == [
+                "line 4: serialNumber: C02XK1ABJG5H is already on line 2 of this file",
+                "line 5: serialNumber: C02OLD000001 is already registered, to 'old phone'",
+                "line 6: name: remove control characters (such as U+0000 or escape codes); give printable text",
+                "line 7: 4 fields, but the header names 3 (name, serialNumber, mdmDeviceID); a field with a comma goes in double quotes",
+                "line 8: serialNumber: 'not a serial!' is not a serial number; give 1 to 64 letters, digits, '-', '_' or '.', such as C02XK1ABJG5H",
+                "line 9: name: give 1 to 100 characters",
+            ])
+            let listed = try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array
+            #expect(listed.count == 4)
+            let key = try #require(report.imported.first?.key)
+            #expect(try await test.request(.POST, "/api/v1/devices/\(report.imported[0].id)/logout-runs", key: key).status == 409,
+                    "the imported key is the device's own (409: no apps registered yet)")
+            #expect(report.keysCSV().hasPrefix("line,name,serialNumber,deviceID,key\r\n2,ward-7-phone-1,C02XK1ABJG5H,"))
+            #expect(report.keysCSV().contains("\r\n3,\"ward 7, phone 2\",C02XK1ABJG5J,"))
+        }
+    }
+
+    @Test func aFileThatIsNotSuchATableIsRefusedWhole() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let cases: [(Data, String)] = [
+                (Data("name,colour\nphone,red\n".utf8), "column 2 of the header, 'colour', is not a column here"),
+                (Data("serialNumber\nC02X\n".utf8), "no 'name' column"),
+                (Data("name,name\na,b\n".utf8), "names 'name' twice"),
+                (Data([0xFF, 0xFE, 0x00]), "not UTF-8"),
+                (Data("name\n\"open\n".utf8), "never closed"),
+                (Data(), "no header line"),
+                (Data(repeating: UInt8(ascii: "a"), count: 10 * 1024 * 1024), "at most 5242880"),
+            ]
+            for (data, expected) in cases {
+                do {
+                    _ = try await HandoverServer.importDevices(csv: data, dryRun: false, on: test.server.application.db, now: Date())
+                    Issue.record("imported: \(expected)")
+                } catch let error as DeviceImportFileError {
+                    #expect(error.description.contains(expected), "\(error.description)")
+                }
+            }
+            #expect(try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array.isEmpty)
+        }
+    }
+
+    @Test func registrationChecksTheIdentifiers() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let bad = try await test.request(.POST, "/api/v1/devices", json: ["name": "x", "serialNumber": "C02 X"], key: test.adminKey)
+            #expect(bad.status == 422 && bad.json["field"] as? String == "serialNumber")
+            let badMDM = try await test.request(.POST, "/api/v1/devices", json: ["name": "x", "mdmDeviceID": "a b"], key: test.adminKey)
+            #expect(badMDM.status == 422 && badMDM.json["field"] as? String == "mdmDeviceID")
+            _ = try await test.request(.POST, "/api/v1/devices", json: ["name": "a", "serialNumber": "C02X1"], key: test.adminKey)
+            let twice = try await test.request(.POST, "/api/v1/devices", json: ["name": "b", "serialNumber": "c02x1"], key: test.adminKey)
+            #expect(twice.status == 409 && twice.json["error"] as? String == "duplicate_serial", "\(twice.text)")
+        }
+    }
+}
