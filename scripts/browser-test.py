@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A real browser against `handover demo --keep-running`: headless Chromium through selenium.
 
-It signs in to the dashboard with the demo's admin key, registers an app through the form,
-runs the ULC tester against a simulated conformant app and sees the verdict appear without the
+It signs in to the dashboard with the demo's admin key, registers an app through the form, finds
+the demo's phone in the out-of-service queue and puts it back in service (refused without a note,
+then with one), runs the ULC tester against a simulated conformant app and sees the verdict appear without the
 page reloading, then does the same with a silent app and sees the timeout verdict. Every page
 is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size).
 
@@ -122,14 +123,34 @@ def main():
         shot(driver, "03-apps")
         print("ok: registered an app through the form")
 
-        run_tester(driver, base, "conformant", "passed", "Passed", "04-tester-conformant")
-        run_tester(driver, base, "silent", "failed", "timed out", "05-tester-silent")
+        # The demo's hand-over left apps signed in: its phone waits in the out-of-service queue.
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "attention")))
+        queue = text_of(driver, "attention")
+        if "Needs attention (1)" not in queue or "simulated-phone" not in queue or "timed out" not in queue:
+            raise SystemExit(f"the out-of-service queue does not show the demo's phone and why:\n{queue}")
+        driver.execute_script("document.getElementById('attention').scrollIntoView();")
+        shot(driver, "04-out-of-service-queue")
+        driver.find_element(By.CSS_SELECTOR, "#attention a").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "back-in-service")))
+        driver.find_element(By.CSS_SELECTOR, "#back-in-service button[type=submit]").click()  # no note: refused
+        WebDriverWait(driver, 10).until(lambda d: "say why the device may be handed on again" in text_of(d, "back-in-service"))
+        driver.find_element(By.ID, "note").send_keys("Slow and silent apps signed out by hand; checked at the IT desk.")
+        driver.find_element(By.CSS_SELECTOR, "#back-in-service button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "checked at the IT desk" in text_of(d, "history"))
+        if driver.find_elements(By.ID, "back-in-service"):
+            raise SystemExit("the device page still offers 'back in service' after it went back")
+        shot(driver, "05-back-in-service")
+        print("ok: the out-of-service queue, and back in service only with a note")
+
+        run_tester(driver, base, "conformant", "passed", "Passed", "06-tester-conformant")
+        run_tester(driver, base, "silent", "failed", "timed out", "07-tester-silent")
 
         driver.set_window_size(390, 844)
         driver.get(base + "/dashboard")
         WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
         width = driver.execute_script("return document.documentElement.scrollWidth;")
-        shot(driver, "06-dashboard-phone")
+        shot(driver, "08-dashboard-phone")
         if width > 400:
             raise SystemExit(f"the dashboard is {width} px wide on a 390 px screen")
         print("ok: the dashboard fits a phone-sized screen")

@@ -6,10 +6,10 @@ import FoundationNetworking
 
 /// Sign-in by a link sent by email, from the app's side.
 ///
-/// The person types an address; ``requestLink(for:)`` asks the server to mail a one-time link
+/// The person types an address; ``requestLink(for:deviceID:)`` asks the server to mail a one-time link
 /// (`https://<server>/auth/email/verify?token=…`, claimed by the app as a universal link). When the
 /// app opens that link, ``redeem(link:clientID:deviceID:deviceSSO:)`` trades it for a
-/// ``HandoverProtocol/SessionGrant``.
+/// `SessionGrant`.
 ///
 /// On a shared phone, pass the fleet device's id: the device's next logout run then ends this
 /// session and tells the app's backend (OpenID Connect Back-Channel Logout). With `deviceSSO`,
@@ -33,8 +33,10 @@ public struct EmailLinkSignIn: Sendable {
 
     /// Asks the server to mail a sign-in link to `email`.
     ///
-    /// - Parameter deviceID: the shared phone's fleet device id: the session the link starts ends
-    ///   with the device's hand-over, even when the person opens the link in a browser.
+    /// - Parameters:
+    ///   - email: the address the person typed.
+    ///   - deviceID: the shared phone's fleet device id: the session the link starts ends with
+    ///     the device's hand-over, even when the person opens the link in a browser.
     public func requestLink(for email: String, deviceID: UUID? = nil) async throws(FleetServerError) {
         var body = ["email": email]
         body["deviceID"] = deviceID?.uuidString.lowercased()

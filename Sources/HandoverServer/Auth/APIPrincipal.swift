@@ -6,7 +6,7 @@ struct APIPrincipal: Authenticatable {
     var keyID: UUID
     var scope: APIKeyScope
     var deviceID: UUID?
-    /// The key's name and prefix, as a device's history names who acted: `admin "ops" (hov_AbC…)`.
+    /// The key's name, scope and prefix, as a device's history names who acted: `"ops" (admin key hov_AbC…)`.
     var actor: String = ""
 }
 
@@ -29,7 +29,7 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
             return
         }
         request.auth.login(APIPrincipal(keyID: id, scope: scope, deviceID: key.deviceID,
-                                        actor: "\(key.scope) \"\(key.name)\" (\(key.keyPrefix)…)"))
+                                        actor: "\"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)"))
     }
 }
 

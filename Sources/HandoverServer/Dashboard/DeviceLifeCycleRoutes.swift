@@ -31,7 +31,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             let device = try await device(request)
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
             let key = try await APIKey.find(session.apiKeyID, on: request.db)
-            let actor = key.map { "admin \"\($0.name)\" (\($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+            let actor = key.map { "\"\($0.name)\" (admin key \($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
             do {
                 _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: context.clock.now())
             } catch let error as DomainError {
@@ -63,7 +63,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 }
                 if let reason = device.statusReason { HTML.element("p") { HTML.element("strong") { "Why: " }; reason } }
                 HTML.element("p", ["class": "note"]) {
-                    "Last completed hand-over: "; device.lastCompletedAt.map(DashboardLayout.time) ?? "none yet"
+                    "Last completed hand-over (or back in service): "; device.lastCompletedAt.map(DashboardLayout.time) ?? "none yet"
                 }
             }
             if device.status.needsAttention {

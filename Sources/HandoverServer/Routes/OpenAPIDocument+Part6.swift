@@ -160,7 +160,7 @@ extension OpenAPIDocument {
               type: string
             actor:
               type: string
-              description: The API key that acted (`admin "ops" (hov_AbC…)`), or `server`.
+              description: The API key that acted (`"ops" (admin key hov_AbC…)`), or `server`.
             createdAt:
               type: string
               format: date-time
