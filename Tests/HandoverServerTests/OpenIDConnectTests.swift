@@ -299,6 +299,19 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
+    /// A client id with a NUL (schemathesis sent one): PostgreSQL refuses NUL in text, so the
+    /// lookup answered 500; it must be an invalid_client like any other unknown id.
+    @Test(arguments: TestDatabase.available) func aClientIDWithAControlCharacterIsAnInvalidClient(database: TestDatabase) async throws {
+        let (rig, _) = try await Self.rig(database)
+        for id in ["X\u{0}Y", "a\u{1B}b"] {
+            let reply = try await Self.form(rig.test, "/oauth/introspect", ["token": "x", "client_id": id, "client_secret": "s"])
+            #expect(reply.status == 401 && reply.json["error"] as? String == "invalid_client", "\(reply.status) \(reply.text)")
+            let basic = try await Self.form(rig.test, "/oauth/revoke", ["token": "x"], basic: (id, "s"))
+            #expect(basic.status == 401 && basic.json["error"] as? String == "invalid_client", "\(basic.status) \(basic.text)")
+        }
+        try await rig.stop()
+    }
+
     /// Backends that accept a connection and never answer hold their own deliveries until the
     /// request times out (10 s), not everyone else's: a live backend gets its token at once.
     /// Before the fix a pass sent one delivery after another, so the live backend waited 10 s for

@@ -31,7 +31,9 @@ enum ClientAuthentication {
         } else {
             throw OAuthError.invalidClient("Authenticate the client: HTTP Basic (client_secret_basic) or client_id and client_secret in the form (client_secret_post). Register one at \(ClientRegistrationRoutes.path).")
         }
-        guard id.count <= 255, let client = try await OAuthClient.query(on: request.db).filter(\.$clientID == id).first(),
+        // No stored id has a control character, and PostgreSQL refuses NUL in text: such an id
+        // is unknown without asking the database.
+        guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.query(on: request.db).filter(\.$clientID == id).first(),
               CallbackNonce.constantTimeEqual(client.secretHash, BearerSecret.digest(secret)) else {
             _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
             throw OAuthError.invalidClient("The client id or secret is wrong.")
