@@ -76,6 +76,38 @@ public enum DeviceHistoryEvent: String, Sendable, Hashable, Codable, CaseIterabl
     case backInService = "back_in_service"
     /// It went too long without completing a hand-over.
     case becameOverdue = "overdue"
+    /// The fleet's MDM is owed a command for it (lock, Lost Mode or erase).
+    case mdmCommandQueued = "mdm_command_queued"
+    /// The MDM accepted the command (or, in a dry run, what would be sent was recorded).
+    case mdmCommandSent = "mdm_command_sent"
+    /// The MDM refused the command, or every attempt failed.
+    case mdmCommandFailed = "mdm_command_failed"
+    /// A person confirmed an erase on the dashboard.
+    case eraseConfirmed = "erase_confirmed"
+}
+
+/// What the fleet's MDM is asked to do with a device that goes out of service or overdue.
+public enum MDMAction: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Lock the screen (a message and phone number on it).
+    case lock = "lock"
+    /// Apple's Lost Mode: locked, with a message, a phone number and a footnote, and locatable.
+    case lostMode = "lost_mode"
+    /// Erase the device: only after a person confirms it on the dashboard.
+    case erase = "erase"
+}
+
+/// Where a command to the fleet's MDM stands.
+public enum MDMCommandState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An erase that waits for a person to confirm it on the dashboard.
+    case awaitingConfirmation = "awaiting_confirmation"
+    /// Waiting for its first or next attempt (retried with back-off, or after the MDM's Retry-After).
+    case pending = "pending"
+    /// The MDM accepted it.
+    case sent = "sent"
+    /// The MDM refused it, or every attempt failed; kept with the last answer.
+    case failed = "failed"
+    /// The policy's dry run: what would be sent was recorded; nothing was sent.
+    case dryRun = "dry_run"
 }
 
 /// One webhook delivery in the outbox.

@@ -126,6 +126,7 @@ public final class HandoverServer: Sendable {
                 context.push = pushSender
             }
             context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
+            context.mdm = configuration.mdm
             context.operationWrites = WriteGate(serializes: !usesPostgres)
             try routes(application, context)
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
@@ -225,6 +226,29 @@ public final class HandoverServer: Sendable {
         }
     }
 
+    /// Sends the MDM commands that are due now; returns how many were attempted (0 without an MDM).
+    @discardableResult
+    public func deliverMDMCommands() async throws -> Int {
+        try await mdmDispatcher?.deliverDue() ?? 0
+    }
+
+    /// The MDM outbox's sender, when an MDM is configured.
+    private var mdmDispatcher: MDMCommandDispatcher? {
+        guard let mdm = configuration.mdm, let client = context.outboundClient else { return nil }
+        let clock = context.clock
+        let http = MDMHTTP(client: client)
+        let connector: (any MDMConnector)? = switch mdm.connector {
+        case .jamf(let baseURL, let clientID, let clientSecret):
+            JamfProConnector(baseURL: baseURL, clientID: clientID, clientSecret: clientSecret, http: http, now: { clock.now() })
+        case .intune(let tenantID, let clientID, let clientSecret, let loginBaseURL, let graphBaseURL):
+            IntuneConnector(tenantID: tenantID, clientID: clientID, clientSecret: clientSecret, loginBaseURL: loginBaseURL,
+                            graphBaseURL: graphBaseURL, http: http, now: { clock.now() })
+        case .webhook:
+            nil
+        }
+        return MDMCommandDispatcher(database: application.db, configuration: mdm, connector: connector, clock: clock, logger: application.logger)
+    }
+
     /// Sends webhook deliveries that are due now; returns how many were attempted.
     @discardableResult
     public func deliverWebhooks() async throws -> Int {
@@ -274,6 +298,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddEmailLinkDevice())
         application.migrations.add(AddDeviceLifeCycle())
         application.migrations.add(AddDeviceIdentifiers())
+        application.migrations.add(AddMDMCommands())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
@@ -354,7 +379,9 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { try await backChannel?.deliverDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
-        ] + (overdueDevices.map { overdue in
+        ] + (mdmDispatcher.map { mdm in
+            [RepeatingPass(name: "MDM commands", interval: interval, logger: logger) { try await mdm.deliverDue() }]
+        } ?? []) + (overdueDevices.map { overdue in
             [RepeatingPass(name: "overdue devices", interval: interval, logger: logger) { try await overdue.markDue() }]
         } ?? [])
     }

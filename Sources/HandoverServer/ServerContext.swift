@@ -40,6 +40,8 @@ struct ServerContext: Sendable {
     var testerSimulator: (any TesterSimulator)?
     /// Fetches association files for the tester (no redirects).
     var outboundClient: HTTPClient?
+    /// The fleet's MDM and its policy; nil: no MDM is asked anything.
+    var mdm: MDMConfiguration?
     /// The server's own sessions (access and refresh tokens).
     var sessions: SessionAuthority?
     /// Sign in with Apple, when configured.
@@ -80,7 +82,8 @@ struct ServerContext: Sendable {
     var publicURL: URL { origin.url }
 
     func runs(_ database: Database) -> LogoutRunService {
-        LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: notifier, metrics: metrics)
+        LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: notifier, metrics: metrics,
+                         mdm: mdm.map { MDMPolicy(connector: $0.connector.name, action: $0.action, dryRun: $0.dryRun) })
     }
 
     func operations(_ database: Database) -> OperationService {

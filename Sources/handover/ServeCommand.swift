@@ -33,6 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
             by HANDOVER_SMTP_HOST and HANDOVER_SMTP_FROM (and HANDOVER_SMTP_PORT, _USER, _PASSWORD, \
             _STARTTLS, _CA_FILE); on a development machine --mail-drop writes them into a folder instead.
 
+            A device that goes out of service or overdue can be locked, put in Lost Mode or (after a \
+            person confirms it on the dashboard) erased by the fleet's MDM: HANDOVER_MDM=jamf|intune|webhook, \
+            HANDOVER_MDM_ACTION=lock|lost_mode|erase, HANDOVER_MDM_MESSAGE, HANDOVER_MDM_PHONE, and the \
+            connector's HANDOVER_MDM_URL or HANDOVER_MDM_TENANT, HANDOVER_MDM_CLIENT_ID and \
+            HANDOVER_MDM_CLIENT_SECRET; HANDOVER_MDM_DRY_RUN=1 sends nothing (docs/mdm.md).
+
             Devices reach the server through a TLS proxy at --public-url; callback links and the \
             apple-app-site-association file use that origin.
 

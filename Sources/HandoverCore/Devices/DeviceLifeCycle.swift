@@ -16,8 +16,10 @@ package enum DeviceLifeCycle {
     /// On SQLite the caller's transaction must already have written (a read first and a write
     /// later fail as busy when another writer came between).
     @discardableResult
+    /// With an `mdm` policy, a device that goes out of service or overdue owes the MDM a command,
+    /// written here too.
     package static func apply(_ event: DeviceStatus.Event, to deviceID: UUID, run: UUID? = nil, reason: String? = nil,
-                              actor: String = serverActor, on db: Database, now: Date) async throws -> DeviceStatus.Transition {
+                              actor: String = serverActor, mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws -> DeviceStatus.Transition {
         // Lock the row before reading it (PostgreSQL), so the decision is made on its latest status.
         guard let sql = db as? any SQLDatabase,
               try await !sql.raw("UPDATE devices SET status = status WHERE id = \(bind: deviceID) RETURNING id").all().isEmpty,
@@ -48,6 +50,9 @@ package enum DeviceLifeCycle {
         entry.createdAt = now
         try await entry.create(on: db)
 
+        if to != from, to.needsAttention, let mdm {
+            try await mdm.enqueue(for: device, trigger: to, on: db, now: now)
+        }
         if to != from {
             switch to {
             case .inService where from.needsAttention:
@@ -64,10 +69,10 @@ package enum DeviceLifeCycle {
     /// Moves the devices of runs that just finished (in service again, or out of service with the
     /// apps that stayed signed in), in device id order, as the last writes of the caller's
     /// transaction: holding a device's row, it never waits for a run's.
-    package static func moveDevices(after finished: [FinishedRun], on db: Database, now: Date) async throws {
+    package static func moveDevices(after finished: [FinishedRun], mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws {
         for run in finished.sorted(by: { ($0.device.uuidString, $0.run.uuidString) < ($1.device.uuidString, $1.run.uuidString) }) {
             let event: DeviceStatus.Event = run.state == .completed ? .runCompleted : .runFailed
-            try await apply(event, to: run.device, run: run.run, reason: run.reason, on: db, now: now)
+            try await apply(event, to: run.device, run: run.run, reason: run.reason, mdm: mdm, on: db, now: now)
         }
     }
 

@@ -41,7 +41,7 @@ package struct OverdueDevices: Sendable {
             let since = device.lastCompletedAt.map { "no hand-over completed since \(Self.format($0))" } ?? "no hand-over completed since it was registered"
             let reason = "\(since) (limit \(Self.duration(limit)))"
             let transition = try await runs.database.transaction { db in
-                try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, on: db, now: now)
+                try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, mdm: runs.mdm, on: db, now: now)
             }
             guard case .move = transition else { continue }  // another instance got there first, or a run started
             do {

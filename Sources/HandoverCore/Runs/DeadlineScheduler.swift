@@ -45,7 +45,7 @@ package struct DeadlineScheduler: Sendable {
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { return nil }
                     let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now)
-                    try await DeviceLifeCycle.moveDevices(after: finished.map { [$0] } ?? [], on: db, now: now)
+                    try await DeviceLifeCycle.moveDevices(after: finished.map { [$0] } ?? [], mdm: runs.mdm, on: db, now: now)
                     return .timedOut(finishedRun: finished?.state)
                 case .refuse:
                     return nil

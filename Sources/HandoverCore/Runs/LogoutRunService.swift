@@ -13,15 +13,18 @@ package struct LogoutRunService: Sendable {
     package let nonces: CallbackNonce
     package let changes: RunChangeNotifier
     package let metrics: ServerMetrics
+    /// What the fleet's MDM is asked when a device goes out of service or overdue; nil: nothing.
+    package var mdm: MDMPolicy?
 
     package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
-                 metrics: ServerMetrics) {
+                 metrics: ServerMetrics, mdm: MDMPolicy? = nil) {
         self.database = database
         self.clock = clock
         self.publicURL = publicURL
         self.nonces = nonces
         self.changes = changes
         self.metrics = metrics
+        self.mdm = mdm
     }
 
     /// What recording a callback did.
@@ -168,7 +171,7 @@ package struct LogoutRunService: Sendable {
                 }
                 // Devices last, in id order: a transaction that holds a device's row never waits
                 // for a run's, so two batches finishing runs of one device cannot deadlock.
-                try await DeviceLifeCycle.moveDevices(after: finishedRuns, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
+                try await DeviceLifeCycle.moveDevices(after: finishedRuns, mdm: mdm, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
                 // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
                 try await changes.runsChangedInTransaction(changedRuns, on: sql)
                 return (recordings.map { $0 ?? .unknown }, finishedRuns)

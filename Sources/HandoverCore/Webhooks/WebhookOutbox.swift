@@ -7,6 +7,7 @@ import HandoverProtocol
 package enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
     package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "device.back_in_service", "device.overdue",
+                                     "device.mdm_command",
                                      "operation.suspicious"]
 
     package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil,

@@ -63,6 +63,9 @@ public struct ServerConfiguration: Sendable {
     /// a logout run for it (`HANDOVER_OVERDUE_AFTER`, `handover serve --overdue-after 13h`); nil
     /// (the default) checks nothing.
     public var overdueAfter: TimeInterval?
+    /// The fleet's MDM and what to ask of it when a device goes out of service or overdue
+    /// (`HANDOVER_MDM_*`, see ``MDMConfiguration``); nil asks nothing.
+    public var mdm: MDMConfiguration?
     /// APNs for out-of-band operations sent by push; `nil` makes `dispatcher: push` answer 422.
     public var push: PushConfiguration?
     /// The custom scheme `x-callback-link` operations use: the phone app's (`handover` by default).
@@ -124,6 +127,7 @@ public struct ServerConfiguration: Sendable {
         if let overdue = environment["HANDOVER_OVERDUE_AFTER"], !overdue.isEmpty {
             configuration.overdueAfter = try parseOverdueAfter(overdue, setting: "HANDOVER_OVERDUE_AFTER")
         }
+        configuration.mdm = try MDMConfiguration.fromEnvironment(environment)
         try readSessionSettings(environment, into: &configuration)
         return configuration
     }

@@ -119,6 +119,18 @@ enum DashboardLayout {
         backend.isFailing ? badge("failing", .bad) : badge(backend.state)
     }
 
+    /// An MDM command: its state, and "failing" while a pending one has already failed an attempt.
+    static func badge(_ command: MDMCommand) -> HTML {
+        if command.status == .pending, command.attempts > 0 { return badge("failing", .bad) }
+        let tone: Tone = switch command.status {
+        case .sent: .good
+        case .failed: .bad
+        case .pending, .awaitingConfirmation: .wait
+        case .dryRun: .muted
+        }
+        return badge(command.status.rawValue, tone)
+    }
+
     static func badge(_ status: TesterVerdictStatus) -> HTML {
         let tone: Tone = switch status { case .passed: .good; case .failed: .bad; case .running: .wait }
         return badge(status.rawValue, tone)

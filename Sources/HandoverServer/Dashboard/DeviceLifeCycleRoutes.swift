@@ -15,6 +15,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         let devices = routes.grouped("dashboard", "devices")
         devices.get(":deviceID", use: devicePage)
         devices.post(":deviceID", "back-in-service", use: backInService)
+        devices.post(":deviceID", "mdm-commands", ":commandID", "confirm-erase", use: confirmErase)
     }
 
     private var shell: DashboardRoutes { DashboardRoutes(context: context) }
@@ -43,6 +44,32 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         }
     }
 
+    /// A person confirms an erase by typing the device's name.
+    @Sendable func confirmErase(_ request: Request) async throws -> Response {
+        try await shell.signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            let device = try await device(request)
+            guard let text = request.parameters.get("commandID"), let commandID = UUID(uuidString: text) else {
+                throw DashboardError.notFound("No MDM command has this id.")
+            }
+            let typed = (try? request.content.get(String.self, at: "confirm")) ?? ""
+            let key = try await APIKey.find(session.apiKeyID, on: request.db)
+            let actor = key.map { "\"\($0.name)\" (admin key \($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+            do {
+                try await EraseConfirmation.confirm(commandID, of: try device.requireID(), typedName: typed, actor: actor, on: request.db,
+                                                    now: context.clock.now())
+            } catch let error as DomainError {
+                let status: HTTPResponseStatus = switch error.kind {
+                case .conflict: .conflict
+                case .notFound: .notFound
+                default: .unprocessableEntity
+                }
+                return try await page(request, session: session, error: error.reason, status: status)
+            }
+            return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
+        }
+    }
+
     private func device(_ request: Request) async throws -> Device {
         guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
               let device = try await Device.find(id, on: request.db) else {
@@ -54,6 +81,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     private func page(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let device = try await device(request)
         let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.db)
+        let commands = try await MDMCommand.query(on: request.db).filter(\.$deviceID == (try device.requireID()))
+            .sort(\.$createdAt, .descending).limit(20).all()
         let id = try device.requireID().uuidString.lowercased()
         return DashboardLayout.page(device.name, signedIn: session, status: status) {
             HTML.element("section") {
@@ -85,6 +114,9 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             } else if let error {
                 HTML.element("p", ["class": "error", "role": "alert"]) { error }
             }
+            if !commands.isEmpty {
+                Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error)
+            }
             HTML.element("section") {
                 HTML.element("h2") { "History" }
                 if history.isEmpty {
@@ -106,6 +138,50 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                                 }
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The commands owed to the fleet's MDM for this device, and the erase confirmation.
+    static func mdmSection(_ commands: [MDMCommand], device: Device, id: String, csrf: String, error: String?) -> HTML {
+        .element("section", ["id": "mdm"]) {
+            HTML.element("h2") { "MDM" }
+            HTML.element("div", ["class": "scroll"]) {
+                HTML.element("table") {
+                    HTML.element("tr") {
+                        HTML.element("th") { "Asked" }; HTML.element("th") { "Action" }; HTML.element("th") { "Status" }
+                        HTML.element("th") { "Attempts" }; HTML.element("th") { "Answer" }
+                    }
+                    for command in commands {
+                        HTML.element("tr") {
+                            HTML.element("td") { DashboardLayout.time(command.createdAt) }
+                            HTML.element("td") { command.action.rawValue.replacingOccurrences(of: "_", with: " "); " by "; command.connector }
+                            HTML.element("td") { DashboardLayout.badge(command) }
+                            HTML.element("td") { String(command.attempts) }
+                            HTML.element("td") {
+                                if let code = command.lastStatusCode { "HTTP \(code): " }
+                                command.lastError ?? command.answer ?? "—"
+                                if command.status == .failed { " (after \(command.attempts) attempt\(command.attempts == 1 ? "" : "s"))" }
+                            }
+                        }
+                    }
+                }
+            }
+            for command in commands where command.status == .awaitingConfirmation {
+                HTML.element("div", ["class": "card", "id": "erase"]) {
+                    HTML.element("h3") { "Erase this device?" }
+                    HTML.element("p") {
+                        "Erasing removes everything on \(device.name) and cannot be undone. Type the device's name to confirm; "
+                        "your name goes into its history."
+                    }
+                    if let error { HTML.element("p", ["class": "error", "role": "alert"]) { error } }
+                    HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/mdm-commands/\(command.id?.uuidString.lowercased() ?? "")/confirm-erase"]) {
+                        DashboardLayout.csrfField(csrf)
+                        HTML.element("label", ["for": "confirm"]) { "Device name" }
+                        HTML.element("input", ["id": "confirm", "name": "confirm", "autocomplete": "off", "placeholder": device.name])
+                        HTML.element("button", ["type": "submit", "class": "danger"]) { "Erase this device" }
                     }
                 }
             }

@@ -222,7 +222,7 @@ extension OpenAPIDocument {
               description: The signing secret, shown only now.
         EventType:
           type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, operation.suspicious]
+          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious]
         OutOfBandLock:
           type: object
           additionalProperties: false

@@ -1,0 +1,87 @@
+import Foundation
+import HandoverProtocol
+
+/// Jamf Pro's API (https://developer.jamf.com/jamf-pro):
+/// - an access token by client credentials, `POST /api/oauth/token` (Jamf Pro 10.49 and later);
+/// - the device by serial number, `GET /api/v2/mobile-devices/detail?section=GENERAL&section=HARDWARE&filter=hardware.serialNumber=="…"`,
+///   whose `general.managementId` commands address (or the registry's `mdmDeviceID`, taken as that id);
+/// - the command, `POST /api/v2/mdm/commands` with `clientData` and `commandData`
+///   (`DEVICE_LOCK`, `ENABLE_LOST_MODE`, `ERASE_DEVICE`); 201 with the command's id.
+struct JamfProConnector: MDMConnector {
+    let baseURL: URL
+    let http: MDMHTTP
+    let tokens: ClientCredentialsToken
+
+    init(baseURL: URL, clientID: String, clientSecret: String, http: MDMHTTP, now: @escaping @Sendable () -> Date) {
+        self.baseURL = baseURL
+        self.http = http
+        tokens = ClientCredentialsToken(http: http, url: baseURL.appendingPathComponent("api/oauth/token"),
+                                        form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", clientSecret)],
+                                        now: now)
+    }
+
+    func send(_ command: MDMCommandRequest) async throws -> String {
+        let managementID = try await managementID(of: command)
+        let body = try JSONSerialization.data(withJSONObject: Self.body(command, managementID: managementID), options: [.sortedKeys])
+        let answer = try await tokens.authorized(.POST, baseURL.appendingPathComponent("api/v2/mdm/commands"), json: body)
+        guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the command") }
+        struct Created: Decodable { var id: String }
+        let id = (try? JSONDecoder().decode([Created].self, from: answer.body))?.first?.id ?? "?"
+        return "Jamf Pro queued \(Self.commandType(command.action)) as command \(id) for management id \(managementID)"
+    }
+
+    func describe(_ command: MDMCommandRequest) -> String {
+        let target = command.mdmDeviceID ?? "<general.managementId of serial \(command.serialNumber ?? "?")>"
+        let body = (try? JSONSerialization.data(withJSONObject: Self.body(command, managementID: target), options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "POST \(baseURL.appendingPathComponent("api/v2/mdm/commands").absoluteString) \(body)"
+    }
+
+    private func managementID(of command: MDMCommandRequest) async throws -> String {
+        if let id = command.mdmDeviceID { return id }
+        guard let serial = command.serialNumber else {
+            throw MDMFailure.permanent(status: nil, detail: "\(command.deviceName) has no serial number or MDM id in the registry; Jamf Pro cannot find it")
+        }
+        var components = URLComponents(url: baseURL.appendingPathComponent("api/v2/mobile-devices/detail"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "section", value: "GENERAL"), URLQueryItem(name: "section", value: "HARDWARE"),
+                                  URLQueryItem(name: "filter", value: "hardware.serialNumber==\"\(serial)\"")]
+        guard let url = components?.url else { throw MDMFailure.permanent(status: nil, detail: "no lookup URL for \(serial)") }
+        let answer = try await tokens.authorized(.GET, url)
+        guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the device lookup") }
+        struct Page: Decodable {
+            struct Device: Decodable {
+                struct General: Decodable { var managementId: String? }
+                var general: General?
+            }
+            var results: [Device]
+        }
+        guard let id = (try? JSONDecoder().decode(Page.self, from: answer.body))?.results.first?.general?.managementId else {
+            throw MDMFailure.permanent(status: answer.status, detail: "Jamf Pro has no mobile device with serial number \(serial)")
+        }
+        return id
+    }
+
+    static func commandType(_ action: MDMAction) -> String {
+        switch action {
+        case .lock: "DEVICE_LOCK"
+        case .lostMode: "ENABLE_LOST_MODE"
+        case .erase: "ERASE_DEVICE"
+        }
+    }
+
+    static func body(_ command: MDMCommandRequest, managementID: String) -> [String: Any] {
+        var data: [String: Any] = ["commandType": commandType(command.action)]
+        switch command.action {
+        case .lock:
+            data["message"] = command.message
+            data["phoneNumber"] = command.phoneNumber
+        case .lostMode:
+            data["lostModeMessage"] = command.message
+            data["lostModePhone"] = command.phoneNumber
+            data["lostModeFootnote"] = command.footnote
+        case .erase:
+            data["preserveDataPlan"] = true
+        }
+        return ["clientData": [["managementId": managementID]], "commandData": data.compactMapValues { $0 }]
+    }
+}

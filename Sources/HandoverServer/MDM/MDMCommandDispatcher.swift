@@ -1,0 +1,132 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import SQLKit
+
+/// Sends the MDM commands that are due (the `mdm_commands` outbox), up to ``width`` at a time.
+///
+/// Each is leased first with a conditional update, so two instances never send the same attempt;
+/// a crash mid-attempt leaves it pending, and it is sent again after its lease (a minute).
+/// - The MDM accepted it: sent, with its answer, in the device's history.
+/// - 429: tried again after the MDM's Retry-After.
+/// - No answer, a 5xx, a 401 after the token was renewed once: back-off (2, 4, 8 … s), then
+///   failed after ``MDMConfiguration/maxAttempts``, in the history and on the dashboard.
+/// - Refused (no such device, a 400): failed at once.
+/// In a dry run, what would be sent is recorded instead, and nothing is sent.
+struct MDMCommandDispatcher: Sendable {
+    let database: Database
+    let configuration: MDMConfiguration
+    /// Nil for the webhook connector: the command goes to the webhook outbox.
+    let connector: (any MDMConnector)?
+    let clock: ServerClock
+    let logger: Logger
+    var width = 8
+
+    @discardableResult
+    func deliverDue(limit: Int = 100) async throws -> Int {
+        let now = clock.now()
+        let due = try await MDMCommand.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
+            .sort(\.$nextAttemptAt).limit(limit).all()
+        guard let sql = database as? any SQLDatabase else { return 0 }
+        return try await countConcurrently(due, width: width) { try await lease($0, now: now, sql: sql) }
+    }
+
+    private func lease(_ command: MDMCommand, now: Date, sql: any SQLDatabase) async throws -> Bool {
+        guard let id = command.id else { return false }
+        let leased = try await sql.raw("""
+            UPDATE mdm_commands SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
+            WHERE id = \(bind: id) AND version = \(bind: command.version) AND status = \(bind: MDMCommandState.pending.rawValue) RETURNING id
+            """).all()
+        guard !leased.isEmpty, let device = try await Device.find(command.deviceID, on: database) else { return false }
+        let request = MDMCommandRequest(action: command.action, deviceName: device.name, serialNumber: device.serialNumber,
+                                        mdmDeviceID: device.mdmDeviceID, message: configuration.message,
+                                        phoneNumber: configuration.phoneNumber, footnote: configuration.footnote)
+        let attempt = command.attempts + 1
+        var outcome: Result<String, MDMFailure>
+        if configuration.dryRun {
+            outcome = .success("dry run: would send " + (connector?.describe(request) ?? "a device.mdm_command webhook event"))
+        } else if let connector {
+            do {
+                outcome = .success(try await connector.send(request))
+            } catch let failure as MDMFailure {
+                outcome = .failure(failure)
+            } catch {
+                outcome = .failure(.transient(status: nil, detail: "\(error)"))
+            }
+        } else {
+            outcome = .success("sent to the webhooks subscribed to device.mdm_command")
+        }
+        try await record(outcome, for: command, id: id, device: device, attempt: attempt, request: request)
+        return true
+    }
+
+    private func record(_ outcome: Result<String, MDMFailure>, for command: MDMCommand, id: UUID, device: Device, attempt: Int,
+                        request: MDMCommandRequest) async throws {
+        let finished = clock.now()
+        let decision = decide(outcome, attempt: attempt, at: finished)
+        let (status, nextAttempt, answer, statusCode, failureText, history) =
+            (decision.status, decision.nextAttempt, decision.answer, decision.statusCode, decision.failureText, decision.history)
+        try await database.transaction { db in
+            // The update first: on SQLite a transaction must write before it reads.
+            guard let sql = db as? any SQLDatabase else { return }
+            try await sql.raw("""
+                UPDATE mdm_commands SET status = \(bind: status.rawValue), attempts = \(bind: attempt), next_attempt_at = \(bind: nextAttempt),
+                last_status_code = \(bind: statusCode), last_error = \(bind: failureText), answer = \(bind: answer),
+                sent_at = \(bind: status == .sent || status == .dryRun ? finished : nil), version = version + 1
+                WHERE id = \(bind: id)
+                """).run()
+            if connector == nil, status == .sent {
+                try await WebhookOutbox.enqueue("device.mdm_command", run: nil, deviceID: command.deviceID,
+                                                reason: "\(command.action.rawValue) \(request.serialNumber ?? "")", on: db, now: finished)
+            }
+            if let (event, text) = history {
+                let entry = DeviceHistoryEntry()
+                entry.deviceID = command.deviceID
+                entry.event = event
+                entry.fromStatus = device.status
+                entry.toStatus = device.status
+                entry.reason = String(text.prefix(1000))
+                entry.actor = DeviceLifeCycle.serverActor
+                entry.createdAt = finished
+                try await entry.create(on: db)
+            }
+        }
+        if case .failure(let failure) = outcome {
+            logger.warning("MDM command failed", metadata: ["device": "\(device.name)", "attempt": "\(attempt)", "error": "\(failure.detail)"])
+        }
+    }
+
+    /// What an attempt's outcome makes of the command.
+    struct Decision {
+        var status = MDMCommandState.pending
+        var nextAttempt: Date
+        var answer: String?
+        var statusCode: Int?
+        var failureText: String?
+        var history: (DeviceHistoryEvent, String)?
+    }
+
+    func decide(_ outcome: Result<String, MDMFailure>, attempt: Int, at finished: Date) -> Decision {
+        var decision = Decision(nextAttempt: finished)
+        switch outcome {
+        case .success(let text):
+            decision.status = configuration.dryRun ? .dryRun : .sent
+            decision.answer = String(text.prefix(1000))
+            decision.history = (.mdmCommandSent, text)
+        case .failure(let failure):
+            decision.statusCode = failure.status
+            decision.failureText = String(failure.detail.prefix(500))
+            switch failure {
+            case .retryAfter(let seconds, _) where attempt < configuration.maxAttempts:
+                decision.nextAttempt = finished.addingTimeInterval(TimeInterval(seconds))
+            case .transient where attempt < configuration.maxAttempts:
+                decision.nextAttempt = finished.addingTimeInterval(WebhookDispatcher.backoff(afterAttempt: attempt))
+            default:
+                decision.status = .failed
+                decision.history = (.mdmCommandFailed, "after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(failure.detail)")
+            }
+        }
+        return decision
+    }
+}

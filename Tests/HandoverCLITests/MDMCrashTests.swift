@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `handover serve` is killed with SIGKILL while MDM commands are owed (the loopback Jamf Pro of
+/// `Tests/Peers/mdm_vendor.py` answered each first attempt 503); after a restart on the same data
+/// directory every command reaches Jamf Pro once: none lost, none sent twice.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct MDMCrashTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Peers/mdm_vendor.py")
+
+    @Test func everyOwedMDMCommandIsSentOnceAfterASIGKILL() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            print("SKIP the MDM crash test: python3 is not installed")
+            return
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-mdm-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let count = 20
+        let serials = (0..<count).map { String(format: "C02CRASH%04d", $0) }
+        let portFile = work.appendingPathComponent("jamf.port")
+        let vendor = Process()
+        vendor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        vendor.arguments = ["python3", Self.script.path, "jamf", portFile.path, "crash-client", "crash-secret",
+                            serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")]
+        try vendor.run()
+        defer { kill(vendor.processIdentifier, SIGKILL); vendor.waitUntilExit() }
+        var vendorPort: Int?
+        for _ in 0..<200 where vendorPort == nil {
+            vendorPort = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        let jamf = "http://127.0.0.1:\(try #require(vendorPort))"
+        // Each command's first attempt is answered 503, so every one is still owed at the kill.
+        var control = URLRequest(url: URL(string: jamf + "/_control")!)
+        control.httpMethod = "POST"
+        control.httpBody = try JSONSerialization.data(withJSONObject: ["fail_next": Array(repeating: 503, count: count)])
+        _ = try await URLSession.shared.data(for: control)
+
+        let environment = ["HANDOVER_MDM": "jamf", "HANDOVER_MDM_URL": jamf, "HANDOVER_MDM_CLIENT_ID": "crash-client",
+                           "HANDOVER_MDM_CLIENT_SECRET": "crash-secret", "HANDOVER_MDM_ACTION": "lock",
+                           "HANDOVER_MDM_MESSAGE": "Return to the ward 7 desk"]
+        let data = work.appendingPathComponent("data")
+        let first = try ServerProcess.start(dataDirectory: data, environment: environment)
+        let admin = try #require(first.firstAdminKey)
+        let app = try await first.request("POST", "api/v1/apps", json: [
+            "name": "Mail", "appIDs": ["ABCDE12345.com.example.mail"], "logoutAction": "https://mail.example.com/logout",
+            "deadlineSeconds": 1, "maxReissues": 0,
+        ], key: admin)
+        let appID = try #require(app.json["id"] as? String)
+        for serial in serials {
+            let device = try await first.request("POST", "api/v1/devices", json: ["name": "phone-\(serial)", "serialNumber": serial], key: admin)
+            let id = try #require((device.json["device"] as? [String: Any])?["id"] as? String)
+            let key = try #require(device.json["key"] as? String)
+            #expect(try await first.request("POST", "api/v1/devices/\(id)/logout-runs", json: ["apps": [appID]], key: key).status == 201)
+        }
+        // The runs time out after a second and the devices go out of service; wait for the
+        // commands' first (refused) attempts, then kill the server while they are owed.
+        let give = Date().addingTimeInterval(30)
+        while try await Self.log(jamf).requests.filter({ $0 == "POST /api/v2/mdm/commands" }).count < count, Date() < give {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        first.kill()
+        let beforeRestart = try await Self.log(jamf).accepted.count
+
+        let second = try ServerProcess.start(dataDirectory: data, environment: environment)
+        var accepted = try await Self.log(jamf).accepted
+        let deadline = Date().addingTimeInterval(120)
+        while Set(accepted).count < count, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            accepted = try await Self.log(jamf).accepted
+        }
+        try await Task.sleep(for: .seconds(3))  // time for a duplicate to show, were there one
+        accepted = try await Self.log(jamf).accepted
+        _ = second.terminate()
+        print("MDM crash: \(count) devices out of service; \(beforeRestart) commands accepted before the SIGKILL, \(accepted.count) in all, "
+              + "\(Set(accepted).count) distinct devices, \(accepted.count - Set(accepted).count) duplicates")
+        #expect(Set(accepted).count == count, "every owed command reached Jamf Pro after the restart")
+        #expect(accepted.count == count, "none was sent twice")
+    }
+
+    /// The vendor's log: every request as `METHOD path`, and each accepted command's management id.
+    static func log(_ jamf: String) async throws -> (requests: [String], accepted: [String]) {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: jamf + "/_log")!)
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        let requests = (json["requests"] as? [[String: Any]] ?? []).map { "\($0["method"] as? String ?? "") \($0["path"] as? String ?? "")" }
+        let accepted = (json["accepted"] as? [[String: Any]] ?? []).compactMap { entry -> String? in
+            guard let body = (entry["body"] as? String)?.data(using: .utf8),
+                  let command = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+            return ((command["clientData"] as? [[String: Any]])?.first?["managementId"] as? String)
+        }
+        return (requests, accepted)
+    }
+}

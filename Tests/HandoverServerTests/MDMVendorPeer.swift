@@ -1,0 +1,103 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOFoundationCompat
+
+/// `Tests/Peers/mdm_vendor.py`: a loopback Jamf Pro or Microsoft Graph, written from the
+/// vendors' API references, with controls a test uses to expire tokens and script failures.
+final class MDMVendorPeer: @unchecked Sendable {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Peers/mdm_vendor.py")
+
+    enum Vendor: String, Sendable, CaseIterable { case jamf, intune }
+
+    /// A request the vendor received.
+    struct Received: Decodable, Sendable {
+        var method: String
+        var path: String
+        var query: String
+        var body: String
+        var authorization: String
+    }
+
+    struct Log: Decodable, Sendable {
+        var tokens_issued: Int
+        var requests: [Received]
+    }
+
+    let vendor: Vendor
+    let process: Process
+    let port: Int
+    var url: String { "http://127.0.0.1:\(port)" }
+    static let clientID = "handover-test-client"
+    static let clientSecret = "s3cret-for-the-loopback-vendor"
+
+    /// Starts it knowing `devices` (serial number → the vendor's device id).
+    init(_ vendor: Vendor, devices: [String: String]) async throws {
+        self.vendor = vendor
+        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("mdm-vendor-\(UUID().uuidString).port")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path, vendor.rawValue, portFile.path, Self.clientID, Self.clientSecret,
+                             devices.map { "\($0.key)=\($0.value)" }.joined(separator: ",")]
+        try process.run()
+        self.process = process
+        var port: Int?
+        for _ in 0..<200 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try? FileManager.default.removeItem(at: portFile)
+        guard let port else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the \(vendor) loopback did not start"])
+        }
+        self.port = port
+    }
+
+    static func isAvailable() -> Bool {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") { return true }
+        print("SKIP the MDM vendor loopback: python3 is not installed")
+        return false
+    }
+
+    /// Every token issued and every request received so far.
+    func log() async throws -> Log {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url + "/_log"), timeout: .seconds(10))
+        return try JSONDecoder().decode(Log.self, from: Data(buffer: try await response.body.collect(upTo: 10 << 20)))
+    }
+
+    /// Expires every token issued so far, or makes the next command requests answer `statuses`.
+    func control(expireTokens: Bool = false, failNext: [Int] = []) async throws {
+        var request = HTTPClientRequest(url: url + "/_control")
+        request.method = .POST
+        let body = try JSONSerialization.data(withJSONObject: ["expire_tokens": expireTokens, "fail_next": failNext])
+        request.body = .bytes(ByteBuffer(data: body))
+        _ = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+    }
+
+    /// The command requests (not tokens or lookups), in order.
+    func commands() async throws -> [Received] {
+        try await log().requests.filter { $0.method == "POST" && !$0.path.hasSuffix("/token") }
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The management id the Jamf loopback gives a device id (uuid5 of the URL namespace).
+    static func jamfManagementID(_ deviceID: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import uuid,sys;print(uuid.uuid5(uuid.NAMESPACE_URL,'jamf-management-'+sys.argv[1]))", deviceID]
+        let output = Pipe()
+        process.standardOutput = output
+        try? process.run()
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
