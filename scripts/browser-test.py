@@ -5,7 +5,9 @@ It signs in to the dashboard with the demo's admin key, registers an app through
 the demo's phone in the out-of-service queue and puts it back in service (refused without a note,
 then with one), runs the ULC tester against a simulated conformant app and sees the verdict appear without the
 page reloading, then does the same with a silent app and sees the timeout verdict. Every page
-is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size).
+is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size). Last, against a
+`handover serve` whose MDM policy is erase, it confirms an erase on a device's page: refused with a
+wrong name, sent with the right one.
 
 Usage: python3 scripts/browser-test.py [path/to/handover]   (default .build/debug/handover)
 Needs: Debian chromium and chromium-driver, and selenium from PyPI (bash .ci/run installs them).
@@ -95,6 +97,85 @@ def run_tester(driver, base, behaviour, expected_status, expected_text, name):
     print(f"ok: simulated {behaviour} app -> {status} ({expected_text})")
 
 
+def start_serve_with_mdm(binary, folder):
+    """`handover serve` whose MDM policy is erase through the webhook connector; returns
+    (process, base URL, admin key)."""
+    env = dict(os.environ, HANDOVER_MDM="webhook", HANDOVER_MDM_ACTION="erase")
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", folder], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=env)
+    base = key = None
+    deadline = time.time() + 60
+    while time.time() < deadline and (base is None or key is None):
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("handover serve exited before printing its address and admin key")
+        match = re.match(r"Handover is listening on (http://\S+) ", line)
+        if match:
+            base = match.group(1)
+        match = re.match(r"\s+(hov_\S+)$", line)
+        if match:
+            key = match.group(1)
+    return process, base, key
+
+
+def api(base, key, method, path, body=None):
+    import json
+    import urllib.request
+    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": "Bearer " + key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def erase_confirmation(binary):
+    """An erase waits for a person to type the device's name on its page."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="handover-browser-mdm-")
+    process, base, key = start_serve_with_mdm(binary, folder)
+    driver = None
+    try:
+        app = api(base, key, "POST", "/api/v1/apps", {"name": "Mail", "appIDs": ["ABCDE12345.com.example.mail"],
+                                                      "logoutAction": "https://mail.example.com/logout", "deadlineSeconds": 1,
+                                                      "maxReissues": 0})
+        created = api(base, key, "POST", "/api/v1/devices", {"name": "ward-9-phone-4", "serialNumber": "C02BROWSER01"})
+        device = created["device"]["id"]
+        api(base, created["key"], "POST", f"/api/v1/devices/{device}/logout-runs", {"apps": [app["id"]]})
+        time.sleep(3)  # the run times out after a second; the device goes out of service and owes an erase
+        driver = browser()
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "key")))
+        driver.find_element(By.NAME, "key").send_keys(key)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+        driver.get(f"{base}/dashboard/devices/{device}")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "erase")))
+        driver.execute_script("document.getElementById('mdm').scrollIntoView();")
+        shot(driver, "09-erase-waits")
+        driver.find_element(By.ID, "confirm").send_keys("ward-9-phone-5")
+        driver.find_element(By.CSS_SELECTOR, "#erase button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "type the device's name" in text_of(d, "erase"))
+        driver.find_element(By.ID, "confirm").send_keys("ward-9-phone-4")
+        driver.find_element(By.CSS_SELECTOR, "#erase button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "erase confirmed" in text_of(d, "history"))
+        # The webhook connector sends it on the server's next pass (every second).
+        deadline = time.time() + 10
+        while time.time() < deadline and "sent" not in text_of(driver, "mdm"):
+            time.sleep(0.5)
+            driver.refresh()
+        if "sent" not in text_of(driver, "mdm") or driver.find_elements(By.ID, "erase"):
+            raise SystemExit("the confirmed erase was not sent:\n" + text_of(driver, "mdm"))
+        shot(driver, "10-erase-confirmed")
+        print("ok: an erase waits for the device's name, then goes to the MDM")
+    finally:
+        if driver is not None:
+            driver.quit()
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "handover")
     os.makedirs(ARTIFACTS, exist_ok=True)
@@ -162,6 +243,7 @@ def main():
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+    erase_confirmation(binary)
     print("browser test passed")
 
 

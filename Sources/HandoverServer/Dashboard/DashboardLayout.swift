@@ -153,7 +153,7 @@ enum DashboardLayout {
         form.stack{display:grid;gap:.6rem;max-width:32rem}label{display:grid;gap:.2rem;font-weight:600;font-size:.9rem}
         input[type=text],input[type=password],input[type=url],select,textarea{font:inherit;padding:.5rem;border:1px solid #c7c7cc;border-radius:8px;width:100%}
         label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
-        button{font:inherit;padding:.55rem 1rem;border:0;border-radius:8px;background:#0071e3;color:#fff;cursor:pointer}button.secondary{background:#e5e5ea;color:#1d1d1f}
+        button{font:inherit;padding:.55rem 1rem;border:0;border-radius:8px;background:#0071e3;color:#fff;cursor:pointer}button.secondary{background:#e5e5ea;color:#1d1d1f}button.danger{background:#b3261e}
         button.link{background:none;color:#fff;padding:0;text-decoration:underline}form.inline{display:inline}
         .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600}.good{background:#d1f5dc;color:#0b6b2b}
         .bad{background:#fde2e1;color:#a1170f}.wait{background:#fff2cc;color:#7a5b00}.muted{background:#e5e5ea;color:#6e6e73}
