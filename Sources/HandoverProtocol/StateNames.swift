@@ -35,6 +35,20 @@ public enum LogoutRunState: String, Sendable, Hashable, Codable, CaseIterable {
     case failed = "failed"
 }
 
+/// How a target app is logged out on a shared device (the registry's `logoutMethod`).
+public enum LogoutMethod: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A Universal Logout Callback: an https link the app claims, answered on the launcher's
+    /// universal links.
+    case ulc = "ulc"
+    /// An x-callback-url on the app's custom scheme (`scheme://x-callback-url/<action>`), whose
+    /// x-success, x-error and x-cancel are the run's callback URLs. iOS asks the person before it
+    /// opens a custom scheme, so these apps need a tap.
+    case xCallback = "x-callback"
+    /// Nothing opens on the device: the app's backend ends the session when it receives the
+    /// Back-Channel Logout token.
+    case backendOnly = "backend-only"
+}
+
 /// Which of its two callback URLs an app opened.
 public enum CallbackOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     case success = "success"

@@ -276,7 +276,10 @@ public final class HandoverServer: Sendable {
         context.sessions.map {
             BackChannelLogoutDispatcher(database: application.db, client: application.client, sessions: $0, clock: context.clock,
                                         logger: application.logger, targets: context.webhookTargets,
-                                        maxAttempts: max(1, configuration.backChannelLogoutAttempts))
+                                        maxAttempts: max(1, configuration.backChannelLogoutAttempts),
+                                        runSettled: { [context, database = application.db] run in
+                                            try await BackendOnlyItems.settle(run: run, runs: context.runs(database))
+                                        })
         }
     }
 
@@ -299,6 +302,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddDeviceLifeCycle())
         application.migrations.add(AddDeviceIdentifiers())
         application.migrations.add(AddMDMCommands())
+        application.migrations.add(AddLogoutMethods())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {

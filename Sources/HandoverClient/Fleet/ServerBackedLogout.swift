@@ -36,8 +36,20 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
 
     private struct Opened {
         var attempts: Int
-        var callback: UniversalLinkCallback
+        /// The error callback, reported instead of a success the app did not earn.
+        var error: URL
         var nonce: String?
+    }
+
+    /// What to open for an item's link, and its two callbacks: a ULC, or an x-callback-url whose
+    /// x-success and x-error are the callbacks (iOS asks the person before opening it).
+    static func target(of link: String) -> (open: URL, success: URL, error: URL)? {
+        if let ulc = try? UniversalLinkCallback(parsing: link) { return (ulc.url, ulc.success, ulc.error) }
+        if let request = try? XCallbackRequest(parsing: link), let success = request.success, let error = request.error,
+           let url = request.url {
+            return (url, success, error)
+        }
+        return nil
     }
 
     private var current: FleetRun?
@@ -84,10 +96,10 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
             let next = run.items.sorted { $0.position < $1.position }.first { item in
                 item.isPending && item.link != nil && opened[item.id]?.attempts != item.attempts
             }
-            if let item = next, let link = item.link, let callback = try? UniversalLinkCallback(parsing: link) {
-                opened[item.id] = Opened(attempts: item.attempts, callback: callback, nonce: CallbackURL(callback.success)?.nonce)
+            if let item = next, let link = item.link, let target = Self.target(of: link) {
+                opened[item.id] = Opened(attempts: item.attempts, error: target.error, nonce: CallbackURL(target.success)?.nonce)
                 if firstOpened[item.id] == nil { firstOpened[item.id] = stopwatch.elapsed }
-                _ = await opener.open(callback.url)
+                _ = await opener.open(target.open)
             }
             await waitForCallback(orAtMost: pollInterval)
             run = try await server.run(run.id)
@@ -124,7 +136,7 @@ public actor ServerBackedLogout: LauncherCallbackHandler {
         var report = url
         if callback.outcome == .success, let verifySignedOut, let item = run.items.first(where: { $0.id == itemID }),
            !(await verifySignedOut(item.app)) {
-            report = link.callback.error
+            report = link.error
             reasons[itemID] = "it answered success, but the user is still signed in"
         } else if callback.outcome == .error {
             reasons[itemID] = "it opened its error URL"

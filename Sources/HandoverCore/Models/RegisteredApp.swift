@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverProtocol
 
 /// An app in the registry: what it is called, who it is to iOS, and how to log it out.
 package final class RegisteredApp: Model, @unchecked Sendable {
@@ -11,6 +12,8 @@ package final class RegisteredApp: Model, @unchecked Sendable {
     @Field(key: "role") package var role: String
     @Field(key: "app_ids") package var appIDs: [String]
     @OptionalField(key: "logout_action") package var logoutAction: String?
+    /// How the app is logged out; nil (apps registered before methods existed) is ULC.
+    @OptionalField(key: "logout_method") package var logoutMethod: LogoutMethod?
     @Field(key: "paths") package var paths: [String]
     @Field(key: "allowed_callback_hosts") package var allowedCallbackHosts: [String]
     @Field(key: "deadline_seconds") package var deadlineSeconds: Int

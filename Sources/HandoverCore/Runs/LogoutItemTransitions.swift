@@ -9,6 +9,10 @@ import SQLKit
 package struct LogoutItemTransitions {
     package let sql: any SQLDatabase
 
+    package init(sql: any SQLDatabase) {
+        self.sql = sql
+    }
+
     /// The callback fast path: finishes a pending item of `run` whose attempts reached `attempt`
     /// (the nonce's), and counts the run's other pending items in the same statement. Nil when
     /// no such pending item exists (a replay, a stranger's nonce: the caller checks in full).

@@ -67,7 +67,9 @@ package struct LogoutRunService: Sendable {
                 item.status = .pending
                 item.attempts = 1
                 item.issuedAt = now
-                item.deadlineAt = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
+                // A backend-only app's item waits for its backend's token (retried for about four minutes).
+                let deadline = app.logoutMethod == .backendOnly ? Self.backendOnlyDeadline : TimeInterval(app.deadlineSeconds)
+                item.deadlineAt = now.addingTimeInterval(deadline)
                 item.version = 0
                 try await item.create(on: db)
             }
@@ -89,18 +91,40 @@ package struct LogoutRunService: Sendable {
         let items = try await LogoutItem.query(on: database).filter(\.$runID == runID).sort(\.$position).all()
         let appIDs = Set(items.map(\.appID))
         let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ appIDs).all()
-        let actions = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app.id.map { ($0, app.logoutAction) } })
+        let byID = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app.id.map { ($0, app) } })
         return LogoutRunView(
             id: runID, deviceID: run.deviceID, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt,
             items: try items.map { item in
                 let id = try item.requireID()
                 let link = item.status == .pending
-                    ? (actions[item.appID] ?? nil).flatMap { try? self.link(action: $0, run: runID, item: id, attempt: item.attempts) }
+                    ? byID[item.appID].flatMap { try? self.link(for: $0, run: runID, item: id, attempt: item.attempts) }
                     : nil
                 return LogoutRunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position, status: item.status,
                                     attempts: item.attempts, issuedAt: item.issuedAt, deadlineAt: item.deadlineAt,
                                     finishedAt: item.finishedAt, reportedBy: item.reportedBy, link: link)
             })
+    }
+
+    /// The link to open for one attempt of one item, by the app's logout method: a ULC, an
+    /// x-callback-url whose x-success, x-error and x-cancel are the callback URLs, or nothing
+    /// (backend-only: the backend's logout token ends it).
+    package func link(for app: RegisteredApp, run: UUID, item: UUID, attempt: Int) throws -> String? {
+        guard let action = app.logoutAction else { return nil }
+        switch app.logoutMethod ?? .ulc {
+        case .ulc:
+            return try link(action: action, run: run, item: item, attempt: attempt)
+        case .xCallback:
+            let nonce = nonces.nonce(item: item, attempt: attempt)
+            var request = try XCallbackRequest(parsing: action)
+            request.source = "Handover"
+            request.success = URL(string: CallbackURL(run: run, item: item, outcome: .success, nonce: nonce).text(base: publicURL))
+            let error = URL(string: CallbackURL(run: run, item: item, outcome: .error, nonce: nonce).text(base: publicURL))
+            request.error = error
+            request.cancel = error
+            return request.text
+        case .backendOnly:
+            return nil
+        }
     }
 
     /// The ULC link for one attempt of one item.
@@ -280,6 +304,9 @@ package struct FinishedRun: Sendable, Equatable {
 }
 
 extension LogoutRunService {
+    /// How long a backend-only item waits for its Back-Channel Logout token to be delivered.
+    package static let backendOnlyDeadline: TimeInterval = 300
+
     /// Which apps stayed signed in: `Mail timed out, Notes failed`.
     static func failureReason(_ items: [LogoutItem]) -> String {
         let failed = items.sorted { $0.position < $1.position }.filter { $0.status != .succeeded }

@@ -22,9 +22,12 @@ extension APIHandler {
                 return app
             }
         }
-        let view = try await context.runs(request.db).createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor)
+        let runs = context.runs(request.db)
+        var view = try await runs.createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
         try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db)
+        // Backend-only apps with nobody signed in on the device are done already.
+        if try await BackendOnlyItems.settle(run: view.id, runs: runs) > 0 { view = try await runs.view(view.id) }
         return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.db))))
     }
 

@@ -13,6 +13,8 @@ extension AppRegistrar {
         var role: String?
         var appIDs: [String]
         var logoutAction: String?
+        /// `ulc` (the default), `x-callback` or `backend-only`.
+        var logoutMethod: LogoutMethod?
         var paths: [String]?
         var allowedCallbackHosts: [String]?
         var deadlineSeconds: Int?
@@ -34,6 +36,20 @@ extension AppRegistrar {
             }
         }
 
+        /// Checks an x-callback action: `scheme://x-callback-url/<action>` on a custom scheme, with
+        /// no x-success, x-error or x-cancel (each run adds its own callback URLs).
+        static func checkXCallbackAction(_ action: String) throws {
+            let request: XCallbackRequest
+            do {
+                request = try XCallbackRequest(parsing: action)
+            } catch {
+                throw APIError.invalid("logoutAction", "\(error.detail); accepted: scheme://x-callback-url/action on the app's custom scheme, such as notes://x-callback-url/logout")
+            }
+            guard request.success == nil, request.error == nil, request.cancel == nil else {
+                throw APIError.invalid("logoutAction", "leave x-success, x-error and x-cancel out: each run adds its own callback URLs")
+            }
+        }
+
         /// Checks every field with the pure modules, naming the first one at fault. A logout action
         /// must pass `actionPolicy`: https without a port, or also http on loopback in developer mode.
         func validated(actionPolicy: CallbackPolicy = .default, context: ServerContext? = nil) throws -> Input {
@@ -51,12 +67,31 @@ extension AppRegistrar {
                 if let problem = AppIdentifier.problem(with: appID) { throw APIError.invalid("appIDs[\(index)]", problem) }
             }
             if role == "target" {
-                guard let action = logoutAction else {
-                    throw APIError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
+                let method = logoutMethod ?? .ulc
+                switch method {
+                case .ulc:
+                    guard let action = logoutAction else {
+                        throw APIError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
+                    }
+                    try Self.checkLogoutAction(action, policy: actionPolicy, field: "logoutAction")
+                case .xCallback:
+                    guard let action = logoutAction else {
+                        throw APIError.invalid("logoutAction", "an x-callback app needs its action URL, such as notes://x-callback-url/logout")
+                    }
+                    try Self.checkXCallbackAction(action)
+                case .backendOnly:
+                    guard logoutAction == nil else {
+                        throw APIError.invalid("logoutAction", "a backend-only app opens nothing on the device; leave logoutAction out")
+                    }
+                    guard backchannelLogoutURI != nil else {
+                        throw APIError.invalid("backchannelLogoutURI", "a backend-only app is logged out by its backend: give the backend's back-channel logout URI")
+                    }
                 }
-                try Self.checkLogoutAction(action, policy: actionPolicy, field: "logoutAction")
+                input.logoutMethod = method
             } else if logoutAction != nil {
                 throw APIError.invalid("logoutAction", "a launcher has no logout action; leave it out")
+            } else if logoutMethod != nil {
+                throw APIError.invalid("logoutMethod", "a launcher is not logged out by a method; leave it out")
             }
             for (index, path) in (paths ?? []).enumerated() {
                 guard !path.isEmpty, path.utf8.count <= 1024, !path.unicodeScalars.contains(where: { $0.value < 0x20 }) else {

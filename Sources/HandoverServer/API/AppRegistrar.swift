@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import UniversalLinks
 
 /// Registers an app: the API's `POST /api/v1/apps` and the dashboard's form both come here.
@@ -17,6 +18,7 @@ enum AppRegistrar {
         app.role = input.role ?? "target"
         app.appIDs = input.appIDs
         app.logoutAction = input.logoutAction
+        app.logoutMethod = input.logoutMethod
         app.paths = input.paths ?? []
         app.allowedCallbackHosts = input.allowedCallbackHosts ?? []
         app.deadlineSeconds = input.deadlineSeconds ?? 20
@@ -56,11 +58,16 @@ enum AppRegistrar {
     /// fields replaced, passes the same validation as a new one. An empty `backchannelLogoutURI`
     /// removes it.
     static func update(_ app: RegisteredApp, with change: Components.Schemas.AppUpdate, context: ServerContext, on database: Database) async throws {
-        var input = Input(name: app.name, role: app.role, appIDs: app.appIDs, logoutAction: app.logoutAction, paths: app.paths,
+        var input = Input(name: app.name, role: app.role, appIDs: app.appIDs, logoutAction: app.logoutAction,
+                          logoutMethod: app.role == "target" ? (app.logoutMethod ?? .ulc) : nil, paths: app.paths,
                           allowedCallbackHosts: app.allowedCallbackHosts, deadlineSeconds: app.deadlineSeconds, maxReissues: app.maxReissues,
                           androidPackage: app.androidPackage, androidFingerprints: app.androidFingerprints,
                           backchannelLogoutURI: app.backchannelLogoutURI, backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired)
-        if let action = change.logoutAction { input.logoutAction = action }
+        if let method = change.logoutMethod.flatMap({ LogoutMethod(rawValue: $0.rawValue) }) {
+            input.logoutMethod = method
+            if method == .backendOnly, change.logoutAction == nil { input.logoutAction = nil }
+        }
+        if let action = change.logoutAction { input.logoutAction = action.isEmpty ? nil : action }
         if let deadline = change.deadlineSeconds { input.deadlineSeconds = deadline }
         if let reissues = change.maxReissues { input.maxReissues = reissues }
         if let uri = change.backchannelLogoutURI {
@@ -70,6 +77,7 @@ enum AppRegistrar {
         if let required = change.backchannelLogoutSessionRequired { input.backchannelLogoutSessionRequired = required }
         let valid = try input.validated(actionPolicy: context.logoutActionPolicy, context: context)
         app.logoutAction = valid.logoutAction
+        app.logoutMethod = valid.logoutMethod
         app.deadlineSeconds = valid.deadlineSeconds ?? app.deadlineSeconds
         app.maxReissues = valid.maxReissues ?? app.maxReissues
         app.backchannelLogoutURI = valid.backchannelLogoutURI

@@ -10,6 +10,10 @@ struct AppView: Content, Hashable {
     var role: String
     var appIDs: [String]
     var logoutAction: String?
+    var logoutMethod: LogoutMethod?
+    /// x-callback apps: iOS asks the person before it opens a custom scheme, so a hand-over
+    /// needs a tap for each.
+    var opensWithPrompt: Bool
     var paths: [String]
     var allowedCallbackHosts: [String]
     var deadlineSeconds: Int
@@ -26,6 +30,8 @@ struct AppView: Content, Hashable {
         role = app.role
         appIDs = app.appIDs
         logoutAction = app.logoutAction
+        logoutMethod = app.role == "target" ? (app.logoutMethod ?? .ulc) : nil
+        opensWithPrompt = logoutMethod == .xCallback
         paths = app.paths
         allowedCallbackHosts = app.allowedCallbackHosts
         deadlineSeconds = app.deadlineSeconds

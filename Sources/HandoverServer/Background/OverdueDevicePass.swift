@@ -15,6 +15,7 @@ struct OverdueDevicePass: Sendable {
         let marked = try await devices.markDue()
         for device in marked {
             try await sessions?.signOutDevice(device.device, runID: device.run, on: database)
+            if let run = device.run { try await BackendOnlyItems.settle(run: run, runs: devices.runs) }
         }
         return marked
     }

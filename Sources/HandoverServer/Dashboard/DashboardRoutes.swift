@@ -251,7 +251,18 @@ struct DashboardRoutes: RouteCollection {
                                 HTML.element("td") { app.name }
                                 HTML.element("td") { app.role }
                                 HTML.element("td") { HTML.element("code") { app.appIDs.joined(separator: " ") } }
-                                HTML.element("td") { HTML.element("code") { app.logoutAction ?? "—" } }
+                                HTML.element("td") {
+                                    HTML.element("code") { app.logoutAction ?? "—" }
+                                    if app.role == "target" {
+                                        " "
+                                        switch app.logoutMethod ?? .ulc {
+                                        case .ulc: DashboardLayout.badge("ULC", .muted)
+                                        // iOS asks the person before opening a custom scheme.
+                                        case .xCallback: DashboardLayout.badge("x-callback: a tap", .wait)
+                                        case .backendOnly: DashboardLayout.badge("backend-only", .muted)
+                                        }
+                                    }
+                                }
                                 HTML.element("td") { HTML.element("code") { Self.callbackHostsText(app.allowedCallbackHosts) } }
                                 HTML.element("td") { "\(app.deadlineSeconds) s × \(app.maxReissues + 1)" }
                             }

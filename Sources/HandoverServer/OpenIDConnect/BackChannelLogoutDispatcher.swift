@@ -29,6 +29,9 @@ struct BackChannelLogoutDispatcher: Sendable {
     var timeout: TimeAmount = .seconds(10)
     /// Deliveries in flight at once.
     var width = 16
+    /// Called with a delivery's run once the delivery is settled (delivered, refused or failed):
+    /// the run's backend-only items may finish.
+    var runSettled: (@Sendable (UUID) async throws -> Void)?
 
     /// Sends every delivery that is due now, up to ``width`` at a time, so that a backend that
     /// hangs until the timeout holds up only its own tokens; returns how many were attempted.
@@ -97,5 +100,6 @@ struct BackChannelLogoutDispatcher: Sendable {
             logger.warning("back-channel logout delivery failed",
                            metadata: ["client": "\(delivery.clientID)", "attempt": "\(attempt)", "status": "\(status.rawValue)", "error": "\(failure)"])
         }
+        if status != .pending, let run = delivery.runID { try await runSettled?(run) }
     }
 }

@@ -456,8 +456,20 @@ extension OpenAPIDocument {
                 example: ABCDE12345.com.example.notes
             logoutAction:
               type: string
-              description: Required for a target app, absent for a launcher. The https URL that logs the app out.
+              description: |
+                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
+                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
+                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
               example: https://notes.example.com/logout
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              default: ulc
+              description: |
+                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
+                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
+                nothing on the device, the backend ending the session on its Back-Channel Logout token
+                (needs backchannelLogoutURI).
             paths:
               type: array
               description: Path patterns the app claims on this server's domain.
@@ -492,17 +504,5 @@ extension OpenAPIDocument {
             backchannelLogoutURI:
               type: string
               maxLength: 2048
-              description: |
-                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
-                `logout_token`) when one of the app's sessions ends: https, no fragment.
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-              default: false
-              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
-        AppUpdate:
-          type: object
-          description: |
-            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
     """#
 }

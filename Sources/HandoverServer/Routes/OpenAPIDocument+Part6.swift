@@ -2,12 +2,28 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2875 of the YAML.
+    /// Lines 2501–2898 of the YAML.
     static let part6 = #"""
+              description: |
+                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
+                `logout_token`) when one of the app's sessions ends: https, no fragment.
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+              default: false
+              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
+        AppUpdate:
+          type: object
+          description: |
+            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
             removes it. Admin scope.
           properties:
             logoutAction:
               type: string
+              description: An empty string removes it (for a change to backend-only).
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
             deadlineSeconds:
               type: integer
               minimum: 1
@@ -25,7 +41,7 @@ extension OpenAPIDocument {
         App:
           type: object
           additionalProperties: false
-          required: [id, name, role, appIDs, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
+          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
           properties:
             id:
               type: string
@@ -41,7 +57,14 @@ extension OpenAPIDocument {
                 type: string
             logoutAction:
               type: string
+              description: Present for target apps logged out by ulc or x-callback.
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
               description: Present for target apps.
+            opensWithPrompt:
+              type: boolean
+              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
             paths:
               type: array
               items:

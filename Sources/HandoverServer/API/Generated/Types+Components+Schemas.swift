@@ -28,8 +28,18 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/AppUpdate`.
         internal struct AppUpdate: Codable, Hashable, Sendable {
+            /// An empty string removes it (for a change to backend-only).
+            ///
             /// - Remark: Generated from `#/components/schemas/AppUpdate/logoutAction`.
             internal var logoutAction: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/logoutMethod`.
+            internal enum LogoutMethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ulc = "ulc"
+                case xCallback = "x-callback"
+                case backendOnly = "backend-only"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppUpdate/logoutMethod`.
+            internal var logoutMethod: Components.Schemas.AppUpdate.LogoutMethodPayload?
             /// - Remark: Generated from `#/components/schemas/AppUpdate/deadlineSeconds`.
             internal var deadlineSeconds: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/AppUpdate/maxReissues`.
@@ -41,19 +51,22 @@ extension Components {
             /// Creates a new `AppUpdate`.
             ///
             /// - Parameters:
-            ///   - logoutAction:
+            ///   - logoutAction: An empty string removes it (for a change to backend-only).
+            ///   - logoutMethod:
             ///   - deadlineSeconds:
             ///   - maxReissues:
             ///   - backchannelLogoutURI:
             ///   - backchannelLogoutSessionRequired:
             internal init(
                 logoutAction: Swift.String? = nil,
+                logoutMethod: Components.Schemas.AppUpdate.LogoutMethodPayload? = nil,
                 deadlineSeconds: Swift.Int? = nil,
                 maxReissues: Swift.Int? = nil,
                 backchannelLogoutURI: Swift.String? = nil,
                 backchannelLogoutSessionRequired: Swift.Bool? = nil
             ) {
                 self.logoutAction = logoutAction
+                self.logoutMethod = logoutMethod
                 self.deadlineSeconds = deadlineSeconds
                 self.maxReissues = maxReissues
                 self.backchannelLogoutURI = backchannelLogoutURI
@@ -61,6 +74,7 @@ extension Components {
             }
             internal enum CodingKeys: String, CodingKey {
                 case logoutAction
+                case logoutMethod
                 case deadlineSeconds
                 case maxReissues
                 case backchannelLogoutURI

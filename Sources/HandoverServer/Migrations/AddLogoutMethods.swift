@@ -1,0 +1,13 @@
+import Fluent
+
+/// Version 14: how each target app is logged out (`ulc`, `x-callback`, `backend-only`); the apps
+/// registered before keep ULC.
+struct AddLogoutMethods: AsyncMigration {
+    func prepare(on database: Database) async throws {
+        try await database.schema(RegisteredApp.schema).field("logout_method", .string).update()
+    }
+
+    func revert(on database: Database) async throws {
+        try await database.schema(RegisteredApp.schema).deleteField("logout_method").update()
+    }
+}
