@@ -62,6 +62,37 @@ public struct ServerLogoutSimulation: Sendable {
         }
     }
 
+    /// An app not logged out by ULC.
+    public struct OtherApp: Sendable {
+        public enum Method: Sendable {
+            /// Logged out by an x-callback-url on its own scheme (the app's name): the phone
+            /// shows iOS's prompt before opening it; the app answers as `behaviour` says.
+            case xCallback(AppBehaviour)
+            /// Nothing on the phone: its backend, at this Back-Channel Logout URI, ends it.
+            case backendOnly(backchannelLogoutURI: URL)
+        }
+
+        public var name: String
+        public var method: Method
+
+        public init(name: String, method: Method) {
+            self.name = name
+            self.method = method
+        }
+
+        /// The behaviour its outcome is judged by (a backend-only app must succeed).
+        public var behaviour: AppBehaviour {
+            if case .xCallback(let behaviour) = method { return behaviour }
+            return .conformant
+        }
+
+        /// `x-callback` or `backend-only`.
+        public var methodName: String {
+            if case .xCallback = method { return "x-callback" }
+            return "backend-only"
+        }
+    }
+
     /// What happened.
     public struct Result: Sendable {
         public var apps: [LogoutSimulation.AppResult]
@@ -89,6 +120,9 @@ public struct ServerLogoutSimulation: Sendable {
     public var pollInterval: Duration
     /// Called as each app finishes, in the order they finish, while the others are pending.
     public var progress: (@Sendable (LogoutSimulation.AppResult) async -> Void)?
+    /// Apps logged out by x-callback-url or by their backend only, besides the ULC apps of
+    /// ``behaviours`` (admin access only).
+    public var otherApps: [OtherApp] = []
     /// Someone signed in before the hand-over, whose apps' backends are told of it.
     public var signedInUser: SignedInUser?
     /// Called after the run whenever an app's backend side changes, until every one is settled
@@ -149,7 +183,11 @@ public struct ServerLogoutSimulation: Sendable {
         loopback.setRoute("/.well-known/apple-app-site-association",
                           .init(contentType: "application/json", body: LogoutSimulation.associationFile(apps: names)))
         loopback.setRoute("/", .init(body: "<h1>Handover simulator</h1>\n"))
-        let (deviceID, deviceKey, appIDs) = try await register(names: names, loopback: loopback)
+        let (deviceID, deviceKey, registered) = try await register(names: names, loopback: loopback)
+        let others = try await registerOtherApps()
+        let appIDs = registered.map { $0 + others }
+        let allNames = names + otherApps.map(\.name)
+        let allBehaviours = behaviours + otherApps.map(\.behaviour)
         var sessions: [String: String] = [:]
         if let signedInUser {
             guard case .admin(let key) = access, let appIDs else {
@@ -157,7 +195,7 @@ public struct ServerLogoutSimulation: Sendable {
             }
             let signIn = SimulatedSignIn(server: server, registry: FleetRegistry(baseURL: server, adminKey: key), user: signedInUser,
                                          sharedStore: storage.appendingPathComponent("shared-session"))
-            sessions = try await signIn.run(apps: Array(zip(names, appIDs)).map { (name: $0.0, id: $0.1) }, deviceID: deviceID)
+            sessions = try await signIn.run(apps: Array(zip(allNames, appIDs)).map { (name: $0.0, id: $0.1) }, deviceID: deviceID)
         }
 
         let serverDomain = server.port.map { "\(host):\($0)" } ?? host
@@ -171,7 +209,13 @@ public struct ServerLogoutSimulation: Sendable {
             await phone.launch(name)
             if behaviour == .killed { await phone.forceQuitBeforeNextLink(name) }
         }
-        let behaviourOf = Dictionary(uniqueKeysWithValues: zip(names, behaviours))
+        for app in otherApps {
+            guard case .xCallback(let behaviour) = app.method else { continue }  // backend-only: nothing on the phone
+            try await phone.install(InstalledApp(name: app.name, teamID: LogoutSimulation.teamID, bundleID: "com.example.\(app.name)",
+                                                 associatedDomains: [], customSchemes: [app.name], kind: .target(behaviour)))
+            await phone.launch(app.name)
+        }
+        let behaviourOf = Dictionary(uniqueKeysWithValues: zip(allNames, allBehaviours))
         let progress = self.progress
         let logout = ServerBackedLogout(
             server: FleetServer(baseURL: server, deviceID: deviceID, deviceKey: deviceKey),
@@ -222,7 +266,7 @@ public struct ServerLogoutSimulation: Sendable {
             report = try outcome.get()
         }
         let status = await logout.currentRun?.status.rawValue ?? "unknown"
-        let apps = zip(names, behaviours).compactMap { name, behaviour -> LogoutSimulation.AppResult? in
+        let apps = zip(allNames, allBehaviours).compactMap { name, behaviour -> LogoutSimulation.AppResult? in
             guard let entry = report.entries.first(where: { $0.app == name }) else { return nil }
             return LogoutSimulation.AppResult(app: name, behaviour: behaviour, outcome: entry.outcome, attempts: entry.attempts,
                                               durationMilliseconds: entry.durationMilliseconds, reason: entry.reason)
@@ -301,5 +345,28 @@ public struct ServerLogoutSimulation: Sendable {
             let device = try await registry.createDevice(name: "simulated-phone")
             return (device.device.id, device.key, ids)
         }
+    }
+
+    /// Registers ``otherApps`` afresh (an earlier run's entries of the same name are replaced).
+    private func registerOtherApps() async throws -> [UUID] {
+        guard !otherApps.isEmpty, case .admin(let adminKey) = access else { return [] }
+        let registry = FleetRegistry(baseURL: server, adminKey: adminKey)
+        let existing = try await registry.apps()
+        var ids: [UUID] = []
+        for app in otherApps {
+            if let old = existing.first(where: { $0.name == app.name }) { try await registry.deleteApp(old.id) }
+            var fields: [String: Any] = ["name": app.name, "role": "target", "appIDs": ["\(LogoutSimulation.teamID).com.example.\(app.name)"],
+                                         "deadlineSeconds": timeoutSeconds, "maxReissues": resends]
+            switch app.method {
+            case .xCallback:
+                fields["logoutMethod"] = "x-callback"
+                fields["logoutAction"] = "\(app.name)://x-callback-url/logout"
+            case .backendOnly(let uri):
+                fields["logoutMethod"] = "backend-only"
+                fields["backchannelLogoutURI"] = uri.absoluteString
+            }
+            ids.append(try await registry.createApp(fields).id)
+        }
+        return ids
     }
 }

@@ -48,6 +48,7 @@ final class SimulatedAppProcess: Sendable {
 
     /// A link arrives (possibly before ``finishLaunching()``, on a cold start).
     func receive(_ url: URL) -> Bool {
+        if let request = try? XCallbackRequest(parsing: url.absoluteString) { return receive(request) }
         if let receiver { return receiver.handle(url) }
         guard let ulc = try? UniversalLinkCallback(parsing: url.absoluteString) else { return false }
         let (phone, clock, opener, name) = (phone, clock, opener, name)
@@ -72,6 +73,49 @@ final class SimulatedAppProcess: Sendable {
             }
         case .conformant, .flaky, .failing, .killed:
             return false
+        }
+        work.withLockedValue { $0.append(task) }
+        return true
+    }
+
+    /// An x-callback-url request (an app without ULC): the app logs out as its behaviour says
+    /// and answers on x-success, or on x-error with `errorCode` and `errorMessage`.
+    private func receive(_ request: XCallbackRequest) -> Bool {
+        let (phone, clock, opener, name, behaviour) = (phone, clock, opener, name, behaviour)
+        let task = Task {
+            func signOut() async { await phone.setSignedIn(name, false) }
+            do {
+                switch behaviour {
+                case .conformant, .killed:
+                    try await clock.sleep(for: .seconds(1))
+                    await signOut()
+                    if let reply = request.successReply() { _ = await opener.open(reply) }
+                case .flaky:
+                    // Its first try fails inside the app; it tries again before answering.
+                    _ = await phone.countLogoutAttempt(name)
+                    try await clock.sleep(for: .seconds(2))
+                    await signOut()
+                    if let reply = request.successReply() { _ = await opener.open(reply) }
+                case .failing:
+                    try await clock.sleep(for: .seconds(1))
+                    if let reply = request.errorReply(code: 1, message: "the identity provider refused to end the session") {
+                        _ = await opener.open(reply)
+                    }
+                case .slow:
+                    try await clock.sleep(for: .seconds(30))
+                    await signOut()
+                    if let reply = request.successReply() { _ = await opener.open(reply) }
+                case .silent:
+                    try await clock.sleep(for: .seconds(1))
+                    await signOut()
+                case .premature:
+                    if let reply = request.successReply() { _ = await opener.open(reply) }
+                    try await clock.sleep(for: .seconds(3))
+                    await signOut()
+                }
+            } catch {
+                return
+            }
         }
         work.withLockedValue { $0.append(task) }
         return true

@@ -10,6 +10,10 @@ struct DemoBackends {
     /// The app whose backend is up, and the one whose backend is down.
     static let upApp = "sim-conformant"
     static let downApp = "sim-flaky"
+    /// A backend-only app: nothing on the phone; its backend (the live one) ends it.
+    static let backendOnlyApp = "sim-rota"
+    /// An app without ULC, logged out by an x-callback-url (iOS asks for a tap first).
+    static let xCallbackApp = "sim-pager"
     static let path = "/oidc/backchannel-logout"
 
     let up: LoopbackServer
@@ -26,8 +30,10 @@ struct DemoBackends {
 
     /// Each app with a backend, and the Back-Channel Logout URI it listens at.
     var uris: [String: URL] {
-        [Self.upApp: URL(string: up.origin + Self.path)!, Self.downApp: downURL]
+        [Self.upApp: liveURL, Self.downApp: downURL, Self.backendOnlyApp: liveURL]
     }
+
+    var liveURL: URL { URL(string: up.origin + Self.path)! }
 
     /// The logout tokens the live backend received (the POSTs' `logout_token`), decoded.
     func receivedTokens() -> [(sid: String?, audience: String?, isBackChannelLogout: Bool)] {
@@ -46,7 +52,7 @@ struct DemoBackends {
     /// The outcome each backend must get.
     static func expected(_ app: String) -> BackChannelLogoutState? {
         switch app {
-        case upApp: .delivered
+        case upApp, backendOnlyApp: .delivered
         case downApp: .failed
         default: nil
         }

@@ -13,11 +13,15 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             No iPhone and no set-up needed. The demo:
               1. starts `handover serve` in this process, on a free port, with a temporary SQLite database;
-              2. registers seven simulated apps (one per behaviour), a launcher and a device;
-              3. signs the shift's user in to two of the apps on the phone (an email link, which the server
+              2. registers seven simulated ULC apps (one per behaviour), a launcher and a device;
+              3. adds two apps without ULC: sim-pager, logged out by an x-callback-url (iOS asks for a tap
+                 before opening a custom scheme; the simulated phone counts the prompt), and sim-rota,
+                 backend-only (nothing opens on the phone; its backend ends the session);
+                 then signs the shift's user in to three apps on the phone (an email link, which the server
                  drops into a folder instead of mailing, then OpenID Connect Native SSO), after giving each
-                 app's backend a back-channel logout URI: sim-conformant's backend is up and takes the
-                 logout token; sim-flaky's backend is down, so its token is retried and then shown as failed;
+                 app's backend a back-channel logout URI: sim-conformant's and sim-rota's backend is up and
+                 takes the logout tokens; sim-flaky's backend is down, so its token is retried and then
+                 shown as failed;
               4. plays a shift handover through the real HTTP API: the server issues the links and keeps
                  the 20 s deadlines, the simulated phone's launcher opens them and reports each callback,
                  and the server posts a logout token to each backend;
@@ -136,8 +140,11 @@ struct DemoCommand: AsyncParsableCommand {
         let finished = Counter()
         var simulation = ServerLogoutSimulation(server: server.baseURL, access: .admin(key: adminKey), behaviours: behaviours,
                                                 timeoutSeconds: 20, resends: 2, pollInterval: .milliseconds(500))
+        simulation.otherApps = [.init(name: DemoBackends.xCallbackApp, method: .xCallback(.conformant)),
+                                .init(name: DemoBackends.backendOnlyApp, method: .backendOnly(backchannelLogoutURI: backends.liveURL))]
         simulation.signedInUser = .init(email: email, mailDrop: mailDrop, backends: backends.uris)
-        let total = behaviours.count
+        let total = behaviours.count + simulation.otherApps.count
+        let methods = Dictionary(uniqueKeysWithValues: simulation.otherApps.map { ($0.name, $0.methodName) })
         simulation.progress = { app in
             let done = await finished.increment()
             let mark = app.outcome == app.behaviour.expectedOutcome ? "ok" : "UNEXPECTED"
@@ -156,7 +163,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         say("")
         say("Run \(result.report.runID): \(result.runStatus)")
-        say("  \(Self.pad("app", 16)) \(Self.pad("behaviour", 11)) \(Self.pad("outcome", 10)) \(Self.pad("expected", 10)) attempts  \(Self.pad("time", 7)) backend (back-channel logout)")
+        say("  \(Self.pad("app", 16)) \(Self.pad("method", 12)) \(Self.pad("behaviour", 11)) \(Self.pad("outcome", 10)) \(Self.pad("expected", 10)) attempts  \(Self.pad("time", 7)) backend (back-channel logout)")
         var allExpected = true
         for app in result.apps {
             let expected = app.behaviour.expectedOutcome
@@ -164,10 +171,12 @@ struct DemoCommand: AsyncParsableCommand {
             let backendExpected = DemoBackends.expected(app.app)
             let asExpected = app.outcome == expected && backend?.state == backendExpected
             if !asExpected { allExpected = false }
-            say("  \(Self.pad(app.app, 16)) \(Self.pad(app.behaviour.rawValue, 11)) \(Self.pad(app.outcome.rawValue, 10)) \(Self.pad(expected.rawValue, 10)) \(Self.pad(String(app.attempts), 8))  \(Self.pad(Self.seconds(app.durationMilliseconds), 7)) \(backend.map(DemoBackends.describe) ?? "-")\(asExpected ? "" : "   <- not as expected")")
+            say("  \(Self.pad(app.app, 16)) \(Self.pad(methods[app.app] ?? "ULC", 12)) \(Self.pad(methods[app.app] == "backend-only" ? "-" : app.behaviour.rawValue, 11)) \(Self.pad(app.outcome.rawValue, 10)) \(Self.pad(expected.rawValue, 10)) \(Self.pad(String(app.attempts), 8))  \(Self.pad(Self.seconds(app.durationMilliseconds), 7)) \(backend.map(DemoBackends.describe) ?? "-")\(asExpected ? "" : "   <- not as expected")")
         }
-        if result.apps.count != behaviours.count { allExpected = false }
-        let tokens = backends.receivedTokens().dropFirst(alreadyReceived)
+        if result.apps.count != total { allExpected = false }
+        say("iOS asked \(result.prompts) time\(result.prompts == 1 ? "" : "s") before opening a custom scheme (the x-callback app needs a tap).")
+        if result.prompts != 1 { allExpected = false }
+        let tokens = backends.receivedTokens().dropFirst(alreadyReceived).filter { $0.audience == "com.example.\(DemoBackends.upApp)" }
         let signedIn = result.sessions[DemoBackends.upApp]
         if let token = tokens.first, tokens.count == 1, token.sid == signedIn, token.isBackChannelLogout {
             say("\(DemoBackends.upApp)'s backend received one logout token: aud \(token.audience ?? "?"), sid \(token.sid ?? "?") (the session signed in before the handover).")

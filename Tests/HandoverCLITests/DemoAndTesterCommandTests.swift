@@ -3,7 +3,7 @@ import Testing
 
 /// `handover demo` and `handover tester run`, as a newcomer runs them.
 @Suite(.timeLimit(.minutes(5))) struct DemoAndTesterCommandTests {
-    @Test func theDemoPlaysAllSevenBehavioursAndExitsZero() throws {
+    @Test func theDemoPlaysEveryBehaviourAndMethodAndExitsZero() throws {
         let started = Date()
         let result = try HandoverBinary.run(["demo"])
         print("handover demo: exit \(result.status) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s wall")
@@ -13,11 +13,17 @@ import Testing
                                         ("sim-slow", "timed_out", "-"), ("sim-silent", "timed_out", "-"),
                                         ("sim-flaky", "succeeded", "failed after 4 attempts (connection refused)"),
                                         ("sim-failing", "failed", "-"), ("sim-premature", "failed", "-"),
-                                        ("sim-killed", "succeeded", "-")] {
+                                        ("sim-killed", "succeeded", "-"),
+                                        ("sim-pager", "succeeded", "-"),
+                                        ("sim-rota", "succeeded", "delivered after 1 attempt (HTTP 200)")] {
             let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("  \(app) ") }
             #expect(line?.contains(" \(outcome) ") == true, "\(app): \(line ?? "no line")")
             #expect(line?.hasSuffix(" \(backend)") == true, "\(app)'s backend: \(line ?? "no line")")
         }
+        // A mixed fleet: each app's method is named; the x-callback app cost one prompt.
+        let line = { (app: String) in result.stdout.split(separator: "\n").first { $0.hasPrefix("  \(app) ") }.map(String.init) ?? "" }
+        #expect(line("sim-pager").contains(" x-callback ") && line("sim-rota").contains(" backend-only ") && line("sim-slow").contains(" ULC "))
+        #expect(result.stdout.contains("iOS asked 1 time before opening a custom scheme"))
         // The down backend was retried, and shown failing, before it was given up.
         #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("  backend of sim-flaky ") && $0.hasSuffix(" failing after 1 attempt (connection refused)") },
                 "\(result.stdout)")
