@@ -4,14 +4,14 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// `handover serve` is killed with SIGKILL while MDM commands are owed (the loopback Jamf Pro of
-/// `Tests/Peers/mdm_vendor.py` answered each first attempt 503); after a restart on the same data
-/// directory every command reaches Jamf Pro once: none lost, none sent twice.
+/// `handover serve` is killed with SIGKILL while MDM commands are owed (the loopback Jamf Pro or
+/// Microsoft Graph of `Tests/Peers/mdm_vendor.py` answered each first attempt 503); after a
+/// restart on the same data directory every command reaches the MDM once: none lost, none sent twice.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct MDMCrashTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Peers/mdm_vendor.py")
 
-    @Test func everyOwedMDMCommandIsSentOnceAfterASIGKILL() async throws {
+    @Test(arguments: ["jamf", "intune"]) func everyOwedMDMCommandIsSentOnceAfterASIGKILL(vendor: String) async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
             print("SKIP the MDM crash test: python3 is not installed")
             return
@@ -22,27 +22,34 @@ import FoundationNetworking
         let count = 20
         let serials = (0..<count).map { String(format: "C02CRASH%04d", $0) }
         let portFile = work.appendingPathComponent("jamf.port")
-        let vendor = Process()
-        vendor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        vendor.arguments = ["python3", Self.script.path, "jamf", portFile.path, "crash-client", "crash-secret",
-                            serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")]
-        try vendor.run()
-        defer { kill(vendor.processIdentifier, SIGKILL); vendor.waitUntilExit() }
+        let peer = Process()
+        peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        peer.arguments = ["python3", Self.script.path, vendor, portFile.path, "crash-client", "crash-secret",
+                          serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")]
+        try peer.run()
+        defer { kill(peer.processIdentifier, SIGKILL); peer.waitUntilExit() }
         var vendorPort: Int?
         for _ in 0..<200 where vendorPort == nil {
             vendorPort = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
             try await Task.sleep(for: .milliseconds(25))
         }
-        let jamf = "http://127.0.0.1:\(try #require(vendorPort))"
+        let jamf = "http://127.0.0.1:\(try #require(vendorPort))"  // the vendor's origin (Jamf Pro or Graph)
         // Each command's first attempt is answered 503, so every one is still owed at the kill.
         var control = URLRequest(url: URL(string: jamf + "/_control")!)
         control.httpMethod = "POST"
         control.httpBody = try JSONSerialization.data(withJSONObject: ["fail_next": Array(repeating: 503, count: count)])
         _ = try await URLSession.shared.data(for: control)
 
-        let environment = ["HANDOVER_MDM": "jamf", "HANDOVER_MDM_URL": jamf, "HANDOVER_MDM_CLIENT_ID": "crash-client",
+        var environment = ["HANDOVER_MDM": vendor, "HANDOVER_MDM_CLIENT_ID": "crash-client",
                            "HANDOVER_MDM_CLIENT_SECRET": "crash-secret", "HANDOVER_MDM_ACTION": "lock",
                            "HANDOVER_MDM_MESSAGE": "Return to the ward 7 desk"]
+        if vendor == "jamf" {
+            environment["HANDOVER_MDM_URL"] = jamf
+        } else {
+            environment["HANDOVER_MDM_TENANT"] = "contoso-tenant"
+            environment["HANDOVER_MDM_LOGIN_URL"] = jamf
+            environment["HANDOVER_MDM_GRAPH_URL"] = jamf
+        }
         let data = work.appendingPathComponent("data")
         let first = try ServerProcess.start(dataDirectory: data, environment: environment)
         let admin = try #require(first.firstAdminKey)
@@ -60,7 +67,7 @@ import FoundationNetworking
         // The runs time out after a second and the devices go out of service; wait for the
         // commands' first (refused) attempts, then kill the server while they are owed.
         let give = Date().addingTimeInterval(30)
-        while try await Self.log(jamf).requests.filter({ $0 == "POST /api/v2/mdm/commands" }).count < count, Date() < give {
+        while try await Self.log(jamf).requests.filter({ $0.hasPrefix("POST ") && !$0.hasSuffix("/token") }).count < count, Date() < give {
             try await Task.sleep(for: .milliseconds(100))
         }
         first.kill()
@@ -76,7 +83,7 @@ import FoundationNetworking
         try await Task.sleep(for: .seconds(3))  // time for a duplicate to show, were there one
         accepted = try await Self.log(jamf).accepted
         _ = second.terminate()
-        print("MDM crash: \(count) devices out of service; \(beforeRestart) commands accepted before the SIGKILL, \(accepted.count) in all, "
+        print("MDM crash (\(vendor)): \(count) devices out of service; \(beforeRestart) commands accepted before the SIGKILL, \(accepted.count) in all, "
               + "\(Set(accepted).count) distinct devices, \(accepted.count - Set(accepted).count) duplicates")
         #expect(Set(accepted).count == count, "every owed command reached Jamf Pro after the restart")
         #expect(accepted.count == count, "none was sent twice")
@@ -88,9 +95,13 @@ import FoundationNetworking
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         let requests = (json["requests"] as? [[String: Any]] ?? []).map { "\($0["method"] as? String ?? "") \($0["path"] as? String ?? "")" }
         let accepted = (json["accepted"] as? [[String: Any]] ?? []).compactMap { entry -> String? in
-            guard let body = (entry["body"] as? String)?.data(using: .utf8),
-                  let command = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-            return ((command["clientData"] as? [[String: Any]])?.first?["managementId"] as? String)
+            // Jamf Pro: the management id in the body; Graph: the managed device id in the path.
+            if let body = (entry["body"] as? String)?.data(using: .utf8),
+               let command = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+               let id = (command["clientData"] as? [[String: Any]])?.first?["managementId"] as? String {
+                return id
+            }
+            return entry["path"] as? String
         }
         return (requests, accepted)
     }
