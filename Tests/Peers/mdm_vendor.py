@@ -13,6 +13,7 @@ Jamf Pro (https://developer.jamf.com/jamf-pro):
   POST /api/oauth/token                     client credentials, form-encoded -> access_token, expires_in
   GET  /api/v2/mobile-devices/detail        ?section=GENERAL&section=HARDWARE&filter=hardware.serialNumber=="X"
   POST /api/v2/mdm/commands                 {"clientData":[{"managementId":..}],"commandData":{"commandType":..}}
+  GET  /api/v2/mdm/commands                 ?filter=clientManagementId==..;command==..;dateSent=ge=.. -> results
   errors: {"httpStatus": N, "errors": [{"code": .., "description": .., "id": "0", "field": null}]}
 
 Microsoft Intune through Microsoft Graph (https://learn.microsoft.com/graph):
@@ -21,15 +22,19 @@ Microsoft Intune through Microsoft Graph (https://learn.microsoft.com/graph):
   POST /v1.0/deviceManagement/managedDevices/{id}/remoteLock     204
   POST /v1.0/deviceManagement/managedDevices/{id}/wipe           204
   POST /beta/deviceManagement/managedDevices/{id}/enableLostMode 204
+  GET  /v1.0/deviceManagement/managedDevices/{id}               the device, with its deviceActionResults
   errors: {"error": {"code": .., "message": .., "innerError": {"date": .., "request-id": ..}}}
 
 Test controls (not part of either vendor's API):
   POST /_control {"expire_tokens": true}   every token issued so far answers 401 from now on
   POST /_control {"fail_next": [429, 503]} the next command requests answer these statuses
                                            (429 with Retry-After: 2)
+  POST /_control {"delay_accepted": 5}     an accepted command is answered 5 s later (a crash
+                                           in between leaves the sender in doubt)
   GET  /_log                               {"tokens_issued": n, "requests": [{method, path, query, body, authorization}],
                                             "accepted": [{path, body}] (the commands answered 201 or 204)}
 """
+import datetime
 import json
 import sys
 import threading
@@ -48,6 +53,7 @@ class State:
         self.valid_tokens = set()
         self.tokens_issued = 0
         self.fail_next = []
+        self.delay_accepted = 0.0  # seconds an accepted command waits before its answer
         self.requests = []
         self.accepted = []  # the commands answered 201/204: {"path", "body"}
         self.lock = threading.Lock()
@@ -147,6 +153,45 @@ def serve(vendor, port_file, client_id, secret, devices_text):
                          for serial, device_id in state.devices.items() if wanted == "serialNumber eq '%s'" % serial]
                 return self.answer(200, {"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#deviceManagement/managedDevices",
                                          "value": value})
+            if state.vendor == "jamf" and url.path == "/api/v2/mdm/commands":
+                if not self.authorized():
+                    return
+                wanted = {}
+                for clause in (query.get("filter") or [""])[0].split(";"):
+                    if "=ge=" in clause:
+                        name, value = clause.split("=ge=", 1)
+                        wanted[name] = ("ge", value)
+                    elif "==" in clause:
+                        name, value = clause.split("==", 1)
+                        wanted[name] = ("eq", value)
+                if not wanted:
+                    return self.error(400, "INVALID_FIELD", "the filter needs at least one field")
+                with state.lock:
+                    commands = list(state.accepted)
+                results = []
+                for command in commands:
+                    fields = {"clientManagementId": command.get("managementId"), "command": command.get("commandType"),
+                              "uuid": command.get("uuid"), "dateSent": command.get("dateSent")}
+                    ok = True
+                    for name, (op, value) in wanted.items():
+                        if op == "eq" and fields.get(name) != value:
+                            ok = False
+                        if op == "ge" and (fields.get(name) is None or parse_time(fields[name]) < parse_time(value)):
+                            ok = False
+                    if ok:
+                        results.append({"uuid": command["uuid"], "dateSent": command["dateSent"], "client": {"managementId": command["managementId"]},
+                                        "commandState": "PENDING", "commandType": command["commandType"]})
+                return self.answer(200, {"totalCount": len(results), "results": results})
+            parts = url.path.split("/")
+            if state.vendor == "intune" and len(parts) == 5 and parts[1] == "v1.0" and parts[2] == "deviceManagement" \
+                    and parts[3] == "managedDevices" and parts[4] in state.devices.values():
+                if not self.authorized():
+                    return
+                serial = next(s for s, d in state.devices.items() if d == parts[4])
+                with state.lock:
+                    actions = [{"actionName": c["action"], "actionState": "pending", "startDateTime": c["dateSent"],
+                                "lastUpdatedDateTime": c["dateSent"]} for c in state.accepted if c.get("deviceId") == parts[4]]
+                return self.answer(200, {"id": parts[4], "serialNumber": serial, "deviceActionResults": actions})
             self.error(404, "NOT_FOUND" if state.vendor == "jamf" else "ResourceNotFound", "No such resource: " + url.path)
 
         def do_POST(self):
@@ -158,6 +203,8 @@ def serve(vendor, port_file, client_id, secret, devices_text):
                     if control.get("expire_tokens"):
                         state.valid_tokens.clear()
                     state.fail_next.extend(control.get("fail_next", []))
+                    if "delay_accepted" in control:
+                        state.delay_accepted = float(control["delay_accepted"])
                 return self.answer(200, {"ok": True})
             self.record(body)
             if (state.vendor == "jamf" and url.path == "/api/oauth/token") or \
@@ -192,7 +239,9 @@ def serve(vendor, port_file, client_id, secret, devices_text):
                     return self.error(400, "INVALID_FIELD", "clientData or commandData is not valid")
                 command_id = str(uuid.uuid4())
                 with state.lock:
-                    state.accepted.append({"path": url.path, "body": body})
+                    state.accepted.append({"path": url.path, "body": body, "uuid": command_id, "managementId": clients[0].get("managementId"),
+                                           "commandType": command, "dateSent": now_text()})
+                time.sleep(state.delay_accepted)
                 return self.answer(201, [{"id": command_id, "href": "/api/v2/mdm/commands?filter=uuid==" + command_id}])
             if state.vendor == "intune":
                 parts = url.path.split("/")
@@ -201,7 +250,9 @@ def serve(vendor, port_file, client_id, secret, devices_text):
                     version, action = parts[1], parts[5]
                     if (version, action) in (("v1.0", "remoteLock"), ("v1.0", "wipe"), ("beta", "enableLostMode")):
                         with state.lock:
-                            state.accepted.append({"path": url.path, "body": body})
+                            state.accepted.append({"path": url.path, "body": body, "deviceId": parts[4], "action": action,
+                                                   "dateSent": now_text()})
+                        time.sleep(state.delay_accepted)
                         return self.answer(204)
                 self.error(404, "ResourceNotFound", "Resource not found for the segment '%s'." % url.path)
                 return
@@ -213,6 +264,14 @@ def serve(vendor, port_file, client_id, secret, devices_text):
     import os
     os.replace(port_file + ".tmp", port_file)
     server.serve_forever()
+
+
+def now_text():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_time(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def management_id(device_id):

@@ -24,6 +24,10 @@ package final class MDMCommand: Model, @unchecked Sendable {
     @OptionalField(key: "answer") package var answer: String?
     /// Who confirmed an erase on the dashboard.
     @OptionalField(key: "confirmed_by") package var confirmedBy: String?
+    /// Set while an attempt is on its way: found set when the command is due again, the server
+    /// stopped mid-attempt, and the MDM is asked whether it already has the command before it
+    /// is sent again.
+    @OptionalField(key: "in_flight_since") package var inFlightSince: Date?
     @Field(key: "created_at") package var createdAt: Date
     @OptionalField(key: "sent_at") package var sentAt: Date?
     @Field(key: "version") package var version: Int

@@ -36,6 +36,29 @@ struct IntuneConnector: MDMConnector {
         return "POST \(url.absoluteString.removingPercentEncoding ?? url.absoluteString)" + (body.map { " " + String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
+    /// The device's `deviceActionResults` (`GET /v1.0/deviceManagement/managedDevices/{id}`): an
+    /// action of this name started since `since`.
+    func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String? {
+        let id = try await managedDeviceID(of: command)
+        var components = URLComponents(url: graphBaseURL.appendingPathComponent("v1.0/deviceManagement/managedDevices/\(id)"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "$select", value: "id,deviceActionResults")]
+        guard let url = components?.url else { return nil }
+        let answer = try await tokens.authorized(.GET, url)
+        guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the device's action results") }
+        struct Device: Decodable {
+            struct Action: Decodable { var actionName: String; var startDateTime: String? }
+            var deviceActionResults: [Action]?
+        }
+        let name = Self.request(command, deviceID: id, graph: graphBaseURL).0.lastPathComponent
+        let actions = (try? JSONDecoder().decode(Device.self, from: answer.body))?.deviceActionResults ?? []
+        let started = actions.first { action in
+            guard action.actionName.caseInsensitiveCompare(name) == .orderedSame else { return false }
+            guard let text = action.startDateTime, let date = try? Date(text, strategy: .iso8601) else { return true }
+            return date >= since
+        }
+        return started.map { _ in "Intune already had \(name) for managed device \(id)" }
+    }
+
     private func managedDeviceID(of command: MDMCommandRequest) async throws -> String {
         if let id = command.mdmDeviceID { return id }
         guard let serial = command.serialNumber else {

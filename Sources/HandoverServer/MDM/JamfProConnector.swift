@@ -37,6 +37,24 @@ struct JamfProConnector: MDMConnector {
         return "POST \(baseURL.appendingPathComponent("api/v2/mdm/commands").absoluteString) \(body)"
     }
 
+    /// `GET /api/v2/mdm/commands?filter=clientManagementId==…;command==…;dateSent=ge=…`.
+    func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String? {
+        let managementID = try await managementID(of: command)
+        var components = URLComponents(url: baseURL.appendingPathComponent("api/v2/mdm/commands"), resolvingAgainstBaseURL: false)
+        let date = since.formatted(.iso8601)
+        components?.queryItems = [URLQueryItem(name: "filter",
+                                               value: "clientManagementId==\(managementID);command==\(Self.commandType(command.action));dateSent=ge=\(date)")]
+        guard let url = components?.url else { return nil }
+        let answer = try await tokens.authorized(.GET, url)
+        guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the command lookup") }
+        struct Page: Decodable {
+            struct Command: Decodable { var uuid: String }
+            var results: [Command]
+        }
+        guard let found = (try? JSONDecoder().decode(Page.self, from: answer.body))?.results.first else { return nil }
+        return "Jamf Pro already had \(Self.commandType(command.action)) as command \(found.uuid) for management id \(managementID)"
+    }
+
     private func managementID(of command: MDMCommandRequest) async throws -> String {
         if let id = command.mdmDeviceID { return id }
         guard let serial = command.serialNumber else {

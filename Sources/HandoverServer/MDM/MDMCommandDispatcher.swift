@@ -35,7 +35,8 @@ struct MDMCommandDispatcher: Sendable {
     private func lease(_ command: MDMCommand, now: Date, sql: any SQLDatabase) async throws -> Bool {
         guard let id = command.id else { return false }
         let leased = try await sql.raw("""
-            UPDATE mdm_commands SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
+            UPDATE mdm_commands SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1,
+            in_flight_since = \(bind: now)
             WHERE id = \(bind: id) AND version = \(bind: command.version) AND status = \(bind: MDMCommandState.pending.rawValue) RETURNING id
             """).all()
         guard !leased.isEmpty, let device = try await Device.find(command.deviceID, on: database) else { return false }
@@ -48,7 +49,13 @@ struct MDMCommandDispatcher: Sendable {
             outcome = .success("dry run: would send " + (connector?.describe(request) ?? "a device.mdm_command webhook event"))
         } else if let connector {
             do {
-                outcome = .success(try await connector.send(request))
+                // The last attempt was cut off by a crash: the MDM may have the command already.
+                if let since = command.inFlightSince,
+                   let found = try await connector.findSent(request, since: since.addingTimeInterval(-5)) {
+                    outcome = .success(found + " (its earlier attempt was interrupted; not sent again)")
+                } else {
+                    outcome = .success(try await connector.send(request))
+                }
             } catch let failure as MDMFailure {
                 outcome = .failure(failure)
             } catch {
@@ -73,7 +80,7 @@ struct MDMCommandDispatcher: Sendable {
             try await sql.raw("""
                 UPDATE mdm_commands SET status = \(bind: status.rawValue), attempts = \(bind: attempt), next_attempt_at = \(bind: nextAttempt),
                 last_status_code = \(bind: statusCode), last_error = \(bind: failureText), answer = \(bind: answer),
-                sent_at = \(bind: status == .sent || status == .dryRun ? finished : nil), version = version + 1
+                sent_at = \(bind: status == .sent || status == .dryRun ? finished : nil), version = version + 1, in_flight_since = NULL
                 WHERE id = \(bind: id)
                 """).run()
             if connector == nil, status == .sent {

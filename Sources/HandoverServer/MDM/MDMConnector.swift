@@ -47,6 +47,9 @@ protocol MDMConnector: Sendable {
     func send(_ command: MDMCommandRequest) async throws -> String
     /// What ``send(_:)`` would send, for a dry run.
     func describe(_ command: MDMCommandRequest) -> String
+    /// Whether the MDM already has this command from `since` on (an attempt that the server's
+    /// crash interrupted may have reached it): its answer in words, or nil.
+    func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String?
 }
 
 /// An HTTP exchange with an MDM, its failures sorted into ``MDMFailure``.

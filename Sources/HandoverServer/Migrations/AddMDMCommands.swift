@@ -18,6 +18,7 @@ struct AddMDMCommands: AsyncMigration {
             .field("last_error", .string)
             .field("answer", .string)
             .field("confirmed_by", .string)
+            .field("in_flight_since", .datetime)
             .field("created_at", .datetime, .required)
             .field("sent_at", .datetime)
             .field("version", .int, .required)
