@@ -7,7 +7,7 @@ import FoundationNetworking
 /// `handover serve` is killed with SIGKILL while MDM commands are owed (the loopback Jamf Pro or
 /// Microsoft Graph of `Tests/Peers/mdm_vendor.py` answered each first attempt 503); after a
 /// restart on the same data directory every command reaches the MDM once: none lost, none sent twice.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct MDMCrashTests {
+@Suite(.timeLimit(.minutes(5))) struct MDMCrashTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Peers/mdm_vendor.py")
 
