@@ -76,7 +76,7 @@ import FoundationNetworking
         }
         first.kill()
         let beforeRestart = try await Self.log(jamf).accepted.count
-        #expect(beforeRestart == count / 2, "half were in flight at the kill")
+        #expect(beforeRestart >= count / 2, "at least half were in flight at the kill (a slow machine may have retried some 503s already)")
 
         let second = try ServerProcess.start(dataDirectory: data, environment: environment)
         var accepted = try await Self.log(jamf).accepted
