@@ -7,7 +7,8 @@ import SQLKit
 /// Sends the MDM commands that are due (the `mdm_commands` outbox), up to ``width`` at a time.
 ///
 /// Each is leased first with a conditional update, so two instances never send the same attempt;
-/// a crash mid-attempt leaves it pending, and it is sent again after its lease (a minute).
+/// a crash mid-attempt leaves it pending, and after its lease (a minute) the MDM is asked whether
+/// it has the command already before it is sent again.
 /// - The MDM accepted it: sent, with its answer, in the device's history.
 /// - 429: tried again after the MDM's Retry-After.
 /// - No answer, a 5xx, a 401 after the token was renewed once: back-off (2, 4, 8 … s), then
