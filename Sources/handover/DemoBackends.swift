@@ -1,7 +1,6 @@
 import DeviceSimulator
 import Foundation
 import HandoverProtocol
-import LinkCallbacks
 
 /// The two app backends `handover demo` plays, told of each hand-over by OpenID Connect
 /// Back-Channel Logout: one that takes the logout token (answers 200 and keeps it), and one that
@@ -40,9 +39,7 @@ struct DemoBackends {
         up.received.filter { $0.method == "POST" && $0.target == Self.path }.compactMap { request in
             guard let field = request.body.split(separator: "&").first(where: { $0.hasPrefix("logout_token=") }) else { return nil }
             let token = String(field.dropFirst("logout_token=".count)).removingPercentEncoding ?? ""
-            let parts = token.split(separator: ".")
-            guard parts.count == 3, let data = try? Base64URL.decode(String(parts[1])),
-                  let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            guard let claims = UnverifiedClaims.of(token) else { return nil }
             let events = claims["events"] as? [String: Any]
             return (claims["sid"] as? String, claims["aud"] as? String,
                     events?["http://schemas.openid.net/event/backchannel-logout"] != nil)

@@ -26,8 +26,12 @@ extension APIHandler {
         var view = try await runs.createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
         try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db)
-        // Backend-only apps with nobody signed in on the device are done already.
-        if try await BackendOnlyItems.settle(run: view.id, runs: runs) > 0 { view = try await runs.view(view.id) }
+        // Backend-only apps (the pending items without a link) with nobody signed in on the
+        // device are done already; a run of link apps only costs nothing here.
+        if view.items.contains(where: { $0.isPending && $0.link == nil }),
+           try await BackendOnlyItems.settle(run: view.id, runs: runs) > 0 {
+            view = try await runs.view(view.id)
+        }
         return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.db))))
     }
 

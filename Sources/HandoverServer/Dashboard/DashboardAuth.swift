@@ -44,6 +44,13 @@ enum DashboardAuth {
     /// Whether cookies must be Secure: the public URL is https.
     static func secure(_ context: ServerContext) -> Bool { context.publicURL.scheme == "https" }
 
+    /// Who acts through `session`, as a device's history names them: the admin key it signed in
+    /// with, `"ops" (admin key hov_AbC…) on the dashboard`.
+    static func actor(of session: DashboardSession, on database: Database) async throws -> String {
+        let key = try await APIKey.find(session.apiKeyID, on: database)
+        return key.map { "\"\($0.name)\" (admin key \($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+    }
+
     /// Throws a 403 page unless the form's `csrf` field equals `expected`.
     static func checkCSRF(_ request: Request, expected: String?) throws {
         let presented = (try? request.content.get(String.self, at: "csrf")) ?? ""

@@ -31,8 +31,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let device = try await device(request)
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
-            let key = try await APIKey.find(session.apiKeyID, on: request.db)
-            let actor = key.map { "\"\($0.name)\" (admin key \($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+            let actor = try await DashboardAuth.actor(of: session, on: request.db)
             do {
                 _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: context.clock.now())
             } catch let error as DomainError {
@@ -53,8 +52,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 throw DashboardError.notFound("No MDM command has this id.")
             }
             let typed = (try? request.content.get(String.self, at: "confirm")) ?? ""
-            let key = try await APIKey.find(session.apiKeyID, on: request.db)
-            let actor = key.map { "\"\($0.name)\" (admin key \($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+            let actor = try await DashboardAuth.actor(of: session, on: request.db)
             do {
                 try await EraseConfirmation.confirm(commandID, of: try device.requireID(), typedName: typed, actor: actor, on: request.db,
                                                     now: context.clock.now())
