@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import HandoverClient
+import LinkCallbacks
 
 /// A shift handover on a simulated phone: a launcher logs out a list of apps with given
 /// behaviours, in simulated time. `handover simulate logout` runs it.
@@ -8,6 +9,9 @@ import HandoverClient
 /// It serves the apps' AASA file from an in-process loopback HTTP server, installs the apps
 /// (each fetches it over HTTP), signs a user in to each, and runs a real `LogoutInitiator` in
 /// the launcher. After each success callback the launcher checks that the user is signed out.
+/// Apps of ``xCallbackBehaviours`` have no ULC: the launcher opens their x-callback-url (iOS
+/// asks the person first, counted in ``Result/prompts``) and they answer on the launcher's
+/// scheme, through its `XCallbackRouter`.
 public struct LogoutSimulation: Sendable {
     /// One app's line in the result.
     public struct AppResult: Sendable, Equatable, Codable {
@@ -23,18 +27,24 @@ public struct LogoutSimulation: Sendable {
     public struct Result: Sendable {
         public var apps: [AppResult]
         public var report: LogoutReport
-        /// Custom-scheme prompts the phone showed (none are expected: ULCs are universal links).
+        /// Custom-scheme prompts the phone showed: none for ULC apps (universal links), one for
+        /// each x-callback link opened and one for each answer back to the launcher's scheme.
         public var prompts: Int
         /// Simulated time, first send to last outcome.
         public var simulatedMilliseconds: Int64
     }
 
     public var behaviours: [AppBehaviour]
+    /// Apps logged out by x-callback-url (after the ULC apps), named `x-<behaviour>`: each
+    /// declares its name as its scheme.
+    public var xCallbackBehaviours: [AppBehaviour]
     public var timeout: Duration
     public var resends: Int
 
-    public init(behaviours: [AppBehaviour], timeout: Duration = .seconds(20), resends: Int = 2) {
+    public init(behaviours: [AppBehaviour], xCallbackBehaviours: [AppBehaviour] = [], timeout: Duration = .seconds(20),
+                resends: Int = 2) {
         self.behaviours = behaviours
+        self.xCallbackBehaviours = xCallbackBehaviours
         self.timeout = timeout
         self.resends = resends
     }
@@ -42,7 +52,12 @@ public struct LogoutSimulation: Sendable {
     static let teamID = "ABCDE12345"
 
     /// Names apps after their behaviour, numbering repeats (`conformant`, `conformant-2`).
-    func appNames() -> [String] {
+    func appNames() -> [String] { Self.names(of: behaviours) }
+
+    /// The x-callback apps' names: `x-conformant`, `x-conformant-2`.
+    func xCallbackAppNames() -> [String] { Self.names(of: xCallbackBehaviours).map { "x-\($0)" } }
+
+    private static func names(of behaviours: [AppBehaviour]) -> [String] {
         var seen: [AppBehaviour: Int] = [:]
         return behaviours.map { behaviour in
             seen[behaviour, default: 0] += 1
@@ -96,16 +111,27 @@ public struct LogoutSimulation: Sendable {
             await phone.launch(name)
             if behaviour == .killed { await phone.forceQuitBeforeNextLink(name) }
         }
+        let xNames = xCallbackAppNames()
+        for (name, behaviour) in zip(xNames, xCallbackBehaviours) {
+            try await phone.install(InstalledApp(name: name, teamID: Self.teamID, bundleID: "com.example.\(name)",
+                                                 associatedDomains: [], customSchemes: [name], kind: .target(behaviour)))
+            await phone.launch(name)
+            if behaviour == .killed { await phone.forceQuitBeforeNextLink(name) }
+        }
         let targets = names.map { TargetApp(id: $0, logoutAction: URL(string: "\(server.origin)/apps/\($0)/logout")!) }
+            + xNames.map { TargetApp(id: $0, logoutAction: URL(string: "\($0)://x-callback-url/logout")!) }
         let initiator = try LogoutInitiator(
             apps: targets,
             configuration: InitiatorConfiguration(callbackBase: URL(string: "\(server.origin)/launcher/ulc/cb")!,
-                                                  timeout: timeout, resends: resends),
+                                                  timeout: timeout, resends: resends, xCallbackReplyScheme: "launcher"),
             opener: PhoneURLOpener(phone: phone, app: "launcher"),
             journal: InitiatorJournal(file: storage.appendingPathComponent("launcher/run.json")),
             clock: clock,
             verifySignedOut: { app in await !phone.isSignedIn(app.id) })
         await phone.attach(initiator, to: "launcher")
+        let router = XCallbackRouter(scheme: "launcher", policy: CallbackPolicy(), opener: PhoneURLOpener(phone: phone, app: "launcher"))
+        initiator.takeReplies(through: router)
+        await phone.attach(router, to: "launcher")
         // Let every app finish its start-up before the handover begins.
         await clock.advance(by: .seconds(1))
         let start = clock.now
@@ -113,7 +139,7 @@ public struct LogoutSimulation: Sendable {
             throw SimulatorError("the simulated run did not finish within an hour of simulated time")
         }
         let elapsed = start.duration(to: clock.now)
-        let apps = zip(names, behaviours).compactMap { name, behaviour -> AppResult? in
+        let apps = zip(names + xNames, behaviours + xCallbackBehaviours).compactMap { name, behaviour -> AppResult? in
             guard let entry = report.entries.first(where: { $0.app == name }) else { return nil }
             return AppResult(app: name, behaviour: behaviour, outcome: entry.outcome, attempts: entry.attempts,
                              durationMilliseconds: entry.durationMilliseconds, reason: entry.reason)

@@ -45,6 +45,7 @@ public actor SimulatedPhone {
     private var matchers: [String: AssociationMatcher] = [:]
     private var processes: [String: SimulatedAppProcess] = [:]
     private var launchers: [String: any LauncherCallbackHandler] = [:]
+    private var routers: [String: XCallbackRouter] = [:]
     private var signedIn: [String: Bool] = [:]
     private var logoutAttempts: [String: Int] = [:]
     private var forceQuitBeforeNextLink: Set<String> = []
@@ -90,6 +91,12 @@ public actor SimulatedPhone {
     /// or a `ServerBackedLogout` (server mode).
     public func attach(_ initiator: any LauncherCallbackHandler, to app: String) {
         launchers[app] = initiator
+    }
+
+    /// Lets x-callback-url links on the launcher's own scheme (the replies of x-callback apps)
+    /// reach its router.
+    public func attach(_ router: XCallbackRouter, to app: String) {
+        routers[app] = router
     }
 
     // MARK: State the apps keep on disk
@@ -161,6 +168,10 @@ public actor SimulatedPhone {
         foreground = name
         switch app.kind {
         case .launcher:
+            if let router = routers[name], let scheme = url.scheme?.lowercased(), scheme != "https", scheme != "http" {
+                _ = await router.handle(url)
+                return .app(name)
+            }
             guard let initiator = launchers[name] else { return .refused("\(name) has no initiator attached") }
             _ = await initiator.handleCallback(url)
             return .app(name)

@@ -20,6 +20,20 @@ import LinkCallbacks
 /// `verifySignedOut`, a success answer is checked (the `premature` case: an app that answers
 /// before its logout finished is reported as failed). Every transition is journaled, so a
 /// killed launcher resumes where it stopped (re-opening the link of an attempt in flight).
+///
+/// Apps without ULC are logged out by x-callback-url (a ``TargetApp`` whose action is
+/// `pager://x-callback-url/logout`): the initiator adds `x-success`, `x-error` and `x-cancel`
+/// with the attempt's nonce, and the answers take the same deadlines, resends and journal.
+/// iOS asks the person before it opens a custom scheme; when it does not open the link (no app
+/// declares the scheme, or the person declined), the app fails at once. With
+/// ``InitiatorConfiguration/xCallbackReplyScheme`` the answers come back on the launcher's own
+/// scheme through its ``XCallbackRouter``:
+///
+/// ```swift
+/// let router = XCallbackRouter(scheme: "launcher", policy: policy, opener: opener)
+/// initiator.takeReplies(through: router)
+/// // When a launcher:// URL arrives:  await router.handle(url)
+/// ```
 public actor LogoutInitiator {
     /// Everything the initiator does, for the launcher's logging.
     public nonisolated let events: AsyncStream<InitiatorEvent>
@@ -38,7 +52,14 @@ public actor LogoutInitiator {
     private var results: [String: AttemptResult] = [:]
     private var waiter: (nonce: String, continuation: CheckedContinuation<AttemptResult, Never>)?
 
-    private enum AttemptResult: Sendable { case answered(CommandAnswer.Kind), timedOut }
+    private enum AttemptResult: Sendable {
+        case answered(CommandAnswer.Kind, detail: String? = nil)
+        /// An x-callback app opened `x-cancel`.
+        case cancelled
+        /// iOS did not open an x-callback link.
+        case notOpened
+        case timedOut
+    }
 
     /// Makes an initiator, resuming the journaled run when it is for the same apps.
     ///
@@ -115,16 +136,56 @@ public actor LogoutInitiator {
     /// Like ``handleCallback(_:)``, with the reason for refusing.
     public func acceptCallback(_ url: URL) throws(CallbackRejection) {
         let parsed = try CallbackAddress(url, base: configuration.callbackBase)
+        try accept(runID: parsed.runID, appID: parsed.appID, nonce: parsed.nonce, as: .answered(parsed.kind))
+    }
+
+    /// Takes an x-callback app's answer on the launcher's scheme
+    /// (`launcher://x-callback-url/handover-logout-reply?…`), refusing it as ``acceptCallback(_:)``
+    /// refuses a callback.
+    public func acceptXCallbackReply(_ request: XCallbackRequest) throws(CallbackRejection) {
+        if let scheme = configuration.xCallbackReplyScheme, request.scheme.lowercased() != scheme.lowercased() {
+            throw .notACallback("its scheme is \(request.scheme), not \(scheme)")
+        }
+        let reply = try XCallbackReplyAddress(request)
+        let result: AttemptResult = switch reply.answer {
+        case .success: .answered(.success)
+        case .error: .answered(.error, detail: reply.errorDetail)
+        case .cancel: .cancelled
+        }
+        try accept(runID: reply.runID, appID: reply.appID, nonce: reply.nonce, as: result)
+    }
+
+    /// Registers the reply action on the launcher's router, so that x-callback apps' answers
+    /// reach this initiator. A refused answer is reported as an ``InitiatorEvent/callbackRejected(url:reason:)``
+    /// and its own `x-error` (if any) is opened with code 403.
+    public nonisolated func takeReplies(through router: XCallbackRouter) {
+        router.register(XCallbackReplyAddress.action) { [weak self] request in
+            guard let self else { return .failure(code: 410, message: "the logout run is over") }
+            do throws(CallbackRejection) {
+                try await self.acceptXCallbackReply(request)
+                return .success([:])
+            } catch {
+                await self.reportRejected(request.text, error)
+                return .failure(code: 403, message: error.description)
+            }
+        }
+    }
+
+    private func reportRejected(_ url: String, _ reason: CallbackRejection) {
+        eventSink.yield(.callbackRejected(url: url, reason: reason))
+    }
+
+    private func accept(runID: String, appID: String, nonce: String, as result: AttemptResult) throws(CallbackRejection) {
         guard let index = record.apps.firstIndex(where: {
-            if case .sent(_, let nonce) = $0.phase { return nonce == parsed.nonce }
+            if case .sent(_, let sent) = $0.phase { return sent == nonce }
             return false
         }) else {
-            if record.apps.contains(where: { $0.usedNonces.contains(parsed.nonce) }) { throw .usedNonce }
+            if record.apps.contains(where: { $0.usedNonces.contains(nonce) }) { throw .usedNonce }
             throw .unknownNonce
         }
-        guard parsed.runID == record.runID, parsed.appID == record.apps[index].app.id else { throw .mismatchedNonce }
-        guard !settledNonces.contains(parsed.nonce) else { throw .usedNonce }
-        settle(parsed.nonce, .answered(parsed.kind))
+        guard runID == record.runID, appID == record.apps[index].app.id else { throw .mismatchedNonce }
+        guard !settledNonces.contains(nonce) else { throw .usedNonce }
+        settle(nonce, result)
     }
 
     // MARK: Running one app
@@ -160,21 +221,28 @@ public actor LogoutInitiator {
                 do { try await clock.sleep(for: timeout) } catch { return }
                 await self?.settle(nonce, .timedOut)
             }
-            _ = await opener.open(link)
+            if !(await opener.open(link)), app.logoutMethod == .xCallback {
+                settle(nonce, .notOpened)
+            }
             let result = await outcome(of: nonce)
             timer.cancel()
             let elapsed = stopwatch.elapsed
             record.apps[index].elapsedMilliseconds += elapsed.components.seconds * 1000
                 + elapsed.components.attoseconds / 1_000_000_000_000_000
             switch result {
-            case .answered(.success):
+            case .answered(.success, _):
                 if let verifySignedOut, !(await verifySignedOut(app)) {
                     apply(index, .fail(reason: "it answered success, but the user is still signed in"))
                 } else {
                     apply(index, .succeed)
                 }
-            case .answered(.error):
-                apply(index, .fail(reason: "it opened its error URL"))
+            case .answered(.error, let detail):
+                apply(index, .fail(reason: "it opened its error URL" + (detail.map { " (\($0))" } ?? "")))
+            case .cancelled:
+                apply(index, .fail(reason: "it opened its x-cancel URL: the person cancelled the logout in the app"))
+            case .notOpened:
+                apply(index, .fail(reason: "iOS did not open its x-callback link: no installed app declares the scheme "
+                    + "\(app.logoutAction.scheme ?? ""), or the person declined iOS's prompt"))
             case .timedOut:
                 eventSink.yield(.timedOut(app: app.id, attempt: record.apps[index].attempts))
                 apply(index, .timeOut)
@@ -203,6 +271,23 @@ public actor LogoutInitiator {
         let path = "\(base)/\(PercentEncoding.encodeUnreserved(record.runID))/\(PercentEncoding.encodeUnreserved(app.id))"
         guard let success = URL(string: "\(path)/success?n=\(nonce)"), let error = URL(string: "\(path)/error?n=\(nonce)") else {
             throw CallbackRejection.notACallback("the callback base \(base) does not make a URL")
+        }
+        if app.logoutMethod == .xCallback {
+            var request = try XCallbackRequest(parsing: app.logoutAction.absoluteString)
+            if let scheme = configuration.xCallbackReplyScheme {
+                func reply(_ answer: XCallbackReplyAddress.Answer) throws -> URL {
+                    guard let url = XCallbackReplyAddress.url(scheme: scheme, runID: record.runID, appID: app.id, answer: answer,
+                                                              nonce: nonce) else {
+                        throw CallbackRejection.notACallback("the reply scheme \(scheme) does not make a URL")
+                    }
+                    return url
+                }
+                (request.success, request.error, request.cancel) = (try reply(.success), try reply(.error), try reply(.cancel))
+            } else {
+                (request.success, request.error, request.cancel) = (success, error, error)
+            }
+            guard let url = request.url else { throw CallbackRejection.notACallback("the x-callback link does not make a URL") }
+            return url
         }
         var ulc = try UniversalLinkCallback(action: app.logoutAction, success: success, error: error)
         if let signer = configuration.signer {

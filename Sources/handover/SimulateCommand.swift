@@ -54,6 +54,12 @@ extension SimulateCommand {
                                    valueName: "behaviours"))
         var apps: String
 
+        @Option(name: .customLong("x-callback-apps"),
+                help: ArgumentHelp("Comma-separated behaviours of apps without ULC, logged out by x-callback-url on their own scheme "
+                                   + "(iOS asks the person first; each prompt is counted). With --server, needs --admin-key.",
+                                   valueName: "behaviours"))
+        var xCallbackApps: String = ""
+
         @Option(help: "Seconds the launcher (or, with --server, the server) waits for each app's answer.")
         var timeout: Int = 20
 
@@ -79,11 +85,18 @@ extension SimulateCommand {
         var json = false
 
         func behaviours() throws -> [AppBehaviour] {
-            let names = apps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !names.isEmpty else { throw ValidationError("--apps is empty. Give behaviours such as --apps conformant,slow.") }
+            let behaviours = try Self.behaviours(apps, option: "--apps")
+            guard !behaviours.isEmpty else { throw ValidationError("--apps is empty. Give behaviours such as --apps conformant,slow.") }
+            return behaviours
+        }
+
+        func xCallbackBehaviours() throws -> [AppBehaviour] { try Self.behaviours(xCallbackApps, option: "--x-callback-apps") }
+
+        private static func behaviours(_ list: String, option: String) throws -> [AppBehaviour] {
+            let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             return try names.map { name in
                 guard let behaviour = AppBehaviour(rawValue: name.lowercased()) else {
-                    throw ValidationError("--apps: '\(name)' is not a behaviour. Use one of: \(AppBehaviour.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    throw ValidationError("\(option): '\(name)' is not a behaviour. Use one of: \(AppBehaviour.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
                 return behaviour
             }
@@ -91,6 +104,9 @@ extension SimulateCommand {
 
         func validate() throws {
             _ = try behaviours()
+            if !(try xCallbackBehaviours()).isEmpty && deviceKey != nil {
+                throw ValidationError("--x-callback-apps needs --admin-key with --server: the apps are registered for the run.")
+            }
             guard (1...20).contains(timeout) else { throw ValidationError("--timeout must be 1 to 20 seconds; the spec's budget is 20 s.") }
             if server != nil {
                 _ = try access()
@@ -132,15 +148,18 @@ extension SimulateCommand {
                 return
             }
             let started = ContinuousClock.now
-            let result = try await LogoutSimulation(behaviours: try behaviours(), timeout: .seconds(timeout), resends: resends).run()
+            let result = try await LogoutSimulation(behaviours: try behaviours(), xCallbackBehaviours: try xCallbackBehaviours(),
+                                                    timeout: .seconds(timeout), resends: resends).run()
             let wall = started.duration(to: .now)
             let wallMilliseconds = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
             if json {
                 print(try SimulationJSON(result: result, wallMilliseconds: wallMilliseconds).text())
             } else {
                 print("Logout run \(result.report.runID) on a simulated phone (\(result.simulatedMilliseconds) ms simulated, \(wallMilliseconds) ms wall)")
+                if result.prompts > 0 { print("  iOS asked the person \(result.prompts) times before opening a custom scheme") }
+                let width = max(12, (result.apps.map(\.app.count).max() ?? 0) + 1)
                 for app in result.apps {
-                    let line = "  \(app.app.padding(toLength: 12, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
+                    let line = "  \(app.app.padding(toLength: width, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
                     print(line + (app.reason.map { "  (\($0))" } ?? ""))
                 }
             }
@@ -151,8 +170,11 @@ extension SimulateCommand {
 extension SimulateCommand.Logout {
     func runOnServer(_ url: URL) async throws {
         let started = ContinuousClock.now
-        let simulation = ServerLogoutSimulation(server: url, access: try access(), behaviours: try behaviours(),
+        var simulation = ServerLogoutSimulation(server: url, access: try access(), behaviours: try behaviours(),
                                                 timeoutSeconds: timeout, resends: resends, appPort: appPort)
+        simulation.otherApps = try xCallbackBehaviours().enumerated().map { index, behaviour in
+            ServerLogoutSimulation.OtherApp(name: "sim-x\(index + 1)-\(behaviour.rawValue)", method: .xCallback(behaviour))
+        }
         let result: ServerLogoutSimulation.Result
         do {
             result = try await simulation.run()
@@ -165,11 +187,14 @@ extension SimulateCommand.Logout {
         let wallMilliseconds = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
         if json {
             print(try SimulationJSON(runID: result.report.runID, apps: result.apps, simulatedMilliseconds: wallMilliseconds,
-                                     wallMilliseconds: wallMilliseconds, runStatus: result.runStatus).text())
+                                     wallMilliseconds: wallMilliseconds, runStatus: result.runStatus,
+                                     prompts: result.prompts).text())
         } else {
             print("Logout run \(result.report.runID) on \(url.absoluteString): \(result.runStatus) (\(wallMilliseconds) ms wall)")
+            if result.prompts > 0 { print("  iOS asked the person \(result.prompts) times before opening a custom scheme") }
+            let width = max(16, (result.apps.map(\.app.count).max() ?? 0) + 1)
             for app in result.apps {
-                let line = "  \(app.app.padding(toLength: 16, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
+                let line = "  \(app.app.padding(toLength: width, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
                 print(line + (app.reason.map { "  (\($0))" } ?? ""))
             }
         }
@@ -193,14 +218,17 @@ struct SimulationJSON: Encodable {
     var wall_ms: Int64
     /// With --server: the run's status on the server.
     var run_status: String?
+    /// Custom-scheme prompts iOS showed the person (x-callback apps).
+    var prompts: Int
 
     init(result: LogoutSimulation.Result, wallMilliseconds: Int64) {
         self.init(runID: result.report.runID, apps: result.apps, simulatedMilliseconds: result.simulatedMilliseconds,
-                  wallMilliseconds: wallMilliseconds, runStatus: nil)
+                  wallMilliseconds: wallMilliseconds, runStatus: nil, prompts: result.prompts)
     }
 
     init(runID: String, apps results: [LogoutSimulation.AppResult], simulatedMilliseconds: Int64, wallMilliseconds: Int64,
-         runStatus: String?) {
+         runStatus: String?, prompts: Int) {
+        self.prompts = prompts
         run_id = runID
         run_status = runStatus
         apps = results.map {

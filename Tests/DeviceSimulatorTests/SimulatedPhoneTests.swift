@@ -150,6 +150,26 @@ import Testing
         #expect(result.prompts == 0)
     }
 
+    /// Apps without ULC in local mode: the launcher's `LogoutInitiator` opens their x-callback-url
+    /// (iOS's prompt each time) and takes their replies on its own scheme through its router.
+    @Test func xCallbackAppsEndAsTheirBehavioursPredictWithAPromptForEachLink() async throws {
+        let result = try await LogoutSimulation(behaviours: [.conformant],
+                                                xCallbackBehaviours: [.conformant, .failing, .silent, .premature, .killed]).run()
+        let outcomes = Dictionary(uniqueKeysWithValues: result.apps.map { ($0.app, $0) })
+        #expect(outcomes["conformant"]?.outcome == .succeeded)
+        #expect(outcomes["x-conformant"]?.outcome == .succeeded)
+        #expect(outcomes["x-killed"]?.outcome == .succeeded)
+        #expect(outcomes["x-failing"]?.outcome == .failed)
+        #expect(outcomes["x-failing"]?.reason?.contains("errorCode 1: the identity provider refused to end the session") == true)
+        #expect(outcomes["x-silent"]?.outcome == .timedOut)
+        #expect(outcomes["x-silent"]?.attempts == 3)
+        #expect(outcomes["x-premature"]?.outcome == .failed)
+        #expect(outcomes["x-premature"]?.reason?.contains("still signed in") == true)
+        // One prompt per x-callback link opened (3 for the silent app) and one per reply back
+        // to the launcher's scheme (every app but the silent one answers once).
+        #expect(result.prompts == (1 + 1 + 3 + 1 + 1) + 4)
+    }
+
     @Test func attemptsOfASilentAppAreOnePlusResends() async throws {
         let result = try await LogoutSimulation(behaviours: [.silent], timeout: .seconds(5), resends: 4).run()
         #expect(result.apps.first?.attempts == 5)

@@ -13,6 +13,7 @@ import Testing
         var apps: [App]
         var wall_ms: Int
         var simulated_ms: Int
+        var prompts: Int
     }
 
     /// The wall time is printed, not asserted: timing belongs in benchmarks, and a loaded CI
@@ -43,6 +44,18 @@ import Testing
         #expect(result.status != 0)
         #expect(result.stderr.contains("'sleepy' is not a behaviour"))
         #expect(result.stderr.contains("conformant, slow, silent"))
+    }
+
+    @Test func xCallbackAppsArePlayedWithIOSsPromptCounted() throws {
+        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant", "--x-callback-apps", "conformant,failing", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONDecoder().decode(Output.self, from: Data(result.stdout.utf8))
+        #expect(output.apps.map(\.app) == ["conformant", "x-conformant", "x-failing"])
+        #expect(output.apps.map(\.outcome) == ["succeeded", "succeeded", "failed"])
+        #expect(output.prompts == 4)  // two links opened, two replies to the launcher's scheme
+        let refused = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant", "--x-callback-apps", "tapping"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--x-callback-apps: 'tapping' is not a behaviour"))
     }
 
     @Test func resendsChangeTheAttemptsOfATimedOutApp() throws {
