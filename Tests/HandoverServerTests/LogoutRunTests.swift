@@ -103,6 +103,21 @@ import Testing
         try await test.stop()
     }
 
+    /// A shift change brings hundreds of deadlines due at once: one pass fires them all, not the
+    /// first 100 (which left the rest a whole pass late).
+    @Test(arguments: TestDatabase.available)
+    func onePassFiresEveryDueDeadlineEvenPastOneBatch(database: TestDatabase) async throws {
+        let test = try await TestServer.start(database)
+        for index in 1...3 { try await test.registerTarget("Stalling-\(index)", deadline: 5, maxReissues: 2) }
+        for index in 1...40 {
+            let device = try await test.registerDevice("storm-phone-\(index)")
+            _ = try await Self.startRun(test, device: device)
+        }
+        test.clock.advance(by: 6)
+        #expect(try await test.server.fireDeadlines() == (120, 0))
+        #expect(try await test.server.fireDeadlines() == (0, 0))
+    }
+
     @Test(arguments: TestDatabase.available)
     func aStalledItemIsReissuedThenTimedOutAndTheDeviceEscalated(database: TestDatabase) async throws {
         let test = try await TestServer.start(database)

@@ -23,8 +23,21 @@ package struct DeadlineScheduler: Sendable {
 
     private enum Fired { case reissued, timedOut(finishedRun: LogoutRunState?) }
 
+    /// Fires every item due now, `limit` at a time until none is left (a shift change can bring
+    /// thousands within a second; they must not wait for the next pass).
     @discardableResult
     package func fireDue(limit: Int = 100) async throws -> Pass {
+        var total = Pass()
+        var apps: [UUID: RegisteredApp] = [:]
+        while true {
+            let (pass, found) = try await fireBatch(limit: limit, apps: &apps)
+            total.reissued += pass.reissued
+            total.timedOut += pass.timedOut
+            if found < limit || pass == Pass() { return total }
+        }
+    }
+
+    private func fireBatch(limit: Int, apps: inout [UUID: RegisteredApp]) async throws -> (Pass, found: Int) {
         let now = runs.clock.now()
         let database = runs.database
         let due = try await LogoutItem.query(on: database)
@@ -33,7 +46,8 @@ package struct DeadlineScheduler: Sendable {
         var pass = Pass()
         var changedRuns = Set<UUID>()
         for item in due {
-            guard let app = try await RegisteredApp.find(item.appID, on: database), let id = item.id else { continue }
+            if apps[item.appID] == nil { apps[item.appID] = try await RegisteredApp.find(item.appID, on: database) }
+            guard let app = apps[item.appID], let id = item.id else { continue }
             let transition = LogoutItemState.pending.on(.deadlinePassed(attempts: item.attempts, maxReissues: app.maxReissues))
             let fired: Fired? = try await database.transaction { db in
                 guard let sql = db as? any SQLDatabase, try await LogoutRunService.lockRun(item.runID, on: db) else { return nil }
@@ -63,6 +77,6 @@ package struct DeadlineScheduler: Sendable {
         for run in changedRuns { await runs.changes.runChanged(run, on: database) }
         if pass.reissued > 0 { runs.metrics.reissues.increment(by: Int64(pass.reissued)) }
         if pass.timedOut > 0 { runs.metrics.timeouts.increment(by: Int64(pass.timedOut)) }
-        return pass
+        return (pass, due.count)
     }
 }
