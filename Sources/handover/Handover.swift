@@ -21,6 +21,6 @@ struct Handover: AsyncParsableCommand {
               handover qr TEXT                a QR code in the terminal, or --png/--svg to a file
             """,
         subcommands: [ServeCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, LinkCommand.self,
-                      AASACommand.self, SimulateCommand.self, QRCommand.self]
+                      AASACommand.self, SimulateCommand.self, BenchCommand.self, QRCommand.self]
     )
 }

@@ -7,7 +7,7 @@ public typealias FleetRun = LogoutRunView
 
 extension LogoutRunView {
     /// The decoder for the server's JSON: ISO 8601 dates, with or without fractional seconds.
-    static let decoder: JSONDecoder = {
+    public static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

@@ -1,0 +1,52 @@
+import AsyncHTTPClient
+import Foundation
+import HandoverClient
+import NIOCore
+import NIOHTTP1
+
+/// The load generator's HTTP: AsyncHTTPClient with a bounded pool, every request timed.
+final class BenchHTTP: Sendable {
+    /// An answer and how long it took.
+    struct Answer: Sendable {
+        var status: Int
+        var body: ByteBuffer
+        var milliseconds: Double
+
+        var isSuccess: Bool { (200..<300).contains(status) }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try LogoutRunView.decoder.decode(type, from: Data(body.readableBytesView))
+        }
+    }
+
+    let client: HTTPClient
+
+    init(connections: Int) {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    func send(_ method: HTTPMethod, _ url: String, key: String? = nil, json: Data? = nil) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        request.headers.add(name: "Accept", value: "application/json")
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: json))
+        }
+        let started = ContinuousClock.now
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        let took = started.duration(to: .now)
+        return Answer(status: Int(response.status.code), body: body,
+                      milliseconds: Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15)
+    }
+
+    func shutdown() async {
+        try? await client.shutdown()
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import HandoverProtocol
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+/// A shift change at hospital scale against running Handover servers: registers the apps and
+/// the phones, then plays one launcher per phone through the real HTTP API (see
+/// ``ShiftChangeLauncher``) and checks afterwards that every acknowledged callback is recorded.
+///
+/// ```swift
+/// let bench = ShiftChangeBench(plan: ShiftChangePlan(devices: 300, apps: 7), servers: [url], adminKey: key)
+/// let figures = try await bench.run { line in print(line) }
+/// ```
+public struct ShiftChangeBench: Sendable {
+    public var plan: ShiftChangePlan
+    /// The instances' origins; phones are split between them in turn.
+    public var servers: [URL]
+    public var adminKey: String
+    /// `sqlite`, `postgres` or `external`, for the figures.
+    public var databaseName: String
+
+    public init(plan: ShiftChangePlan, servers: [URL], adminKey: String, databaseName: String) {
+        self.plan = plan
+        self.servers = servers
+        self.adminKey = adminKey
+        self.databaseName = databaseName
+    }
+
+    /// The phones registered for the storm.
+    public struct Fleet: Sendable {
+        var devices: [(id: UUID, key: String)]
+    }
+
+    /// Registers `plan.apps` target apps (deadline `plan.deadlineSeconds`, two reissues) and
+    /// `plan.devices` phones, 16 at a time; `progress` gets a line now and then.
+    public func register(progress: @escaping @Sendable (String) -> Void) async throws -> Fleet {
+        let http = BenchHTTP(connections: 16)
+        defer { Task { await http.shutdown() } }
+        let base = origin(0)
+        let stamp = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        for index in 1...plan.apps {
+            let fields: [String: Any] = [
+                "name": "bench-\(stamp)-app-\(index)", "role": "target", "appIDs": ["ABCDE12345.com.example.bench\(index)"],
+                "logoutAction": "https://bench-\(index).example.com/logout", "deadlineSeconds": plan.deadlineSeconds, "maxReissues": 2,
+            ]
+            let answer = try await send(http, .POST, "\(base)/api/v1/apps", fields)
+            guard answer.status == 201 || answer.status == 200 else {
+                throw SimulatorError("registering app \(index): the server answered \(answer.status): \(String(buffer: answer.body))")
+            }
+        }
+        let devices = NIOLockedBox<[(id: UUID, key: String)]>([])
+        let names = (1...plan.devices).map { "bench-\(stamp)-phone-\(String(format: "%05d", $0))" }
+        var failure: SimulatorError?
+        await withTaskGroup(of: SimulatorError?.self) { group in
+            var next = 0
+            func add() {
+                guard next < names.count else { return }
+                let name = names[next]
+                next += 1
+                group.addTask {
+                    do {
+                        let answer = try await send(http, .POST, "\(base)/api/v1/devices", ["name": name])
+                        struct Created: Decodable { struct Device: Decodable { var id: UUID }; var device: Device; var key: String }
+                        guard answer.status == 201 || answer.status == 200, let created = try? answer.decode(Created.self) else {
+                            return SimulatorError("registering \(name): the server answered \(answer.status): \(String(buffer: answer.body))")
+                        }
+                        let count = devices.append((created.device.id, created.key))
+                        if count % 1000 == 0 { progress("  \(count) of \(names.count) phones registered") }
+                        return nil
+                    } catch {
+                        return SimulatorError("registering \(name): \(error)")
+                    }
+                }
+            }
+            for _ in 0..<16 { add() }
+            for await result in group {
+                if let result, failure == nil { failure = result }
+                if failure == nil { add() }
+            }
+        }
+        if let failure { throw failure }
+        return Fleet(devices: devices.value)
+    }
+
+    /// Plays the storm on `fleet` and checks what the server recorded. `progress` gets a line
+    /// every two seconds.
+    public func storm(_ fleet: Fleet, setupSeconds: Double, progress: @escaping @Sendable (String) -> Void) async -> ShiftChangeFigures {
+        let http = BenchHTTP(connections: plan.connections * servers.count)
+        let tally = StormTally()
+        var random = SeededGenerator(seed: plan.seed)
+        let launchers = fleet.devices.enumerated().map { index, device in
+            let arrival = Duration.milliseconds(Int(Double.random(in: 0..<1, using: &random) * plan.windowSeconds * 1000))
+            let parts = (0..<plan.apps).map { _ -> (ShiftChangePlan.AppPart, Duration, Bool, Bool) in
+                let draw = Double.random(in: 0..<1, using: &random)
+                let part: ShiftChangePlan.AppPart = draw < plan.stallRate ? .stalls : draw < plan.stallRate + plan.failureRate ? .fails : .answers
+                let appTime = Duration.milliseconds(Int.random(in: plan.appTimeMilliseconds, using: &random))
+                return (part, appTime, Double.random(in: 0..<1, using: &random) < plan.browserShare,
+                        Double.random(in: 0..<1, using: &random) < plan.duplicateRate)
+            }
+            return ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
+                                       key: device.key, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
+                                       http: http, tally: tally)
+        }
+        let start = ContinuousClock.now
+        let total = launchers.count
+        let reporter = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                let line = tally.read { counts in
+                    let elapsed = start.duration(to: .now)
+                    return String(format: "  %5.1f s: %d/%d runs started, %d done; %d callbacks recorded, %d deadlines fired",
+                                  Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                  counts.runsStarted, total, counts.devicesDone, counts.callbacksAcknowledged, counts.deadlinesFired)
+                }
+                progress(line)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for launcher in launchers { group.addTask { await launcher.play(start: start) } }
+        }
+        reporter.cancel()
+        let stormTook = start.duration(to: .now)
+        progress("  checking what the server recorded…")
+        let verified = await verify(tally: tally, http: http)
+        await http.shutdown()
+        return tally.read { counts in
+            let window = counts.firstCallback.flatMap { first in counts.lastCallback.map { first.duration(to: $0) } } ?? .zero
+            let windowSeconds = max(0.001, Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18)
+            return ShiftChangeFigures(
+                plan: plan, database: databaseName, instances: servers.count, setupSeconds: setupSeconds,
+                stormSeconds: Double(stormTook.components.seconds) + Double(stormTook.components.attoseconds) / 1e18,
+                runs: .init(started: counts.runsStarted, refused: counts.runsRefused, completed: verified.completed,
+                            failed: verified.failed, unfinished: verified.unfinished),
+                runStartLatency: LatencySummary(milliseconds: counts.runStartMilliseconds),
+                callbacks: .init(acknowledged: counts.callbacksAcknowledged, recorded: verified.recorded, lost: verified.lost,
+                                 viaBrowser: counts.viaBrowser, refused: counts.callbacksRefused,
+                                 duplicatesRefused: counts.duplicatesRefused, duplicatesAccepted: counts.duplicatesAccepted,
+                                 transportErrors: counts.transportErrors,
+                                 latency: LatencySummary(milliseconds: counts.callbackMilliseconds),
+                                 perSecond: Double(counts.callbacksAcknowledged) / windowSeconds),
+                deadlines: .init(fired: counts.deadlinesFired, missed: counts.deadlinesMissed,
+                                 lateness: LatencySummary(milliseconds: counts.latenessMilliseconds)),
+                refusals: counts.refusals.merging(verified.problems) { $0 + $1 })
+        }
+    }
+
+    private struct Verified {
+        var completed = 0, failed = 0, unfinished = 0, recorded = 0, lost = 0
+        var problems: [String: Int] = [:]
+    }
+
+    /// Reads every run back (16 at a time) and compares each acknowledged callback with its item.
+    private func verify(tally: StormTally, http: BenchHTTP) async -> Verified {
+        let (runs, acknowledged) = tally.read { ($0.runs, $0.acknowledged) }
+        let expected = Dictionary(grouping: acknowledged, by: \.run)
+        var verified = Verified()
+        await withTaskGroup(of: Verified.self) { group in
+            var next = 0
+            func add() {
+                guard next < runs.count else { return }
+                let (run, key, baseIndex) = runs[next]
+                next += 1
+                let items = expected[run] ?? []
+                let base = origin(baseIndex)
+                group.addTask {
+                    var one = Verified()
+                    guard let answer = try? await http.send(.GET, "\(base)/api/v1/logout-runs/\(run.uuidString.lowercased())", key: key),
+                          answer.isSuccess, let view = try? answer.decode(LogoutRunView.self) else {
+                        one.problems["run unreadable after the storm", default: 0] += 1
+                        one.unfinished = 1
+                        one.lost = items.count
+                        return one
+                    }
+                    switch view.status {
+                    case .completed: one.completed = 1
+                    case .failed: one.failed = 1
+                    default: one.unfinished = 1
+                    }
+                    for item in items {
+                        let status = view.items.first { $0.id == item.item }?.status
+                        if status == (item.succeeded ? .succeeded : .failed) { one.recorded += 1 } else { one.lost += 1 }
+                    }
+                    return one
+                }
+            }
+            for _ in 0..<16 { add() }
+            for await one in group {
+                verified.completed += one.completed
+                verified.failed += one.failed
+                verified.unfinished += one.unfinished
+                verified.recorded += one.recorded
+                verified.lost += one.lost
+                verified.problems.merge(one.problems) { $0 + $1 }
+                add()
+            }
+        }
+        return verified
+    }
+
+    private func origin(_ index: Int) -> String {
+        let text = servers[index].absoluteString
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    private func send(_ http: BenchHTTP, _ method: HTTPMethod, _ url: String, _ fields: [String: Any]) async throws -> BenchHTTP.Answer {
+        try await http.send(method, url, key: adminKey, json: try JSONSerialization.data(withJSONObject: fields))
+    }
+}
+
+/// An array appended to under a lock; `append` returns the new count.
+final class NIOLockedBox<Element: Sendable>: Sendable {
+    private let box: NIOLockedValueBox<Element>
+    init(_ value: Element) { box = NIOLockedValueBox(value) }
+    var value: Element { box.withLockedValue { $0 } }
+}
+
+extension NIOLockedBox {
+    func append<Item>(_ item: Item) -> Int where Element == [Item] {
+        box.withLockedValue { $0.append(item); return $0.count }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// What a shift-change storm measured; `handover bench shift-change --json FILE` writes it.
+public struct ShiftChangeFigures: Sendable, Codable {
+    public struct Runs: Sendable, Codable {
+        public var started: Int
+        public var refused: Int
+        public var completed: Int
+        public var failed: Int
+        /// Still running when the storm was over (each is a lost hand-over).
+        public var unfinished: Int
+    }
+
+    public struct Callbacks: Sendable, Codable {
+        /// Answered 2xx by the server.
+        public var acknowledged: Int
+        /// Acknowledged, and the item shows that outcome afterwards.
+        public var recorded: Int
+        /// Acknowledged but not recorded: must be 0.
+        public var lost: Int
+        /// Through the browser fallback page rather than the device API.
+        public var viaBrowser: Int
+        /// Refused (not a duplicate), by status.
+        public var refused: Int
+        /// Second reports of a recorded callback answered 409, as they must be.
+        public var duplicatesRefused: Int
+        /// Second reports answered otherwise: must be 0.
+        public var duplicatesAccepted: Int
+        public var transportErrors: Int
+        /// Each callback report's round trip, as the launcher measured it.
+        public var latency: LatencySummary
+        /// Callbacks recorded per second, first callback to last.
+        public var perSecond: Double
+    }
+
+    public struct Deadlines: Sendable, Codable {
+        /// Stalled links the server reissued after their deadline.
+        public var fired: Int
+        /// Stalled links not reissued within 30 s of their deadline.
+        public var missed: Int
+        /// How late each reissue came after its deadline: an upper bound, from the run request
+        /// plus the deadline to the answer that showed the new link.
+        public var lateness: LatencySummary
+    }
+
+    /// The server's resident memory, in MB, when the bench started the server itself.
+    public struct Memory: Sendable, Codable {
+        public var beforeMB: Double
+        public var peakMB: Double
+        public var afterMB: Double
+        /// `after / before`.
+        public var afterRatio: Double { beforeMB > 0 ? afterMB / beforeMB : 0 }
+
+        public init(beforeMB: Double, peakMB: Double, afterMB: Double) {
+            self.beforeMB = beforeMB
+            self.peakMB = peakMB
+            self.afterMB = afterMB
+        }
+    }
+
+    public var plan: ShiftChangePlan
+    /// `sqlite`, `postgres` or `external`.
+    public var database: String
+    public var instances: Int
+    public var setupSeconds: Double
+    public var stormSeconds: Double
+    public var runs: Runs
+    public var runStartLatency: LatencySummary
+    public var callbacks: Callbacks
+    public var deadlines: Deadlines
+    public var memory: [Memory] = []
+    /// Anything the storm saw go wrong, by kind (`callback 404`, `run 500`, …).
+    public var refusals: [String: Int]
+
+    /// Whether every hand-over was recorded: nothing lost or unfinished, no duplicate accepted, no
+    /// deadline missed, no transport error.
+    public var isClean: Bool {
+        callbacks.lost == 0 && runs.unfinished == 0 && runs.refused == 0 && callbacks.duplicatesAccepted == 0
+            && deadlines.missed == 0 && callbacks.transportErrors == 0
+    }
+}

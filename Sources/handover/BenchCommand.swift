@@ -1,0 +1,214 @@
+import ArgumentParser
+import DeviceSimulator
+import Foundation
+
+/// `handover bench`: load that IT teams can play against a server before a real shift does.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure a Handover server under the load of a real shift change.",
+        subcommands: [ShiftChangeCommand.self]
+    )
+}
+
+/// `handover bench shift-change`: thousands of phones hand over at once.
+struct ShiftChangeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shift-change",
+        abstract: "Play thousands of launchers handing over at once, and check that every callback is recorded.",
+        discussion: """
+            At 7 a.m. every shared phone of a hospital hands over within minutes. This plays it: \
+            it registers --apps target apps and --devices phones, then each phone's launcher, at a \
+            random moment of --window, starts its logout run through the real HTTP API and answers \
+            each app's link as the app would (after 50 to 300 ms), through the device API or, for \
+            a fifth of them, the browser fallback page. --stall-rate of the apps ignore their first \
+            link: their deadline (--deadline) fires, the server reissues the link, and the launcher \
+            answers the new one. --failure-rate answer on their error URL. 1 % of the recorded \
+            callbacks are reported twice and must be refused (409). Afterwards every run is read \
+            back: a callback acknowledged but not recorded is lost.
+
+            It prints, and writes with --json: runs and callbacks completed, lost, duplicates \
+            refused; callback latency p50/p99/max and the recording rate; how late each deadline \
+            fired (an upper bound, measured by the launcher); and, for servers it starts, their \
+            memory (RSS) before, at the \
+            peak and after the storm.
+
+            The server: by default it starts 'handover serve' on a fresh SQLite database in a \
+            temporary folder; with --database postgres://… it starts --instances servers on that \
+            database (they share it; the phones are split between them); with --server it plays \
+            against a running server (give --admin-key; nothing is started and memory is not read).
+
+            Examples:
+              handover bench shift-change --devices 300 --apps 7 --window 10
+              handover bench shift-change --devices 10000 --apps 7 --window 60 --stall-rate 0.05 --json storm.json
+              handover bench shift-change --database postgres://handover@127.0.0.1:5432/handover --instances 2 --devices 10000
+
+            Exit status: 0 when every callback was recorded, every run finished and every stalled \
+            link was reissued; 1 otherwise (the figures say what went wrong).
+            """
+    )
+
+    @Option(help: "Phones that hand over, one logout run each.")
+    var devices: Int = 1000
+
+    @Option(help: "Target apps every phone logs out.")
+    var apps: Int = 7
+
+    @Option(help: ArgumentHelp("Seconds over which the runs start.", valueName: "seconds"))
+    var window: Double = 60
+
+    @Option(name: .customLong("stall-rate"), help: ArgumentHelp("Share of apps that ignore their first link (0 to 0.5).", valueName: "share"))
+    var stallRate: Double = 0.05
+
+    @Option(name: .customLong("failure-rate"), help: ArgumentHelp("Share of apps that answer on their error URL (0 to 0.5).", valueName: "share"))
+    var failureRate: Double = 0.01
+
+    @Option(help: ArgumentHelp("Each app's deadline in seconds before its link is reissued (1 to 20).", valueName: "seconds"))
+    var deadline: Int = 5
+
+    @Option(help: ArgumentHelp("HTTP connections per server instance.", valueName: "count"))
+    var connections: Int = 64
+
+    @Option(help: ArgumentHelp("Seeds the storm's randomness (the same seed plays the same storm).", valueName: "number"))
+    var seed: UInt64 = 2026
+
+    @Option(help: ArgumentHelp("A running Handover server to play against, such as http://127.0.0.1:8080.", valueName: "url"))
+    var server: String?
+
+    @Option(name: .customLong("admin-key"), help: ArgumentHelp("With --server, or a --database that already has one: an admin key.", valueName: "key"))
+    var adminKey: String?
+
+    @Option(help: ArgumentHelp("Start the servers on this PostgreSQL database (postgres://user@host:port/db) instead of SQLite.", valueName: "url"))
+    var database: String?
+
+    @Option(help: ArgumentHelp("With --database: how many servers to start on it (1 to 8).", valueName: "count"))
+    var instances: Int = 1
+
+    @Option(help: ArgumentHelp("Write the figures as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    func validate() throws {
+        guard (1...100_000).contains(devices) else { throw ValidationError("--devices must be 1 to 100,000.") }
+        guard (1...20).contains(apps) else { throw ValidationError("--apps must be 1 to 20 (a shared phone logs out 5 to 10).") }
+        guard window >= 0, window <= 3600 else { throw ValidationError("--window must be 0 to 3,600 seconds.") }
+        guard (0...0.5).contains(stallRate) else { throw ValidationError("--stall-rate must be a share from 0 to 0.5, such as 0.05.") }
+        guard (0...0.5).contains(failureRate) else { throw ValidationError("--failure-rate must be a share from 0 to 0.5, such as 0.01.") }
+        guard (1...20).contains(deadline) else { throw ValidationError("--deadline must be 1 to 20 seconds (the registry's range).") }
+        guard (1...1024).contains(connections) else { throw ValidationError("--connections must be 1 to 1,024.") }
+        guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1 to 8.") }
+        if server != nil {
+            guard adminKey != nil else { throw ValidationError("--server needs --admin-key: the bench registers its apps and phones.") }
+            guard database == nil, instances == 1 else { throw ValidationError("--server plays against a running server: leave out --database and --instances.") }
+            _ = try serverURL()
+        }
+        if let database {
+            guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else {
+                throw ValidationError("--database: '\(database)' is not a postgres:// URL.")
+            }
+        } else if instances > 1 {
+            throw ValidationError("--instances above 1 needs --database postgres://…: SQLite is one server's own file.")
+        }
+    }
+
+    func serverURL() throws -> URL? {
+        guard let server else { return nil }
+        guard let url = URL(string: server.hasSuffix("/") ? String(server.dropLast()) : server),
+              ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw ValidationError("--server: '\(server)' is not an http(s) origin such as http://127.0.0.1:8080.")
+        }
+        return url
+    }
+
+    func run() async throws {
+        let plan = ShiftChangePlan(devices: devices, apps: apps, windowSeconds: window, stallRate: stallRate, failureRate: failureRate,
+                                   deadlineSeconds: deadline, connections: connections, seed: seed)
+        let started = try startServers()
+        defer { for server in started.processes { server.stop() } }
+        let name = started.processes.isEmpty ? "external" : database == nil ? "sqlite" : "postgres"
+        say("Shift change: \(devices) phones × \(apps) apps over \(Int(window)) s against \(started.origins.map(\.absoluteString).joined(separator: ", ")) (\(name))")
+        let bench = ShiftChangeBench(plan: plan, servers: started.origins, adminKey: started.adminKey, databaseName: name)
+        let setupStart = ContinuousClock.now
+        say("Registering \(apps) apps and \(devices) phones…")
+        let fleet = try await bench.register { line in say(line) }
+        let setup = setupStart.duration(to: .now)
+        try await Task.sleep(for: .seconds(2))  // let the servers settle before "before"
+        let before = started.processes.map { $0.residentMB ?? 0 }
+        let peaks = PeakMemory(servers: started.processes)
+        let sampler = Task { await peaks.sample() }
+        say("Storm: \(devices) runs starting over \(Int(window)) s…")
+        var figures = await bench.storm(fleet, setupSeconds: Double(setup.components.seconds) + Double(setup.components.attoseconds) / 1e18) { line in say(line) }
+        sampler.cancel()
+        try await Task.sleep(for: .seconds(3))
+        figures.memory = zip(started.processes, zip(before, peaks.values)).map { server, pair in
+            ShiftChangeFigures.Memory(beforeMB: pair.0, peakMB: max(pair.1, pair.0), afterMB: server.residentMB ?? 0)
+        }
+        say(ShiftChangeReport(figures: figures).text)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(figures).write(to: URL(fileURLWithPath: json))
+            say("Figures written to \(json)")
+        }
+        if !figures.isClean { throw ExitCode(1) }
+    }
+
+    /// Writes a line at once, also into a file or a pipe (`print` would hold it in a buffer there).
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private struct Started {
+        var processes: [BenchServerProcess]
+        var origins: [URL]
+        var adminKey: String
+    }
+
+    private func startServers() throws -> Started {
+        if let url = try serverURL(), let adminKey { return Started(processes: [], origins: [url], adminKey: adminKey) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-bench-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var processes: [BenchServerProcess] = []
+        var key = adminKey
+        var environment: [String: String] = [:]
+        for index in 0..<instances {
+            var arguments = ["--data-dir", folder.appendingPathComponent("data-\(index)").path]
+            if let database { arguments += ["--database", database] }
+            say("Starting server \(index + 1) of \(instances) (log: \(folder.path)/server-\(index).log)…")
+            let process = try BenchServerProcess(arguments: arguments, environment: environment,
+                                                 log: folder.appendingPathComponent("server-\(index).log"))
+            if index == 0, let key = try? String(contentsOf: folder.appendingPathComponent("data-0/token-encryption.key"), encoding: .utf8) {
+                // Instances that share a database share its encryption key (the first one's).
+                environment["HANDOVER_TOKEN_ENCRYPTION_KEY"] = key.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            processes.append(process)
+            key = key ?? process.adminKey
+        }
+        guard let key else {
+            for process in processes { process.stop() }
+            throw ValidationError("--database: this database already has an admin key, which is shown only at its first start. Give it with --admin-key.")
+        }
+        return Started(processes: processes, origins: processes.map(\.origin), adminKey: key)
+    }
+}
+
+/// The highest resident memory of each server while the storm runs, read every 250 ms.
+final class PeakMemory: @unchecked Sendable {
+    private let servers: [BenchServerProcess]
+    private let lock = NSLock()
+    private var peaks: [Double]
+
+    init(servers: [BenchServerProcess]) {
+        self.servers = servers
+        peaks = servers.map { _ in 0 }
+    }
+
+    var values: [Double] { lock.withLock { peaks } }
+
+    func sample() async {
+        while !Task.isCancelled {
+            let now = servers.map { $0.residentMB ?? 0 }
+            lock.withLock { peaks = zip(peaks, now).map { max($0, $1) } }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}

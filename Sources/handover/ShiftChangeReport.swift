@@ -1,0 +1,37 @@
+import DeviceSimulator
+import Foundation
+
+/// The figures of a shift-change storm as the terminal shows them.
+struct ShiftChangeReport {
+    var figures: ShiftChangeFigures
+
+    var text: String {
+        let f = figures
+        func count(_ value: Int) -> String { value.formatted(.number.grouping(.automatic)) }
+        func one(_ value: Double) -> String { String(format: "%.1f", value) }
+        var lines = [
+            "",
+            "Shift change: \(count(f.plan.devices)) phones × \(f.plan.apps) apps over \(Int(f.plan.windowSeconds)) s on \(f.database)"
+                + " (\(f.instances) instance\(f.instances == 1 ? "" : "s")), \(one(f.plan.stallRate * 100)) % stalls",
+            "  runs       \(count(f.runs.started)) started, \(count(f.runs.completed)) completed, \(count(f.runs.failed)) failed"
+                + " (an app answered error), \(count(f.runs.unfinished)) unfinished, \(count(f.runs.refused)) refused",
+            "  callbacks  \(count(f.callbacks.acknowledged)) acknowledged, \(count(f.callbacks.recorded)) recorded, \(count(f.callbacks.lost)) lost;"
+                + " \(count(f.callbacks.viaBrowser)) through the browser page",
+            "  duplicates \(count(f.callbacks.duplicatesRefused)) refused (409), \(count(f.callbacks.duplicatesAccepted)) accepted",
+            "  latency    callback \(f.callbacks.latency.text); \(count(Int(f.callbacks.perSecond))) recorded/s",
+            "             run start \(f.runStartLatency.text)",
+            "  deadlines  \(count(f.deadlines.fired)) fired, late by \(f.deadlines.lateness.text); \(count(f.deadlines.missed)) missed",
+        ]
+        for (index, memory) in f.memory.enumerated() {
+            let label = f.memory.count == 1 ? "  memory     " : "  memory #\(index + 1)  "
+            lines.append(label + "RSS before \(one(memory.beforeMB)) MB, peak \(one(memory.peakMB)) MB, after \(one(memory.afterMB)) MB"
+                + " (\(String(format: "%.2f", memory.afterRatio))× before)")
+        }
+        if f.callbacks.transportErrors > 0 { lines.append("  errors     \(count(f.callbacks.transportErrors)) requests got no answer") }
+        if !f.refusals.isEmpty {
+            lines.append("  refusals   " + f.refusals.sorted { $0.key < $1.key }.map { "\($0.key): \(count($0.value))" }.joined(separator: ", "))
+        }
+        lines.append("  setup \(one(f.setupSeconds)) s, storm \(one(f.stormSeconds)) s — " + (f.isClean ? "every hand-over recorded" : "NOT CLEAN: see above"))
+        return lines.joined(separator: "\n")
+    }
+}

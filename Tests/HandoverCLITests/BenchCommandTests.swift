@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `handover bench shift-change` end to end, small: it starts its own server, plays the storm
+/// through the real HTTP API, and reads every run back.
+@Suite(.timeLimit(.minutes(5))) struct BenchCommandTests {
+    struct Figures: Decodable {
+        struct Runs: Decodable { var started: Int; var completed: Int; var failed: Int; var unfinished: Int }
+        struct Latency: Decodable { var count: Int; var p50: Double; var p99: Double; var max: Double }
+        struct Callbacks: Decodable {
+            var acknowledged: Int
+            var recorded: Int
+            var lost: Int
+            var viaBrowser: Int
+            var duplicatesRefused: Int
+            var duplicatesAccepted: Int
+            var latency: Latency
+        }
+        struct Deadlines: Decodable { var fired: Int; var missed: Int; var lateness: Latency }
+        struct Memory: Decodable { var beforeMB: Double; var peakMB: Double; var afterMB: Double }
+        var runs: Runs
+        var callbacks: Callbacks
+        var deadlines: Deadlines
+        var memory: [Memory]
+        var database: String
+    }
+
+    @Test func aSmallStormIsPlayedAndEveryCallbackIsFoundRecorded() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storm-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try HandoverBinary.run(["bench", "shift-change", "--devices", "20", "--apps", "3", "--window", "2",
+                                             "--stall-rate", "0.2", "--failure-rate", "0.1", "--deadline", "1", "--json", file.path])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("every hand-over recorded"))
+        let figures = try JSONDecoder().decode(Figures.self, from: Data(contentsOf: file))
+        #expect(figures.database == "sqlite")
+        #expect(figures.runs.started == 20)
+        #expect(figures.runs.completed + figures.runs.failed == 20)
+        #expect(figures.runs.failed > 0)  // the seed's failures answered on their error URL
+        #expect(figures.callbacks.acknowledged == 60)
+        #expect(figures.callbacks.recorded == 60)
+        #expect(figures.callbacks.lost == 0)
+        #expect(figures.callbacks.latency.count >= 60)
+        #expect(figures.deadlines.fired > 0)
+        #expect(figures.deadlines.missed == 0)
+        #expect(figures.deadlines.lateness.count == figures.deadlines.fired)
+        #expect(figures.memory.count == 1)
+        #expect(figures.memory.first.map { $0.beforeMB > 0 && $0.peakMB >= $0.beforeMB } == true)
+    }
+
+    @Test func badSharesAndSQLiteInstancesAreRefusedWithWhatIsAccepted() throws {
+        let stall = try HandoverBinary.run(["bench", "shift-change", "--stall-rate", "0.9"])
+        #expect(stall.status != 0)
+        #expect(stall.stderr.contains("--stall-rate must be a share from 0 to 0.5"))
+        let instances = try HandoverBinary.run(["bench", "shift-change", "--instances", "2"])
+        #expect(instances.status != 0)
+        #expect(instances.stderr.contains("needs --database postgres://"))
+        let server = try HandoverBinary.run(["bench", "shift-change", "--server", "http://127.0.0.1:1"])
+        #expect(server.stderr.contains("--server needs --admin-key"))
+    }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The shift change at hospital scale, with `handover bench shift-change` (see its --help):
+#   1. on SQLite, one server;
+#   2. on PostgreSQL (a private cluster on loopback, started and stopped here), two servers
+#      sharing the database, the phones split between them.
+# Each prints its figures (runs, callbacks lost, duplicates, callback p50/p99/max, the recording
+# rate, how late deadlines fired, RSS before/peak/after) and writes them to $BENCH_OUT/*.json.
+#
+#   scripts/bench-shift-change.sh                    # 10,000 phones x 7 apps over 60 s, 5 % stalls
+#   BENCH_DEVICES=300 BENCH_WINDOW=30 scripts/bench-shift-change.sh      # CI's small version
+#   BENCH_ONLY=sqlite|postgres scripts/bench-shift-change.sh
+#   HANDOVER_BIN=/path/to/handover scripts/bench-shift-change.sh        # that binary (no build)
+#
+# Builds `handover` in release mode into .build-release unless HANDOVER_BIN is given. Exits 1
+# when a storm is not clean (a callback lost, a run unfinished, a duplicate accepted, a deadline
+# missed, a request unanswered). Loopback only. The load generator runs on the same machine as
+# the servers: on 2 cores it takes about a third of the CPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+devices=${BENCH_DEVICES:-10000}
+apps=${BENCH_APPS:-7}
+window=${BENCH_WINDOW:-60}
+stalls=${BENCH_STALL_RATE:-0.05}
+deadline=${BENCH_DEADLINE:-5}
+only=${BENCH_ONLY:-all}
+out=${BENCH_OUT:-$root/.ci/artifacts}
+mkdir -p "$out"
+cleanup() { [ -n "${HANDOVER_PG_DATA:-}" ] && scripts/stop-postgres.sh "$HANDOVER_PG_DATA"; true; }
+trap cleanup EXIT
+
+if [ -n "${HANDOVER_BIN:-}" ]; then
+  handover=$HANDOVER_BIN
+else
+  echo "== building handover (release)"
+  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|complete" || true
+  handover="$root/.build-release/release/handover"
+fi
+[ -x "$handover" ] || { echo "no handover binary at $handover" >&2; exit 1; }
+
+status=0
+storm() {
+  local name=$1; shift
+  echo "== shift change on $name: $devices phones x $apps apps over $window s, $stalls stalls"
+  "$handover" bench shift-change --devices "$devices" --apps "$apps" --window "$window" --stall-rate "$stalls" \
+    --deadline "$deadline" --json "$out/shift-change-$name.json" "$@" || status=1
+}
+
+if [ "$only" = all ] || [ "$only" = sqlite ]; then
+  storm sqlite
+fi
+if [ "$only" = all ] || [ "$only" = postgres ]; then
+  eval "$(scripts/start-postgres.sh "${BENCH_PG_PORT:-54341}")"
+  storm postgres --database "$HANDOVER_PG_URL" --instances 2
+fi
+exit $status
