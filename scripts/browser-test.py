@@ -176,6 +176,64 @@ def erase_confirmation(binary):
             process.kill()
 
 
+def fleet_scale(binary):
+    """10,000 devices (imported from a CSV file): the overview shows counts, and the device list
+    is paged and searched on the server."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="handover-browser-fleet-")
+    csv_path = os.path.join(folder, "fleet.csv")
+    with open(csv_path, "w") as handle:
+        handle.write("name,serialNumber\n")
+        for ward in range(1, 101):
+            for phone in range(1, 101):
+                handle.write(f"ward-{ward:03d}-phone-{phone:03d},C0{ward:03d}{phone:03d}FLT\n")
+    process, base, key = start_serve_with_mdm(binary, os.path.join(folder, "data"))
+    driver = None
+    try:
+        started = time.time()
+        subprocess.run([binary, "admin", "import-devices", csv_path, "--data-dir", os.path.join(folder, "data"),
+                        "--keys-out", os.path.join(folder, "keys.csv")], check=True, stdout=subprocess.DEVNULL)
+        print(f"imported 10,000 devices in {time.time() - started:.1f} s")
+        driver = browser()
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "key")))
+        driver.find_element(By.NAME, "key").send_keys(key)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "fleet")))
+        if "Devices (10000)" not in text_of(driver, "fleet") or "ward-050-phone-050" in driver.page_source:
+            raise SystemExit("the overview of 10,000 devices should count them, not list them:\n" + text_of(driver, "fleet"))
+        shot(driver, "11-overview-10000-devices")
+        driver.find_element(By.LINK_TEXT, "Search the devices →").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "devices")))
+        if "page 1 of 200" not in text_of(driver, "matches"):
+            raise SystemExit("expected 200 pages of 50: " + text_of(driver, "matches"))
+        driver.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+        WebDriverWait(driver, 10).until(lambda d: "page 2 of 200" in text_of(d, "matches"))
+        if "ward-001-phone-051" not in text_of(driver, "devices"):
+            raise SystemExit("page 2 should start at the 51st device:\n" + text_of(driver, "devices")[:300])
+        box = driver.find_element(By.NAME, "q")
+        box.clear()
+        box.send_keys("WARD-042-phone-01")
+        driver.find_element(By.CSS_SELECTOR, "form.search button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "10 devices match" in text_of(d, "matches"))
+        shot(driver, "12-devices-search")
+        driver.find_element(By.NAME, "q").clear()
+        driver.find_element(By.NAME, "q").send_keys("C0042017")
+        driver.find_element(By.CSS_SELECTOR, "form.search button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "1 device match" in text_of(d, "matches"))
+        if "ward-042-phone-017" not in text_of(driver, "devices"):
+            raise SystemExit("the serial number search found the wrong device")
+        print("ok: 10,000 devices, counted on the overview, paged and searched by name and serial number")
+    finally:
+        if driver is not None:
+            driver.quit()
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "handover")
     os.makedirs(ARTIFACTS, exist_ok=True)
@@ -244,6 +302,7 @@ def main():
         except subprocess.TimeoutExpired:
             process.kill()
     erase_confirmation(binary)
+    fleet_scale(binary)
     print("browser test passed")
 
 

@@ -349,6 +349,7 @@ public final class HandoverServer: Sendable {
         try application.register(collection: OperationRedeemRoutes(context: context))
         try application.register(collection: DashboardRoutes(context: context))
         try application.register(collection: DeviceLifeCycleRoutes(context: context))
+        try application.register(collection: DeviceListRoutes(context: context))
         try application.register(collection: TesterRoutes(context: context))
         if let sessions = context.sessions {
             try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))

@@ -20,7 +20,7 @@ final class BenchServerProcess: @unchecked Sendable {
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         self.process = process

@@ -24,6 +24,7 @@ enum DashboardLayout {
                         if let signedIn {
                             HTML.element("nav") {
                                 HTML.element("a", ["href": "/dashboard"]) { "Overview" }
+                                HTML.element("a", ["href": "/dashboard/devices"]) { "Devices" }
                                 HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
                                 HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
                                 HTML.element("a", ["href": "/tester"]) { "Tester" }

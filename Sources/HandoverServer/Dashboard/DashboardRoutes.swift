@@ -112,27 +112,39 @@ struct DashboardRoutes: RouteCollection {
         guard try await DashboardAuth.session(request, context: context) != nil else { throw Abort(.unauthorized) }
         let database = request.db
         let routes = self
-        return EventStream.response(changes: context.hub.subscribeToEverything()) {
+        return EventStream.response(changes: context.hub.subscribeToEverything(), minimumInterval: .seconds(1)) {
             EventStream.Event(name: "update", data: try await routes.overviewFragment(database).rendered, isFinal: false)
         }
     }
 
+    /// Up to this many devices, the overview lists them all; above, it shows counts by status
+    /// and links to the paged list (`/dashboard/devices`).
+    static let overviewDeviceLimit = 50
+
+    /// The overview: the queue of devices that need attention (at most 50 shown), the devices
+    /// by status, and the last 10 runs. Its queries cost the same with 10,000 devices as with 10.
     func overviewFragment(_ database: Database) async throws -> HTML {
-        let devices = try await Device.query(on: database).sort(\.$name).all()
+        var counts: [DeviceStatus: Int] = [:]
+        for status in DeviceStatus.allCases { counts[status] = try await Device.query(on: database).filter(\.$status == status).count() }
+        let total = counts.values.reduce(0, +)
+        let listed = total <= Self.overviewDeviceLimit ? try await Device.query(on: database).sort(\.$name).all() : []
+        let queue = try await Device.query(on: database).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
+            .sort(\.$statusChangedAt).limit(Self.overviewDeviceLimit).all()
+        let queueTotal = DeviceStatus.allCases.filter(\.needsAttention).reduce(0) { $0 + (counts[$1] ?? 0) }
         let runs = try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(10).all()
-        let runIDs = runs.compactMap(\.id) + devices.compactMap(\.lastRunID)
+        let runIDs = runs.compactMap(\.id) + listed.compactMap(\.lastRunID)
         let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
         let itemsByRun = Dictionary(grouping: items, by: \.runID)
         let backends = try await BackChannelLogoutReport.states(runs: runIDs, on: database)
-        let lastRuns = devices.compactMap(\.lastRunID).isEmpty ? [] :
-            try await LogoutRun.query(on: database).filter(\.$id ~~ devices.compactMap(\.lastRunID)).all()
+        let lastRuns = listed.compactMap(\.lastRunID).isEmpty ? [] :
+            try await LogoutRun.query(on: database).filter(\.$id ~~ listed.compactMap(\.lastRunID)).all()
         // A device's last run is often among the recent ones too: keep one of each.
         let runByID = Dictionary((runs + lastRuns).compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
-        let deviceNames = Dictionary(devices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
-        let queue = devices.filter(\.status.needsAttention)
+        let runDevices = runs.isEmpty ? [] : try await Device.query(on: database).filter(\.$id ~~ Set(runs.map(\.deviceID))).all()
+        let deviceNames = Dictionary(runDevices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
         return .join([
             .element("section", ["id": "attention"]) {
-                HTML.element("h2") { "Needs attention (\(queue.count))" }
+                HTML.element("h2") { "Needs attention (\(queueTotal))" }
                 if queue.isEmpty {
                     HTML.element("p", ["class": "note"]) { "No device is out of service or overdue." }
                 } else {
@@ -149,17 +161,35 @@ struct DashboardRoutes: RouteCollection {
                             }
                         }
                     }
+                    if queueTotal > queue.count {
+                        HTML.element("p") {
+                            HTML.element("a", ["href": "/dashboard/devices?filter=out-of-service"]) { "All \(counts[.outOfService] ?? 0) out of service" }
+                            " · "
+                            HTML.element("a", ["href": "/dashboard/devices?filter=overdue"]) { "all \(counts[.overdue] ?? 0) overdue" }
+                        }
+                    }
                 }
             },
-            .element("section") {
-                HTML.element("h2") { "Devices (\(devices.count))" }
-                if devices.isEmpty {
+            .element("section", ["id": "fleet"]) {
+                HTML.element("h2") { "Devices (\(total))" }
+                if total == 0 {
                     HTML.element("p", ["class": "note"]) { "No devices yet. Register one with POST /api/v1/devices, or run `handover demo`." }
                 } else {
+                    HTML.element("p", ["class": "counts"]) {
+                        for status in DeviceStatus.allCases {
+                            HTML.element("a", ["href": "/dashboard/devices?status=\(status.rawValue)"]) {
+                                DashboardLayout.badge(status); " \(counts[status] ?? 0)"
+                            }
+                            " "
+                        }
+                        HTML.element("a", ["href": "/dashboard/devices"]) { "Search the devices →" }
+                    }
+                }
+                if !listed.isEmpty {
                     HTML.element("div", ["class": "scroll"]) {
                         HTML.element("table") {
                             HTML.element("tr") { HTML.element("th") { "Device" }; HTML.element("th") { "Status" }; HTML.element("th") { "Last run" }; HTML.element("th") { "Apps" } }
-                            for device in devices {
+                            for device in listed {
                                 let last = device.lastRunID.flatMap { runByID[$0] }
                                 HTML.element("tr") {
                                     HTML.element("td") { Self.deviceLink(device) }

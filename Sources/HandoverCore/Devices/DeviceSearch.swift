@@ -1,0 +1,87 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+/// One page of the fleet's devices: a search on name and serial number, a status, and the
+/// filters an IT team asks for first (out of service, overdue, a failed run in the last 24 h).
+/// Paged in the database, sorted by name, so 10,000 devices cost what 50 do.
+package struct DeviceSearch: Sendable, Equatable {
+    /// A ready-made filter.
+    package enum Filter: String, Sendable, CaseIterable {
+        case all
+        case outOfService = "out-of-service"
+        case overdue
+        case failedLastDay = "failed-24h"
+
+        /// What the dashboard calls it.
+        package var label: String {
+            switch self {
+            case .all: "All"
+            case .outOfService: "Out of service"
+            case .overdue: "Overdue"
+            case .failedLastDay: "Failed in the last 24 h"
+            }
+        }
+    }
+
+    /// Devices per page.
+    package static let pageSize = 50
+
+    /// Text in the name or the serial number, any case; empty for every device.
+    package var text: String
+    package var status: DeviceStatus?
+    package var filter: Filter
+    /// 1-based.
+    package var page: Int
+
+    package init(text: String = "", status: DeviceStatus? = nil, filter: Filter = .all, page: Int = 1) {
+        self.text = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
+        self.status = status
+        self.filter = filter
+        self.page = max(1, page)
+    }
+
+    /// A page and how many devices match in all.
+    package struct Page: Sendable {
+        package var devices: [Device]
+        package var total: Int
+        package var page: Int
+        package var pageCount: Int { max(1, (total + DeviceSearch.pageSize - 1) / DeviceSearch.pageSize) }
+    }
+
+    package func run(on database: any Database, now: Date) async throws -> Page {
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        let condition = self.condition(now: now)
+        let total = try await sql.raw("SELECT COUNT(*) AS matches FROM devices WHERE \(condition)").first()?
+            .decode(column: "matches", as: Int.self) ?? 0
+        let offset = (page - 1) * Self.pageSize
+        let ids = try await sql.raw("""
+            SELECT id FROM devices WHERE \(condition) ORDER BY name, id LIMIT \(unsafeRaw: String(Self.pageSize)) OFFSET \(unsafeRaw: String(offset))
+            """).all().map { try $0.decode(column: "id", as: UUID.self) }
+        let devices = ids.isEmpty ? [] : try await Device.query(on: database).filter(\.$id ~~ ids).sort(\.$name).sort(\.$id).all()
+        return Page(devices: devices, total: total, page: page)
+    }
+
+    /// The WHERE clause, every value bound.
+    func condition(now: Date) -> SQLQueryString {
+        var clause: SQLQueryString = "1 = 1"
+        if !text.isEmpty {
+            let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            clause = clause + " AND (LOWER(name) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(COALESCE(serial_number, '')) LIKE \(bind: pattern) ESCAPE '\\')"
+        }
+        if let status { clause = clause + " AND status = \(bind: status.rawValue)" }
+        switch filter {
+        case .all: break
+        case .outOfService: clause = clause + " AND status = \(bind: DeviceStatus.outOfService.rawValue)"
+        case .overdue: clause = clause + " AND status = \(bind: DeviceStatus.overdue.rawValue)"
+        case .failedLastDay:
+            clause = clause + """
+                 AND id IN (SELECT device_id FROM logout_runs WHERE status = \(bind: LogoutRunState.failed.rawValue) \
+                AND finished_at >= \(bind: now.addingTimeInterval(-86_400)))
+                """
+        }
+        return clause
+    }
+}

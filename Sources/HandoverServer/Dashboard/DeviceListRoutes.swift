@@ -1,0 +1,133 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// The fleet's devices on the dashboard (`/dashboard/devices`), 50 to a page, paged in the
+/// database: a search on name and serial number (`q`), a status (`status`), a ready-made filter
+/// (`filter`: out of service, overdue, failed in the last 24 h) and the page (`page`). Every
+/// value is in the query string, so a view can be bookmarked and shared.
+struct DeviceListRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.grouped("dashboard", "devices").get(use: list)
+    }
+
+    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
+
+    @Sendable func list(_ request: Request) async throws -> Response {
+        try await shell.signedIn(request) { session in
+            let search = Self.search(from: request)
+            let page = try await search.run(on: request.db, now: context.clock.now())
+            let lastRuns = try await lastRuns(of: page.devices, on: request.db)
+            return DashboardLayout.page("Devices", signedIn: session) {
+                Self.form(search)
+                HTML.element("p", ["class": "note", "id": "matches"]) {
+                    "\(page.total) device\(page.total == 1 ? "" : "s")" + (search == DeviceSearch() ? "" : " match")
+                        + (page.total > DeviceSearch.pageSize ? " · page \(page.page) of \(page.pageCount)" : "")
+                }
+                if page.devices.isEmpty {
+                    HTML.element("p", ["class": "note"]) { "No device matches. Clear the search to see them all." }
+                } else {
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table", ["id": "devices"]) {
+                            HTML.element("tr") {
+                                HTML.element("th") { "Device" }; HTML.element("th") { "Serial number" }
+                                HTML.element("th") { "Status" }; HTML.element("th") { "Last run" }
+                            }
+                            for device in page.devices {
+                                let last = device.lastRunID.flatMap { lastRuns[$0] }
+                                HTML.element("tr") {
+                                    HTML.element("td") { DashboardRoutes.deviceLink(device) }
+                                    HTML.element("td") { device.serialNumber ?? "—" }
+                                    HTML.element("td") { DashboardLayout.badge(device.status) }
+                                    HTML.element("td") {
+                                        if let last { DashboardLayout.badge(last.status); " "; DashboardLayout.time(last.createdAt) } else { "never" }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                Self.pager(search, page: page)
+            }
+        }
+    }
+
+    /// The search the query string asks for; unknown values fall back to "all" and page 1.
+    static func search(from request: Request) -> DeviceSearch {
+        let text = (try? request.query.get(String.self, at: "q")) ?? ""
+        let status = ((try? request.query.get(String.self, at: "status")) ?? "").flatMap { DeviceStatus(rawValue: $0) }
+        let filter = ((try? request.query.get(String.self, at: "filter")) ?? "").flatMap { DeviceSearch.Filter(rawValue: $0) } ?? .all
+        let page = (try? request.query.get(Int.self, at: "page")) ?? 1
+        return DeviceSearch(text: text, status: status, filter: filter, page: min(page, 100_000))
+    }
+
+    /// The link to a view of the list.
+    static func link(_ search: DeviceSearch) -> String {
+        var items: [URLQueryItem] = []
+        if !search.text.isEmpty { items.append(URLQueryItem(name: "q", value: search.text)) }
+        if let status = search.status { items.append(URLQueryItem(name: "status", value: status.rawValue)) }
+        if search.filter != .all { items.append(URLQueryItem(name: "filter", value: search.filter.rawValue)) }
+        if search.page > 1 { items.append(URLQueryItem(name: "page", value: String(search.page))) }
+        var components = URLComponents()
+        components.path = "/dashboard/devices"
+        components.queryItems = items.isEmpty ? nil : items
+        return components.string ?? "/dashboard/devices"
+    }
+
+    private static func form(_ search: DeviceSearch) -> HTML {
+        .element("form", ["method": "get", "action": "/dashboard/devices", "class": "search", "role": "search"]) {
+            HTML.element("label") {
+                "Name or serial number "
+                HTML.element("input", ["type": "search", "name": "q", "value": search.text, "maxlength": "100", "autofocus": "autofocus"])
+            }
+            HTML.element("label") {
+                " Status "
+                HTML.element("select", ["name": "status"]) {
+                    HTML.element("option", ["value": ""]) { "any" }
+                    for status in DeviceStatus.allCases {
+                        HTML.element("option", search.status == status ? ["value": status.rawValue, "selected": "selected"] : ["value": status.rawValue]) {
+                            status.rawValue.replacingOccurrences(of: "_", with: " ")
+                        }
+                    }
+                }
+            }
+            " "
+            HTML.element("button", ["type": "submit"]) { "Search" }
+            HTML.element("p", ["class": "filters"]) {
+                for filter in DeviceSearch.Filter.allCases {
+                    let target = DeviceSearch(text: search.text, status: search.status, filter: filter)
+                    if filter == search.filter {
+                        HTML.element("strong") { filter.label }
+                    } else {
+                        HTML.element("a", ["href": link(target)]) { filter.label }
+                    }
+                    " "
+                }
+            }
+        }
+    }
+
+    private static func pager(_ search: DeviceSearch, page: DeviceSearch.Page) -> HTML {
+        guard page.pageCount > 1 else { return .join([]) }
+        var previous = search
+        previous.page = page.page - 1
+        var next = search
+        next.page = page.page + 1
+        return .element("nav", ["class": "pager", "aria-label": "pages"]) {
+            if page.page > 1 { HTML.element("a", ["href": link(previous), "rel": "prev"]) { "← Previous" } }
+            " Page \(page.page) of \(page.pageCount) "
+            if page.page < page.pageCount { HTML.element("a", ["href": link(next), "rel": "next"]) { "Next →" } }
+        }
+    }
+
+    private func lastRuns(of devices: [Device], on database: any Database) async throws -> [UUID: LogoutRun] {
+        let ids = devices.compactMap(\.lastRunID)
+        guard !ids.isEmpty else { return [:] }
+        let runs = try await LogoutRun.query(on: database).filter(\.$id ~~ ids).all()
+        return Dictionary(runs.compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
+    }
+}
