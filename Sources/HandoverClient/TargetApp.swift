@@ -20,8 +20,8 @@ public struct TargetApp: Sendable, Codable, Hashable {
         self.logoutAction = logoutAction
     }
 
-    /// How the app is logged out, read from its action: ``LogoutMethod/xCallback`` for a
-    /// custom scheme whose host is `x-callback-url`, ``LogoutMethod/ulc`` otherwise.
+    /// How the app is logged out, read from its action: `LogoutMethod.xCallback` for a
+    /// custom scheme whose host is `x-callback-url`, `LogoutMethod.ulc` otherwise.
     public var logoutMethod: LogoutMethod {
         let scheme = logoutAction.scheme?.lowercased()
         return scheme != "https" && scheme != "http" && logoutAction.host?.lowercased() == "x-callback-url" ? .xCallback : .ulc

@@ -6,7 +6,7 @@ import NIOHTTP1
 
 /// A shift change at hospital scale against running Handover servers: registers the apps and
 /// the phones, then plays one launcher per phone through the real HTTP API (see
-/// ``ShiftChangeLauncher``) and checks afterwards that every acknowledged callback is recorded.
+/// `ShiftChangeLauncher`) and checks afterwards that every acknowledged callback is recorded.
 ///
 /// ```swift
 /// let bench = ShiftChangeBench(plan: ShiftChangePlan(devices: 300, apps: 7), servers: [url], adminKey: key)
