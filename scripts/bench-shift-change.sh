@@ -26,7 +26,9 @@ deadline=${BENCH_DEADLINE:-5}
 only=${BENCH_ONLY:-all}
 out=${BENCH_OUT:-$root/.ci/artifacts}
 mkdir -p "$out"
-cleanup() { [ -n "${HANDOVER_PG_DATA:-}" ] && scripts/stop-postgres.sh "$HANDOVER_PG_DATA"; true; }
+# Only the cluster this script started is stopped (CI exports its own HANDOVER_PG_DATA).
+own_pg_data=
+cleanup() { [ -n "$own_pg_data" ] && scripts/stop-postgres.sh "$own_pg_data"; true; }
 trap cleanup EXIT
 
 if [ -n "${HANDOVER_BIN:-}" ]; then
@@ -51,6 +53,7 @@ if [ "$only" = all ] || [ "$only" = sqlite ]; then
 fi
 if [ "$only" = all ] || [ "$only" = postgres ]; then
   eval "$(scripts/start-postgres.sh "${BENCH_PG_PORT:-54341}")"
+  own_pg_data=$HANDOVER_PG_DATA
   storm postgres --database "$HANDOVER_PG_URL" --instances 2
 fi
 exit $status
