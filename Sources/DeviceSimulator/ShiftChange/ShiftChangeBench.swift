@@ -49,7 +49,7 @@ public struct ShiftChangeBench: Sendable {
                 throw SimulatorError("registering app \(index): the server answered \(answer.status): \(String(buffer: answer.body))")
             }
         }
-        let devices = NIOLockedBox<[(id: UUID, key: String)]>([])
+        let devices = LockedList<[(id: UUID, key: String)]>([])
         let names = (1...plan.devices).map { "bench-\(stamp)-phone-\(String(format: "%05d", $0))" }
         var failure: SimulatorError?
         await withTaskGroup(of: SimulatorError?.self) { group in
@@ -208,14 +208,14 @@ public struct ShiftChangeBench: Sendable {
     }
 }
 
-/// An array appended to under a lock; `append` returns the new count.
-final class NIOLockedBox<Element: Sendable>: Sendable {
+/// A value behind a lock (the phones registered so far); for an array, `append` returns the new count.
+final class LockedList<Element: Sendable>: Sendable {
     private let box: NIOLockedValueBox<Element>
     init(_ value: Element) { box = NIOLockedValueBox(value) }
     var value: Element { box.withLockedValue { $0 } }
 }
 
-extension NIOLockedBox {
+extension LockedList {
     func append<Item>(_ item: Item) -> Int where Element == [Item] {
         box.withLockedValue { $0.append(item); return $0.count }
     }
