@@ -304,6 +304,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddMDMCommands())
         application.migrations.add(AddLogoutMethods())
         application.migrations.add(AddFleetScaleIndexes())
+        application.migrations.add(AddRunTimeline())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
@@ -350,6 +351,8 @@ public final class HandoverServer: Sendable {
         try application.register(collection: DashboardRoutes(context: context))
         try application.register(collection: DeviceLifeCycleRoutes(context: context))
         try application.register(collection: DeviceListRoutes(context: context))
+        try application.register(collection: ScorecardRoutes(context: context))
+        try application.register(collection: RunTimelineRoutes(context: context))
         try application.register(collection: TesterRoutes(context: context))
         if let sessions = context.sessions {
             try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))

@@ -26,6 +26,8 @@ package final class WebhookDelivery: Model, @unchecked Sendable {
 
     @ID(key: .id) package var id: UUID?
     @Field(key: "webhook_id") package var webhookID: UUID
+    /// The logout run the event reports, when it reports one (its timeline lists it).
+    @OptionalField(key: "run_id") package var runID: UUID?
     @Field(key: "event") package var event: String
     @Field(key: "payload") package var payload: String
     @Field(key: "status") package var status: WebhookDeliveryStatus

@@ -55,7 +55,7 @@ package struct DeadlineScheduler: Sendable {
                 switch transition {
                 case .reissue:
                     let deadline = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
-                    return try await transitions.reissue(item: id, version: item.version, at: now, deadline: deadline) ? .reissued : nil
+                    return try await transitions.reissue(item: id, version: item.version, missed: item.deadlineAt, at: now, deadline: deadline) ? .reissued : nil
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { return nil }
                     let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now)

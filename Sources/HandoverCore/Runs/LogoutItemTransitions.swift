@@ -41,14 +41,24 @@ package struct LogoutItemTransitions {
             """).all().isEmpty
     }
 
-    /// Issues the pending item at `version` again: one more attempt (a new nonce), a new deadline.
+    /// Issues the pending item at `version` again: one more attempt (a new nonce), a new deadline,
+    /// and a row in `logout_item_reissues` for the run's timeline (the deadline it `missed`).
     /// False when the item changed since it was read.
-    package func reissue(item: UUID, version: Int, at now: Date, deadline: Date) async throws -> Bool {
-        try await !sql.raw("""
+    package func reissue(item: UUID, version: Int, missed: Date, at now: Date, deadline: Date) async throws -> Bool {
+        let rows = try await sql.raw("""
             UPDATE logout_items SET attempts = attempts + 1, issued_at = \(bind: now),
             deadline_at = \(bind: deadline), version = version + 1
-            WHERE id = \(bind: item) AND version = \(bind: version) AND status = \(bind: LogoutItemState.pending.rawValue) RETURNING id
-            """).all().isEmpty
+            WHERE id = \(bind: item) AND version = \(bind: version) AND status = \(bind: LogoutItemState.pending.rawValue)
+            RETURNING run_id, attempts
+            """).all()
+        guard let row = rows.first else { return false }
+        let run = try row.decode(column: "run_id", as: UUID.self)
+        let attempt = try row.decode(column: "attempts", as: Int.self)
+        try await sql.raw("""
+            INSERT INTO logout_item_reissues (id, run_id, item_id, attempt, missed_deadline_at, issued_at, deadline_at)
+            VALUES (\(bind: UUID()), \(bind: run), \(bind: item), \(bind: attempt), \(bind: missed), \(bind: now), \(bind: deadline))
+            """).run()
+        return true
     }
 
     /// How many items of the run are still pending.

@@ -19,6 +19,7 @@ package enum WebhookOutbox {
         for hook in hooks {
             let delivery = WebhookDelivery()
             delivery.webhookID = try hook.requireID()
+            delivery.runID = run?.id
             delivery.event = type
             delivery.payload = body
             delivery.status = .pending

@@ -26,6 +26,7 @@ enum DashboardLayout {
                                 HTML.element("a", ["href": "/dashboard"]) { "Overview" }
                                 HTML.element("a", ["href": "/dashboard/devices"]) { "Devices" }
                                 HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
+                                HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }
                                 HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
                                 HTML.element("a", ["href": "/tester"]) { "Tester" }
                                 HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {

@@ -214,7 +214,11 @@ struct DashboardRoutes: RouteCollection {
                             HTML.element("tr") { HTML.element("th") { "Started" }; HTML.element("th") { "Device" }; HTML.element("th") { "Status" }; HTML.element("th") { "Apps" } }
                             for run in runs {
                                 HTML.element("tr", ["data-run": run.id?.uuidString.lowercased()]) {
-                                    HTML.element("td") { DashboardLayout.time(run.createdAt) }
+                                    HTML.element("td") {
+                                        if let id = run.id {
+                                            HTML.element("a", ["href": RunTimelineRoutes.path(id)]) { DashboardLayout.time(run.createdAt) }
+                                        } else { DashboardLayout.time(run.createdAt) }
+                                    }
                                     HTML.element("td") { deviceNames[run.deviceID] ?? "deleted device" }
                                     HTML.element("td") { DashboardLayout.badge(run.status) }
                                     HTML.element("td") { Self.itemBadges(run.id.flatMap { itemsByRun[$0] } ?? [], backends: backends) }

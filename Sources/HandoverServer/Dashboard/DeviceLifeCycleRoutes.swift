@@ -129,7 +129,10 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                             for entry in history {
                                 HTML.element("tr") {
                                     HTML.element("td") { DashboardLayout.time(entry.createdAt) }
-                                    HTML.element("td") { entry.event.rawValue.replacingOccurrences(of: "_", with: " ") }
+                                    HTML.element("td") {
+                                        let what = entry.event.rawValue.replacingOccurrences(of: "_", with: " ")
+                                        if let run = entry.runID { HTML.element("a", ["href": RunTimelineRoutes.path(run)]) { what } } else { what }
+                                    }
                                     HTML.element("td") { DashboardLayout.badge(entry.fromStatus); " → "; DashboardLayout.badge(entry.toStatus) }
                                     HTML.element("td") { entry.note ?? entry.reason ?? "—" }
                                     HTML.element("td") { entry.actor }

@@ -44,7 +44,10 @@ struct DeviceListRoutes: RouteCollection {
                                     HTML.element("td") { device.serialNumber ?? "—" }
                                     HTML.element("td") { DashboardLayout.badge(device.status) }
                                     HTML.element("td") {
-                                        if let last { DashboardLayout.badge(last.status); " "; DashboardLayout.time(last.createdAt) } else { "never" }
+                                        if let last, let id = last.id {
+                                            DashboardLayout.badge(last.status); " "
+                                            HTML.element("a", ["href": RunTimelineRoutes.path(id)]) { DashboardLayout.time(last.createdAt) }
+                                        } else { "never" }
                                     }
                                 }
                             }

@@ -1,0 +1,100 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// A logout run's page on the dashboard (`/dashboard/runs/{id}`): its apps as they stand, then
+/// its timeline (``RunTimeline``): every link issued, each deadline missed and reissue, each
+/// answer, timeout, backend told and webhook sent, with the time since the start.
+struct RunTimelineRoutes: RouteCollection {
+    let context: ServerContext
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.grouped("dashboard", "runs").get(":runID", use: runPage)
+    }
+
+    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
+
+    /// The link to a run's page.
+    static func path(_ runID: UUID) -> String { "/dashboard/runs/\(runID.uuidString.lowercased())" }
+
+    @Sendable func runPage(_ request: Request) async throws -> Response {
+        try await shell.signedIn(request) { session in
+            guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text),
+                  let view = try? await context.runs(request.db).view(runID) else {
+                throw DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
+            }
+            let run = try await BackChannelLogoutReport.adding(to: view, on: request.db)
+            let device = try await Device.find(run.deviceID, on: request.db)
+            let timeline = try await timeline(of: run, device: device?.name ?? "a deleted device", on: request.db)
+            return DashboardLayout.page("Logout run", signedIn: session) {
+                HTML.element("section") {
+                    HTML.element("p") {
+                        DashboardLayout.badge(run.status); " on "
+                        if let device { DashboardRoutes.deviceLink(device) } else { "a deleted device" }
+                        ", started "; DashboardLayout.time(run.createdAt)
+                        if let finished = run.finishedAt { ", finished after "; RunTimeline.milliseconds(finished.timeIntervalSince(run.createdAt)) }
+                    }
+                    HTML.element("p") {
+                        for item in run.items {
+                            HTML.element("span", ["class": "item"]) {
+                                item.app; " "; DashboardLayout.badge(item.status)
+                                if let backend = item.backend { " backend "; DashboardLayout.badge(backend) }
+                                " "
+                            }
+                        }
+                    }
+                }
+                HTML.element("section", ["id": "timeline"]) {
+                    HTML.element("h2") { "Timeline" }
+                    HTML.element("p", ["class": "note"]) { "Times are UTC; “after start” counts from the run's start." }
+                    HTML.element("div", ["class": "scroll"]) {
+                        HTML.element("table", ["id": "timeline-entries"]) {
+                            HTML.element("tr") {
+                                HTML.element("th") { "Time" }; HTML.element("th") { "After start" }
+                                HTML.element("th") { "App" }; HTML.element("th") { "What happened" }
+                            }
+                            for entry in timeline.entries {
+                                HTML.element("tr", ["class": "event \(entry.kind.rawValue)\(entry.isProblem ? " problem" : "")"]) {
+                                    HTML.element("td") { RunTimeline.clock(entry.at) }
+                                    HTML.element("td") { "+" + RunTimeline.milliseconds(max(0, entry.at.timeIntervalSince(run.createdAt))) }
+                                    HTML.element("td") { entry.app ?? "—" }
+                                    HTML.element("td") {
+                                        if entry.isProblem { HTML.element("strong") { entry.text } } else { entry.text }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads what the items do not keep (reissues, backend and webhook deliveries) and builds the timeline.
+    private func timeline(of run: LogoutRunView, device: String, on database: Database) async throws -> RunTimeline {
+        let reissues = try await LogoutItemReissue.query(on: database).filter(\.$runID == run.id).all().map {
+            RunTimeline.Reissue(itemID: $0.itemID, attempt: $0.attempt, missedDeadlineAt: $0.missedDeadlineAt, issuedAt: $0.issuedAt,
+                                deadlineAt: $0.deadlineAt)
+        }
+        let backendRows = try await BackChannelLogoutDelivery.query(on: database).filter(\.$runID == run.id).all()
+        let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ Set(run.items.map(\.appID))).all()
+        let appByClient = Dictionary(apps.flatMap { app in RegisteredClients.clientIDs(of: app).map { ($0, app.name) } },
+                                     uniquingKeysWith: { first, _ in first })
+        let backends = backendRows.map {
+            RunTimeline.BackendDelivery(app: appByClient[$0.clientID] ?? $0.clientID, clientID: $0.clientID, state: $0.status,
+                                        attempts: $0.attempts, createdAt: $0.createdAt, deliveredAt: $0.deliveredAt,
+                                        lastStatusCode: $0.lastStatusCode, lastError: $0.lastError)
+        }
+        let webhookRows = try await WebhookDelivery.query(on: database).filter(\.$runID == run.id).all()
+        let hooks = try await Webhook.query(on: database).filter(\.$id ~~ Set(webhookRows.map(\.webhookID))).all()
+        let urlByHook = Dictionary(hooks.compactMap { hook in hook.id.map { ($0, hook.url) } }, uniquingKeysWith: { first, _ in first })
+        let webhooks = webhookRows.map {
+            RunTimeline.WebhookDelivery(event: $0.event, url: urlByHook[$0.webhookID] ?? "a deleted webhook", status: $0.status,
+                                        attempts: $0.attempts, createdAt: $0.createdAt, deliveredAt: $0.deliveredAt,
+                                        lastStatusCode: $0.lastStatusCode)
+        }
+        return RunTimeline(run: run, device: device, reissues: reissues, backends: backends, webhooks: webhooks)
+    }
+}
