@@ -30,6 +30,8 @@ struct ServerContext: Sendable {
     var trustsForwardedFor = false
     /// Records callbacks many to a transaction (group commit).
     let callbacks = CallbackRecorder()
+    /// The dashboard overview's live updates, shared by every open dashboard.
+    let liveOverview = LiveOverview()
     /// Queues out-of-band operations' writes on SQLite (see ``WriteGate``).
     var operationWrites = WriteGate(serializes: false)
     /// Whether logout actions may be http on loopback with a port (``ServerConfiguration/developerMode``).

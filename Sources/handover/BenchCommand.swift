@@ -29,9 +29,11 @@ struct ShiftChangeCommand: AsyncParsableCommand {
 
             It prints, and writes with --json: runs and callbacks completed, lost, duplicates \
             refused; callback latency p50/p99/max and the recording rate; how late each deadline \
-            fired (an upper bound, measured by the launcher); and, for servers it starts, their \
-            memory (RSS) before, at the \
-            peak and after the storm.
+            fired (an upper bound, measured by the launcher); for servers it starts, their \
+            memory (RSS) before, at the peak and after the storm; with --dashboards, how many \
+            live updates the open dashboards received; and, with the whole fleet in the \
+            database, how long the dashboard's pages take (p50/p95 of --page-samples loads: \
+            overview, device search, the last page of the device list, scorecards, a run's timeline).
 
             The server: by default it starts 'handover serve' on a fresh SQLite database in a \
             temporary folder; with --database postgres://… it starts --instances servers on that \
@@ -40,7 +42,7 @@ struct ShiftChangeCommand: AsyncParsableCommand {
 
             Examples:
               handover bench shift-change --devices 300 --apps 7 --window 10
-              handover bench shift-change --devices 10000 --apps 7 --window 60 --stall-rate 0.05 --json storm.json
+              handover bench shift-change --devices 10000 --apps 7 --window 60 --stall-rate 0.05 --dashboards 50 --json storm.json
               handover bench shift-change --database postgres://handover@127.0.0.1:5432/handover --instances 2 --devices 10000
 
             Exit status: 0 when every callback was recorded, every run finished and every stalled \
@@ -69,6 +71,13 @@ struct ShiftChangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("HTTP connections per server instance.", valueName: "count"))
     var connections: Int = 64
 
+    @Option(help: ArgumentHelp("Dashboards to keep open on the live overview (server-sent events) during the storm.", valueName: "count"))
+    var dashboards: Int = 0
+
+    @Option(name: .customLong("page-samples"),
+            help: ArgumentHelp("After the storm, load each dashboard page (overview, device search, scorecards, a run's timeline) this many times and report p50/p95 (0: skip).", valueName: "count"))
+    var pageSamples: Int = 40
+
     @Option(help: ArgumentHelp("Seeds the storm's randomness (the same seed plays the same storm).", valueName: "number"))
     var seed: UInt64 = 2026
 
@@ -96,6 +105,8 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         guard (1...20).contains(deadline) else { throw ValidationError("--deadline must be 1 to 20 seconds (the registry's range).") }
         guard (1...1024).contains(connections) else { throw ValidationError("--connections must be 1 to 1,024.") }
         guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1 to 8.") }
+        guard (0...500).contains(dashboards) else { throw ValidationError("--dashboards must be 0 to 500.") }
+        guard (0...1000).contains(pageSamples) else { throw ValidationError("--page-samples must be 0 to 1,000.") }
         if server != nil {
             guard adminKey != nil else { throw ValidationError("--server needs --admin-key: the bench registers its apps and phones.") }
             guard database == nil, instances == 1 else { throw ValidationError("--server plays against a running server: leave out --database and --instances.") }
@@ -121,7 +132,8 @@ struct ShiftChangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let plan = ShiftChangePlan(devices: devices, apps: apps, windowSeconds: window, stallRate: stallRate, failureRate: failureRate,
-                                   deadlineSeconds: deadline, connections: connections, seed: seed)
+                                   deadlineSeconds: deadline, connections: connections, seed: seed,
+                                   dashboards: dashboards, pageSamples: pageSamples)
         let started = try startServers()
         defer { for server in started.processes { server.stop() } }
         let name = started.processes.isEmpty ? "external" : database == nil ? "sqlite" : "postgres"

@@ -27,6 +27,15 @@ struct ShiftChangeReport {
             lines.append(label + "RSS before \(one(memory.beforeMB)) MB, peak \(one(memory.peakMB)) MB, after \(one(memory.afterMB)) MB"
                 + " (\(String(format: "%.2f", memory.afterRatio))× before)")
         }
+        if let dashboards = f.dashboards {
+            lines.append("  dashboards \(dashboards.opened) open on the live overview: \(dashboards.connected) connected, "
+                + "\(count(dashboards.updates)) updates received, \(dashboards.dropped) dropped")
+        }
+        for page in f.pages {
+            let answers = page.statuses.sorted { $0.key < $1.key }.map { $0.key == 0 ? "\($0.value) unanswered" : "\($0.value)× \($0.key)" }
+            lines.append("  page       \(page.name): p50 \(one(page.latency.p50)) ms, p95 \(one(page.latency.p95)) ms, max \(one(page.latency.max)) ms"
+                + " (\(answers.joined(separator: ", ")))")
+        }
         if f.callbacks.transportErrors > 0 { lines.append("  errors     \(count(f.callbacks.transportErrors)) requests got no answer") }
         if !f.refusals.isEmpty {
             lines.append("  refusals   " + f.refusals.sorted { $0.key < $1.key }.map { "\($0.key): \(count($0.value))" }.joined(separator: ", "))

@@ -30,6 +30,9 @@ public struct ShiftChangeBench: Sendable {
     /// The phones registered for the storm.
     public struct Fleet: Sendable {
         var devices: [(id: UUID, key: String)]
+        var appIDs: [UUID]
+        /// What every phone's name starts with.
+        var namePrefix: String
     }
 
     /// Registers `plan.apps` target apps (deadline `plan.deadlineSeconds`, two reissues) and
@@ -39,6 +42,7 @@ public struct ShiftChangeBench: Sendable {
         defer { Task { await http.shutdown() } }
         let base = origin(0)
         let stamp = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        var appIDs: [UUID] = []
         for index in 1...plan.apps {
             let fields: [String: Any] = [
                 "name": "bench-\(stamp)-app-\(index)", "role": "target", "appIDs": ["ABCDE12345.com.example.bench\(index)"],
@@ -48,6 +52,8 @@ public struct ShiftChangeBench: Sendable {
             guard answer.status == 201 || answer.status == 200 else {
                 throw SimulatorError("registering app \(index): the server answered \(answer.status): \(String(buffer: answer.body))")
             }
+            struct Created: Decodable { var id: UUID }
+            if let created = try? answer.decode(Created.self) { appIDs.append(created.id) }
         }
         let devices = LockedList<[(id: UUID, key: String)]>([])
         let names = (1...plan.devices).map { "bench-\(stamp)-phone-\(String(format: "%05d", $0))" }
@@ -80,7 +86,7 @@ public struct ShiftChangeBench: Sendable {
             }
         }
         if let failure { throw failure }
-        return Fleet(devices: devices.value)
+        return Fleet(devices: devices.value, appIDs: appIDs, namePrefix: "bench-\(stamp)-phone-")
     }
 
     /// Plays the storm on `fleet` and checks what the server recorded. `progress` gets a line
@@ -102,6 +108,21 @@ public struct ShiftChangeBench: Sendable {
                                        key: device.key, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
                                        http: http, tally: tally)
         }
+        let probe = DashboardProbe(origin: origin(0), adminKey: adminKey)
+        let browser = BenchHTTP(connections: plan.dashboards + 2)
+        var watch: DashboardProbe.Watch?
+        var dashboardCookie: String?
+        if plan.dashboards > 0 || plan.pageSamples > 0 {
+            do {
+                dashboardCookie = try await probe.signIn(browser.client)
+            } catch {
+                progress("  the dashboard could not be signed in to: \(error)")
+            }
+        }
+        if plan.dashboards > 0, let dashboardCookie {
+            progress("  \(plan.dashboards) dashboards open on the live overview")
+            watch = probe.watch(plan.dashboards, client: browser.client, cookie: dashboardCookie)
+        }
         let start = ContinuousClock.now
         let total = launchers.count
         let reporter = Task {
@@ -121,10 +142,19 @@ public struct ShiftChangeBench: Sendable {
         }
         reporter.cancel()
         let stormTook = start.duration(to: .now)
+        watch?.stop()
         progress("  checking what the server recorded…")
         let verified = await verify(tally: tally, http: http)
         await http.shutdown()
-        return tally.read { counts in
+        var pages: [ShiftChangeFigures.PageTiming] = []
+        if plan.pageSamples > 0, let dashboardCookie {
+            progress("  timing the dashboard's pages, \(plan.pageSamples) loads each…")
+            pages = await probe.time(dashboardPages(fleet, tally: tally), samples: plan.pageSamples, client: browser.client, cookie: dashboardCookie)
+        } else if plan.pageSamples > 0 {
+            pages = [.init(name: "sign-in", path: "/dashboard/sign-in", statuses: [0: 1], latency: LatencySummary(milliseconds: []))]
+        }
+        await browser.shutdown()
+        var figures = tally.read { counts in
             let window = counts.firstCallback.flatMap { first in counts.lastCallback.map { first.duration(to: $0) } } ?? .zero
             let windowSeconds = max(0.001, Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18)
             return ShiftChangeFigures(
@@ -143,6 +173,27 @@ public struct ShiftChangeBench: Sendable {
                                  lateness: LatencySummary(milliseconds: counts.latenessMilliseconds)),
                 refusals: counts.refusals.merging(verified.problems) { $0 + $1 })
         }
+        if let watch {
+            figures.dashboards = .init(opened: plan.dashboards, connected: watch.connected, updates: watch.updates, dropped: watch.dropped)
+        }
+        figures.pages = pages
+        return figures
+    }
+
+    /// The pages IT opens during a shift change: the overview, a search of the device list, an
+    /// app's scorecard, the list of scorecards, a run's timeline.
+    private func dashboardPages(_ fleet: Fleet, tally: StormTally) -> [(name: String, path: String)] {
+        // A search that matches ten phones of the fleet (their numbers' last digit differs).
+        let probeNumber = max(1, fleet.devices.count / 2) / 10
+        var pages: [(name: String, path: String)] = [
+            ("overview", "/dashboard"),
+            ("device search", "/dashboard/devices?q=" + (fleet.namePrefix + String(format: "%04d", probeNumber))),
+            ("device list, last page", "/dashboard/devices?page=\(max(1, (fleet.devices.count + 49) / 50))"),
+            ("scorecards", "/dashboard/scorecards"),
+        ]
+        if let app = fleet.appIDs.first { pages.append(("scorecard", "/dashboard/scorecards/\(app.uuidString.lowercased())")) }
+        if let run = tally.read({ $0.runs.first?.0 }) { pages.append(("run timeline", "/dashboard/runs/\(run.uuidString.lowercased())")) }
+        return pages
     }
 
     private struct Verified {

@@ -58,6 +58,29 @@ public struct ShiftChangeFigures: Sendable, Codable {
         }
     }
 
+    /// The dashboards open during the storm.
+    public struct Dashboards: Sendable, Codable {
+        public var opened: Int
+        /// Streams the server accepted.
+        public var connected: Int
+        /// Live `replace` events received (one per changed section), all dashboards together.
+        public var updates: Int
+        /// Streams that ended or failed before the storm was over.
+        public var dropped: Int
+    }
+
+    /// One dashboard page loaded again and again after the storm.
+    public struct PageTiming: Sendable, Codable {
+        public var name: String
+        public var path: String
+        /// How many loads got each HTTP status (0: no answer).
+        public var statuses: [Int: Int]
+        public var latency: LatencySummary
+
+        /// Every load answered 200.
+        public var isOK: Bool { statuses.keys.allSatisfy { $0 == 200 } && !statuses.isEmpty }
+    }
+
     public var plan: ShiftChangePlan
     /// `sqlite`, `postgres` or `external`.
     public var database: String
@@ -69,6 +92,8 @@ public struct ShiftChangeFigures: Sendable, Codable {
     public var callbacks: Callbacks
     public var deadlines: Deadlines
     public var memory: [Memory] = []
+    public var dashboards: Dashboards?
+    public var pages: [PageTiming] = []
     /// Anything the storm saw go wrong, by kind (`callback 404`, `run 500`, …).
     public var refusals: [String: Int]
 
@@ -76,6 +101,7 @@ public struct ShiftChangeFigures: Sendable, Codable {
     /// deadline missed, no transport error.
     public var isClean: Bool {
         callbacks.lost == 0 && runs.unfinished == 0 && runs.refused == 0 && callbacks.duplicatesAccepted == 0
-            && deadlines.missed == 0 && callbacks.transportErrors == 0
+            && deadlines.missed == 0 && callbacks.transportErrors == 0 && pages.allSatisfy(\.isOK)
+            && (dashboards.map { $0.dropped == 0 && $0.connected == $0.opened } ?? true)
     }
 }

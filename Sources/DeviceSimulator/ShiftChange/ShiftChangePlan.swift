@@ -26,10 +26,15 @@ public struct ShiftChangePlan: Sendable, Codable {
     public var connections: Int
     /// Seeds the storm's randomness, so that a run can be repeated.
     public var seed: UInt64
+    /// Dashboards open on the live overview (server-sent events) while the storm runs.
+    public var dashboards: Int = 0
+    /// Loads of each dashboard page timed after the storm, with the whole fleet in the database.
+    public var pageSamples: Int = 40
 
     public init(devices: Int, apps: Int, windowSeconds: Double = 60, stallRate: Double = 0.05, failureRate: Double = 0.01,
                 browserShare: Double = 0.2, duplicateRate: Double = 0.01, deadlineSeconds: Int = 5,
-                appTimeMilliseconds: ClosedRange<Int> = 50...300, connections: Int = 64, seed: UInt64 = 2026) {
+                appTimeMilliseconds: ClosedRange<Int> = 50...300, connections: Int = 64, seed: UInt64 = 2026,
+                dashboards: Int = 0, pageSamples: Int = 40) {
         self.devices = devices
         self.apps = apps
         self.windowSeconds = windowSeconds
@@ -41,6 +46,8 @@ public struct ShiftChangePlan: Sendable, Codable {
         self.appTimeMilliseconds = appTimeMilliseconds
         self.connections = connections
         self.seed = seed
+        self.dashboards = dashboards
+        self.pageSamples = pageSamples
     }
 
     /// What one app on one phone does in the storm.

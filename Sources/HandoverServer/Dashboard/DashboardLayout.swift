@@ -170,6 +170,10 @@ enum DashboardLayout {
           var source=new EventSource(el.getAttribute('data-live'));
           source.addEventListener('update',function(e){el.innerHTML=e.data;});
           source.addEventListener('done',function(e){el.innerHTML=e.data;source.close();});
+          source.addEventListener('replace',function(e){
+            var t=document.createElement('template');t.innerHTML=e.data;var n=t.content.firstElementChild;
+            var old=n&&n.id&&document.getElementById(n.id);if(old)old.replaceWith(n);
+          });
         });
         document.addEventListener('click',function(e){
           var target=e.target.getAttribute&&e.target.getAttribute('data-copy');

@@ -108,13 +108,17 @@ struct DashboardRoutes: RouteCollection {
         }
     }
 
+    /// The overview's live updates: the sections that changed, rendered once a second at most
+    /// for every open dashboard together (``LiveOverview``).
     @Sendable func liveOverview(_ request: Request) async throws -> Response {
         guard try await DashboardAuth.session(request, context: context) != nil else { throw Abort(.unauthorized) }
-        let database = request.db
+        let application = request.application
         let routes = self
-        return EventStream.response(changes: context.hub.subscribeToEverything(), minimumInterval: .seconds(1)) {
-            EventStream.Event(name: "update", data: try await routes.overviewFragment(database).rendered, isFinal: false)
+        let hub = context.hub
+        let stream = context.liveOverview.subscribe(changes: { hub.subscribeToEverything() }) {
+            try await routes.overviewSections(application.db)
         }
+        return EventStream.response(broadcast: stream)
     }
 
     /// Up to this many devices, the overview lists them all; above, it shows counts by status
@@ -124,6 +128,11 @@ struct DashboardRoutes: RouteCollection {
     /// The overview: the queue of devices that need attention (at most 50 shown), the devices
     /// by status, and the last 10 runs. Its queries cost the same with 10,000 devices as with 10.
     func overviewFragment(_ database: Database) async throws -> HTML {
+        .join(try await overviewSections(database).map { .raw($0.html) })
+    }
+
+    /// The overview's blocks, each an element with its own `id` (live updates replace one at a time).
+    func overviewSections(_ database: Database) async throws -> [LiveOverview.Section] {
         var counts: [DeviceStatus: Int] = [:]
         for status in DeviceStatus.allCases { counts[status] = try await Device.query(on: database).filter(\.$status == status).count() }
         let total = counts.values.reduce(0, +)
@@ -142,8 +151,8 @@ struct DashboardRoutes: RouteCollection {
         let runByID = Dictionary((runs + lastRuns).compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
         let runDevices = runs.isEmpty ? [] : try await Device.query(on: database).filter(\.$id ~~ Set(runs.map(\.deviceID))).all()
         let deviceNames = Dictionary(runDevices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
-        return .join([
-            .element("section", ["id": "attention"]) {
+        let sections: [(id: String, html: HTML)] = [
+            ("attention", .element("section", ["id": "attention"]) {
                 HTML.element("h2") { "Needs attention (\(queueTotal))" }
                 if queue.isEmpty {
                     HTML.element("p", ["class": "note"]) { "No device is out of service or overdue." }
@@ -169,8 +178,8 @@ struct DashboardRoutes: RouteCollection {
                         }
                     }
                 }
-            },
-            .element("section", ["id": "fleet"]) {
+            }),
+            ("fleet", .element("section", ["id": "fleet"]) {
                 HTML.element("h2") { "Devices (\(total))" }
                 if total == 0 {
                     HTML.element("p", ["class": "note"]) { "No devices yet. Register one with POST /api/v1/devices, or run `handover demo`." }
@@ -203,8 +212,8 @@ struct DashboardRoutes: RouteCollection {
                         }
                     }
                 }
-            },
-            .element("section") {
+            }),
+            ("recent-runs", .element("section", ["id": "recent-runs"]) {
                 HTML.element("h2") { "Recent logout runs" }
                 if runs.isEmpty {
                     HTML.element("p", ["class": "note"]) { "No runs yet. They appear here live as devices start them." }
@@ -227,8 +236,9 @@ struct DashboardRoutes: RouteCollection {
                         }
                     }
                 }
-            },
-        ])
+            }),
+        ]
+        return sections.map { LiveOverview.Section(id: $0.id, html: $0.html.rendered) }
     }
 
     /// A device's name, linking to its page (status, history, back in service).

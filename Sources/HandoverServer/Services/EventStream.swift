@@ -70,6 +70,37 @@ enum EventStream {
         return response
     }
 
+    /// A `text/event-stream` response that writes each chunk of `broadcast` (SSE text shared by
+    /// many streams, such as ``LiveOverview``'s), with the same keep-alive comment every 15 s.
+    static func response(broadcast: AsyncStream<String>) -> Response {
+        let response = Response(status: .ok)
+        response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+        let write: @Sendable (any AsyncBodyStreamWriter) async throws -> Void = { writer in
+            let (chunks, continuation) = AsyncStream<String>.makeStream()
+            let forward = Task {
+                for await chunk in broadcast { continuation.yield(chunk) }
+                continuation.finish()
+            }
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    continuation.yield(": keep-alive\n\n")
+                }
+            }
+            defer {
+                forward.cancel()
+                heartbeat.cancel()
+                continuation.finish()
+            }
+            for await chunk in chunks { try await writer.write(.buffer(ByteBuffer(string: chunk))) }
+        }
+        response.body = .init(managedAsyncStream: write)
+        response.storage[StreamedBody.Key.self] = StreamedBody(write: write)
+        return response
+    }
+
     /// One SSE event; each line of the data gets its own `data:` field.
     static func format(_ event: Event) -> String {
         "event: \(event.name)\n" + event.data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
