@@ -224,6 +224,27 @@ def fleet_scale(binary):
         if "ward-042-phone-017" not in text_of(driver, "devices"):
             raise SystemExit("the serial number search found the wrong device")
         print("ok: 10,000 devices, counted on the overview, paged and searched by name and serial number")
+
+        # A small storm on this fleet (100 more phones, 5 apps, a tenth of links stalled), then
+        # the scorecards IT compares the apps by.
+        started = time.time()
+        subprocess.run([binary, "bench", "shift-change", "--server", base, "--admin-key", key, "--devices", "100", "--apps", "5",
+                        "--window", "10", "--deadline", "2", "--stall-rate", "0.1", "--page-samples", "0"],
+                       check=True, stdout=subprocess.DEVNULL)
+        print(f"played 100 hand-overs in {time.time() - started:.1f} s")
+        driver.get(base + "/dashboard/scorecards")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "scorecards")))
+        if "%" not in text_of(driver, "scorecards"):
+            raise SystemExit("the scorecards show no success rate:\n" + text_of(driver, "scorecards"))
+        driver.find_element(By.CSS_SELECTOR, "#scorecards a").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#chart svg rect")))
+        windows = text_of(driver, "windows")
+        if "Last 7 days" not in windows or "Last 30 days" not in windows:
+            raise SystemExit("the scorecard lacks its windows:\n" + windows)
+        shot(driver, "14-scorecard")
+        driver.execute_script("document.getElementById('chart').scrollIntoView();")
+        shot(driver, "15-scorecard-chart")
+        print("ok: the scorecards after a storm, and an app's chart")
     finally:
         if driver is not None:
             driver.quit()
@@ -281,6 +302,17 @@ def main():
             raise SystemExit("the device page still offers 'back in service' after it went back")
         shot(driver, "05-back-in-service")
         print("ok: the out-of-service queue, and back in service only with a note")
+
+        # The device's history links each run to its timeline: the demo's silent app was
+        # reissued, then timed out.
+        driver.find_element(By.CSS_SELECTOR, "#history a[href^='/dashboard/runs/']").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "timeline-entries")))
+        timeline = text_of(driver, "timeline-entries")
+        for expected in ["Run started", "Link issued (attempt 1)", "Answered", "Timed out"]:
+            if expected not in timeline:
+                raise SystemExit(f"the run's timeline lacks '{expected}':\n{timeline}")
+        shot(driver, "13-run-timeline")
+        print("ok: a run's timeline, from the device's history")
 
         run_tester(driver, base, "conformant", "passed", "Passed", "06-tester-conformant")
         run_tester(driver, base, "silent", "failed", "timed out", "07-tester-silent")

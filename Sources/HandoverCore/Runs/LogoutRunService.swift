@@ -55,24 +55,25 @@ package struct LogoutRunService: Sendable {
             throw DomainError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
         }
         let runID = UUID()
-        let targets = apps
+        let items = try apps.enumerated().map { position, app in
+            let item = LogoutItem()
+            item.id = UUID()
+            item.runID = runID
+            item.appID = try app.requireID()
+            item.appName = app.name
+            item.position = position
+            item.status = .pending
+            item.attempts = 1
+            item.issuedAt = now
+            // A backend-only app's item waits for its backend's token (retried for about four minutes).
+            let deadline = app.logoutMethod == .backendOnly ? Self.backendOnlyDeadline : TimeInterval(app.deadlineSeconds)
+            item.deadlineAt = now.addingTimeInterval(deadline)
+            item.version = 0
+            return item
+        }
         try await database.transaction { db in
             try await LogoutRun(id: runID, deviceID: deviceID, status: .running, createdAt: now).create(on: db)
-            for (position, app) in targets.enumerated() {
-                let item = LogoutItem()
-                item.runID = runID
-                item.appID = try app.requireID()
-                item.appName = app.name
-                item.position = position
-                item.status = .pending
-                item.attempts = 1
-                item.issuedAt = now
-                // A backend-only app's item waits for its backend's token (retried for about four minutes).
-                let deadline = app.logoutMethod == .backendOnly ? Self.backendOnlyDeadline : TimeInterval(app.deadlineSeconds)
-                item.deadlineAt = now.addingTimeInterval(deadline)
-                item.version = 0
-                try await item.create(on: db)
-            }
+            try await items.create(on: db)  // one INSERT for every item
             if let device = try await Device.find(deviceID, on: db) {
                 device.lastRunID = runID
                 try await device.save(on: db)
@@ -81,10 +82,21 @@ package struct LogoutRunService: Sendable {
         }
         metrics.runsCreated.increment()
         await changes.runChanged(runID, on: database)
-        return try await view(runID)
+        // The new run as written: no need to read it back.
+        return LogoutRunView(id: runID, deviceID: deviceID, status: .running, createdAt: now, finishedAt: nil,
+                             items: try zip(items, apps).map { item, app in
+                                 let id = try item.requireID()
+                                 return LogoutRunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position,
+                                                           status: .pending, attempts: 1, issuedAt: now, deadlineAt: item.deadlineAt,
+                                                           link: try? link(for: app, run: runID, item: id, attempt: 1))
+                             })
     }
 
-    // MARK: Reading runs
+    /// The device a run belongs to, if the run exists (one read by primary key).
+    package func deviceOfRun(_ runID: UUID) async throws -> UUID? {
+        guard let sql = database as? any SQLDatabase else { return try await LogoutRun.find(runID, on: database)?.deviceID }
+        return try await sql.raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?.decode(column: "device_id", as: UUID.self)
+    }
 
     package func view(_ runID: UUID) async throws -> LogoutRunView {
         guard let run = try await LogoutRun.find(runID, on: database) else { throw DomainError.notFound("logout run") }

@@ -42,10 +42,12 @@ extension APIHandler {
     /// The launcher reports a callback it received as a universal link (the usual path; the
     /// callback page covers the 1–3 % that land in a browser).
     func reportCallback(_ input: Operations.ReportCallback.Input) async throws -> Operations.ReportCallback.Output {
-        let view = try await authorizedView(input.path.runID)
+        // The hot path of a shift change: only the run's device is read to authorize (not the
+        // whole run); the recorder checks the nonce and writes.
+        let runID = try await authorizedRun(input.path.runID)
         let report = switch input.body { case .json(let report): report }
-        guard let target = CallbackURL(report.url), target.run == view.id else {
-            let expected = CallbackURL.pathPrefix.joined(separator: "/") + "/\(view.id.uuidString.lowercased())/<item>/success|error?n=<nonce>"
+        guard let target = CallbackURL(report.url), target.run == runID else {
+            let expected = CallbackURL.pathPrefix.joined(separator: "/") + "/\(runID.uuidString.lowercased())/<item>/success|error?n=<nonce>"
             throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/\(expected)")
         }
         let callback = LogoutRunService.Callback(run: target.run, item: target.item, outcome: target.outcome,
@@ -58,6 +60,19 @@ extension APIHandler {
         case .unknown:
             throw APIError(.notFound, code: "unknown_callback", reason: "This callback's nonce was not issued for that item.")
         }
+    }
+
+    /// The run's id, if the request's key may report on it: an admin key, or the key of the
+    /// run's device (one indexed read of the run's device).
+    func authorizedRun(_ runText: String) async throws -> UUID {
+        let request = try CurrentRequest.request
+        let runID = try id(runText, of: "run")
+        guard let deviceID = try await context.runs(request.db).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
+        let principal = try request.principal
+        if principal.scope == .device, principal.deviceID != deviceID {
+            throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
+        }
+        return runID
     }
 
     /// The run, if the request's key may read it: an admin key, or the key of the run's device.

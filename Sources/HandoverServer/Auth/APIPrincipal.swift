@@ -23,13 +23,12 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
         if let wait = context.rateLimits.isBlocked(.wrongAPIKey, address: address, now: now) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
-        guard let key = try await APIKeyIssuer.find(bearer.token, on: request.db), let id = key.id,
-              let scope = APIKeyScope(rawValue: key.scope) else {
+        guard let key = try await APIKeyIssuer.live(bearer.token, on: request.db), let scope = APIKeyScope(rawValue: key.scope) else {
             _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
             return
         }
-        request.auth.login(APIPrincipal(keyID: id, scope: scope, deviceID: key.deviceID,
-                                        actor: "\"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)"))
+        request.auth.login(APIPrincipal(keyID: key.id, scope: scope, deviceID: key.device_id,
+                                        actor: "\"\(key.name)\" (\(key.scope) key \(key.key_prefix)…)"))
     }
 }
 
