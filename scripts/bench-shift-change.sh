@@ -9,6 +9,7 @@
 #   scripts/bench-shift-change.sh                    # 10,000 phones x 7 apps over 60 s, 5 % stalls
 #   BENCH_DEVICES=300 BENCH_WINDOW=30 scripts/bench-shift-change.sh      # CI's small version
 #   BENCH_ONLY=sqlite|postgres scripts/bench-shift-change.sh
+#   BENCH_DASHBOARDS=0 scripts/bench-shift-change.sh                     # no live dashboards (50 by default)
 #   HANDOVER_BIN=/path/to/handover scripts/bench-shift-change.sh        # that binary (no build)
 #
 # Builds `handover` in release mode into .build-release unless HANDOVER_BIN is given. Exits 1
@@ -23,6 +24,7 @@ apps=${BENCH_APPS:-7}
 window=${BENCH_WINDOW:-60}
 stalls=${BENCH_STALL_RATE:-0.05}
 deadline=${BENCH_DEADLINE:-5}
+dashboards=${BENCH_DASHBOARDS:-50}
 only=${BENCH_ONLY:-all}
 out=${BENCH_OUT:-$root/.ci/artifacts}
 mkdir -p "$out"
@@ -45,7 +47,7 @@ storm() {
   local name=$1; shift
   echo "== shift change on $name: $devices phones x $apps apps over $window s, $stalls stalls"
   "$handover" bench shift-change --devices "$devices" --apps "$apps" --window "$window" --stall-rate "$stalls" \
-    --deadline "$deadline" --json "$out/shift-change-$name.json" "$@" || status=1
+    --deadline "$deadline" --dashboards "$dashboards" --json "$out/shift-change-$name.json" "$@" || status=1
 }
 
 if [ "$only" = all ] || [ "$only" = sqlite ]; then

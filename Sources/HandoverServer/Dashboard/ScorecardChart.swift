@@ -28,7 +28,7 @@ enum ScorecardChart {
         for (index, day) in card.daily.enumerated() {
             let x = left + Double(index) * slot + slot * 0.15
             let barWidth = slot * 0.7
-            if index % 7 == 0 || index == card.daily.count - 1 {
+            if (index % 7 == 0 && index <= card.daily.count - 4) || index == card.daily.count - 1 {  // labels never overlap
                 parts.append(##"<text x="\##(f(x + barWidth / 2))" y="\##(f(top + plotHeight + 16))" font-size="11" text-anchor="middle" fill="#555">\##(Self.day(day.start))</text>"##)
             }
             guard day.finished > 0 else { continue }
