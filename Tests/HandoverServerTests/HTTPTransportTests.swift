@@ -75,7 +75,7 @@ enum RawConnection {
     }
 
     static func exchange(port: Int, sending text: String, timeoutSeconds: Int = 10) async throws -> Data {
-        try await NIOThreadPool.singleton.runIfActive { try blockingExchange(port: port, sending: text, timeoutSeconds: timeoutSeconds) }
+        try await OwnThread.run { try blockingExchange(port: port, sending: text, timeoutSeconds: timeoutSeconds) }
     }
 
     private static func blockingExchange(port: Int, sending text: String, timeoutSeconds: Int) throws -> Data {

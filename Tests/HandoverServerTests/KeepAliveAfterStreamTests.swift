@@ -44,7 +44,7 @@ import Glibc
 enum RawExchange {
     static func run(port: Int, parts: [(String, Int)], until: @escaping @Sendable (String) -> Bool,
                     limitSeconds: Double) async throws -> SlowConnection.Result {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await OwnThread.run {
             let fd = try SlowConnection.connect(port: port)
             defer { close(fd) }
             var timeout = timeval(tv_sec: 0, tv_usec: 50_000)

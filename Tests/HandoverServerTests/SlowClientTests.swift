@@ -93,7 +93,7 @@ enum SlowConnection {
     }
 
     static func run(port: Int, first: String?, trickle: String?, limitSeconds: Double = 10) async throws -> Result {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await OwnThread.run {
             let fd = try connect(port: port)
             defer { close(fd) }
             var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
