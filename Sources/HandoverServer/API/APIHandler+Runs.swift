@@ -68,11 +68,16 @@ extension APIHandler {
         let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
         guard let deviceID = try await context.runs(request.db).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
-        let principal = try request.principal
+        try checkMayRead(runOf: deviceID)
+        return runID
+    }
+
+    /// An admin key may read every run; a device key only its own device's.
+    private func checkMayRead(runOf deviceID: UUID) throws {
+        let principal = try CurrentRequest.request.principal
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
         }
-        return runID
     }
 
     /// The run, if the request's key may read it: an admin key, or the key of the run's device.
@@ -80,10 +85,7 @@ extension APIHandler {
         let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
         let view = try await context.runs(request.db).view(runID)
-        let principal = try request.principal
-        if principal.scope == .device, principal.deviceID != view.deviceID {
-            throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
-        }
+        try checkMayRead(runOf: view.deviceID)
         return try await BackChannelLogoutReport.adding(to: view, on: request.db)
     }
 }

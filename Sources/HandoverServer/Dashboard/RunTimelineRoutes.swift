@@ -21,9 +21,13 @@ struct RunTimelineRoutes: RouteCollection {
 
     @Sendable func runPage(_ request: Request) async throws -> Response {
         try await shell.signedIn(request) { session in
-            guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text),
-                  let view = try? await context.runs(request.db).view(runID) else {
-                throw DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
+            let missing = DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
+            guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
+            let view: LogoutRunView
+            do {
+                view = try await context.runs(request.db).view(runID)
+            } catch let error as DomainError where error.kind == .notFound {
+                throw missing  // only an absent run is a 404; a failing database stays an error
             }
             let run = try await BackChannelLogoutReport.adding(to: view, on: request.db)
             let device = try await Device.find(run.deviceID, on: request.db)

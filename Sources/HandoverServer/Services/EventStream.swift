@@ -17,10 +17,7 @@ enum EventStream {
         var isFinal: Bool
     }
 
-    /// - Parameter minimumInterval: after an event, further changes wait this long and are sent
-    ///   as one (a dashboard follows every run of the fleet: during a shift change it gets one
-    ///   update a second, not one per callback).
-    static func response(changes: AsyncStream<Void>, minimumInterval: Duration = .zero,
+    static func response(changes: AsyncStream<Void>,
                          next: @escaping @Sendable () async throws -> Event) -> Response {
         let response = Response(status: .ok)
         response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
@@ -60,7 +57,6 @@ enum EventStream {
                 case .heartbeat: try await writer.write(.buffer(ByteBuffer(string: ": keep-alive\n\n")))
                 case .change:
                     if try await send() { return }
-                    if minimumInterval > .zero { try? await Task.sleep(for: minimumInterval) }
                 }
             }
         }
