@@ -322,7 +322,7 @@ public final class HandoverServer: Sendable {
         }
         try DataDirectory.prepare(configuration.dataDirectory)
         let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
-        application.databases.use(.sqlite(.file(file), maxConnectionsPerEventLoop: 1), as: .sqlite)
+        application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
         return false
     }
 
