@@ -22,35 +22,30 @@ package enum DeviceLifeCycle {
                               actor: String = serverActor, mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws -> DeviceStatus.Transition {
         // Lock the row before reading it (PostgreSQL), so the decision is made on its latest status.
         guard let sql = db as? any SQLDatabase,
-              try await !sql.raw("UPDATE devices SET status = status WHERE id = \(bind: deviceID) RETURNING id").all().isEmpty,
-              let device = try await Device.find(deviceID, on: db) else { throw DomainError.notFound("device") }
-        let from = device.status
+              let row = try await sql.raw("UPDATE devices SET status = status WHERE id = \(bind: deviceID) RETURNING status").first()
+        else { throw DomainError.notFound("device") }
+        let from = try row.decode(column: "status", as: DeviceStatus.self)
         let transition = from.on(event)
         guard case .move(let to) = transition else { return transition }
         var note: String?
         if case .backInService(let text) = event { note = text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        device.status = to
+        var changes: [SQLQueryString] = ["status = \(bind: to.rawValue)"]
         if to != from {
-            device.statusChangedAt = now
-            device.statusReason = note ?? reason
+            changes.append("status_changed_at = \(bind: now)")
+            changes.append("status_reason = \(bind: note ?? reason)")
         }
-        if event == .runCompleted, from != .outOfService { device.lastCompletedAt = now }
-        if case .backInService = event { device.lastCompletedAt = now }  // its overdue clock starts again
-        try await device.save(on: db)
+        // A completed hand-over, or a device back in service: its overdue clock starts again.
+        if (event == .runCompleted && from != .outOfService) || note != nil {
+            changes.append("last_completed_at = \(bind: now)")
+        }
+        try await sql.raw("UPDATE devices SET \(SQLList(changes)) WHERE id = \(bind: deviceID)").run()
+        try await sql.raw("""
+            INSERT INTO device_history (id, device_id, event, from_status, to_status, run_id, reason, note, actor, created_at)
+            VALUES (\(bind: UUID()), \(bind: deviceID), \(bind: event.name.rawValue), \(bind: from.rawValue), \(bind: to.rawValue),
+            \(bind: run), \(bind: reason), \(bind: note), \(bind: String(actor.prefix(100))), \(bind: now))
+            """).run()
 
-        let entry = DeviceHistoryEntry()
-        entry.deviceID = deviceID
-        entry.event = event.name
-        entry.fromStatus = from
-        entry.toStatus = to
-        entry.runID = run
-        entry.reason = reason
-        entry.note = note
-        entry.actor = String(actor.prefix(100))
-        entry.createdAt = now
-        try await entry.create(on: db)
-
-        if to != from, to.needsAttention, let mdm {
+        if to != from, to.needsAttention, let mdm, let device = try await Device.find(deviceID, on: db) {
             try await mdm.enqueue(for: device, trigger: to, on: db, now: now)
         }
         if to != from {

@@ -28,7 +28,7 @@ package struct DeadlineScheduler: Sendable {
     @discardableResult
     package func fireDue(limit: Int = 100) async throws -> Pass {
         var total = Pass()
-        var apps: [UUID: RegisteredApp] = [:]
+        var apps: [UUID: RunApp] = [:]
         while true {
             let (pass, found) = try await fireBatch(limit: limit, apps: &apps)
             total.reissued += pass.reissued
@@ -37,25 +37,26 @@ package struct DeadlineScheduler: Sendable {
         }
     }
 
-    private func fireBatch(limit: Int, apps: inout [UUID: RegisteredApp]) async throws -> (Pass, found: Int) {
+    private func fireBatch(limit: Int, apps: inout [UUID: RunApp]) async throws -> (Pass, found: Int) {
         let now = runs.clock.now()
         let database = runs.database
-        let due = try await LogoutItem.query(on: database)
-            .filter(\.$status == .pending).filter(\.$deadlineAt <= now)
-            .sort(\.$deadlineAt).limit(limit).all()
+        let due = try await LogoutRunRows(sql: LogoutRunService.sql(database)).due(at: now, limit: limit)
+        // The apps of this batch not met in an earlier one, in one read.
+        let unknown = Set(due.map(\.view.appID)).subtracting(apps.keys)
+        if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(database))) { first, _ in first } }
         var pass = Pass()
         var changedRuns = Set<UUID>()
         for item in due {
-            if apps[item.appID] == nil { apps[item.appID] = try await RegisteredApp.find(item.appID, on: database) }
-            guard let app = apps[item.appID], let id = item.id else { continue }
-            let transition = LogoutItemState.pending.on(.deadlinePassed(attempts: item.attempts, maxReissues: app.maxReissues))
+            guard let app = apps[item.view.appID] else { continue }
+            let id = item.view.id
+            let transition = LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues))
             let fired: Fired? = try await database.transaction { db in
                 guard let sql = db as? any SQLDatabase, try await LogoutRunService.lockRun(item.runID, on: db) else { return nil }
                 let transitions = LogoutItemTransitions(sql: sql)
                 switch transition {
                 case .reissue:
                     let deadline = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
-                    return try await transitions.reissue(item: id, version: item.version, missed: item.deadlineAt, at: now, deadline: deadline) ? .reissued : nil
+                    return try await transitions.reissue(item: id, version: item.version, missed: item.view.deadlineAt, at: now, deadline: deadline) ? .reissued : nil
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { return nil }
                     let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now)

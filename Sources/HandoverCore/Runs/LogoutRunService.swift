@@ -40,9 +40,10 @@ package struct LogoutRunService: Sendable {
 
     package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor) async throws -> LogoutRunView {
         let now = clock.now()
-        var apps = try await RegisteredApp.query(on: database).filter(\.$role == "target").sort(\.$createdAt).all()
+        let sql = try Self.sql(database)
+        var apps = try await RunApp.targets(on: sql)
         if let appIDs {
-            let known = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app.id.map { ($0, app) } })
+            let known = Dictionary(apps.map { ($0.id, $0) }) { first, _ in first }
             // Each app once, in the order asked: a list that repeats an app (6,000 copies of one
             // id, say) makes a run no longer than the registry.
             var seen = Set<UUID>()
@@ -55,72 +56,71 @@ package struct LogoutRunService: Sendable {
             throw DomainError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
         }
         let runID = UUID()
-        let items = try apps.enumerated().map { position, app in
-            let item = LogoutItem()
-            item.id = UUID()
-            item.runID = runID
-            item.appID = try app.requireID()
-            item.appName = app.name
-            item.position = position
-            item.status = .pending
-            item.attempts = 1
-            item.issuedAt = now
+        let items = apps.enumerated().map { position, app in
             // A backend-only app's item waits for its backend's token (retried for about four minutes).
             let deadline = app.logoutMethod == .backendOnly ? Self.backendOnlyDeadline : TimeInterval(app.deadlineSeconds)
-            item.deadlineAt = now.addingTimeInterval(deadline)
-            item.version = 0
-            return item
+            return LogoutRunView.Item(id: UUID(), appID: app.id, app: app.name, position: position, status: .pending, attempts: 1,
+                                      issuedAt: now, deadlineAt: now.addingTimeInterval(deadline))
         }
         try await database.transaction { db in
-            try await LogoutRun(id: runID, deviceID: deviceID, status: .running, createdAt: now).create(on: db)
-            try await items.create(on: db)  // one INSERT for every item
-            if let device = try await Device.find(deviceID, on: db) {
-                device.lastRunID = runID
-                try await device.save(on: db)
-                try await DeviceLifeCycle.apply(.runStarted, to: deviceID, run: runID, actor: actor, on: db, now: now)
-            }
+            let sql = try Self.sql(db)
+            // The device's row first (a write: SQLite's transaction holds the write lock from here on).
+            guard try await !sql.raw("UPDATE devices SET last_run_id = \(bind: runID) WHERE id = \(bind: deviceID) RETURNING id").all().isEmpty
+            else { throw DomainError.notFound("device") }
+            try await LogoutRunRows(sql: sql).insert(run: runID, deviceID: deviceID, createdAt: now, items: items)
+            try await DeviceLifeCycle.apply(.runStarted, to: deviceID, run: runID, actor: actor, on: db, now: now)
         }
         metrics.runsCreated.increment()
         await changes.runChanged(runID, on: database)
         // The new run as written: no need to read it back.
         return LogoutRunView(id: runID, deviceID: deviceID, status: .running, createdAt: now, finishedAt: nil,
-                             items: try zip(items, apps).map { item, app in
-                                 let id = try item.requireID()
-                                 return LogoutRunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position,
-                                                           status: .pending, attempts: 1, issuedAt: now, deadlineAt: item.deadlineAt,
-                                                           link: try? link(for: app, run: runID, item: id, attempt: 1))
+                             items: zip(items, apps).map { item, app in
+                                 var item = item
+                                 item.link = try? link(for: app, run: runID, item: item.id, attempt: 1)
+                                 return item
                              })
+    }
+
+    /// Whether the device exists (one read by primary key).
+    package func deviceExists(_ deviceID: UUID) async throws -> Bool {
+        try await Self.sql(database).raw("SELECT 1 AS found FROM devices WHERE id = \(bind: deviceID)").first() != nil
     }
 
     /// The device a run belongs to, if the run exists (one read by primary key).
     package func deviceOfRun(_ runID: UUID) async throws -> UUID? {
-        guard let sql = database as? any SQLDatabase else { return try await LogoutRun.find(runID, on: database)?.deviceID }
-        return try await sql.raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?.decode(column: "device_id", as: UUID.self)
+        try await Self.sql(database).raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?
+            .decode(column: "device_id", as: UUID.self)
     }
 
+    /// The run with its items, and the link of each pending item's current attempt.
     package func view(_ runID: UUID) async throws -> LogoutRunView {
-        guard let run = try await LogoutRun.find(runID, on: database) else { throw DomainError.notFound("logout run") }
-        let items = try await LogoutItem.query(on: database).filter(\.$runID == runID).sort(\.$position).all()
-        let appIDs = Set(items.map(\.appID))
-        let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ appIDs).all()
-        let byID = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app.id.map { ($0, app) } })
+        let sql = try Self.sql(database)
+        let rows = LogoutRunRows(sql: sql)
+        guard let run = try await rows.run(runID) else { throw DomainError.notFound("logout run") }
+        let items = try await rows.items(run: runID)
+        // Only pending items show a link: only their apps are read.
+        let apps = try await RunApp.withIDs(Set(items.filter { $0.view.status == .pending }.map(\.view.appID)), on: sql)
         return LogoutRunView(
             id: runID, deviceID: run.deviceID, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt,
-            items: try items.map { item in
-                let id = try item.requireID()
-                let link = item.status == .pending
-                    ? byID[item.appID].flatMap { try? self.link(for: $0, run: runID, item: id, attempt: item.attempts) }
-                    : nil
-                return LogoutRunView.Item(id: id, appID: item.appID, app: item.appName, position: item.position, status: item.status,
-                                    attempts: item.attempts, issuedAt: item.issuedAt, deadlineAt: item.deadlineAt,
-                                    finishedAt: item.finishedAt, reportedBy: item.reportedBy, link: link)
+            items: items.map { row in
+                var item = row.view
+                if item.status == .pending {
+                    item.link = apps[item.appID].flatMap { try? self.link(for: $0, run: runID, item: item.id, attempt: item.attempts) }
+                }
+                return item
             })
+    }
+
+    /// The database as SQL (SQLite and PostgreSQL both are).
+    static func sql(_ database: Database) throws -> any SQLDatabase {
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        return sql
     }
 
     /// The link to open for one attempt of one item, by the app's logout method: a ULC, an
     /// x-callback-url whose x-success, x-error and x-cancel are the callback URLs, or nothing
     /// (backend-only: the backend's logout token ends it).
-    package func link(for app: RegisteredApp, run: UUID, item: UUID, attempt: Int) throws -> String? {
+    package func link(for app: RunApp, run: UUID, item: UUID, attempt: Int) throws -> String? {
         guard let action = app.logoutAction else { return nil }
         switch app.logoutMethod ?? .ulc {
         case .ulc:
@@ -182,7 +182,7 @@ package struct LogoutRunService: Sendable {
         let order = callbacks.indices.sorted { (runKeys[$0], $0) < (runKeys[$1], $1) }
         do {
             let (recordings, finishedRuns) = try await database.transaction { db in
-                guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+                let sql = try Self.sql(db)
                 let postgres = sql.dialect.name == "postgresql"
                 var recordings = [Recording?](repeating: nil, count: callbacks.count)
                 var finishedRuns: [FinishedRun] = []
@@ -279,21 +279,23 @@ package struct LogoutRunService: Sendable {
     /// finished run, or nil; the caller moves its device (``DeviceLifeCycle/moveDevices(after:on:now:)``)
     /// last in its transaction, and counts it once the transaction committed.
     package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> FinishedRun? {
-        guard let sql = db as? any SQLDatabase else { return nil }
+        let sql = try Self.sql(db)
         // The common case, items still pending, costs one indexed count.
         let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
         guard pending == 0 else { return nil }
-        let items = try await LogoutItem.query(on: db).filter(\.$runID == runID).all()
+        let rows = LogoutRunRows(sql: sql)
+        let items = try await rows.items(run: runID).map(\.view)
         let state = LogoutRunState(items: items.map(\.status))
         guard state != .running else { return nil }
         let updated = try await sql.raw("""
             UPDATE logout_runs SET status = \(bind: state.rawValue), finished_at = \(bind: now)
-            WHERE id = \(bind: runID) AND status = \(bind: LogoutRunState.running.rawValue) RETURNING device_id
+            WHERE id = \(bind: runID) AND status = \(bind: LogoutRunState.running.rawValue) RETURNING device_id, created_at
             """).all()
         guard let row = updated.first else { return nil }
         let deviceID = try row.decode(column: "device_id", as: UUID.self)
-        let view = try await LogoutRunService(database: db, clock: clock, publicURL: publicURL, nonces: nonces, changes: changes,
-                                              metrics: metrics).view(runID)
+        // The finished run as the webhooks show it (no links: nothing is pending), built from what was read.
+        let view = LogoutRunView(id: runID, deviceID: deviceID, status: state, createdAt: try row.decode(column: "created_at", as: Date.self),
+                                 finishedAt: now, items: items)
         if state == .completed {
             try await WebhookOutbox.enqueue("run.completed", run: view, deviceID: deviceID, on: db, now: now)
             return FinishedRun(run: runID, device: deviceID, state: state, reason: nil)
@@ -320,9 +322,9 @@ extension LogoutRunService {
     package static let backendOnlyDeadline: TimeInterval = 300
 
     /// Which apps stayed signed in: `Mail timed out, Notes failed`.
-    static func failureReason(_ items: [LogoutItem]) -> String {
+    static func failureReason(_ items: [LogoutRunView.Item]) -> String {
         let failed = items.sorted { $0.position < $1.position }.filter { $0.status != .succeeded }
-        return failed.map { "\($0.appName) \($0.status.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
+        return failed.map { "\($0.app) \($0.status.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
     }
 }
 

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import SQLKit
 
 /// Writes webhook events as delivery rows, inside the caller's transaction, so an event exists
 /// exactly when the change it reports was committed.
@@ -12,6 +13,9 @@ package enum WebhookOutbox {
 
     package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil,
                                 operation: SuspiciousOperation? = nil, on db: Database, now: Date) async throws {
+        // Most fleets have no webhook, or a few: one count first, and the rows only when there are some.
+        if let sql = db as? any SQLDatabase,
+           try await sql.raw("SELECT COUNT(*) AS hooks FROM webhooks").first()?.decode(column: "hooks", as: Int.self) == 0 { return }
         let hooks = try await Webhook.query(on: db).all().filter { $0.events.contains(type) }
         guard !hooks.isEmpty else { return }
         let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID, reason: reason, operation: operation)

@@ -14,7 +14,8 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
         }
-        guard try await Device.find(deviceID, on: request.db) != nil else { throw APIError.notFound("device") }
+        let runs = context.runs(request.db)
+        guard try await runs.deviceExists(deviceID) else { throw APIError.notFound("device") }
         var apps: [UUID]?
         if case .json(let body) = input.body, let texts = body.apps {
             apps = try texts.enumerated().map { index, text in
@@ -22,7 +23,6 @@ extension APIHandler {
                 return app
             }
         }
-        let runs = context.runs(request.db)
         var view = try await runs.createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
         try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db)

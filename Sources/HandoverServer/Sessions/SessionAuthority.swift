@@ -305,13 +305,20 @@ final class SessionAuthority: Sendable {
     /// with that `deviceID` (browser sessions its enrolled phone approved included), and the
     /// enrolled phone's pushes.
     func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database) async throws {
-        let secrets = try await DeviceSecret.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
-        try await revoke(deviceSecrets: secrets.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
-        let signedIn = try await UserSession.query(on: database).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
-        try await revoke(sessions: signedIn.compactMap(\.id), reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
+        // Every hand-over of a shift change passes here: ids only, read with plain SQL (most
+        // devices have nobody signed in by Native SSO, and nothing else to do).
+        guard let sql = database as? any SQLDatabase else { return }
+        let secrets = try await sql.raw("SELECT id FROM device_secrets WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL")
+            .all().map { try $0.decode(column: "id", as: UUID.self) }
+        try await revoke(deviceSecrets: secrets, reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
+        let signedIn = try await sql.raw("SELECT id FROM user_sessions WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL")
+            .all().map { try $0.decode(column: "id", as: UUID.self) }
+        try await revoke(sessions: signedIn, reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
         // The phone the previous user enrolled stops receiving their operations by push.
-        try await EnrolledDevice.query(on: database).filter(\.$fleetDeviceID == deviceID).filter(\.$pushTokenActive == true)
-            .set(\.$pushTokenActive, to: false).update()
+        try await sql.raw("""
+            UPDATE enrolled_devices SET push_token_active = \(bind: false)
+            WHERE fleet_device_id = \(bind: deviceID) AND push_token_active = \(bind: true)
+            """).run()
     }
 
     /// Revokes every live session of a user.

@@ -1,0 +1,93 @@
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+/// The SQL reads and writes of a run's rows on the shift change's path, as plain values: a run
+/// and its items read with one statement each, a new run written with two. (Fluent models cost
+/// a reflection of every field per row; a shift change reads a run's items several times.)
+package struct LogoutRunRows {
+    package let sql: any SQLDatabase
+
+    package init(sql: any SQLDatabase) {
+        self.sql = sql
+    }
+
+    /// A stored run without its items.
+    package struct Run: Sendable, Equatable {
+        package var id: UUID
+        package var deviceID: UUID
+        package var status: LogoutRunState
+        package var createdAt: Date
+        package var finishedAt: Date?
+    }
+
+    /// A stored item: the view's fields and what its transitions are checked against.
+    package struct Item: Sendable, Equatable {
+        package var view: LogoutRunView.Item
+        package var runID: UUID
+        /// Every change adds one; a conditional update on it applies a change once.
+        package var version: Int
+    }
+
+    /// The run, or nil when there is none.
+    package func run(_ id: UUID) async throws -> Run? {
+        guard let row = try await sql.raw("""
+            SELECT device_id, status, created_at, finished_at FROM logout_runs WHERE id = \(bind: id)
+            """).first() else { return nil }
+        return Run(id: id, deviceID: try row.decode(column: "device_id", as: UUID.self),
+                   status: try row.decode(column: "status", as: LogoutRunState.self),
+                   createdAt: try row.decode(column: "created_at", as: Date.self),
+                   finishedAt: try row.decode(column: "finished_at", as: Date?.self))
+    }
+
+    private static let itemColumns = SQLQueryString("""
+        id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at, finished_at, reported_by, version
+        """)
+
+    /// The run's items in their order (links are not made here).
+    package func items(run: UUID) async throws -> [Item] {
+        try await sql.raw("SELECT \(Self.itemColumns) FROM logout_items WHERE run_id = \(bind: run) ORDER BY position")
+            .all().map(Self.item(row:))
+    }
+
+    /// Pending items whose deadline is at or before `now`, the earliest first, at most `limit`.
+    package func due(at now: Date, limit: Int) async throws -> [Item] {
+        try await sql.raw("""
+            SELECT \(Self.itemColumns) FROM logout_items WHERE status = \(bind: LogoutItemState.pending.rawValue)
+            AND deadline_at <= \(bind: now) ORDER BY deadline_at LIMIT \(literal: limit)
+            """).all().map(Self.item(row:))
+    }
+
+    private static func item(row: any SQLRow) throws -> Item {
+        Item(view: LogoutRunView.Item(
+                id: try row.decode(column: "id", as: UUID.self), appID: try row.decode(column: "app_id", as: UUID.self),
+                app: try row.decode(column: "app_name", as: String.self), position: try row.decode(column: "position", as: Int.self),
+                status: try row.decode(column: "status", as: LogoutItemState.self),
+                attempts: try row.decode(column: "attempts", as: Int.self),
+                issuedAt: try row.decode(column: "issued_at", as: Date.self),
+                deadlineAt: try row.decode(column: "deadline_at", as: Date.self),
+                finishedAt: try row.decode(column: "finished_at", as: Date?.self),
+                reportedBy: try row.decode(column: "reported_by", as: CallbackReporter?.self)),
+             runID: try row.decode(column: "run_id", as: UUID.self),
+             version: try row.decode(column: "version", as: Int.self))
+    }
+
+    /// Writes a new running run and its pending items (first attempts), in the caller's transaction.
+    package func insert(run: UUID, deviceID: UUID, createdAt: Date, items: [LogoutRunView.Item]) async throws {
+        try await sql.raw("""
+            INSERT INTO logout_runs (id, device_id, status, created_at, finished_at)
+            VALUES (\(bind: run), \(bind: deviceID), \(bind: LogoutRunState.running.rawValue), \(bind: createdAt), NULL)
+            """).run()
+        guard !items.isEmpty else { return }
+        let rows = items.map { item -> SQLQueryString in
+            """
+            (\(bind: item.id), \(bind: run), \(bind: item.appID), \(bind: item.app), \(bind: item.position), \
+            \(bind: item.status.rawValue), \(bind: item.attempts), \(bind: item.deadlineAt), \(bind: item.issuedAt), NULL, NULL, 0)
+            """
+        }
+        try await sql.raw("""
+            INSERT INTO logout_items (id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at,
+            finished_at, reported_by, version) VALUES \(SQLList(rows))
+            """).run()
+    }
+}
