@@ -354,7 +354,7 @@ let package = Package(
         .testTarget(
             name: "HandoverClientTests",
             dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness",
-                           server("Clocks", "swift-clocks")]
+                           server("Clocks", "swift-clocks"), server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
