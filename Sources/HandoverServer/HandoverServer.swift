@@ -322,7 +322,9 @@ public final class HandoverServer: Sendable {
         }
         try DataDirectory.prepare(configuration.dataDirectory)
         let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
+        // One writer for the whole server, and readers beside it (``DatabaseID/sqliteReads``).
         application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
+        application.databases.use(.sqlite(.file(file)), as: .sqliteReads, isDefault: false)
         return false
     }
 

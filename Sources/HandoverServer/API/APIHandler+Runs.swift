@@ -15,7 +15,7 @@ extension APIHandler {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
         }
         let runs = context.runs(request.db)
-        guard try await runs.deviceExists(deviceID) else { throw APIError.notFound("device") }
+        guard try await context.runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
         var apps: [UUID]?
         if case .json(let body) = input.body, let texts = body.apps {
             apps = try texts.enumerated().map { index, text in
@@ -67,7 +67,7 @@ extension APIHandler {
     func authorizedRun(_ runText: String) async throws -> UUID {
         let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
-        guard let deviceID = try await context.runs(request.db).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
+        guard let deviceID = try await context.runs(request.readDB).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
         try checkMayRead(runOf: deviceID)
         return runID
     }
@@ -84,8 +84,8 @@ extension APIHandler {
     func authorizedView(_ runText: String) async throws -> LogoutRunView {
         let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
-        let view = try await context.runs(request.db).view(runID)
+        let view = try await context.runs(request.readDB).view(runID)
         try checkMayRead(runOf: view.deviceID)
-        return try await BackChannelLogoutReport.adding(to: view, on: request.db)
+        return try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
     }
 }

@@ -23,7 +23,7 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
         if let wait = context.rateLimits.isBlocked(.wrongAPIKey, address: address, now: now) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
-        guard let key = try await APIKeyIssuer.live(bearer.token, on: request.db), let scope = APIKeyScope(rawValue: key.scope) else {
+        guard let key = try await APIKeyIssuer.live(bearer.token, on: request.readDB), let scope = APIKeyScope(rawValue: key.scope) else {
             _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
             return
         }

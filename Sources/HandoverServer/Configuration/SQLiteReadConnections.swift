@@ -1,0 +1,19 @@
+import FluentKit
+import Vapor
+
+extension DatabaseID {
+    /// SQLite's readers: a connection per event loop that only reads, beside the one writer of
+    /// ``SingleConnectionDatabase``. In WAL mode a reader never waits for the writer, so the reads
+    /// every request makes (its API key, the run it reports on) run beside the write transactions
+    /// instead of queueing behind them. Not configured on PostgreSQL.
+    static let sqliteReads = DatabaseID(string: "sqlite-reads")
+}
+
+extension Request {
+    /// Where a read that needs no transaction goes: SQLite's read connections when they are
+    /// configured, the request's database otherwise (PostgreSQL). It sees every committed write.
+    /// Nothing may write through it.
+    var readDB: any Database {
+        application.databases.configuration(for: .sqliteReads) == nil ? db : db(.sqliteReads)
+    }
+}
