@@ -38,7 +38,9 @@ struct ShiftChangeCommand: AsyncParsableCommand {
             The server: by default it starts 'handover serve' on a fresh SQLite database in a \
             temporary folder; with --database postgres://… it starts --instances servers on that \
             database (they share it; the phones are split between them); with --server it plays \
-            against a running server (give --admin-key; nothing is started and memory is not read).
+            against a running server (give --admin-key; nothing is started and memory is not read). \
+            The servers it starts keep their data and logs in a temporary folder, removed after a \
+            clean storm and kept (its path printed) after one that is not.
 
             Examples:
               handover bench shift-change --devices 300 --apps 7 --window 10
@@ -161,7 +163,13 @@ struct ShiftChangeCommand: AsyncParsableCommand {
             try encoder.encode(figures).write(to: URL(fileURLWithPath: json))
             say("Figures written to \(json)")
         }
-        if !figures.isClean { throw ExitCode(1) }
+        guard figures.isClean else {
+            if let folder = started.folder { say("The servers' logs and databases are kept for a look: \(folder.path)") }
+            throw ExitCode(1)
+        }
+        // A clean storm leaves nothing behind: its servers stop, their temporary folder goes.
+        for server in started.processes { server.stop() }
+        if let folder = started.folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Writes a line at once, also into a file or a pipe (`print` would hold it in a buffer there).
@@ -173,10 +181,12 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         var processes: [BenchServerProcess]
         var origins: [URL]
         var adminKey: String
+        /// The temporary folder of the servers it started (their data and logs).
+        var folder: URL?
     }
 
     private func startServers() throws -> Started {
-        if let url = try serverURL(), let adminKey { return Started(processes: [], origins: [url], adminKey: adminKey) }
+        if let url = try serverURL(), let adminKey { return Started(processes: [], origins: [url], adminKey: adminKey, folder: nil) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var processes: [BenchServerProcess] = []
@@ -197,9 +207,10 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         }
         guard let key else {
             for process in processes { process.stop() }
+            try? FileManager.default.removeItem(at: folder)
             throw ValidationError("--database: this database already has an admin key, which is shown only at its first start. Give it with --admin-key.")
         }
-        return Started(processes: processes, origins: processes.map(\.origin), adminKey: key)
+        return Started(processes: processes, origins: processes.map(\.origin), adminKey: key, folder: folder)
     }
 }
 

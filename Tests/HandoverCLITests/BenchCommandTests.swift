@@ -27,10 +27,18 @@ import Testing
 
     @Test func aSmallStormIsPlayedAndEveryCallbackIsFoundRecorded() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("storm-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: file) }
+        // A temporary directory of its own, to see that a clean storm leaves nothing in it.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("storm-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: temporary)
+        }
         let result = try HandoverBinary.run(["bench", "shift-change", "--devices", "20", "--apps", "3", "--window", "2",
-                                             "--stall-rate", "0.2", "--failure-rate", "0.1", "--deadline", "1", "--json", file.path])
+                                             "--stall-rate", "0.2", "--failure-rate", "0.1", "--deadline", "1", "--json", file.path],
+                                            environment: ["TMPDIR": temporary.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the servers' folder is removed")
         #expect(result.stdout.contains("every hand-over recorded"))
         let figures = try JSONDecoder().decode(Figures.self, from: Data(contentsOf: file))
         #expect(figures.database == "sqlite")
