@@ -23,7 +23,9 @@ public enum Zbarimg {
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--raw", "-q", file.path]
+        // -Sbinary: the code's bytes as they are. Without it zbar guesses a character set for
+        // byte-mode data and converts, which once turned a payload into a control character.
+        process.arguments = ["--raw", "-q", "-Sbinary", file.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice  // zbar's D-Bus chatter
