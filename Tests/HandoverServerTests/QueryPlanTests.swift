@@ -1,0 +1,36 @@
+import Foundation
+import HandoverServer
+import SQLKit
+import Testing
+
+/// The statements of a shift change's path find their rows through an index (SQLite's plans):
+/// a full scan of a table that grows with the fleet, its runs or its sessions would make every
+/// hand-over slower as the fleet ages.
+@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct QueryPlanTests {
+    static let hotStatements = [
+        "SELECT id FROM api_keys WHERE key_hash = 'h' AND revoked_at IS NULL LIMIT 1",
+        "SELECT device_id FROM logout_runs WHERE id = 'r'",
+        "SELECT id FROM logout_items WHERE run_id = 'r' ORDER BY position",
+        "SELECT COUNT(*) FROM logout_items WHERE run_id = 'r' AND status = 'pending'",
+        "SELECT id FROM logout_items WHERE status = 'pending' AND deadline_at <= 1 ORDER BY deadline_at LIMIT 100",
+        "SELECT id FROM apps WHERE id IN ('a', 'b')",
+        "SELECT 1 FROM devices WHERE id = 'd'",
+        // The device sign-out every run starts with.
+        "SELECT id FROM device_secrets WHERE device_id = 'd' AND revoked_at IS NULL",
+        "SELECT id FROM user_sessions WHERE device_id = 'd' AND revoked_at IS NULL",
+        "UPDATE enrolled_devices SET push_token_active = 0 WHERE fleet_device_id = 'd' AND push_token_active = 1",
+        "SELECT 1 FROM backchannel_logout_deliveries WHERE run_id IN ('r') LIMIT 1",
+    ]
+
+    @Test func everyHotStatementSearchesAnIndex() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        for statement in Self.hotStatements {
+            let plan = try await sql.raw("EXPLAIN QUERY PLAN \(unsafeRaw: statement)").all()
+                .map { try $0.decode(column: "detail", as: String.self) }
+            let scans = plan.filter { $0.hasPrefix("SCAN ") && !$0.contains(" INDEX ") }
+            #expect(scans.isEmpty, "\(statement): \(plan)")
+        }
+        try await test.stop()
+    }
+}
