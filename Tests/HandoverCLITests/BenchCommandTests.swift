@@ -56,6 +56,29 @@ import Testing
         #expect(figures.memory.first.map { $0.beforeMB > 0 && $0.peakMB >= $0.beforeMB } == true)
     }
 
+    /// Against a running server (`--server`) that has other target apps than the storm's (here:
+    /// the first storm's), each launcher logs out the storm's apps only. It asked for every
+    /// target app once, so a second storm on one server left every run unfinished.
+    @Test func aStormOnAServerWithOtherAppsLogsOutItsOwnApps() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storm-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServerProcess.start(dataDirectory: folder)
+        defer { _ = server.terminate() }
+        let key = try #require(server.firstAdminKey)
+        for storm in 1...2 {
+            let file = folder.appendingPathComponent("storm-\(storm).json")
+            let result = try HandoverBinary.run(["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key,
+                                                 "--devices", "10", "--apps", "2", "--window", "1", "--stall-rate", "0",
+                                                 "--failure-rate", "0", "--page-samples", "0", "--json", file.path])
+            #expect(result.status == 0, "storm \(storm): \(result.stdout)\n\(result.stderr)")
+            let figures = try JSONDecoder().decode(Figures.self, from: Data(contentsOf: file))
+            #expect(figures.runs.completed == 10, "storm \(storm)")
+            #expect(figures.runs.unfinished == 0, "storm \(storm)")
+            #expect(figures.callbacks.recorded == 20, "storm \(storm)")
+        }
+    }
+
     @Test func badSharesAndSQLiteInstancesAreRefusedWithWhatIsAccepted() throws {
         let stall = try HandoverBinary.run(["bench", "shift-change", "--stall-rate", "0.9"])
         #expect(stall.status != 0)

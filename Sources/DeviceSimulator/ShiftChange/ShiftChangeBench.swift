@@ -53,7 +53,10 @@ public struct ShiftChangeBench: Sendable {
                 throw SimulatorError("registering app \(index): the server answered \(answer.status): \(String(buffer: answer.body))")
             }
             struct Created: Decodable { var id: UUID }
-            if let created = try? answer.decode(Created.self) { appIDs.append(created.id) }
+            guard let created = try? answer.decode(Created.self) else {
+                throw SimulatorError("registering app \(index): the server's answer has no app id: \(String(buffer: answer.body))")
+            }
+            appIDs.append(created.id)
         }
         let devices = LockedList<[(id: UUID, key: String)]>([])
         let names = (1...plan.devices).map { "bench-\(stamp)-phone-\(String(format: "%05d", $0))" }
@@ -95,6 +98,8 @@ public struct ShiftChangeBench: Sendable {
         let http = BenchHTTP(connections: plan.connections * servers.count)
         let tally = StormTally()
         var random = SeededGenerator(seed: plan.seed)
+        // Each run logs out the storm's own apps, in their order, whatever else the server has registered.
+        let runBody = (try? JSONSerialization.data(withJSONObject: ["apps": fleet.appIDs.map { $0.uuidString.lowercased() }])) ?? Data("{}".utf8)
         let launchers = fleet.devices.enumerated().map { index, device in
             let arrival = Duration.milliseconds(Int(Double.random(in: 0..<1, using: &random) * plan.windowSeconds * 1000))
             let parts = (0..<plan.apps).map { _ -> (ShiftChangePlan.AppPart, Duration, Bool, Bool) in
@@ -105,7 +110,7 @@ public struct ShiftChangeBench: Sendable {
                         Double.random(in: 0..<1, using: &random) < plan.duplicateRate)
             }
             return ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
-                                       key: device.key, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
+                                       key: device.key, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
                                        http: http, tally: tally)
         }
         let probe = DashboardProbe(origin: origin(0), adminKey: adminKey)

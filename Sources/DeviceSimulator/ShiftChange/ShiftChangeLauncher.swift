@@ -11,6 +11,8 @@ struct ShiftChangeLauncher: Sendable {
     var baseIndex: Int
     var deviceID: UUID
     var key: String
+    /// The run's body: the storm's apps by id (a server may have other target apps too).
+    var runBody: Data
     var arrival: Duration
     /// The apps' deadline (the registry's `deadlineSeconds`).
     var deadline: Duration
@@ -26,7 +28,7 @@ struct ShiftChangeLauncher: Sendable {
         let sent = ContinuousClock.now
         do {
             answer = try await http.send(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/logout-runs", key: key,
-                                         json: Data("{}".utf8))
+                                         json: runBody)
         } catch {
             tally.update { $0.transportErrors += 1; $0.devicesDone += 1; $0.refusals["run: \(Self.kind(of: error))", default: 0] += 1 }
             return
