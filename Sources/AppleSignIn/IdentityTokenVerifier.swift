@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkCallbacks
 
 /// Verifies the identity token an app receives from Sign in with Apple
 /// (`ASAuthorizationAppleIDCredential.identityToken`) and returns its claims.
@@ -71,7 +72,7 @@ public struct IdentityTokenVerifier: Sendable {
     /// The lowercase hex SHA-256 digest of `rawNonce`'s UTF-8 bytes: what the app puts in the
     /// authorization request (`request.nonce`) and what Apple echoes in the token.
     public static func sha256Hex(_ rawNonce: String) -> String {
-        SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(rawNonce.utf8)))
     }
 
     /// Whether two strings are equal, in time that does not depend on where they differ:

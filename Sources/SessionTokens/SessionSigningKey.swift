@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkCallbacks
 
 /// One of the server's access-token signing keys: a P-256 key with its `kid` and creation time.
 ///
@@ -20,7 +21,7 @@ public struct SessionSigningKey: Sendable {
 
     /// A new random key created at `now`.
     public static func generate(now: Date) -> SessionSigningKey {
-        let kid = (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let kid = Hex.lowercase((0..<8).map { _ in UInt8.random(in: 0...255) })
         return SessionSigningKey(keyID: kid, privateKey: P256.Signing.PrivateKey(), createdAt: now)
     }
 }

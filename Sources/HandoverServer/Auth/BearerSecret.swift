@@ -15,6 +15,6 @@ enum BearerSecret {
 
     /// The SHA-256 of a secret, in hex: what the database keeps.
     static func digest(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(secret.utf8)))
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import LinkCallbacks
 import UniversalLinks
 
 /// Builds this server's `apple-app-site-association` and `assetlinks.json` from the registry.
@@ -70,6 +71,6 @@ struct AssociationFiles {
 
     /// A strong ETag for a body.
     static func etag(_ body: Data) -> String {
-        "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        "\"" + Hex.lowercase(SHA256.hash(data: body).prefix(16)) + "\""
     }
 }
