@@ -51,18 +51,7 @@ public struct UniversalLinkCallback: Equatable, Hashable, Sendable {
     /// Makes a ULC from the texts of its parts.
     public init(actionText: String, successText: String, errorText: String,
                 timestamp: Int64? = nil, signature: String? = nil) throws(LinkError) {
-        var action = try RawURL(actionText, parameter: "action")
-        guard action.host != nil else {
-            throw LinkError(parameter: "action", problem: .malformedURL, detail: "the action has no host",
-                            accepted: "an https URL such as https://app.example.com/logout")
-        }
-        if let reserved = try action.queryParameters(parameter: "action").first(where: { Self.reservedParameters.contains($0.name) }) {
-            throw LinkError(parameter: "action", problem: .invalidValue,
-                            detail: "the action already carries '\(reserved.name)'",
-                            accepted: "an action whose own query has no ulc- parameter")
-        }
-        if action.query == "" { action.query = nil }
-        self.action = try Self.foundationURL(action, parameter: "action")
+        self.action = try Action(actionText).url
         self.success = try Self.foundationURL(try Self.callback(successText, parameter: "ulc-success"), parameter: "ulc-success")
         self.error = try Self.foundationURL(try Self.callback(errorText, parameter: "ulc-error"), parameter: "ulc-error")
         if let timestamp, timestamp < 0 {

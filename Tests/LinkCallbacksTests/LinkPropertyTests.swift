@@ -32,6 +32,39 @@ import Testing
         }
     }
 
+    /// A server builds its links from a checked action (``UniversalLinkCallback/Action``); the text
+    /// must be the one the checking initializer writes, for every action and every callback a
+    /// server writes (an ASCII host, text Foundation reads unchanged; capitals and ports included).
+    @Test func actionLinkTextIsTheCheckedULCsText() async {
+        let hostLabel = Gen<Character?>.element(of: Array("abcXYZ019-")).compactMap { $0 }.string(of: 1...10)
+        let nonce = Gen<Character?>.element(of: Array("abcXYZ019-_")).compactMap { $0 }.string(of: 1...43)
+        var compared = 0
+        await propertyCheck(count: 300, input: hostLabel.array(of: 1...3), Self.uriText, Self.uriText, Gen<Int>.int(in: 1...65535), nonce) {
+            labels, path, actionQuery, port, nonce in
+            let host = Self.host(labels)
+            let action = "https://\(host)/\(path.replacingOccurrences(of: "?", with: ""))"
+                + (actionQuery.isEmpty ? "" : "?" + actionQuery.replacingOccurrences(of: "ulc", with: "u"))
+            let base = "http://cb.\(host):\(port)/ulc/cb/\(UUID().uuidString.lowercased())"
+            let success = "\(base)/success?n=\(nonce)"
+            let error = "\(base)/error?n=\(nonce)"
+            let checked = try? UniversalLinkCallback.Action(action)
+            guard let ulc = try? UniversalLinkCallback(actionText: action, successText: success, errorText: error) else {
+                #expect(checked == nil, "only the action can be refused here: \(action)")
+                return
+            }
+            compared += 1
+            #expect(checked?.url == ulc.action)
+            #expect(checked?.linkText(success: success, error: error) == ulc.text)
+        }
+        #expect(compared > 150)
+    }
+
+    @Test func hexIsTwoLowerCaseDigitsPerByte() async {
+        await propertyCheck(count: 300, input: Gen<UInt8>.value(in: 0...255).array(of: 0...40)) { bytes in
+            #expect(Hex.lowercase(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+        }
+    }
+
     @Test func mostGeneratedULCsAreValidSoTheRoundTripIsNotVacuous() async {
         var valid = 0
         await propertyCheck(count: 200, input: Self.label.array(of: 1...3), Self.uriText) { labels, text in

@@ -142,10 +142,10 @@ package struct LogoutRunService: Sendable {
     /// The ULC link for one attempt of one item.
     package func link(action: String, run: UUID, item: UUID, attempt: Int) throws -> String {
         let nonce = nonces.nonce(item: item, attempt: attempt)
-        return try UniversalLinkCallback(
-            actionText: action,
-            successText: CallbackURL(run: run, item: item, outcome: .success, nonce: nonce).text(base: publicURL),
-            errorText: CallbackURL(run: run, item: item, outcome: .error, nonce: nonce).text(base: publicURL)).text
+        // The callbacks are this server's own URLs, in the form a ULC keeps: only the action needs checking, once.
+        return try ULCActionCache.shared.action(action).linkText(
+            success: CallbackURL(run: run, item: item, outcome: .success, nonce: nonce).text(base: publicURL),
+            error: CallbackURL(run: run, item: item, outcome: .error, nonce: nonce).text(base: publicURL))
     }
 
     // MARK: Recording callbacks

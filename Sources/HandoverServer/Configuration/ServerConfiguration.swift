@@ -1,5 +1,7 @@
 import Foundation
 import HandoverCore
+import HandoverProtocol
+import LinkCallbacks
 import NIOCore
 
 /// How a Handover server runs: where it listens, where it keeps data, and how it names itself.
@@ -156,6 +158,14 @@ public struct ServerConfiguration: Sendable {
               url.host != nil, url.query == nil, url.fragment == nil else {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not an http(s) origin",
                                      accepted: "https://handover.example.com (http only for loopback development)")
+        }
+        // Callback URLs under it go into ULC links as written (``UniversalLinkCallback/Action/linkText(success:error:)``):
+        // the link reader must keep them unchanged (an ASCII host, nothing it would re-encode).
+        let sample = CallbackURL(run: UUID(), item: UUID(), outcome: .success, nonce: "n").text(base: url)
+        guard let ulc = try? UniversalLinkCallback(actionText: "https://app.example.com/logout", successText: sample, errorText: sample),
+              ulc.success.absoluteString == sample else {
+            throw ConfigurationError(setting: setting, problem: "'\(text)' does not stay as written in a link (a host with non-ASCII letters?)",
+                                     accepted: "an origin in its ASCII form, such as https://handover.example.com or https://xn--bcher-kva.example")
         }
         return url
     }
