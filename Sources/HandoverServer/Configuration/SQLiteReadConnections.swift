@@ -9,6 +9,14 @@ extension DatabaseID {
     static let sqliteReads = DatabaseID(string: "sqlite-reads")
 }
 
+extension Application {
+    /// Where a read that needs no transaction and has no request goes (the dashboard's live
+    /// overview): as ``Request/readDB``.
+    var readDB: any Database {
+        databases.configuration(for: .sqliteReads) == nil ? db : db(.sqliteReads)
+    }
+}
+
 extension Request {
     /// Where a read that needs no transaction goes: SQLite's read connections when they are
     /// configured, the request's database otherwise (PostgreSQL). It sees every committed write.

@@ -15,7 +15,7 @@ enum DashboardAuth {
     /// The signed-in session, if the request carries a live one.
     static func session(_ request: Request, context: ServerContext) async throws -> DashboardSession? {
         guard let token = request.cookies[sessionCookie]?.string, !token.isEmpty else { return nil }
-        guard let session = try await DashboardSession.query(on: request.db).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
+        guard let session = try await DashboardSession.query(on: request.readDB).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
               session.expiresAt > context.clock.now() else { return nil }
         return session
     }

@@ -78,8 +78,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
 
     private func page(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let device = try await device(request)
-        let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.db)
-        let commands = try await MDMCommand.query(on: request.db).filter(\.$deviceID == (try device.requireID()))
+        let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.readDB)
+        let commands = try await MDMCommand.query(on: request.readDB).filter(\.$deviceID == (try device.requireID()))
             .sort(\.$createdAt, .descending).limit(20).all()
         let id = try device.requireID().uuidString.lowercased()
         return DashboardLayout.page(device.name, signedIn: session, status: status) {

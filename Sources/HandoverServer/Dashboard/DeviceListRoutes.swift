@@ -20,8 +20,8 @@ struct DeviceListRoutes: RouteCollection {
     @Sendable func list(_ request: Request) async throws -> Response {
         try await shell.signedIn(request) { session in
             let search = Self.search(from: request)
-            let page = try await search.run(on: request.db, now: context.clock.now())
-            let lastRuns = try await lastRuns(of: page.devices, on: request.db)
+            let page = try await search.run(on: request.readDB, now: context.clock.now())
+            let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {
                 Self.form(search)
                 HTML.element("p", ["class": "note", "id": "matches"]) {

@@ -25,13 +25,13 @@ struct RunTimelineRoutes: RouteCollection {
             guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
             let view: LogoutRunView
             do {
-                view = try await context.runs(request.db).view(runID)
+                view = try await context.runs(request.readDB).view(runID)
             } catch let error as DomainError where error.kind == .notFound {
                 throw missing  // only an absent run is a 404; a failing database stays an error
             }
-            let run = try await BackChannelLogoutReport.adding(to: view, on: request.db)
-            let device = try await Device.find(run.deviceID, on: request.db)
-            let timeline = try await timeline(of: run, device: device?.name ?? "a deleted device", on: request.db)
+            let run = try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
+            let device = try await Device.find(run.deviceID, on: request.readDB)
+            let timeline = try await timeline(of: run, device: device?.name ?? "a deleted device", on: request.readDB)
             return DashboardLayout.page("Logout run", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("p") {

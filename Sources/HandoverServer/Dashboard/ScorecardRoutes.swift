@@ -23,8 +23,8 @@ struct ScorecardRoutes: RouteCollection {
 
     @Sendable func list(_ request: Request) async throws -> Response {
         try await shell.signedIn(request) { session in
-            let apps = try await RegisteredApp.query(on: request.db).sort(\.$name).all()
-            let sql = try Self.sql(request.db)
+            let apps = try await RegisteredApp.query(on: request.readDB).sort(\.$name).all()
+            let sql = try Self.sql(request.readDB)
             let now = context.clock.now()
             var rows: [(app: RegisteredApp, last7: AppScorecard.Window, last30: AppScorecard.Window)] = []
             for app in apps {
@@ -68,7 +68,7 @@ struct ScorecardRoutes: RouteCollection {
         try await shell.signedIn(request) { session in
             let app = try await app(request)
             let appID = try app.requireID()
-            let card = try await AppScorecard.load(app: appID, now: context.clock.now(), on: try Self.sql(request.db))
+            let card = try await AppScorecard.load(app: appID, now: context.clock.now(), on: try Self.sql(request.readDB))
             return DashboardLayout.page("Scorecard: \(app.name)", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("div", ["class": "scroll"]) {
@@ -112,7 +112,7 @@ struct ScorecardRoutes: RouteCollection {
     @Sendable func chart(_ request: Request) async throws -> Response {
         try await shell.signedIn(request) { _ in
             let app = try await app(request)
-            let card = try await AppScorecard.load(app: try app.requireID(), now: context.clock.now(), on: try Self.sql(request.db))
+            let card = try await AppScorecard.load(app: try app.requireID(), now: context.clock.now(), on: try Self.sql(request.readDB))
             let response = Response(status: .ok, body: .init(string: ScorecardChart.svg(card)))
             response.headers.replaceOrAdd(name: .contentType, value: "image/svg+xml; charset=utf-8")
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -123,7 +123,7 @@ struct ScorecardRoutes: RouteCollection {
 
     private func app(_ request: Request) async throws -> RegisteredApp {
         guard let text = request.parameters.get("appID"), let id = UUID(uuidString: text),
-              let app = try await RegisteredApp.find(id, on: request.db) else {
+              let app = try await RegisteredApp.find(id, on: request.readDB) else {
             throw DashboardError.notFound("No registered app has this id. The Scorecards page lists every app.")
         }
         return app
