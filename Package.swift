@@ -318,7 +318,6 @@ let package = Package(
                 "OutOfBand",
                 "APNsTestServer",
                 server("Clocks", "swift-clocks"),
-                server("PropertyBased", "swift-property-based"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOPosix", "swift-nio"),
                 server("Vapor", "vapor"),
