@@ -82,7 +82,12 @@ final class TestServer: Sendable {
         let server = try await HandoverServer.start(configuration, clock: clock, logger: logger, testerSimulator: testerSimulator)
         let adminKey: String
         if let other { adminKey = other.adminKey } else { adminKey = try await server.createAPIKey(name: "test admin", scope: .admin) }
-        let test = TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow)),
+        // As many connections as a burst of devices opens (AsyncHTTPClient keeps 8 by default): a
+        // request that waits for a pooled connection counts that wait against its 30 s, and with
+        // the whole suite on two cores a 90-callback burst through 8 connections once ran out of it.
+        var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)
+        let test = TestServer(server: server, clock: clock, adminKey: adminKey, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration),
                               dataDirectory: directory, databaseURL: configuration.databaseURL)
         StartedServers.current?.add(test)
         return test
