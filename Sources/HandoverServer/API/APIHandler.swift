@@ -17,7 +17,7 @@ struct APIHandler: APIProtocol {
 
     /// The generated runtime's JSON: the same sorted keys, unescaped slashes and ISO 8601 dates
     /// as every other JSON body of the API.
-    static let configuration = Configuration(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+    static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
 
     /// Registers every generated operation on `routes`, behind API-key authentication.
     static func register(on routes: RoutesBuilder, context: ServerContext) throws {
