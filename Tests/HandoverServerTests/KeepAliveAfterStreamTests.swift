@@ -12,7 +12,7 @@ import Glibc
 /// was not: when the next request's head arrived just as the stream ended, finishing the stream
 /// reset the connection's state, the request's body was dropped, and the client got a 408 ten
 /// seconds later; `OutOfBandOperationTests` met it now and then under load.)
-@Suite(.timeLimit(.minutes(1)), .stopsTestServers) struct KeepAliveAfterStreamTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct KeepAliveAfterStreamTests {
     @Test func aRequestWhoseBodyFollowsLateAfterAStreamIsAnswered() async throws {
         try await TestServer.with(.sqlite) { test in
             try await test.registerTarget("Notes")
