@@ -96,26 +96,12 @@ struct CreateSchema: AsyncMigration {
 }
 
 /// Indexes for the scheduler's and the dispatcher's scans, and for per-run lookups.
-struct CreateIndexes: AsyncMigration {
-    private static let indexes = [
+struct CreateIndexes: IndexMigration {
+    static let indexes: [(name: String, target: String)] = [
         ("logout_items_due", "logout_items (status, deadline_at)"),
         ("logout_items_run", "logout_items (run_id)"),
         ("webhook_deliveries_due", "webhook_deliveries (status, next_attempt_at)"),
         ("webhook_deliveries_webhook", "webhook_deliveries (webhook_id)"),
         ("logout_runs_device", "logout_runs (device_id)"),
     ]
-
-    func prepare(on database: Database) async throws {
-        guard let sql = database as? SQLDatabase else { return }
-        for (name, target) in Self.indexes {
-            try await sql.raw("CREATE INDEX \(unsafeRaw: name) ON \(unsafeRaw: target)").run()
-        }
-    }
-
-    func revert(on database: Database) async throws {
-        guard let sql = database as? SQLDatabase else { return }
-        for (name, _) in Self.indexes {
-            try await sql.raw("DROP INDEX \(unsafeRaw: name)").run()
-        }
-    }
 }
