@@ -29,7 +29,8 @@ struct ShiftChangeCommand: AsyncParsableCommand {
 
             It prints, and writes with --json: runs and callbacks completed, lost, duplicates \
             refused; callback latency p50/p99/max and the recording rate; how late each deadline \
-            fired (an upper bound, measured by the launcher); for servers it starts, their \
+            fired, as the launchers saw it (an upper bound) and by the servers' own record (their \
+            /metrics histogram: how many within 1 s); for servers it starts, their \
             memory (RSS) before, at the peak and after the storm; with --dashboards, how many \
             live updates the open dashboards received; and, with the whole fleet in the \
             database, how long the dashboard's pages take (p50/p95 of --page-samples loads: \

@@ -20,8 +20,17 @@ struct ShiftChangeReport {
             "  duplicates \(count(f.callbacks.duplicatesRefused)) refused (409), \(count(f.callbacks.duplicatesAccepted)) accepted",
             "  latency    callback \(f.callbacks.latency.text); \(count(Int(f.callbacks.perSecond))) recorded/s",
             "             run start \(f.runStartLatency.text)",
-            "  deadlines  \(count(f.deadlines.fired)) fired, late by \(f.deadlines.lateness.text); \(count(f.deadlines.missed)) missed",
+            "  deadlines  \(count(f.deadlines.fired)) fired, late by \(f.deadlines.lateness.text) as the launchers saw it (an upper bound); \(count(f.deadlines.missed)) missed",
         ]
+        if let record = f.deadlines.serverRecord {
+            let bound = record.upperBound(of: 0.99).map { "p99 ≤ \(one($0 * 1000)) ms" } ?? "p99 beyond the last bucket"
+            let worst = record.upperBound(of: 1).map { "max ≤ \(one($0 * 1000)) ms" } ?? "max beyond the last bucket"
+            let mean = record.meanMilliseconds.map { "mean \(one($0)) ms" } ?? "none fired"
+            lines.append("             by the servers' record: \(count(record.withinOneSecond ?? 0)) of \(count(record.fired)) within 1 s"
+                + " (\(mean), \(bound), \(worst))")
+        } else {
+            lines.append("             (the servers' /metrics has no deadline record)")
+        }
         for (index, memory) in f.memory.enumerated() {
             let label = f.memory.count == 1 ? "  memory     " : "  memory #\(index + 1)  "
             lines.append(label + "RSS before \(one(memory.beforeMB)) MB, peak \(one(memory.peakMB)) MB, after \(one(memory.afterMB)) MB"

@@ -128,6 +128,7 @@ public struct ShiftChangeBench: Sendable {
             progress("  \(plan.dashboards) dashboards open on the live overview")
             watch = probe.watch(plan.dashboards, client: browser.client, cookie: dashboardCookie)
         }
+        let recordBefore = await deadlineRecord(http)
         let start = ContinuousClock.now
         let total = launchers.count
         let reporter = Task {
@@ -150,6 +151,7 @@ public struct ShiftChangeBench: Sendable {
         watch?.stop()
         progress("  checking what the server recorded…")
         let verified = await verify(tally: tally, http: http)
+        let recordAfter = await deadlineRecord(http)
         await http.shutdown()
         var pages: [ShiftChangeFigures.PageTiming] = []
         if plan.pageSamples > 0, let dashboardCookie {
@@ -182,7 +184,19 @@ public struct ShiftChangeBench: Sendable {
             figures.dashboards = .init(opened: plan.dashboards, connected: watch.connected, updates: watch.updates, dropped: watch.dropped)
         }
         figures.pages = pages
+        if let recordBefore, let recordAfter { figures.deadlines.serverRecord = recordAfter.subtracting(recordBefore) }
         return figures
+    }
+
+    /// The servers' deadline lateness histograms (`/metrics`), added up; nil when a server has none.
+    private func deadlineRecord(_ http: BenchHTTP) async -> DeadlineLatenessRecord? {
+        var total: DeadlineLatenessRecord?
+        for index in servers.indices {
+            guard let answer = try? await http.send(.GET, origin(index) + "/metrics"), answer.isSuccess,
+                  let record = DeadlineLatenessRecord(exposition: String(buffer: answer.body)) else { return nil }
+            total = total.map { $0.adding(record) } ?? record
+        }
+        return total
     }
 
     /// The pages IT opens during a shift change: the overview, a search of the device list, an

@@ -41,6 +41,10 @@ public struct ShiftChangeFigures: Sendable, Codable {
         /// How late each reissue came after its deadline: an upper bound, from the run request
         /// plus the deadline to the answer that showed the new link.
         public var lateness: LatencySummary
+        /// How late each deadline fired by the servers' own record (their `/metrics`
+        /// histogram, from the due time to the commit of the reissue), over the storm; nil when
+        /// a server does not publish it.
+        public var serverRecord: DeadlineLatenessRecord?
     }
 
     /// The server's resident memory, in MB, when the bench started the server itself.

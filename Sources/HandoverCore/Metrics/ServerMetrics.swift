@@ -7,12 +7,27 @@ package final class ServerMetrics: Sendable {
     package let runsCreated: Counter
     package let reissues: Counter
     package let timeouts: Counter
+    /// How late each deadline fired: from the item's due time to the commit of its reissue or
+    /// timeout. Its bucket `le="1.0"` against its count says whether every deadline fired within
+    /// a second (what `handover bench shift-change` reports as the server's record).
+    package let deadlineLateness: DurationHistogram
 
     package init() {
         runsCreated = registry.makeCounter(name: "handover_logout_runs_created_total")
         reissues = registry.makeCounter(name: "handover_logout_items_reissued_total")
         timeouts = registry.makeCounter(name: "handover_logout_items_timed_out_total")
+        deadlineLateness = registry.makeDurationHistogram(
+            name: Self.deadlineLatenessName, buckets: Self.deadlineLatenessBuckets,
+            help: "How late each logout item's deadline fired: from its due time to the commit of its reissue or timeout.")
     }
+
+    /// The name of ``deadlineLateness`` in the exposition text.
+    package static let deadlineLatenessName = "handover_deadline_lateness_seconds"
+    /// Its buckets: fine below a second, the promise's bound, coarse above it.
+    package static let deadlineLatenessBuckets: [Duration] = [
+        .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .milliseconds(750), .seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(30),
+    ]
 
     package func callbacks(_ outcome: String) -> Counter {
         registry.makeCounter(name: "handover_callbacks_total", labels: [("outcome", outcome)])

@@ -21,8 +21,6 @@ package struct DeadlineScheduler: Sendable {
         package var timedOut = 0
     }
 
-    private enum Fired { case reissued, timedOut(finishedRun: LogoutRunState?) }
-
     /// Fires every item due now, `limit` at a time until none is left (a shift change can bring
     /// thousands within a second; they must not wait for the next pass).
     @discardableResult
@@ -44,40 +42,77 @@ package struct DeadlineScheduler: Sendable {
         // The apps of this batch not met in an earlier one, in one read.
         let unknown = Set(due.map(\.view.appID)).subtracting(apps.keys)
         if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(database))) { first, _ in first } }
-        var pass = Pass()
-        var changedRuns = Set<UUID>()
-        for item in due {
-            guard let app = apps[item.view.appID] else { continue }
-            let id = item.view.id
-            let transition = LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues))
-            let fired: Fired? = try await database.transaction { db in
-                guard let sql = db as? any SQLDatabase, try await LogoutRunService.lockRun(item.runID, on: db) else { return nil }
-                let transitions = LogoutItemTransitions(sql: sql)
-                switch transition {
-                case .reissue:
-                    let deadline = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
-                    return try await transitions.reissue(item: id, version: item.version, missed: item.view.deadlineAt, at: now, deadline: deadline) ? .reissued : nil
-                case .finish(let state):
-                    guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { return nil }
-                    let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now)
-                    try await DeviceLifeCycle.moveDevices(after: finished.map { [$0] } ?? [], mdm: runs.mdm, on: db, now: now)
-                    return .timedOut(finishedRun: finished?.state)
-                case .refuse:
-                    return nil
-                }
+        let firing = due.compactMap { item in apps[item.view.appID].map { (item, $0) } }
+        let pass: Pass
+        let changedRuns: [UUID]
+        do {
+            (pass, changedRuns) = try await fire(firing, now: now)
+        } catch where firing.count > 1 {
+            // One transaction for the batch failed: fire each alone, so one bad item fails only itself.
+            var total = Pass()
+            var changed: [UUID] = []
+            for one in firing {
+                let (alone, runs) = try await fire([one], now: now)
+                total.reissued += alone.reissued
+                total.timedOut += alone.timedOut
+                changed += runs
             }
-            switch fired {
-            case .reissued: pass.reissued += 1
-            case .timedOut(let finishedRun):
-                pass.timedOut += 1
-                if let finishedRun { runs.metrics.runsFinished(finishedRun.rawValue).increment() }
-            case nil: continue
-            }
-            changedRuns.insert(item.runID)
+            (pass, changedRuns) = (total, changed)
         }
         for run in changedRuns { await runs.changes.runChanged(run, on: database) }
         if pass.reissued > 0 { runs.metrics.reissues.increment(by: Int64(pass.reissued)) }
         if pass.timedOut > 0 { runs.metrics.timeouts.increment(by: Int64(pass.timedOut)) }
         return (pass, due.count)
+    }
+
+    /// Fires `items` in one transaction (one COMMIT, one fsync on SQLite, however many deadlines
+    /// passed at once), and counts what finished once it committed. Returns the runs it changed.
+    private func fire(_ items: [(LogoutRunRows.Item, RunApp)], now: Date) async throws -> (Pass, changedRuns: [UUID]) {
+        // Runs are locked in id order, as the callback recorder locks them (PostgreSQL), so a
+        // batch of deadlines and a batch of callbacks never wait on each other in a cycle.
+        let ordered = items.sorted { ($0.0.runID.uuidString, $0.0.view.position) < ($1.0.runID.uuidString, $1.0.view.position) }
+        let (pass, changedRuns, finishedRuns, firedDeadlines) = try await runs.database.transaction { db in
+            let sql = try LogoutRunService.sql(db)
+            let transitions = LogoutItemTransitions(sql: sql)
+            var pass = Pass()
+            var changedRuns: [UUID] = []
+            var lockedRuns: [UUID: Bool] = [:]
+            var finishedRuns: [FinishedRun] = []
+            var firedDeadlines: [Date] = []
+            for (item, app) in ordered {
+                let locked: Bool
+                if let known = lockedRuns[item.runID] { locked = known } else {
+                    locked = try await LogoutRunService.lockRun(item.runID, on: db)
+                    lockedRuns[item.runID] = locked
+                }
+                guard locked else { continue }
+                let id = item.view.id
+                switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
+                case .reissue:
+                    let deadline = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
+                    guard try await transitions.reissue(item: id, version: item.version, missed: item.view.deadlineAt, at: now, deadline: deadline)
+                    else { continue }
+                    pass.reissued += 1
+                case .finish(let state):
+                    guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { continue }
+                    pass.timedOut += 1
+                    if let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now) { finishedRuns.append(finished) }
+                case .refuse:
+                    continue
+                }
+                firedDeadlines.append(item.view.deadlineAt)
+                if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
+            }
+            // Devices last, in id order, as the callback recorder moves them.
+            try await DeviceLifeCycle.moveDevices(after: finishedRuns, mdm: runs.mdm, on: db, now: now)
+            return (pass, changedRuns, finishedRuns, firedDeadlines)
+        }
+        // Committed: each deadline has fired now, and this is how late.
+        let committed = runs.clock.now()
+        for due in firedDeadlines {
+            runs.metrics.deadlineLateness.record(.milliseconds(Int64((committed.timeIntervalSince(due) * 1000).rounded())))
+        }
+        for finished in finishedRuns { runs.metrics.runsFinished(finished.state.rawValue).increment() }
+        return (pass, changedRuns)
     }
 }
