@@ -38,10 +38,15 @@ package struct LogoutRunService: Sendable {
 
     // MARK: Creating runs
 
-    package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor) async throws -> LogoutRunView {
+    /// Starts a logout run of `appIDs` (every target app when nil) on the device, in one
+    /// transaction with the device's life-cycle step, and returns it with each item's link.
+    ///
+    /// - Parameter reads: where the target apps are read (SQLite's read connections, so that
+    ///   the one writer only writes); this service's database when nil.
+    package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor,
+                           readingAppsOn reads: Database? = nil) async throws -> LogoutRunView {
         let now = clock.now()
-        let sql = try Self.sql(database)
-        var apps = try await RunApp.targets(on: sql)
+        var apps = try await RunApp.targets(on: Self.sql(reads ?? database))
         if let appIDs {
             let known = Dictionary(apps.map { ($0.id, $0) }) { first, _ in first }
             // Each app once, in the order asked: a list that repeats an app (6,000 copies of one

@@ -23,16 +23,16 @@ extension APIHandler {
                 return app
             }
         }
-        var view = try await runs.createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor)
+        var view = try await runs.createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor, readingAppsOn: request.readDB)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
-        try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db)
+        try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db, probingOn: request.readDB)
         // Backend-only apps (the pending items without a link) with nobody signed in on the
         // device are done already; a run of link apps only costs nothing here.
         if view.items.contains(where: { $0.isPending && $0.link == nil }),
            try await BackendOnlyItems.settle(run: view.id, runs: runs) > 0 {
             view = try await runs.view(view.id)
         }
-        return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.db))))
+        return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.readDB))))
     }
 
     func getLogoutRun(_ input: Operations.GetLogoutRun.Input) async throws -> Operations.GetLogoutRun.Output {

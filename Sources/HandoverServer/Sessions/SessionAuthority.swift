@@ -304,10 +304,22 @@ final class SessionAuthority: Sendable {
     /// device secrets bound to it and every session from them, every other session signed in
     /// with that `deviceID` (browser sessions its enrolled phone approved included), and the
     /// enrolled phone's pushes.
-    func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database) async throws {
-        // Every hand-over of a shift change passes here: ids only, read with plain SQL (most
-        // devices have nobody signed in by Native SSO, and nothing else to do).
+    ///
+    /// `reads` (SQLite's read connections) answers first, in one statement, whether there is
+    /// anything to end: most devices of a shift change have nobody signed in by Native SSO and
+    /// no enrolled phone, and then the writer is not asked at all.
+    func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database, probingOn reads: Database? = nil) async throws {
+        // Every hand-over of a shift change passes here: ids only, read with plain SQL.
         guard let sql = database as? any SQLDatabase else { return }
+        if let probe = reads as? any SQLDatabase, let row = try await probe.raw("""
+            SELECT EXISTS(SELECT 1 FROM device_secrets WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL) AS secrets,
+            EXISTS(SELECT 1 FROM user_sessions WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL) AS sessions,
+            EXISTS(SELECT 1 FROM enrolled_devices WHERE fleet_device_id = \(bind: deviceID) AND push_token_active = \(bind: true)) AS pushes
+            """).first(),
+            try !row.decode(column: "secrets", as: Bool.self), try !row.decode(column: "sessions", as: Bool.self),
+            try !row.decode(column: "pushes", as: Bool.self) {
+            return
+        }
         let secrets = try await sql.raw("SELECT id FROM device_secrets WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL")
             .all().map { try $0.decode(column: "id", as: UUID.self) }
         try await revoke(deviceSecrets: secrets, reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
