@@ -255,7 +255,7 @@ package struct LogoutRunService: Sendable {
         if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts),
            let (app, othersPending) = try await transitions.finishByNonce(item: callback.item, run: callback.run, attempt: attempt,
                                                                          as: finished, at: now, reportedBy: callback.reportedBy) {
-            let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now) : nil
+            let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now, nonePending: true) : nil
             return (.recorded(app: app, outcome: callback.outcome), runState)
         }
         // Everything else (a replay, a stranger's nonce, a late attempt): the full check.
@@ -283,11 +283,17 @@ package struct LogoutRunService: Sendable {
     /// Marks the run finished when no item is pending, and writes its webhook events. Returns the
     /// finished run, or nil; the caller moves its device (``DeviceLifeCycle/moveDevices(after:on:now:)``)
     /// last in its transaction, and counts it once the transaction committed.
-    package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date) async throws -> FinishedRun? {
+    ///
+    /// - Parameter nonePending: the caller's statement already counted no other pending item
+    ///   (the callback fast path), so the count is not taken again; the items read below decide
+    ///   all the same.
+    package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date, nonePending: Bool = false) async throws -> FinishedRun? {
         let sql = try Self.sql(db)
         // The common case, items still pending, costs one indexed count.
-        let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
-        guard pending == 0 else { return nil }
+        if !nonePending {
+            let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
+            guard pending == 0 else { return nil }
+        }
         let rows = LogoutRunRows(sql: sql)
         let items = try await rows.items(run: runID).map(\.view)
         let state = LogoutRunState(items: items.map(\.status))
