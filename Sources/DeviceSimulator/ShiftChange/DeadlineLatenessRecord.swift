@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 
 /// The server's own record of how late deadlines fired: its `handover_deadline_lateness_seconds`
 /// histogram (Prometheus text at `/metrics`), each deadline counted from its due time to the
@@ -18,9 +19,6 @@ public struct DeadlineLatenessRecord: Sendable, Codable, Equatable {
             self.count = count
         }
     }
-
-    /// The metric's name in the exposition text.
-    public static let metricName = "handover_deadline_lateness_seconds"
 
     /// The finite buckets, in ascending `le`. (`+Inf` is ``fired``.)
     public var buckets: [Bucket]
@@ -75,12 +73,12 @@ public struct DeadlineLatenessRecord: Sendable, Codable, Equatable {
     /// `_bucket{le="…"}`, `_count` and `_sum` lines; every other line is ignored. Nil when the
     /// text has no `_count` line for it (a server without this metric).
     public init?(exposition text: some StringProtocol) {
-        let name = Self.metricName
+        let name = MetricName.deadlineLateness
         var buckets: [Bucket] = []
         var fired: Int?
         var sum = 0.0
         for line in text.split(whereSeparator: \.isNewline) {
-            guard line.hasPrefix(name), !line.hasPrefix("#") else { continue }
+            guard line.hasPrefix(name) else { continue }
             let rest = line.dropFirst(name.count)
             guard let space = rest.lastIndex(of: " ") else { continue }
             let series = rest[..<space], value = rest[rest.index(after: space)...]

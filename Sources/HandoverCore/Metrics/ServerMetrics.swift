@@ -1,4 +1,5 @@
 import Foundation
+import HandoverProtocol
 import Prometheus
 
 /// The server's Prometheus metrics, served at `/metrics`.
@@ -17,12 +18,10 @@ package final class ServerMetrics: Sendable {
         reissues = registry.makeCounter(name: "handover_logout_items_reissued_total")
         timeouts = registry.makeCounter(name: "handover_logout_items_timed_out_total")
         deadlineLateness = registry.makeDurationHistogram(
-            name: Self.deadlineLatenessName, buckets: Self.deadlineLatenessBuckets,
+            name: MetricName.deadlineLateness, buckets: Self.deadlineLatenessBuckets,
             help: "How late each logout item's deadline fired: from its due time to the commit of its reissue or timeout.")
     }
 
-    /// The name of ``deadlineLateness`` in the exposition text.
-    package static let deadlineLatenessName = "handover_deadline_lateness_seconds"
     /// Its buckets: fine below a second, the promise's bound, coarse above it.
     package static let deadlineLatenessBuckets: [Duration] = [
         .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
