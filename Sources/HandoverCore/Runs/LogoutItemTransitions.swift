@@ -13,6 +13,51 @@ package struct LogoutItemTransitions {
         self.sql = sql
     }
 
+    /// One usual callback for ``finishByNonce(_:)``: the item of `run` to finish as `state`, if
+    /// it is pending and its attempts reached `attempt` (the nonce's).
+    package struct NonceFinish: Sendable, Equatable {
+        package var item: UUID
+        package var run: UUID
+        package var attempt: Int
+        package var state: LogoutItemState
+        package var at: Date
+        package var reportedBy: CallbackReporter
+    }
+
+    /// The callback fast path for a batch, in one statement: finishes each pending item whose
+    /// attempts reached its nonce's (each item at most once in `finishes`). Returns the app name
+    /// of each item it finished, by item; an item left out was not pending (a replay, a
+    /// stranger's nonce: the caller checks those in full).
+    package func finishByNonce(_ finishes: [NonceFinish]) async throws -> [UUID: String] {
+        guard !finishes.isEmpty else { return [:] }
+        // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
+        let rows = finishes.map { finish -> SQLQueryString in
+            """
+            (\(bind: finish.item), \(bind: finish.run), \(bind: finish.attempt), \(bind: finish.state.rawValue), \
+            \(bind: finish.at), \(bind: finish.reportedBy.rawValue))
+            """
+        }
+        let finished = try await sql.raw("""
+            UPDATE logout_items SET status = answer.column4, finished_at = answer.column5, reported_by = answer.column6,
+            version = version + 1
+            FROM (VALUES \(SQLList(rows))) AS answer
+            WHERE logout_items.id = answer.column1 AND logout_items.run_id = answer.column2
+            AND logout_items.status = \(bind: LogoutItemState.pending.rawValue) AND logout_items.attempts >= answer.column3
+            RETURNING id, app_name
+            """).all()
+        return try Dictionary(finished.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "app_name", as: String.self)) }) { first, _ in first }
+    }
+
+    /// Which of `runs` still have a pending item (one statement for them all).
+    package func runsWithPendingItems(among runs: [UUID]) async throws -> Set<UUID> {
+        guard !runs.isEmpty else { return [] }
+        let rows = try await sql.raw("""
+            SELECT DISTINCT run_id FROM logout_items WHERE run_id IN (\(SQLList(runs.map { SQLBind($0) })))
+            AND status = \(bind: LogoutItemState.pending.rawValue)
+            """).all()
+        return Set(try rows.map { try $0.decode(column: "run_id", as: UUID.self) })
+    }
+
     /// The callback fast path: finishes a pending item of `run` whose attempts reached `attempt`
     /// (the nonce's), and counts the run's other pending items in the same statement. Nil when
     /// no such pending item exists (a replay, a stranger's nonce: the caller checks in full).

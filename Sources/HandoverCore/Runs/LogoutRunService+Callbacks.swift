@@ -1,0 +1,192 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+import LinkCallbacks
+import SQLKit
+
+extension LogoutRunService {
+    /// A callback to record: which item, which outcome, the nonce presented, and who reported it
+    /// (the callback page, or the device's launcher reporting a universal link).
+    package struct Callback: Sendable, Equatable {
+        package var run: UUID
+        package var item: UUID
+        package var outcome: CallbackOutcome
+        package var nonce: String
+        package var reportedBy: CallbackReporter
+
+        package init(run: UUID, item: UUID, outcome: CallbackOutcome, nonce: String, reportedBy: CallbackReporter) {
+            self.run = run
+            self.item = item
+            self.outcome = outcome
+            self.nonce = nonce
+            self.reportedBy = reportedBy
+        }
+    }
+
+    /// Records callbacks in one transaction (a group commit; the routes call this through
+    /// ``CallbackRecorder``): each one is checked and applied as if alone (single-use nonce, item
+    /// update, run completion, webhook rows), in arrival order for each item, and nothing is
+    /// reported before COMMIT succeeded. When the transaction fails, each callback is retried in
+    /// a transaction of its own, so one bad callback fails only itself.
+    ///
+    /// The usual callbacks of a batch (the first for its item, with a nonce of one of the first
+    /// attempts) are written by one statement for the whole batch (``LogoutItemTransitions/finishByNonce(_:)``),
+    /// and the runs they touched counted by one more; only the rest (a replay, a stranger's
+    /// nonce) are checked one by one. On SQLite's one writer, a statement less is a wait less
+    /// for every request behind it.
+    ///
+    /// Returns one result per callback, in the order given.
+    package func record(_ callbacks: [(callback: Callback, at: Date)]) async -> [Result<Recording, any Error>] {
+        guard !callbacks.isEmpty else { return [] }
+        do {
+            let batch = try await database.transaction { db in try await self.apply(callbacks, on: db) }
+            // Committed: now count, and tell local live views (SQLite; PostgreSQL's NOTIFY is on its way).
+            for finished in batch.finishedRuns { metrics.runsFinished(finished.state.rawValue).increment() }
+            var published = Set<UUID>()
+            for (index, recording) in batch.recordings.enumerated() {
+                switch recording {
+                case .recorded(_, let outcome):
+                    metrics.callbacks(outcome.rawValue).increment()
+                    let run = callbacks[index].callback.run
+                    if published.insert(run).inserted { changes.runChangedAfterCommit(run) }
+                case .alreadyRecorded:
+                    metrics.callbacks("replayed").increment()
+                case .unknown:
+                    metrics.callbacks("unknown").increment()
+                }
+            }
+            return batch.recordings.map { .success($0) }
+        } catch {
+            guard callbacks.count > 1 else { return [.failure(error)] }
+            var results: [Result<Recording, any Error>] = []
+            for callback in callbacks { results.append(contentsOf: await record([callback])) }
+            return results
+        }
+    }
+
+    /// What one batch did, inside its transaction.
+    private struct BatchOutcome {
+        var recordings: [Recording]
+        var finishedRuns: [FinishedRun]
+    }
+
+    /// Checks and applies a batch inside the caller's transaction.
+    private func apply(_ callbacks: [(callback: Callback, at: Date)], on db: Database) async throws -> BatchOutcome {
+        let sql = try Self.sql(db)
+        var recordings = [Recording?](repeating: nil, count: callbacks.count)
+        // PostgreSQL: every run of the batch locked first, in id order, in one statement, so
+        // that two batches never wait on each other in a cycle, and two transactions finishing
+        // the last two items of a run see each other's writes and exactly one finishes it.
+        // SQLite needs no row lock: its write transactions run one at a time.
+        var runs: Set<UUID>?
+        if changes.usesPostgres {
+            runs = try await Self.lockRuns(Set(callbacks.map(\.callback.run)), on: sql)
+        }
+
+        // 1. The usual callbacks, in one statement: the first callback of each item (so that the
+        //    item's arrival order holds: any later one is checked after it), with a nonce of one
+        //    of the first attempts. The conditional update is the single-use check.
+        var firsts = Set<UUID>()
+        var usual: [(index: Int, finish: LogoutItemTransitions.NonceFinish)] = []
+        for (index, (callback, at)) in callbacks.enumerated() where firsts.insert(callback.item).inserted {
+            if let runs, !runs.contains(callback.run) {
+                recordings[index] = .unknown
+                continue
+            }
+            guard case .finish(let state) = LogoutItemState.pending.on(.callback(callback.outcome)),
+                  let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts)
+            else { continue }
+            usual.append((index, LogoutItemTransitions.NonceFinish(item: callback.item, run: callback.run, attempt: attempt, state: state,
+                                                                   at: at, reportedBy: callback.reportedBy)))
+        }
+        let transitions = LogoutItemTransitions(sql: sql)
+        let finishedItems = try await transitions.finishByNonce(usual.map(\.finish))
+        var changedRuns: [UUID] = []
+        for (index, finish) in usual {
+            guard let app = finishedItems[finish.item] else { continue }
+            recordings[index] = .recorded(app: app, outcome: callbacks[index].callback.outcome)
+            if !changedRuns.contains(finish.run) { changedRuns.append(finish.run) }
+        }
+
+        // 2. The runs those callbacks left with nothing pending finish, in id order.
+        var finishedRuns: [FinishedRun] = []
+        let stillPending = try await transitions.runsWithPendingItems(among: changedRuns)
+        let lastAt = Dictionary(usual.filter { finishedItems[$0.finish.item] != nil }.map { ($0.finish.run, $0.finish.at) }) { max($0, $1) }
+        for run in changedRuns.sorted(by: { $0.uuidString < $1.uuidString }) where !stillPending.contains(run) {
+            if let finished = try await finishRunIfDone(run, on: db, now: lastAt[run] ?? callbacks[0].at, nonePending: true) {
+                finishedRuns.append(finished)
+            }
+        }
+
+        // 3. The rest one by one, in arrival order (PostgreSQL: by run, as the runs were locked).
+        let runKeys = callbacks.map { $0.callback.run.uuidString }
+        let rest = callbacks.indices.filter { recordings[$0] == nil }
+        for index in changes.usesPostgres ? rest.sorted(by: { (runKeys[$0], $0) < (runKeys[$1], $1) }) : rest {
+            let (callback, now) = callbacks[index]
+            let (recording, finished) = try await apply(callback, now: now, on: db, sql: sql)
+            recordings[index] = recording
+            if let finished { finishedRuns.append(finished) }
+            if case .recorded = recording, !changedRuns.contains(callback.run) { changedRuns.append(callback.run) }
+        }
+
+        // Devices last, in id order: a transaction that holds a device's row never waits for a
+        // run's, so two batches finishing runs of one device cannot deadlock.
+        try await DeviceLifeCycle.moveDevices(after: finishedRuns, mdm: mdm, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
+        // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
+        try await changes.runsChangedInTransaction(changedRuns, on: sql)
+        return BatchOutcome(recordings: recordings.map { $0 ?? .unknown }, finishedRuns: finishedRuns)
+    }
+
+    /// Checks and applies one callback inside the caller's transaction. Returns what it did, and
+    /// the run when this callback finished it (its device's step is the caller's to take).
+    private func apply(_ callback: Callback, now: Date, on db: Database, sql: any SQLDatabase) async throws
+        -> (Recording, FinishedRun?) {
+        guard case .finish(let finished) = LogoutItemState.pending.on(.callback(callback.outcome)) else { return (.unknown, nil) }
+        // A nonce of one of the first attempts, for a pending item of this run, in one statement
+        // that also counts the run's other pending items (a later callback for an item whose
+        // first callback was not the usual kind).
+        let transitions = LogoutItemTransitions(sql: sql)
+        if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts),
+           let (app, othersPending) = try await transitions.finishByNonce(item: callback.item, run: callback.run, attempt: attempt,
+                                                                         as: finished, at: now, reportedBy: callback.reportedBy) {
+            let runState = othersPending == 0 ? try await finishRunIfDone(callback.run, on: db, now: now, nonePending: true) : nil
+            return (.recorded(app: app, outcome: callback.outcome), runState)
+        }
+        // Everything else (a replay, a stranger's nonce, a late attempt): the full check.
+        guard try await Self.lockRun(callback.run, on: db) else { return (.unknown, nil) }
+        guard let item = try await LogoutItem.find(callback.item, on: db), item.runID == callback.run,
+              nonces.attempt(of: callback.nonce, item: callback.item, attempts: item.attempts) != nil else { return (.unknown, nil) }
+        let state = item.status
+        guard state.on(.callback(callback.outcome)) == .finish(finished) else {
+            return (.alreadyRecorded(app: item.appName, status: state), nil)
+        }
+        let updated = try await transitions.finish(item: callback.item, version: item.version, as: finished, at: now,
+                                                   reportedBy: callback.reportedBy)
+        guard updated else { return (.alreadyRecorded(app: item.appName, status: state), nil) }
+        let runState = try await finishRunIfDone(callback.run, on: db, now: now)
+        return (.recorded(app: item.appName, outcome: callback.outcome), runState)
+    }
+
+    /// Takes the run's row lock (PostgreSQL) or the write lock (SQLite); false when there is no such run.
+    package static func lockRun(_ runID: UUID, on db: Database) async throws -> Bool {
+        guard let sql = db as? any SQLDatabase else { return false }
+        let rows = try await sql.raw("UPDATE logout_runs SET status = status WHERE id = \(bind: runID) RETURNING id").all()
+        return !rows.isEmpty
+    }
+
+    /// PostgreSQL: locks the runs that exist among `ids`, in id order, in one statement (the lock
+    /// a no-op update of each takes, so it waits on ``lockRun(_:on:)`` and is waited on by it);
+    /// returns those it locked.
+    ///
+    /// - Parameter skippingLocked: leave out the runs another transaction holds instead of
+    ///   waiting for them (the deadline scheduler: another instance is firing them, or a
+    ///   callback batch is recording them; the next pass looks again).
+    static func lockRuns(_ ids: Set<UUID>, skippingLocked: Bool = false, on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await sql.raw("""
+            SELECT id FROM logout_runs WHERE id IN (\(SQLList(ids.map { SQLBind($0) }))) ORDER BY id FOR NO KEY UPDATE\
+            \(unsafeRaw: skippingLocked ? " SKIP LOCKED" : "")
+            """).all()
+        return Set(try rows.map { try $0.decode(column: "id", as: UUID.self) })
+    }
+}
