@@ -55,4 +55,38 @@ import Testing
         try await b.stop()
         try await a.stop()
     }
+    /// A shift change's worth of deadlines due at once on both instances: each scheduler claims
+    /// the runs the other does not hold (skipping, not waiting), and every deadline fires once.
+    @Test func manyDeadlinesDueAtOnceFireOnceAcrossBothSchedulers() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await TestServer.start(.postgres)
+        let b = try await TestServer.start(.postgres, sharing: a)
+        for index in 0..<3 { try await a.registerTarget("Stalling-\(index)", deadline: 5, maxReissues: 1) }
+        for index in 0..<60 {
+            let device = try await a.registerDevice("shared-phone-\(index)")
+            _ = try await LogoutRunTests.startRun(index.isMultiple(of: 2) ? a : b, device: device)
+        }
+        a.clock.advance(by: 6)
+        async let fromA = a.server.fireDeadlines()
+        async let fromB = b.server.fireDeadlines()
+        let (passA, passB) = try await (fromA, fromB)
+        // Whatever one pass skipped, the next finds; nothing fires twice.
+        let (restA, restB) = (try await a.server.fireDeadlines(), try await b.server.fireDeadlines())
+        #expect(passA.reissued + passB.reissued + restA.reissued + restB.reissued == 180)
+        #expect(try await a.server.fireDeadlines() == (0, 0))
+
+        a.clock.advance(by: 6)
+        async let lastA = a.server.fireDeadlines()
+        async let lastB = b.server.fireDeadlines()
+        let (endA, endB) = try await (lastA, lastB)
+        let (tailA, tailB) = (try await a.server.fireDeadlines(), try await b.server.fireDeadlines())
+        #expect(endA.timedOut + endB.timedOut + tailA.timedOut + tailB.timedOut == 180)
+        #expect(endA.reissued + endB.reissued == 0)
+        let metrics = try await a.request(.GET, "/metrics").text + (try await b.request(.GET, "/metrics").text)
+        let failed = metrics.split(separator: "\n").filter { $0.hasPrefix("handover_logout_runs_finished_total{status=\"failed\"}") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        #expect(failed == 60)
+        try await b.stop()
+        try await a.stop()
+    }
 }

@@ -77,6 +77,12 @@ package struct DeadlineScheduler: Sendable {
             var pass = Pass()
             var changedRuns: [UUID] = []
             var lockedRuns: [UUID: Bool] = [:]
+            // PostgreSQL: the batch's runs in one statement, skipping those another instance is
+            // firing now (two schedulers found the same due items) or a callback batch holds.
+            if runs.changes.usesPostgres {
+                let locked = try await LogoutRunService.lockRuns(Set(ordered.map(\.0.runID)), skippingLocked: true, on: sql)
+                for (item, _) in ordered { lockedRuns[item.runID] = locked.contains(item.runID) }
+            }
             var finishedRuns: [FinishedRun] = []
             var firedDeadlines: [Date] = []
             for (item, app) in ordered {
