@@ -2,6 +2,7 @@ import Fluent
 import LinkCallbacks
 import Foundation
 import HandoverCore
+import HandoverProtocol
 import NIOConcurrencyHelpers
 import NIOCore
 import SessionTokens
@@ -29,7 +30,9 @@ struct ServerContext: Sendable {
     /// Whether the client address is taken from `X-Forwarded-For` (a trusted TLS proxy in front).
     var trustsForwardedFor = false
     /// Records callbacks many to a transaction (group commit).
-    let callbacks = CallbackRecorder()
+    /// The shift change's group commits: callbacks, and run starts.
+    let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
+    let runStarts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
     /// The dashboard overview's live updates, shared by every open dashboard.
     let liveOverview = LiveOverview()
     /// Queues out-of-band operations' writes on SQLite (see ``WriteGate``).
@@ -94,7 +97,15 @@ struct ServerContext: Sendable {
 
     /// Records a callback through the group-commit writer; returns once it is committed.
     func recordCallback(_ callback: LogoutRunService.Callback, on application: Application) async throws -> LogoutRunService.Recording {
-        try await callbacks.record(callback, using: runs(application.db))
+        let runs = runs(application.db)
+        return try await callbacks.submit((callback, clock.now()), writers: runs.groupCommitWriters) { await runs.record($0) }
+    }
+
+    /// Starts a run through the group-commit writer; returns once it is committed.
+    func startRun(_ start: LogoutRunService.RunStart, on application: Application) async throws -> LogoutRunView {
+        let runs = runs(application.db)
+        let reads = application.readDB
+        return try await runStarts.submit(start, writers: runs.groupCommitWriters) { await runs.createRuns($0, readingAppsOn: reads) }
     }
 }
 

@@ -26,48 +26,124 @@ package enum DeviceLifeCycle {
         else { throw DomainError.notFound("device") }
         let from = try row.decode(column: "status", as: DeviceStatus.self)
         let transition = from.on(event)
-        guard case .move(let to) = transition else { return transition }
+        guard case .move = transition else { return transition }
+        try await move([Step(device: deviceID, from: from, run: run, reason: reason, actor: actor)], on: event, mdm: mdm, on: db, now: now)
+        return transition
+    }
+
+    /// One device's step, for ``move(_:on:mdm:on:now:)``: the status it was read in (under its
+    /// lock, ``lock(_:on:)``), and what the history records.
+    package struct Step: Sendable, Equatable {
+        package var device: UUID
+        package var from: DeviceStatus
+        package var run: UUID?
+        package var reason: String?
+        package var actor: String
+
+        package init(device: UUID, from: DeviceStatus, run: UUID? = nil, reason: String? = nil, actor: String = DeviceLifeCycle.serverActor) {
+            self.device = device
+            self.from = from
+            self.run = run
+            self.reason = reason
+            self.actor = actor
+        }
+    }
+
+    /// Applies `event` to devices the caller has locked and read (each device once): their new
+    /// statuses in one statement per shape of change, their history in one, and what a change
+    /// owes besides (an MDM command, a webhook) device by device. Refused steps change nothing.
+    package static func move(_ steps: [Step], on event: DeviceStatus.Event, mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws {
+        guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
         var note: String?
         if case .backInService(let text) = event { note = text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        var changes: [SQLQueryString] = ["status = \(bind: to.rawValue)"]
-        if to != from {
-            changes.append("status_changed_at = \(bind: now)")
-            changes.append("status_reason = \(bind: note ?? reason)")
+        let moves = steps.compactMap { step -> (step: Step, to: DeviceStatus)? in
+            guard case .move(let to) = step.from.on(event) else { return nil }
+            return (step, to)
         }
-        // A completed hand-over, or a device back in service: its overdue clock starts again.
-        if (event == .runCompleted && from != .outOfService) || note != nil {
-            changes.append("last_completed_at = \(bind: now)")
+        guard !moves.isEmpty else { return }
+        // One UPDATE per shape: whether the status changes (its time and reason with it), and
+        // whether the overdue clock starts again (a completed hand-over, or back in service).
+        struct Shape: Hashable { var changes: Bool; var restartsClock: Bool }
+        let shapes = Dictionary(grouping: moves) { move in
+            Shape(changes: move.to != move.step.from, restartsClock: (event == .runCompleted && move.step.from != .outOfService) || note != nil)
         }
-        try await sql.raw("UPDATE devices SET \(SQLList(changes)) WHERE id = \(bind: deviceID)").run()
+        for (shape, group) in shapes.sorted(by: { ($0.key.changes ? 1 : 0, $0.key.restartsClock ? 1 : 0) < ($1.key.changes ? 1 : 0, $1.key.restartsClock ? 1 : 0) }) {
+            var changes: [SQLQueryString] = ["status = step.column2"]
+            if shape.changes {
+                changes.append("status_changed_at = \(bind: now)")
+                changes.append("status_reason = step.column3")
+            }
+            if shape.restartsClock { changes.append("last_completed_at = \(bind: now)") }
+            // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
+            let rows = group.map { move -> SQLQueryString in
+                "(\(bind: move.step.device), \(bind: move.to.rawValue), \(bind: note ?? move.step.reason))"
+            }
+            try await sql.raw("""
+                UPDATE devices SET \(SQLList(changes)) FROM (VALUES \(SQLList(rows))) AS step WHERE devices.id = step.column1
+                """).run()
+        }
+        let history = moves.map { move -> SQLQueryString in
+            """
+            (\(bind: UUID()), \(bind: move.step.device), \(bind: event.name.rawValue), \(bind: move.step.from.rawValue), \
+            \(bind: move.to.rawValue), \(bind: move.step.run), \(bind: move.step.reason), \(bind: note), \
+            \(bind: String(move.step.actor.prefix(100))), \(bind: now))
+            """
+        }
         try await sql.raw("""
             INSERT INTO device_history (id, device_id, event, from_status, to_status, run_id, reason, note, actor, created_at)
-            VALUES (\(bind: UUID()), \(bind: deviceID), \(bind: event.name.rawValue), \(bind: from.rawValue), \(bind: to.rawValue),
-            \(bind: run), \(bind: reason), \(bind: note), \(bind: String(actor.prefix(100))), \(bind: now))
+            VALUES \(SQLList(history))
             """).run()
 
-        if to != from, to.needsAttention, let mdm, let device = try await Device.find(deviceID, on: db) {
-            try await mdm.enqueue(for: device, trigger: to, on: db, now: now)
-        }
-        if to != from {
+        for (step, to) in moves where to != step.from {
+            if to.needsAttention, let mdm, let device = try await Device.find(step.device, on: db) {
+                try await mdm.enqueue(for: device, trigger: to, on: db, now: now)
+            }
             switch to {
-            case .inService where from.needsAttention:
-                try await WebhookOutbox.enqueue("device.back_in_service", run: nil, deviceID: deviceID, reason: note, on: db, now: now)
+            case .inService where step.from.needsAttention:
+                try await WebhookOutbox.enqueue("device.back_in_service", run: nil, deviceID: step.device, reason: note, on: db, now: now)
             case .overdue:
-                try await WebhookOutbox.enqueue("device.overdue", run: nil, deviceID: deviceID, reason: reason, on: db, now: now)
+                try await WebhookOutbox.enqueue("device.overdue", run: nil, deviceID: step.device, reason: step.reason, on: db, now: now)
             default:
                 break
             }
         }
-        return transition
+    }
+
+    /// Locks the devices that exist among `ids` and reads their statuses, in one statement:
+    /// PostgreSQL locks them in id order (so two transactions never wait on each other in a
+    /// cycle); SQLite takes its write lock (a no-op write), so the statuses read stay true.
+    package static func lock(_ ids: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: DeviceStatus] {
+        guard !ids.isEmpty else { return [:] }
+        let list = SQLList(ids.map { SQLBind($0) })
+        let rows = try await sql.dialect.name == "postgresql"
+            ? sql.raw("SELECT id, status FROM devices WHERE id IN (\(list)) ORDER BY id FOR NO KEY UPDATE").all()
+            : sql.raw("UPDATE devices SET status = status WHERE id IN (\(list)) RETURNING id, status").all()
+        return try Dictionary(rows.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "status", as: DeviceStatus.self)) }) { first, _ in first }
     }
 
     /// Moves the devices of runs that just finished (in service again, or out of service with the
-    /// apps that stayed signed in), in device id order, as the last writes of the caller's
-    /// transaction: holding a device's row, it never waits for a run's.
+    /// apps that stayed signed in), as the last writes of the caller's transaction: holding a
+    /// device's row, it never waits for a run's. The devices are locked in id order in one
+    /// statement and moved in a few; a device with two runs finishing here moves for each, in
+    /// run id order.
     package static func moveDevices(after finished: [FinishedRun], mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws {
+        guard !finished.isEmpty, let sql = db as? any SQLDatabase else { return }
+        let statuses = try await lock(Set(finished.map(\.device)), on: sql)
+        var firsts = Set<UUID>()
+        var completed: [Step] = [], failed: [Step] = [], later: [FinishedRun] = []
         for run in finished.sorted(by: { ($0.device.uuidString, $0.run.uuidString) < ($1.device.uuidString, $1.run.uuidString) }) {
-            let event: DeviceStatus.Event = run.state == .completed ? .runCompleted : .runFailed
-            try await apply(event, to: run.device, run: run.run, reason: run.reason, mdm: mdm, on: db, now: now)
+            guard let from = statuses[run.device] else { continue }
+            guard firsts.insert(run.device).inserted else {
+                later.append(run)
+                continue
+            }
+            let step = Step(device: run.device, from: from, run: run.run, reason: run.reason)
+            if run.state == .completed { completed.append(step) } else { failed.append(step) }
+        }
+        try await move(completed, on: .runCompleted, mdm: mdm, on: db, now: now)
+        try await move(failed, on: .runFailed, mdm: mdm, on: db, now: now)
+        for run in later {
+            try await apply(run.state == .completed ? .runCompleted : .runFailed, to: run.device, run: run.run, reason: run.reason, mdm: mdm, on: db, now: now)
         }
     }
 

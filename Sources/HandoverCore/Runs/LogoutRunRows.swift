@@ -72,22 +72,35 @@ package struct LogoutRunRows {
              version: try row.decode(column: "version", as: Int.self))
     }
 
-    /// Writes a new running run and its pending items (first attempts), in the caller's transaction.
-    package func insert(run: UUID, deviceID: UUID, createdAt: Date, items: [LogoutRunView.Item]) async throws {
+    /// A new run to write: its device, when it started, and its pending items (first attempts).
+    package struct NewRun: Sendable {
+        package var id: UUID
+        package var deviceID: UUID
+        package var createdAt: Date
+        package var items: [LogoutRunView.Item]
+    }
+
+    /// Writes new running runs and their items in the caller's transaction: one statement for
+    /// the runs, and one for every 2,000 items (24,000 values, under SQLite's limit of 32,766).
+    package func insert(_ runs: [NewRun]) async throws {
+        guard !runs.isEmpty else { return }
+        let running = LogoutRunState.running.rawValue
         try await sql.raw("""
             INSERT INTO logout_runs (id, device_id, status, created_at, finished_at)
-            VALUES (\(bind: run), \(bind: deviceID), \(bind: LogoutRunState.running.rawValue), \(bind: createdAt), NULL)
+            VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL)" as SQLQueryString }))
             """).run()
-        guard !items.isEmpty else { return }
-        let rows = items.map { item -> SQLQueryString in
-            """
-            (\(bind: item.id), \(bind: run), \(bind: item.appID), \(bind: item.app), \(bind: item.position), \
-            \(bind: item.status.rawValue), \(bind: item.attempts), \(bind: item.deadlineAt), \(bind: item.issuedAt), NULL, NULL, 0)
-            """
+        let items = runs.flatMap { run in run.items.map { (run.id, $0) } }
+        for start in stride(from: 0, to: items.count, by: 2_000) {
+            let rows = items[start..<min(start + 2_000, items.count)].map { run, item -> SQLQueryString in
+                """
+                (\(bind: item.id), \(bind: run), \(bind: item.appID), \(bind: item.app), \(bind: item.position), \
+                \(bind: item.status.rawValue), \(bind: item.attempts), \(bind: item.deadlineAt), \(bind: item.issuedAt), NULL, NULL, 0)
+                """
+            }
+            try await sql.raw("""
+                INSERT INTO logout_items (id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at,
+                finished_at, reported_by, version) VALUES \(SQLList(rows))
+                """).run()
         }
-        try await sql.raw("""
-            INSERT INTO logout_items (id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at,
-            finished_at, reported_by, version) VALUES \(SQLList(rows))
-            """).run()
     }
 }

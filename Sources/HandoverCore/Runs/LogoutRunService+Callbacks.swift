@@ -24,7 +24,7 @@ extension LogoutRunService {
     }
 
     /// Records callbacks in one transaction (a group commit; the routes call this through
-    /// ``CallbackRecorder``): each one is checked and applied as if alone (single-use nonce, item
+    /// ``GroupCommit``): each one is checked and applied as if alone (single-use nonce, item
     /// update, run completion, webhook rows), in arrival order for each item, and nothing is
     /// reported before COMMIT succeeded. When the transaction fails, each callback is retried in
     /// a transaction of its own, so one bad callback fails only itself.

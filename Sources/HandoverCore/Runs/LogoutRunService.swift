@@ -36,56 +36,6 @@ package struct LogoutRunService: Sendable {
         case unknown
     }
 
-    // MARK: Creating runs
-
-    /// Starts a logout run of `appIDs` (every target app when nil) on the device, in one
-    /// transaction with the device's life-cycle step, and returns it with each item's link.
-    ///
-    /// - Parameter reads: where the target apps are read (SQLite's read connections, so that
-    ///   the one writer only writes); this service's database when nil.
-    package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor,
-                           readingAppsOn reads: Database? = nil) async throws -> LogoutRunView {
-        let now = clock.now()
-        var apps = try await RunApp.targets(on: Self.sql(reads ?? database))
-        if let appIDs {
-            let known = Dictionary(apps.map { ($0.id, $0) }) { first, _ in first }
-            // Each app once, in the order asked: a list that repeats an app (6,000 copies of one
-            // id, say) makes a run no longer than the registry.
-            var seen = Set<UUID>()
-            apps = try appIDs.enumerated().compactMap { index, id in
-                guard let app = known[id] else { throw DomainError.invalid("apps[\(index)]", "no target app has the id \(id)") }
-                return seen.insert(id).inserted ? app : nil
-            }
-        }
-        guard !apps.isEmpty else {
-            throw DomainError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
-        }
-        let runID = UUID()
-        let items = apps.enumerated().map { position, app in
-            // A backend-only app's item waits for its backend's token (retried for about four minutes).
-            let deadline = app.logoutMethod == .backendOnly ? Self.backendOnlyDeadline : TimeInterval(app.deadlineSeconds)
-            return LogoutRunView.Item(id: UUID(), appID: app.id, app: app.name, position: position, status: .pending, attempts: 1,
-                                      issuedAt: now, deadlineAt: now.addingTimeInterval(deadline))
-        }
-        try await database.transaction { db in
-            let sql = try Self.sql(db)
-            // The device's row first (a write: SQLite's transaction holds the write lock from here on).
-            guard try await !sql.raw("UPDATE devices SET last_run_id = \(bind: runID) WHERE id = \(bind: deviceID) RETURNING id").all().isEmpty
-            else { throw DomainError.notFound("device") }
-            try await LogoutRunRows(sql: sql).insert(run: runID, deviceID: deviceID, createdAt: now, items: items)
-            try await DeviceLifeCycle.apply(.runStarted, to: deviceID, run: runID, actor: actor, on: db, now: now)
-        }
-        metrics.runsCreated.increment()
-        await changes.runChanged(runID, on: database)
-        // The new run as written: no need to read it back.
-        return LogoutRunView(id: runID, deviceID: deviceID, status: .running, createdAt: now, finishedAt: nil,
-                             items: zip(items, apps).map { item, app in
-                                 var item = item
-                                 item.link = try? link(for: app, run: runID, item: item.id, attempt: 1)
-                                 return item
-                             })
-    }
-
     /// Whether the device exists (one read by primary key).
     package func deviceExists(_ deviceID: UUID) async throws -> Bool {
         try await Self.sql(database).raw("SELECT 1 AS found FROM devices WHERE id = \(bind: deviceID)").first() != nil

@@ -23,7 +23,7 @@ extension APIHandler {
                 return app
             }
         }
-        var view = try await runs.createRun(deviceID: deviceID, appIDs: apps, actor: principal.actor, readingAppsOn: request.readDB)
+        var view = try await context.startRun(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
         // The device changes hands: its Native SSO sessions end with it (global sign-out).
         try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db, probingOn: request.readDB)
         // Backend-only apps (the pending items without a link) with nobody signed in on the

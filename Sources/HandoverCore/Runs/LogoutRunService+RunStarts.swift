@@ -1,0 +1,151 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+extension LogoutRunService {
+    /// A run to start: on which device, of which apps (every target app when nil), and who
+    /// asked (the device history's actor).
+    package struct RunStart: Sendable, Equatable {
+        package var deviceID: UUID
+        package var appIDs: [UUID]?
+        package var actor: String
+
+        package init(deviceID: UUID, appIDs: [UUID]? = nil, actor: String = DeviceLifeCycle.serverActor) {
+            self.deviceID = deviceID
+            self.appIDs = appIDs
+            self.actor = actor
+        }
+    }
+
+    /// How many group-commit batches may be written at once (``GroupCommit``): one on SQLite,
+    /// which writes one transaction at a time anyway; four on PostgreSQL, each on its own
+    /// connection, where batches lock their rows in id order and so never wait in a cycle.
+    package var groupCommitWriters: Int { changes.usesPostgres ? 4 : 1 }
+
+    /// Starts a logout run of `appIDs` (every target app when nil) on the device, in one
+    /// transaction with the device's life-cycle step, and returns it with each item's link.
+    ///
+    /// - Parameter reads: where the target apps are read (SQLite's read connections, so that
+    ///   the one writer only writes); this service's database when nil.
+    package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor,
+                           readingAppsOn reads: Database? = nil) async throws -> LogoutRunView {
+        try await createRuns([RunStart(deviceID: deviceID, appIDs: appIDs, actor: actor)], readingAppsOn: reads)[0].get()
+    }
+
+    /// Starts runs in one transaction (a group commit; the routes call this through
+    /// ``GroupCommit``), each as if alone: the devices locked and stepped, the runs and their
+    /// items written, with a few statements for the whole batch. A start that cannot begin (an
+    /// unknown device or app, no target app) fails alone; when the transaction fails, each start
+    /// is tried again in a transaction of its own.
+    ///
+    /// Returns one result per start, in the order given.
+    package func createRuns(_ starts: [RunStart], readingAppsOn reads: Database? = nil) async -> [Result<LogoutRunView, any Error>] {
+        guard !starts.isEmpty else { return [] }
+        let now = clock.now()
+        let targets: [RunApp]
+        do {
+            targets = try await RunApp.targets(on: Self.sql(reads ?? database))
+        } catch {
+            return starts.map { _ in .failure(error) }
+        }
+        var results: [Result<LogoutRunView, any Error>] = starts.map { start in
+            Result { try plan(start, targets: targets, now: now) }
+        }
+        let planned = results.enumerated().compactMap { index, result in (try? result.get()).map { (index, $0) } }
+        guard !planned.isEmpty else { return results }
+        do {
+            let missing = try await database.transaction { db in
+                try await self.write(planned.map { (starts[$0.0], $0.1) }, on: db, now: now)
+            }
+            for (index, run) in planned {
+                if missing.contains(run.id) {
+                    results[index] = .failure(DomainError.notFound("device"))
+                    continue
+                }
+                metrics.runsCreated.increment()
+                await changes.runChanged(run.id, on: database)
+            }
+            return results
+        } catch {
+            guard planned.count > 1 else {
+                results[planned[0].0] = .failure(error)
+                return results
+            }
+            for (index, _) in planned { results[index] = await createRuns([starts[index]], readingAppsOn: reads)[0] }
+            return results
+        }
+    }
+
+    /// The run a start makes, with each item's link, decided before anything is written.
+    private func plan(_ start: RunStart, targets: [RunApp], now: Date) throws -> LogoutRunView {
+        var apps = targets
+        if let appIDs = start.appIDs {
+            let known = Dictionary(apps.map { ($0.id, $0) }) { first, _ in first }
+            // Each app once, in the order asked: a list that repeats an app (6,000 copies of one
+            // id, say) makes a run no longer than the registry.
+            var seen = Set<UUID>()
+            apps = try appIDs.enumerated().compactMap { index, id in
+                guard let app = known[id] else { throw DomainError.invalid("apps[\(index)]", "no target app has the id \(id)") }
+                return seen.insert(id).inserted ? app : nil
+            }
+        }
+        guard !apps.isEmpty else {
+            throw DomainError(.conflict, code: "no_apps", reason: "There are no target apps to log out; register apps with POST /api/v1/apps first.")
+        }
+        let runID = UUID()
+        let items = apps.enumerated().map { position, app in
+            // A backend-only app's item waits for its backend's token (retried for about four minutes).
+            let deadline = app.logoutMethod == .backendOnly ? Self.backendOnlyDeadline : TimeInterval(app.deadlineSeconds)
+            var item = LogoutRunView.Item(id: UUID(), appID: app.id, app: app.name, position: position, status: .pending, attempts: 1,
+                                          issuedAt: now, deadlineAt: now.addingTimeInterval(deadline))
+            item.link = try? link(for: app, run: runID, item: item.id, attempt: 1)
+            return item
+        }
+        return LogoutRunView(id: runID, deviceID: start.deviceID, status: .running, createdAt: now, finishedAt: nil, items: items)
+    }
+
+    /// Writes planned runs in the caller's transaction; returns the runs whose device does not exist
+    /// (nothing of theirs is written).
+    private func write(_ runs: [(start: RunStart, run: LogoutRunView)], on db: Database, now: Date) async throws -> Set<UUID> {
+        let sql = try Self.sql(db)
+        // The devices first, locked and read in one statement (a write: on SQLite the
+        // transaction holds the write lock from here on).
+        let statuses = try await DeviceLifeCycle.lock(Set(runs.map(\.start.deviceID)), on: sql)
+        let missing = Set(runs.filter { statuses[$0.start.deviceID] == nil }.map(\.run.id))
+        // Each device steps once here; a second start for one device in this batch steps after,
+        // from the status the first left.
+        var firsts = Set<UUID>()
+        var steps: [DeviceLifeCycle.Step] = [], later: [(start: RunStart, run: LogoutRunView)] = []
+        var written: [(start: RunStart, run: LogoutRunView)] = []
+        for (start, run) in runs {
+            guard let from = statuses[start.deviceID] else { continue }
+            written.append((start, run))
+            if firsts.insert(start.deviceID).inserted {
+                steps.append(DeviceLifeCycle.Step(device: start.deviceID, from: from, run: run.id, actor: start.actor))
+            } else {
+                later.append((start, run))
+            }
+        }
+        guard !written.isEmpty else { return missing }
+        // Each device's last run is the batch's last for it (starts are in arrival order).
+        let lastRuns = Dictionary(written.map { ($0.start.deviceID, $0.run.id) }) { _, last in last }
+        try await sql.raw("""
+            UPDATE devices SET last_run_id = started.column2
+            FROM (VALUES \(SQLList(lastRuns.map { "(\(bind: $0.key), \(bind: $0.value))" as SQLQueryString }))) AS started
+            WHERE devices.id = started.column1
+            """).run()
+        try await LogoutRunRows(sql: sql).insert(written.map { start, run in
+            LogoutRunRows.NewRun(id: run.id, deviceID: start.deviceID, createdAt: now, items: run.items.map { item in
+                var item = item
+                item.link = nil
+                return item
+            })
+        })
+        try await DeviceLifeCycle.move(steps, on: .runStarted, on: db, now: now)
+        for (start, run) in later {
+            try await DeviceLifeCycle.apply(.runStarted, to: start.deviceID, run: run.id, actor: start.actor, on: db, now: now)
+        }
+        return missing
+    }
+}
