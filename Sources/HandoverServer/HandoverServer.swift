@@ -197,6 +197,11 @@ public final class HandoverServer: Sendable {
         return (pass.reissued, pass.timedOut)
     }
 
+    /// Runs one idle-memory pass now (``IdleMemoryRelease``): true when it released.
+    func releaseMemoryIfIdle() async throws -> Bool {
+        try await context.idleMemory.pass(releasing: IdleMemoryRelease.sqliteConnections(of: application))
+    }
+
     /// Marks out-of-band operations past their expiry `expired` now; returns how many. The
     /// background loop does this every pass.
     @discardableResult
@@ -331,6 +336,7 @@ public final class HandoverServer: Sendable {
 
     static func routes(_ application: Application, _ context: ServerContext) throws {
         application.middleware = Middlewares()
+        application.middleware.use(RequestActivityMiddleware(activity: context.idleMemory))
         application.middleware.use(APIErrorMiddleware(rateLimitedDelay: context.rateLimitedDelay))
         application.get("healthz") { _ in ["status": "ok"] }
         application.get("metrics") { _ -> Response in
@@ -382,6 +388,8 @@ public final class HandoverServer: Sendable {
         let sessions = context.sessions
         let database = application.db
         let operations = context.operations(application.db)
+        let idleMemory = context.idleMemory
+        let connections = IdleMemoryRelease.sqliteConnections(of: application)
         return [
             // Deadlines are looked for at least every 100 ms (one indexed read that finds nothing,
             // most of the time), so that each fires well within a second of its due time.
@@ -393,6 +401,8 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { try await backChannel?.deliverDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
+            // A second without a request after a burst: the caches' memory goes back.
+            RepeatingPass(name: "idle memory", interval: .seconds(1), logger: logger) { try await idleMemory.pass(releasing: connections) },
         ] + (mdmDispatcher.map { mdm in
             [RepeatingPass(name: "MDM commands", interval: interval, logger: logger) { try await mdm.deliverDue() }]
         } ?? []) + (overdueDevices.map { overdue in

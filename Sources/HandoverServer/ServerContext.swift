@@ -30,6 +30,8 @@ struct ServerContext: Sendable {
     /// Whether the client address is taken from `X-Forwarded-For` (a trusted TLS proxy in front).
     var trustsForwardedFor = false
     /// Records callbacks many to a transaction (group commit).
+    /// Counts requests, and gives the caches' memory back once they stop.
+    let idleMemory = IdleMemoryRelease()
     /// The shift change's group commits: callbacks, and run starts.
     let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
     let runStarts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
