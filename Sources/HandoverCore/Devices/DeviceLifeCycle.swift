@@ -67,7 +67,8 @@ package enum DeviceLifeCycle {
         let shapes = Dictionary(grouping: moves) { move in
             Shape(changes: move.to != move.step.from, restartsClock: (event == .runCompleted && move.step.from != .outOfService) || note != nil)
         }
-        for (shape, group) in shapes.sorted(by: { ($0.key.changes ? 1 : 0, $0.key.restartsClock ? 1 : 0) < ($1.key.changes ? 1 : 0, $1.key.restartsClock ? 1 : 0) }) {
+        // The caller holds every row, so the order of these statements does not matter.
+        for (shape, group) in shapes {
             var changes: [SQLQueryString] = ["status = step.column2"]
             if shape.changes {
                 changes.append("status_changed_at = \(bind: now)")

@@ -101,32 +101,34 @@ extension LogoutRunService {
         }
         let transitions = LogoutItemTransitions(sql: sql)
         let finishedItems = try await transitions.finishByNonce(usual.map(\.finish))
+        // The runs changed, each once, in the order first changed; and when each was last answered.
         var changedRuns: [UUID] = []
+        var lastAnswered: [UUID: Date] = [:]
         for (index, finish) in usual {
             guard let app = finishedItems[finish.item] else { continue }
             recordings[index] = .recorded(app: app, outcome: callbacks[index].callback.outcome)
-            if !changedRuns.contains(finish.run) { changedRuns.append(finish.run) }
+            if lastAnswered.updateValue(max(finish.at, lastAnswered[finish.run] ?? finish.at), forKey: finish.run) == nil {
+                changedRuns.append(finish.run)
+            }
         }
 
-        // 2. The runs those callbacks left with nothing pending finish, in id order.
+        // 2. The runs those callbacks left with nothing pending finish. (Their rows are locked
+        //    already; their devices move last, in id order, below.)
         var finishedRuns: [FinishedRun] = []
         let stillPending = try await transitions.runsWithPendingItems(among: changedRuns)
-        let lastAt = Dictionary(usual.filter { finishedItems[$0.finish.item] != nil }.map { ($0.finish.run, $0.finish.at) }) { max($0, $1) }
-        for run in changedRuns.sorted(by: { $0.uuidString < $1.uuidString }) where !stillPending.contains(run) {
-            if let finished = try await finishRunIfDone(run, on: db, now: lastAt[run] ?? callbacks[0].at, nonePending: true) {
+        for run in changedRuns where !stillPending.contains(run) {
+            if let finished = try await finishRunIfDone(run, on: db, now: lastAnswered[run] ?? callbacks[0].at, nonePending: true) {
                 finishedRuns.append(finished)
             }
         }
 
-        // 3. The rest one by one, in arrival order (PostgreSQL: by run, as the runs were locked).
-        let runKeys = callbacks.map { $0.callback.run.uuidString }
-        let rest = callbacks.indices.filter { recordings[$0] == nil }
-        for index in changes.usesPostgres ? rest.sorted(by: { (runKeys[$0], $0) < (runKeys[$1], $1) }) : rest {
+        // 3. The rest one by one, in arrival order.
+        for index in callbacks.indices where recordings[index] == nil {
             let (callback, now) = callbacks[index]
             let (recording, finished) = try await apply(callback, now: now, on: db, sql: sql)
             recordings[index] = recording
             if let finished { finishedRuns.append(finished) }
-            if case .recorded = recording, !changedRuns.contains(callback.run) { changedRuns.append(callback.run) }
+            if case .recorded = recording, lastAnswered.updateValue(now, forKey: callback.run) == nil { changedRuns.append(callback.run) }
         }
 
         // Devices last, in id order: a transaction that holds a device's row never waits for a
