@@ -320,7 +320,9 @@ let package = Package(
                 server("Clocks", "swift-clocks"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOPosix", "swift-nio"),
+                server("NIOEmbedded", "swift-nio"),
                 server("Vapor", "vapor"),
+                server("FluentKit", "fluent-kit"),
                 server("PropertyBased", "swift-property-based"),
             ]
         ),

@@ -96,6 +96,9 @@ public final class HandoverServer: Sendable {
             context.testerSimulator = testerSimulator
             var outboundSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
             outboundSettings.timeout = .init(connect: .seconds(5), read: .seconds(10))
+            // The outboxes retry with their own back-off and log every attempt: a refused
+            // connection fails its attempt at once instead of being retried until the timeout.
+            outboundSettings.connectionPool.retryConnectionEstablishment = false
             let outbound = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outboundSettings)
             outboundClient = outbound
             context.outboundClient = outbound
@@ -183,6 +186,8 @@ public final class HandoverServer: Sendable {
             await task.value
         }
         await context.detachedWork.cancelAll()
+        await context.webhookLanes.cancelAll()
+        await context.backChannelLanes.cancelAll()
         try? await context.outboundClient?.shutdown()
         await context.push?.shutdown()
         await application.server.shutdown()
@@ -257,7 +262,7 @@ public final class HandoverServer: Sendable {
     /// Sends webhook deliveries that are due now; returns how many were attempted.
     @discardableResult
     public func deliverWebhooks() async throws -> Int {
-        try await dispatcher.deliverDue()
+        try await dispatcher?.deliverDue() ?? 0
     }
 
     /// Sends Back-Channel Logout tokens that are due now; returns how many were attempted (0 when
@@ -272,20 +277,22 @@ public final class HandoverServer: Sendable {
         try await APIKeyIssuer.create(name: name, scope: scope, on: application.db, now: context.clock.now())
     }
 
-    private var dispatcher: WebhookDispatcher {
-        WebhookDispatcher(database: application.db, client: application.client, clock: context.clock, logger: application.logger,
-                          targets: context.webhookTargets, sealer: context.sealer)
+    private var dispatcher: WebhookDispatcher? {
+        context.outboundClient.map {
+            WebhookDispatcher(database: application.db, exchange: OutboundExchange(client: $0), clock: context.clock, logger: application.logger,
+                              lanes: context.webhookLanes, targets: context.webhookTargets, sealer: context.sealer)
+        }
     }
 
     private var backChannelDispatcher: BackChannelLogoutDispatcher? {
-        context.sessions.map {
-            BackChannelLogoutDispatcher(database: application.db, client: application.client, sessions: $0, clock: context.clock,
-                                        logger: application.logger, targets: context.webhookTargets,
+        guard let sessions = context.sessions, let client = context.outboundClient else { return nil }
+        return BackChannelLogoutDispatcher(database: application.db, exchange: OutboundExchange(client: client), sessions: sessions,
+                                        clock: context.clock, logger: application.logger, lanes: context.backChannelLanes,
+                                        targets: context.webhookTargets,
                                         maxAttempts: max(1, configuration.backChannelLogoutAttempts),
                                         runSettled: { [context, database = application.db] run in
                                             try await BackendOnlyItems.settle(run: run, runs: context.runs(database))
                                         })
-        }
     }
 
     // MARK: Set-up
@@ -397,8 +404,9 @@ public final class HandoverServer: Sendable {
                 try await scheduler.fireDue()
                 try await tester.fireDue()
             },
-            RepeatingPass(name: "webhooks", interval: interval, logger: logger) { try await dispatcher.deliverDue() },
-            RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { try await backChannel?.deliverDue() },
+            // The outboxes start what is due in their destinations' lanes and do not wait for it.
+            RepeatingPass(name: "webhooks", interval: interval, logger: logger) { _ = try await dispatcher?.startDue() },
+            RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { _ = try await backChannel?.startDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
             // A second without a request after a burst: the caches' memory goes back.

@@ -59,6 +59,9 @@ struct ServerContext: Sendable {
     var push: PushSender?
     /// The custom scheme of `x-callback-link` operations (the phone app's).
     var outOfBandLinkScheme: String = "handover"
+    /// Webhook and Back-Channel Logout deliveries on their way, by destination, across passes.
+    let webhookLanes = DeliveryLanes()
+    let backChannelLanes = DeliveryLanes()
     /// Work started by requests that outlives them (the tester driving a simulated app).
     let detachedWork = DetachedWork()
 

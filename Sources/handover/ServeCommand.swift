@@ -16,7 +16,9 @@ struct ServeCommand: AsyncParsableCommand {
             HANDOVER_DATA_DIR, HANDOVER_DATABASE_URL, HANDOVER_PUBLIC_URL, HANDOVER_DEVELOPER_MODE, \
             HANDOVER_APPLE_CLIENT_IDS, HANDOVER_APPLE_TEAM_ID, HANDOVER_APPLE_KEY_ID, \
             HANDOVER_APPLE_PRIVATE_KEY_FILE, HANDOVER_APPLE_BASE_URL, HANDOVER_SESSION_TTL, \
-            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY, HANDOVER_MAIL_DROP_DIR, HANDOVER_OVERDUE_AFTER. Flags win.
+            HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY, HANDOVER_MAIL_DROP_DIR, HANDOVER_OVERDUE_AFTER. Flags win. \
+            HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS (1 to 20, default 8) sets how often a logout token is \
+            tried before it is shown as failed.
 
             Sign in with Apple (POST /auth/apple) needs the four --apple-* settings; the server then \
             issues its own sessions: ES256 access tokens living --session-ttl seconds and single-use \

@@ -59,7 +59,8 @@ public struct ServerConfiguration: Sendable {
     /// folder as `.eml` files (`HANDOVER_MAIL_DROP_DIR`, `handover serve --mail-drop`). Not both.
     public var mailDropDirectory: URL?
     /// Attempts at delivering one Back-Channel Logout token before it is shown as failed
-    /// (back-off doubles from 2 s; 8 attempts span about four minutes).
+    /// (back-off doubles from 2 s; 8 attempts span about four minutes;
+    /// `HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS`).
     public var backChannelLogoutAttempts: Int = 8
     /// A device that completes no hand-over for this long is marked overdue and the server starts
     /// a logout run for it (`HANDOVER_OVERDUE_AFTER`, `handover serve --overdue-after 13h`); nil
@@ -125,6 +126,13 @@ public struct ServerConfiguration: Sendable {
             default:
                 throw ConfigurationError(setting: "HANDOVER_TRUST_FORWARDED_FOR", problem: "'\(value)' is not a switch", accepted: "1 or 0")
             }
+        }
+        if let attempts = environment["HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS"], !attempts.isEmpty {
+            guard let value = Int(attempts), (1...20).contains(value) else {
+                throw ConfigurationError(setting: "HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS", problem: "'\(attempts)' is not a number of attempts",
+                                         accepted: "1 to 20 (8 by default: the back-off doubles from 2 s, so 8 attempts span about four minutes)")
+            }
+            configuration.backChannelLogoutAttempts = value
         }
         if let overdue = environment["HANDOVER_OVERDUE_AFTER"], !overdue.isEmpty {
             configuration.overdueAfter = try parseOverdueAfter(overdue, setting: "HANDOVER_OVERDUE_AFTER")

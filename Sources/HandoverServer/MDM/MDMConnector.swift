@@ -52,8 +52,12 @@ protocol MDMConnector: Sendable {
     func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String?
 }
 
-/// An HTTP exchange with an MDM, its failures sorted into ``MDMFailure``.
+/// An HTTP exchange with an MDM, its failures sorted into ``MDMFailure``. A reply is read up to
+/// 64 KB (one device's inventory record is a few KB) within the timeout, body included.
 struct MDMHTTP: Sendable {
+    /// The most of an MDM's reply that is read.
+    static let replyLimit = 64 * 1024
+
     let client: HTTPClient
     var timeout: TimeAmount = .seconds(20)
 
@@ -70,11 +74,13 @@ struct MDMHTTP: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(data: body)) }
         do {
-            let response = try await client.execute(request, timeout: timeout)
-            let data = try await response.body.collect(upTo: 1 << 20)
-            return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: data))
+            let reply = try await OutboundExchange(client: client, timeout: timeout, replyLimit: Self.replyLimit).send(request)
+            return Answer(status: reply.status, headers: reply.headers, body: Data(buffer: reply.body))
+        } catch .unreachable(let host, let detail) {
+            throw MDMFailure.transient(status: nil, detail: "\(OutboundFailure.unreachable(host: host, detail: detail))")
         } catch {
-            throw MDMFailure.transient(status: nil, detail: "\(url.host ?? "the MDM") could not be reached: \(error)")
+            let status: Int? = if case .replyTooLong(let status, _) = error { status } else { nil }
+            throw MDMFailure.transient(status: status, detail: "\(url.host ?? "the MDM"): \(error)")
         }
     }
 

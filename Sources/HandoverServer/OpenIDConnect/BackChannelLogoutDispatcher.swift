@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Fluent
 import Foundation
 import HandoverCore
@@ -12,87 +13,122 @@ import Vapor
 /// the current session key.
 ///
 /// - 2xx: delivered. 400: refused (the backend could not log the session out, section 2.8); not
-///   retried, shown as refused. Anything else, or no answer: retried with exponential back-off,
-///   then failed after ``maxAttempts``.
-/// - Each delivery is leased with a conditional update first, so two instances never send the
-///   same attempt; a crash mid-attempt leaves the row pending, and it is sent again after its
-///   lease (a minute), so nothing is lost.
+///   retried, shown as refused. Anything else, no answer, or a reply longer than the exchange
+///   reads: retried with exponential back-off, then failed after ``maxAttempts``.
+/// - Each delivery is leased with a conditional update first, which also counts the attempt, so
+///   two instances never send the same attempt, and an attempt that a crash cuts off still
+///   counts: after its lease the delivery is sent again, or given up when that was the last.
+/// - The address is the client's as the registry has it at send time: a backend whose
+///   `backchannel_logout_uri` was changed gets its tokens at the new one, and one whose URI was
+///   removed gets none (the delivery fails and says why).
+/// - Deliveries go out in lanes by client (``DeliveryLanes``): a backend that hangs holds up only
+///   its own tokens, and the background pass never waits for it.
 struct BackChannelLogoutDispatcher: Sendable {
     let database: Database
-    let client: Client
+    let exchange: OutboundExchange
     let sessions: SessionAuthority
     let clock: ServerClock
     let logger: Logger
+    let lanes: DeliveryLanes
     /// Checked against the target's addresses just before each attempt.
     var targets = WebhookTargetPolicy(allowsPrivate: false)
     var maxAttempts = 8
-    var timeout: TimeAmount = .seconds(10)
-    /// Deliveries in flight at once.
-    var width = 16
+    /// How long a leased delivery is left to its attempt before it is due again: longer than any
+    /// exchange (``OutboundExchange/timeout``), so only a crash makes a lease run out.
+    var lease: TimeInterval = 30
     /// Called with a delivery's run once the delivery is settled (delivered, refused or failed):
     /// the run's backend-only items may finish.
     var runSettled: (@Sendable (UUID) async throws -> Void)?
 
-    /// Sends every delivery that is due now, up to ``width`` at a time, so that a backend that
-    /// hangs until the timeout holds up only its own tokens; returns how many were attempted.
+    /// Sends every delivery that is due now and waits for them; returns how many were attempted.
     @discardableResult
     func deliverDue(limit: Int = 100) async throws -> Int {
+        try await startDue(limit: limit).finished()
+    }
+
+    /// Starts the deliveries that are due now in their clients' lanes, and returns without
+    /// waiting for them (the background pass). A client whose lanes are all taken is left for a
+    /// later pass.
+    func startDue(limit: Int = 100) async throws -> DeliveryLanes.Dispatch {
         let now = clock.now()
-        let due = try await BackChannelLogoutDelivery.query(on: database)
-            .filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
-            .sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return 0 }
-        return try await countConcurrently(due, width: width) { try await lease($0, now: now, sql: sql) }
+        var query = BackChannelLogoutDelivery.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
+        let full = lanes.full
+        if !full.isEmpty { query = query.filter(\.$clientID !~ Array(full)) }
+        let due = try await query.sort(\.$nextAttemptAt).limit(limit).all()
+        guard let sql = database as? any SQLDatabase else { return lanes.dispatch([BackChannelLogoutDelivery](), by: { $0.clientID }) { _ in false } }
+        return lanes.dispatch(due, by: { $0.clientID }) { [self] delivery in
+            do {
+                return try await leaseAndAttempt(delivery, sql: sql)
+            } catch {
+                logger.warning("back-channel logout delivery not recorded", metadata: ["client": "\(delivery.clientID)", "error": "\(error)"])
+                return false
+            }
+        }
     }
 
-    /// Leases `delivery` with a conditional update and attempts it; false when another pass or
-    /// instance has it.
-    private func lease(_ delivery: BackChannelLogoutDelivery, now: Date, sql: any SQLDatabase) async throws -> Bool {
+    /// Leases `delivery` with a conditional update that counts the attempt, and attempts it;
+    /// false when another pass or instance has it.
+    private func leaseAndAttempt(_ delivery: BackChannelLogoutDelivery, sql: any SQLDatabase) async throws -> Bool {
         guard let id = delivery.id else { return false }
-        let leased = try await sql.raw("""
-            UPDATE backchannel_logout_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
-            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutState.pending.rawValue) RETURNING id
-            """).all()
-        guard !leased.isEmpty else { return false }
-        try await attempt(delivery, id: id, sql: sql)
-        return true
-    }
-
-    private func attempt(_ delivery: BackChannelLogoutDelivery, id: UUID, sql: any SQLDatabase) async throws {
-        let attempt = delivery.attempts + 1
+        let now = clock.now()
+        guard let leased = try await sql.raw("""
+            UPDATE backchannel_logout_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(lease)), attempts = attempts + 1,
+            version = version + 1
+            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutState.pending.rawValue)
+            RETURNING attempts
+            """).first() else { return false }
+        let attempt = try leased.decode(column: "attempts", as: Int.self)
+        guard attempt <= maxAttempts else {
+            // The last attempt was cut off on its way (the server stopped): it counted; give up.
+            try await record(delivery, id: id, attempt: maxAttempts, status: .failed, statusCode: nil,
+                             failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
+            return true
+        }
+        guard let uri = try await BackChannelLogoutOutbox.currentURI(clientID: delivery.clientID, on: database) else {
+            try await record(delivery, id: id, attempt: attempt, status: .failed, statusCode: nil,
+                             failure: "not sent: the client \(delivery.clientID) no longer has a backchannel_logout_uri", sql: sql)
+            return true
+        }
         var statusCode: Int?
         var failure: String?
         do {
             let claims = LogoutTokenClaims(issuer: sessions.ring.issuer, audience: delivery.clientID, sessionID: delivery.sessionID,
                                            subject: delivery.subject, issuedAt: clock.now())
             let token = try await sessions.ring.sign(logoutToken: claims)
-            if let url = URL(string: delivery.uri), let host = url.host {
+            if let url = URL(string: uri), let host = url.host {
                 try await targets.checkResolved(host, port: url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443))
             }
-            let response = try await client.post(URI(string: delivery.uri), beforeSend: { request in
-                request.headers.contentType = .urlEncodedForm
-                var body = ByteBuffer()
-                body.writeString("logout_token=" + token)
-                request.body = body
-                request.timeout = timeout
-            })
-            statusCode = Int(response.status.code)
-            if !(200..<300).contains(Int(response.status.code)) {
-                failure = "HTTP \(response.status.code)" + (response.body.map { ": " + String(buffer: $0).prefix(200) } ?? "")
+            var request = HTTPClientRequest(url: uri)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: "logout_token=" + token))
+            let reply = try await exchange.send(request)
+            statusCode = reply.status
+            if !(200..<300).contains(reply.status) {
+                failure = "HTTP \(reply.status)" + (reply.body.readableBytes > 0 ? ": " + reply.text() : "")
             }
+        } catch let cut as OutboundFailure {
+            if case .replyTooLong(let status, _) = cut { statusCode = status }
+            failure = cut.description
         } catch {
             failure = String(describing: error)
         }
-        let finished = clock.now()
         let status: BackChannelLogoutState = switch (failure, statusCode) {
         case (nil, _): .delivered
         case (_, 400?): .refused
         default: attempt >= maxAttempts ? .failed : .pending
         }
+        try await record(delivery, id: id, attempt: attempt, status: status, statusCode: statusCode, failure: failure, uri: uri, sql: sql)
+        return true
+    }
+
+    private func record(_ delivery: BackChannelLogoutDelivery, id: UUID, attempt: Int, status: BackChannelLogoutState, statusCode: Int?,
+                        failure: String?, uri: String? = nil, sql: any SQLDatabase) async throws {
+        let finished = clock.now()
         try await sql.raw("""
             UPDATE backchannel_logout_deliveries SET status = \(bind: status.rawValue), attempts = \(bind: attempt),
             last_status_code = \(bind: statusCode), last_error = \(bind: failure.map { String($0.prefix(500)) }),
-            delivered_at = \(bind: failure == nil ? finished : nil),
+            delivered_at = \(bind: failure == nil ? finished : nil), uri = \(bind: uri ?? delivery.uri),
             next_attempt_at = \(bind: finished.addingTimeInterval(WebhookDispatcher.backoff(afterAttempt: attempt))), version = version + 1
             WHERE id = \(bind: id)
             """).run()

@@ -37,6 +37,18 @@ enum BackChannelLogoutOutbox {
         return unique
     }
 
+    /// Where `clientID` takes its logout tokens now, as the registry says at send time: the app
+    /// whose bundle id it is, else the fleet backend of that id; nil when neither has a
+    /// `backchannel_logout_uri` any more.
+    static func currentURI(clientID: String, on db: Database) async throws -> String? {
+        for app in try await RegisteredApp.query(on: db).filter(\.$backchannelLogoutURI != nil).all()
+        where RegisteredClients.clientIDs(of: app).contains(clientID) {
+            if let uri = app.backchannelLogoutURI { return uri }
+        }
+        return try await OAuthClient.query(on: db).filter(\.$clientID == clientID).filter(\.$softwareID == nil)
+            .filter(\.$backchannelLogoutURI != nil).first()?.backchannelLogoutURI
+    }
+
     /// Queues one delivery per recipient of each session; returns how many were queued.
     @discardableResult
     static func enqueue(sessions: [UserSession], reason: String, deviceID: UUID?, runID: UUID? = nil, on db: Database, now: Date) async throws -> Int {

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Fluent
 import Foundation
 import HandoverCore
@@ -8,21 +9,30 @@ import SQLKit
 import Vapor
 
 /// Delivers pending webhook events: POST with a signature, retry with exponential back-off, give
-/// up after ``maxAttempts``. Each delivery is leased with a conditional update first, so two
-/// instances never send the same attempt.
+/// up after ``maxAttempts``.
+///
+/// - Each delivery is leased with a conditional update first, which also counts the attempt:
+///   two instances never send the same attempt, and one that a crash cuts off still counts.
+/// - The webhook's URL and secrets are read at send time; a delivery whose webhook was deleted
+///   fails and says why.
+/// - Deliveries go out in lanes by webhook (``DeliveryLanes``): a receiver that hangs holds up
+///   only its own events, and the background pass never waits for it.
+/// - At most ``OutboundExchange/outboxReplyLimit`` bytes of a reply are read; a longer one fails
+///   the attempt.
 struct WebhookDispatcher: Sendable {
     let database: Database
-    let client: Client
+    let exchange: OutboundExchange
     let clock: ServerClock
     let logger: Logger
+    let lanes: DeliveryLanes
     /// Checked against the target's addresses just before each attempt.
     var targets = WebhookTargetPolicy(allowsPrivate: false)
     /// Opens the stored signing secrets.
     var sealer: SecretSealer?
     var maxAttempts = 8
-    var timeout: TimeAmount = .seconds(10)
-    /// Deliveries in flight at once.
-    var width = 16
+    /// How long a leased delivery is left to its attempt before it is due again (see
+    /// ``BackChannelLogoutDispatcher/lease``).
+    var lease: TimeInterval = 30
 
     /// Back-off after the n-th failed attempt: 2, 4, 8 … seconds, at most an hour.
     static func backoff(afterAttempt attempt: Int) -> TimeInterval {
@@ -34,28 +44,51 @@ struct WebhookDispatcher: Sendable {
         try sealer.map { try ServerSecrets.open(stored, sealer: $0) } ?? stored
     }
 
-    /// Sends every delivery that is due now, up to ``width`` at a time (a receiver that hangs
-    /// holds up only its own deliveries); returns how many were attempted.
+    /// Sends every delivery that is due now and waits for them; returns how many were attempted.
     @discardableResult
-    func deliverDue(limit: Int = 50) async throws -> Int {
-        let now = clock.now()
-        let due = try await WebhookDelivery.query(on: database)
-            .filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
-            .sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return 0 }
-        return try await countConcurrently(due, width: width) { try await lease($0, now: now, sql: sql) }
+    func deliverDue(limit: Int = 100) async throws -> Int {
+        try await startDue(limit: limit).finished()
     }
 
-    /// Leases `delivery` (its next attempt pushed a minute out; only the instance whose update
-    /// lands sends) and attempts it; false when another pass or instance has it.
-    private func lease(_ delivery: WebhookDelivery, now: Date, sql: any SQLDatabase) async throws -> Bool {
+    /// Starts the deliveries that are due now in their webhooks' lanes, and returns without
+    /// waiting for them (the background pass).
+    func startDue(limit: Int = 100) async throws -> DeliveryLanes.Dispatch {
+        let now = clock.now()
+        var query = WebhookDelivery.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
+        let full = lanes.full.compactMap(UUID.init(uuidString:))
+        if !full.isEmpty { query = query.filter(\.$webhookID !~ full) }
+        let due = try await query.sort(\.$nextAttemptAt).limit(limit).all()
+        guard let sql = database as? any SQLDatabase else { return lanes.dispatch([WebhookDelivery](), by: { $0.webhookID.uuidString }) { _ in false } }
+        return lanes.dispatch(due, by: { $0.webhookID.uuidString }) { [self] delivery in
+            do {
+                return try await leaseAndAttempt(delivery, sql: sql)
+            } catch {
+                logger.warning("webhook delivery not recorded", metadata: ["delivery": "\(delivery.id?.uuidString ?? "")", "error": "\(error)"])
+                return false
+            }
+        }
+    }
+
+    /// Leases `delivery` (counting the attempt; only the instance whose update lands sends) and
+    /// attempts it; false when another pass or instance has it.
+    private func leaseAndAttempt(_ delivery: WebhookDelivery, sql: any SQLDatabase) async throws -> Bool {
         guard let id = delivery.id else { return false }
-        let leased = try await sql.raw("""
-            UPDATE webhook_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1
-            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: WebhookDeliveryStatus.pending.rawValue) RETURNING id
-            """).all()
-        guard !leased.isEmpty, let hook = try await Webhook.find(delivery.webhookID, on: database) else { return false }
-        let attempt = delivery.attempts + 1
+        let now = clock.now()
+        guard let leased = try await sql.raw("""
+            UPDATE webhook_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(lease)), attempts = attempts + 1, version = version + 1
+            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: WebhookDeliveryStatus.pending.rawValue)
+            RETURNING attempts
+            """).first() else { return false }
+        let attempt = try leased.decode(column: "attempts", as: Int.self)
+        guard attempt <= maxAttempts else {
+            try await record(id, attempt: maxAttempts, status: .failed, statusCode: nil,
+                             failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
+            return true
+        }
+        guard let hook = try await Webhook.find(delivery.webhookID, on: database) else {
+            try await record(id, attempt: attempt, status: .failed, statusCode: nil, failure: "not sent: the webhook was deleted", sql: sql)
+            return true
+        }
         var statusCode: Int?
         var failure: String?
         do {
@@ -67,25 +100,33 @@ struct WebhookDispatcher: Sendable {
             if let url = URL(string: hook.url), let host = url.host {
                 try await targets.checkResolved(host, port: url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443))
             }
-            let response = try await client.post(URI(string: hook.url), beforeSend: { request in
-                request.headers.contentType = .json
-                // Standard Webhooks: the same id on every retry, the time of this attempt.
-                request.headers.replaceOrAdd(name: WebhookSignature.idHeader, value: deliveryID)
-                request.headers.replaceOrAdd(name: WebhookSignature.timestampHeader, value: String(signed))
-                request.headers.replaceOrAdd(name: WebhookSignature.signatureHeader,
-                                             value: WebhookSignature.header(id: deliveryID, timestamp: signed, body: body, secrets: secrets))
-                request.headers.replaceOrAdd(name: "Handover-Event", value: delivery.event)
-                request.headers.replaceOrAdd(name: "Handover-Delivery", value: id.uuidString.lowercased())
-                request.body = ByteBuffer(data: body)
-                request.timeout = timeout
-            })
-            statusCode = Int(response.status.code)
-            if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
+            var request = HTTPClientRequest(url: hook.url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            // Standard Webhooks: the same id on every retry, the time of this attempt.
+            request.headers.add(name: WebhookSignature.idHeader, value: deliveryID)
+            request.headers.add(name: WebhookSignature.timestampHeader, value: String(signed))
+            request.headers.add(name: WebhookSignature.signatureHeader,
+                                value: WebhookSignature.header(id: deliveryID, timestamp: signed, body: body, secrets: secrets))
+            request.headers.add(name: "Handover-Event", value: delivery.event)
+            request.headers.add(name: "Handover-Delivery", value: id.uuidString.lowercased())
+            request.body = .bytes(ByteBuffer(data: body))
+            let reply = try await exchange.send(request)
+            statusCode = reply.status
+            if !(200..<300).contains(reply.status) { failure = "HTTP \(reply.status)" }
+        } catch let cut as OutboundFailure {
+            if case .replyTooLong(let status, _) = cut { statusCode = status }
+            failure = cut.description
         } catch {
             failure = String(describing: error)
         }
-        let finished = clock.now()
         let status: WebhookDeliveryStatus = failure == nil ? .delivered : (attempt >= maxAttempts ? .failed : .pending)
+        try await record(id, attempt: attempt, status: status, statusCode: statusCode, failure: failure, sql: sql)
+        return true
+    }
+
+    private func record(_ id: UUID, attempt: Int, status: WebhookDeliveryStatus, statusCode: Int?, failure: String?, sql: any SQLDatabase) async throws {
+        let finished = clock.now()
         try await sql.raw("""
             UPDATE webhook_deliveries SET status = \(bind: status.rawValue), attempts = \(bind: attempt),
             last_status_code = \(bind: statusCode), last_error = \(bind: failure.map { String($0.prefix(500)) }),
@@ -96,6 +137,5 @@ struct WebhookDispatcher: Sendable {
         if let failure {
             logger.warning("webhook delivery failed", metadata: ["delivery": "\(id)", "attempt": "\(attempt)", "error": "\(failure)"])
         }
-        return true
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `Tests/Peers/hostile_peer.py`: a loopback HTTP peer that answers as a hostile or broken
+/// backend, webhook receiver or MDM would (an endless body, a 1.5 GB one, a trickle, a 1 MB
+/// error, no answer at all), and counts what it was sent.
+final class HostilePeer: @unchecked Sendable {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Peers/hostile_peer.py")
+
+    /// How the peer answers a path that starts with the case's raw value.
+    enum Answer: String, Sendable, CaseIterable {
+        case ok, endless, huge, trickle, longError = "long-error", hang
+    }
+
+    let process: Process
+    let port: Int
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// A URL on the peer that answers as `answer`.
+    func url(_ answer: Answer, _ rest: String = "") -> String { origin + "/" + answer.rawValue + rest }
+
+    init() async throws {
+        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-peer-\(UUID().uuidString).port")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path, portFile.path]
+        try process.run()
+        self.process = process
+        var port: Int?
+        for _ in 0..<200 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try? FileManager.default.removeItem(at: portFile)
+        guard let port else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the hostile peer did not start"])
+        }
+        self.port = port
+    }
+
+    struct Report: Decodable {
+        var requests: [String: Int]
+        var paths: [String]
+    }
+
+    /// What it was sent so far.
+    func report() async throws -> Report {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: origin + "/_report")!)
+        return try JSONDecoder().decode(Report.self, from: data)
+    }
+
+    /// How many requests reached paths that answer as `answer`.
+    func count(_ answer: Answer) async throws -> Int { try await report().requests[answer.rawValue] ?? 0 }
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
