@@ -98,6 +98,8 @@ public enum DeviceHistoryEvent: String, Sendable, Hashable, Codable, CaseIterabl
     case mdmCommandFailed = "mdm_command_failed"
     /// A person confirmed an erase on the dashboard.
     case eraseConfirmed = "erase_confirmed"
+    /// A command still owed was cancelled, unsent: the device went back in service first.
+    case mdmCommandCancelled = "mdm_command_cancelled"
 }
 
 /// What the fleet's MDM is asked to do with a device that goes out of service or overdue.
@@ -122,6 +124,12 @@ public enum MDMCommandState: String, Sendable, Hashable, Codable, CaseIterable {
     case failed = "failed"
     /// The policy's dry run: what would be sent was recorded; nothing was sent.
     case dryRun = "dry_run"
+    /// The device went back in service before the command was sent: it is owed no more, and
+    /// was never sent.
+    case cancelled = "cancelled"
+
+    /// Whether the device still owes the MDM this command (it may yet be sent).
+    public var isOwed: Bool { self == .pending || self == .awaitingConfirmation }
 }
 
 /// One webhook delivery in the outbox.

@@ -43,8 +43,9 @@ import Testing
         }
         #expect(DeviceStatus.allCases.filter(\.needsAttention) == [.outOfService, .overdue])
         #expect(DeviceHistoryEvent.allCases.map(\.rawValue) == ["run_started", "run_completed", "run_failed", "back_in_service", "overdue",
-                                                                 "mdm_command_queued", "mdm_command_sent", "mdm_command_failed", "erase_confirmed"])
+                                                                 "mdm_command_queued", "mdm_command_sent", "mdm_command_failed", "erase_confirmed",
+                                                                 "mdm_command_cancelled"])
         #expect(MDMAction.allCases.map(\.rawValue) == ["lock", "lost_mode", "erase"])
-        #expect(MDMCommandState.allCases.map(\.rawValue) == ["awaiting_confirmation", "pending", "sent", "failed", "dry_run"])
+        #expect(MDMCommandState.allCases.map(\.rawValue) == ["awaiting_confirmation", "pending", "sent", "failed", "dry_run", "cancelled"])
     }
 }

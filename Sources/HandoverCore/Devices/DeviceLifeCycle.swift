@@ -95,6 +95,14 @@ package enum DeviceLifeCycle {
             VALUES \(SQLList(history))
             """).run()
 
+        // Back in service (by a person, or by a completed hand-over where an MDM is configured):
+        // whatever the MDM was still owed for the device is not sent.
+        let returned = moves.filter { $0.to == .inService && $0.step.from != .inService }
+        if !returned.isEmpty, note != nil || mdm != nil {
+            for (actor, group) in Dictionary(grouping: returned, by: \.step.actor) {
+                try await OwedMDMCommands.cancel(for: group.map(\.step.device), deviceStatus: .inService, actor: actor, on: sql, now: now)
+            }
+        }
         for (step, to) in moves where to != step.from {
             if to.needsAttention, let mdm, let device = try await Device.find(step.device, on: db) {
                 try await mdm.enqueue(for: device, trigger: to, on: db, now: now)

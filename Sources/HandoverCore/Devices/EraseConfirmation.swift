@@ -22,6 +22,11 @@ package enum EraseConfirmation {
                 throw DomainError(.conflict, code: "not_awaiting_confirmation",
                                   reason: "This command is \(command.status.rawValue.replacingOccurrences(of: "_", with: " ")); only an erase that waits for a confirmation can be confirmed.")
             }
+            // Checked now, not when the page was drawn: a device back in service is erased by no one.
+            guard device.status != .inService else {
+                throw DomainError(.conflict, code: "device_in_service",
+                                  reason: "\(device.name) is back in service; an erase is only for a device out of service or overdue.")
+            }
             guard typedName.trimmingCharacters(in: .whitespaces) == device.name else {
                 throw DomainError.invalid("confirm", "type the device's name, \(device.name), exactly, to erase it.")
             }

@@ -128,7 +128,7 @@ enum DashboardLayout {
         case .sent: .good
         case .failed: .bad
         case .pending, .awaitingConfirmation: .wait
-        case .dryRun: .muted
+        case .dryRun, .cancelled: .muted
         }
         return badge(command.status.rawValue, tone)
     }

@@ -35,16 +35,32 @@ struct MDMCommandDispatcher: Sendable {
 
     private func lease(_ command: MDMCommand, now: Date, sql: any SQLDatabase) async throws -> Bool {
         guard let id = command.id else { return false }
-        let leased = try await sql.raw("""
+        // The attempt is counted as it is leased: one that a crash cuts off still counts.
+        guard let leased = try await sql.raw("""
             UPDATE mdm_commands SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1,
-            in_flight_since = \(bind: now)
-            WHERE id = \(bind: id) AND version = \(bind: command.version) AND status = \(bind: MDMCommandState.pending.rawValue) RETURNING id
-            """).all()
-        guard !leased.isEmpty, let device = try await Device.find(command.deviceID, on: database) else { return false }
+            in_flight_since = \(bind: now), attempts = attempts + 1
+            WHERE id = \(bind: id) AND version = \(bind: command.version) AND status = \(bind: MDMCommandState.pending.rawValue)
+            RETURNING attempts
+            """).first(), let device = try await Device.find(command.deviceID, on: database) else { return false }
+        let attempt = try leased.decode(column: "attempts", as: Int.self)
+        // The device's state now, not when the command was written: one back in service is
+        // locked, put in Lost Mode or erased by no one.
+        if device.status == .inService {
+            try await database.transaction { db in
+                guard let sql = db as? any SQLDatabase else { return }
+                try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: device.status, actor: DeviceLifeCycle.serverActor,
+                                                 on: sql, now: clock.now())
+            }
+            return true
+        }
+        if attempt > configuration.maxAttempts {
+            try await record(.failure(.transient(status: nil, detail: "the last attempt was cut off by a server stop")), for: command, id: id,
+                             device: device, attempt: configuration.maxAttempts, request: nil)
+            return true
+        }
         let request = MDMCommandRequest(action: command.action, deviceName: device.name, serialNumber: device.serialNumber,
                                         mdmDeviceID: device.mdmDeviceID, message: configuration.message,
                                         phoneNumber: configuration.phoneNumber, footnote: configuration.footnote)
-        let attempt = command.attempts + 1
         var outcome: Result<String, MDMFailure>
         if configuration.dryRun {
             outcome = .success("dry run: would send " + (connector?.describe(request) ?? "a device.mdm_command webhook event"))
@@ -70,7 +86,7 @@ struct MDMCommandDispatcher: Sendable {
     }
 
     private func record(_ outcome: Result<String, MDMFailure>, for command: MDMCommand, id: UUID, device: Device, attempt: Int,
-                        request: MDMCommandRequest) async throws {
+                        request: MDMCommandRequest?) async throws {
         let finished = clock.now()
         let decision = decide(outcome, attempt: attempt, at: finished)
         let (status, nextAttempt, answer, statusCode, failureText, history) =
@@ -86,7 +102,7 @@ struct MDMCommandDispatcher: Sendable {
                 """).run()
             if connector == nil, status == .sent {
                 try await WebhookOutbox.enqueue("device.mdm_command", run: nil, deviceID: command.deviceID,
-                                                reason: "\(command.action.rawValue) \(request.serialNumber ?? "")", on: db, now: finished)
+                                                reason: "\(command.action.rawValue) \(request?.serialNumber ?? "")", on: db, now: finished)
             }
             if let (event, text) = history {
                 let entry = DeviceHistoryEntry()
