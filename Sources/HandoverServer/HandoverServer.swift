@@ -318,6 +318,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddFleetScaleIndexes())
         application.migrations.add(AddRunTimeline())
         application.migrations.add(AddDeviceSignOutIndexes())
+        application.migrations.add(AddItemLogoutMethods())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {

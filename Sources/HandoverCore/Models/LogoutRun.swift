@@ -31,6 +31,9 @@ package final class LogoutItem: Model, @unchecked Sendable {
     @Field(key: "issued_at") package var issuedAt: Date
     @OptionalField(key: "finished_at") package var finishedAt: Date?
     @OptionalField(key: "reported_by") package var reportedBy: CallbackReporter?
+    /// How the app was to be logged out when the run started (nil for items written before
+    /// the run kept it).
+    @OptionalField(key: "logout_method") package var logoutMethod: LogoutMethod?
     /// Optimistic-concurrency counter: every change is `… WHERE version = ?`, so two server
     /// instances never both act on the same deadline or callback.
     @Field(key: "version") package var version: Int

@@ -81,8 +81,9 @@ package struct LogoutRunRows {
     }
 
     /// Writes new running runs and their items in the caller's transaction: one statement for
-    /// the runs, and one for every 2,000 items (24,000 values, under SQLite's limit of 32,766).
-    package func insert(_ runs: [NewRun]) async throws {
+    /// the runs, and one for every 2,000 items (26,000 values, under SQLite's limit of 32,766).
+    /// Each item keeps its app's logout method from `methods` (by app id), as the run started.
+    package func insert(_ runs: [NewRun], methods: [UUID: LogoutMethod] = [:]) async throws {
         guard !runs.isEmpty else { return }
         let running = LogoutRunState.running.rawValue
         try await sql.raw("""
@@ -94,12 +95,13 @@ package struct LogoutRunRows {
             let rows = items[start..<min(start + 2_000, items.count)].map { run, item -> SQLQueryString in
                 """
                 (\(bind: item.id), \(bind: run), \(bind: item.appID), \(bind: item.app), \(bind: item.position), \
-                \(bind: item.status.rawValue), \(bind: item.attempts), \(bind: item.deadlineAt), \(bind: item.issuedAt), NULL, NULL, 0)
+                \(bind: item.status.rawValue), \(bind: item.attempts), \(bind: item.deadlineAt), \(bind: item.issuedAt), NULL, NULL, 0, \
+                \(bind: methods[item.appID]?.rawValue))
                 """
             }
             try await sql.raw("""
                 INSERT INTO logout_items (id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at,
-                finished_at, reported_by, version) VALUES \(SQLList(rows))
+                finished_at, reported_by, version, logout_method) VALUES \(SQLList(rows))
                 """).run()
         }
     }

@@ -49,6 +49,7 @@ extension LogoutRunService {
         } catch {
             return starts.map { _ in .failure(error) }
         }
+        let methods = Dictionary(targets.map { ($0.id, $0.logoutMethod ?? .ulc) }) { first, _ in first }
         var results: [Result<LogoutRunView, any Error>] = starts.map { start in
             Result { try plan(start, targets: targets, now: now) }
         }
@@ -56,7 +57,7 @@ extension LogoutRunService {
         guard !planned.isEmpty else { return results }
         do {
             let missing = try await database.transaction { db in
-                try await self.write(planned.map { (starts[$0.0], $0.1) }, on: db, now: now)
+                try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
             }
             for (index, run) in planned {
                 if missing.contains(run.id) {
@@ -107,7 +108,8 @@ extension LogoutRunService {
 
     /// Writes planned runs in the caller's transaction; returns the runs whose device does not exist
     /// (nothing of theirs is written).
-    private func write(_ runs: [(start: RunStart, run: LogoutRunView)], on db: Database, now: Date) async throws -> Set<UUID> {
+    private func write(_ runs: [(start: RunStart, run: LogoutRunView)], methods: [UUID: LogoutMethod], on db: Database,
+                       now: Date) async throws -> Set<UUID> {
         let sql = try Self.sql(db)
         // The devices first, locked and read in one statement (a write: on SQLite the
         // transaction holds the write lock from here on).
@@ -141,7 +143,7 @@ extension LogoutRunService {
                 item.link = nil
                 return item
             })
-        })
+        }, methods: methods)
         try await DeviceLifeCycle.move(steps, on: .runStarted, on: db, now: now)
         for (start, run) in later {
             try await DeviceLifeCycle.apply(.runStarted, to: start.deviceID, run: run.id, actor: start.actor, on: db, now: now)

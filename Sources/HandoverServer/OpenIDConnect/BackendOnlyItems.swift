@@ -16,8 +16,10 @@ enum BackendOnlyItems {
         let database = runs.database
         let items = try await LogoutItem.query(on: database).filter(\.$runID == runID).filter(\.$status == .pending).all()
         guard !items.isEmpty else { return 0 }
+        // The method each item started with; items written before the run kept it read their app's.
+        let methods = Dictionary(items.map { ($0.appID, $0.logoutMethod) }) { first, _ in first }
         let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ Set(items.map(\.appID))).all()
-            .filter { $0.logoutMethod == .backendOnly }
+            .filter { app in (app.id.flatMap { methods[$0] ?? nil } ?? app.logoutMethod) == .backendOnly }
         guard !apps.isEmpty else { return 0 }
         let deliveries = try await BackChannelLogoutDelivery.query(on: database).filter(\.$runID == runID).all()
         var finished = 0
