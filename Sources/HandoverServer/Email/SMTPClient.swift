@@ -115,6 +115,8 @@ enum SMTPError: Error, CustomStringConvertible {
 /// Splits the byte stream into SMTP replies (`250-first`, `250-more`, `250 last`).
 struct SMTPReplyDecoder: ByteToMessageDecoder {
     typealias InboundOut = SMTPReply
+    /// The most lines one reply may have.
+    static let maxReplyLines = 100
     private var pending: [String] = []
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
@@ -124,13 +126,17 @@ struct SMTPReplyDecoder: ByteToMessageDecoder {
         }
         let length = newline - buffer.readerIndex + 1
         var line = buffer.readString(length: length) ?? ""
-        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        // By scalars: "\r\n" is one Character, so `hasSuffix("\n")` never sees it.
+        while let last = line.unicodeScalars.last, last == "\n" || last == "\r" { line.unicodeScalars.removeLast() }
         let bytes = Array(line.utf8)
         guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)) else {
             throw SMTPError.malformedReply(line)
         }
         let text = bytes.count > 4 ? String(decoding: bytes[4...], as: UTF8.self) : ""
         pending.append(text)
+        // A reply's continuation lines are few (EHLO lists a dozen extensions); a server that
+        // sends them without end is cut off, not collected.
+        if pending.count > Self.maxReplyLines { throw SMTPError.malformedReply("a reply of more than \(Self.maxReplyLines) lines") }
         if bytes.count > 3, bytes[3] == UInt8(ascii: "-") { return .continue }
         context.fireChannelRead(wrapInboundOut(SMTPReply(code: code, lines: pending)))
         pending.removeAll()
