@@ -18,20 +18,32 @@ struct ImportDevicesCommand: AsyncParsableCommand {
 
             Every row is checked first. A row with a bad value (control characters, a malformed \
             serial number), a serial number already in the file or the registry, or more or fewer \
-            fields than the header is refused, with its line and why; the good rows are imported \
-            together, in one transaction. A header with an unknown column, a file over 5 MB or \
-            one that is not UTF-8 CSV is refused whole.
+            fields than the header is refused, with its line and why. A header with an unknown \
+            column, a file over 5 MB or one that is not UTF-8 CSV is refused whole.
 
-            The devices' keys (each shown only now) are written to --keys-out, readable only by \
-            you: give each launcher its key. Use the same --data-dir or --database as \
-            'handover serve'; the server may be running.
+            By default the good rows go in batches of --batch-size (250), each its own \
+            transaction, with a short pause between them, so a running server's own writes (on \
+            SQLite, one writer at a time) go in between; a long import prints its progress. If \
+            it stops midway, the batches before stay imported and their keys are written; run \
+            the same file again: the rows already imported are refused by their serial numbers \
+            ("already registered") and the others go in. Rows without a serial number would be \
+            registered again: give every row one, or use --all-or-nothing.
+
+            With --all-or-nothing every good row goes in one transaction: all are imported or \
+            none. It holds the database's write lock for the whole import (about a minute for \
+            50,000 rows), and a running server's writes wait or fail meanwhile.
+
+            The devices' keys (each shown only now) are written to --keys-out, created before the \
+            import starts and readable only by you: give each launcher its key. Use the same \
+            --data-dir or --database as 'handover serve'; the server may be running.
 
             Exit status: 0 when every row was imported, 2 when some rows were refused (the others \
-            were imported), 1 when nothing could be imported.
+            were imported), 1 when nothing could be imported or the import stopped midway.
 
             Examples:
               handover admin import-devices fleet.csv --dry-run
               handover admin import-devices fleet.csv --keys-out fleet-keys.csv
+              handover admin import-devices fleet.csv --all-or-nothing
               handover admin import-devices fleet.csv --database postgres://handover@127.0.0.1/handover --json
             """
     )
@@ -46,10 +58,22 @@ struct ImportDevicesCommand: AsyncParsableCommand {
                                valueName: "file"))
     var keysOut: String?
 
+    @Option(help: ArgumentHelp("Rows per transaction (1 to 10000).", valueName: "rows"))
+    var batchSize = HandoverServer.DeviceImportWrites.defaultBatchSize
+
+    @Flag(help: "Import every good row in one transaction, or none. Holds the database's write lock for the whole import: a running server's writes wait or fail meanwhile.")
+    var allOrNothing = false
+
     @Flag(help: "Print the report as JSON (keys left out: they are in --keys-out).")
     var json = false
 
     @OptionGroup var storage: StorageOptions
+
+    func validate() throws {
+        guard HandoverServer.DeviceImportWrites.batchSizes.contains(batchSize) else {
+            throw ValidationError("--batch-size: \(batchSize) rows; give 1 to 10000 (the default, 250, keeps each transaction well under a second).")
+        }
+    }
 
     func run() async throws {
         let input = URL(fileURLWithPath: file)
@@ -60,21 +84,38 @@ struct ImportDevicesCommand: AsyncParsableCommand {
         guard size <= 5 * 1024 * 1024 else {
             throw ValidationError("\(file): the file has \(size) bytes; at most 5242880 (5 MB, about 50,000 devices). Split it.")
         }
-        let keysFile = URL(fileURLWithPath: keysOut ?? input.path + ".keys.csv")
-        if !dryRun, FileManager.default.fileExists(atPath: keysFile.path) {
-            throw ValidationError("--keys-out: \(keysFile.path) exists; keys are never written over. Move it, or name another file.")
+        let keysPath = URL(fileURLWithPath: keysOut ?? input.path + ".keys.csv").path
+        var keysFile: KeysFile?
+        if !dryRun {
+            do {
+                keysFile = try KeysFile(creating: keysPath)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         var logger = Logger(label: "handover")
         logger.logLevel = .warning
         let report: DeviceImportReport
         do {
-            report = try await HandoverServer.importDevices(try storage.configuration(), csv: try Data(contentsOf: input), dryRun: dryRun, logger: logger)
+            report = try await HandoverServer.importDevices(try storage.configuration(), csv: try Data(contentsOf: input), dryRun: dryRun,
+                                                            writes: .init(batchSize: batchSize, allOrNothing: allOrNothing), logger: logger,
+                                                            progress: Self.progress(batchSize: batchSize))
         } catch let error as DeviceImportFileError {
+            keysFile?.remove()
             FileHandle.standardError.write(Data("Error: \(file): \(error.description). Nothing was imported.\n".utf8))
             throw ExitCode(1)
+        } catch let stopped as DeviceImportInterrupted {
+            let count = stopped.report.imported.count
+            if count > 0, let keysFile { try keysFile.write(stopped.report.keysCSV()) } else { keysFile?.remove() }
+            let kept = count == 0 ? "Nothing was imported." : "\(count) device\(count == 1 ? " was" : "s were") imported before it stopped; their keys are in \(keysPath). Run the same file again to import the rest (the rows already imported are refused by serial number)."
+            FileHandle.standardError.write(Data("Error: the import stopped: \(stopped.cause). \(kept)\n".utf8))
+            throw ExitCode(1)
+        } catch {
+            keysFile?.remove()
+            throw error
         }
-        if !dryRun, !report.imported.isEmpty {
-            try writeKeys(report, to: keysFile)
+        if let keysFile {
+            if report.imported.isEmpty { keysFile.remove() } else { try keysFile.write(report.keysCSV()) }
         }
         if json {
             var shown = report
@@ -86,18 +127,20 @@ struct ImportDevicesCommand: AsyncParsableCommand {
             let verb = dryRun ? "would be imported" : "imported"
             print("\(report.imported.count) device\(report.imported.count == 1 ? "" : "s") \(verb); \(report.refused.count) row\(report.refused.count == 1 ? "" : "s") refused.")
             for refusal in report.refused { print("  refused \(refusal)") }
-            if !dryRun, !report.imported.isEmpty { print("Keys: \(keysFile.path) (readable only by you; each key is shown only there).") }
+            if !dryRun, !report.imported.isEmpty { print("Keys: \(keysPath) (readable only by you; each key is shown only there).") }
         }
         if !report.refused.isEmpty { throw ExitCode(2) }
     }
 
-    /// The keys file, created readable by its owner only, before anything is written to it.
-    private func writeKeys(_ report: DeviceImportReport, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw ValidationError("--keys-out: \(url.path) cannot be created. The devices were imported; make new keys with POST /api/v1/devices.")
+    /// Progress on standard error (standard output keeps the report, or the JSON): after each
+    /// batch when the import has more than one, at most about 20 lines for a long one.
+    static func progress(batchSize: Int) -> @Sendable (Int, Int) async throws -> Void {
+        { done, total in
+            guard total > batchSize else { return }
+            let batches = (total + batchSize - 1) / batchSize
+            let every = max(1, batches / 20) * batchSize
+            guard done == total || done % every == 0 else { return }
+            FileHandle.standardError.write(Data("imported \(done)/\(total)\n".utf8))
         }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data(report.keysCSV().utf8))
     }
 }

@@ -32,6 +32,50 @@ import Testing
         #expect(!json.stdout.contains("hov_"), "the JSON report leaves the keys out")
     }
 
+    /// The keys file is created, exclusively and private, before anything is imported: a path
+    /// that cannot be created that way (here a dangling symbolic link, which a check for an
+    /// existing file misses and a write would follow) stops the import before it starts, and a
+    /// failed import removes the empty file it made.
+    @Test func theKeysFileIsCreatedExclusivelyBeforeTheImport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("fleet.csv")
+        try "name,serialNumber\nward-7-phone-1,C02XK1ABJG5H\nward-7-phone-2,C02XK1ABJG5J\n".write(to: csv, atomically: true, encoding: .utf8)
+        let data = folder.appendingPathComponent("data").path
+        let elsewhere = folder.appendingPathComponent("elsewhere.csv")
+        let link = folder.appendingPathComponent("link.csv")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: elsewhere.path)
+
+        let refused = try HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data, "--keys-out", link.path])
+        #expect(refused.status == 64 && refused.stderr.contains("--keys-out"), "\(refused.stdout)\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.path), "nothing was written through the link")
+        let dry = try HandoverBinary.run(["admin", "import-devices", csv.path, "--dry-run", "--data-dir", data])
+        #expect(dry.status == 0 && dry.stdout.contains("2 devices would be imported; 0 rows refused."), "nothing was imported: \(dry.stdout)")
+
+        let odd = folder.appendingPathComponent("odd.csv")
+        try "name,colour\nphone,red\n".write(to: odd, atomically: true, encoding: .utf8)
+        let keys = folder.appendingPathComponent("odd-keys.csv")
+        let failed = try HandoverBinary.run(["admin", "import-devices", odd.path, "--data-dir", data, "--keys-out", keys.path])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: keys.path), "the empty keys file made for a failed import is removed")
+    }
+
+    /// A long import goes in batches, each its own transaction, and says how far it is.
+    @Test func aLongImportShowsItsProgressBatchByBatch() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("fleet.csv")
+        try ("name,serialNumber\n" + (1...30).map { "phone-\($0),SER\($0)" }.joined(separator: "\n")).write(to: csv, atomically: true, encoding: .utf8)
+        let data = folder.appendingPathComponent("data").path
+        let result = try HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data, "--batch-size", "10"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for done in [10, 20, 30] { #expect(result.stderr.contains("imported \(done)/30"), "\(result.stderr)") }
+        let help = try HandoverBinary.run(["admin", "import-devices", "--help"])
+        #expect(help.stdout.contains("--all-or-nothing") && help.stdout.contains("write lock"), "\(help.stdout)")
+    }
+
     @Test func aFileTooLargeOrWithAnUnknownColumnIsRefusedWhole() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -8,15 +8,24 @@ import Testing
 /// its line and why while the good rows go in.
 @Suite("Device import", .serialized, .timeLimit(.minutes(2)), .stopsTestServers)
 struct DeviceImportTests {
-    static let field = Gen<Character?>.element(of: Array("ab Z9,\"\r\n;é-")).compactMap { $0 }.string(of: 0...8)
+    static let field = Gen<Character?>.element(of: Array("ab Z9,\"\r\n;é-=+@\t'")).compactMap { $0 }.string(of: 0...8)
 
-    /// What is written reads back the same, whatever the fields hold (commas, quotes, line breaks).
-    @Test func writingThenReadingGivesTheSameRows() async {
+    /// Any rows round-trip through the reader after the writer, whatever the fields hold (commas,
+    /// quotes, line breaks), but for the `'` OWASP's advice puts before a field a spreadsheet
+    /// would run as a formula; and no field written starts with a formula character.
+    @Test func writingThenReadingGivesTheSameRowsWithFormulasNeutralised() async {
         let rows = Self.field.array(of: 1...4).array(of: 1...5)
         await propertyCheck(count: 400, input: rows) { rows in
-            let text = CSVTable.render(rows)
-            let table = try? CSVTable(parsing: text)
-            #expect(table?.records.map(\.fields) == rows, "\(text.debugDescription)")
+            let text = CSVWriter.render(rows)
+            let read = (try? CSVTable(parsing: text))?.records.map(\.fields) ?? []
+            #expect(read.count == rows.count, "\(text.debugDescription)")
+            for (written, given) in zip(read, rows) {
+                #expect(written.count == given.count)
+                for (field, original) in zip(written, given) {
+                    #expect(!CSVWriter.startsWithFormula(field), "\(field.debugDescription)")
+                    #expect(field == (CSVWriter.startsWithFormula(original) ? "'" + original : original), "\(text.debugDescription)")
+                }
+            }
         }
     }
 
@@ -104,6 +113,75 @@ struct DeviceImportTests {
         }
     }
 
+    /// OWASP's CSV injection advice: a name a spreadsheet would run as a formula is written with
+    /// a leading `'`, so opening the keys file runs nothing.
+    @Test func theKeysFileNeutralisesFormulas() throws {
+        let names = ["=cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)*cmd|' /C calc'!A0", "+HYPERLINK(\"https://evil.example\",\"x\")", "\tTAB", "\rCR", "plain"]
+        let report = DeviceImportReport(imported: names.enumerated().map { index, name in
+            .init(line: index + 2, id: UUID(), name: name, serialNumber: nil, mdmDeviceID: nil, key: "hov_\(index)")
+        }, refused: [], dryRun: false)
+        let table = try CSVTable(parsing: report.keysCSV())
+        let written = table.records.dropFirst().map { $0.fields[1] }
+        #expect(written == names.map { "=+-@\t\r".unicodeScalars.contains($0.unicodeScalars.first!) ? "'" + $0 : $0 })
+        #expect(table.records.dropFirst().allSatisfy { record in record.fields.allSatisfy { !Self.startsWithFormula($0) } })
+    }
+
+    static func startsWithFormula(_ field: String) -> Bool {
+        field.unicodeScalars.first.map { "=+-@\t\r".unicodeScalars.contains($0) } ?? false
+    }
+
+    /// Batches: each commits alone, so another writer gets in between them (here the API
+    /// registers a device between every two batches, on the server's one SQLite writer).
+    @Test func anImportCommitsInBatchesThatLetOtherWritersIn() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let csv = "name,serialNumber\n" + (1...35).map { "phone-\($0),SER\($0)" }.joined(separator: "\n")
+            let seen = ProgressLog()
+            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: test.server.application.db, now: Date(),
+                                                               batchSize: 10) { done, total in
+                let between = try? await test.request(.POST, "/api/v1/devices", json: ["name": "between-\(done)"], key: test.adminKey)
+                seen.append(done, total, between?.status ?? 0)
+            }
+            #expect(report.imported.count == 35)
+            #expect(seen.entries.map(\.done) == [10, 20, 30, 35] && seen.entries.allSatisfy { $0.total == 35 }, "\(seen.entries)")
+            #expect(seen.entries.map(\.status) == [201, 201, 201, 201], "a writer between batches is served")
+            #expect(try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array.count == 39)
+        }
+    }
+
+    /// `--all-or-nothing`: one transaction; a failure midway leaves nothing imported.
+    @Test func allOrNothingImportsEveryRowOrNone() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let csv = "name,serialNumber\n" + (1...25).map { "phone-\($0),SER\($0)" }.joined(separator: "\n")
+            let seen = ProgressLog()
+            do {
+                _ = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: test.server.application.db, now: Date(),
+                                                           batchSize: 10, allOrNothing: true) { done, total in
+                    seen.append(done, total, 0)
+                    if done == 20 { throw CancellationError() }
+                }
+                Issue.record("the import went on after its failure")
+            } catch let stopped as DeviceImportInterrupted {
+                #expect(stopped.report.imported.isEmpty, "nothing was committed")
+            }
+            #expect(try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array.isEmpty)
+            // In batches, the same failure keeps the batches committed before it, and says which.
+            do {
+                _ = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: test.server.application.db, now: Date(),
+                                                           batchSize: 10) { done, _ in
+                    if done == 20 { throw CancellationError() }
+                }
+                Issue.record("the import went on after its failure")
+            } catch let stopped as DeviceImportInterrupted {
+                #expect(stopped.report.imported.count == 20 && stopped.report.imported.allSatisfy { $0.key != nil })
+            }
+            #expect(try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array.count == 20)
+            // Running it again imports the rest: the rows already imported are refused by serial number.
+            let again = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: test.server.application.db, now: Date(), batchSize: 10)
+            #expect(again.imported.map(\.name) == (21...25).map { "phone-\($0)" })
+            #expect(again.refused.count == 20 && again.refused[0].reason.contains("already registered"))
+        }
+    }
+
     @Test func registrationChecksTheIdentifiers() async throws {
         try await TestServer.with(.sqlite) { test in
             let bad = try await test.request(.POST, "/api/v1/devices", json: ["name": "x", "serialNumber": "C02 X"], key: test.adminKey)
@@ -115,4 +193,13 @@ struct DeviceImportTests {
             #expect(twice.status == 409 && twice.json["error"] as? String == "duplicate_serial", "\(twice.text)")
         }
     }
+}
+
+/// What an import's progress reported, in order.
+final class ProgressLog: @unchecked Sendable {
+    struct Entry: Sendable { var done: Int; var total: Int; var status: Int }
+    private let lock = NSLock()
+    private var stored: [Entry] = []
+    var entries: [Entry] { lock.withLock { stored } }
+    func append(_ done: Int, _ total: Int, _ status: Int) { lock.withLock { stored.append(Entry(done: done, total: total, status: status)) } }
 }

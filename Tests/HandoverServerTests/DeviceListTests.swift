@@ -76,4 +76,28 @@ import Testing
         #expect(overview.text.contains(#"href="/dashboard/devices?status=out_of_service""#))
         try await test.stop()
     }
+
+    /// A page past the last one is not an empty list that looks like the end of the fleet: 404,
+    /// with a page that names the last page and links to it (the search kept).
+    @Test func aPagePastTheLastIs404WithALinkToTheLast() async throws {
+        let test = try await TestServer.start(.sqlite)
+        for index in 1...51 {
+            #expect(try await test.request(.POST, "/api/v1/devices", json: ["name": String(format: "Phone-%03d", index)], key: test.adminKey).status == 201)
+        }
+        let browser = DashboardBrowser(test)
+        _ = try await browser.signIn(key: test.adminKey)
+        #expect(try await browser.get("/dashboard/devices?page=2").status == 200)
+        let far = try await browser.get("/dashboard/devices?page=100000")
+        #expect(far.status == 404)
+        #expect(far.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
+        #expect(far.text.contains("There is no page 100000") && far.text.contains("the last is page 2"), "\(far.text)")
+        #expect(far.text.contains(#"href="/dashboard/devices?page=2""#), "\(far.text)")
+        let searched = try await browser.get("/dashboard/devices?q=phone-00&page=3")
+        #expect(searched.status == 404)
+        #expect(searched.text.contains(#"href="/dashboard/devices?q=phone-00""#) && searched.text.contains("the last is page 1"), "\(searched.text)")
+        let none = try await browser.get("/dashboard/devices?q=nothing-matches&page=2")
+        #expect(none.status == 404)
+        #expect(try await browser.get("/dashboard/devices?q=nothing-matches").status == 200, "page 1 always exists")
+        try await test.stop()
+    }
 }

@@ -1,3 +1,4 @@
+import DeviceSimulator
 import Foundation
 import HandoverServer
 import Testing
@@ -107,6 +108,41 @@ struct EmailSignInTests {
         let reply = try await test.request(.POST, "/auth/email/start", json: ["email": "secure@example.com"])
         #expect(reply.status == 202, "\(reply.text)")
         #expect(smtp.link(to: "secure@example.com") != nil)
+        try await test.stop()
+    }
+
+    /// `clientID` names the app the session is for: only an app in the registry, and a bad one
+    /// is refused with 400 before the link is used up, so the right app can still redeem it.
+    /// (The mail goes to a folder here, so this runs without an SMTP server.)
+    @Test(arguments: TestDatabase.available)
+    func aClientIDOutsideTheRegistryIsRefusedBeforeTheLinkIsSpent(_ database: TestDatabase) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-mail-\(UUID().uuidString)")
+        let test = try await TestServer.start(database) { $0.mailDropDirectory = folder }
+        try await test.registerTarget("Notes")     // ABCDE12345.com.example.notes
+        #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "ada@hospital.example"]).status == 202)
+        let link = try await MailDropInbox(folder: folder).signInLink(to: "ada@hospital.example")
+        let token = try #require(URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
+        let refusals: [(String, String, String)] = [
+            ("com.othercorp.notes", "", "not an app in this server's registry"),
+            ("com.othercorp.notes", "openid device_sso", "not an app in this server's registry"),
+            (String(repeating: "a", count: 100_000), "", "at most 255"),
+            ("com.example.notes\u{0}", "", "control characters"),
+            ("com.example.\u{1B}[31mnotes", "openid", "control characters"),
+            ("", "", "at most 255"),
+        ]
+        for (clientID, scope, expected) in refusals {
+            var body: [String: Any] = ["token": token, "clientID": clientID]
+            if !scope.isEmpty { body["scope"] = scope }
+            let reply = try await test.request(.POST, "/auth/email/redeem", json: body)
+            #expect(reply.status == 400, "\(clientID.prefix(30).debugDescription): \(reply.status) \(reply.text.prefix(200))")
+            #expect(reply.json["field"] as? String == "clientID")
+            #expect(reply.json["error"] as? String == "invalid_client_id")
+            #expect((reply.json["reason"] as? String ?? "").contains(expected), "\(reply.text.prefix(300))")
+            #expect(reply.body.count < 2048, "the answer does not echo the whole id")
+        }
+        let redeemed = try await test.request(.POST, "/auth/email/redeem", json: ["token": token, "clientID": "com.example.notes"])
+        #expect(redeemed.status == 200, "the link still works for a registered app: \(redeemed.text)")
+        #expect(try await test.request(.GET, "/api/v1/me", key: redeemed.json["accessToken"] as? String ?? "").status == 200)
         try await test.stop()
     }
 

@@ -302,6 +302,24 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
+    /// The decision in docs/operations.md: once an address has sent 30 wrong client secrets in a
+    /// minute, even the right secret gets 429 until the window has passed. Answering the right
+    /// secret would tell a guesser when it has found it, which is what the lock is there to stop.
+    @Test func anAddressLockedOutForWrongSecretsGets429EvenWithTheRightOne() async throws {
+        let (rig, _) = try await Self.rig()
+        let fleet = try await Self.register(rig.test, ["client_name": "Ward systems"])
+        for attempt in 1...30 {
+            let wrong = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: (fleet.id, "hcs_wrong_\(attempt)"))
+            #expect(wrong.status == 401, "attempt \(attempt): \(wrong.text)")
+        }
+        let locked = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: fleet)
+        #expect(locked.status == 429 && locked.json["error"] as? String == "slow_down", "\(locked.status) \(locked.text)")
+        rig.test.clock.advance(by: 61)
+        let later = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: fleet)
+        #expect(later.status == 200 && later.json["active"] as? Bool == false, "\(later.status) \(later.text)")
+        try await rig.stop()
+    }
+
     /// A client id with a NUL (schemathesis sent one): PostgreSQL refuses NUL in text, so the
     /// lookup answered 500; it must be an invalid_client like any other unknown id.
     @Test(arguments: TestDatabase.available) func aClientIDWithAControlCharacterIsAnInvalidClient(database: TestDatabase) async throws {

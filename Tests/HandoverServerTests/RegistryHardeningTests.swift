@@ -128,4 +128,58 @@ import Testing
             #expect((file[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
         }
     }
+
+    static let reservedSchemes = ["javascript", "file", "data", "vbscript", "about", "itms-services", "prefs", "app-settings", "tel", "sms",
+                                  "mailto", "http", "https", "facetime", "facetime-audio", "maps", "music", "itms", "itms-apps", "itms-appss",
+                                  "shortcuts", "x-apple-reminderkit", "X-Apple-Health"]
+
+    /// An x-callback action on a scheme that iOS keeps for itself, or that runs code, is refused
+    /// with the field and what is accepted.
+    @Test(arguments: reservedSchemes)
+    func anXCallbackActionOnAReservedSchemeIsRefused(scheme: String) async throws {
+        try await TestServer.with(.sqlite) { test in
+            let reply = try await test.request(.POST, "/api/v1/apps", json: [
+                "name": "Pager", "appIDs": ["ABCDE12345.com.example.pager"], "logoutMethod": "x-callback",
+                "logoutAction": "\(scheme)://x-callback-url/logout",
+            ], key: test.adminKey)
+            #expect(reply.status == 422, "\(scheme): \(reply.text)")
+            #expect(reply.json["field"] as? String == "logoutAction")
+            let reason = reply.json["reason"] as? String ?? ""
+            #expect(reason.contains(scheme.lowercased()) && reason.contains("accepted:"), "\(reason)")
+        }
+    }
+
+    /// A logout action fits a real link: at most 2,048 characters, for both methods, when an app
+    /// is registered and when it is changed.
+    @Test func aLogoutActionLongerThan2048CharactersIsRefusedWithTheLimit() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let cases: [(method: String, action: String)] = [
+                ("x-callback", "pager://x-callback-url/logout?pad=" + String(repeating: "a", count: 4989)),
+                ("x-callback", "pager://x-callback-url/logout?pad=" + String(repeating: "a", count: 99_998)),
+                ("ulc", "https://pager.example.com/logout?pad=" + String(repeating: "a", count: 4988)),
+                ("ulc", "https://pager.example.com/logout?pad=" + String(repeating: "a", count: 2012)),
+            ]
+            for (method, action) in cases {
+                #expect(action.count > 2048)
+                let reply = try await test.request(.POST, "/api/v1/apps", json: [
+                    "name": "Pager", "appIDs": ["ABCDE12345.com.example.pager"], "logoutMethod": method, "logoutAction": action,
+                ], key: test.adminKey)
+                #expect(reply.status == 422, "\(method) \(action.count): \(reply.status)")
+                #expect(reply.json["field"] as? String == "logoutAction")
+                #expect((reply.json["reason"] as? String ?? "").contains("at most 2048"), "\(reply.text.prefix(300))")
+            }
+            let fits = "https://pager.example.com/logout?pad=" + String(repeating: "a", count: 2048 - 37)
+            #expect(fits.count == 2048)
+            let made = try await test.request(.POST, "/api/v1/apps", json: [
+                "name": "Pager", "appIDs": ["ABCDE12345.com.example.pager"], "logoutAction": fits,
+            ], key: test.adminKey)
+            #expect(made.status == 201, "\(made.text.prefix(300))")
+            let changed = try await test.request(.PATCH, "/api/v1/apps/\(made.json["id"] as? String ?? "")",
+                                                 json: ["logoutAction": fits + "a"], key: test.adminKey)
+            #expect(changed.status == 422 && changed.json["field"] as? String == "logoutAction", "\(changed.text.prefix(300))")
+            let renamed = try await test.request(.PATCH, "/api/v1/apps/\(made.json["id"] as? String ?? "")",
+                                                 json: ["logoutMethod": "x-callback", "logoutAction": "tel://x-callback-url/logout"], key: test.adminKey)
+            #expect(renamed.status == 422 && renamed.json["field"] as? String == "logoutAction", "\(renamed.text.prefix(300))")
+        }
+    }
 }

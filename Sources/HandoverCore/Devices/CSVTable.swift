@@ -3,6 +3,7 @@ import Foundation
 /// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in
 /// double quotes may hold commas, line breaks and doubled quotes (`""`). A byte-order mark is
 /// skipped; blank lines are skipped. Each record keeps the line it started on, for reports.
+/// ``CSVWriter`` writes what this reads.
 package struct CSVTable: Sendable, Equatable {
     package struct Record: Sendable, Equatable {
         /// The 1-based line the record starts on.
@@ -94,18 +95,5 @@ package struct CSVTable: Sendable, Equatable {
         if quoted { throw .unclosedQuote(line: recordLine) }
         if !field.isEmpty || !fields.isEmpty || fieldStarted { endRecord() }
         self.records = records
-    }
-
-    /// Writes `rows` as CSV (CRLF line ends), quoting fields that need it: the inverse of
-    /// ``init(parsing:)``.
-    package static func render(_ rows: [[String]]) -> String {
-        rows.map { row in
-            row.map { field in
-                // Scalars, not characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
-                field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || field.isEmpty && row.count == 1
-                    ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                    : field
-            }.joined(separator: ",")
-        }.joined(separator: "\r\n") + "\r\n"
     }
 }

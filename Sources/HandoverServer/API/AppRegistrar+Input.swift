@@ -25,9 +25,10 @@ extension AppRegistrar {
         var backchannelLogoutSessionRequired: Bool?
 
         /// Checks that `action` can carry ULC callbacks under `policy` (the registry's apps and the
-        /// tester's targets); throws a 422 naming `field`.
+        /// tester's targets), within ``LogoutActionRule``'s length; throws a 422 naming `field`.
         static func checkLogoutAction(_ action: String, policy: CallbackPolicy, field: String) throws {
             do {
+                try LogoutActionRule.check(action, xCallback: false)
                 let probe = try UniversalLinkCallback(actionText: action, successText: "https://handover.invalid/ok",
                                                       errorText: "https://handover.invalid/error")
                 _ = try policy.evaluate(probe.text)
@@ -36,9 +37,15 @@ extension AppRegistrar {
             }
         }
 
-        /// Checks an x-callback action: `scheme://x-callback-url/<action>` on a custom scheme, with
-        /// no x-success, x-error or x-cancel (each run adds its own callback URLs).
+        /// Checks an x-callback action: `scheme://x-callback-url/<action>` on a custom scheme that
+        /// ``LogoutActionRule`` accepts (none that iOS keeps or that runs code), at most 2,048
+        /// characters, with no x-success, x-error or x-cancel (each run adds its own callback URLs).
         static func checkXCallbackAction(_ action: String) throws {
+            do {
+                try LogoutActionRule.check(action, xCallback: true)
+            } catch {
+                throw APIError.invalid("logoutAction", "\(error.detail); accepted: \(error.accepted)")
+            }
             let request: XCallbackRequest
             do {
                 request = try XCallbackRequest(parsing: action)

@@ -30,12 +30,21 @@ public struct DeviceImportReport: Sendable, Codable {
     /// Whether nothing was written (`--dry-run`).
     public var dryRun: Bool
 
-    /// The imported devices and their keys as CSV (RFC 4180): `line,name,serialNumber,deviceID,key`.
+    /// The imported devices and their keys as CSV (RFC 4180): `line,name,serialNumber,deviceID,key`,
+    /// each field that a spreadsheet would run as a formula neutralised (``CSVWriter``).
     public func keysCSV() -> String {
-        CSVTable.render([["line", "name", "serialNumber", "deviceID", "key"]] + imported.map {
+        CSVWriter.render([["line", "name", "serialNumber", "deviceID", "key"]] + imported.map {
             [String($0.line), $0.name, $0.serialNumber ?? "", $0.id.uuidString.lowercased(), $0.key ?? ""]
         })
     }
+}
+
+/// The import stopped midway: `report` holds the rows committed before it stopped (none with
+/// `allOrNothing`), with their keys, which are shown nowhere else.
+public struct DeviceImportInterrupted: Error, CustomStringConvertible {
+    public var report: DeviceImportReport
+    public var cause: any Error
+    public var description: String { "\(cause)" }
 }
 
 /// The whole file was refused; nothing was imported.
@@ -44,19 +53,42 @@ public struct DeviceImportFileError: Error, CustomStringConvertible {
 }
 
 extension HandoverServer {
+    /// How an import writes: in batches (the default) or in one transaction.
+    public struct DeviceImportWrites: Sendable {
+        /// Rows per transaction in batches: small enough that a batch holds SQLite's one write
+        /// lock for a fraction of a second, so the running server's writes go in between.
+        public static let defaultBatchSize = 250
+        public static let batchSizes = 1...10_000
+
+        public var batchSize: Int
+        /// One transaction for every row: all are imported or none, and the database's write
+        /// lock is held for the whole import.
+        public var allOrNothing: Bool
+
+        public init(batchSize: Int = defaultBatchSize, allOrNothing: Bool = false) {
+            self.batchSize = batchSize
+            self.allOrNothing = allOrNothing
+        }
+    }
+
     /// Registers the devices of a CSV file (header `name,serialNumber,mdmDeviceID`) in the
-    /// configured database, each with its device key, in one transaction: every good row is
-    /// imported, or none when the database fails. Rows with a problem are refused alone, each
-    /// with its line and why; a file that cannot be read as such a table is refused whole
-    /// (``DeviceImportFileError``). With `dryRun`, nothing is written.
-    public static func importDevices(_ configuration: ServerConfiguration, csv: Data, dryRun: Bool,
-                                     logger: Logger = Logger(label: "handover")) async throws -> DeviceImportReport {
+    /// configured database, each with its device key. Every row is checked first; rows with a
+    /// problem are refused alone, each with its line and why; a file that cannot be read as such
+    /// a table is refused whole (``DeviceImportFileError``). The good rows go in by
+    /// ``DeviceImportWrites``: batches, each its own transaction (a failure midway throws
+    /// ``DeviceImportInterrupted`` with the batches committed before it), or all in one.
+    /// `progress` hears the rows imported and the total after each batch. With `dryRun`,
+    /// nothing is written.
+    public static func importDevices(_ configuration: ServerConfiguration, csv: Data, dryRun: Bool, writes: DeviceImportWrites = .init(),
+                                     logger: Logger = Logger(label: "handover"),
+                                     progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
             _ = try configureDatabase(application, configuration)
             try await application.autoMigrate()
-            let report = try await importDevices(csv: csv, dryRun: dryRun, on: application.db, now: Date())
+            let report = try await importDevices(csv: csv, dryRun: dryRun, on: application.db, now: Date(), batchSize: writes.batchSize,
+                                                 allOrNothing: writes.allOrNothing, progress: progress)
             try await application.asyncShutdown()
             return report
         } catch {
@@ -65,7 +97,12 @@ extension HandoverServer {
         }
     }
 
-    static func importDevices(csv: Data, dryRun: Bool, on database: Database, now: Date) async throws -> DeviceImportReport {
+    /// The pause between two batches: the server's writers waiting on SQLite's lock take it then.
+    static let pauseBetweenBatches: Duration = .milliseconds(20)
+
+    static func importDevices(csv: Data, dryRun: Bool, on database: Database, now: Date, batchSize: Int = DeviceImportWrites.defaultBatchSize,
+                              allOrNothing: Bool = false,
+                              progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
         let registered = try await Device.query(on: database).filter(\.$serialNumber != nil).all()
         let names = Dictionary(registered.compactMap { device in device.serialNumber.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
         let plan: DeviceImportPlan
@@ -81,19 +118,49 @@ extension HandoverServer {
             }
             return DeviceImportReport(imported: imported, refused: refused, dryRun: true)
         }
-        let imported = try await database.transaction { db in
-            var imported: [DeviceImportReport.Imported] = []
-            for row in plan.accepted {
-                let device = Device(name: row.name, createdAt: now)
-                device.serialNumber = row.serialNumber
-                device.mdmDeviceID = row.mdmDeviceID
-                try await device.create(on: db)
-                let id = try device.requireID()
-                let key = try await APIKeyIssuer.create(name: "device \(row.name)", scope: .device, deviceID: id, on: db, now: now)
-                imported.append(.init(line: row.line, id: id, name: row.name, serialNumber: row.serialNumber, mdmDeviceID: row.mdmDeviceID, key: key))
+        let total = plan.accepted.count
+        let size = max(1, batchSize)
+        let batches = stride(from: 0, to: total, by: size).map { Array(plan.accepted[$0..<min($0 + size, total)]) }
+        if allOrNothing {
+            do {
+                let imported = try await database.transaction { db in
+                    var imported: [DeviceImportReport.Imported] = []
+                    for batch in batches {
+                        imported += try await insert(batch, on: db, now: now)
+                        try await progress(imported.count, total)
+                    }
+                    return imported
+                }
+                return DeviceImportReport(imported: imported, refused: refused, dryRun: false)
+            } catch {
+                throw DeviceImportInterrupted(report: DeviceImportReport(imported: [], refused: refused, dryRun: false), cause: error)
             }
-            return imported
+        }
+        var imported: [DeviceImportReport.Imported] = []
+        for (index, batch) in batches.enumerated() {
+            do {
+                if index > 0 { try await Task.sleep(for: pauseBetweenBatches) }
+                imported += try await database.transaction { db in try await insert(batch, on: db, now: now) }
+                try await progress(imported.count, total)
+            } catch {
+                throw DeviceImportInterrupted(report: DeviceImportReport(imported: imported, refused: refused, dryRun: false), cause: error)
+            }
         }
         return DeviceImportReport(imported: imported, refused: refused, dryRun: false)
+    }
+
+    /// Registers `rows` and their keys in the caller's transaction.
+    private static func insert(_ rows: [DeviceImportPlan.Row], on db: Database, now: Date) async throws -> [DeviceImportReport.Imported] {
+        var imported: [DeviceImportReport.Imported] = []
+        for row in rows {
+            let device = Device(name: row.name, createdAt: now)
+            device.serialNumber = row.serialNumber
+            device.mdmDeviceID = row.mdmDeviceID
+            try await device.create(on: db)
+            let id = try device.requireID()
+            let key = try await APIKeyIssuer.create(name: "device \(row.name)", scope: .device, deviceID: id, on: db, now: now)
+            imported.append(.init(line: row.line, id: id, name: row.name, serialNumber: row.serialNumber, mdmDeviceID: row.mdmDeviceID, key: key))
+        }
+        return imported
     }
 }

@@ -340,7 +340,7 @@ struct DashboardRoutes: RouteCollection {
                         }
                     }
                     HTML.element("label") { "App IDs (TEAMID.bundle.id, comma-separated)"; HTML.element("input", ["type": "text", "name": "appIDs", "required": "", "placeholder": "ABCDE12345.com.example.mail"]) }
-                    HTML.element("label") { "Logout action URL (targets)"; HTML.element("input", ["type": "text", "name": "logoutAction", "placeholder": "https://mail.example.com/ulc/logout"]) }
+                    HTML.element("label") { "Logout action URL (targets)"; HTML.element("input", ["type": "text", "name": "logoutAction", "maxlength": String(LogoutActionRule.maximumLength), "placeholder": "https://mail.example.com/ulc/logout"]) }
                     HTML.element("label") { "Allowed callback hosts (comma-separated, optional)"; HTML.element("input", ["type": "text", "name": "allowedCallbackHosts"]) }
                     HTML.element("label") { "Deadline in seconds"; HTML.element("input", ["type": "text", "name": "deadlineSeconds", "value": "20", "inputmode": "numeric"]) }
                     HTML.element("button", ["type": "submit"]) { "Register" }

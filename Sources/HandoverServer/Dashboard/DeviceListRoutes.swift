@@ -21,6 +21,7 @@ struct DeviceListRoutes: RouteCollection {
         try await shell.signedIn(request) { session in
             let search = Self.search(from: request)
             let page = try await search.run(on: request.readDB, now: context.clock.now())
+            if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
             let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {
                 Self.form(search)
@@ -110,6 +111,21 @@ struct DeviceListRoutes: RouteCollection {
                     }
                     " "
                 }
+            }
+        }
+    }
+
+    /// A page past the last: 404, with the last page named and linked (the search kept), rather
+    /// than an empty list that looks like the end of the fleet.
+    private static func pastTheLastPage(_ search: DeviceSearch, page: DeviceSearch.Page, signedIn session: DashboardSession) -> Response {
+        var last = search
+        last.page = page.pageCount
+        return DashboardLayout.page("No such page", signedIn: session, status: .notFound) {
+            HTML.element("h2") { "No such page" }
+            HTML.element("p") {
+                "There is no page \(search.page) of this list: \(page.total) device\(page.total == 1 ? "" : "s")"
+                    + (search == DeviceSearch(page: search.page) ? "" : " match") + ", and the last is page \(page.pageCount). "
+                HTML.element("a", ["href": link(last)]) { "Go to page \(page.pageCount)" }
             }
         }
     }

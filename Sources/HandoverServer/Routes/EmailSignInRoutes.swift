@@ -14,7 +14,8 @@ import Vapor
 ///   device of the app that asks), the session the link starts, in the app or in a browser, ends
 ///   with that device's hand-over.
 /// - `POST /auth/email/redeem {token, scope?, clientID?, deviceID?}`: the app opened the link and
-///   trades the token for a session.
+///   trades the token for a session; `clientID`, when given (always with `device_sso`), must be
+///   a registered app's, and every input is checked before the link is used up.
 /// - `GET /auth/email/verify?token=…`: the link landed in a browser. The page asks for one click
 ///   (a `POST`), so that mail scanners that fetch links do not use the token up, then signs the
 ///   browser in and says so.
@@ -144,10 +145,11 @@ struct EmailSignInRoutes: RouteCollection {
     @Sendable func redeem(request: Request) async throws -> Response {
         let input = try request.content.decode(RedeemInput.self, using: JSONDecoder.api)
         let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
-        if scope.deviceSSO {
-            guard let clientID = input.clientID, try await RegisteredClients.team(of: clientID, on: request.db) != nil else {
-                throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
-            }
+        // Every input is checked before the link is used up: a refusal leaves it redeemable.
+        if let clientID = input.clientID {
+            try await Self.checkClientID(clientID, on: request.db)
+        } else if scope.deviceSSO {
+            throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
         }
         try checkGuesses(request)
         guard let used = try await consume(input.token, request: request) else {
@@ -161,6 +163,25 @@ struct EmailSignInRoutes: RouteCollection {
         try response.content.encode(grant)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         return response
+    }
+
+    /// The app a session is for, with or without `device_sso`: a client id of an app in the
+    /// registry (the bundle id after an appID's team id), as Native SSO's token exchange asks of
+    /// its `client_id`. An id the registry does not hold is refused, whatever its team, so no
+    /// token is made for an audience this server does not serve. 400 `invalid_client_id`,
+    /// naming `clientID`.
+    static func checkClientID(_ clientID: String, on database: Database) async throws {
+        func refuse(_ problem: String) -> APIError {
+            APIError(.badRequest, code: "invalid_client_id", reason: "clientID: \(problem)", field: "clientID")
+        }
+        guard !clientID.isEmpty, clientID.utf8.count <= 255 else {
+            throw refuse("give the app's bundle id as registered, 1 to at most 255 characters (\(clientID.utf8.count) were given)")
+        }
+        guard !clientID.containsControlCharacter else { throw refuse(String.controlCharacterAdvice) }
+        guard try await RegisteredClients.team(of: clientID, on: database) != nil else {
+            throw refuse("'\(clientID.prefix(80))' is not an app in this server's registry; accepted: a registered app's bundle id "
+                         + "(an appID's part after the team id), such as com.example.notes")
+        }
     }
 
     @Sendable func verifyPage(request: Request) async throws -> Response {

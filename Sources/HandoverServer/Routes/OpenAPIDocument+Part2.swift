@@ -485,7 +485,12 @@ extension OpenAPIDocument {
                       description: Space-separated; `device_sso` also returns a device secret and an ID token.
                     clientID:
                       type: string
-                      description: The app's bundle id, as registered; required with `device_sso`.
+                      maxLength: 255
+                      description: |
+                        The app's bundle id, as registered (an appID's part after the team id);
+                        required with `device_sso`. An id the registry does not hold, or one with
+                        control characters or over 255 characters, is refused with 400
+                        `invalid_client_id` before the link is used up.
                     deviceID:
                       type: string
                       format: uuid
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
                     $ref: "#/components/schemas/SessionGrant"
             "400":
               $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SignInRefused"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
     """#
 }

@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
               $ref: "#/components/responses/RateLimited"
             "422":
               $ref: "#/components/responses/Unprocessable"
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/cancel:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
     """#
 }

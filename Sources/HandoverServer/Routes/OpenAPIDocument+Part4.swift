@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/cancel:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
         post:
           tags: [operations]
           operationId: cancelOperation
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
                 type: object
                 required: [error]
                 properties:
-                  error:
-                    type: string
-                  error_description:
-                    type: string
-        SessionUnauthorized:
     """#
 }

@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                  error:
+                    type: string
+                  error_description:
+                    type: string
+        SessionUnauthorized:
           description: |
             No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
             or its session was signed out (`session_revoked`).
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
             androidFingerprints:
               type: array
               description: SHA-256 signing-certificate fingerprints; required with androidPackage.
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
     """#
 }

@@ -2,8 +2,13 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2898 of the YAML.
+    /// Lines 2501–2903 of the YAML.
     static let part6 = #"""
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
               description: |
                 Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
                 `logout_token`) when one of the app's sessions ends: https, no fragment.
