@@ -317,6 +317,7 @@ let package = Package(
                 "SessionTokens",
                 "OutOfBand",
                 "APNsTestServer",
+                "TestPeers",
                 server("Clocks", "swift-clocks"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("NIOPosix", "swift-nio"),
@@ -326,7 +327,9 @@ let package = Package(
                 server("PropertyBased", "swift-property-based"),
             ]
         ),
-        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn"]),
+        // Starts the tests' loopback peers written in Python (Tests/Peers); linked by test targets only.
+        .target(name: "TestPeers", path: "Tests/TestPeers"),
+        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn", "TestPeers"]),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [

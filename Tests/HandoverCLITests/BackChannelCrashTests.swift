@@ -1,6 +1,5 @@
-import AppleIDTestServer
-import AppleSignIn
 import Foundation
+import TestPeers
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,8 +11,6 @@ import FoundationNetworking
 /// (joserfc), which validates each token as Back-Channel Logout 1.0 section 2.6 says.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct BackChannelCrashTests {
     static let clientID = "com.example.handover"
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Peers/oidc_backend.py")
 
     static func python(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
@@ -38,39 +35,19 @@ import FoundationNetworking
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-bcl-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
-        // Apple on loopback, on the wall clock (the server checks Apple's tokens against its own).
-        let apple = try await AppleIDTestServer.start(clock: ManualClock(start: Date()))
-        let pem = try apple.registerClient(clientID: Self.clientID, teamID: "TEAM123456", keyID: "KEY1234567")
-        let keyFile = work.appendingPathComponent("AuthKey.p8")
-        try pem.write(to: keyFile, atomically: true, encoding: .utf8)
-        let environment = ["HANDOVER_APPLE_CLIENT_IDS": Self.clientID, "HANDOVER_APPLE_TEAM_ID": "TEAM123456",
-                           "HANDOVER_APPLE_KEY_ID": "KEY1234567", "HANDOVER_APPLE_PRIVATE_KEY_FILE": keyFile.path,
-                           "HANDOVER_APPLE_BASE_URL": apple.baseURL.absoluteString]
+        let apple = try await AppleOnLoopback.start(in: work)
+        let environment = apple.environment
         let arguments = ["--public-url", issuer, "--webhook-private-targets"]
         let data = work.appendingPathComponent("data")
 
         // The team's backend.
-        let portFile = work.appendingPathComponent("backend.port")
-        let backend = Process()
-        backend.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        backend.arguments = ["python3", Self.script.path, "serve", issuer, Self.clientID, portFile.path]
-        try backend.run()
-        defer { kill(backend.processIdentifier, SIGKILL); backend.waitUntilExit() }
-        var backendPort: Int?
-        for _ in 0..<200 where backendPort == nil {
-            backendPort = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        let backendURL = "http://127.0.0.1:\(try #require(backendPort))"
+        let backend = try await PythonPeer.start("oidc_backend.py", ["serve", issuer, Self.clientID], portFileAt: 3)
+        defer { backend.stop() }
+        let backendURL = "http://127.0.0.1:\(backend.port)"
 
         let first = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
         let admin = try #require(first.firstAdminKey)
-        let app = try await first.request("POST", "api/v1/apps", json: [
-            "name": "Handover", "appIDs": ["ABCDE12345.\(Self.clientID)"], "logoutAction": "https://handover.example.com/logout",
-            "backchannelLogoutURI": backendURL + "/backchannel",
-        ], key: admin)
-        #expect(app.status == 201, "\(String(decoding: app.body, as: UTF8.self))")
-        let appID = try #require(app.json["id"] as? String)
+        let appID = try await AppleOnLoopback.registerApp(backchannelLogoutURI: backendURL + "/backchannel", on: first, key: admin)
 
         // Forty shared phones, each with one signed-in session, hand over at once.
         let deviceCount = 40
@@ -79,14 +56,7 @@ import FoundationNetworking
             let device = try await first.request("POST", "api/v1/devices", json: ["name": "phone-\(index)"], key: admin)
             let id = try #require((device.json["device"] as? [String: Any])?["id"] as? String)
             devices.append((id, try #require(device.json["key"] as? String)))
-            let nonce = try #require(try await first.request("POST", "auth/apple/nonce").json["nonce"] as? String)
-            let sub = "nurse-\(index)"
-            let token = try await apple.makeIdentityToken(sub: sub, aud: Self.clientID, nonce: IdentityTokenVerifier.sha256Hex(nonce))
-            let code = apple.issueAuthorizationCode(clientID: Self.clientID, sub: sub)
-            let signIn = try await first.request("POST", "auth/apple", json: [
-                "identityToken": token, "authorizationCode": code, "nonce": nonce, "scope": "openid device_sso", "deviceID": id,
-            ])
-            #expect(signIn.status == 200, "\(String(decoding: signIn.body, as: UTF8.self))")
+            try await apple.signIn("nurse-\(index)", deviceID: id, on: first)
         }
         for device in devices {
             let run = try await first.request("POST", "api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key)
@@ -97,7 +67,7 @@ import FoundationNetworking
         let beforeRestart = try await received(backendURL)
 
         let second = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
-        // Rows leased by the killed instance wait out their one-minute lease, then are sent again.
+        // Rows leased by the killed instance wait out their 30 s lease, then are sent again.
         var report = try await received(backendURL)
         let give = Date().addingTimeInterval(90)
         while Set(report.compactMap { $0["sid"] }).count < deviceCount && Date() < give {

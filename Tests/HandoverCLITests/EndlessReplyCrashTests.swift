@@ -1,6 +1,5 @@
-import AppleIDTestServer
-import AppleSignIn
 import Foundation
+import TestPeers
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,43 +12,25 @@ import FoundationNetworking
 /// counts before it goes out: after the restart the delivery is tried once more, cut off after
 /// 8 KB, shown as failed, and never sent again.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct EndlessReplyCrashTests {
-    static let clientID = "com.example.handover"
+    static let clientID = AppleOnLoopback.clientID
 
     @Test func aDeliveryCutOffByASIGKILLCountsAndGivesUpAfterItsAttempts() async throws {
-        guard (try? BackChannelCrashTests.python(["-c", "import http.server"]).0) == 0 else {
-            print("SKIP the endless-reply crash test: python3 is not installed")
-            return
-        }
+        guard PythonPeer.canImport("http.server", skipping: "the endless-reply crash test") else { return }
         let port = try #require(Int(try BackChannelCrashTests.python(["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]).1))
         let issuer = "http://127.0.0.1:\(port)"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-endless-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
-        let apple = try await AppleIDTestServer.start(clock: ManualClock(start: Date()))
-        let pem = try apple.registerClient(clientID: Self.clientID, teamID: "TEAM123456", keyID: "KEY1234567")
-        let keyFile = work.appendingPathComponent("AuthKey.p8")
-        try pem.write(to: keyFile, atomically: true, encoding: .utf8)
-        let environment = ["HANDOVER_APPLE_CLIENT_IDS": Self.clientID, "HANDOVER_APPLE_TEAM_ID": "TEAM123456",
-                           "HANDOVER_APPLE_KEY_ID": "KEY1234567", "HANDOVER_APPLE_PRIVATE_KEY_FILE": keyFile.path,
-                           "HANDOVER_APPLE_BASE_URL": apple.baseURL.absoluteString, "HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS": "2"]
+        let apple = try await AppleOnLoopback.start(in: work)
+        var environment = apple.environment
+        environment["HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS"] = "2"
         let arguments = ["--public-url", issuer, "--webhook-private-targets"]
         let data = work.appendingPathComponent("data")
 
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Peers/hostile_peer.py")
-        let portFile = work.appendingPathComponent("peer.port")
-        let peer = Process()
-        peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        peer.arguments = ["python3", script.path, portFile.path]
-        try peer.run()
-        defer { kill(peer.processIdentifier, SIGKILL); peer.waitUntilExit() }
-        var peerPort: Int?
-        for _ in 0..<200 where peerPort == nil {
-            peerPort = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        let peerURL = "http://127.0.0.1:\(try #require(peerPort))"
+        let peer = try await PythonPeer.start("hostile_peer.py")
+        defer { peer.stop() }
+        let peerURL = "http://127.0.0.1:\(peer.port)"
         func trickles() async throws -> Int {
             let (body, _) = try await URLSession.shared.data(from: URL(string: peerURL + "/_report")!)
             let report = try JSONSerialization.jsonObject(with: body) as? [String: Any]
@@ -58,22 +39,11 @@ import FoundationNetworking
 
         let first = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
         let admin = try #require(first.firstAdminKey)
-        let app = try await first.request("POST", "api/v1/apps", json: [
-            "name": "Handover", "appIDs": ["ABCDE12345.\(Self.clientID)"], "logoutAction": "https://handover.example.com/logout",
-            "backchannelLogoutURI": peerURL + "/trickle/backchannel",
-        ], key: admin)
-        #expect(app.status == 201, "\(String(decoding: app.body, as: UTF8.self))")
-        let appID = try #require(app.json["id"] as? String)
+        let appID = try await AppleOnLoopback.registerApp(backchannelLogoutURI: peerURL + "/trickle/backchannel", on: first, key: admin)
         let device = try await first.request("POST", "api/v1/devices", json: ["name": "ward-7-phone-1"], key: admin)
         let deviceID = try #require((device.json["device"] as? [String: Any])?["id"] as? String)
         let deviceKey = try #require(device.json["key"] as? String)
-        let nonce = try #require(try await first.request("POST", "auth/apple/nonce").json["nonce"] as? String)
-        let token = try await apple.makeIdentityToken(sub: "nurse-1", aud: Self.clientID, nonce: IdentityTokenVerifier.sha256Hex(nonce))
-        let signIn = try await first.request("POST", "auth/apple", json: [
-            "identityToken": token, "authorizationCode": apple.issueAuthorizationCode(clientID: Self.clientID, sub: "nurse-1"),
-            "nonce": nonce, "scope": "openid device_sso", "deviceID": deviceID,
-        ])
-        #expect(signIn.status == 200, "\(String(decoding: signIn.body, as: UTF8.self))")
+        try await apple.signIn("nurse-1", deviceID: deviceID, on: first)
         let run = try await first.request("POST", "api/v1/devices/\(deviceID)/logout-runs", json: ["apps": [appID]], key: deviceKey)
         let runID = try #require(run.json["id"] as? String)
 

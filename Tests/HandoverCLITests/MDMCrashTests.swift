@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,9 +9,6 @@ import FoundationNetworking
 /// Microsoft Graph of `Tests/Peers/mdm_vendor.py` answered each first attempt 503); after a
 /// restart on the same data directory every command reaches the MDM once: none lost, none sent twice.
 @Suite(.timeLimit(.minutes(5))) struct MDMCrashTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Peers/mdm_vendor.py")
-
     @Test(arguments: ["jamf", "intune"]) func everyOwedMDMCommandIsSentOnceAfterASIGKILL(vendor: String) async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
             print("SKIP the MDM crash test: python3 is not installed")
@@ -21,19 +19,11 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: work) }
         let count = 20
         let serials = (0..<count).map { String(format: "C02CRASH%04d", $0) }
-        let portFile = work.appendingPathComponent("jamf.port")
-        let peer = Process()
-        peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        peer.arguments = ["python3", Self.script.path, vendor, portFile.path, "crash-client", "crash-secret",
-                          serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")]
-        try peer.run()
-        defer { kill(peer.processIdentifier, SIGKILL); peer.waitUntilExit() }
-        var vendorPort: Int?
-        for _ in 0..<200 where vendorPort == nil {
-            vendorPort = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        let jamf = "http://127.0.0.1:\(try #require(vendorPort))"  // the vendor's origin (Jamf Pro or Graph)
+        let peer = try await PythonPeer.start("mdm_vendor.py", [vendor, "crash-client", "crash-secret",
+                                                                serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")],
+                                              portFileAt: 1)
+        defer { peer.stop() }
+        let jamf = "http://127.0.0.1:\(peer.port)"  // the vendor's origin (Jamf Pro or Graph)
         // Half the commands' first attempts are answered 503 (still owed at the kill); the other
         // half are accepted but answered 5 s late, so the kill cuts them off in flight: after the
         // restart the server must find them at the MDM rather than send them again.

@@ -1,18 +1,13 @@
 import Foundation
+import TestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// `Tests/Peers/hostile_peer.py`: a loopback HTTP peer that answers as a hostile or broken
 /// backend, webhook receiver or MDM would (an endless body, a 1.5 GB one, a trickle, a 1 MB
 /// error, no answer at all), and counts what it was sent.
 final class HostilePeer: @unchecked Sendable {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Peers/hostile_peer.py")
-
     /// How the peer answers a path that starts with the case's raw value.
     enum Answer: String, Sendable, CaseIterable {
         case ok, endless, huge, trickle, longError = "long-error", hang
@@ -26,23 +21,9 @@ final class HostilePeer: @unchecked Sendable {
     func url(_ answer: Answer, _ rest: String = "") -> String { origin + "/" + answer.rawValue + rest }
 
     init() async throws {
-        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-peer-\(UUID().uuidString).port")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, portFile.path]
-        try process.run()
-        self.process = process
-        var port: Int?
-        for _ in 0..<200 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        try? FileManager.default.removeItem(at: portFile)
-        guard let port else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the hostile peer did not start"])
-        }
-        self.port = port
+        let peer = try await PythonPeer.start("hostile_peer.py")
+        self.process = peer.process
+        self.port = peer.port
     }
 
     struct Report: Decodable {
@@ -59,8 +40,5 @@ final class HostilePeer: @unchecked Sendable {
     /// How many requests reached paths that answer as `answer`.
     func count(_ answer: Answer) async throws -> Int { try await report().requests[answer.rawValue] ?? 0 }
 
-    func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func stop() { PythonPeer(process: process, port: port).stop() }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestPeers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,9 +10,6 @@ import NIOFoundationCompat
 /// `Tests/Peers/mdm_vendor.py`: a loopback Jamf Pro or Microsoft Graph, written from the
 /// vendors' API references, with controls a test uses to expire tokens and script failures.
 final class MDMVendorPeer: @unchecked Sendable {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Peers/mdm_vendor.py")
-
     enum Vendor: String, Sendable, CaseIterable { case jamf, intune }
 
     /// A request the vendor received.
@@ -38,24 +36,11 @@ final class MDMVendorPeer: @unchecked Sendable {
     /// Starts it knowing `devices` (serial number → the vendor's device id).
     init(_ vendor: Vendor, devices: [String: String]) async throws {
         self.vendor = vendor
-        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("mdm-vendor-\(UUID().uuidString).port")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, vendor.rawValue, portFile.path, Self.clientID, Self.clientSecret,
-                             devices.map { "\($0.key)=\($0.value)" }.joined(separator: ",")]
-        try process.run()
-        self.process = process
-        var port: Int?
-        for _ in 0..<200 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        try? FileManager.default.removeItem(at: portFile)
-        guard let port else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the \(vendor) loopback did not start"])
-        }
-        self.port = port
+        let peer = try await PythonPeer.start("mdm_vendor.py", [vendor.rawValue, Self.clientID, Self.clientSecret,
+                                                                devices.map { "\($0.key)=\($0.value)" }.joined(separator: ",")],
+                                              portFileAt: 1)
+        self.process = peer.process
+        self.port = peer.port
     }
 
     static func isAvailable() -> Bool {
@@ -84,10 +69,7 @@ final class MDMVendorPeer: @unchecked Sendable {
         try await log().requests.filter { $0.method == "POST" && !$0.path.hasSuffix("/token") }
     }
 
-    func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func stop() { PythonPeer(process: process, port: port).stop() }
 
     /// The management id the Jamf loopback gives a device id (uuid5 of the URL namespace).
     static func jamfManagementID(_ deviceID: String) -> String {

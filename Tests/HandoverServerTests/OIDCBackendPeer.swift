@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,19 +14,7 @@ enum OIDCBackendPeer {
         .deletingLastPathComponent().appendingPathComponent("Peers/oidc_backend.py")
 
     /// Whether python3 can import joserfc; prints the reason to skip when not.
-    static func isAvailable() -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import joserfc"]
-        probe.standardError = FileHandle.nullDevice
-        probe.standardOutput = FileHandle.nullDevice
-        do { try probe.run() } catch { return false }
-        probe.waitUntilExit()
-        if probe.terminationStatus != 0 {
-            print("SKIP the joserfc backend: python3 with the joserfc package is not installed (bash .ci/run installs it)")
-        }
-        return probe.terminationStatus == 0
-    }
+    static func isAvailable() -> Bool { PythonPeer.canImport("joserfc", skipping: "the joserfc backend") }
 
     /// Verifies `token` as a backend would; returns (accepted, output).
     static func verify(issuer: String, audience: String, kind: String, token: String, now: Date) throws -> (Bool, String) {
@@ -57,30 +46,14 @@ enum OIDCBackendPeer {
         var url: String { "http://127.0.0.1:\(port)" }
 
         init(issuer: String, clientID: String, now: Date) async throws {
-            let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-backend-\(UUID().uuidString).port")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", OIDCBackendPeer.script.path, "serve", issuer, clientID, portFile.path, String(Int(now.timeIntervalSince1970))]
-            try process.run()
-            self.process = process
-            var port: Int?
-            for _ in 0..<200 {
-                if let text = try? String(contentsOf: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            try? FileManager.default.removeItem(at: portFile)
-            guard let port else {
-                kill(process.processIdentifier, SIGKILL)
-                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the joserfc backend did not start"])
-            }
-            self.port = port
+            let peer = try await PythonPeer.start("oidc_backend.py", ["serve", issuer, clientID, String(Int(now.timeIntervalSince1970))],
+                                                  portFileAt: 3)
+            self.process = peer.process
+            self.port = peer.port
         }
 
         /// Kills it: SIGKILL, since a child of the test runner may inherit SIGTERM ignored.
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        func stop() { PythonPeer(process: process, port: port).stop() }
     }
 
     /// A port nothing listens on now, for a server that must know its own public URL before it starts.

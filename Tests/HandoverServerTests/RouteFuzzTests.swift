@@ -45,7 +45,23 @@ import Testing
     ]
 
     @Test func everyRouteSurvivesHostileInput() async throws {
-        try await TestServer.with(.sqlite, developerMode: true) { test in
+        // Loopback peers that play a team's backend, webhook receivers and the MDM, answering with
+        // replies without end (or 1.5 GB, or a 1 MB error): the outboxes deliver to them between
+        // requests, and the server must neither grow nor stop.
+        let peer = BackendPeers.pythonIsAvailable() ? try await HostilePeer() : nil
+        defer { peer?.stop() }
+        let port = try await OIDCBackendPeer.freePort()
+        let rig = try await AppleRig.start(.sqlite) { configuration in
+            configuration.port = port
+            configuration.publicURL = try? ServerConfiguration.parsePublicURL("http://127.0.0.1:\(port)", setting: "test")
+            configuration.developerMode = true
+            if let peer {
+                configuration.mdm = MDMConfiguration(connector: .jamf(baseURL: URL(string: peer.url(.endless, "/mdm"))!, clientID: "fuzz",
+                                                                      clientSecret: "fuzz-secret"), action: .lock)
+            }
+        }
+        let test = rig.test
+        do {
             // Real ids to mix in, so routes get past "not found" now and then.
             let app = try await test.registerTarget("Fuzz")
             let device = try await test.registerDevice("fuzz-phone")
@@ -72,6 +88,16 @@ import Testing
                 "webhookID": [hookID], "operationID": [UUID().uuidString.lowercased()], "deviceToken": ["abc123"],
             ]
             let keys: [String?] = [nil, test.adminKey, device.key, "hov_" + String(repeating: "x", count: 40), String(repeating: "k", count: 8000)]
+            var outbox = HostileDeliveries()
+            if let peer {
+                for answer in [HostilePeer.Answer.endless, .huge, .longError] {
+                    let hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": peer.url(answer, "/hook"), "events": ["run.failed", "device.out_of_service"]],
+                                                      key: test.adminKey)
+                    #expect(hook.status == 201, "\(hook.text)")
+                }
+                _ = try await OpenIDConnectTests.register(test, ["client_name": "endless backend", "backchannel_logout_uri": peer.url(.endless, "/bcl")])
+            }
+            let residentBefore = WebhookOutboxHardeningTests.residentBytes()
 
             let routes = test.server.application.routes.all
             var generator = SystemRandomNumberGenerator()
@@ -147,12 +173,46 @@ import Testing
                 }
                 if requests % 200 == 0 {
                     #expect(try await test.request(.GET, "/healthz").status == 200, "the server stopped answering after \(requests) requests")
-                    test.clock.advance(by: 120)  // past the rate-limit windows, so limits do not hide the routes
+                    rig.advance(120)  // past the rate-limit windows, so limits do not hide the routes
+                    if peer != nil { try await outbox.handOver(rig, device: device, app: app, round: requests / 200) }
                 }
+            }
+            if let peer {
+                let seen = try await peer.report().requests
+                print("route fuzz: hostile peers: \(outbox.summary); they received \(seen.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")); "
+                      + "the server grew by \((WebhookOutboxHardeningTests.residentBytes() - residentBefore) >> 20) MB")
+                #expect(outbox.webhooks > 0 && outbox.backChannel > 0 && outbox.mdm > 0, "every outbox met a hostile peer: \(outbox.summary)")
+                #expect(try await test.request(.GET, "/healthz").status == 200)
             }
             let summary = statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
             print("route fuzz: \(requests) requests over \(covered.count) of \(routes.count) routes in \(Int(Self.budget)) s; statuses \(summary)")
             #expect(covered.count == Set(routes.map { "\($0.method) \($0.path.map(\.description).joined(separator: "/"))" }).count)
+        } catch {
+            Issue.record(error)
         }
+        try await rig.stop()
+    }
+}
+
+/// The fuzzer's hand-overs between its requests, and what the outboxes then attempted against
+/// the hostile peers.
+struct HostileDeliveries {
+    var webhooks = 0
+    var backChannel = 0
+    var mdm = 0
+
+    var summary: String { "\(webhooks) webhook, \(backChannel) back-channel and \(mdm) MDM attempts" }
+
+    /// A user signs in on the device and it is handed over; its earlier run's deadlines fire (the
+    /// clock moved), the device goes out of service, and every outbox delivers what it owes.
+    mutating func handOver(_ rig: AppleRig, device: (id: String, key: String), app: String, round: Int) async throws {
+        _ = try await rig.signIn(sub: "fuzz-user-\(round)", extra: ["deviceID": device.id])
+        _ = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [app]], key: device.key)
+        rig.advance(3600)
+        try await rig.test.server.fireDeadlines()
+        try await rig.test.server.fireDeadlines()
+        webhooks += try await rig.test.server.deliverWebhooks()
+        backChannel += try await rig.test.server.deliverBackChannelLogouts()
+        mdm += try await rig.test.server.deliverMDMCommands()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import HandoverServer
 import Testing
 
@@ -106,15 +107,5 @@ struct WebhookOutboxHardeningTests {
 
 /// Whether python3 runs here (the loopback peers are Python scripts); prints why a test skips.
 enum BackendPeers {
-    static func pythonIsAvailable() -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import http.server"]
-        probe.standardError = FileHandle.nullDevice
-        probe.standardOutput = FileHandle.nullDevice
-        do { try probe.run() } catch { return false }
-        probe.waitUntilExit()
-        if probe.terminationStatus != 0 { print("SKIP the hostile peer: python3 is not installed") }
-        return probe.terminationStatus == 0
-    }
+    static func pythonIsAvailable() -> Bool { PythonPeer.canImport("http.server", skipping: "the hostile peer") }
 }
