@@ -70,13 +70,18 @@ struct BackChannelOutboxHardeningTests {
         do {
             let app = try await Self.app(rig, uri: peer.url(.hang, "/bcl"))
             _ = try await OpenIDConnectTests.register(rig.test, ["client_name": "fleet backend", "backchannel_logout_uri": live.origin + "/backchannel"])
+            let first = ContinuousClock.now
             for index in 0..<40 { _ = try await Self.handOver(rig, app: app, device: "phone-\(index)") }
             let started = ContinuousClock.now
             while live.received.count < 40, started.duration(to: .now) < .seconds(30) { try await Task.sleep(for: .milliseconds(20)) }
             let waited = started.duration(to: .now)
             #expect(live.received.count == 40, "the healthy backend got \(live.received.count) of 40")
             #expect(waited < .seconds(8), "the healthy backend's 40 tokens took \(waited)")
-            #expect(try await peer.count(.hang) <= 2, "the hung backend holds at most two lanes")
+            // Two lanes, each attempt ending after its 10 s: on a busy machine the first two may have
+            // timed out and the next two begun.
+            let allowed = 2 * (1 + Int(first.duration(to: .now) / .seconds(10)))
+            let hung = try await peer.count(.hang)
+            #expect(hung <= allowed, "the hung backend holds at most two lanes (\(hung) requests, \(allowed) allowed)")
 
             // A hand-over now, while the hung backend still holds its lanes.
             _ = try await Self.handOver(rig, app: app, device: "phone-late")

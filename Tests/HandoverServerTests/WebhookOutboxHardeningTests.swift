@@ -84,6 +84,7 @@ struct WebhookOutboxHardeningTests {
             _ = try await Self.webhook(test, healthy.url, events: ["run.completed"])
             // Forty hand-overs complete: forty events for each receiver.
             let app = try await test.registerTarget("Mail")
+            let first = ContinuousClock.now
             for index in 0..<40 {
                 let device = try await test.registerDevice("phone-\(index)")
                 let run = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [app]], key: device.key)
@@ -99,7 +100,9 @@ struct WebhookOutboxHardeningTests {
             let hung = try await peer.count(.hang)
             #expect(healthy.deliveries.count == 40, "the healthy receiver got \(healthy.deliveries.count) of 40")
             #expect(waited < .seconds(8), "the healthy receiver's 40 events took \(waited) behind a hung one")
-            #expect(hung <= 2, "the hung receiver holds at most its two lanes (\(hung) requests on their way)")
+            // Two lanes, each attempt ending after its 10 s (on a busy machine the next two may have begun).
+            let allowed = 2 * (1 + Int(first.duration(to: .now) / .seconds(10)))
+            #expect(hung <= allowed, "the hung receiver holds at most its two lanes (\(hung) requests, \(allowed) allowed)")
         }
         try await healthy.stop()
     }
