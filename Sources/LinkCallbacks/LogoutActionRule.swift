@@ -52,8 +52,12 @@ public enum LogoutActionRule {
 
     /// Checks an action's length and scheme; the parsers of its method check the rest.
     ///
-    /// - Parameter xCallback: whether the action is an x-callback-url (then `http` and `https`
-    ///   are refused too; a ULC action must be `https`, which ``CallbackPolicy`` checks).
+    /// - Parameters:
+    ///   - action: the logout action as registered, such as `notes://x-callback-url/logout`.
+    ///   - xCallback: whether the action is an x-callback-url (then `http` and `https` are
+    ///     refused too; a ULC action must be `https`, which ``CallbackPolicy`` checks).
+    /// - Throws: ``LinkError`` naming `action`: `tooLong` past ``maximumLength``, or
+    ///   `disallowedScheme` with the scheme's class and what is accepted.
     public static func check(_ action: String, xCallback: Bool) throws(LinkError) {
         let length = action.utf8.count
         guard length <= maximumLength else {
