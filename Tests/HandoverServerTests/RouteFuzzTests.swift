@@ -64,7 +64,9 @@ import Testing
         do {
             // Real ids to mix in, so routes get past "not found" now and then.
             let app = try await test.registerTarget("Fuzz")
-            let device = try await test.registerDevice("fuzz-phone")
+            // A serial number, so the MDM is asked (and meets the hostile peer) when the device goes out of service.
+            let created = try await test.request(.POST, "/api/v1/devices", json: ["name": "fuzz-phone", "serialNumber": "C02FUZZ00001"], key: test.adminKey)
+            let device = (id: (created.json["device"] as? [String: Any])?["id"] as? String ?? "", key: created.json["key"] as? String ?? "")
             let run = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", key: device.key)
             let runID = run.json["id"] as? String ?? UUID().uuidString
             let itemID = (run.json["items"] as? [[String: Any]])?.first?["id"] as? String ?? UUID().uuidString
