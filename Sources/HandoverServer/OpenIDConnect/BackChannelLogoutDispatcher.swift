@@ -55,7 +55,7 @@ struct BackChannelLogoutDispatcher: Sendable {
         let full = lanes.full
         if !full.isEmpty { query = query.filter(\.$clientID !~ Array(full)) }
         let due = try await query.sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return lanes.dispatch([BackChannelLogoutDelivery](), by: { $0.clientID }) { _ in false } }
+        guard let sql = database as? any SQLDatabase else { return .none }
         return lanes.dispatch(due, by: { $0.clientID }) { [self] delivery in
             do {
                 return try await leaseAndAttempt(delivery, sql: sql)

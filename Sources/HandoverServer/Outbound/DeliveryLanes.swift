@@ -85,6 +85,9 @@ extension DeliveryLanes {
         let lanes: [Task<Void, Never>]
         fileprivate let attempted: NIOLockedValueBox<Int>
 
+        /// A pass that started nothing.
+        static var none: Dispatch { Dispatch(lanes: [], attempted: NIOLockedValueBox(0)) }
+
         /// Waits for this pass's lanes; returns how many deliveries they attempted.
         func finished() async -> Int {
             for lane in lanes { await lane.value }

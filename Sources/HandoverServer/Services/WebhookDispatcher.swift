@@ -58,7 +58,7 @@ struct WebhookDispatcher: Sendable {
         let full = lanes.full.compactMap(UUID.init(uuidString:))
         if !full.isEmpty { query = query.filter(\.$webhookID !~ full) }
         let due = try await query.sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return lanes.dispatch([WebhookDelivery](), by: { $0.webhookID.uuidString }) { _ in false } }
+        guard let sql = database as? any SQLDatabase else { return .none }
         return lanes.dispatch(due, by: { $0.webhookID.uuidString }) { [self] delivery in
             do {
                 return try await leaseAndAttempt(delivery, sql: sql)
