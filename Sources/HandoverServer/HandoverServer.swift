@@ -335,6 +335,7 @@ public final class HandoverServer: Sendable {
             return true
         }
         try DataDirectory.prepare(configuration.dataDirectory)
+        application.migrations.add(AddPendingItemIndexes())
         let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
         // One writer for the whole server, and readers beside it (``DatabaseID/sqliteReads``).
         application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)

@@ -53,7 +53,7 @@ package struct LogoutItemTransitions {
         guard !runs.isEmpty else { return [] }
         let rows = try await sql.raw("""
             SELECT DISTINCT run_id FROM logout_items WHERE run_id IN (\(SQLList(runs.map { SQLBind($0) })))
-            AND status = \(bind: LogoutItemState.pending.rawValue)
+            AND status = \(literal: LogoutItemState.pending.rawValue)
             """).all()
         return Set(try rows.map { try $0.decode(column: "run_id", as: UUID.self) })
     }
@@ -70,7 +70,7 @@ package struct LogoutItemTransitions {
             WHERE id = \(bind: item) AND run_id = \(bind: run) AND status = \(bind: pending)
             AND attempts >= \(bind: attempt)
             RETURNING app_name, (SELECT COUNT(*) FROM logout_items AS other WHERE other.run_id = \(bind: run)
-            AND other.status = \(bind: pending) AND other.id <> \(bind: item)) AS others_pending
+            AND other.status = \(literal: pending) AND other.id <> \(bind: item)) AS others_pending
             """).all()
         guard let row = rows.first else { return nil }
         return (try row.decode(column: "app_name", as: String.self), try row.decode(column: "others_pending", as: Int.self))
@@ -109,7 +109,7 @@ package struct LogoutItemTransitions {
     /// How many items of the run are still pending.
     package func pendingCount(run: UUID) async throws -> Int {
         try await sql.raw("""
-            SELECT COUNT(*) AS pending_count FROM logout_items WHERE run_id = \(bind: run) AND status = \(bind: LogoutItemState.pending.rawValue)
+            SELECT COUNT(*) AS pending_count FROM logout_items WHERE run_id = \(bind: run) AND status = \(literal: LogoutItemState.pending.rawValue)
             """).first()?.decode(column: "pending_count", as: Int.self) ?? 0
     }
 }

@@ -53,7 +53,7 @@ package struct LogoutRunRows {
     /// Pending items whose deadline is at or before `now`, the earliest first, at most `limit`.
     package func due(at now: Date, limit: Int) async throws -> [Item] {
         try await sql.raw("""
-            SELECT \(Self.itemColumns) FROM logout_items WHERE status = \(bind: LogoutItemState.pending.rawValue)
+            SELECT \(Self.itemColumns) FROM logout_items WHERE status = \(literal: LogoutItemState.pending.rawValue)
             AND deadline_at <= \(bind: now) ORDER BY deadline_at LIMIT \(literal: limit)
             """).all().map(Self.item(row:))
     }
