@@ -67,6 +67,14 @@ public final class HandoverServer: Sendable {
                 // database to itself, and SQLite answers the old mode instead of failing when it
                 // cannot have it, so the answer is checked.
                 try await enableWriteAheadLog(sql)
+                // A statement that writes many rows inside a transaction (a batch of callbacks'
+                // UPDATE … FROM (VALUES …), a batch's INSERTs) keeps a statement journal, to undo
+                // itself alone if it fails half-way. In a temporary file (SQLite's default) that
+                // is a write system call per page it touches, on the one writer's path: in memory
+                // it is a copy. It is a setting of the connection, and the writer has one for the
+                // server's life (``SingleConnectionDatabase``). Issue 37.
+                try await sql.raw("PRAGMA temp_store = MEMORY").run()
+                try await WALCheckpoint.configureWriter(sql)
             }
             do {
                 try await application.autoMigrate()
@@ -177,6 +185,14 @@ public final class HandoverServer: Sendable {
         }
         throw ConfigurationError(setting: "--data-dir", problem: "the SQLite database could not be put in WAL mode (another process has it open?)",
                                  accepted: "a data directory no other program is using")
+    }
+
+    /// The background checkpoint of SQLite's log, on a reader connection; nil on PostgreSQL.
+    static func walCheckpoint(of application: Application) -> WALCheckpoint? {
+        guard application.databases.configuration(for: .sqliteReads) != nil,
+              let reader = application.databases.database(.sqliteReads, logger: application.logger,
+                                                          on: application.eventLoopGroup.any()) as? any SQLDatabase else { return nil }
+        return WALCheckpoint(reader: reader)
     }
 
     /// Stops background work, closes connections and releases the port.
@@ -319,6 +335,7 @@ public final class HandoverServer: Sendable {
         application.migrations.add(AddRunTimeline())
         application.migrations.add(AddDeviceSignOutIndexes())
         application.migrations.add(AddItemLogoutMethods())
+        application.migrations.add(AddPendingItemIndexes())
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
@@ -335,7 +352,6 @@ public final class HandoverServer: Sendable {
             return true
         }
         try DataDirectory.prepare(configuration.dataDirectory)
-        application.migrations.add(AddPendingItemIndexes())
         let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
         // One writer for the whole server, and readers beside it (``DatabaseID/sqliteReads``).
         application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
@@ -399,6 +415,7 @@ public final class HandoverServer: Sendable {
         let operations = context.operations(application.db)
         let idleMemory = context.idleMemory
         let connections = IdleMemoryRelease.sqliteConnections(of: application)
+        let walCheckpoint = Self.walCheckpoint(of: application)
         return [
             // Deadlines are looked for at least every 100 ms (one indexed read that finds nothing,
             // most of the time), so that each fires well within a second of its due time.
@@ -413,7 +430,10 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
             // A second without a request after a burst: the caches' memory goes back.
             RepeatingPass(name: "idle memory", interval: .seconds(1), logger: logger) { try await idleMemory.pass(releasing: connections) },
-        ] + (mdmDispatcher.map { mdm in
+        ] + (walCheckpoint.map { checkpoint in
+            // SQLite's log back into the file, beside the writer rather than on its path.
+            [RepeatingPass(name: "WAL checkpoint", interval: .milliseconds(100), logger: logger) { try await checkpoint.pass() }]
+        } ?? []) + (mdmDispatcher.map { mdm in
             [RepeatingPass(name: "MDM commands", interval: interval, logger: logger) { try await mdm.deliverDue() }]
         } ?? []) + (overdueDevices.map { overdue in
             [RepeatingPass(name: "overdue devices", interval: interval, logger: logger) { try await overdue.markDue() }]

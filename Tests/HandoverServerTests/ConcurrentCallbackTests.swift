@@ -1,5 +1,5 @@
 import Foundation
-import HandoverServer
+@testable import HandoverServer
 import LinkCallbacks
 import SQLKit
 import Testing
@@ -119,6 +119,27 @@ import Testing
         #expect(mode?.lowercased() == "wal")
         let sync = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
         #expect(sync == 2)  // FULL
+        try await test.stop()
+    }
+
+    /// The writer leaves the log's copying to the background pass (SQLite's own threshold is
+    /// only a backstop), keeps its statement journals in memory, and the pass, on a reader
+    /// connection, copies every frame the writer committed.
+    @Test func theBackgroundPassCheckpointsWhatTheWriterCommitted() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let application = test.server.application
+        let writer = try #require(application.db as? any SQLDatabase)
+        let threshold = try await writer.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self)
+        #expect(threshold == WALCheckpoint.writerBackstopPages)
+        let tempStore = try await writer.raw("PRAGMA temp_store").first()?.decode(column: "temp_store", as: Int.self)
+        #expect(tempStore == 2)  // MEMORY
+        let checkpoint = try #require(HandoverServer.walCheckpoint(of: application))
+        _ = try await checkpoint.pass()
+        try await writer.raw("CREATE TABLE checkpoint_probe (value TEXT)").run()
+        for value in 0..<20 { try await writer.raw("INSERT INTO checkpoint_probe VALUES (\(bind: String(repeating: "x", count: 2000 + value)))").run() }
+        let pass = try await checkpoint.pass()
+        #expect(pass.logFrames > 0)
+        #expect(pass.checkpointed == pass.logFrames)
         try await test.stop()
     }
 }
