@@ -57,9 +57,30 @@ public struct CallbackURL: Sendable, Hashable {
         let tail = parts.suffix(3).map { $0 }
         guard let run = UUID(uuidString: tail[0]), let item = UUID(uuidString: tail[1]),
               let outcome = CallbackOutcome(rawValue: tail[2]),
-              let nonce = components.queryItems?.first(where: { $0.name == Self.nonceParameter })?.value,
-              !nonce.isEmpty else { return nil }
+              let nonce = Self.nonce(inQuery: components.percentEncodedQuery) else { return nil }
         self.init(run: run, item: item, outcome: outcome, nonce: nonce)
+    }
+
+    /// The nonce in a callback URL's query string (the part after `?`, still percent-encoded):
+    /// the value of the first `n` item, percent-decoded (as it stands when its percent-encoding is
+    /// broken, as Foundation's `URLQueryItem` reads it). Nil when there is none, or it is empty.
+    ///
+    /// The server's callback page reads the nonce with this, from the raw query, without decoding
+    /// the rest of the query.
+    ///
+    /// - Parameter query: the query string, `n=…&…`; nil when the URL has none.
+    public static func nonce(inQuery query: String?) -> String? {
+        guard let query else { return nil }
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let equals = item.firstIndex(of: "=") ?? item.endIndex
+            let name = item[..<equals]
+            guard (name.removingPercentEncoding ?? String(name)) == nonceParameter else { continue }
+            guard equals < item.endIndex else { return nil }
+            let value = item[item.index(after: equals)...]
+            let nonce = value.removingPercentEncoding ?? String(value)
+            return nonce.isEmpty ? nil : nonce
+        }
+        return nil
     }
 
     /// Reads a callback URL (see ``init(_:)-(String)``).

@@ -55,4 +55,30 @@ import Testing
             }
         }
     }
+
+    /// Any query of percent-encoded items reads back the first `n` item's value, decoded,
+    /// whatever the other items are and wherever it stands; any text at all reads without a
+    /// crash, and what it gives is never empty.
+    @Test func theNonceIsTheFirstNItemOfAnyQuery() async {
+        let text = Gen<Character?>.element(of: Array("nab=&%+/ é0")).compactMap { $0 }.string(of: 0...8)
+        let item = zip(Gen<String?>.element(of: ["n", "nn", "a", "n "]).compactMap { $0 }, text)
+        let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+%"))
+        await propertyCheck(count: 500, input: item.array(of: 0...5)) { items in
+            let query = items.map { name, value in
+                "\(name.addingPercentEncoding(withAllowedCharacters: allowed)!)=\(value.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+            }.joined(separator: "&")
+            let expected = items.first { $0.0 == CallbackURL.nonceParameter }.flatMap { $0.1.isEmpty ? nil : $0.1 }
+            #expect(CallbackURL.nonce(inQuery: query) == expected, "\(query)")
+        }
+        await propertyCheck(count: 500, input: text) { text in
+            #expect(CallbackURL.nonce(inQuery: text)?.isEmpty != true)
+        }
+    }
+
+    @Test func aNonceAmongOtherItemsIsFound() async {
+        await propertyCheck(count: 300, input: zip(Self.nonce, Self.nonce)) { nonce, other in
+            #expect(CallbackURL.nonce(inQuery: "x=\(other)&n=\(nonce)&n=\(other)") == nonce)
+            #expect(CallbackURL.nonce(inQuery: "nn=\(other)&n=") == nil)
+        }
+    }
 }

@@ -18,7 +18,7 @@ struct CallbackPageRoutes: RouteCollection {
     @Sendable func callback(_ request: Request) async throws -> Response {
         guard let run = request.parameters.get("runID", as: UUID.self), let item = request.parameters.get("itemID", as: UUID.self),
               let outcome = request.parameters.get("outcome").flatMap(CallbackOutcome.init(rawValue:)),
-              let nonce = request.query[String.self, at: CallbackURL.nonceParameter], !nonce.isEmpty else {
+              let nonce = CallbackURL.nonce(inQuery: request.url.query) else {
             return Self.page(.notFound, "Link not valid", "This sign-out link is not valid.",
                              "Return to the launcher; it will try again.")
         }
