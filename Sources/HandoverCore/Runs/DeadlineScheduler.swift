@@ -68,6 +68,9 @@ package struct DeadlineScheduler: Sendable {
     /// Fires `items` in one transaction (one COMMIT, one fsync on SQLite, however many deadlines
     /// passed at once), and counts what finished once it committed. Returns the runs it changed.
     private func fire(_ items: [(LogoutRunRows.Item, RunApp)], now: Date) async throws -> (Pass, changedRuns: [UUID]) {
+        // Nothing due (most passes): no transaction. An empty one still took SQLite's one writer
+        // ten times a second, BEGIN and COMMIT each a trip to the thread pool, ahead of callbacks.
+        guard !items.isEmpty else { return (Pass(), []) }
         // Runs are locked in id order, as the callback recorder locks them (PostgreSQL), so a
         // batch of deadlines and a batch of callbacks never wait on each other in a cycle.
         let ordered = items.sorted { ($0.0.runID.uuidString, $0.0.view.position) < ($1.0.runID.uuidString, $1.0.view.position) }
