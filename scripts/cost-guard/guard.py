@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""The callback path's cost as a count of instructions, not a time: a guard a noisy machine
+cannot fool.
+
+    python3 scripts/cost-guard/guard.py            # measure, compare with the budget, exit 1 above it
+    python3 scripts/cost-guard/guard.py --record   # measure and write the figure as the new budget
+    HANDOVER_BIN=/path/to/handover python3 scripts/cost-guard/guard.py   # that binary (default: the debug build)
+
+How it counts:
+  1. `handover serve` starts under `valgrind --tool=callgrind` on a fresh SQLite data directory
+     (loopback, a free port), and the set-up is made through the API: APPS apps, a device,
+     RUNS logout runs (APPS x RUNS callback URLs).
+  2. Callgrind's counters are zeroed (callgrind_control -z): the start-up, the migrations and the
+     set-up are not counted.
+  3. Idle: the server is left alone for IDLE seconds and its instructions counted (its background
+     passes: deadlines every 100 ms, outboxes, memory release). This gives the idle instructions
+     per second.
+  4. The workload: every callback URL is requested once, one after the other (a batch of one,
+     so the group commit's batching, which depends on timing, does not move the count), and
+     each must answer 200. Its instructions are counted, and the idle rate times its duration is
+     subtracted.
+  5. Instructions per recorded callback = that difference / the number of callbacks.
+
+It counts twice, with a server each time: everything the process executes (HTTP, routing,
+the page, the domain, the database), and only what runs inside SQLiteNIO's statements on the
+thread pool (callgrind's --toggle-collect: preparing, binding, stepping, reading rows). The
+first guards the whole path; the second is where a statement added to the path shows: one more
+query per callback is a few per cent of the whole in a debug build, and far more of the
+database's share.
+
+Valgrind 3.19 (Debian 12) needs two things to run a Swift server: a copy of the binary without
+its DWARF (its reader gives up on the debug build's), and sigsuspend_copy.c preloaded (it writes
+into the signal mask that libdispatch's main thread passes to sigsuspend, which is read-only, and
+crashes). Both are made here in the work directory; nothing of them reaches the `handover` binary.
+
+The budget is in scripts/cost-guard/budget.json, for the debug build CI makes (`swift build`). The
+guard fails when the count is more than `tolerance` (10 %) above it. Lower the budget when a
+change makes the path cheaper (--record); raise it only with a sentence in the commit that says
+why. The count depends on the toolchain and the build configuration, not on the machine's load.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUDGET = os.path.join(HERE, "budget.json")
+APPS = 20
+RUNS = 15
+IDLE = 5.0
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def default_binary():
+    path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return os.path.join(path.stdout.strip(), "handover")
+
+
+def prepare(binary, work):
+    """The binary without DWARF, and the sigsuspend shim; returns (binary, shim)."""
+    stripped = os.path.join(work, "handover")
+    objcopy = shutil.which("objcopy") or shutil.which("llvm-objcopy")
+    if not objcopy:
+        sys.exit("cost guard: objcopy is not installed (apt-get install binutils)")
+    subprocess.run([objcopy, "--strip-debug", binary, stripped], check=True)
+    shim = os.path.join(work, "sigsuspend_copy.so")
+    compiler = shutil.which("cc") or shutil.which("clang")
+    if not compiler:
+        sys.exit("cost guard: no C compiler (cc or clang) for the sigsuspend shim")
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", shim, os.path.join(HERE, "sigsuspend_copy.c")], check=True)
+    return stripped, shim
+
+
+# What the database count collects: every call into SQLite (prepare, bind, step, column, finalize).
+DATABASE_FUNCTIONS = "sqlite_nio_sqlite3_*"
+# SQLite's prepare functions (prepare_v2, prepare_v3): one call per statement run.
+PREPARE = "sqlite_nio_sqlite3_prepare"
+
+
+class Server:
+    def __init__(self, binary, shim, work, toggle=None):
+        self.port = free_port()
+        self.out_file = os.path.join(work, "callgrind.out")
+        self.log = open(os.path.join(work, "serve.log"), "w+")
+        env = dict(os.environ, LOG_LEVEL="error", LD_PRELOAD=shim)
+        self.process = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={self.out_file}", "--dump-instr=no",
+             "--compress-strings=no", *([f"--toggle-collect={toggle}"] if toggle else []), binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(work, "data")],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        self.base = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            self.log.seek(0)
+            text = self.log.read()
+            if "Press Ctrl-C" in text:
+                self.key = next(word for word in text.split() if word.startswith("hov_") and len(word) > 20)
+                return
+            if self.process.poll() is not None:
+                sys.exit(f"cost guard: the server exited while starting:\n{text}")
+            time.sleep(0.2)
+        sys.exit("cost guard: the server did not start under valgrind within 600 s")
+
+    def api(self, method, path, body=None, key=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {key or self.key}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as error:
+            sys.exit(f"cost guard: {method} {path} answered {error.code}: {error.read().decode(errors='replace')}")
+
+    def control(self, *arguments):
+        """callgrind_control on this server; returns its output."""
+        result = subprocess.run(["callgrind_control", *arguments, str(self.process.pid)], capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"cost guard: callgrind_control {' '.join(arguments)} failed: {result.stdout}{result.stderr}")
+        return result.stdout
+
+    def instructions(self):
+        """Dumps the counters since the last zeroing; returns the instructions (Ir) counted and the
+        statements SQLite prepared (calls to its prepare functions)."""
+        before = set(os.listdir(os.path.dirname(self.out_file)))
+        self.control("--dump")
+        # Each dump is a new file, one per thread (callgrind's default is one file for all).
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            new = [name for name in set(os.listdir(os.path.dirname(self.out_file))) - before if name.startswith("callgrind.out")]
+            if new:
+                break
+            time.sleep(0.1)
+        total = statements = 0
+        for name in new:
+            path = os.path.join(os.path.dirname(self.out_file), name)
+            for _ in range(100):  # the dump is written by the server: wait for its summary
+                with open(path) as file:
+                    lines = file.readlines()
+                summary = [line for line in lines if line.startswith(("summary:", "totals:"))]
+                if summary:
+                    break
+                time.sleep(0.1)
+            total += int(summary[0].split()[1])
+            callee = ""
+            for line in lines:
+                if line.startswith("cfn="):
+                    callee = line[4:].strip()
+                elif line.startswith("calls=") and PREPARE in callee:
+                    statements += int(line[6:].split()[0])
+        self.control("--zero")
+        return total, statements
+
+    def stop(self):
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def set_up(server):
+    """APPS apps, a device and RUNS runs; returns the callback paths, shuffled the same way every time."""
+    for index in range(APPS):
+        server.api("POST", "/api/v1/apps", {
+            "name": f"guard{index}", "appIDs": [f"ABCDE12345.com.example.guard{index}"],
+            "logoutAction": f"https://guard{index}.example.com/logout", "deadlineSeconds": 300})
+    device = server.api("POST", "/api/v1/devices", {"name": "guard-phone"})
+    paths = []
+    for _ in range(RUNS):
+        run = server.api("POST", f"/api/v1/devices/{device['device']['id']}/logout-runs", key=device["key"])
+        for item in run["items"]:
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(item["link"]).query)
+            callback = urllib.parse.urlsplit(query["ulc-success"][0])
+            paths.append(callback.path + "?" + callback.query)
+    # Interleave the runs (as a fleet's callbacks arrive), deterministically: item i of every run, then i + 1.
+    return [paths[run * APPS + item] for item in range(APPS) for run in range(RUNS)]
+
+
+def measure(binary, toggle=None):
+    work = tempfile.mkdtemp(prefix="handover-cost-")
+    server = None
+    try:
+        started = time.monotonic()
+        print(f"cost guard: starting {binary} under callgrind", flush=True)
+        stripped, shim = prepare(binary, work)
+        server = Server(stripped, shim, work, toggle)
+        print(f"cost guard: started in {time.monotonic() - started:.0f} s; setting up {APPS} apps and {RUNS} runs", flush=True)
+        paths = set_up(server)
+        server.control("--zero")
+        idle_started = time.monotonic()
+        time.sleep(IDLE)
+        idle, idle_statements = server.instructions()
+        idle_seconds = time.monotonic() - idle_started
+        idle_rate = idle / idle_seconds
+        print(f"cost guard: idle {idle_rate:,.0f} instructions/s", flush=True)
+        work_started = time.monotonic()
+        for index, path in enumerate(paths):
+            with urllib.request.urlopen(server.base + path, timeout=120) as response:
+                if response.status != 200:
+                    sys.exit(f"cost guard: callback {index} answered {response.status}, not 200")
+            if (index + 1) % 100 == 0:
+                print(f"cost guard: {index + 1}/{len(paths)} callbacks", flush=True)
+        total, statements = server.instructions()
+        elapsed = time.monotonic() - work_started
+        per_callback = (total - idle_rate * elapsed) / len(paths)
+        statements_per_callback = (statements - idle_statements / idle_seconds * elapsed) / len(paths)
+        return {"callbacks": len(paths), "seconds": round(elapsed, 1), "instructions": total,
+                "idle_per_second": round(idle_rate), "per_callback": round(per_callback),
+                "statements_per_callback": round(statements_per_callback, 2),
+                "idle_statements_per_second": round(idle_statements / idle_seconds, 1)}
+    finally:
+        if server:
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+COUNTS = [
+    # (budget key, what it counts, callgrind's toggle)
+    ("instructions_per_callback", "instructions per recorded callback", None),
+    ("database_instructions_per_callback", "of them in SQLite statements", DATABASE_FUNCTIONS),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--record", action="store_true", help="write the measured counts as the budget")
+    parser.add_argument("--binary", default=os.environ.get("HANDOVER_BIN"), help="the handover binary (default: the debug build)")
+    arguments = parser.parse_args()
+    if not shutil.which("valgrind") or not shutil.which("callgrind_control"):
+        sys.exit("cost guard: valgrind is not installed (apt-get install valgrind)")
+    binary = arguments.binary or default_binary()
+    with open(BUDGET) as file:
+        budget = json.load(file)
+    limits = budget["callback_page"]
+    tolerance = limits["tolerance"]
+    failed = []
+    for key, label, toggle in COUNTS:
+        result = measure(binary, toggle)
+        print(f"cost guard: {result['callbacks']} callbacks in {result['seconds']} s under callgrind; "
+              f"{result['per_callback']:,} {label} (idle {result['idle_per_second']:,}/s subtracted); "
+              f"{result['statements_per_callback']} statements per callback (idle {result['idle_statements_per_second']}/s subtracted)", flush=True)
+        if arguments.record:
+            limits[key] = result["per_callback"]
+            continue
+        allowed = limits.get(key)
+        if not allowed:
+            print(f"cost guard: no budget for {key} in {os.path.relpath(BUDGET, ROOT)}: record one with --record")
+            failed.append(label)
+            continue
+        ratio = result["per_callback"] / max(allowed, 1)
+        verdict = "within" if ratio <= 1 + tolerance else "ABOVE"
+        print(f"cost guard: {label}: {ratio:.3f} x the budget of {allowed:,} ({verdict} the {tolerance:.0%} allowed)", flush=True)
+        if ratio > 1 + tolerance:
+            failed.append(label)
+    if arguments.record:
+        with open(BUDGET, "w") as file:
+            json.dump(budget, file, indent=2)
+            file.write("\n")
+        print(f"cost guard: budget recorded in {os.path.relpath(BUDGET, ROOT)}")
+        return
+    if failed:
+        print("cost guard: the callback path got more expensive (" + "; ".join(failed) + "). Find the statement or the "
+              "work that was added (valgrind --tool=callgrind and callgrind_annotate show where), or raise the budget "
+              "in scripts/cost-guard/budget.json with a sentence in the commit that says why.")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
