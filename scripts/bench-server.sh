@@ -218,6 +218,11 @@ callbacks() {
   read -r _ rps p99 bad total < <(URLS_FILE="$work/urls.txt" WRK_THREADS=$threads measure "callbacks-$name" "http://127.0.0.1:$PORT/" -s scripts/bench/callbacks.lua)
   local durable; durable=$(python3 -c "print(round(($total - $bad) / $seconds, 1))")
   echo "callbacks on $name: $durable durable recordings/s (2xx), p99 $p99, $bad non-2xx of $total ($count URLs prepared)"
+  # The same server's bare request rate, right after: the reference the callback rate is read
+  # against (a ratio holds on a machine whose speed moves from one run to the next).
+  local healthz
+  read -r _ healthz _ _ _ < <(measure "healthz-$name" "http://127.0.0.1:$PORT/healthz")
+  echo "healthz on $name: $healthz requests/s; callbacks / healthz $(python3 -c "print(round($durable / $healthz, 3))")"
   eval "${name}_rps=$durable; ${name}_p99=$p99; ${name}_bad=$bad"
   stop_server
 }
