@@ -41,7 +41,7 @@ import FoundationNetworking
         let data = work.appendingPathComponent("data")
 
         // The team's backend.
-        let backend = try await PythonPeer.start("oidc_backend.py", ["serve", issuer, Self.clientID], portFileAt: 3)
+        let backend = try await PythonPeer.start("oidc_backend.py", ["serve", issuer, Self.clientID])
         defer { backend.stop() }
         let backendURL = "http://127.0.0.1:\(backend.port)"
 

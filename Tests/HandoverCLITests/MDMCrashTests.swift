@@ -20,8 +20,7 @@ import FoundationNetworking
         let count = 20
         let serials = (0..<count).map { String(format: "C02CRASH%04d", $0) }
         let peer = try await PythonPeer.start("mdm_vendor.py", [vendor, "crash-client", "crash-secret",
-                                                                serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")],
-                                              portFileAt: 1)
+                                                                serials.enumerated().map { "\($0.element)=\($0.offset + 100)" }.joined(separator: ",")])
         defer { peer.stop() }
         let jamf = "http://127.0.0.1:\(peer.port)"  // the vendor's origin (Jamf Pro or Graph)
         // Half the commands' first attempts are answered 503 (still owed at the kill); the other

@@ -37,8 +37,7 @@ final class MDMVendorPeer: @unchecked Sendable {
     init(_ vendor: Vendor, devices: [String: String]) async throws {
         self.vendor = vendor
         let peer = try await PythonPeer.start("mdm_vendor.py", [vendor.rawValue, Self.clientID, Self.clientSecret,
-                                                                devices.map { "\($0.key)=\($0.value)" }.joined(separator: ",")],
-                                              portFileAt: 1)
+                                                                devices.map { "\($0.key)=\($0.value)" }.joined(separator: ",")])
         self.process = peer.process
         self.port = peer.port
     }

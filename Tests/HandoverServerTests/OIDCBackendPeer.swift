@@ -10,33 +10,22 @@ import NIOPosix
 /// and takes Back-Channel Logout tokens the way a resource server that never saw our code would.
 /// Tests that need it skip, saying why, when python3 with joserfc is missing (`.ci/run` installs it).
 enum OIDCBackendPeer {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Peers/oidc_backend.py")
-
     /// Whether python3 can import joserfc; prints the reason to skip when not.
     static func isAvailable() -> Bool { PythonPeer.canImport("joserfc", skipping: "the joserfc backend") }
 
     /// Verifies `token` as a backend would; returns (accepted, output).
-    static func verify(issuer: String, audience: String, kind: String, token: String, now: Date) throws -> (Bool, String) {
-        try run(["verify", issuer, audience, kind, token, String(Int(now.timeIntervalSince1970))])
+    static func verify(issuer: String, audience: String, kind: String, token: String, now: Date) async throws -> (Bool, String) {
+        try await run(["verify", issuer, audience, kind, token, String(Int(now.timeIntervalSince1970))])
     }
 
     /// Introspects, revokes and introspects `token` again as the backend `clientID`; returns (as expected, output).
-    static func revokeCheck(issuer: String, clientID: String, secret: String, token: String) throws -> (Bool, String) {
-        try run(["revoke-check", issuer, clientID, secret, token])
+    static func revokeCheck(issuer: String, clientID: String, secret: String, token: String) async throws -> (Bool, String) {
+        try await run(["revoke-check", issuer, clientID, secret, token])
     }
 
-    private static func run(_ arguments: [String]) throws -> (Bool, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus == 0, text)
+    private static func run(_ arguments: [String]) async throws -> (Bool, String) {
+        let (status, output) = try await PythonPeer.run("oidc_backend.py", arguments)
+        return (status == 0, output)
     }
 
     /// A running backend that takes logout tokens for `clientID`.
@@ -46,8 +35,7 @@ enum OIDCBackendPeer {
         var url: String { "http://127.0.0.1:\(port)" }
 
         init(issuer: String, clientID: String, now: Date) async throws {
-            let peer = try await PythonPeer.start("oidc_backend.py", ["serve", issuer, clientID, String(Int(now.timeIntervalSince1970))],
-                                                  portFileAt: 3)
+            let peer = try await PythonPeer.start("oidc_backend.py", ["serve", issuer, clientID, String(Int(now.timeIntervalSince1970))])
             self.process = peer.process
             self.port = peer.port
         }

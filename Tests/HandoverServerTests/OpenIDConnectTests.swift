@@ -108,10 +108,10 @@ struct OpenIDConnectTests {
         let access = grant["accessToken"] as? String ?? "", id = grant["idToken"] as? String ?? ""
         if OIDCBackendPeer.isAvailable() {
             let now = rig.test.clock.now()
-            let (accepted, output) = try OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: access, now: now)
+            let (accepted, output) = try await OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: access, now: now)
             #expect(accepted, "\(output)")
             #expect(output.contains("\"sid\"") && output.contains("\"jti\"") && output.contains("\"aud\": \"\(AppleRig.clientID)\""), "\(output)")
-            let (idAccepted, idOutput) = try OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "id", token: id, now: now)
+            let (idAccepted, idOutput) = try await OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "id", token: id, now: now)
             #expect(idAccepted, "\(idOutput)")
             // One signature character changed, well before the end: the last character of a
             // base64url signature carries padding bits, so changing it may leave the bytes as they were.
@@ -119,13 +119,13 @@ struct OpenIDConnectTests {
             let changed = forged.count - 10
             forged[changed] = forged[changed] == "A" ? "B" : "A"
             let forgedText = String(forged)
-            #expect(try !OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: forgedText, now: now).0)
-            #expect(try !OIDCBackendPeer.verify(issuer: issuer, audience: "com.example.other", kind: "access", token: access, now: now).0,
+            #expect(try await !OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: forgedText, now: now).0)
+            #expect(try await !OIDCBackendPeer.verify(issuer: issuer, audience: "com.example.other", kind: "access", token: access, now: now).0,
                     "another client's backend refuses the token by its aud")
             // The same backend, with its credentials, introspects, revokes and introspects again.
             try await rig.test.registerTarget("handover")
             let backend = try await Self.register(rig.test, ["software_id": AppleRig.clientID])
-            let (asExpected, answers) = try OIDCBackendPeer.revokeCheck(issuer: issuer, clientID: backend.id, secret: backend.secret, token: access)
+            let (asExpected, answers) = try await OIDCBackendPeer.revokeCheck(issuer: issuer, clientID: backend.id, secret: backend.secret, token: access)
             #expect(asExpected, "\(answers)")
             #expect(try await rig.me(access).status == 401, "the revocation holds for the app's own API at once")
         }

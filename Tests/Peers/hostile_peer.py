@@ -3,8 +3,8 @@
 MDM would, so tests can check that Handover's outgoing clients read a few KB at most, give up in
 time and count the attempt.
 
-Usage: hostile_peer.py PORT_FILE
-Writes the port it listens on (127.0.0.1 only) to PORT_FILE, then serves until killed.
+Usage: hostile_peer.py
+Prints the port it listens on (127.0.0.1 only) as its first line, then serves until killed.
 
 Every path answers by its first segment, whatever the method:
   /ok/...          200 with an empty body
@@ -98,10 +98,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    with open(sys.argv[1] + ".tmp", "w") as out:
-        out.write(str(server.server_address[1]))
-    import os
-    os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+    print(server.server_address[1], flush=True)
     server.serve_forever()
 
 

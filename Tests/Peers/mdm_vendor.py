@@ -3,8 +3,10 @@
 references (docs/mdm.md cites every page). Each answers as the vendor documents: token endpoint,
 device lookup by serial number, command endpoints, and the vendor's error bodies.
 
-  mdm_vendor.py jamf   PORT_FILE CLIENT_ID CLIENT_SECRET DEVICES
-  mdm_vendor.py intune PORT_FILE CLIENT_ID CLIENT_SECRET DEVICES
+  mdm_vendor.py jamf   CLIENT_ID CLIENT_SECRET DEVICES
+  mdm_vendor.py intune CLIENT_ID CLIENT_SECRET DEVICES
+
+Prints the port it listens on (127.0.0.1 only) as its first line, then serves until killed.
 
 DEVICES is a comma-separated list of SERIAL=ID pairs (Jamf: ID is the mobile device id, its
 managementId is derived from it; Intune: ID is the managedDevice id).
@@ -59,7 +61,7 @@ class State:
         self.lock = threading.Lock()
 
 
-def serve(vendor, port_file, client_id, secret, devices_text):
+def serve(vendor, client_id, secret, devices_text):
     devices = {}
     for pair in filter(None, devices_text.split(",")):
         serial, _, device_id = pair.partition("=")
@@ -259,10 +261,7 @@ def serve(vendor, port_file, client_id, secret, devices_text):
             self.error(404, "NOT_FOUND", "No such resource: " + url.path)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".tmp", "w") as handle:
-        handle.write(str(server.server_address[1]))
-    import os
-    os.replace(port_file + ".tmp", port_file)
+    print(server.server_address[1], flush=True)
     server.serve_forever()
 
 
@@ -279,7 +278,7 @@ def management_id(device_id):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] in ("jamf", "intune"):
+    if len(sys.argv) == 5 and sys.argv[1] in ("jamf", "intune"):
         serve(*sys.argv[1:])
     else:
         sys.exit(__doc__)

@@ -14,13 +14,13 @@ It checks what Handover publishes the way any resource server would:
       revocation_endpoint (RFC 7009; 200), and introspects again (it must be inactive at once).
       Prints the three answers as JSON; exits 1 with the reason when one is not as expected.
 
-  oidc_backend.py serve ISSUER CLIENT_ID PORT_FILE [NOW]
+  oidc_backend.py serve ISSUER CLIENT_ID [NOW]
       Serves Back-Channel Logout on loopback: POST /backchannel and POST /backchannel-replay take
       logout_token as a form field and validate it as OpenID Connect Back-Channel Logout 1.0
       section 2.6 says (signature by the JWKS, iss, aud, iat, typ logout+jwt, the events member,
       sid and/or sub, no nonce), and refuse a jti seen before, on either path (section 2.6 step 8
       and the replay advice of section 4). 200 on success, 400 with a JSON error otherwise
-      (section 2.8). GET /report answers what was received. It writes its port to PORT_FILE.
+      (section 2.8). GET /report answers what was received. It prints its port as its first line.
 
 NOW, in seconds since 1970, is the time the checks of exp and iat use; the tests pass the
 server's test clock, which does not run at the wall clock's time.
@@ -140,7 +140,7 @@ class Backend:
         return claims
 
 
-def serve(issuer, client_id, port_file, now=None):
+def serve(issuer, client_id, now=None):
     backend = Backend(issuer, client_id, now)
 
     class Handler(BaseHTTPRequestHandler):
@@ -187,10 +187,7 @@ def serve(issuer, client_id, port_file, now=None):
             self.answer(status, reply)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".tmp", "w") as handle:
-        handle.write(str(server.server_address[1]))
-    import os
-    os.replace(port_file + ".tmp", port_file)
+    print(server.server_address[1], flush=True)
     server.serve_forever()
 
 
@@ -207,7 +204,7 @@ if __name__ == "__main__":
         except Exception as error:
             print("refused: %s: %s" % (type(error).__name__, error))
             sys.exit(1)
-    elif len(sys.argv) in (5, 6) and sys.argv[1] == "serve":
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "serve":
         serve(*sys.argv[2:])
     else:
         sys.exit(__doc__)

@@ -3,9 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A loopback peer written in Python for the tests (never linked by `handover`) (`Tests/Peers/*.py`): started with a file to write its port
-/// to, read within five seconds, and killed with SIGKILL (a child of the test runner may inherit
-/// SIGTERM ignored).
+/// A loopback peer written in Python for the tests (never linked by `handover`) (`Tests/Peers/*.py`):
+/// it prints the port it listens on as its first line, which `start` awaits (five seconds at
+/// most), and it is killed with SIGKILL (a child of the test runner may inherit SIGTERM ignored).
 public struct PythonPeer: Sendable {
     public let process: Process
     public let port: Int
@@ -34,31 +34,110 @@ public struct PythonPeer: Sendable {
         return probe.terminationStatus == 0
     }
 
-    /// Starts `script` with `arguments`, the port file's path put where `portFileAt` says (by
-    /// default, first).
-    public static func start(_ script: String, _ arguments: [String] = [], portFileAt position: Int = 0) async throws -> PythonPeer {
-        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(script)-\(UUID().uuidString).port")
-        var all = arguments
-        all.insert(portFile.path, at: min(position, all.count))
+    /// Starts `script` with `arguments` and waits for the port it prints.
+    public static func start(_ script: String, _ arguments: [String] = []) async throws -> PythonPeer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", folder.appendingPathComponent(script).path] + all
-        try process.run()
-        var port: Int?
-        for _ in 0..<200 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
-            try await Task.sleep(for: .milliseconds(25))
+        process.arguments = ["python3", folder.appendingPathComponent(script).path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let firstLine = FirstLine()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if firstLine.append(data) { handle.readabilityHandler = nil }
         }
-        try? FileManager.default.removeItem(at: portFile)
+        try process.run()
+        let port = try await withThrowingTaskGroup(of: Int?.self) { group in
+            group.addTask { await firstLine.value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))  // a deadline, not a poll: the line usually comes first
+                firstLine.finish()  // ends the other child's wait
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
         guard let port else {
             kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(script) did not start"])
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(script) did not print its port within 5 s"])
         }
         return PythonPeer(process: process, port: port)
+    }
+
+    /// Runs `script` once with `arguments` to its end; returns its exit status and what it
+    /// printed (standard output and error together). It waits on a thread of its own, not on
+    /// one of Swift's few cooperative threads: a script that calls back into the server under
+    /// test (discovery, JWKS, introspection) must not starve the server it waits for.
+    public static func run(_ script: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", folder.appendingPathComponent(script).path] + arguments
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = output
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, text))
+            }
+        }
     }
 
     public func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+}
+
+/// The first line a peer prints, handed to whoever awaits it once it is complete (nil when the
+/// output ended first).
+private final class FirstLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var line: String??
+    private var waiting: CheckedContinuation<String?, Never>?
+
+    /// Adds output; returns true once the line is complete or the output ended (no more needed).
+    func append(_ data: Data) -> Bool {
+        lock.lock()
+        guard line == nil else { lock.unlock(); return true }
+        if data.isEmpty {
+            line = .some(nil)
+        } else {
+            buffer.append(data)
+            guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else { lock.unlock(); return false }
+            line = .some(String(decoding: buffer[..<newline], as: UTF8.self))
+        }
+        let resume = waiting
+        waiting = nil
+        let value = line!
+        lock.unlock()
+        resume?.resume(returning: value)
+        return true
+    }
+
+    /// Ends the wait with nil (the peer was given up on).
+    func finish() { _ = append(Data()) }
+
+    var value: String? {
+        get async {
+            await withCheckedContinuation { continuation in
+                lock.lock()
+                if let line {
+                    lock.unlock()
+                    continuation.resume(returning: line)
+                } else {
+                    waiting = continuation
+                    lock.unlock()
+                }
+            }
+        }
     }
 }
