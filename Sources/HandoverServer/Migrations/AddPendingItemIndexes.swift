@@ -1,4 +1,5 @@
 import Fluent
+import HandoverProtocol
 import SQLKit
 
 /// Version 19: the pending items indexed by themselves, and the MDM commands a device owes.
@@ -12,7 +13,7 @@ import SQLKit
 ///
 /// Both hold pending items only: a callback removes its item's entry from each and adds none,
 /// where the full-table indexes moved an entry (a delete and an insert, often on two pages), and
-///  each holds the shift change in progress, not the history. A statement uses them when it
+/// each holds the shift change in progress, not the history. A statement uses them when it
 /// names the state as a literal, `status = 'pending'` (SQLite cannot match a bound parameter to
 /// an index's WHERE clause).
 /// - `mdm_commands (device_id, status)`: the commands still owed by the devices of a batch of
@@ -20,8 +21,9 @@ import SQLKit
 struct AddPendingItemIndexes: AsyncMigration {
     func prepare(on database: Database) async throws {
         guard let sql = database as? SQLDatabase else { return }
-        try await sql.raw("CREATE INDEX IF NOT EXISTS logout_items_pending_by_run ON logout_items (run_id) WHERE status = 'pending'").run()
-        try await sql.raw("CREATE INDEX IF NOT EXISTS logout_items_pending_due ON logout_items (deadline_at) WHERE status = 'pending'").run()
+        let pending = LogoutItemState.pending.rawValue
+        try await sql.raw("CREATE INDEX IF NOT EXISTS logout_items_pending_by_run ON logout_items (run_id) WHERE status = \(literal: pending)").run()
+        try await sql.raw("CREATE INDEX IF NOT EXISTS logout_items_pending_due ON logout_items (deadline_at) WHERE status = \(literal: pending)").run()
         try await sql.raw("DROP INDEX IF EXISTS logout_items_due").run()
         try await sql.raw("CREATE INDEX IF NOT EXISTS mdm_commands_owed ON mdm_commands (device_id, status)").run()
     }
