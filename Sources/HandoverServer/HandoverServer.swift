@@ -77,7 +77,7 @@ public final class HandoverServer: Sendable {
                 try await WALCheckpoint.configureWriter(sql)
             }
             do {
-                try await application.autoMigrate()
+                try await SchemaMigrations.run(on: application)
             } catch {
                 throw StartupFailure.database(error, configuration: configuration)
             }
@@ -315,27 +315,11 @@ public final class HandoverServer: Sendable {
 
     /// Chooses SQLite in the data directory, or PostgreSQL when a database URL is given.
     /// Returns whether PostgreSQL is used.
-    static func configureDatabase(_ application: Application, _ configuration: ServerConfiguration) throws -> Bool {
-        application.migrations.add(CreateSchema())
-        application.migrations.add(CreateIndexes())
-        application.migrations.add(CreateDashboardAndTester())
-        application.migrations.add(CreateUserSessions())
-        application.migrations.add(CreateEmailSignInAndDeviceSSO())
-        application.migrations.add(CreateOutOfBand())
-        application.migrations.add(AddWebhookSecretRotation())
-        application.migrations.add(AddPushFatigueDefenses())
-        application.migrations.add(AddOpenIDConnect())
-        application.migrations.add(AddFleetDeviceBindings())
-        application.migrations.add(AddEmailLinkDevice())
-        application.migrations.add(AddDeviceLifeCycle())
-        application.migrations.add(AddDeviceIdentifiers())
-        application.migrations.add(AddMDMCommands())
-        application.migrations.add(AddLogoutMethods())
-        application.migrations.add(AddFleetScaleIndexes())
-        application.migrations.add(AddRunTimeline())
-        application.migrations.add(AddDeviceSignOutIndexes())
-        application.migrations.add(AddItemLogoutMethods())
-        application.migrations.add(AddPendingItemIndexes())
+    ///
+    /// - Parameter existingOnly: the `admin` commands: an SQLite data directory must already hold
+    ///   a Handover database (``DataDirectory/requireDatabase(_:)``); nothing is created.
+    static func configureDatabase(_ application: Application, _ configuration: ServerConfiguration, existingOnly: Bool = false) throws -> Bool {
+        SchemaMigrations.register(on: application)
         if let url = configuration.databaseURL {
             let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
@@ -351,7 +335,11 @@ public final class HandoverServer: Sendable {
             }
             return true
         }
-        try DataDirectory.prepare(configuration.dataDirectory)
+        if existingOnly {
+            try DataDirectory.requireDatabase(configuration.dataDirectory)
+        } else {
+            try DataDirectory.prepare(configuration.dataDirectory)
+        }
         let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
         // One writer for the whole server, and readers beside it (``DatabaseID/sqliteReads``).
         application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
@@ -470,8 +458,8 @@ extension HandoverServer {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
-            _ = try configureDatabase(application, configuration)
-            try await application.autoMigrate()
+            _ = try configureDatabase(application, configuration, existingOnly: true)
+            try await SchemaMigrations.run(on: application)
             let key = try await APIKeyIssuer.create(name: name, scope: scope, on: application.db)
             try await application.asyncShutdown()
             return key

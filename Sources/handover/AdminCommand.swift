@@ -17,6 +17,8 @@ struct AdminCommand: AsyncParsableCommand {
             abstract: "Create an API key and print it (it is stored hashed and shown only now).",
             discussion: """
                 Use the same --data-dir or --database as 'handover serve'. The server may be running.
+                The folder must hold its database already ('handover serve' makes it on its first
+                start); a folder without one is refused, and nothing is created in it.
 
                 Examples:
                   handover admin create-key --scope admin --name "IT on-call"

@@ -35,7 +35,9 @@ struct ImportDevicesCommand: AsyncParsableCommand {
 
             The devices' keys (each shown only now) are written to --keys-out, created before the \
             import starts and readable only by you: give each launcher its key. Use the same \
-            --data-dir or --database as 'handover serve'; the server may be running.
+            --data-dir or --database as 'handover serve'; the server may be running. The folder \
+            must hold its database already ('handover serve' makes it on its first start): a \
+            folder without one is refused, and nothing is created in it.
 
             Exit status: 0 when every row was imported, 2 when some rows were refused (the others \
             were imported), 1 when nothing could be imported or the import stopped midway.

@@ -120,6 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
         try sessions.apply(to: &configuration)
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
         try push.apply(to: &configuration)
+        // Before anything is created: a port in use costs one line and leaves the disk as it was.
+        try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.
         let lock = configuration.databaseURL == nil ? try DataDirectory.Lock(configuration.dataDirectory) : nil
         ServerLogging.bootstrap(defaultLevel: .info)

@@ -10,6 +10,7 @@ import Testing
         let csv = folder.appendingPathComponent("fleet.csv")
         try "name,serialNumber\nward-7-phone-1,C02XK1ABJG5H\nward-7-phone-2,C02XK1ABJG5H\n\"ward 7, phone 3\",C02XK1ABJG5J\n".write(to: csv, atomically: true, encoding: .utf8)
         let data = folder.appendingPathComponent("data").path
+        try AdminCommandTests.makeDatabase(in: URL(fileURLWithPath: data))
 
         let dry = try HandoverBinary.run(["admin", "import-devices", csv.path, "--dry-run", "--data-dir", data])
         #expect(dry.status == 2 && dry.stdout.contains("2 devices would be imported; 1 row refused."), "\(dry.stdout)\(dry.stderr)")
@@ -43,6 +44,7 @@ import Testing
         let csv = folder.appendingPathComponent("fleet.csv")
         try "name,serialNumber\nward-7-phone-1,C02XK1ABJG5H\nward-7-phone-2,C02XK1ABJG5J\n".write(to: csv, atomically: true, encoding: .utf8)
         let data = folder.appendingPathComponent("data").path
+        try AdminCommandTests.makeDatabase(in: URL(fileURLWithPath: data))
         let elsewhere = folder.appendingPathComponent("elsewhere.csv")
         let link = folder.appendingPathComponent("link.csv")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: elsewhere.path)
@@ -69,6 +71,7 @@ import Testing
         let csv = folder.appendingPathComponent("fleet.csv")
         try ("name,serialNumber\n" + (1...30).map { "phone-\($0),SER\($0)" }.joined(separator: "\n")).write(to: csv, atomically: true, encoding: .utf8)
         let data = folder.appendingPathComponent("data").path
+        try AdminCommandTests.makeDatabase(in: URL(fileURLWithPath: data))
         let result = try HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data, "--batch-size", "10"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for done in [10, 20, 30] { #expect(result.stderr.contains("imported \(done)/30"), "\(result.stderr)") }
@@ -80,6 +83,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        try AdminCommandTests.makeDatabase(in: folder.appendingPathComponent("data"))
         let big = folder.appendingPathComponent("big.csv")
         try Data(repeating: UInt8(ascii: "a"), count: 10 * 1024 * 1024).write(to: big)
         let tooLarge = try HandoverBinary.run(["admin", "import-devices", big.path, "--data-dir", folder.appendingPathComponent("data").path])

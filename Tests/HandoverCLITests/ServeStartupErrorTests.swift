@@ -80,6 +80,23 @@ import Testing
         Self.expectOneReadableLine(result, setting: "--port", mentions: "already in use")
     }
 
+    /// Issue 38: the listen address is checked before anything is created. A port in use on a
+    /// new folder: at most three lines on stderr (no migration chatter), a non-zero exit, and
+    /// no folder, database or key left behind.
+    @Test func aPortInUseIsFoundBeforeAnythingIsCreated() throws {
+        let listener = try TakenPort()
+        defer { listener.close() }
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let data = parent.appendingPathComponent("data")
+        let result = try HandoverBinary.run(["serve", "--port", "\(listener.port)", "--data-dir", data.path], timeout: 60)
+        let lines = result.stderr.split(whereSeparator: \.isNewline).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(result.status != 0 && !result.timedOut, "\(result.stdout)\(result.stderr)")
+        #expect(lines.count <= 3, "\(lines.count) lines on stderr: \(result.stderr.prefix(800))")
+        #expect(result.stderr.contains("--port") && result.stderr.contains("already in use"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: parent.path), "created \(parent.path)")
+    }
+
     @Test func aSecondServeOnTheSameDataDirectoryIsRefused() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

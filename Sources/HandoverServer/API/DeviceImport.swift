@@ -85,8 +85,8 @@ extension HandoverServer {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
-            _ = try configureDatabase(application, configuration)
-            try await application.autoMigrate()
+            _ = try configureDatabase(application, configuration, existingOnly: true)
+            try await SchemaMigrations.run(on: application)
             let report = try await importDevices(csv: csv, dryRun: dryRun, on: application.db, now: Date(), batchSize: writes.batchSize,
                                                  allOrNothing: writes.allOrNothing, progress: progress)
             try await application.asyncShutdown()

@@ -42,6 +42,21 @@ public enum DataDirectory {
         }
     }
 
+    /// For the commands that work on a server's database (`handover admin …`): the directory must
+    /// hold a Handover database already. Throws a ``ConfigurationError`` naming `--data-dir`, the
+    /// folder and how to make one; creates nothing, so a mistyped path leaves no empty database
+    /// behind for a server to start on later.
+    static func requireDatabase(_ directory: URL) throws {
+        let database = directory.appendingPathComponent(databaseFileName)
+        let size = (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? nil
+        guard let size, size > 0 else {
+            throw ConfigurationError(
+                setting: "--data-dir", problem: "\(directory.path) holds no Handover database (no \(databaseFileName))",
+                accepted: "the data directory of a server (`handover serve --data-dir \(directory.path)` creates one on its first start), "
+                    + "or --database with a PostgreSQL URL")
+        }
+    }
+
     /// A short reason for a file-system failure: a file in the way, or no permission.
     private static func reason(_ error: any Error, near directory: URL) -> String {
         var ancestor = directory.deletingLastPathComponent()
