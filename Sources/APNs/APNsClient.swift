@@ -61,6 +61,10 @@ public struct APNsClient: Sendable {
     ///   - deviceToken: the token the app got from `registerForRemoteNotifications`, as hex.
     ///   - payload: the JSON body, `{"aps":{…},…}`.
     ///   - topic: `apns-topic`, normally the app's bundle id (with `.voip` and the like for some push types).
+    ///   - pushType: `apns-push-type`: what the push is (an alert, a background update, VoIP, …); it
+    ///     must match the payload, and VoIP pushes may be larger.
+    ///   - priority: `apns-priority`: send at once (10), or when the device saves power (5).
+    ///   - expiration: `apns-expiration`: how long APNs keeps trying a device that is offline.
     ///   - collapseID: `apns-collapse-id`: a newer push with the same id replaces the older one (at most 64 bytes).
     ///   - apnsID: `apns-id`, which APNs echoes and Apple's delivery log shows; kept across retries.
     public func send(deviceToken: String, payload: Data, topic: String, pushType: APNsPushType = .alert,

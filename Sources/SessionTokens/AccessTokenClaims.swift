@@ -49,6 +49,6 @@ public struct AccessTokenClaims: JWTPayload, Equatable, Sendable {
     /// The user id (`sub`).
     public var userID: String { subject.value }
 
-    /// Time checks need the server's clock, so ``SessionKeyRing/verify(_:now:)`` makes them.
+    /// Time checks need the server's clock, so ``SessionKeyRing/verify(_:now:leeway:)`` makes them.
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

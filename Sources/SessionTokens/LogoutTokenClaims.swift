@@ -56,7 +56,14 @@ public struct LogoutTokenClaims: JWTPayload, Equatable, Sendable {
         case sessionID = "sid", subject = "sub"
     }
 
-    /// - Parameter lifetime: how long a backend may accept it after `issuedAt` (two minutes).
+    /// - Parameters:
+    ///   - issuer: `iss`: this server's issuer identifier.
+    ///   - audience: `aud`: the client id of the backend told.
+    ///   - sessionID: `sid`: the session that ended, when the backend knows sessions.
+    ///   - subject: `sub`: the user whose session ended; `sid`, `sub` or both are given.
+    ///   - issuedAt: `iat`, in whole seconds.
+    ///   - lifetime: how long a backend may accept it after `issuedAt` (two minutes).
+    ///   - tokenID: `jti`, which a backend remembers to refuse a replay.
     public init(issuer: String, audience: String, sessionID: String?, subject: String?, issuedAt: Date,
                 lifetime: TimeInterval = 120, tokenID: String = TokenID.random()) {
         self.issuer = IssuerClaim(value: issuer)

@@ -74,7 +74,7 @@ public final class SessionKeyRing: Sendable {
     /// The key that signs new tokens.
     public var signingKey: SessionSigningKey? { state.withLockedValue { state in state.signingKeyID.flatMap { state.keys[$0] } } }
 
-    /// Makes the key `keyID` (one held) the one that signs; ``SigningKeyStore`` uses it to let a
+    /// Makes the key `keyID` (one held) the one that signs; the server's key store uses it to let a
     /// new key be published before it signs. Does nothing for a key not held.
     public func sign(with keyID: String) {
         state.withLockedValue { state in
@@ -108,6 +108,7 @@ public final class SessionKeyRing: Sendable {
     /// Verifies `token` and returns its claims.
     ///
     /// - Parameters:
+    ///   - token: The compact JWT, as the client sent it.
     ///   - now: The server's clock.
     ///   - leeway: Seconds of clock skew tolerated on `exp`.
     /// - Throws: ``AccessTokenError``.
