@@ -244,12 +244,10 @@ public final class HandoverServer: Sendable {
         try await overdueDevices?.markDue().count ?? 0
     }
 
-    /// The overdue pass: each device marked also has its sessions ended, as a hand-over does.
-    private var overdueDevices: OverdueDevicePass? {
-        configuration.overdueAfter.map {
-            OverdueDevicePass(devices: OverdueDevices(runs: context.runs(application.db), limit: $0), sessions: context.sessions,
-                              database: application.db)
-        }
+    /// The overdue pass: each device marked gets a run, a hand-over like any other (its sessions
+    /// end in the run's transaction: ``ServerContext/runs(_:)`` gives the runs their ``HandOverSignOut``).
+    private var overdueDevices: OverdueDevices? {
+        configuration.overdueAfter.map { OverdueDevices(runs: context.runs(application.db), limit: $0) }
     }
 
     /// Sends the MDM commands that are due now; returns how many were attempted (0 without an MDM).

@@ -92,8 +92,11 @@ struct ServerContext: Sendable {
     var publicURL: URL { origin.url }
 
     func runs(_ database: Database) -> LogoutRunService {
-        LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: notifier, metrics: metrics,
-                         mdm: mdm.map { MDMPolicy(connector: $0.connector.name, action: $0.action, dryRun: $0.dryRun) })
+        var runs = LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: notifier, metrics: metrics,
+                                    mdm: mdm.map { MDMPolicy(connector: $0.connector.name, action: $0.action, dryRun: $0.dryRun) })
+        // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
+        runs.handOver = sessions.map { HandOverSignOut(sessions: $0, runs: runs) }
+        return runs
     }
 
     func operations(_ database: Database) -> OperationService {

@@ -35,7 +35,8 @@ extension LogoutRunService {
 
     /// Starts runs in one transaction (a group commit; the routes call this through
     /// ``GroupCommit``), each as if alone: the devices locked and stepped, the runs and their
-    /// items written, with a few statements for the whole batch. A start that cannot begin (an
+    /// items written, with a few statements for the whole batch, and the rest of each hand-over
+    /// (``handOver``) in the same transaction. A start that cannot begin (an
     /// unknown device or app, no target app) fails alone; when the transaction fails, each start
     /// is tried again in a transaction of its own.
     ///
@@ -56,15 +57,23 @@ extension LogoutRunService {
         let planned = results.enumerated().compactMap { index, result in (try? result.get()).map { (index, $0) } }
         guard !planned.isEmpty else { return results }
         do {
-            let missing = try await database.transaction { db in
-                try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
+            let (missing, aftermath) = try await database.transaction { db in
+                let missing = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
+                // The hand-over's other steps, in the same transaction: all of it, or none.
+                let started = planned.filter { !missing.contains($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
+                guard let handOver = self.handOver, !started.isEmpty else { return (missing, HandOverAftermath.none) }
+                return (missing, try await handOver.devicesChangeHands(started, on: db))
             }
+            aftermath.afterCommit()
             for (index, run) in planned {
                 if missing.contains(run.id) {
                     results[index] = .failure(DomainError.notFound("device"))
                     continue
                 }
                 metrics.runsCreated.increment()
+                if aftermath.changedRuns.contains(run.id), let changed = try? await view(run.id) {
+                    results[index] = .success(changed)
+                }
                 await changes.runChanged(run.id, on: database)
             }
             return results

@@ -15,6 +15,9 @@ package struct LogoutRunService: Sendable {
     package let metrics: ServerMetrics
     /// What the fleet's MDM is asked when a device goes out of service or overdue; nil: nothing.
     package var mdm: MDMPolicy?
+    /// What else ends when a run starts, in the run's own transaction (the server's sessions,
+    /// pushes and backend-only apps: ``HandOverSteps``); nil: the run alone.
+    package var handOver: (any HandOverSteps)?
 
     package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
                  metrics: ServerMetrics, mdm: MDMPolicy? = nil) {

@@ -14,7 +14,6 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
         }
-        let runs = context.runs(request.db)
         guard try await context.runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
         var apps: [UUID]?
         if case .json(let body) = input.body, let texts = body.apps {
@@ -23,15 +22,9 @@ extension APIHandler {
                 return app
             }
         }
-        var view = try await context.startRun(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
-        // The device changes hands: its Native SSO sessions end with it (global sign-out).
-        try await context.sessions?.signOutDevice(deviceID, runID: view.id, on: request.db, probingOn: request.readDB)
-        // Backend-only apps (the pending items without a link) with nobody signed in on the
-        // device are done already; a run of link apps only costs nothing here.
-        if view.items.contains(where: { $0.isPending && $0.link == nil }),
-           try await BackendOnlyItems.settle(run: view.id, runs: runs) > 0 {
-            view = try await runs.view(view.id)
-        }
+        // The hand-over, in one transaction: the run, the device's step, its sessions and pushes
+        // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``).
+        let view = try await context.startRun(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
         return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.readDB))))
     }
 

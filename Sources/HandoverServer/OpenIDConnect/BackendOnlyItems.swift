@@ -10,19 +10,41 @@ import SQLKit
 /// failed when one was refused or failed. Until then it is pending (its deadline covers the
 /// token's retries).
 enum BackendOnlyItems {
-    /// Finishes every backend-only item of `run` whose tokens are settled; returns how many.
+    /// Finishes every backend-only item of `run` whose tokens are settled, in one transaction;
+    /// returns how many.
     @discardableResult
     static func settle(run runID: UUID, runs: LogoutRunService) async throws -> Int {
-        let database = runs.database
-        let items = try await LogoutItem.query(on: database).filter(\.$runID == runID).filter(\.$status == .pending).all()
-        guard !items.isEmpty else { return 0 }
+        let settled = try await runs.database.transaction { db in try await settle(run: runID, runs: runs, on: db) }
+        for run in settled.finishedRuns { runs.metrics.runsFinished(run.state.rawValue).increment() }
+        if settled.items > 0 { await runs.changes.runChanged(runID, on: runs.database) }
+        return settled.items
+    }
+
+    /// What settling a run's backend-only items did.
+    struct Settled: Sendable {
+        /// Items finished.
+        var items = 0
+        /// The run, when the last item finished it (its device has stepped already).
+        var finishedRuns: [FinishedRun] = []
+    }
+
+    /// Finishes every backend-only item of `run` whose tokens are settled, in the caller's
+    /// transaction (a hand-over's: ``HandOverSignOut``). Counting and telling live views are the
+    /// caller's, once it has committed.
+    static func settle(run runID: UUID, runs: LogoutRunService, on db: Database) async throws -> Settled {
+        // The run's lock first: a write, so that on SQLite the transaction holds the write lock
+        // before it reads.
+        guard try await LogoutRunService.lockRun(runID, on: db), let sql = db as? any SQLDatabase else { return Settled() }
+        let items = try await LogoutItem.query(on: db).filter(\.$runID == runID).filter(\.$status == .pending).all()
+        guard !items.isEmpty else { return Settled() }
         // The method each item started with; items written before the run kept it read their app's.
         let methods = Dictionary(items.map { ($0.appID, $0.logoutMethod) }) { first, _ in first }
-        let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ Set(items.map(\.appID))).all()
+        let apps = try await RegisteredApp.query(on: db).filter(\.$id ~~ Set(items.map(\.appID))).all()
             .filter { app in (app.id.flatMap { methods[$0] ?? nil } ?? app.logoutMethod) == .backendOnly }
-        guard !apps.isEmpty else { return 0 }
-        let deliveries = try await BackChannelLogoutDelivery.query(on: database).filter(\.$runID == runID).all()
-        var finished = 0
+        guard !apps.isEmpty else { return Settled() }
+        let deliveries = try await BackChannelLogoutDelivery.query(on: db).filter(\.$runID == runID).all()
+        var settled = Settled()
+        let now = runs.clock.now()
         for app in apps {
             guard let appID = app.id, let item = items.first(where: { $0.appID == appID }), let itemID = item.id else { continue }
             let clients = RegisteredClients.clientIDs(of: app)
@@ -35,21 +57,15 @@ enum BackendOnlyItems {
             } else {
                 state = .failed
             }
-            let now = runs.clock.now()
-            let done: FinishedRun?? = try await database.transaction { db in
-                guard try await LogoutRunService.lockRun(runID, on: db), let sql = db as? any SQLDatabase else { return nil }
-                guard try await LogoutItemTransitions(sql: sql).finish(item: itemID, version: item.version, as: state, at: now, reportedBy: nil) else {
-                    return nil
-                }
-                let run = try await runs.finishRunIfDone(runID, on: db, now: now)
-                try await DeviceLifeCycle.moveDevices(after: run.map { [$0] } ?? [], mdm: runs.mdm, on: db, now: now)
-                return .some(run)
+            guard try await LogoutItemTransitions(sql: sql).finish(item: itemID, version: item.version, as: state, at: now, reportedBy: nil) else {
+                continue
             }
-            guard let done else { continue }
-            finished += 1
-            if let run = done { runs.metrics.runsFinished(run.state.rawValue).increment() }
+            settled.items += 1
+            if let run = try await runs.finishRunIfDone(runID, on: db, now: now) {
+                try await DeviceLifeCycle.moveDevices(after: [run], mdm: runs.mdm, on: db, now: now)
+                settled.finishedRuns.append(run)
+            }
         }
-        if finished > 0 { await runs.changes.runChanged(runID, on: database) }
-        return finished
+        return settled
     }
 }

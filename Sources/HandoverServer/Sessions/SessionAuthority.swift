@@ -266,71 +266,63 @@ final class SessionAuthority: Sendable {
         guard !ids.isEmpty else { return }
         let now = clock.now()
         try await database.transaction { db in
-            // The write comes first: on SQLite (WAL) a transaction that reads first and writes
-            // after another connection committed fails with SQLITE_BUSY instead of waiting.
-            guard let sql = db as? any SQLDatabase else { return }
-            let rows = try await sql.raw("""
-                UPDATE user_sessions SET revoked_at = \(bind: now), revoke_reason = \(bind: reason)
-                WHERE id IN (\(binds: ids)) AND revoked_at IS NULL RETURNING id
-                """).all()
-            let ended = try rows.map { try $0.decode(column: "id", as: UUID.self) }
-            guard !ended.isEmpty else { return }
-            let sessions = try await UserSession.query(on: db).filter(\.$id ~~ ended).all()
-            try await BackChannelLogoutOutbox.enqueue(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
+            try await self.end(sessions: ids, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
         }
         announce(ids.map(\.uuidString), now: now)
-        if usesPostgres, let sql = database as? any SQLDatabase {
-            for id in ids {
-                do {
-                    try await sql.raw("SELECT pg_notify(\(bind: Self.revocationChannel), \(bind: id.uuidString))").run()
-                } catch {
-                    logger.warning("NOTIFY of a revocation failed; other instances honour it within the access-token lifetime",
-                                   metadata: ["error": "\(error)"])
-                }
-            }
-        }
+        await notifyOthers(ids, on: database)
     }
 
-    /// Revokes device secrets and every session that came with or from them (global sign-out).
+    /// Ends sessions in the caller's transaction: marks the live ones revoked and writes the
+    /// outbox rows of their backends' logout tokens. Nothing is announced: the caller does that
+    /// once the transaction has committed (``announce(_:now:)``).
+    func end(sessions ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: Database, now: Date) async throws {
+        // The write comes first: on SQLite (WAL) a transaction that reads first and writes
+        // after another connection committed fails with SQLITE_BUSY instead of waiting.
+        guard !ids.isEmpty, let sql = db as? any SQLDatabase else { return }
+        let rows = try await sql.raw("""
+            UPDATE user_sessions SET revoked_at = \(bind: now), revoke_reason = \(bind: reason)
+            WHERE id IN (\(binds: ids)) AND revoked_at IS NULL RETURNING id
+            """).all()
+        let ended = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+        guard !ended.isEmpty else { return }
+        let sessions = try await UserSession.query(on: db).filter(\.$id ~~ ended).all()
+        try await BackChannelLogoutOutbox.enqueue(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
+    }
+
+    /// Revokes device secrets and every session that came with or from them (global sign-out),
+    /// in one transaction.
     func revoke(deviceSecrets ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: Database) async throws {
         guard !ids.isEmpty else { return }
-        try await DeviceSecret.query(on: database).filter(\.$id ~~ ids).filter(\.$revokedAt == nil)
-            .set(\.$revokedAt, to: clock.now()).update()
-        let sessions = try await UserSession.query(on: database).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all()
-        try await revoke(sessions: sessions.compactMap(\.id), reason: reason, deviceID: deviceID, runID: runID, on: database)
+        let now = clock.now()
+        let ended = try await database.transaction { db in
+            try await self.end(deviceSecrets: ids, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
+        }
+        announce(ended.map(\.uuidString), now: now)
+        await notifyOthers(ended, on: database)
     }
 
-    /// Ends every session on a fleet device (its logout run `runID` started): the Native SSO
-    /// device secrets bound to it and every session from them, every other session signed in
-    /// with that `deviceID` (browser sessions its enrolled phone approved included), and the
-    /// enrolled phone's pushes.
-    ///
-    /// `reads` (SQLite's read connections) answers first, in one statement, whether there is
-    /// anything to end: most devices of a shift change have nobody signed in by Native SSO and
-    /// no enrolled phone, and then the writer is not asked at all.
-    func signOutDevice(_ deviceID: UUID, runID: UUID? = nil, on database: Database, probingOn reads: Database? = nil) async throws {
-        // Every hand-over of a shift change passes here: ids only, read with plain SQL.
-        guard let sql = database as? any SQLDatabase else { return }
-        if let probe = reads as? any SQLDatabase, let row = try await probe.raw("""
-            SELECT EXISTS(SELECT 1 FROM device_secrets WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL) AS secrets,
-            EXISTS(SELECT 1 FROM user_sessions WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL) AS sessions,
-            EXISTS(SELECT 1 FROM enrolled_devices WHERE fleet_device_id = \(bind: deviceID) AND push_token_active = \(bind: true)) AS pushes
-            """).first(),
-            try !row.decode(column: "secrets", as: Bool.self), try !row.decode(column: "sessions", as: Bool.self),
-            try !row.decode(column: "pushes", as: Bool.self) {
-            return
+    /// Ends device secrets and their sessions in the caller's transaction; returns the sessions,
+    /// for the caller to announce once it has committed.
+    func end(deviceSecrets ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: Database, now: Date) async throws -> [UUID] {
+        guard !ids.isEmpty else { return [] }
+        try await DeviceSecret.query(on: db).filter(\.$id ~~ ids).filter(\.$revokedAt == nil).set(\.$revokedAt, to: now).update()
+        let sessions = try await UserSession.query(on: db).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all().compactMap(\.id)
+        try await end(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
+        return sessions
+    }
+
+    /// Tells the other instances (PostgreSQL NOTIFY) that sessions ended. Inside a transaction
+    /// the notifications leave at COMMIT, and not at all on ROLLBACK.
+    func notifyOthers(_ ids: [UUID], on database: Database) async {
+        guard usesPostgres, let sql = database as? any SQLDatabase else { return }
+        for id in ids {
+            do {
+                try await sql.raw("SELECT pg_notify(\(bind: Self.revocationChannel), \(bind: id.uuidString))").run()
+            } catch {
+                logger.warning("NOTIFY of a revocation failed; other instances honour it within the access-token lifetime",
+                               metadata: ["error": "\(error)"])
+            }
         }
-        let secrets = try await sql.raw("SELECT id FROM device_secrets WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL")
-            .all().map { try $0.decode(column: "id", as: UUID.self) }
-        try await revoke(deviceSecrets: secrets, reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
-        let signedIn = try await sql.raw("SELECT id FROM user_sessions WHERE device_id = \(bind: deviceID) AND revoked_at IS NULL")
-            .all().map { try $0.decode(column: "id", as: UUID.self) }
-        try await revoke(sessions: signedIn, reason: "device_logout", deviceID: deviceID, runID: runID, on: database)
-        // The phone the previous user enrolled stops receiving their operations by push.
-        try await sql.raw("""
-            UPDATE enrolled_devices SET push_token_active = \(bind: false)
-            WHERE fleet_device_id = \(bind: deviceID) AND push_token_active = \(bind: true)
-            """).run()
     }
 
     /// Revokes every live session of a user.
