@@ -9,69 +9,38 @@ import Vapor
 /// and the connection closes), becomes a Vapor `Request`, and the responder's `Response` is
 /// written back: a buffered body at once, a ``StreamedBody`` (Server-Sent Events) chunk by
 /// chunk. NIO's `HTTPServerPipelineHandler` hands this handler one request at
-/// a time, so pipelined requests are answered in order.
+/// a time, so pipelined requests are answered in order. What the parser produces goes to the
+/// ``ConnectionGuard`` at the front, whose state machine says what to do with it.
 final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum State {
-        case idle
-        case collecting(HTTPRequestHead, ByteBuffer?)
-        /// The body passed the limit: the rest is read and dropped, then a 413 and close.
-        case discarding(HTTPRequestHead)
-        case responding
-    }
-
     private let application: Application
     private let responder: any Responder
     private let serverName: String?
-    private let maximumBodySize: Int
     private let date: HTTPDateHeader
-    private let deadlines: ConnectionDeadlines?
-    private var state = State.idle
+    /// The front of the pipeline, which holds this connection's state (``HTTPConnectionStateMachine``).
+    private let connection: ConnectionGuard
 
-    init(application: Application, responder: any Responder, serverName: String?,
-         maximumBodySize: Int, date: HTTPDateHeader, deadlines: ConnectionDeadlines? = nil) {
-        self.deadlines = deadlines
+    init(application: Application, responder: any Responder, serverName: String?, date: HTTPDateHeader, connection: ConnectionGuard) {
+        self.connection = connection
         self.application = application
         self.responder = responder
         self.serverName = serverName
-        self.maximumBodySize = maximumBodySize
         self.date = date
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (unwrapInboundIn(data), state) {
-        case (.head(let head), _):
-            deadlines?.headReceived()
-            // A declared body over the limit is refused now, without waiting for it (a client
-            // that announces a gigabyte and sends it slowly gets its answer at once).
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maximumBodySize {
-                state = .discarding(head)
-                refuseOversizedBody(head, context: context)
-                return
-            }
-            state = .collecting(head, nil)
-        case (.body(var chunk), .collecting(let head, var body)):
-            if (body?.readableBytes ?? 0) + chunk.readableBytes > maximumBodySize {
-                state = .discarding(head)
-                refuseOversizedBody(head, context: context)
-            } else if body == nil {
-                state = .collecting(head, chunk)
-            } else {
-                body!.writeBuffer(&chunk)
-                state = .collecting(head, body)
-            }
-        case (.body, _):
-            break
-        case (.end, .collecting(let head, let body)):
-            state = .responding
-            deadlines?.requestComplete()
-            respond(to: head, body: body, context: context)
-        case (.end, .discarding):
-            context.close(promise: nil)
-        case (.end, _):
-            break
+        let action: HTTPConnectionStateMachine.Action
+        switch unwrapInboundIn(data) {
+        case .head(let head): action = connection.headReceived(head)
+        case .body(let chunk): action = connection.bodyReceived(chunk)
+        case .end: action = connection.endReceived()
+        }
+        switch action {
+        case .respond(let head, let body): respond(to: head, body: body, context: context)
+        case .refuseOversizedBody(let head): refuseOversizedBody(head, context: context)
+        case .none, .forward, .drop, .answerTimeoutAndClose, .close: break  // the front carried these out
         }
     }
 
@@ -79,8 +48,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     /// and dropped for a moment (a lingering close, so the answer is not lost to a reset), then
     /// the connection closes.
     private func refuseOversizedBody(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        state = .discarding(head)
-        deadlines?.linger()
         let error = #"{"error":"payload_too_large","reason":"The request body is larger than the server accepts (256 KB)."}"#
         var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(error.utf8.count))])
         finishHead(&headers, keepAlive: false)
@@ -159,8 +126,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                 // writing the end releases a request the pipelining handler held back, and that
                 // request's head must find this connection idle, not be reset by a late callback.
                 try await channel.eventLoop.flatSubmit {
-                    bound.value.state = .idle
-                    bound.value.deadlines?.responseSent()
+                    bound.value.connection.responseEnding(keepAlive: keepAlive)
                     let written = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
                     if !keepAlive { written.whenComplete { _ in channel.close(promise: nil) } }
                     return written
@@ -183,9 +149,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         if let body, body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
-        state = .idle
+        connection.responseEnding(keepAlive: keepAlive)
         if keepAlive {
-            deadlines?.responseSent()
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         } else {
             let channel = context.channel

@@ -14,7 +14,7 @@ import Vapor
 /// connections, so a client that trickles a header line every few seconds, or opens sockets
 /// until the file-descriptor limit, holds the server. Run on Vapor's server, `SlowClientTests`
 /// fails (docs/architecture.md gives the measurement). This transport adds those limits
-/// (``ConnectionDeadlines``, ``ConnectionCap``) around NIO's own parser and pipelining helper,
+/// (``ConnectionGuard`` with its ``HTTPConnectionStateMachine``, ``ConnectionCap``) around NIO's own parser and pipelining helper,
 /// and hands every request to Vapor's responder.
 ///
 /// What it leaves out of Vapor's server, none of which `handover serve` uses: TLS and HTTP/2
@@ -84,15 +84,8 @@ final class HTTPTransport: Vapor.Server, Sendable {
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // Time limits first, on the raw bytes; then pipelining assistance (one request
-                    // at a time, answered in order, quiescing on shutdown) and NIO's error handler
-                    // (a 400 for what does not parse).
-                    let deadlines = ConnectionDeadlines(limits: limits)
-                    try channel.pipeline.syncOperations.addHandler(deadlines)
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
-                        application: application, responder: responder, serverName: serverName,
-                        maximumBodySize: Self.maximumBodySize, date: date, deadlines: deadlines))
+                    try Self.configureConnection(channel, application: application, responder: responder, serverName: serverName,
+                                                 limits: limits, date: date)
                 }
             }
         let bound: EventLoopFuture<any Channel>
@@ -109,6 +102,19 @@ final class HTTPTransport: Vapor.Server, Sendable {
                 self.application.logger.notice("Server started on http://\(bound.protocol == .inet6 ? "[\(ip)]" : ip):\(port)")
             }
         }
+    }
+
+    /// One connection's pipeline, on its event loop: the ``ConnectionGuard`` first, on the raw
+    /// bytes; then NIO's parser, encoder, pipelining assistance (one request at a time, answered
+    /// in order, quiescing on shutdown) and error handler (a 400 for what does not parse); then
+    /// ``HTTPConnectionHandler``, which hands each request to `responder`.
+    static func configureConnection(_ channel: any Channel, application: Application, responder: any Responder, serverName: String?,
+                                    limits: ConnectionLimits, date: HTTPDateHeader) throws {
+        let connection = ConnectionGuard(limits: limits, maximumBodySize: maximumBodySize)
+        try channel.pipeline.syncOperations.addHandler(connection)
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
+            application: application, responder: responder, serverName: serverName, date: date, connection: connection))
     }
 
     func shutdown() {
