@@ -164,6 +164,8 @@ let package = Package(
             name: "DeviceSimulator",
             dependencies: [
                 "HandoverClient",
+                // The generated wire types of the admin calls (Generated/, scripts/generate-openapi.sh).
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 "HandoverProtocol",
                 "OutOfBand",
                 "LinkCallbacks",

@@ -4,6 +4,7 @@
 #
 #   Sources/HandoverServer/API/Generated/   types and the handler protocol (Tools/OpenAPIGenerator/server.yaml)
 #   Sources/HandoverClient/Fleet/Generated/ types and the client FleetServer uses (Tools/OpenAPIGenerator/client.yaml)
+#   Sources/DeviceSimulator/Generated/      the simulator's and load generator's set-up bodies (Tools/OpenAPIGenerator/simulator.yaml)
 #
 # and then embeds the YAML itself (scripts/embed-openapi.sh), which the server serves.
 #
@@ -22,7 +23,7 @@ generator="$(swift build --package-path "$tool" --show-bin-path)/swift-openapi-g
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 stale=0
-for pair in server:Sources/HandoverServer/API/Generated client:Sources/HandoverClient/Fleet/Generated; do
+for pair in server:Sources/HandoverServer/API/Generated client:Sources/HandoverClient/Fleet/Generated simulator:Sources/DeviceSimulator/Generated; do
   name=${pair%%:*}
   folder=${pair#*:}
   "$generator" generate --config "$tool/$name.yaml" --output-directory "$scratch/$name" "$yaml" > "$scratch/$name.log" 2>&1 \

@@ -13,46 +13,34 @@ struct FleetRegistry: Sendable {
         connection = HandoverAPIConnection(baseURL: baseURL, key: adminKey)
     }
 
-    /// An app as `GET /api/v1/apps` shows it (the fields the simulator compares).
-    struct App: Decodable, Sendable {
-        var id: UUID
-        var name: String
-        var role: String
-        var appIDs: [String]
-        var logoutAction: String?
-        var deadlineSeconds: Int
-        var maxReissues: Int
-    }
-
-    struct CreatedDevice: Decodable, Sendable {
-        struct Device: Decodable, Sendable { var id: UUID }
-        var device: Device
-        var key: String
-    }
+    /// An app as the registry answers it (openapi.yaml's `App`, generated).
+    typealias App = Components.Schemas.App
+    /// A device and its key, as `POST /api/v1/devices` answers them.
+    typealias CreatedDevice = Components.Schemas.CreatedDevice
 
     func apps() async throws(SimulatorError) -> [App] {
-        try decode([App].self, await send("GET", "/api/v1/apps", json: nil))
+        try decode([App].self, await send("GET", "/api/v1/apps", body: Data?.none))
     }
 
-    func createApp(_ fields: [String: Any]) async throws(SimulatorError) -> App {
-        try decode(App.self, await send("POST", "/api/v1/apps", json: fields))
+    func createApp(_ app: Components.Schemas.AppInput) async throws(SimulatorError) -> App {
+        try decode(App.self, await send("POST", "/api/v1/apps", body: app))
     }
 
-    func updateApp(_ id: UUID, _ fields: [String: Any]) async throws(SimulatorError) {
-        _ = try await send("PATCH", "/api/v1/apps/\(id.uuidString.lowercased())", json: fields)
+    func updateApp(_ id: String, _ update: Components.Schemas.AppUpdate) async throws(SimulatorError) {
+        _ = try await send("PATCH", "/api/v1/apps/\(id.lowercased())", body: update)
     }
 
-    func deleteApp(_ id: UUID) async throws(SimulatorError) {
-        _ = try await send("DELETE", "/api/v1/apps/\(id.uuidString.lowercased())", json: nil)
+    func deleteApp(_ id: String) async throws(SimulatorError) {
+        _ = try await send("DELETE", "/api/v1/apps/\(id.lowercased())", body: Data?.none)
     }
 
     func createDevice(name: String) async throws(SimulatorError) -> CreatedDevice {
-        try decode(CreatedDevice.self, await send("POST", "/api/v1/devices", json: ["name": name]))
+        try decode(CreatedDevice.self, await send("POST", "/api/v1/devices", body: Components.Schemas.DeviceInput(name: name)))
     }
 
-    private func send(_ method: String, _ path: String, json: [String: Any]?) async throws(SimulatorError) -> HandoverAPIConnection.Reply {
+    private func send(_ method: String, _ path: String, body: (some Encodable)?) async throws(SimulatorError) -> HandoverAPIConnection.Reply {
         do {
-            return try await connection.send(method, path, body: json.flatMap { try? JSONSerialization.data(withJSONObject: $0) })
+            return try await connection.send(method, path, body: try body.map { try JSONEncoder().encode($0) })
         } catch {
             throw SimulatorError("--server: \(method) \(path): \(error)")
         }
@@ -63,6 +51,16 @@ struct FleetRegistry: Sendable {
             return try connection.decode(type, reply)
         } catch {
             throw SimulatorError("--server: the registry's answer could not be read: \(error)")
+        }
+    }
+}
+
+extension Components.Schemas.App {
+    /// The app's id as a UUID (the wire carries it as text).
+    var uuid: UUID {
+        get throws(SimulatorError) {
+            guard let uuid = UUID(uuidString: id) else { throw SimulatorError("--server: the registry answered an app id that is not a UUID: \(id)") }
+            return uuid
         }
     }
 }

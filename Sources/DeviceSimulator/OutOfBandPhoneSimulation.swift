@@ -48,11 +48,14 @@ public struct OutOfBandPhoneSimulation: Sendable {
         }
         if scenario.dispatcher == .push { try await registerPushToken(scenario.pushToken) }
 
-        var body: [String: Any] = ["type": scenario.type.rawValue, "user": scenario.user, "dispatcher": scenario.dispatcher.rawValue]
-        if scenario.type == .transactionConfirmation { body["message"] = scenario.message }
-        if scenario.decision == .late { body["expiresIn"] = scenario.lateExpiry }
-        let created = try await api.decode(SimulatedOperation.self,
-                                           api.send("POST", "/api/v1/operations", body: try JSONSerialization.data(withJSONObject: body)))
+        guard let type = Components.Schemas.OperationInput._TypePayload(rawValue: scenario.type.rawValue),
+              let dispatcher = Components.Schemas.OperationInput.DispatcherPayload(rawValue: scenario.dispatcher.rawValue) else {
+            throw OutOfBandSimulationError.notInTheContract("\(scenario.type.rawValue) by \(scenario.dispatcher.rawValue)")
+        }
+        var body = Components.Schemas.OperationInput(_type: type, user: scenario.user, dispatcher: dispatcher)
+        if scenario.type == .transactionConfirmation { body.message = scenario.message }
+        if scenario.decision == .late { body.expiresIn = scenario.lateExpiry }
+        let created = try await api.decode(SimulatedOperation.self, api.send("POST", "/api/v1/operations", body: try JSONEncoder().encode(body)))
         progress("created operation \(created.id) (\(created.type), by \(created.dispatcher))\(created.number.map { ", the web page shows \($0)" } ?? "")")
 
         let pending = try await receive(created, scenario: scenario, client: client)
@@ -137,7 +140,8 @@ public struct OutOfBandPhoneSimulation: Sendable {
                 throw OutOfBandSimulationError.pushNotDelivered("no push inbox to read it from; run apns-loopback and pass its HANDOVER_PUSH_INBOX")
             }
             let (body, _) = try await URLSession.shared.data(from: inboxURL.appendingPathComponent(scenario.pushToken))
-            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
+            // Each payload is handed over as iOS hands a push to an app: its `userInfo`.
+            guard let object = try JSONSerialization.jsonObject(with: body) as? [AnyHashable: Any],
                   let payloads = object["payloads"] as? [[AnyHashable: Any]], let last = payloads.last else {
                 throw OutOfBandSimulationError.pushNotDelivered("the loopback APNs server has no push for this token")
             }
@@ -256,6 +260,8 @@ public enum OutOfBandSimulationError: Error, CustomStringConvertible {
     case pushNotDelivered(String)
     case enrollmentFailed(String)
     case wrongNumberNeedsAuthentication
+    /// The scenario names an operation type or a dispatcher the API's contract (openapi.yaml) has not.
+    case notInTheContract(String)
 
     public var description: String {
         switch self {
@@ -264,6 +270,7 @@ public enum OutOfBandSimulationError: Error, CustomStringConvertible {
         case .pushNotDelivered(let outcome): "the push was not delivered (\(outcome)); run `apns-loopback` and the server with --developer-mode and its environment"
         case .enrollmentFailed(let detail): "the phone could not enroll: \(detail)"
         case .wrongNumberNeedsAuthentication: "--decision wrong-number needs --type authentication (only sign-ins carry numbers)"
+        case .notInTheContract(let what): "the server's API has no operation \(what)"
         }
     }
 }

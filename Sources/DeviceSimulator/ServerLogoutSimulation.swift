@@ -318,32 +318,33 @@ public struct ServerLogoutSimulation: Sendable {
             let registry = FleetRegistry(baseURL: server, adminKey: adminKey)
             let existing = try await registry.apps()
             if let launcher = existing.first(where: { $0.name == Self.launcherName }) {
-                guard launcher.role == "launcher", launcher.appIDs.contains(Self.launcherAppID) else {
+                guard launcher.role == .launcher, launcher.appIDs.contains(Self.launcherAppID) else {
                     throw SimulatorError("the registry's app \(Self.launcherName) is not the simulator's launcher (\(Self.launcherAppID), role launcher); delete it or use another server")
                 }
             } else {
-                _ = try await registry.createApp(["name": Self.launcherName, "role": "launcher", "appIDs": [Self.launcherAppID]])
+                _ = try await registry.createApp(.init(name: Self.launcherName, role: .launcher, appIDs: [Self.launcherAppID]))
             }
             var ids: [UUID] = []
             for name in names {
                 let action = "\(loopback.origin)/apps/\(name)/logout"
                 let appID = "\(LogoutSimulation.teamID).com.example.\(name)"
                 if let app = existing.first(where: { $0.name == name }) {
-                    if app.role == "target", app.logoutAction == action, app.appIDs == [appID],
+                    if app.role == .target, app.logoutAction == action, app.appIDs == [appID],
                        app.deadlineSeconds == timeoutSeconds, app.maxReissues == resends {
-                        ids.append(app.id)
+                        ids.append(try app.uuid)
                         continue
                     }
                     try await registry.deleteApp(app.id)  // made by an earlier run with another port or timing
                 }
-                let created = try await registry.createApp([
-                    "name": name, "role": "target", "appIDs": [appID], "logoutAction": action,
-                    "deadlineSeconds": timeoutSeconds, "maxReissues": resends,
-                ])
-                ids.append(created.id)
+                let created = try await registry.createApp(.init(name: name, role: .target, appIDs: [appID], logoutAction: action,
+                                                                 deadlineSeconds: timeoutSeconds, maxReissues: resends))
+                ids.append(try created.uuid)
             }
             let device = try await registry.createDevice(name: "simulated-phone")
-            return (device.device.id, device.key, ids)
+            guard let deviceID = UUID(uuidString: device.device.id) else {
+                throw SimulatorError("--server: the registry answered a device id that is not a UUID: \(device.device.id)")
+            }
+            return (deviceID, device.key, ids)
         }
     }
 
@@ -355,17 +356,17 @@ public struct ServerLogoutSimulation: Sendable {
         var ids: [UUID] = []
         for app in otherApps {
             if let old = existing.first(where: { $0.name == app.name }) { try await registry.deleteApp(old.id) }
-            var fields: [String: Any] = ["name": app.name, "role": "target", "appIDs": ["\(LogoutSimulation.teamID).com.example.\(app.name)"],
-                                         "deadlineSeconds": timeoutSeconds, "maxReissues": resends]
+            var input = Components.Schemas.AppInput(name: app.name, role: .target, appIDs: ["\(LogoutSimulation.teamID).com.example.\(app.name)"],
+                                                    deadlineSeconds: timeoutSeconds, maxReissues: resends)
             switch app.method {
             case .xCallback:
-                fields["logoutMethod"] = "x-callback"
-                fields["logoutAction"] = "\(app.name)://x-callback-url/logout"
+                input.logoutMethod = .xCallback
+                input.logoutAction = "\(app.name)://x-callback-url/logout"
             case .backendOnly(let uri):
-                fields["logoutMethod"] = "backend-only"
-                fields["backchannelLogoutURI"] = uri.absoluteString
+                input.logoutMethod = .backendOnly
+                input.backchannelLogoutURI = uri.absoluteString
             }
-            ids.append(try await registry.createApp(fields).id)
+            ids.append(try await registry.createApp(input).uuid)
         }
         return ids
     }

@@ -19,7 +19,7 @@ struct SimulatedSignIn: Sendable {
         let chosen = apps.filter { user.backends[$0.name] != nil }
         for app in chosen {
             guard let uri = user.backends[app.name] else { continue }
-            try await registry.updateApp(app.id, ["backchannelLogoutURI": uri.absoluteString])
+            try await registry.updateApp(app.id.uuidString, .init(backchannelLogoutURI: uri.absoluteString))
         }
         var sessions: [String: String] = [:]
         let store = FileSecretStore(directory: sharedStore)
@@ -44,7 +44,7 @@ struct SimulatedSignIn: Sendable {
                 }
                 accessToken = tokens.accessToken
             }
-            sessions[app.name] = UnverifiedClaims.of(accessToken)?["sid"] as? String ?? "?"
+            sessions[app.name] = UnverifiedClaims.of(accessToken)?.sessionID ?? "?"
         }
         return sessions
     }

@@ -40,9 +40,7 @@ struct DemoBackends {
             guard let field = request.body.split(separator: "&").first(where: { $0.hasPrefix("logout_token=") }) else { return nil }
             let token = String(field.dropFirst("logout_token=".count)).removingPercentEncoding ?? ""
             guard let claims = UnverifiedClaims.of(token) else { return nil }
-            let events = claims["events"] as? [String: Any]
-            return (claims["sid"] as? String, claims["aud"] as? String,
-                    events?["http://schemas.openid.net/event/backchannel-logout"] != nil)
+            return (claims.sessionID, claims.audience, claims.events.contains("http://schemas.openid.net/event/backchannel-logout"))
         }
     }
 

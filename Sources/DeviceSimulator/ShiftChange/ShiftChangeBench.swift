@@ -44,19 +44,17 @@ public struct ShiftChangeBench: Sendable {
         let stamp = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         var appIDs: [UUID] = []
         for index in 1...plan.apps {
-            let fields: [String: Any] = [
-                "name": "bench-\(stamp)-app-\(index)", "role": "target", "appIDs": ["ABCDE12345.com.example.bench\(index)"],
-                "logoutAction": "https://bench-\(index).example.com/logout", "deadlineSeconds": plan.deadlineSeconds, "maxReissues": 2,
-            ]
-            let answer = try await send(http, .POST, "\(base)/api/v1/apps", fields)
+            let app = Components.Schemas.AppInput(
+                name: "bench-\(stamp)-app-\(index)", role: .target, appIDs: ["ABCDE12345.com.example.bench\(index)"],
+                logoutAction: "https://bench-\(index).example.com/logout", deadlineSeconds: plan.deadlineSeconds, maxReissues: 2)
+            let answer = try await send(http, .POST, "\(base)/api/v1/apps", app)
             guard answer.status == 201 || answer.status == 200 else {
                 throw SimulatorError("registering app \(index): the server answered \(answer.status): \(String(buffer: answer.body))")
             }
-            struct Created: Decodable { var id: UUID }
-            guard let created = try? answer.decode(Created.self) else {
+            guard let created = try? answer.decode(Components.Schemas.App.self), let id = UUID(uuidString: created.id) else {
                 throw SimulatorError("registering app \(index): the server's answer has no app id: \(String(buffer: answer.body))")
             }
-            appIDs.append(created.id)
+            appIDs.append(id)
         }
         let devices = LockedList<[(id: UUID, key: String)]>([])
         let names = (1...plan.devices).map { "bench-\(stamp)-phone-\(String(format: "%05d", $0))" }
@@ -69,12 +67,12 @@ public struct ShiftChangeBench: Sendable {
                 next += 1
                 group.addTask {
                     do {
-                        let answer = try await send(http, .POST, "\(base)/api/v1/devices", ["name": name])
-                        struct Created: Decodable { struct Device: Decodable { var id: UUID }; var device: Device; var key: String }
-                        guard answer.status == 201 || answer.status == 200, let created = try? answer.decode(Created.self) else {
+                        let answer = try await send(http, .POST, "\(base)/api/v1/devices", Components.Schemas.DeviceInput(name: name))
+                        guard answer.status == 201 || answer.status == 200, let created = try? answer.decode(Components.Schemas.CreatedDevice.self),
+                              let id = UUID(uuidString: created.device.id) else {
                             return SimulatorError("registering \(name): the server answered \(answer.status): \(String(buffer: answer.body))")
                         }
-                        let count = devices.append((created.device.id, created.key))
+                        let count = devices.append((id, created.key))
                         if count % 1000 == 0 { progress("  \(count) of \(names.count) phones registered") }
                         return nil
                     } catch {
@@ -273,8 +271,8 @@ public struct ShiftChangeBench: Sendable {
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
-    private func send(_ http: BenchHTTP, _ method: HTTPMethod, _ url: String, _ fields: [String: Any]) async throws -> BenchHTTP.Answer {
-        try await http.send(method, url, key: adminKey, json: try JSONSerialization.data(withJSONObject: fields))
+    private func send(_ http: BenchHTTP, _ method: HTTPMethod, _ url: String, _ body: some Encodable) async throws -> BenchHTTP.Answer {
+        try await http.send(method, url, key: adminKey, json: try JSONEncoder().encode(body))
     }
 }
 
