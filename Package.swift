@@ -284,6 +284,23 @@ let package = Package(
         ),
 
         // Tests: one target per module, plus end-to-end tests of the built `handover` binary.
+        // The domain's own: its schema and services on SQLite and PostgreSQL, without Vapor.
+        .testTarget(
+            name: "HandoverCoreTests",
+            dependencies: [
+                "HandoverCore",
+                "HandoverProtocol",
+                "LinkCallbacks",
+                .product(name: "Crypto", package: "swift-crypto"),
+                server("FluentKit", "fluent-kit"),
+                server("SQLKit", "sql-kit"),
+                server("FluentSQLiteDriver", "fluent-sqlite-driver"),
+                server("FluentPostgresDriver", "fluent-postgres-driver"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("Logging", "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "LinkCallbacksTests",
             dependencies: ["LinkCallbacks", server("PropertyBased", "swift-property-based")]

@@ -77,7 +77,8 @@ struct AASADiffCommand: AsyncParsableCommand {
         }
         do {
             return try AssociationFileParser.parse(bytes)
-        } catch let error as AssociationFileError {
+        } catch {
+            // The parser throws only AssociationFileError (typed throws).
             throw ValidationError("\(source): \(error)")
         }
     }

@@ -53,6 +53,15 @@ import Testing
         #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks"]), "\(local)")
     }
 
+    /// The domain's own tests run it without the server (issue 38): no Vapor, no Fluent's Vapor
+    /// integration, no HandoverServer.
+    @Test func theDomainsTestsDoNotLinkVaporOrTheServer() throws {
+        let reachable = Self.reachable(fromTargets: ["HandoverCoreTests"], manifest: try Self.manifest())
+        #expect(reachable.targets.contains("HandoverCore"))
+        #expect(!reachable.packages.contains("vapor") && !reachable.packages.contains("fluent"), "\(reachable.packages)")
+        #expect(!reachable.targets.contains("HandoverServer"), "\(reachable.targets)")
+    }
+
     static func manifest() throws -> [String: Any] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -1,12 +1,11 @@
-import Fluent
+import FluentKit
 import Foundation
-import HandoverCore
 import SQLKit
 
 /// The whole schema, version 1. Later changes come as further migrations, never edits here.
 struct CreateSchema: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(APIKey.schema)
+        try await database.schema("api_keys")
             .id()
             .field("name", .string, .required)
             .field("scope", .string, .required)
@@ -89,7 +88,7 @@ struct CreateSchema: AsyncMigration {
 
     func revert(on database: Database) async throws {
         for schema in [ServerSetting.schema, LogoutItem.schema, LogoutRun.schema, WebhookDelivery.schema, Webhook.schema,
-                       Device.schema, RegisteredApp.schema, APIKey.schema] {
+                       Device.schema, RegisteredApp.schema, "api_keys"] {
             try await database.schema(schema).delete()
         }
     }

@@ -1,10 +1,10 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 4: email sign-in link tokens and Native SSO device secrets.
 struct CreateEmailSignInAndDeviceSSO: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(EmailLoginToken.schema)
+        try await database.schema("email_login_tokens")
             .id()
             .field("token_hash", .string, .required)
             .field("email", .string, .required)
@@ -13,7 +13,7 @@ struct CreateEmailSignInAndDeviceSSO: AsyncMigration {
             .field("used_at", .datetime)
             .unique(on: "token_hash")
             .create()
-        try await database.schema(DeviceSecret.schema)
+        try await database.schema("device_secrets")
             .id()
             .field("secret_hash", .string, .required)
             .field("user_id", .uuid, .required)
@@ -29,7 +29,7 @@ struct CreateEmailSignInAndDeviceSSO: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(DeviceSecret.schema).delete()
-        try await database.schema(EmailLoginToken.schema).delete()
+        try await database.schema("device_secrets").delete()
+        try await database.schema("email_login_tokens").delete()
     }
 }

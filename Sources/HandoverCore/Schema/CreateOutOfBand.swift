@@ -1,10 +1,10 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 5: out-of-band operations, the phones enrolled for them, and the callback allowlist.
 struct CreateOutOfBand: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(OutOfBandOperation.schema)
+        try await database.schema("oob_operations")
             .id()
             .field("type", .string, .required)
             .field("user_handle", .string, .required)
@@ -26,7 +26,7 @@ struct CreateOutOfBand: AsyncMigration {
             .field("browser_secret_hash", .string)
             .field("session_claimed_at", .datetime)
             .create()
-        try await database.schema(EnrolledDevice.schema)
+        try await database.schema("enrolled_devices")
             .field("id", .string, .identifier(auto: false))
             .field("user_handle", .string, .required)
             .field("signing_key", .string, .required)
@@ -36,13 +36,13 @@ struct CreateOutOfBand: AsyncMigration {
             .field("enrolled_at", .datetime, .required)
             .field("deregistered_at", .datetime)
             .create()
-        try await database.schema(CallbackAllowlistRecord.schema)
+        try await database.schema("oob_callback_allowlists")
             .field("id", .string, .identifier(auto: false))
             .field("hosts", .string, .required)
             .field("schemes", .string, .required)
             .field("updated_at", .datetime, .required)
             .create()
-        try await database.schema(User.schema)
+        try await database.schema("users")
             .field("oob_user_handle", .string)
             .update()
         if let sql = database as? any SQLDatabase {
@@ -52,9 +52,9 @@ struct CreateOutOfBand: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(User.schema).deleteField("oob_user_handle").update()
-        try await database.schema(CallbackAllowlistRecord.schema).delete()
-        try await database.schema(EnrolledDevice.schema).delete()
-        try await database.schema(OutOfBandOperation.schema).delete()
+        try await database.schema("users").deleteField("oob_user_handle").update()
+        try await database.schema("oob_callback_allowlists").delete()
+        try await database.schema("enrolled_devices").delete()
+        try await database.schema("oob_operations").delete()
     }
 }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import HandoverProtocol
 import SQLKit
 

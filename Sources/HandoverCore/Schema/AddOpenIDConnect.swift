@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 8: OpenID Connect for backends. OAuth clients with hashed secrets (RFC 7591
@@ -6,7 +6,7 @@ import SQLKit
 /// most one per client and session.
 struct AddOpenIDConnect: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(OAuthClient.schema)
+        try await database.schema("oauth_clients")
             .id()
             .field("client_id", .string, .required)
             .field("secret_hash", .string, .required)
@@ -20,7 +20,7 @@ struct AddOpenIDConnect: AsyncMigration {
         // One column per statement: SQLite adds one column per ALTER TABLE.
         try await database.schema(RegisteredApp.schema).field("backchannel_logout_uri", .string).update()
         try await database.schema(RegisteredApp.schema).field("backchannel_logout_session_required", .bool).update()
-        try await database.schema(BackChannelLogoutDelivery.schema)
+        try await database.schema("backchannel_logout_deliveries")
             .id()
             .field("client_id", .string, .required)
             .field("session_id", .string, .required)
@@ -46,9 +46,9 @@ struct AddOpenIDConnect: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(BackChannelLogoutDelivery.schema).delete()
+        try await database.schema("backchannel_logout_deliveries").delete()
         try await database.schema(RegisteredApp.schema).deleteField("backchannel_logout_session_required").update()
         try await database.schema(RegisteredApp.schema).deleteField("backchannel_logout_uri").update()
-        try await database.schema(OAuthClient.schema).delete()
+        try await database.schema("oauth_clients").delete()
     }
 }

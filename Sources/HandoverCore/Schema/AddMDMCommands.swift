@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 13: the outbox of MDM commands (lock, Lost Mode, erase) owed for devices that went

@@ -1,11 +1,11 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 3: users (signed in with Apple or by email link), their sessions and refresh tokens,
 /// sign-in nonces, processed notifications, and the access-token signing keys.
 struct CreateUserSessions: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(User.schema)
+        try await database.schema("users")
             .id()
             .field("apple_subject", .string)
             .field("apple_client_id", .string)
@@ -20,7 +20,7 @@ struct CreateUserSessions: AsyncMigration {
             .field("created_at", .datetime, .required)
             .unique(on: "apple_subject")
             .create()
-        try await database.schema(UserSession.schema)
+        try await database.schema("user_sessions")
             .id()
             .field("user_id", .uuid, .required)
             .field("created_at", .datetime, .required)
@@ -30,7 +30,7 @@ struct CreateUserSessions: AsyncMigration {
             .field("client_id", .string)
             .field("device_secret_id", .uuid)
             .create()
-        try await database.schema(RefreshTokenRecord.schema)
+        try await database.schema("refresh_tokens")
             .id()
             .field("session_id", .uuid, .required)
             .field("token_hash", .string, .required)
@@ -38,13 +38,13 @@ struct CreateUserSessions: AsyncMigration {
             .field("used_at", .datetime)
             .unique(on: "token_hash")
             .create()
-        try await database.schema(AppleNonce.schema)
+        try await database.schema("apple_nonces")
             .id()
             .field("nonce_hash", .string, .required)
             .field("expires_at", .datetime, .required)
             .unique(on: "nonce_hash")
             .create()
-        try await database.schema(AppleNotificationRecord.schema)
+        try await database.schema("apple_notifications")
             .id()
             .field("jti", .string, .required)
             .field("type", .string, .required)
@@ -52,7 +52,7 @@ struct CreateUserSessions: AsyncMigration {
             .field("received_at", .datetime, .required)
             .unique(on: "jti")
             .create()
-        try await database.schema(SessionSigningKeyRecord.schema)
+        try await database.schema("session_signing_keys")
             .id()
             .field("kid", .string, .required)
             .field("sealed_private_key", .string, .required)
@@ -69,8 +69,8 @@ struct CreateUserSessions: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        for schema in [SessionSigningKeyRecord.schema, AppleNotificationRecord.schema, AppleNonce.schema,
-                       RefreshTokenRecord.schema, UserSession.schema, User.schema] {
+        for schema in ["session_signing_keys", "apple_notifications", "apple_nonces",
+                       "refresh_tokens", "user_sessions", "users"] {
             try await database.schema(schema).delete()
         }
     }

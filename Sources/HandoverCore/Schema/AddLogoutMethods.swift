@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Version 14: how each target app is logged out (`ulc`, `x-callback`, `backend-only`); the apps
 /// registered before keep ULC.

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 12: what an MDM needs to act on a device: its serial number (unique, upper-cased)

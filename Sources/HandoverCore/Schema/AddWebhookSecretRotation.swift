@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Version 6: a webhook's previous secret, which keeps signing beside the new one for a day
 /// after a rotation (Standard Webhooks' several signatures).

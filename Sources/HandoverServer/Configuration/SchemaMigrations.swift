@@ -1,4 +1,5 @@
 import Fluent
+import HandoverCore
 import Logging
 import Vapor
 
@@ -9,21 +10,11 @@ import Vapor
 /// Here each migration is logged at debug, and the run as a whole in one line at info: the
 /// schema's version and how many migrations this start applied.
 enum SchemaMigrations {
-    /// Every migration, oldest first. A new one goes at the end; none is ever removed or reordered.
-    static var all: [any Migration] {
-        [
-            CreateSchema(), CreateIndexes(), CreateDashboardAndTester(), CreateUserSessions(),
-            CreateEmailSignInAndDeviceSSO(), CreateOutOfBand(), AddWebhookSecretRotation(),
-            AddPushFatigueDefenses(), AddOpenIDConnect(), AddFleetDeviceBindings(), AddEmailLinkDevice(),
-            AddDeviceLifeCycle(), AddDeviceIdentifiers(), AddMDMCommands(), AddLogoutMethods(),
-            AddFleetScaleIndexes(), AddRunTimeline(), AddDeviceSignOutIndexes(), AddItemLogoutMethods(),
-            AddPendingItemIndexes(),
-        ]
-    }
+    /// Every migration, oldest first (the domain's: ``HandoverCore/HandoverSchema``).
+    static var all: [any Migration] { HandoverSchema.migrations }
 
-    /// The schema version this build writes, as each migration's documentation numbers it:
-    /// version 1 is two migrations (the schema and its indexes), every later version one.
-    static var version: Int { all.count - 1 }
+    /// The schema version this build writes (``HandoverCore/HandoverSchema/version``).
+    static var version: Int { HandoverSchema.version }
 
     /// Registers ``all`` on the application's default database.
     static func register(on application: Application) {

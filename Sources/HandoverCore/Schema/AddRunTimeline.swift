@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 16: what a run's timeline needs that the items do not keep. Each reissue of an app's

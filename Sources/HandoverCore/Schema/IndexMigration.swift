@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// A migration that only adds indexes: each `(name, "table (columns)")` is created if absent, and

@@ -1,9 +1,9 @@
-import Fluent
+import FluentKit
 
 /// Version 2: dashboard sessions and conformance-tester runs.
 struct CreateDashboardAndTester: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(DashboardSession.schema)
+        try await database.schema("dashboard_sessions")
             .id()
             .field("token_hash", .string, .required)
             .field("csrf_token", .string, .required)
@@ -12,7 +12,7 @@ struct CreateDashboardAndTester: AsyncMigration {
             .field("expires_at", .datetime, .required)
             .unique(on: "token_hash")
             .create()
-        try await database.schema(TesterRun.schema)
+        try await database.schema("tester_runs")
             .id()
             .field("action_url", .string, .required)
             .field("claiming_app_id", .string)
@@ -28,7 +28,7 @@ struct CreateDashboardAndTester: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(TesterRun.schema).delete()
-        try await database.schema(DashboardSession.schema).delete()
+        try await database.schema("tester_runs").delete()
+        try await database.schema("dashboard_sessions").delete()
     }
 }

@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 
 /// Version 18: how each item of a run is logged out, as its app was registered when the run
 /// started (`ulc`, `x-callback`, `backend-only`). A run keeps the methods it started with: an app

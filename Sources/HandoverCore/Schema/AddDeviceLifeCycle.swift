@@ -1,4 +1,4 @@
-import Fluent
+import FluentKit
 import SQLKit
 
 /// Version 11: a device's life cycle. Why a device is in its status and since when, when it last

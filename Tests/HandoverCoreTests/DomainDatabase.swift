@@ -1,0 +1,167 @@
+import Crypto
+import FluentKit
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import Testing
+
+/// Where the domain's tests run: SQLite always, PostgreSQL when `HANDOVER_TEST_POSTGRES_URL`
+/// names a server (`bash .ci/run` starts one and sets it).
+enum DomainStore: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The stores available here; says once why PostgreSQL is skipped.
+    static var available: [DomainStore] {
+        guard postgresURL != nil else {
+            skipNotice
+            return [.sqlite]
+        }
+        return [.sqlite, .postgres]
+    }
+
+    private static let skipNotice: Void = print("SKIP HandoverCoreTests' PostgreSQL cases: HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
+}
+
+/// The domain on a database of its own, with the schema the domain owns (``HandoverSchema``),
+/// and nothing of the server: FluentKit and a driver, no Vapor, no HTTP.
+final class DomainDatabase: Sendable {
+    let store: DomainStore
+    let databases: Databases
+    /// Every query goes through this loop, so SQLite has one connection (one writer).
+    let loop: any EventLoop
+    let clock: ManualServerClock
+    private let folder: URL?
+
+    static let logger = Logger(label: "handover.core-tests")
+
+    var db: any Database { databases.database(logger: Self.logger, on: loop)! }
+    var sql: any SQLDatabase { db as! any SQLDatabase }
+
+    private init(store: DomainStore, databases: Databases, loop: any EventLoop, folder: URL?) {
+        self.store = store
+        self.databases = databases
+        self.loop = loop
+        self.folder = folder
+        self.clock = ManualServerClock()
+    }
+
+    /// A fresh database (a new SQLite file, or a new PostgreSQL database) with every migration run.
+    static func open(_ store: DomainStore) async throws -> DomainDatabase {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let databases = Databases(threadPool: NIOThreadPool.singleton, on: group)
+        var folder: URL?
+        switch store {
+        case .sqlite:
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-core-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            folder = scratch
+            databases.use(.sqlite(.file(scratch.appendingPathComponent("handover.sqlite").path)), as: .sqlite)
+        case .postgres:
+            databases.use(try .postgres(url: try await freshPostgres()), as: .psql)
+        }
+        let database = DomainDatabase(store: store, databases: databases, loop: group.next(), folder: folder)
+        do {
+            _ = try await database.migrate()
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    /// Runs the migrations not run yet; returns how many ran.
+    func migrate() async throws -> Int {
+        let migrations = Migrations()
+        migrations.add(HandoverSchema.migrations)
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: Self.logger, on: loop, migrationLogLevel: .debug)
+        try await migrator.setupIfNeeded().get()
+        let pending = try await migrator.previewPrepareBatch().get().count
+        try await migrator.prepareBatch().get()
+        return pending
+    }
+
+    func close() async {
+        await databases.shutdownAsync()
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Runs `body` on a fresh database of `store`, and closes it whatever happens.
+    static func with<T>(_ store: DomainStore, _ body: (DomainDatabase) async throws -> T) async throws -> T {
+        let database = try await open(store)
+        do {
+            let result = try await body(database)
+            await database.close()
+            return result
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    /// An empty PostgreSQL database on the test server; its URL.
+    private static func freshPostgres() async throws -> String {
+        guard let base = DomainStore.postgresURL, let slash = base.lastIndex(of: "/") else {
+            throw DomainError.invalid("HANDOVER_TEST_POSTGRES_URL", "is not set")
+        }
+        let name = "handover_core_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+        admin.use(try .postgres(url: base), as: .psql)
+        do {
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            try await (admin.database(logger: logger, on: loop) as! any SQLDatabase).raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            await admin.shutdownAsync()
+        } catch {
+            await admin.shutdownAsync()
+            throw error
+        }
+        return String(base[...slash]) + name
+    }
+
+    // MARK: The domain's services on this database
+
+    /// The runs service, with a callback key of its own and links on `https://handover.example.com`.
+    func runs() -> LogoutRunService {
+        LogoutRunService(database: db, clock: clock, publicURL: URL(string: "https://handover.example.com")!,
+                         nonces: CallbackNonce(key: SymmetricKey(size: .bits256)),
+                         changes: RunChangeNotifier(hub: RunEventHub(), usesPostgres: store == .postgres, logger: Self.logger),
+                         metrics: ServerMetrics())
+    }
+
+    /// A device in service; its id.
+    func device(_ name: String = "ward-7-phone-1") async throws -> UUID {
+        let device = Device(name: name, createdAt: clock.now())
+        try await device.create(on: db)
+        return try device.requireID()
+    }
+
+    /// A target app with a universal-link logout action; its id.
+    func targetApp(_ name: String, deadlineSeconds: Int = 20, maxReissues: Int = 2) async throws -> UUID {
+        let app = RegisteredApp()
+        app.name = name
+        app.role = "target"
+        app.appIDs = ["ABCDE12345.com.example.\(name)"]
+        app.logoutAction = "https://\(name).example.com/logout"
+        app.logoutMethod = .ulc
+        app.paths = []
+        app.allowedCallbackHosts = []
+        app.deadlineSeconds = deadlineSeconds
+        app.maxReissues = maxReissues
+        app.androidFingerprints = []
+        app.createdAt = clock.now()
+        try await app.create(on: db)
+        return try app.requireID()
+    }
+}
