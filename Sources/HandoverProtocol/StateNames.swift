@@ -55,6 +55,14 @@ public enum CallbackOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     case error = "error"
 }
 
+/// What a registered app is to a logout run.
+public enum AppRole: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An app the launcher logs out (the default).
+    case target = "target"
+    /// The app that starts logouts and receives the callbacks (its association file claims them).
+    case launcher = "launcher"
+}
+
 /// Who reported a callback to the server.
 public enum CallbackReporter: String, Sendable, Hashable, Codable, CaseIterable {
     /// The device's launcher, which received the callback as a universal link.

@@ -151,7 +151,7 @@ final class DomainDatabase: Sendable {
     func targetApp(_ name: String, deadlineSeconds: Int = 20, maxReissues: Int = 2) async throws -> UUID {
         let app = RegisteredApp()
         app.name = name
-        app.role = "target"
+        app.role = .target
         app.appIDs = ["ABCDE12345.com.example.\(name)"]
         app.logoutAction = "https://\(name).example.com/logout"
         app.logoutMethod = .ulc

@@ -9,7 +9,7 @@ package final class RegisteredApp: Model, @unchecked Sendable {
     @ID(key: .id) package var id: UUID?
     @Field(key: "name") package var name: String
     /// `launcher` (opens ULCs and receives their callbacks) or `target` (is logged out).
-    @Field(key: "role") package var role: String
+    @Field(key: "role") package var role: AppRole
     @Field(key: "app_ids") package var appIDs: [String]
     @OptionalField(key: "logout_action") package var logoutAction: String?
     /// How the app is logged out; nil (apps registered before methods existed) is ULC.

@@ -43,7 +43,7 @@ package struct RunApp: Sendable, Equatable {
 
     /// Every target app, in the order they were registered (a run's default list).
     package static func targets(on sql: any SQLDatabase) async throws -> [RunApp] {
-        try await sql.raw("SELECT \(columns) FROM apps WHERE role = \(bind: "target") ORDER BY created_at").all().map(RunApp.init(row:))
+        try await sql.raw("SELECT \(columns) FROM apps WHERE role = \(bind: AppRole.target.rawValue) ORDER BY created_at").all().map(RunApp.init(row:))
     }
 
     /// The apps with these ids that exist, by id.

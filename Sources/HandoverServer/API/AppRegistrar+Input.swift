@@ -64,16 +64,16 @@ extension AppRegistrar {
             input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
             guard !input.name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
-            let role = role ?? "target"
-            guard role == "target" || role == "launcher" else {
-                throw APIError.invalid("role", "'\(role)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
+            let roleText = role ?? AppRole.target.rawValue
+            guard let role = AppRole(rawValue: roleText) else {
+                throw APIError.invalid("role", "'\(roleText)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
             }
-            input.role = role
+            input.role = role.rawValue
             guard !appIDs.isEmpty else { throw APIError.invalid("appIDs", "give at least one app ID, such as ABCDE12345.com.example.app") }
             for (index, appID) in appIDs.enumerated() {
                 if let problem = AppIdentifier.problem(with: appID) { throw APIError.invalid("appIDs[\(index)]", problem) }
             }
-            if role == "target" {
+            if role == .target {
                 let method = logoutMethod ?? .ulc
                 switch method {
                 case .ulc:

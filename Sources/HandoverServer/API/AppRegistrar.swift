@@ -15,7 +15,7 @@ enum AppRegistrar {
         }
         let app = RegisteredApp()
         app.name = input.name
-        app.role = input.role ?? "target"
+        app.role = input.role.flatMap(AppRole.init(rawValue:)) ?? .target
         app.appIDs = input.appIDs
         app.logoutAction = input.logoutAction
         app.logoutMethod = input.logoutMethod
@@ -58,8 +58,8 @@ enum AppRegistrar {
     /// fields replaced, passes the same validation as a new one. An empty `backchannelLogoutURI`
     /// removes it.
     static func update(_ app: RegisteredApp, with change: Components.Schemas.AppUpdate, context: ServerContext, on database: Database) async throws {
-        var input = Input(name: app.name, role: app.role, appIDs: app.appIDs, logoutAction: app.logoutAction,
-                          logoutMethod: app.role == "target" ? (app.logoutMethod ?? .ulc) : nil, paths: app.paths,
+        var input = Input(name: app.name, role: app.role.rawValue, appIDs: app.appIDs, logoutAction: app.logoutAction,
+                          logoutMethod: app.role == .target ? (app.logoutMethod ?? .ulc) : nil, paths: app.paths,
                           allowedCallbackHosts: app.allowedCallbackHosts, deadlineSeconds: app.deadlineSeconds, maxReissues: app.maxReissues,
                           androidPackage: app.androidPackage, androidFingerprints: app.androidFingerprints,
                           backchannelLogoutURI: app.backchannelLogoutURI, backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired)

@@ -27,10 +27,10 @@ struct AppView: Content, Hashable {
     init(_ app: RegisteredApp) throws {
         id = try app.requireID()
         name = app.name
-        role = app.role
+        role = app.role.rawValue
         appIDs = app.appIDs
         logoutAction = app.logoutAction
-        logoutMethod = app.role == "target" ? (app.logoutMethod ?? .ulc) : nil
+        logoutMethod = app.role == .target ? (app.logoutMethod ?? .ulc) : nil
         opensWithPrompt = logoutMethod == .xCallback
         paths = app.paths
         allowedCallbackHosts = app.allowedCallbackHosts

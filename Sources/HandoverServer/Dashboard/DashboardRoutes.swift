@@ -305,11 +305,11 @@ struct DashboardRoutes: RouteCollection {
                         for app in apps {
                             HTML.element("tr") {
                                 HTML.element("td") { app.name }
-                                HTML.element("td") { app.role }
+                                HTML.element("td") { app.role.rawValue }
                                 HTML.element("td") { HTML.element("code") { app.appIDs.joined(separator: " ") } }
                                 HTML.element("td") {
                                     HTML.element("code") { app.logoutAction ?? "—" }
-                                    if app.role == "target" {
+                                    if app.role == .target {
                                         " "
                                         switch app.logoutMethod ?? .ulc {
                                         case .ulc: DashboardLayout.badge("ULC", .muted)
@@ -335,8 +335,8 @@ struct DashboardRoutes: RouteCollection {
                     HTML.element("label") {
                         "Role"
                         HTML.element("select", ["name": "role"]) {
-                            HTML.element("option", ["value": "target"]) { "target: an app the launcher logs out" }
-                            HTML.element("option", ["value": "launcher"]) { "launcher: receives the callbacks" }
+                            HTML.element("option", ["value": AppRole.target.rawValue]) { "target: an app the launcher logs out" }
+                            HTML.element("option", ["value": AppRole.launcher.rawValue]) { "launcher: receives the callbacks" }
                         }
                     }
                     HTML.element("label") { "App IDs (TEAMID.bundle.id, comma-separated)"; HTML.element("input", ["type": "text", "name": "appIDs", "required": "", "placeholder": "ABCDE12345.com.example.mail"]) }
@@ -395,7 +395,7 @@ struct DashboardRoutes: RouteCollection {
                 deadline = value
             }
             let input = AppRegistrar.Input(name: field("name") ?? "", role: field("role"), appIDs: list("appIDs") ?? [],
-                                 logoutAction: field("role") == "launcher" ? nil : field("logoutAction"),
+                                 logoutAction: field("role") == AppRole.launcher.rawValue ? nil : field("logoutAction"),
                                  allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
             do {
                 _ = try await AppRegistrar.create(input, context: context, on: request.db)

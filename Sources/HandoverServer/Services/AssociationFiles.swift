@@ -29,7 +29,7 @@ struct AssociationFiles {
         var registrations: [AppRegistration] = []
         for app in apps {
             var paths = app.paths
-            if app.role == "launcher" { paths.append(CallbackURL.associationPattern) }
+            if app.role == .launcher { paths.append(CallbackURL.associationPattern) }
             // Email sign-in links open the app; the first installed app listed takes them.
             if claimsEmailSignIn { paths.append(Self.emailSignInPath) }
             if let action = app.logoutAction, let url = URL(string: action), url.host?.lowercased() == publicURL.host?.lowercased(),
