@@ -24,6 +24,13 @@ struct MDMCommandDispatcher: Sendable {
     let logger: Logger
     var width = 8
 
+    /// The outbox's lease, count and record (shared with the other kinds of delivery). A lease is
+    /// a minute: an MDM's API may be slow, and a crash mid-attempt is found by asking the MDM.
+    private var outbox: DeliveryOutbox {
+        DeliveryOutbox(table: MDMCommand.schema, pendingStatus: MDMCommandState.pending.rawValue, lease: 60,
+                       maxAttempts: configuration.maxAttempts)
+    }
+
     @discardableResult
     func deliverDue(limit: Int = 100) async throws -> Int {
         let now = clock.now()
@@ -36,13 +43,8 @@ struct MDMCommandDispatcher: Sendable {
     private func lease(_ command: MDMCommand, now: Date, sql: any SQLDatabase) async throws -> Bool {
         guard let id = command.id else { return false }
         // The attempt is counted as it is leased: one that a crash cuts off still counts.
-        guard let leased = try await sql.raw("""
-            UPDATE mdm_commands SET next_attempt_at = \(bind: now.addingTimeInterval(60)), version = version + 1,
-            in_flight_since = \(bind: now), attempts = attempts + 1
-            WHERE id = \(bind: id) AND version = \(bind: command.version) AND status = \(bind: MDMCommandState.pending.rawValue)
-            RETURNING attempts
-            """).first(), let device = try await Device.find(command.deviceID, on: database) else { return false }
-        let attempt = try leased.decode(column: "attempts", as: Int.self)
+        let leased = try await outbox.lease(id, version: command.version, at: now, sql: sql, setting: [.init("in_flight_since", now)])
+        guard leased != .taken, let device = try await Device.find(command.deviceID, on: database) else { return false }
         // The device's state now, not when the command was written: one back in service is
         // locked, put in Lost Mode or erased by no one.
         if device.status == .inService {
@@ -53,7 +55,7 @@ struct MDMCommandDispatcher: Sendable {
             }
             return true
         }
-        if attempt > configuration.maxAttempts {
+        guard case .attempt(let attempt) = leased else {
             try await record(.failure(.transient(status: nil, detail: "the last attempt was cut off by a server stop")), for: command, id: id,
                              device: device, attempt: configuration.maxAttempts, request: nil)
             return true
@@ -94,12 +96,10 @@ struct MDMCommandDispatcher: Sendable {
         try await database.transaction { db in
             // The update first: on SQLite a transaction must write before it reads.
             guard let sql = db as? any SQLDatabase else { return }
-            try await sql.raw("""
-                UPDATE mdm_commands SET status = \(bind: status.rawValue), attempts = \(bind: attempt), next_attempt_at = \(bind: nextAttempt),
-                last_status_code = \(bind: statusCode), last_error = \(bind: failureText), answer = \(bind: answer),
-                sent_at = \(bind: status == .sent || status == .dryRun ? finished : nil), version = version + 1, in_flight_since = NULL
-                WHERE id = \(bind: id)
-                """).run()
+            try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failureText,
+                                    nextAttemptAt: nextAttempt, sql: sql,
+                                    setting: [.init("answer", answer), .init("sent_at", status == .sent || status == .dryRun ? finished : nil),
+                                              .init("in_flight_since", Date?.none)])
             if connector == nil, status == .sent {
                 try await WebhookOutbox.enqueue("device.mdm_command", run: nil, deviceID: command.deviceID,
                                                 reason: "\(command.action.rawValue) \(request?.serialNumber ?? "")", on: db, now: finished)
@@ -145,7 +145,7 @@ struct MDMCommandDispatcher: Sendable {
             case .retryAfter(let seconds, _) where attempt < configuration.maxAttempts:
                 decision.nextAttempt = finished.addingTimeInterval(TimeInterval(seconds))
             case .transient where attempt < configuration.maxAttempts:
-                decision.nextAttempt = finished.addingTimeInterval(WebhookDispatcher.backoff(afterAttempt: attempt))
+                decision.nextAttempt = finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt))
             default:
                 decision.status = .failed
                 decision.history = (.mdmCommandFailed, "after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(failure.detail)")

@@ -36,6 +36,12 @@ struct BackChannelLogoutDispatcher: Sendable {
     /// How long a leased delivery is left to its attempt before it is due again: longer than any
     /// exchange (``OutboundExchange/timeout``), so only a crash makes a lease run out.
     var lease: TimeInterval = 30
+    /// The outbox's lease, count and record (shared with the other kinds of delivery).
+    private var outbox: DeliveryOutbox {
+        DeliveryOutbox(table: BackChannelLogoutDelivery.schema, pendingStatus: BackChannelLogoutState.pending.rawValue, lease: lease,
+                       maxAttempts: maxAttempts)
+    }
+
     /// Called with a delivery's run once the delivery is settled (delivered, refused or failed):
     /// the run's backend-only items may finish.
     var runSettled: (@Sendable (UUID) async throws -> Void)?
@@ -70,19 +76,17 @@ struct BackChannelLogoutDispatcher: Sendable {
     /// false when another pass or instance has it.
     private func leaseAndAttempt(_ delivery: BackChannelLogoutDelivery, sql: any SQLDatabase) async throws -> Bool {
         guard let id = delivery.id else { return false }
-        let now = clock.now()
-        guard let leased = try await sql.raw("""
-            UPDATE backchannel_logout_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(lease)), attempts = attempts + 1,
-            version = version + 1
-            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: BackChannelLogoutState.pending.rawValue)
-            RETURNING attempts
-            """).first() else { return false }
-        let attempt = try leased.decode(column: "attempts", as: Int.self)
-        guard attempt <= maxAttempts else {
+        let attempt: Int
+        switch try await outbox.lease(id, version: delivery.version, at: clock.now(), sql: sql) {
+        case .taken:
+            return false
+        case .exhausted:
             // The last attempt was cut off on its way (the server stopped): it counted; give up.
             try await record(delivery, id: id, attempt: maxAttempts, status: .failed, statusCode: nil,
                              failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
             return true
+        case .attempt(let number):
+            attempt = number
         }
         guard let uri = try await BackChannelLogoutOutbox.currentURI(clientID: delivery.clientID, on: database) else {
             try await record(delivery, id: id, attempt: attempt, status: .failed, statusCode: nil,
@@ -125,13 +129,9 @@ struct BackChannelLogoutDispatcher: Sendable {
     private func record(_ delivery: BackChannelLogoutDelivery, id: UUID, attempt: Int, status: BackChannelLogoutState, statusCode: Int?,
                         failure: String?, uri: String? = nil, sql: any SQLDatabase) async throws {
         let finished = clock.now()
-        try await sql.raw("""
-            UPDATE backchannel_logout_deliveries SET status = \(bind: status.rawValue), attempts = \(bind: attempt),
-            last_status_code = \(bind: statusCode), last_error = \(bind: failure.map { String($0.prefix(500)) }),
-            delivered_at = \(bind: failure == nil ? finished : nil), uri = \(bind: uri ?? delivery.uri),
-            next_attempt_at = \(bind: finished.addingTimeInterval(WebhookDispatcher.backoff(afterAttempt: attempt))), version = version + 1
-            WHERE id = \(bind: id)
-            """).run()
+        try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
+                                nextAttemptAt: finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt)), sql: sql,
+                                setting: [.init("delivered_at", failure == nil ? finished : nil), .init("uri", uri ?? delivery.uri)])
         if let failure {
             logger.warning("back-channel logout delivery failed",
                            metadata: ["client": "\(delivery.clientID)", "attempt": "\(attempt)", "status": "\(status.rawValue)", "error": "\(failure)"])

@@ -34,9 +34,9 @@ struct WebhookDispatcher: Sendable {
     /// ``BackChannelLogoutDispatcher/lease``).
     var lease: TimeInterval = 30
 
-    /// Back-off after the n-th failed attempt: 2, 4, 8 … seconds, at most an hour.
-    static func backoff(afterAttempt attempt: Int) -> TimeInterval {
-        min(3600, pow(2, Double(max(1, attempt))))
+    /// The outbox's lease, count and record (shared with the other kinds of delivery).
+    private var outbox: DeliveryOutbox {
+        DeliveryOutbox(table: WebhookDelivery.schema, pendingStatus: WebhookDeliveryStatus.pending.rawValue, lease: lease, maxAttempts: maxAttempts)
     }
 
     /// A stored secret in clear (sealed ones opened).
@@ -74,16 +74,16 @@ struct WebhookDispatcher: Sendable {
     private func leaseAndAttempt(_ delivery: WebhookDelivery, sql: any SQLDatabase) async throws -> Bool {
         guard let id = delivery.id else { return false }
         let now = clock.now()
-        guard let leased = try await sql.raw("""
-            UPDATE webhook_deliveries SET next_attempt_at = \(bind: now.addingTimeInterval(lease)), attempts = attempts + 1, version = version + 1
-            WHERE id = \(bind: id) AND version = \(bind: delivery.version) AND status = \(bind: WebhookDeliveryStatus.pending.rawValue)
-            RETURNING attempts
-            """).first() else { return false }
-        let attempt = try leased.decode(column: "attempts", as: Int.self)
-        guard attempt <= maxAttempts else {
+        let attempt: Int
+        switch try await outbox.lease(id, version: delivery.version, at: now, sql: sql) {
+        case .taken:
+            return false
+        case .exhausted:
             try await record(id, attempt: maxAttempts, status: .failed, statusCode: nil,
                              failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
             return true
+        case .attempt(let number):
+            attempt = number
         }
         guard let hook = try await Webhook.find(delivery.webhookID, on: database) else {
             try await record(id, attempt: attempt, status: .failed, statusCode: nil, failure: "not sent: the webhook was deleted", sql: sql)
@@ -127,13 +127,9 @@ struct WebhookDispatcher: Sendable {
 
     private func record(_ id: UUID, attempt: Int, status: WebhookDeliveryStatus, statusCode: Int?, failure: String?, sql: any SQLDatabase) async throws {
         let finished = clock.now()
-        try await sql.raw("""
-            UPDATE webhook_deliveries SET status = \(bind: status.rawValue), attempts = \(bind: attempt),
-            last_status_code = \(bind: statusCode), last_error = \(bind: failure.map { String($0.prefix(500)) }),
-            delivered_at = \(bind: failure == nil ? finished : nil),
-            next_attempt_at = \(bind: finished.addingTimeInterval(Self.backoff(afterAttempt: attempt))), version = version + 1
-            WHERE id = \(bind: id)
-            """).run()
+        try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
+                                nextAttemptAt: finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt)), sql: sql,
+                                setting: [.init("delivered_at", failure == nil ? finished : nil)])
         if let failure {
             logger.warning("webhook delivery failed", metadata: ["delivery": "\(id)", "attempt": "\(attempt)", "error": "\(failure)"])
         }
