@@ -120,6 +120,8 @@ let package = Package(
                 "SessionTokens",
                 "OutOfBand",
                 "APNs",
+                "OutboundHTTP",
+                "MDMConnectors",
                 server("Vapor", "vapor"),
                 server("Fluent", "fluent"),
                 server("FluentSQLiteDriver", "fluent-sqlite-driver"),
@@ -221,6 +223,29 @@ let package = Package(
         ),
         // An APNs provider client (HTTP/2 through async-http-client, ES256 provider tokens with
         // swift-crypto; no Vapor).
+        // One HTTP exchange with a peer we do not control (a webhook receiver, a backend, an
+        // MDM): the reply read up to a limit, the whole exchange within a timeout. No Vapor.
+        .target(
+            name: "OutboundHTTP",
+            dependencies: [
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+            ]
+        ),
+        // The MDM vendors' APIs (Jamf Pro, Microsoft Intune through Graph): send a lock, Lost
+        // Mode or erase, and find one sent before a crash. No Vapor, as APNs.
+        .target(
+            name: "MDMConnectors",
+            dependencies: [
+                "HandoverProtocol",
+                "OutboundHTTP",
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOFoundationCompat", "swift-nio"),
+            ]
+        ),
         .target(
             name: "APNs",
             dependencies: [

@@ -4,6 +4,8 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import HandoverCore
+import MDMConnectors
+import OutboundHTTP
 import NIOConcurrencyHelpers
 import PostgresNIO
 import SQLKit

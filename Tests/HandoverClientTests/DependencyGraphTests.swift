@@ -62,6 +62,18 @@ import Testing
         #expect(!reachable.targets.contains("HandoverServer"), "\(reachable.targets)")
     }
 
+    /// The MDM vendors' connectors and the outbound exchange are Vapor-free targets of their own,
+    /// as APNs is (issue 38).
+    @Test func theMDMConnectorsAndTheOutboundExchangeDoNotReachVapor() throws {
+        let manifest = try Self.manifest()
+        for target in ["MDMConnectors", "OutboundHTTP"] {
+            let reachable = Self.reachable(fromTargets: [target], manifest: manifest)
+            #expect(!reachable.packages.contains("vapor") && !reachable.packages.contains("fluent") && !reachable.packages.contains("fluent-kit"),
+                    "\(target): \(reachable.packages)")
+            #expect(reachable.targets.isSubset(of: ["MDMConnectors", "OutboundHTTP", "HandoverProtocol"]), "\(target): \(reachable.targets)")
+        }
+    }
+
     static func manifest() throws -> [String: Any] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import MDMConnectors
 import SQLKit
 
 /// Sends the MDM commands that are due (the `mdm_commands` outbox), up to ``width`` at a time.

@@ -4,6 +4,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import NIOCore
+import OutboundHTTP
 import SessionTokens
 import SQLKit
 import Vapor

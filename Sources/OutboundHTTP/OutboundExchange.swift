@@ -12,29 +12,35 @@ import NIOHTTP1
 ///   ``OutboundFailure/replyTooLong(status:limit:)``, and the connection is closed;
 /// - the whole exchange, the body included, ends by ``timeout``: a peer that trickles its
 ///   reply a byte at a time is cut off like one that never answers.
-struct OutboundExchange: Sendable {
+package struct OutboundExchange: Sendable {
     /// What an outbox reads of a reply: enough for a status line's worth of explanation.
-    static let outboxReplyLimit = 8 * 1024
+    package static let outboxReplyLimit = 8 * 1024
 
-    let client: HTTPClient
-    var timeout: TimeAmount = .seconds(10)
-    var replyLimit = OutboundExchange.outboxReplyLimit
+    package let client: HTTPClient
+    package var timeout: TimeAmount = .seconds(10)
+    package var replyLimit = OutboundExchange.outboxReplyLimit
+
+    package init(client: HTTPClient, timeout: TimeAmount = .seconds(10), replyLimit: Int = OutboundExchange.outboxReplyLimit) {
+        self.client = client
+        self.timeout = timeout
+        self.replyLimit = replyLimit
+    }
 
     /// A reply whose body was read whole, within the limit.
-    struct Reply: Sendable {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: ByteBuffer
+    package struct Reply: Sendable {
+        package var status: Int
+        package var headers: HTTPHeaders
+        package var body: ByteBuffer
 
         /// The start of the body as text, for a log line or a stored error.
-        func text(prefix: Int = 200) -> String {
+        package func text(prefix: Int = 200) -> String {
             String(decoding: body.readableBytesView.prefix(prefix), as: UTF8.self)
         }
     }
 
     /// Sends `request` and reads its reply within ``timeout`` and ``replyLimit``. Throws
     /// ``OutboundFailure`` only.
-    func send(_ request: HTTPClientRequest) async throws(OutboundFailure) -> Reply {
+    package func send(_ request: HTTPClientRequest) async throws(OutboundFailure) -> Reply {
         let deadline = NIODeadline.now() + timeout
         let limit = replyLimit
         let client = client
@@ -94,7 +100,7 @@ struct OutboundExchange: Sendable {
 }
 
 /// Why an exchange with a peer failed; its description is what the outbox records.
-enum OutboundFailure: Error, Equatable, CustomStringConvertible {
+package enum OutboundFailure: Error, Equatable, CustomStringConvertible {
     /// No connection, a refused one, or one that broke before the reply was whole.
     case unreachable(host: String, detail: String)
     /// No whole reply within the exchange's time.
@@ -102,7 +108,7 @@ enum OutboundFailure: Error, Equatable, CustomStringConvertible {
     /// The reply's body was longer than the exchange reads (an endless one included).
     case replyTooLong(status: Int, limit: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unreachable(let host, let detail):
             "\(host) could not be reached: \(detail.prefix(300))"
@@ -116,5 +122,5 @@ enum OutboundFailure: Error, Equatable, CustomStringConvertible {
 
 extension HTTPClientRequest {
     /// The request's host, for messages.
-    var hostForMessages: String { URL(string: url)?.host ?? "the peer" }
+    package var hostForMessages: String { URL(string: url)?.host ?? "the peer" }
 }

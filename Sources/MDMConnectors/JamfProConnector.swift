@@ -7,12 +7,12 @@ import HandoverProtocol
 ///   whose `general.managementId` commands address (or the registry's `mdmDeviceID`, taken as that id);
 /// - the command, `POST /api/v2/mdm/commands` with `clientData` and `commandData`
 ///   (`DEVICE_LOCK`, `ENABLE_LOST_MODE`, `ERASE_DEVICE`); 201 with the command's id.
-struct JamfProConnector: MDMConnector {
-    let baseURL: URL
-    let http: MDMHTTP
-    let tokens: ClientCredentialsToken
+package struct JamfProConnector: MDMConnector {
+    package let baseURL: URL
+    package let http: MDMHTTP
+    package let tokens: ClientCredentialsToken
 
-    init(baseURL: URL, clientID: String, clientSecret: String, http: MDMHTTP, now: @escaping @Sendable () -> Date) {
+    package init(baseURL: URL, clientID: String, clientSecret: String, http: MDMHTTP, now: @escaping @Sendable () -> Date) {
         self.baseURL = baseURL
         self.http = http
         tokens = ClientCredentialsToken(http: http, url: baseURL.appendingPathComponent("api/oauth/token"),
@@ -20,7 +20,7 @@ struct JamfProConnector: MDMConnector {
                                         now: now)
     }
 
-    func send(_ command: MDMCommandRequest) async throws -> String {
+    package func send(_ command: MDMCommandRequest) async throws -> String {
         let managementID = try await managementID(of: command)
         let body = try JSONSerialization.data(withJSONObject: Self.body(command, managementID: managementID), options: [.sortedKeys])
         let answer = try await tokens.authorized(.POST, baseURL.appendingPathComponent("api/v2/mdm/commands"), json: body)
@@ -30,7 +30,7 @@ struct JamfProConnector: MDMConnector {
         return "Jamf Pro queued \(Self.commandType(command.action)) as command \(id) for management id \(managementID)"
     }
 
-    func describe(_ command: MDMCommandRequest) -> String {
+    package func describe(_ command: MDMCommandRequest) -> String {
         let target = command.mdmDeviceID ?? "<general.managementId of serial \(command.serialNumber ?? "?")>"
         let body = (try? JSONSerialization.data(withJSONObject: Self.body(command, managementID: target), options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -38,7 +38,7 @@ struct JamfProConnector: MDMConnector {
     }
 
     /// `GET /api/v2/mdm/commands?filter=clientManagementId==…;command==…;dateSent=ge=…`.
-    func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String? {
+    package func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String? {
         let managementID = try await managementID(of: command)
         var components = URLComponents(url: baseURL.appendingPathComponent("api/v2/mdm/commands"), resolvingAgainstBaseURL: false)
         let date = since.formatted(.iso8601)
@@ -48,8 +48,8 @@ struct JamfProConnector: MDMConnector {
         let answer = try await tokens.authorized(.GET, url)
         guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the command lookup") }
         struct Page: Decodable {
-            struct Command: Decodable { var uuid: String }
-            var results: [Command]
+            package struct Command: Decodable { var uuid: String }
+            package var results: [Command]
         }
         guard let found = (try? JSONDecoder().decode(Page.self, from: answer.body))?.results.first else { return nil }
         return "Jamf Pro already had \(Self.commandType(command.action)) as command \(found.uuid) for management id \(managementID)"
@@ -67,11 +67,11 @@ struct JamfProConnector: MDMConnector {
         let answer = try await tokens.authorized(.GET, url)
         guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the device lookup") }
         struct Page: Decodable {
-            struct Device: Decodable {
-                struct General: Decodable { var managementId: String? }
-                var general: General?
+            package struct Device: Decodable {
+                package struct General: Decodable { var managementId: String? }
+                package var general: General?
             }
-            var results: [Device]
+            package var results: [Device]
         }
         guard let id = (try? JSONDecoder().decode(Page.self, from: answer.body))?.results.first?.general?.managementId else {
             throw MDMFailure.permanent(status: answer.status, detail: "Jamf Pro has no mobile device with serial number \(serial)")
@@ -79,7 +79,7 @@ struct JamfProConnector: MDMConnector {
         return id
     }
 
-    static func commandType(_ action: MDMAction) -> String {
+    package static func commandType(_ action: MDMAction) -> String {
         switch action {
         case .lock: "DEVICE_LOCK"
         case .lostMode: "ENABLE_LOST_MODE"
@@ -87,7 +87,7 @@ struct JamfProConnector: MDMConnector {
         }
     }
 
-    static func body(_ command: MDMCommandRequest, managementID: String) -> [String: Any] {
+    package static func body(_ command: MDMCommandRequest, managementID: String) -> [String: Any] {
         var data: [String: Any] = ["commandType": commandType(command.action)]
         switch command.action {
         case .lock:

@@ -8,12 +8,12 @@ import HandoverProtocol
 ///   (or the registry's `mdmDeviceID`, taken as the managedDevice id);
 /// - the action: `POST /v1.0/…/{id}/remoteLock`, `POST /beta/…/{id}/enableLostMode` (Lost Mode
 ///   is in Graph's beta only) or `POST /v1.0/…/{id}/wipe`; each 204 No Content.
-struct IntuneConnector: MDMConnector {
-    let graphBaseURL: URL
-    let http: MDMHTTP
-    let tokens: ClientCredentialsToken
+package struct IntuneConnector: MDMConnector {
+    package let graphBaseURL: URL
+    package let http: MDMHTTP
+    package let tokens: ClientCredentialsToken
 
-    init(tenantID: String, clientID: String, clientSecret: String, loginBaseURL: URL, graphBaseURL: URL, http: MDMHTTP,
+    package init(tenantID: String, clientID: String, clientSecret: String, loginBaseURL: URL, graphBaseURL: URL, http: MDMHTTP,
          now: @escaping @Sendable () -> Date) {
         self.graphBaseURL = graphBaseURL
         self.http = http
@@ -23,7 +23,7 @@ struct IntuneConnector: MDMConnector {
                                         now: now)
     }
 
-    func send(_ command: MDMCommandRequest) async throws -> String {
+    package func send(_ command: MDMCommandRequest) async throws -> String {
         let id = try await managedDeviceID(of: command)
         let (url, body) = Self.request(command, deviceID: id, graph: graphBaseURL)
         let answer = try await tokens.authorized(.POST, url, json: body)
@@ -31,14 +31,14 @@ struct IntuneConnector: MDMConnector {
         return "Intune accepted \(url.lastPathComponent) for managed device \(id) (HTTP \(answer.status))"
     }
 
-    func describe(_ command: MDMCommandRequest) -> String {
+    package func describe(_ command: MDMCommandRequest) -> String {
         let (url, body) = Self.request(command, deviceID: command.mdmDeviceID ?? "<id of serial \(command.serialNumber ?? "?")>", graph: graphBaseURL)
         return "POST \(url.absoluteString.removingPercentEncoding ?? url.absoluteString)" + (body.map { " " + String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
     /// The device's `deviceActionResults` (`GET /v1.0/deviceManagement/managedDevices/{id}`): an
     /// action of this name started since `since`.
-    func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String? {
+    package func findSent(_ command: MDMCommandRequest, since: Date) async throws -> String? {
         let id = try await managedDeviceID(of: command)
         var components = URLComponents(url: graphBaseURL.appendingPathComponent("v1.0/deviceManagement/managedDevices/\(id)"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "$select", value: "id,deviceActionResults")]
@@ -46,8 +46,8 @@ struct IntuneConnector: MDMConnector {
         let answer = try await tokens.authorized(.GET, url)
         guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the device's action results") }
         struct Device: Decodable {
-            struct Action: Decodable { var actionName: String; var startDateTime: String? }
-            var deviceActionResults: [Action]?
+            package struct Action: Decodable { var actionName: String; var startDateTime: String? }
+            package var deviceActionResults: [Action]?
         }
         let name = Self.request(command, deviceID: id, graph: graphBaseURL).0.lastPathComponent
         let actions = (try? JSONDecoder().decode(Device.self, from: answer.body))?.deviceActionResults ?? []
@@ -72,8 +72,8 @@ struct IntuneConnector: MDMConnector {
         let answer = try await tokens.authorized(.GET, url)
         guard (200..<300).contains(answer.status) else { throw MDMHTTP.failure(answer, "the device lookup") }
         struct Page: Decodable {
-            struct Device: Decodable { var id: String }
-            var value: [Device]
+            package struct Device: Decodable { var id: String }
+            package var value: [Device]
         }
         guard let id = (try? JSONDecoder().decode(Page.self, from: answer.body))?.value.first?.id else {
             throw MDMFailure.permanent(status: answer.status, detail: "Intune has no managed device with serial number \(serial)")
@@ -81,7 +81,7 @@ struct IntuneConnector: MDMConnector {
         return id
     }
 
-    static func request(_ command: MDMCommandRequest, deviceID: String, graph: URL) -> (URL, Data?) {
+    package static func request(_ command: MDMCommandRequest, deviceID: String, graph: URL) -> (URL, Data?) {
         let path: String
         var body: [String: Any]?
         switch command.action {

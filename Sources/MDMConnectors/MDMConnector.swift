@@ -2,23 +2,36 @@ import AsyncHTTPClient
 import Foundation
 import HandoverProtocol
 import NIOCore
+import NIOFoundationCompat
+import OutboundHTTP
 import NIOHTTP1
 
 /// One command for one device, as a connector sends it.
-struct MDMCommandRequest: Sendable {
-    var action: MDMAction
-    var deviceName: String
+package struct MDMCommandRequest: Sendable {
+    package var action: MDMAction
+    package var deviceName: String
     /// How the MDM finds the device (upper-cased).
-    var serialNumber: String?
+    package var serialNumber: String?
     /// The MDM's own id for it, when the registry has one (then no lookup is needed).
-    var mdmDeviceID: String?
-    var message: String?
-    var phoneNumber: String?
-    var footnote: String?
+    package var mdmDeviceID: String?
+    package var message: String?
+    package var phoneNumber: String?
+    package var footnote: String?
+
+    package init(action: MDMAction, deviceName: String, serialNumber: String?, mdmDeviceID: String?, message: String?,
+                 phoneNumber: String?, footnote: String?) {
+        self.action = action
+        self.deviceName = deviceName
+        self.serialNumber = serialNumber
+        self.mdmDeviceID = mdmDeviceID
+        self.message = message
+        self.phoneNumber = phoneNumber
+        self.footnote = footnote
+    }
 }
 
 /// Why an attempt failed, and what the outbox does next.
-enum MDMFailure: Error, Equatable {
+package enum MDMFailure: Error, Equatable {
     /// 429: try again after the MDM's Retry-After.
     case retryAfter(seconds: Int, detail: String)
     /// No answer, a 5xx, or a 401 after the token was renewed: retried with back-off.
@@ -26,14 +39,14 @@ enum MDMFailure: Error, Equatable {
     /// The MDM refused what was asked (no such device, a 400 or 403): not retried.
     case permanent(status: Int?, detail: String)
 
-    var status: Int? {
+    package var status: Int? {
         switch self {
         case .retryAfter: 429
         case .transient(let status, _), .permanent(let status, _): status
         }
     }
 
-    var detail: String {
+    package var detail: String {
         switch self {
         case .retryAfter(_, let detail), .transient(_, let detail), .permanent(_, let detail): detail
         }
@@ -41,7 +54,7 @@ enum MDMFailure: Error, Equatable {
 }
 
 /// Talks to one MDM vendor's API.
-protocol MDMConnector: Sendable {
+package protocol MDMConnector: Sendable {
     /// Finds the device and sends the command; returns the MDM's answer in words (its command
     /// id). Throws ``MDMFailure``.
     func send(_ command: MDMCommandRequest) async throws -> String
@@ -54,21 +67,26 @@ protocol MDMConnector: Sendable {
 
 /// An HTTP exchange with an MDM, its failures sorted into ``MDMFailure``. A reply is read up to
 /// 64 KB (one device's inventory record is a few KB) within the timeout, body included.
-struct MDMHTTP: Sendable {
+package struct MDMHTTP: Sendable {
     /// The most of an MDM's reply that is read.
-    static let replyLimit = 64 * 1024
+    package static let replyLimit = 64 * 1024
 
-    let client: HTTPClient
-    var timeout: TimeAmount = .seconds(20)
+    package let client: HTTPClient
+    package var timeout: TimeAmount = .seconds(20)
 
-    struct Answer {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: Data
-        var text: String { String(decoding: body.prefix(300), as: UTF8.self) }
+    package init(client: HTTPClient, timeout: TimeAmount = .seconds(20)) {
+        self.client = client
+        self.timeout = timeout
     }
 
-    func send(_ method: HTTPMethod, _ url: URL, headers: [(String, String)] = [], body: Data? = nil) async throws -> Answer {
+    package struct Answer {
+        package var status: Int
+        package var headers: HTTPHeaders
+        package var body: Data
+        package var text: String { String(decoding: body.prefix(300), as: UTF8.self) }
+    }
+
+    package func send(_ method: HTTPMethod, _ url: URL, headers: [(String, String)] = [], body: Data? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -85,7 +103,7 @@ struct MDMHTTP: Sendable {
     }
 
     /// The failure an answer outside 2xx means; `what` names the step for people.
-    static func failure(_ answer: Answer, _ what: String) -> MDMFailure {
+    package static func failure(_ answer: Answer, _ what: String) -> MDMFailure {
         let detail = "\(what): HTTP \(answer.status) \(answer.text)"
         switch answer.status {
         case 429:
@@ -99,14 +117,14 @@ struct MDMHTTP: Sendable {
 
 /// An OAuth 2.0 client-credentials token (RFC 6749 section 4.4), kept until shortly before it
 /// expires and renewed when the MDM says it no longer holds.
-actor ClientCredentialsToken {
+package actor ClientCredentialsToken {
     private let http: MDMHTTP
     private let url: URL
     private let form: [(String, String)]
     private let now: @Sendable () -> Date
     private var cached: (token: String, expires: Date)?
 
-    init(http: MDMHTTP, url: URL, form: [(String, String)], now: @escaping @Sendable () -> Date) {
+    package init(http: MDMHTTP, url: URL, form: [(String, String)], now: @escaping @Sendable () -> Date) {
         self.http = http
         self.url = url
         self.form = form
@@ -114,7 +132,7 @@ actor ClientCredentialsToken {
     }
 
     /// A token, renewed when `renew` (the last one was refused with 401) or close to expiry.
-    func token(renew: Bool = false) async throws -> String {
+    package func token(renew: Bool = false) async throws -> String {
         if !renew, let cached, cached.expires > now() { return cached.token }
         let answer = try await http.send(.POST, url, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
                                          body: Data(Self.encode(form).utf8))
@@ -135,7 +153,7 @@ actor ClientCredentialsToken {
     }
 
     /// Sends `request` with a token, renewing the token once if the MDM answers 401.
-    func authorized(_ method: HTTPMethod, _ url: URL, json: Data? = nil) async throws -> MDMHTTP.Answer {
+    package func authorized(_ method: HTTPMethod, _ url: URL, json: Data? = nil) async throws -> MDMHTTP.Answer {
         func attempt(_ token: String) async throws -> MDMHTTP.Answer {
             var headers = [("Authorization", "Bearer " + token), ("Accept", "application/json")]
             if json != nil { headers.append(("Content-Type", "application/json")) }
@@ -146,7 +164,7 @@ actor ClientCredentialsToken {
         return try await attempt(try await token(renew: true))
     }
 
-    static func encode(_ fields: [(String, String)]) -> String {
+    package static func encode(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return fields.map { ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "=" + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }
