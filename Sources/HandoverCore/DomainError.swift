@@ -1,29 +1,59 @@
 /// Why the domain refused to do something: what kind of refusal, a stable code, a sentence, and
 /// the request field at fault when there is one. The domain knows nothing of HTTP; the server's
 /// routes map each ``Kind`` to a status (`APIError(_:)`), and the body keeps the code and reason.
+///
+/// ```swift
+/// throw DomainError(.conflict, code: "already_answered", reason: "This request was already answered; nothing changed.")
+/// throw DomainError.invalid("apps[2]", "no target app has the id …")
+/// ```
 package struct DomainError: Error, Sendable, Equatable {
-    /// The kinds of refusal, each one status on the wire.
-    package enum Kind: Sendable, Equatable {
+    /// A kind of refusal, each one status on the wire. New kinds are added as static members
+    /// (the style of jwt-kit's `JWTError.ErrorType`), so code that tests for a kind keeps
+    /// compiling when the list grows.
+    package struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case invalidField, notFound, conflict, storage, badRequest, unauthenticated, forbidden, gone, rateLimited
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
         /// A field of the request is wrong (422).
-        case invalidField
+        package static let invalidField = Kind(.invalidField)
         /// No such thing (404).
-        case notFound
+        package static let notFound = Kind(.notFound)
         /// The state of things forbids it now (409).
-        case conflict
+        package static let conflict = Kind(.conflict)
         /// The storage failed in a way no request can cause (500).
-        case storage
+        package static let storage = Kind(.storage)
+        /// The request cannot be read as what it claims to be (400).
+        package static let badRequest = Kind(.badRequest)
+        /// Nobody is signed in, or the credential is not valid (401).
+        package static let unauthenticated = Kind(.unauthenticated)
+        /// The one asking may not do this (403).
+        package static let forbidden = Kind(.forbidden)
+        /// It existed, and is over: an expired request (410).
+        package static let gone = Kind(.gone)
+        /// Too many tries from one place; ``DomainError/retryAfter`` says when to try again (429).
+        package static let rateLimited = Kind(.rateLimited)
+
+        package var description: String { base.rawValue }
     }
 
     package var kind: Kind
     package var code: String
     package var reason: String
     package var field: String?
+    /// For ``Kind/rateLimited``: the seconds after which to try again.
+    package var retryAfter: Int?
 
-    package init(_ kind: Kind, code: String, reason: String, field: String? = nil) {
+    package init(_ kind: Kind, code: String, reason: String, field: String? = nil, retryAfter: Int? = nil) {
         self.kind = kind
         self.code = code
         self.reason = reason
         self.field = field
+        self.retryAfter = retryAfter
     }
 
     /// A field at fault, named in the reason too.

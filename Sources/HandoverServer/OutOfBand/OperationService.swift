@@ -5,7 +5,6 @@ import HandoverCore
 import LinkCallbacks
 import OutOfBand
 import SQLKit
-import Vapor
 
 /// Creates, dispatches, answers and expires out-of-band operations.
 ///
@@ -62,25 +61,25 @@ struct OperationService {
         var locked = false
         if input.type == .authentication { locked = try await OutOfBandLock.find(input.user, on: database) != nil }
         if locked && !unknownUsersLookEnrolled {
-            throw APIError(.conflict, code: "user_locked",
+            throw DomainError(.conflict, code: "user_locked",
                            reason: "Out-of-band sign-in is locked for this user: they reported a request as not theirs. "
                                + "An admin clears it with DELETE /api/v1/oob-locks/{user}.", field: "user")
         }
         if input.type != .registration && !locked {
-            do {
-                device = try await addressedDevice(user: input.user, id: input.device)
-            } catch let error as APIError where unknownUsersLookEnrolled && input.type == .authentication && error.code == "no_enrolled_device" {
-                device = nil
+            device = try await addressedDevice(user: input.user, id: input.device)
+            // The sign-in page's authentication for a user with no phone is made all the same.
+            if device == nil && !(unknownUsersLookEnrolled && input.type == .authentication) {
+                throw Self.noEnrolledDevice(id: input.device)
             }
         }
         if input.dispatcher == .push {
             guard context.push != nil else {
-                throw APIError(.unprocessableEntity, code: "push_not_configured",
+                throw DomainError(.invalidField, code: "push_not_configured",
                                reason: "This server has no APNs key (handover serve --apns-private-key-file …); use qr, link or x-callback-link.",
                                field: "dispatcher")
             }
             guard device?.pushToken != nil, device?.pushTokenActive == true else {
-                throw APIError(.unprocessableEntity, code: "no_push_token",
+                throw DomainError(.invalidField, code: "no_push_token",
                                reason: "The device \(device?.id ?? "") has no active push token; use qr, link or x-callback-link, or let the app register its token.",
                                field: "dispatcher")
             }
@@ -140,20 +139,23 @@ struct OperationService {
         return try OperationView(try await find(operation.requireID()), dispatch: dispatch)
     }
 
-    /// The device an operation for `user` goes to: the one named, or the user's most recently enrolled.
-    private func addressedDevice(user: String, id: String?) async throws -> EnrolledDevice {
+    /// The device an operation for `user` goes to: the one named, or the user's most recently
+    /// enrolled; nil when there is none.
+    private func addressedDevice(user: String, id: String?) async throws -> EnrolledDevice? {
         var query = EnrolledDevice.query(on: database).filter(\.$user == user).filter(\.$deregisteredAt == nil)
         if let id { query = query.filter(\.$id == id) }
-        guard let device = try await query.sort(\.$enrolledAt, .descending).first() else {
-            if let id {
-                throw APIError(.unprocessableEntity, code: "no_enrolled_device",
+        return try await query.sort(\.$enrolledAt, .descending).first()
+    }
+
+    /// No phone to address: the one named (`id`) is not enrolled for the user, or the user has none.
+    static func noEnrolledDevice(id: String?) -> DomainError {
+        if let id {
+            return DomainError(.invalidField, code: "no_enrolled_device",
                                reason: "No phone with id \(id) is enrolled for this user; enroll it with a registration operation first.",
                                field: "device")
-            }
-            throw APIError(.unprocessableEntity, code: "no_enrolled_device",
-                           reason: "This user has no enrolled phone; enroll one with a registration operation first.", field: "user")
         }
-        return device
+        return DomainError(.invalidField, code: "no_enrolled_device",
+                           reason: "This user has no enrolled phone; enroll one with a registration operation first.", field: "user")
     }
 
     private func pushOperation(_ operation: OutOfBandOperation, payload: OperationPayload, device: EnrolledDevice) async -> PushSender.Result {
@@ -179,7 +181,7 @@ struct OperationService {
     /// The envelope the phone opens, rebuilt from the stored operation.
     func envelope(_ operation: OutOfBandOperation) throws -> OperationEnvelope {
         let id = try operation.requireID().uuidString.lowercased()
-        guard let type = OperationType(rawValue: operation.type) else { throw Abort(.internalServerError) }
+        guard let type = OperationType(rawValue: operation.type) else { throw Self.unreadable("type", operation.type) }
         let redeemURL = context.publicURL.appendingPathComponent("oob").appendingPathComponent("operations")
             .appendingPathComponent(id).appendingPathComponent("redeem")
         var callbacks: CallbackTargets?
@@ -194,7 +196,7 @@ struct OperationService {
         case .success(let envelope):
             return envelope
         case .failure(let error) where error.field == "redeemURL":
-            throw APIError(.conflict, code: "public_url_not_https",
+            throw DomainError(.conflict, code: "public_url_not_https",
                            reason: "Phones redeem at \(redeemURL.absoluteString), which is not https: start the server with an https --public-url (http only on loopback).")
         case .failure(let error):
             throw error
@@ -231,7 +233,7 @@ struct OperationService {
     // MARK: Reading
 
     func find(_ id: UUID) async throws -> OutOfBandOperation {
-        guard let operation = try await OutOfBandOperation.find(id, on: database) else { throw APIError.notFound("operation") }
+        guard let operation = try await OutOfBandOperation.find(id, on: database) else { throw DomainError.notFound("operation") }
         return operation
     }
 
@@ -258,15 +260,15 @@ struct OperationService {
     func redeem(_ id: UUID, body: Data) async throws -> OperationView {
         let request: RedeemRequest
         do { request = try RedeemRequest(json: body) } catch {
-            throw APIError(.badRequest, code: "invalid_answer", reason: error.description, field: error.field)
+            throw DomainError(.badRequest, code: "invalid_answer", reason: error.description, field: error.field)
         }
         let operation = try await current(id)
-        guard let status = OperationStatus(rawValue: operation.status) else { throw Abort(.internalServerError) }
+        guard let status = OperationStatus(rawValue: operation.status) else { throw Self.unreadable("status", operation.status) }
         guard status.acceptsAnswer else {
             if status == .expired {
-                throw APIError(.gone, code: "expired", reason: "This request expired at \(Self.time(operation.expiresAt)); start again on the other screen.")
+                throw DomainError(.gone, code: "expired", reason: "This request expired at \(Self.time(operation.expiresAt)); start again on the other screen.")
             }
-            throw APIError(.conflict, code: "already_answered", reason: "This request was already answered (\(status.rawValue)); nothing changed.")
+            throw DomainError(.conflict, code: "already_answered", reason: "This request was already answered (\(status.rawValue)); nothing changed.")
         }
         let issued = IssuedOperation(envelope: try envelope(operation), correctNumber: operation.correctNumber, deviceID: operation.deviceID)
         var keys: DevicePublicKeys?
@@ -280,14 +282,14 @@ struct OperationService {
         } catch .wrongNumber(let typed) {
             context.metrics.answersRefused("wrong_number").increment()
             try await countWrongCode(id, typed: typed, deviceID: request.deviceID)
-            throw Abort(.internalServerError)  // countWrongCode always throws
+            throw DomainError(.storage, code: "unreachable", reason: "A wrong code was counted without an answer.")  // countWrongCode always throws
         } catch {
             context.metrics.answersRefused(error.code).increment()
             if error.endsOperation {
                 let final: OperationStatus = if case .expired = error { .expired } else { .failed }
                 _ = try await move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: error)
             }
-            throw APIError(Self.httpStatus(error), code: error.code, reason: error.description)
+            throw DomainError(Self.kind(of: error), code: error.code, reason: error.description)
         }
         let next = try status.after(verified.event)
         // An approval is redeemed and its effect applied in one transaction, so it ends `succeeded`.
@@ -325,7 +327,7 @@ struct OperationService {
             return true
         } }
         guard moved else {
-            throw APIError(.conflict, code: "already_answered", reason: "This request was answered by another response first; nothing changed.")
+            throw DomainError(.conflict, code: "already_answered", reason: "This request was answered by another response first; nothing changed.")
         }
         await context.notifier.runChanged(id, on: database)
         context.metrics.operationsFinished(final.rawValue).increment()
@@ -338,22 +340,22 @@ struct OperationService {
     /// Counts a wrong code: 422 `wrong_code` with the tries left, or, at the last try, the
     /// operation fails for good (403 `wrong_number`). Always throws.
     private func countWrongCode(_ id: UUID, typed: Int, deviceID: String) async throws {
-        guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError) }
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
         let rows = try await sql.raw("""
             UPDATE oob_operations SET code_attempts = COALESCE(code_attempts, 0) + 1
             WHERE id = \(bind: id) AND status IN ('created', 'dispatched') RETURNING code_attempts
             """).all()
         guard let attempts = try rows.first?.decode(column: "code_attempts", as: Int.self) else {
-            throw APIError(.conflict, code: "already_answered", reason: "This request was already answered; nothing changed.")
+            throw DomainError(.conflict, code: "already_answered", reason: "This request was already answered; nothing changed.")
         }
         let left = Self.maximumCodeTries - attempts
         guard left <= 0 else {
-            throw APIError(.unprocessableEntity, code: "wrong_code",
+            throw DomainError(.invalidField, code: "wrong_code",
                            reason: "\(typed) is not the code on the other screen; \(left) \(left == 1 ? "try" : "tries") left.", field: "number")
         }
         let rejection = AnswerRejection.wrongNumber(typed)
         _ = try await move(id, from: [.created, .dispatched], to: .failed, answeredBy: deviceID, failure: rejection)
-        throw APIError(.forbidden, code: rejection.code,
+        throw DomainError(.forbidden, code: rejection.code,
                        reason: "\(typed) is not the code on the other screen, and no tries are left: the request failed; start again.")
     }
 
@@ -372,10 +374,10 @@ struct OperationService {
     func cancel(_ id: UUID) async throws -> OperationView {
         let operation = try await current(id)
         guard let status = OperationStatus(rawValue: operation.status), !status.isFinal else {
-            throw APIError(.conflict, code: "already_finished", reason: "The operation already ended (\(operation.status)).")
+            throw DomainError(.conflict, code: "already_finished", reason: "The operation already ended (\(operation.status)).")
         }
         guard try await move(id, from: [.created, .dispatched, .redeemed], to: .cancelled) else {
-            throw APIError(.conflict, code: "already_finished", reason: "The operation ended while it was being cancelled.")
+            throw DomainError(.conflict, code: "already_finished", reason: "The operation ended while it was being cancelled.")
         }
         return try await view(id)
     }
@@ -425,7 +427,7 @@ struct OperationService {
     /// One conditional UPDATE; returns whether it changed the row.
     static func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String?, failure: AnswerRejection?,
                      now: Date, onlyIfDue: Bool = false, on database: Database) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError) }
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
         var query = SQLQueryString("UPDATE oob_operations SET status = \(bind: to.rawValue), updated_at = \(bind: now)")
         if let answeredBy { query.appendLiteral(", answered_by = "); query.appendInterpolation(bind: answeredBy) }
         if let failure {
@@ -445,10 +447,16 @@ struct OperationService {
         return try await !sql.raw(query).all().isEmpty
     }
 
-    static func httpStatus(_ rejection: AnswerRejection) -> HTTPResponseStatus {
+    /// A stored operation whose `column` holds a value this version does not know.
+    static func unreadable(_ column: String, _ value: String) -> DomainError {
+        DomainError(.storage, code: "unreadable_operation", reason: "A stored operation's \(column) is '\(value)', which this server does not know.")
+    }
+
+    /// The kind of refusal an answer's rejection is (each one status on the wire).
+    static func kind(of rejection: AnswerRejection) -> DomainError.Kind {
         switch rejection {
         case .expired: .gone
-        case .operationMismatch, .registrationKeysMissing, .numberMissing, .numberNotExpected: .unprocessableEntity
+        case .operationMismatch, .registrationKeysMissing, .numberMissing, .numberNotExpected: .invalidField
         case .challengeMismatch, .wrongDevice, .unknownDevice, .badSignature, .wrongNumber: .forbidden
         }
     }

@@ -39,13 +39,13 @@ struct APIError: AbortError, Sendable {
 
     /// The domain's refusal, with the status of its kind.
     init(_ error: DomainError) {
-        let status: HTTPResponseStatus = switch error.kind {
-        case .invalidField: .unprocessableEntity
-        case .notFound: .notFound
-        case .conflict: .conflict
-        case .storage: .internalServerError
-        }
-        self.init(status, code: error.code, reason: error.reason, field: error.field)
+        let statuses: [DomainError.Kind: HTTPResponseStatus] = [
+            .invalidField: .unprocessableEntity, .notFound: .notFound, .conflict: .conflict, .storage: .internalServerError,
+            .badRequest: .badRequest, .unauthenticated: .unauthorized, .forbidden: .forbidden, .gone: .gone,
+            .rateLimited: .tooManyRequests,
+        ]
+        self.init(statuses[error.kind] ?? .internalServerError, code: error.code, reason: error.reason, field: error.field)
+        retryAfter = error.retryAfter
     }
 }
 
