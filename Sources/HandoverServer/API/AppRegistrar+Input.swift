@@ -33,7 +33,7 @@ extension AppRegistrar {
                                                       errorText: "https://handover.invalid/error")
                 _ = try policy.evaluate(probe.text)
             } catch {
-                throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
+                throw DomainError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
             }
         }
 
@@ -44,16 +44,16 @@ extension AppRegistrar {
             do {
                 try LogoutActionRule.check(action, xCallback: true)
             } catch {
-                throw APIError.invalid("logoutAction", "\(error.detail); accepted: \(error.accepted)")
+                throw DomainError.invalid("logoutAction", "\(error.detail); accepted: \(error.accepted)")
             }
             let request: XCallbackRequest
             do {
                 request = try XCallbackRequest(parsing: action)
             } catch {
-                throw APIError.invalid("logoutAction", "\(error.detail); accepted: scheme://x-callback-url/action on the app's custom scheme, such as notes://x-callback-url/logout")
+                throw DomainError.invalid("logoutAction", "\(error.detail); accepted: scheme://x-callback-url/action on the app's custom scheme, such as notes://x-callback-url/logout")
             }
             guard request.success == nil, request.error == nil, request.cancel == nil else {
-                throw APIError.invalid("logoutAction", "leave x-success, x-error and x-cancel out: each run adds its own callback URLs")
+                throw DomainError.invalid("logoutAction", "leave x-success, x-error and x-cancel out: each run adds its own callback URLs")
             }
         }
 
@@ -62,76 +62,76 @@ extension AppRegistrar {
         func validated(actionPolicy: CallbackPolicy = .default, context: ServerContext? = nil) throws -> Input {
             var input = self
             input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard (1...100).contains(input.name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
-            guard !input.name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
+            guard (1...100).contains(input.name.count) else { throw DomainError.invalid("name", "give 1 to 100 characters") }
+            guard !input.name.containsControlCharacter else { throw DomainError.invalid("name", String.controlCharacterAdvice) }
             let roleText = role ?? AppRole.target.rawValue
             guard let role = AppRole(rawValue: roleText) else {
-                throw APIError.invalid("role", "'\(roleText)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
+                throw DomainError.invalid("role", "'\(roleText)' is not a role; use target (an app to log out) or launcher (the app that starts logouts)")
             }
             input.role = role.rawValue
-            guard !appIDs.isEmpty else { throw APIError.invalid("appIDs", "give at least one app ID, such as ABCDE12345.com.example.app") }
+            guard !appIDs.isEmpty else { throw DomainError.invalid("appIDs", "give at least one app ID, such as ABCDE12345.com.example.app") }
             for (index, appID) in appIDs.enumerated() {
-                if let problem = AppIdentifier.problem(with: appID) { throw APIError.invalid("appIDs[\(index)]", problem) }
+                if let problem = AppIdentifier.problem(with: appID) { throw DomainError.invalid("appIDs[\(index)]", problem) }
             }
             if role == .target {
                 let method = logoutMethod ?? .ulc
                 switch method {
                 case .ulc:
                     guard let action = logoutAction else {
-                        throw APIError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
+                        throw DomainError.invalid("logoutAction", "a target app needs its logout action, such as https://app.example.com/logout")
                     }
                     try Self.checkLogoutAction(action, policy: actionPolicy, field: "logoutAction")
                 case .xCallback:
                     guard let action = logoutAction else {
-                        throw APIError.invalid("logoutAction", "an x-callback app needs its action URL, such as notes://x-callback-url/logout")
+                        throw DomainError.invalid("logoutAction", "an x-callback app needs its action URL, such as notes://x-callback-url/logout")
                     }
                     try Self.checkXCallbackAction(action)
                 case .backendOnly:
                     guard logoutAction == nil else {
-                        throw APIError.invalid("logoutAction", "a backend-only app opens nothing on the device; leave logoutAction out")
+                        throw DomainError.invalid("logoutAction", "a backend-only app opens nothing on the device; leave logoutAction out")
                     }
                     guard backchannelLogoutURI != nil else {
-                        throw APIError.invalid("backchannelLogoutURI", "a backend-only app is logged out by its backend: give the backend's back-channel logout URI")
+                        throw DomainError.invalid("backchannelLogoutURI", "a backend-only app is logged out by its backend: give the backend's back-channel logout URI")
                     }
                 }
                 input.logoutMethod = method
             } else if logoutAction != nil {
-                throw APIError.invalid("logoutAction", "a launcher has no logout action; leave it out")
+                throw DomainError.invalid("logoutAction", "a launcher has no logout action; leave it out")
             } else if logoutMethod != nil {
-                throw APIError.invalid("logoutMethod", "a launcher is not logged out by a method; leave it out")
+                throw DomainError.invalid("logoutMethod", "a launcher is not logged out by a method; leave it out")
             }
             for (index, path) in (paths ?? []).enumerated() {
                 guard !path.isEmpty, path.utf8.count <= 1024, !path.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-                    throw APIError.invalid("paths[\(index)]", "give a path pattern such as /logout or /items/*")
+                    throw DomainError.invalid("paths[\(index)]", "give a path pattern such as /logout or /items/*")
                 }
             }
             input.allowedCallbackHosts = try Self.canonicalHosts(allowedCallbackHosts ?? [])
             let deadline = deadlineSeconds ?? 20
-            guard (1...300).contains(deadline) else { throw APIError.invalid("deadlineSeconds", "give 1 to 300 seconds (the ULC spec allows 20)") }
+            guard (1...300).contains(deadline) else { throw DomainError.invalid("deadlineSeconds", "give 1 to 300 seconds (the ULC spec allows 20)") }
             input.deadlineSeconds = deadline
             let reissues = maxReissues ?? 2
-            guard (0...10).contains(reissues) else { throw APIError.invalid("maxReissues", "give 0 to 10 resends") }
+            guard (0...10).contains(reissues) else { throw DomainError.invalid("maxReissues", "give 0 to 10 resends") }
             input.maxReissues = reissues
             if let package = androidPackage {
                 guard AssetLinksValidator.isPackageName(package) else {
-                    throw APIError.invalid("androidPackage", "'\(package)' is not an Android package name such as com.example.app")
+                    throw DomainError.invalid("androidPackage", "'\(package)' is not an Android package name such as com.example.app")
                 }
                 guard let fingerprints = androidFingerprints, !fingerprints.isEmpty else {
-                    throw APIError.invalid("androidFingerprints", "an Android app needs its SHA-256 signing-certificate fingerprints")
+                    throw DomainError.invalid("androidFingerprints", "an Android app needs its SHA-256 signing-certificate fingerprints")
                 }
                 for (index, fingerprint) in fingerprints.enumerated() {
                     if let problem = AssetLinksValidator.fingerprintProblem(fingerprint) {
-                        throw APIError.invalid("androidFingerprints[\(index)]", problem)
+                        throw DomainError.invalid("androidFingerprints[\(index)]", problem)
                     }
                 }
             } else if !(androidFingerprints ?? []).isEmpty {
-                throw APIError.invalid("androidPackage", "fingerprints were given without the package they sign")
+                throw DomainError.invalid("androidPackage", "fingerprints were given without the package they sign")
             }
             if let uri = backchannelLogoutURI, let context, let problem = BackChannelLogoutURI.problem(with: uri, context: context) {
-                throw APIError.invalid("backchannelLogoutURI", problem)
+                throw DomainError.invalid("backchannelLogoutURI", problem)
             }
             if backchannelLogoutSessionRequired != nil, backchannelLogoutURI == nil {
-                throw APIError.invalid("backchannelLogoutSessionRequired", "give backchannelLogoutURI too, or leave this out")
+                throw DomainError.invalid("backchannelLogoutSessionRequired", "give backchannelLogoutURI too, or leave this out")
             }
             return input
         }
@@ -149,19 +149,19 @@ extension AppRegistrar {
             for (index, entry) in entries.enumerated() {
                 let field = "allowedCallbackHosts[\(index)]"
                 if let mixed = ScriptRestriction.firstMixedLabel(in: entry) {
-                    throw APIError.invalid(field, "'\(entry)' has a label that mixes scripts ('\(mixed.label)': \(mixed.scripts.joined(separator: " and "))), "
+                    throw DomainError.invalid(field, "'\(entry)' has a label that mixes scripts ('\(mixed.label)': \(mixed.scripts.joined(separator: " and "))), "
                                            + "so it can pass for another host; accepted: each label in one script (UTS #39), such as example.com or bücher.example")
                 }
                 let ascii: String
                 do {
                     ascii = try HostAllowlist([entry]).description
                 } catch {
-                    throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
+                    throw DomainError.invalid(field, "\(error.detail); accepted: \(error.accepted)")
                 }
                 if !hosts.contains(ascii) { hosts.append(ascii) }
             }
             guard hosts.count <= maximumCallbackHosts else {
-                throw APIError.invalid("allowedCallbackHosts", "\(hosts.count) different hosts were given, and an app may list at most \(maximumCallbackHosts); "
+                throw DomainError.invalid("allowedCallbackHosts", "\(hosts.count) different hosts were given, and an app may list at most \(maximumCallbackHosts); "
                                        + "use a wildcard such as *.example.com for many subdomains")
             }
             return hosts

@@ -7,11 +7,11 @@ import UniversalLinks
 /// Registers an app: the API's `POST /api/v1/apps` and the dashboard's form both come here.
 enum AppRegistrar {
     /// Validates and stores an app; throws
-    /// an ``APIError`` naming the field that is wrong.
+    /// a ``HandoverCore/DomainError`` naming the field that is wrong.
     static func create(_ raw: Input, context: ServerContext, on database: Database) async throws -> RegisteredApp {
         let input = try raw.validated(actionPolicy: context.logoutActionPolicy, context: context)
         if try await RegisteredApp.query(on: database).filter(\.$name == input.name).first() != nil {
-            throw APIError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
+            throw DomainError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
         }
         let app = RegisteredApp()
         app.name = input.name
@@ -37,17 +37,17 @@ enum AppRegistrar {
         } catch let error as AssociationFiles.Invalid where error.oversizedBytes != nil {
             let used = (try? files.appleFile(apps: others))??.count ?? 0
             let left = max(0, AssociationValidator.maximumSize - used)
-            throw APIError(.unprocessableEntity, code: "association_file_too_large",
+            throw DomainError(.invalidField, code: "association_file_too_large",
                            reason: "paths: the apple-app-site-association file would grow past 128 KB (\(error.description)). "
                                + "\(left) bytes are left for new apps; use fewer or shorter paths, wildcards such as /items/*, or remove an app first.",
                            field: "paths")
         } catch let error as AssociationFiles.Invalid {
-            throw APIError.invalid("paths", "the apple-app-site-association file would be invalid: \(error.description)")
+            throw DomainError.invalid("paths", "the apple-app-site-association file would be invalid: \(error.description)")
         }
         do {
             _ = try files.assetLinks(apps: others + [app])
         } catch let error as AssociationFiles.Invalid {
-            throw APIError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
+            throw DomainError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
         }
         try await app.create(on: database)
         context.associationFiles.invalidate()

@@ -6,21 +6,21 @@ import SessionTokens
 /// Subscribes webhook receivers and rotates their signing secrets.
 enum WebhookRegistrar {
     /// Validates and stores a webhook; returns it with its signing secret (given, or generated),
-    /// which is shown only now. Throws an ``APIError`` naming the field that is wrong.
+    /// which is shown only now. Throws a ``HandoverCore/DomainError`` naming the field that is wrong.
     static func create(_ input: Components.Schemas.WebhookInput, context: ServerContext, on database: Database) async throws -> (Webhook, String) {
-        guard !input.url.containsControlCharacter else { throw APIError.invalid("url", String.controlCharacterAdvice) }
+        guard !input.url.containsControlCharacter else { throw DomainError.invalid("url", String.controlCharacterAdvice) }
         guard let url = URL(string: input.url), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || WebhookTargetPolicy.isLoopback(host))) else {
-            throw APIError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
+            throw DomainError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
         }
         if let refusal = context.webhookTargets.checkLiteral(host) {
-            throw APIError.invalid("url", "\(refusal.description); give the address of a public https receiver")
+            throw DomainError.invalid("url", "\(refusal.description); give the address of a public https receiver")
         }
         guard !input.events.isEmpty else {
-            throw APIError.invalid("events", "subscribe to at least one of \(WebhookOutbox.eventTypes.joined(separator: ", "))")
+            throw DomainError.invalid("events", "subscribe to at least one of \(WebhookOutbox.eventTypes.joined(separator: ", "))")
         }
         for (index, event) in input.events.enumerated() where !WebhookOutbox.eventTypes.contains(event) {
-            throw APIError.invalid("events[\(index)]", "'\(event)' is not an event; use \(WebhookOutbox.eventTypes.joined(separator: ", "))")
+            throw DomainError.invalid("events[\(index)]", "'\(event)' is not an event; use \(WebhookOutbox.eventTypes.joined(separator: ", "))")
         }
         if let secret = input.secret { try checkSecret(secret) }
         let secret = input.secret ?? WebhookSignature.generateSecret()
@@ -49,14 +49,14 @@ enum WebhookRegistrar {
     /// A signing secret given by an admin: Standard Webhooks' form.
     static func checkSecret(_ secret: String) throws {
         guard WebhookSignature.isValidSecret(secret) else {
-            throw APIError.invalid("secret", "give whsec_ and the base64 of 24 to 64 random bytes (Standard Webhooks), "
+            throw DomainError.invalid("secret", "give whsec_ and the base64 of 24 to 64 random bytes (Standard Webhooks), "
                                    + "for example from `echo whsec_$(openssl rand -base64 32)`, or leave it out to have one generated")
         }
     }
 
     private static func sealer(_ context: ServerContext) throws -> SecretSealer {
         guard let sealer = context.sealer else {
-            throw APIError(.internalServerError, code: "internal_error", reason: "The server has no encryption key for secrets.")
+            throw DomainError(.storage, code: "internal_error", reason: "The server has no encryption key for secrets.")
         }
         return sealer
     }

@@ -399,8 +399,9 @@ struct DashboardRoutes: RouteCollection {
                                  allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
             do {
                 _ = try await AppRegistrar.create(input, context: context, on: request.db)
-            } catch let error as APIError {
-                return try await appsPage(request, session: session, error: error.reason, status: error.status)
+            } catch {
+                guard let refusal = APIError.refusal(error) else { throw error }
+                return try await appsPage(request, session: session, error: refusal.reason, status: refusal.status)
             }
             return DashboardLayout.redirect("/dashboard/apps")
         }

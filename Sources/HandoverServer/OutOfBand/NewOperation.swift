@@ -38,34 +38,34 @@ struct NewOperation: Content, Hashable {
 
     func checked(allowlist: CallbackPolicy) throws -> Checked {
         guard let type = OperationType(rawValue: type) else {
-            throw APIError.invalid("type", "'\(type.prefix(40))' is not an operation type; accepted: \(OperationType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw DomainError.invalid("type", "'\(type.prefix(40))' is not an operation type; accepted: \(OperationType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let user = try Self.checkUser(user)
         guard let dispatcher = OperationDispatcher(rawValue: dispatcher) else {
-            throw APIError.invalid("dispatcher", "'\(dispatcher.prefix(40))' is not a dispatcher; accepted: \(OperationDispatcher.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw DomainError.invalid("dispatcher", "'\(dispatcher.prefix(40))' is not a dispatcher; accepted: \(OperationDispatcher.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if type == .registration, dispatcher == .push {
-            throw APIError.invalid("dispatcher", "a registration cannot be pushed: the phone has no push token before it enrolls; use qr, link or x-callback-link")
+            throw DomainError.invalid("dispatcher", "a registration cannot be pushed: the phone has no push token before it enrolls; use qr, link or x-callback-link")
         }
         switch (type, message) {
         case (.transactionConfirmation, nil):
-            throw APIError.invalid("message", "a transaction-confirmation needs the text the user approves (1 to \(OperationEnvelope.maximumMessageLength) characters)")
+            throw DomainError.invalid("message", "a transaction-confirmation needs the text the user approves (1 to \(OperationEnvelope.maximumMessageLength) characters)")
         case (.transactionConfirmation, .some(let text)):
-            do { try OperationEnvelope.validateMessage(text) } catch { throw APIError.invalid("message", "\(error.detail); accepted: \(error.accepted)") }
+            do { try OperationEnvelope.validateMessage(text) } catch { throw DomainError.invalid("message", "\(error.detail); accepted: \(error.accepted)") }
         case (_, .some):
-            throw APIError.invalid("message", "only a transaction-confirmation carries a message")
+            throw DomainError.invalid("message", "only a transaction-confirmation carries a message")
         case (_, nil):
             break
         }
         let expiresIn = expiresIn ?? Self.defaultExpiry
         guard Self.expiryRange.contains(expiresIn) else {
-            throw APIError.invalid("expiresIn", "\(expiresIn) seconds is out of range; accepted: 1 to 600 (120 when absent)")
+            throw DomainError.invalid("expiresIn", "\(expiresIn) seconds is out of range; accepted: 1 to 600 (120 when absent)")
         }
         if let device {
             guard (1...128).contains(device.count), device.allSatisfy(\.isIdentifierCharacter) else {
-                throw APIError.invalid("device", "not a device id; accepted: 1 to 128 of A-Z a-z 0-9 - . _ ~")
+                throw DomainError.invalid("device", "not a device id; accepted: 1 to 128 of A-Z a-z 0-9 - . _ ~")
             }
-            if type == .registration { throw APIError.invalid("device", "a registration enrolls a new device; leave device out") }
+            if type == .registration { throw DomainError.invalid("device", "a registration enrolls a new device; leave device out") }
         }
         var targets = CallbackTargets()
         if let callbacks {
@@ -78,8 +78,8 @@ struct NewOperation: Content, Hashable {
     }
 
     static func checkUser(_ user: String) throws -> String {
-        guard (1...200).contains(user.count) else { throw APIError.invalid("user", "give 1 to 200 characters") }
-        guard !user.containsControlCharacter else { throw APIError.invalid("user", String.controlCharacterAdvice) }
+        guard (1...200).contains(user.count) else { throw DomainError.invalid("user", "give 1 to 200 characters") }
+        guard !user.containsControlCharacter else { throw DomainError.invalid("user", String.controlCharacterAdvice) }
         return user
     }
 
@@ -89,9 +89,9 @@ struct NewOperation: Content, Hashable {
         do {
             try allowlist.checkCallback(text, parameter: field, allowsCustomScheme: true)
         } catch {
-            throw APIError.invalid(field, "\(error.detail); accepted: \(error.accepted) (the allowlist is at GET /api/v1/operations/callback-allowlist)")
+            throw DomainError.invalid(field, "\(error.detail); accepted: \(error.accepted) (the allowlist is at GET /api/v1/operations/callback-allowlist)")
         }
-        guard let url = URL(string: text) else { throw APIError.invalid(field, "not a URL") }
+        guard let url = URL(string: text) else { throw DomainError.invalid(field, "not a URL") }
         return url
     }
 }
@@ -114,17 +114,17 @@ struct AllowlistUpdate: Content, Hashable {
     var schemes: [String]?
 
     func checked() throws -> (hosts: [String], schemes: [String]) {
-        guard hosts.count <= 200 else { throw APIError.invalid("hosts", "at most 200 entries") }
+        guard hosts.count <= 200 else { throw DomainError.invalid("hosts", "at most 200 entries") }
         do { _ = try HostAllowlist(hosts) } catch {
-            throw APIError.invalid("hosts", "\(error.detail); accepted: \(error.accepted)")
+            throw DomainError.invalid("hosts", "\(error.detail); accepted: \(error.accepted)")
         }
         let schemes = (schemes ?? []).map { $0.lowercased() }
-        guard schemes.count <= 50 else { throw APIError.invalid("schemes", "at most 50 entries") }
+        guard schemes.count <= 50 else { throw DomainError.invalid("schemes", "at most 50 entries") }
         for scheme in schemes {
             let valid = (1...32).contains(scheme.count) && scheme.first!.isASCII && scheme.first!.isLetter
                 && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
             guard valid, !["http", "https", "javascript", "data", "file", "vbscript", "blob"].contains(scheme) else {
-                throw APIError.invalid("schemes", "'\(scheme.prefix(40))' is not a custom scheme an app can own; accepted: a letter then letters, digits, + - . (at most 32), not http(s), javascript, data, file, vbscript or blob")
+                throw DomainError.invalid("schemes", "'\(scheme.prefix(40))' is not a custom scheme an app can own; accepted: a letter then letters, digits, + - . (at most 32), not http(s), javascript, data, file, vbscript or blob")
             }
         }
         return (hosts.map { $0.lowercased() }, Array(Set(schemes)).sorted())

@@ -49,6 +49,15 @@ struct APIError: AbortError, Sendable {
     }
 }
 
+extension APIError {
+    /// A refusal as a page or a caller shows it: an `APIError` as it is, a ``HandoverCore/DomainError``
+    /// as the `APIError` it maps to; nil for any other error (a failure, not a refusal).
+    static func refusal(_ error: any Error) -> APIError? {
+        if let refusal = error as? APIError { return refusal }
+        return (error as? DomainError).map(APIError.init)
+    }
+}
+
 /// Turns every error into the API's JSON form, so clients never see an HTML error page.
 ///
 /// A plain (future-based) middleware rather than an `AsyncMiddleware`: it runs on the event loop,

@@ -154,25 +154,25 @@ final class SessionAuthority: Sendable {
         guard refreshToken.hasPrefix("hrt_"),
               let record = try await RefreshTokenRecord.query(on: database).filter(\.$tokenHash == BearerSecret.digest(refreshToken)).first()
         else {
-            throw APIError(.unauthorized, code: "invalid_refresh_token", reason: "The refresh token is unknown. Sign in again.", field: "refreshToken")
+            throw DomainError(.unauthenticated, code: "invalid_refresh_token", reason: "The refresh token is unknown. Sign in again.", field: "refreshToken")
         }
         guard let session = try await UserSession.find(record.sessionID, on: database), session.revokedAt == nil else {
-            throw APIError(.unauthorized, code: "session_revoked", reason: "This session was signed out. Sign in again.")
+            throw DomainError(.unauthenticated, code: "session_revoked", reason: "This session was signed out. Sign in again.")
         }
         guard record.usedAt == nil else {
             try await revoke(sessions: [record.sessionID], reason: "refresh_token_reused", on: database)
-            throw APIError(.unauthorized, code: "refresh_token_reused",
+            throw DomainError(.unauthenticated, code: "refresh_token_reused",
                            reason: "This refresh token was already used, so it may have been copied; the whole session is now signed out. Sign in again.")
         }
         guard session.expiresAt > now else {
-            throw APIError(.unauthorized, code: "session_expired", reason: "The session was unused too long. Sign in again.")
+            throw DomainError(.unauthenticated, code: "session_expired", reason: "The session was unused too long. Sign in again.")
         }
         guard let user = try await User.find(session.userID, on: database) else {
-            throw APIError(.unauthorized, code: "session_revoked", reason: "The account no longer exists.")
+            throw DomainError(.unauthenticated, code: "session_revoked", reason: "The account no longer exists.")
         }
         if case .revoked = await checkWithApple(user) {
             try await revokeAll(userID: session.userID, reason: "apple_grant_revoked", on: database)
-            throw APIError(.unauthorized, code: "apple_grant_revoked",
+            throw DomainError(.unauthenticated, code: "apple_grant_revoked",
                            reason: "Apple says this Sign in with Apple grant was revoked; every session of this user is signed out.")
         }
         let sessionID = try session.requireID()
@@ -189,7 +189,7 @@ final class SessionAuthority: Sendable {
         guard let next else {
             // Another request used it between our read and our update: the same reuse.
             try await revoke(sessions: [sessionID], reason: "refresh_token_reused", on: database)
-            throw APIError(.unauthorized, code: "refresh_token_reused",
+            throw DomainError(.unauthenticated, code: "refresh_token_reused",
                            reason: "This refresh token was already used; the whole session is now signed out. Sign in again.")
         }
         var rotated = try await grant(user: user, sessionID: sessionID, clientID: session.clientID, refreshToken: next, now: now)
@@ -243,11 +243,11 @@ final class SessionAuthority: Sendable {
         return true
     }
 
-    static func unauthorized(_ error: AccessTokenError) -> APIError {
+    static func unauthorized(_ error: AccessTokenError) -> DomainError {
         if case .revoked = error {
-            return APIError(.unauthorized, code: "session_revoked", reason: "This session was signed out. Sign in again.")
+            return DomainError(.unauthenticated, code: "session_revoked", reason: "This session was signed out. Sign in again.")
         }
-        return APIError(.unauthorized, code: "invalid_access_token",
+        return DomainError(.unauthenticated, code: "invalid_access_token",
                         reason: "Send a valid access token as 'Authorization: Bearer <accessToken>' (\(error)); refresh it with POST /auth/refresh.")
     }
 

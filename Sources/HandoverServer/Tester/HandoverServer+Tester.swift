@@ -18,8 +18,9 @@ extension HandoverServer {
         do {
             return try await TesterRoutes.createTest(action: action, declaresAllowlist: declaresAllowlist, simulate: simulate,
                                                      budgetSeconds: budgetSeconds, context: context, database: application.db)
-        } catch let error as APIError {
-            throw TesterInputError(field: error.field, reason: error.reason)
+        } catch {
+            guard let refusal = APIError.refusal(error) else { throw error }
+            throw TesterInputError(field: refusal.field, reason: refusal.reason)
         }
     }
 

@@ -97,8 +97,9 @@ struct TesterRoutes: RouteCollection {
                 let id = try await Self.createTest(action: action.isEmpty ? nil : action, declaresAllowlist: allowlist,
                                                    simulate: simulate, budgetSeconds: 20, context: context, database: request.db)
                 return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
-            } catch let error as APIError {
-                return try await homePage(request, session: session, error: error.reason, status: error.status)
+            } catch {
+                guard let refusal = APIError.refusal(error) else { throw error }
+                return try await homePage(request, session: session, error: refusal.reason, status: refusal.status)
             }
         }
     }
