@@ -61,6 +61,12 @@ package struct DomainError: Error, Sendable, Equatable {
         DomainError(.invalidField, code: "invalid_field", reason: "\(field): \(reason)", field: field)
     }
 
+    /// Too many tries from one place; try again after `seconds`.
+    package static func rateLimited(retryAfter seconds: Int) -> DomainError {
+        DomainError(.rateLimited, code: "rate_limited", reason: "Too many requests from this address; try again in \(seconds) seconds.",
+                    retryAfter: seconds)
+    }
+
     /// Nothing with that id.
     package static func notFound(_ what: String) -> DomainError {
         DomainError(.notFound, code: "not_found", reason: "No \(what) with that id.")

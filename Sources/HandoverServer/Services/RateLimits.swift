@@ -3,8 +3,8 @@ import HandoverCore
 
 /// The one rate-limit mechanism of the server: every unauthenticated write and every guess is
 /// counted here, per client address and, where the request names one, per key (an email
-/// address, a user). Over a limit, the route answers 429 with `Retry-After` (``APIError``'s
-/// ``APIError/retryAfter``) and does no work.
+/// address, a user). Over a limit, the route answers 429 with `Retry-After` (a
+/// ``HandoverCore/DomainError`` of kind `rateLimited`, with its `retryAfter`) and does no work.
 ///
 /// | Policy | Counted | Limit |
 /// |---|---|---|
@@ -56,8 +56,8 @@ struct RateLimits: Sendable {
         perAddress[policy]?.waitTime(address, now: now)
     }
 
-    /// Throws a 429 ``APIError`` with `Retry-After` when ``attempt(_:address:key:now:)`` refuses.
+    /// Throws a rate-limited ``HandoverCore/DomainError`` (429, `Retry-After`) when ``attempt(_:address:key:now:)`` refuses.
     func check(_ policy: Policy, address: String, key: String? = nil, now: Date) throws {
-        if let wait = attempt(policy, address: address, key: key, now: now) { throw APIError.tooManyRequests(retryAfter: wait) }
+        if let wait = attempt(policy, address: address, key: key, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
     }
 }

@@ -33,7 +33,7 @@ enum ServerSecrets {
             // Another instance created it first: use theirs.
         }
         guard let stored = try await ServerSetting.find(nonceKeyName, on: database) else {
-            throw APIError(.internalServerError, code: "internal_error", reason: "The server secret could not be stored.")
+            throw DomainError(.storage, code: "internal_error", reason: "The server secret could not be stored.")
         }
         return SymmetricKey(data: try Base64URL.decode(try open(stored.value, sealer: sealer)))
     }

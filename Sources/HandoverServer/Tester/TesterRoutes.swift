@@ -105,7 +105,7 @@ struct TesterRoutes: RouteCollection {
     }
 
     /// Creates a test (and, with `simulate`, a simulated app and the task that plays it); the
-    /// dashboard and `handover tester run` both come here. Throws an ``APIError`` naming the field.
+    /// dashboard and `handover tester run` both come here. Throws a ``HandoverCore/DomainError`` naming the field.
     static func createTest(action: String?, declaresAllowlist: Bool, simulate: String?, budgetSeconds: Int,
                            context: ServerContext, database: Database) async throws -> UUID {
         var action = action
@@ -113,10 +113,10 @@ struct TesterRoutes: RouteCollection {
         var simulator: (any TesterSimulator)?
         if let simulate {
             guard let available = context.testerSimulator else {
-                throw APIError.invalid("simulate", "this server has no simulated phone; run `handover demo` or `handover tester run --simulate`")
+                throw DomainError.invalid("simulate", "this server has no simulated phone; run `handover demo` or `handover tester run --simulate`")
             }
             guard available.behaviours.contains(simulate) else {
-                throw APIError.invalid("simulate", "'\(simulate)' is not a behaviour; accepted: \(available.behaviours.joined(separator: ", "))")
+                throw DomainError.invalid("simulate", "'\(simulate)' is not a behaviour; accepted: \(available.behaviours.joined(separator: ", "))")
             }
             let host = context.testerCallbackOrigin.host ?? "localhost"
             do {
@@ -124,15 +124,15 @@ struct TesterRoutes: RouteCollection {
                 action = app.actionURL
                 allowlist = app.declaresAllowlist
             } catch {
-                throw APIError(.internalServerError, code: "simulator_failed", reason: "The simulated app could not be installed: \(error)")
+                throw DomainError(.storage, code: "simulator_failed", reason: "The simulated app could not be installed: \(error)")
             }
             simulator = available
         }
         guard let action, !action.isEmpty else {
-            throw APIError.invalid("action", "give the app's logout action URL, such as https://mail.example.com/ulc/logout")
+            throw DomainError.invalid("action", "give the app's logout action URL, such as https://mail.example.com/ulc/logout")
         }
         try AppRegistrar.Input.checkLogoutAction(action, policy: context.logoutActionPolicy, field: "action")
-        guard let client = context.outboundClient else { throw APIError(.internalServerError, code: "no_client", reason: "No HTTP client.") }
+        guard let client = context.outboundClient else { throw DomainError(.storage, code: "no_client", reason: "No HTTP client.") }
         let report = await TesterAssociationCheck(client: client, developerMode: context.developerMode).check(action: action)
         let tester = ConformanceTester(database: database, context: context)
         let id = try await tester.create(action: action, declaresAllowlist: allowlist, budgetSeconds: budgetSeconds,
