@@ -18,8 +18,7 @@ extension HandoverServer {
         do {
             return try await TesterRoutes.createTest(action: action, declaresAllowlist: declaresAllowlist, simulate: simulate,
                                                      budgetSeconds: budgetSeconds, context: context, database: application.db)
-        } catch {
-            guard let refusal = APIError.refusal(error) else { throw error }
+        } catch let refusal as DomainError {
             throw TesterInputError(field: refusal.field, reason: refusal.reason)
         }
     }
