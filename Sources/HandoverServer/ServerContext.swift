@@ -99,8 +99,25 @@ struct ServerContext: Sendable {
         return runs
     }
 
+    /// What deliveries may reach, and which schemes registered URLs may use.
+    var outboundTargets: OutboundTargets {
+        OutboundTargets(policy: webhookTargets, allowsHTTPEverywhere: allowsLoopbackWebhooks)
+    }
+
+    /// Registers apps, with what that needs and nothing more.
+    var appRegistrar: AppRegistrar {
+        AppRegistrar(clock: clock, actionPolicy: logoutActionPolicy, targets: outboundTargets,
+                     files: AssociationFiles(publicURL: publicURL, claimsEmailSignIn: mailer != nil), cache: associationFiles)
+    }
+
+    /// Subscribes webhook receivers and rotates their secrets.
+    var webhookRegistrar: WebhookRegistrar {
+        WebhookRegistrar(clock: clock, targets: outboundTargets, sealer: sealer)
+    }
+
     func operations(_ database: Database) -> OperationService {
-        OperationService(database: database, context: self)
+        OperationService(database: database, clock: clock, publicURL: publicURL, developerMode: developerMode, metrics: metrics,
+                         notifier: notifier, writes: operationWrites, push: push, linkScheme: outOfBandLinkScheme)
     }
 
     /// Records a callback through the group-commit writer; returns once it is committed.

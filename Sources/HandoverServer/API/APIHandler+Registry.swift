@@ -8,7 +8,7 @@ import Vapor
 extension APIHandler {
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output {
         let body = switch input.body { case .json(let body): body }
-        let app = try await AppRegistrar.create(body, context: context, on: try CurrentRequest.request.db)
+        let app = try await context.appRegistrar.create(body, on: try CurrentRequest.request.db)
         return .created(.init(body: .json(try AppView(app))))
     }
 
@@ -24,7 +24,7 @@ extension APIHandler {
     func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {
         let change = switch input.body { case .json(let body): body }
         let app = try await find(RegisteredApp.self, input.path.appID, "app")
-        try await AppRegistrar.update(app, with: change, context: context, on: try CurrentRequest.request.db)
+        try await context.appRegistrar.update(app, with: change, on: try CurrentRequest.request.db)
         return .ok(.init(body: .json(try AppView(app))))
     }
 
@@ -88,7 +88,7 @@ extension APIHandler {
 
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let body = switch input.body { case .json(let body): body }
-        let (hook, secret) = try await WebhookRegistrar.create(body, context: context, on: try CurrentRequest.request.db)
+        let (hook, secret) = try await context.webhookRegistrar.create(body, on: try CurrentRequest.request.db)
         return .created(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 
@@ -112,7 +112,7 @@ extension APIHandler {
         case .json(let body): body.secret
         case nil: nil
         }
-        let secret = try await WebhookRegistrar.rotateSecret(of: hook, to: given, context: context, on: try CurrentRequest.request.db)
+        let secret = try await context.webhookRegistrar.rotateSecret(of: hook, to: given, on: try CurrentRequest.request.db)
         return .ok(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 

@@ -59,7 +59,7 @@ extension AppRegistrar {
 
         /// Checks every field with the pure modules, naming the first one at fault. A logout action
         /// must pass `actionPolicy`: https without a port, or also http on loopback in developer mode.
-        func validated(actionPolicy: CallbackPolicy = .default, context: ServerContext? = nil) throws -> Input {
+        func validated(actionPolicy: CallbackPolicy = .default, targets: OutboundTargets? = nil) throws -> Input {
             var input = self
             input.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...100).contains(input.name.count) else { throw DomainError.invalid("name", "give 1 to 100 characters") }
@@ -127,7 +127,7 @@ extension AppRegistrar {
             } else if !(androidFingerprints ?? []).isEmpty {
                 throw DomainError.invalid("androidPackage", "fingerprints were given without the package they sign")
             }
-            if let uri = backchannelLogoutURI, let context, let problem = BackChannelLogoutURI.problem(with: uri, context: context) {
+            if let uri = backchannelLogoutURI, let targets, let problem = BackChannelLogoutURI.problem(with: uri, targets: targets) {
                 throw DomainError.invalid("backchannelLogoutURI", problem)
             }
             if backchannelLogoutSessionRequired != nil, backchannelLogoutURI == nil {

@@ -2,14 +2,25 @@ import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import LinkCallbacks
 import UniversalLinks
 
 /// Registers an app: the API's `POST /api/v1/apps` and the dashboard's form both come here.
-enum AppRegistrar {
+struct AppRegistrar: Sendable {
+    let clock: ServerClock
+    /// The policy a target app's logout action must pass.
+    let actionPolicy: CallbackPolicy
+    /// What a backend's back-channel logout URI may point at.
+    let targets: OutboundTargets
+    /// The association files every app must keep valid.
+    let files: AssociationFiles
+    /// Told when an app is added, so the well-known routes serve the new files.
+    let cache: AssociationFileCache
+
     /// Validates and stores an app; throws
     /// a ``HandoverCore/DomainError`` naming the field that is wrong.
-    static func create(_ raw: Input, context: ServerContext, on database: Database) async throws -> RegisteredApp {
-        let input = try raw.validated(actionPolicy: context.logoutActionPolicy, context: context)
+    func create(_ raw: Input, on database: Database) async throws -> RegisteredApp {
+        let input = try raw.validated(actionPolicy: actionPolicy, targets: targets)
         if try await RegisteredApp.query(on: database).filter(\.$name == input.name).first() != nil {
             throw DomainError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
         }
@@ -27,11 +38,10 @@ enum AppRegistrar {
         app.androidFingerprints = input.androidFingerprints ?? []
         app.backchannelLogoutURI = input.backchannelLogoutURI
         app.backchannelLogoutSessionRequired = input.backchannelLogoutURI == nil ? nil : (input.backchannelLogoutSessionRequired ?? false)
-        app.createdAt = context.clock.now()
+        app.createdAt = clock.now()
         // Both association files must stay valid with this app in them: check before saving, so
         // the well-known routes never have an invalid file to serve.
         let others = try await RegisteredApp.query(on: database).all()
-        let files = AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil)
         do {
             _ = try files.appleFile(apps: others + [app])
         } catch let error as AssociationFiles.Invalid where error.oversizedBytes != nil {
@@ -50,14 +60,14 @@ enum AppRegistrar {
             throw DomainError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
         }
         try await app.create(on: database)
-        context.associationFiles.invalidate()
+        cache.invalidate()
         return app
     }
 
     /// Changes an app's logout settings and back-channel URI: the app as it is, with the given
     /// fields replaced, passes the same validation as a new one. An empty `backchannelLogoutURI`
     /// removes it.
-    static func update(_ app: RegisteredApp, with change: Components.Schemas.AppUpdate, context: ServerContext, on database: Database) async throws {
+    func update(_ app: RegisteredApp, with change: Components.Schemas.AppUpdate, on database: Database) async throws {
         var input = Input(name: app.name, role: app.role.rawValue, appIDs: app.appIDs, logoutAction: app.logoutAction,
                           logoutMethod: app.role == .target ? (app.logoutMethod ?? .ulc) : nil, paths: app.paths,
                           allowedCallbackHosts: app.allowedCallbackHosts, deadlineSeconds: app.deadlineSeconds, maxReissues: app.maxReissues,
@@ -75,7 +85,7 @@ enum AppRegistrar {
             if uri.isEmpty { input.backchannelLogoutSessionRequired = nil }
         }
         if let required = change.backchannelLogoutSessionRequired { input.backchannelLogoutSessionRequired = required }
-        let valid = try input.validated(actionPolicy: context.logoutActionPolicy, context: context)
+        let valid = try input.validated(actionPolicy: actionPolicy, targets: targets)
         app.logoutAction = valid.logoutAction
         app.logoutMethod = valid.logoutMethod
         app.deadlineSeconds = valid.deadlineSeconds ?? app.deadlineSeconds

@@ -4,16 +4,22 @@ import HandoverCore
 import SessionTokens
 
 /// Subscribes webhook receivers and rotates their signing secrets.
-enum WebhookRegistrar {
+struct WebhookRegistrar: Sendable {
+    let clock: ServerClock
+    /// What a receiver's URL may point at.
+    let targets: OutboundTargets
+    /// Seals the signing secrets kept in the database; nil only when the server has no key.
+    let sealer: SecretSealer?
+
     /// Validates and stores a webhook; returns it with its signing secret (given, or generated),
     /// which is shown only now. Throws a ``HandoverCore/DomainError`` naming the field that is wrong.
-    static func create(_ input: Components.Schemas.WebhookInput, context: ServerContext, on database: Database) async throws -> (Webhook, String) {
+    func create(_ input: Components.Schemas.WebhookInput, on database: Database) async throws -> (Webhook, String) {
         guard !input.url.containsControlCharacter else { throw DomainError.invalid("url", String.controlCharacterAdvice) }
         guard let url = URL(string: input.url), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
-              scheme == "https" || (scheme == "http" && (context.allowsLoopbackWebhooks || WebhookTargetPolicy.isLoopback(host))) else {
+              targets.allows(scheme: scheme, host: host) else {
             throw DomainError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
         }
-        if let refusal = context.webhookTargets.checkLiteral(host) {
+        if let refusal = targets.policy.checkLiteral(host) {
             throw DomainError.invalid("url", "\(refusal.description); give the address of a public https receiver")
         }
         guard !input.events.isEmpty else {
@@ -22,25 +28,25 @@ enum WebhookRegistrar {
         for (index, event) in input.events.enumerated() where !WebhookOutbox.eventTypes.contains(event) {
             throw DomainError.invalid("events[\(index)]", "'\(event)' is not an event; use \(WebhookOutbox.eventTypes.joined(separator: ", "))")
         }
-        if let secret = input.secret { try checkSecret(secret) }
+        if let secret = input.secret { try Self.checkSecret(secret) }
         let secret = input.secret ?? WebhookSignature.generateSecret()
         let hook = Webhook()
         hook.url = input.url
         hook.events = Array(Set(input.events)).sorted()
-        hook.secret = try ServerSecrets.seal(secret, sealer: try sealer(context))
-        hook.createdAt = context.clock.now()
+        hook.secret = try ServerSecrets.seal(secret, sealer: try requireSealer())
+        hook.createdAt = clock.now()
         try await hook.create(on: database)
         return (hook, secret)
     }
 
     /// Gives `hook` a new signing secret (`given`, or generated) and returns it. The old one keeps
     /// signing beside it for a day, so receivers can switch over.
-    static func rotateSecret(of hook: Webhook, to given: String?, context: ServerContext, on database: Database) async throws -> String {
-        if let given { try checkSecret(given) }
-        let sealer = try sealer(context)
+    func rotateSecret(of hook: Webhook, to given: String?, on database: Database) async throws -> String {
+        if let given { try Self.checkSecret(given) }
+        let sealer = try requireSealer()
         let secret = given ?? WebhookSignature.generateSecret()
         hook.previousSecret = hook.secret
-        hook.previousSecretExpiresAt = context.clock.now().addingTimeInterval(WebhookSignature.rotationOverlap)
+        hook.previousSecretExpiresAt = clock.now().addingTimeInterval(WebhookSignature.rotationOverlap)
         hook.secret = try ServerSecrets.seal(secret, sealer: sealer)
         try await hook.save(on: database)
         return secret
@@ -54,8 +60,8 @@ enum WebhookRegistrar {
         }
     }
 
-    private static func sealer(_ context: ServerContext) throws -> SecretSealer {
-        guard let sealer = context.sealer else {
+    private func requireSealer() throws -> SecretSealer {
+        guard let sealer else {
             throw DomainError(.storage, code: "internal_error", reason: "The server has no encryption key for secrets.")
         }
         return sealer

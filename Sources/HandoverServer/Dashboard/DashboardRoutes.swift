@@ -398,7 +398,7 @@ struct DashboardRoutes: RouteCollection {
                                  logoutAction: field("role") == AppRole.launcher.rawValue ? nil : field("logoutAction"),
                                  allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
             do {
-                _ = try await AppRegistrar.create(input, context: context, on: request.db)
+                _ = try await context.appRegistrar.create(input, on: request.db)
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
                 return try await appsPage(request, session: session, error: refusal.reason, status: refusal.status)

@@ -78,7 +78,7 @@ struct ClientRegistrationRoutes: RouteCollection {
             throw OAuthError(status: .badRequest, error: "invalid_redirect_uri",
                              description: "This server has no authorization endpoint (sign-in happens in the apps), so a client has no redirect_uris; leave them out.")
         }
-        if let uri = metadata.backchannel_logout_uri, let problem = BackChannelLogoutURI.problem(with: uri, context: context) {
+        if let uri = metadata.backchannel_logout_uri, let problem = BackChannelLogoutURI.problem(with: uri, targets: context.outboundTargets) {
             throw OAuthError.invalidClientMetadata("backchannel_logout_uri: \(problem).")
         }
         return metadata

@@ -13,9 +13,22 @@ import SQLKit
 /// change is announced to SSE streams through ``RunChangeNotifier``.
 struct OperationService {
     let database: Database
-    let context: ServerContext
+    let clock: ServerClock
+    /// The server's public origin: redeem URLs, links and the QR code's address.
+    let publicURL: URL
+    /// Callback targets may be http on loopback (``ServerConfiguration/developerMode``).
+    let developerMode: Bool
+    let metrics: ServerMetrics
+    /// Announces each change to the operation's event streams.
+    let notifier: RunChangeNotifier
+    /// Queues this service's writes on SQLite.
+    let writes: WriteGate
+    /// Sends operations by APNs; nil when the server has no APNs key.
+    let push: PushSender?
+    /// The phone app's custom scheme for `x-callback-link` operations.
+    let linkScheme: String
 
-    private var now: Date { context.clock.now() }
+    private var now: Date { clock.now() }
 
     // MARK: Callback allowlist
 
@@ -44,7 +57,7 @@ struct OperationService {
     func callbackPolicy() async throws -> CallbackPolicy {
         let list = try await allowlist()
         return CallbackPolicy(allowedHosts: try HostAllowlist(list.hosts), allowedCustomSchemes: Set(list.schemes),
-                              allowsLoopbackHTTP: context.developerMode)
+                              allowsLoopbackHTTP: developerMode)
     }
 
     // MARK: Creating
@@ -73,7 +86,7 @@ struct OperationService {
             }
         }
         if input.dispatcher == .push {
-            guard context.push != nil else {
+            guard push != nil else {
                 throw DomainError(.invalidField, code: "push_not_configured",
                                reason: "This server has no APNs key (handover serve --apns-private-key-file …); use qr, link or x-callback-link.",
                                field: "dispatcher")
@@ -117,18 +130,18 @@ struct OperationService {
             dispatch.link = universalLink(payload).text
         case .qr:
             dispatch.link = universalLink(payload).text
-            let base = "\(context.publicURL.absoluteString)/api/v1/operations/\(id)"
+            let base = "\(publicURL.absoluteString)/api/v1/operations/\(id)"
             dispatch.qr = .init(svg: base + "/qr.svg", png: base + "/qr.png")
         case .xCallbackLink:
-            dispatch.link = OperationLink.xCallback(scheme: context.outOfBandLinkScheme, payload: payload,
+            dispatch.link = OperationLink.xCallback(scheme: linkScheme, payload: payload,
                                                     callbacks: input.callbacks ?? CallbackTargets()).text
         case .push:
             // The link goes back too, for the page to offer when the push does not arrive.
             dispatch.link = universalLink(payload).text
         }
         if input.dispatcher != .push { operation.status = OperationStatus.dispatched.rawValue }
-        try await context.operationWrites.write { try await operation.create(on: database) }
-        context.metrics.operationsCreated(input.type.rawValue).increment()
+        try await writes.write { try await operation.create(on: database) }
+        metrics.operationsCreated(input.type.rawValue).increment()
         guard input.dispatcher == .push, let device else { return try OperationView(operation, dispatch: dispatch) }
 
         let result = await pushOperation(operation, payload: payload, device: device)
@@ -159,12 +172,12 @@ struct OperationService {
     }
 
     private func pushOperation(_ operation: OutOfBandOperation, payload: OperationPayload, device: EnrolledDevice) async -> PushSender.Result {
-        guard let push = context.push, let token = device.pushToken, let type = OperationType(rawValue: operation.type) else {
+        guard let push, let token = device.pushToken, let type = OperationType(rawValue: operation.type) else {
             return .failed("push is not configured")
         }
-        let result = await push.send(payload, type: type, requester: context.publicURL.host ?? "Handover", to: token,
+        let result = await push.send(payload, type: type, requester: publicURL.host ?? "Handover", to: token,
                                      expiresAt: operation.expiresAt)
-        context.metrics.pushesSent(result.outcome.rawValue).increment()
+        metrics.pushesSent(result.outcome.rawValue).increment()
         operation.pushOutcome = result.text
         try? await OutOfBandOperation.query(on: database).filter(\.$id == operation.id!)
             .set(\.$pushOutcome, to: result.text).update()
@@ -182,7 +195,7 @@ struct OperationService {
     func envelope(_ operation: OutOfBandOperation) throws -> OperationEnvelope {
         let id = try operation.requireID().uuidString.lowercased()
         guard let type = OperationType(rawValue: operation.type) else { throw Self.unreadable("type", operation.type) }
-        let redeemURL = context.publicURL.appendingPathComponent("oob").appendingPathComponent("operations")
+        let redeemURL = publicURL.appendingPathComponent("oob").appendingPathComponent("operations")
             .appendingPathComponent(id).appendingPathComponent("redeem")
         var callbacks: CallbackTargets?
         if let text = operation.callbacks { callbacks = try JSONDecoder.api.decode(CallbackTargets.self, from: Data(text.utf8)) }
@@ -220,7 +233,7 @@ struct OperationService {
     }
 
     func universalLink(_ payload: OperationPayload) -> OperationLink {
-        .universalLink(base: context.publicURL.appendingPathComponent("oob").appendingPathComponent("open"), payload: payload)
+        .universalLink(base: publicURL.appendingPathComponent("oob").appendingPathComponent("open"), payload: payload)
     }
 
     /// The universal link of a stored operation, sealed afresh (for its QR code).
@@ -280,11 +293,11 @@ struct OperationService {
         do {
             verified = try AnswerVerifier.verify(request, issued: issued, deviceKeys: keys, now: now)
         } catch .wrongNumber(let typed) {
-            context.metrics.answersRefused("wrong_number").increment()
+            metrics.answersRefused("wrong_number").increment()
             try await countWrongCode(id, typed: typed, deviceID: request.deviceID)
             throw DomainError(.storage, code: "unreachable", reason: "A wrong code was counted without an answer.")  // countWrongCode always throws
         } catch {
-            context.metrics.answersRefused(error.code).increment()
+            metrics.answersRefused(error.code).increment()
             if error.endsOperation {
                 let final: OperationStatus = if case .expired = error { .expired } else { .failed }
                 _ = try await move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: error)
@@ -296,7 +309,7 @@ struct OperationService {
         let final: OperationStatus = next == .redeemed ? .succeeded : next
         let type = OperationType(rawValue: operation.type)
         let now = self.now
-        let moved = try await context.operationWrites.write { try await database.transaction { db -> Bool in
+        let moved = try await writes.write { try await database.transaction { db -> Bool in
             guard try await Self.move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: nil,
                                       now: now, on: db) else { return false }
             if verified.decision == .report {
@@ -329,8 +342,8 @@ struct OperationService {
         guard moved else {
             throw DomainError(.conflict, code: "already_answered", reason: "This request was answered by another response first; nothing changed.")
         }
-        await context.notifier.runChanged(id, on: database)
-        context.metrics.operationsFinished(final.rawValue).increment()
+        await notifier.runChanged(id, on: database)
+        metrics.operationsFinished(final.rawValue).increment()
         return try OperationView(try await find(id))
     }
 
@@ -393,7 +406,7 @@ struct OperationService {
     func expireDue() async throws -> Int {
         guard let sql = database as? any SQLDatabase else { return 0 }
         let time = now
-        let rows = try await context.operationWrites.write {
+        let rows = try await writes.write {
             try await sql.raw("""
                 UPDATE oob_operations SET status = 'expired', updated_at = \(bind: time), failure_code = 'expired',
                 failure_reason = 'no answer came before the operation expired'
@@ -402,8 +415,8 @@ struct OperationService {
         }
         for row in rows {
             if let id = try? row.decode(column: "id", as: UUID.self) {
-                await context.notifier.runChanged(id, on: database)
-                context.metrics.operationsFinished(OperationStatus.expired.rawValue).increment()
+                await notifier.runChanged(id, on: database)
+                metrics.operationsFinished(OperationStatus.expired.rawValue).increment()
             }
         }
         return rows.count
@@ -414,12 +427,12 @@ struct OperationService {
     private func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String? = nil,
                       failure: AnswerRejection? = nil, onlyIfDue: Bool = false) async throws -> Bool {
         let now = self.now
-        let moved = try await context.operationWrites.write {
+        let moved = try await writes.write {
             try await Self.move(id, from: from, to: to, answeredBy: answeredBy, failure: failure, now: now, onlyIfDue: onlyIfDue, on: database)
         }
         if moved {
-            await context.notifier.runChanged(id, on: database)
-            if to.isFinal { context.metrics.operationsFinished(to.rawValue).increment() }
+            await notifier.runChanged(id, on: database)
+            if to.isFinal { metrics.operationsFinished(to.rawValue).increment() }
         }
         return moved
     }
