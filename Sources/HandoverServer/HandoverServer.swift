@@ -216,7 +216,7 @@ public final class HandoverServer: Sendable {
     @discardableResult
     public func fireDeadlines() async throws -> (reissued: Int, timedOut: Int) {
         let pass = try await DeadlineScheduler(runs: context.runs(application.db)).fireDue()
-        try await ConformanceTester(database: application.db, context: context).fireDue()
+        try await context.tester(application.db).fireDue()
         return (pass.reissued, pass.timedOut)
     }
 
@@ -394,7 +394,7 @@ public final class HandoverServer: Sendable {
     /// back-channel logout delivery, the expiry of out-of-band operations, and session upkeep once a minute.
     private func backgroundPasses(every interval: Duration) -> [any Service] {
         let scheduler = DeadlineScheduler(runs: context.runs(application.db))
-        let tester = ConformanceTester(database: application.db, context: context)
+        let tester = context.tester(application.db)
         let dispatcher = self.dispatcher
         let backChannel = self.backChannelDispatcher
         let logger = application.logger

@@ -115,6 +115,12 @@ struct ServerContext: Sendable {
         WebhookRegistrar(clock: clock, targets: outboundTargets, sealer: sealer)
     }
 
+    /// The ULC conformance tester on `database`.
+    func tester(_ database: Database) -> ConformanceTester {
+        ConformanceTester(database: database, clock: clock, nonces: nonces, notifier: notifier, callbackOrigin: testerCallbackOrigin,
+                          hostileOrigin: testerHostileOrigin)
+    }
+
     func operations(_ database: Database) -> OperationService {
         OperationService(database: database, clock: clock, publicURL: publicURL, developerMode: developerMode, metrics: metrics,
                          notifier: notifier, writes: operationWrites, push: push, linkScheme: outOfBandLinkScheme)

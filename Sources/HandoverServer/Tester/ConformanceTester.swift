@@ -17,7 +17,15 @@ import LinkCallbacks
 /// loses nothing; the deadlines fire from the scheduler.
 struct ConformanceTester: Sendable {
     let database: Database
-    let context: ServerContext
+    let clock: ServerClock
+    /// Signs the tester's own callback URLs, as the runs' are signed.
+    let nonces: CallbackNonce
+    /// Announces each change to the test's page.
+    let notifier: RunChangeNotifier
+    /// Where the tester's own callbacks go (a host an app's allowlist can name).
+    let callbackOrigin: URL
+    /// A second name of this server, outside any allowlist, for the hostile round; nil when none.
+    let hostileOrigin: URL?
 
     /// What a test looks like now.
     struct Snapshot: Sendable {
@@ -66,12 +74,12 @@ struct ConformanceTester: Sendable {
     func create(action: String, declaresAllowlist: Bool, budgetSeconds: Int, simulatedBehaviour: String?,
                 association: TesterAssociationReport) async throws -> UUID {
         let id = UUID()
-        let now = context.clock.now()
+        let now = clock.now()
         var rounds: [TesterRound] = []
         for (index, kind) in TesterRound.Kind.allCases.enumerated() {
             let number = index + 1
-            let nonce = context.nonces.nonce(item: id, attempt: number)
-            let origin: URL? = kind == .hostile ? context.testerHostileOrigin : context.testerCallbackOrigin
+            let nonce = nonces.nonce(item: id, attempt: number)
+            let origin: URL? = kind == .hostile ? hostileOrigin : callbackOrigin
             var round = TesterRound(kind: kind, status: .ready, link: "", nonce: nonce)
             if let origin {
                 let base = origin.absoluteString + "/tester/cb/\(id.uuidString.lowercased())/\(number)"
@@ -128,7 +136,7 @@ struct ConformanceTester: Sendable {
     /// now. A number outside the test's rounds (any `Int`, the extremes included) starts nothing.
     @discardableResult
     func start(_ id: UUID, roundNumber: Int) async throws -> Bool {
-        let now = context.clock.now()
+        let now = clock.now()
         return try await update(id) { snapshot in
             guard let index = snapshot.roundIndex(roundNumber), snapshot.rounds[index].status == .ready,
                   snapshot.rounds[..<index].allSatisfy({ $0.status != .ready && $0.status != .waiting }) else { return false }
@@ -145,7 +153,7 @@ struct ConformanceTester: Sendable {
 
     /// Records a callback that reached `/tester/cb/<id>/<round>/<outcome>?n=<nonce>`.
     func record(_ id: UUID, roundNumber: Int, outcome: String, nonce: String, host: String) async throws -> Recording {
-        let now = context.clock.now()
+        let now = clock.now()
         var result = Recording.unknown
         _ = try await update(id) { snapshot in
             guard let index = snapshot.roundIndex(roundNumber), CallbackNonce.constantTimeEqual(snapshot.rounds[index].nonce, nonce) else {
@@ -189,7 +197,7 @@ struct ConformanceTester: Sendable {
     /// Ends every round whose deadline passed. Returns how many rounds it ended.
     @discardableResult
     func fireDue() async throws -> Int {
-        let now = context.clock.now()
+        let now = clock.now()
         var fired = 0
         for run in try await TesterRun.query(on: database).filter(\.$status == .running).all() {
             guard let snapshot = try? Self.snapshot(run),
@@ -248,7 +256,7 @@ struct ConformanceTester: Sendable {
                 .update()
             // Fluent does not report affected rows portably: read back to see whose write won.
             if let after = try await TesterRun.find(id, on: database), after.version == run.version + 1, after.rounds == rounds {
-                await context.notifier.runChanged(id, on: database)
+                await notifier.runChanged(id, on: database)
                 return true
             }
         }

@@ -25,23 +25,23 @@ extension HandoverServer {
 
     /// The verdict of a test so far, or `nil` for an unknown id.
     public func testerVerdict(_ id: UUID) async throws -> TesterVerdict? {
-        try await ConformanceTester(database: application.db, context: context).snapshot(id)?.verdict
+        try await context.tester(application.db).snapshot(id)?.verdict
     }
 
     /// A test's rounds so far (their links, status and answers), or `nil` for an unknown id.
     public func testerRounds(_ id: UUID) async throws -> [TesterRound]? {
-        try await ConformanceTester(database: application.db, context: context).snapshot(id)?.rounds
+        try await context.tester(application.db).snapshot(id)?.rounds
     }
 
     /// The association-file findings of a test, or `nil` for an unknown id.
     public func testerAssociation(_ id: UUID) async throws -> TesterAssociationReport? {
-        try await ConformanceTester(database: application.db, context: context).snapshot(id)?.association
+        try await context.tester(application.db).snapshot(id)?.association
     }
 
     /// Starts round `number` (from 1) of a test a person plays: the clock runs from now.
     @discardableResult
     public func startTesterRound(_ id: UUID, number: Int) async throws -> Bool {
-        try await ConformanceTester(database: application.db, context: context).start(id, roundNumber: number)
+        try await context.tester(application.db).start(id, roundNumber: number)
     }
 }
 

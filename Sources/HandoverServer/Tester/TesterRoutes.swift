@@ -27,7 +27,7 @@ struct TesterRoutes: RouteCollection {
 
     private var dashboard: DashboardRoutes { DashboardRoutes(context: context) }
 
-    private func tester(_ request: Request) -> ConformanceTester { ConformanceTester(database: request.db, context: context) }
+    private func tester(_ request: Request) -> ConformanceTester { context.tester(request.db) }
 
     // MARK: Pages
 
@@ -134,7 +134,7 @@ struct TesterRoutes: RouteCollection {
         try AppRegistrar.Input.checkLogoutAction(action, policy: context.logoutActionPolicy, field: "action")
         guard let client = context.outboundClient else { throw DomainError(.storage, code: "no_client", reason: "No HTTP client.") }
         let report = await TesterAssociationCheck(client: client, developerMode: context.developerMode).check(action: action)
-        let tester = ConformanceTester(database: database, context: context)
+        let tester = context.tester(database)
         let id = try await tester.create(action: action, declaresAllowlist: allowlist, budgetSeconds: budgetSeconds,
                                          simulatedBehaviour: simulate, association: report)
         if let simulator {
