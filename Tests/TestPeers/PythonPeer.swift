@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// A loopback peer written in Python for the tests (never linked by `handover`) (`Tests/Peers/*.py`):
-/// it prints the port it listens on as its first line, which `start` awaits (five seconds at
-/// most), and it is killed with SIGKILL (a child of the test runner may inherit SIGTERM ignored).
+/// it prints the port it listens on as its first line, which `start` awaits (or the peer's end),
+/// and it is killed with SIGKILL (a child of the test runner may inherit SIGTERM ignored).
 public struct PythonPeer: Sendable {
     public let process: Process
     public let port: Int
@@ -46,20 +46,15 @@ public struct PythonPeer: Sendable {
             let data = handle.availableData
             if firstLine.append(data) { handle.readabilityHandler = nil }
         }
+        // The wait ends on an event, never on a timer: the first line, or the peer's end (its
+        // output closing, or its exit). A peer that hangs without printing is the suite's time
+        // limit's to stop.
+        process.terminationHandler = { _ in firstLine.finish() }
         try process.run()
-        let port = try await withThrowingTaskGroup(of: Int?.self) { group in
-            group.addTask { await firstLine.value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-            group.addTask {
-                try await Task.sleep(for: .seconds(5))  // a deadline, not a poll: the line usually comes first
-                firstLine.finish()  // ends the other child's wait
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
+        let port = await firstLine.value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard let port else {
             kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(script) did not print its port within 5 s"])
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(script) ended without printing its port"])
         }
         return PythonPeer(process: process, port: port)
     }
@@ -123,7 +118,7 @@ private final class FirstLine: @unchecked Sendable {
         return true
     }
 
-    /// Ends the wait with nil (the peer was given up on).
+    /// Ends the wait with nil (the peer ended without printing its line).
     func finish() { _ = append(Data()) }
 
     var value: String? {
