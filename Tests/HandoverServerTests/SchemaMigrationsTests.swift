@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 @testable import HandoverServer
 import Logging
 import NIOConcurrencyHelpers
@@ -14,16 +15,16 @@ import Vapor
         configuration.dataDirectory = folder
 
         let first = try await Self.migrate(configuration)
-        let count = SchemaMigrations.all.count
-        #expect(SchemaMigrations.version == count - 1, "version 1 is the schema and its indexes")
-        #expect(first.outcome == .init(version: SchemaMigrations.version, applied: count))
-        #expect(first.info == ["Database schema version \(SchemaMigrations.version), created (\(count) migrations applied)"])
+        let count = HandoverSchema.migrations.count
+        #expect(HandoverSchema.version == count - 1, "version 1 is the schema and its indexes")
+        #expect(first.outcome == .init(version: HandoverSchema.version, applied: count))
+        #expect(first.info == ["Database schema version \(HandoverSchema.version), created (\(count) migrations applied)"])
         // Fluent's own records ("Starting prepare", "Finished prepare") are still there for a reader at debug.
         #expect(first.debug.filter { $0.contains("prepare") }.count >= 2 * count, "\(first.debug.prefix(5))")
 
         let again = try await Self.migrate(configuration)
-        #expect(again.outcome == .init(version: SchemaMigrations.version, applied: 0))
-        #expect(again.info == ["Database schema version \(SchemaMigrations.version), up to date"])
+        #expect(again.outcome == .init(version: HandoverSchema.version, applied: 0))
+        #expect(again.info == ["Database schema version \(HandoverSchema.version), up to date"])
     }
 
     @Test func theLineSaysHowManyWereApplied() {

@@ -10,15 +10,10 @@ import Vapor
 /// Here each migration is logged at debug, and the run as a whole in one line at info: the
 /// schema's version and how many migrations this start applied.
 enum SchemaMigrations {
-    /// Every migration, oldest first (the domain's: ``HandoverCore/HandoverSchema``).
-    static var all: [any Migration] { HandoverSchema.migrations }
-
-    /// The schema version this build writes (``HandoverCore/HandoverSchema/version``).
-    static var version: Int { HandoverSchema.version }
-
-    /// Registers ``all`` on the application's default database.
+    /// Registers the domain's migrations (``HandoverCore/HandoverSchema``) on the application's
+    /// default database.
     static func register(on application: Application) {
-        application.migrations.add(all)
+        application.migrations.add(HandoverSchema.migrations)
     }
 
     /// What a run did.
@@ -38,7 +33,7 @@ enum SchemaMigrations {
         try await migrator.setupIfNeeded().get()
         let pending = try await migrator.previewPrepareBatch().get().count
         try await migrator.prepareBatch().get()
-        let outcome = Outcome(version: version, applied: pending)
+        let outcome = Outcome(version: HandoverSchema.version, applied: pending)
         application.logger.info("\(line(outcome))")
         return outcome
     }

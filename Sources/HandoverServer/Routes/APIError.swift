@@ -39,12 +39,18 @@ struct APIError: AbortError, Sendable {
 
     /// The domain's refusal, with the status of its kind.
     init(_ error: DomainError) {
-        let statuses: [DomainError.Kind: HTTPResponseStatus] = [
-            .invalidField: .unprocessableEntity, .notFound: .notFound, .conflict: .conflict, .storage: .internalServerError,
-            .badRequest: .badRequest, .unauthenticated: .unauthorized, .forbidden: .forbidden, .gone: .gone,
-            .rateLimited: .tooManyRequests,
-        ]
-        self.init(statuses[error.kind] ?? .internalServerError, code: error.code, reason: error.reason, field: error.field)
+        let status: HTTPResponseStatus = switch error.kind {
+        case .invalidField: .unprocessableEntity
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .badRequest: .badRequest
+        case .unauthenticated: .unauthorized
+        case .forbidden: .forbidden
+        case .gone: .gone
+        case .rateLimited: .tooManyRequests
+        default: .internalServerError  // storage, and a kind added without a status here
+        }
+        self.init(status, code: error.code, reason: error.reason, field: error.field)
         retryAfter = error.retryAfter
     }
 }
