@@ -54,6 +54,20 @@ import Testing
         #expect(try pathOutcome("/buy/", "/buy/42") == .noMatch)
     }
 
+    /// The outside corpus's last case (issue 38, item 9): iOS matches a pattern that ends in `*`
+    /// against a path that ends in a double slash. The URL's own trailing-slash rule removes one
+    /// slash at most; the `*` takes the rest, in components and in legacy `paths` alike.
+    @Test func aPatternEndingInStarMatchesAPathEndingInADoubleSlash() throws {
+        #expect(try pathOutcome("/buy/*", "/buy//") == .match)
+        #expect(try pathOutcome("/buy*", "/buy//") == .match)
+        #expect(try pathOutcome("/buy/?*", "/buy//") == .match)
+        #expect(try pathOutcome("/buy/*", "/buy///") == .match)
+        #expect(try pathOutcome("/buy/*", "//buy//") == .noMatch)
+        let file = try AssociationFileParser.parse(text: #"{"applinks":{"apps":[],"details":[{"appID":"\#(testAppID)","paths":["/buy/*"]}]}}"#)
+        let matcher = AssociationMatcher(file: file, domain: testDomain)
+        #expect(matcher.decide(appID: testAppID, url: "https://example.com/buy//").outcome == .match)
+    }
+
     @Test func aPatternOfSlashesOnlyIsTheRoot() throws {
         #expect(try pathOutcome("//", "/") == .match)
         #expect(try pathOutcome("//", "/a") == .noMatch)
