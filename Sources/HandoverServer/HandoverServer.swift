@@ -4,6 +4,8 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import HandoverCore
+import LinkCallbacks
+import SessionTokens
 import MDMConnectors
 import OutboundHTTP
 import NIOConcurrencyHelpers
@@ -29,7 +31,31 @@ public final class HandoverServer: Sendable {
     public let configuration: ServerConfiguration
     /// The port it listens on (the real one when 0 was asked for).
     public let port: Int
-    let context: ServerContext
+    let clock: ServerClock
+    let origin: PublicOrigin
+    /// The server's own sessions (access and refresh tokens).
+    let sessions: SessionAuthority
+    /// The logout runs on a database: a run that starts ends the device's sessions, pushes and
+    /// backend-only apps in its own transaction (``HandOverSignOut``).
+    let runs: @Sendable (Database) -> LogoutRunService
+    /// The out-of-band operations on a database.
+    let operations: @Sendable (Database) -> OperationService
+    let testerLaunch: TesterLaunch
+    /// Counts requests, and gives the caches' memory back once they stop.
+    let idleMemory: IdleMemoryRelease
+    /// Work started by requests that outlives them (the tester driving a simulated app).
+    let detachedWork: DetachedWork
+    /// Webhook and Back-Channel Logout deliveries on their way, by destination, across passes.
+    let webhookLanes = DeliveryLanes()
+    let backChannelLanes = DeliveryLanes()
+    /// Which addresses deliveries may reach.
+    let webhookTargets: WebhookTargetPolicy
+    /// Seals secrets kept in the database (``ServerSecrets``).
+    let sealer: SecretSealer?
+    /// Delivers webhooks, logout tokens and MDM calls, and fetches association files (no redirects).
+    let outboundClient: HTTPClient
+    /// Sends out-of-band operations by APNs, when configured.
+    let push: PushSender?
     /// The background services (swift-service-lifecycle) and the task that runs their group.
     private let background: NIOLockedValueBox<(group: ServiceGroup, task: Task<Void, Never>)?>
 
@@ -40,14 +66,42 @@ public final class HandoverServer: Sendable {
         return loopback.resolvedPublicURL
     }
     /// The public origin used in links.
-    public var publicURL: URL { context.publicURL }
+    public var publicURL: URL { origin.url }
 
-    private init(application: Application, configuration: ServerConfiguration, port: Int, context: ServerContext) {
+    private init(application: Application, configuration: ServerConfiguration, port: Int, parts: Parts) {
         self.application = application
         self.configuration = configuration
         self.port = port
-        self.context = context
+        clock = parts.clock
+        origin = parts.origin
+        sessions = parts.sessions
+        runs = parts.runs
+        operations = parts.operations
+        testerLaunch = parts.testerLaunch
+        idleMemory = parts.idleMemory
+        detachedWork = parts.detachedWork
+        webhookTargets = parts.webhookTargets
+        sealer = parts.sealer
+        outboundClient = parts.outboundClient
+        push = parts.push
         self.background = NIOLockedValueBox(nil)
+    }
+
+    /// What ``start(_:clock:logger:testerSimulator:)`` built that the running server keeps: its
+    /// background passes and its `public` methods use these.
+    private struct Parts {
+        var clock: ServerClock
+        var origin: PublicOrigin
+        var sessions: SessionAuthority
+        var runs: @Sendable (Database) -> LogoutRunService
+        var operations: @Sendable (Database) -> OperationService
+        var testerLaunch: TesterLaunch
+        var idleMemory: IdleMemoryRelease
+        var detachedWork: DetachedWork
+        var webhookTargets: WebhookTargetPolicy
+        var sealer: SecretSealer?
+        var outboundClient: HTTPClient
+        var push: PushSender?
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
@@ -89,21 +143,15 @@ public final class HandoverServer: Sendable {
             try await ServerSecrets.sealStoredWebhookSecrets(on: application.db, sealer: sealer)
             let hub = RunEventHub()
             let origin = PublicOrigin(configuration.resolvedPublicURL)
-            var context = ServerContext(
-                clock: clock, origin: origin, nonces: CallbackNonce(key: nonceKey),
-                hub: hub, notifier: RunChangeNotifier(hub: hub, usesPostgres: usesPostgres, logger: logger),
-                metrics: ServerMetrics(), allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
-                developerMode: configuration.developerMode)
-            context.configuredHostileOrigin = configuration.testerHostileURL
-            context.trustsForwardedFor = configuration.trustsForwardedFor
-            context.rateLimitedDelay = configuration.rateLimitedDelay
-            context.webhookTargets = WebhookTargetPolicy(allowsPrivate: configuration.allowsPrivateWebhookTargets || configuration.allowsLoopbackWebhooks)
+            let nonces = CallbackNonce(key: nonceKey)
+            let notifier = RunChangeNotifier(hub: hub, usesPostgres: usesPostgres, logger: logger)
+            let metrics = ServerMetrics()
+            let webhookTargets = WebhookTargetPolicy(allowsPrivate: configuration.allowsPrivateWebhookTargets || configuration.allowsLoopbackWebhooks)
             // Webhook deliveries never follow redirects: a redirect could lead past the target check.
             application.http.client.configuration.redirectConfiguration = .disallow
             // The outboxes retry with their own back-off and log every attempt: a refused
             // connection fails its attempt at once instead of being retried until the timeout.
             application.http.client.configuration.connectionPool.retryConnectionEstablishment = false
-            context.testerSimulator = testerSimulator
             var outboundSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
             outboundSettings.timeout = .init(connect: .seconds(5), read: .seconds(10))
             // The outboxes retry with their own back-off and log every attempt: a refused
@@ -111,37 +159,111 @@ public final class HandoverServer: Sendable {
             outboundSettings.connectionPool.retryConnectionEstablishment = false
             let outbound = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outboundSettings)
             outboundClient = outbound
-            context.outboundClient = outbound
-            context.sealer = sealer
             let sessions = SessionAuthority(settings: configuration.sessions, sealer: sealer, clock: clock,
                                             issuer: SessionAuthority.issuer(publicURL: configuration.publicURL),
                                             usesPostgres: usesPostgres, logger: logger)
             try await sessions.start(on: application.db)
-            context.sessions = sessions
+            var mailer: (any MailTransport)?
             switch (configuration.smtp, configuration.mailDropDirectory) {
             case (_?, _?):
                 throw ConfigurationError(setting: "HANDOVER_MAIL_DROP_DIR", problem: "is set together with HANDOVER_SMTP_HOST",
                                          accepted: "one of them: an SMTP relay, or a folder for development")
             case (let smtp?, nil):
                 try smtp.checkTrustedCertificates()
-                context.mailer = SMTPClient(configuration: smtp, group: application.eventLoopGroup)
+                mailer = SMTPClient(configuration: smtp, group: application.eventLoopGroup)
             case (nil, let folder?):
-                context.mailer = try MailDropFolder(folder: folder, now: { clock.now() })
+                mailer = try MailDropFolder(folder: folder, now: { clock.now() })
             case (nil, nil):
                 break
             }
-            if let apple = configuration.signInWithApple {
-                context.apple = try AppleSignInService(configuration: apple, httpClient: outbound, clock: clock,
-                                                       settings: configuration.sessions, sealer: sealer, logger: logger)
+            var apple: AppleSignInService?
+            if let settings = configuration.signInWithApple {
+                apple = try AppleSignInService(configuration: settings, httpClient: outbound, clock: clock,
+                                               settings: configuration.sessions, sealer: sealer, logger: logger)
             }
             if let push = configuration.push {
                 pushSender = try PushSender(configuration: push, now: { clock.now() })
-                context.push = pushSender
             }
-            context.outOfBandLinkScheme = configuration.outOfBandLinkScheme
-            context.mdm = configuration.mdm
-            context.operationWrites = WriteGate(serializes: !usesPostgres)
-            try routes(application, context)
+            let push = pushSender
+            let mdmPolicy = configuration.mdm.map { MDMPolicy(connector: $0.connector.name, action: $0.action, dryRun: $0.dryRun) }
+            let runs: @Sendable (Database) -> LogoutRunService = { database in
+                var runs = LogoutRunService(database: database, clock: clock, publicURL: origin.url, nonces: nonces, changes: notifier,
+                                            metrics: metrics, mdm: mdmPolicy)
+                // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
+                runs.handOver = HandOverSignOut(sessions: sessions, runs: runs)
+                return runs
+            }
+            let operationWrites = WriteGate(serializes: !usesPostgres)
+            let developerMode = configuration.developerMode, linkScheme = configuration.outOfBandLinkScheme
+            let operations: @Sendable (Database) -> OperationService = { database in
+                OperationService(database: database, clock: clock, publicURL: origin.url, developerMode: developerMode, metrics: metrics,
+                                 notifier: notifier, writes: operationWrites, push: push, linkScheme: linkScheme)
+            }
+            let origins = TesterOrigins(origin: origin, configuredHostile: configuration.testerHostileURL)
+            let actionPolicy: CallbackPolicy = developerMode ? CallbackPolicy(allowsLoopbackHTTP: true) : .default
+            let testerLaunch = TesterLaunch(
+                tester: { database in
+                    ConformanceTester(database: database, clock: clock, nonces: nonces, notifier: notifier, callbackOrigin: origins.callback,
+                                      hostileOrigin: origins.hostile)
+                },
+                simulator: testerSimulator, origins: origins, actionPolicy: actionPolicy, outboundClient: outbound,
+                developerMode: developerMode, detachedWork: DetachedWork())
+            let targets = OutboundTargets(policy: webhookTargets, allowsHTTPEverywhere: configuration.allowsLoopbackWebhooks)
+            let associationFiles = AssociationFileCache()
+            let claimsEmailSignIn = mailer != nil
+            let appRegistrar: @Sendable () -> AppRegistrar = {
+                AppRegistrar(clock: clock, actionPolicy: actionPolicy, targets: targets,
+                             files: AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn), cache: associationFiles)
+            }
+            let throttle = Throttle(limits: RateLimits(), clock: clock, trustsForwardedFor: configuration.trustsForwardedFor)
+            let idleMemory = IdleMemoryRelease()
+            let api = APIHandler(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
+                                 commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
+                                 webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
+                                 associationFiles: associationFiles)
+            let dashboardAuth = DashboardAuth(clock: clock, origin: origin)
+            application.middleware = Middlewares()
+            application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
+            application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
+            application.get("healthz") { _ in ["status": "ok"] }
+            application.get("metrics") { _ -> Response in
+                let response = Response(status: .ok, body: .init(string: metrics.render()))
+                response.headers.replaceOrAdd(name: .contentType, value: "text/plain; version=0.0.4")
+                return response
+            }
+            application.get("openapi.yaml") { _ -> Response in
+                let response = Response(status: .ok, body: .init(string: OpenAPIDocument.yaml))
+                response.headers.replaceOrAdd(name: .contentType, value: "application/yaml")
+                return response
+            }
+            try application.register(collection: HomePageRoutes(sessions: sessions))
+            try application.register(collection: AssociationFileRoutes(origin: origin, claimsEmailSignIn: claimsEmailSignIn,
+                                                                        cache: associationFiles, clock: clock))
+            try application.register(collection: CallbackPageRoutes(commits: api.commits))
+            try api.register(on: application)
+            let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle))
+            try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api))
+            try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
+            try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
+            try application.register(collection: DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverview(),
+                                                                 claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar))
+            try application.register(collection: DeviceLifeCycleRoutes(auth: dashboardAuth, clock: clock, notifier: notifier))
+            try application.register(collection: DeviceListRoutes(auth: dashboardAuth, clock: clock))
+            try application.register(collection: ScorecardRoutes(auth: dashboardAuth, clock: clock))
+            try application.register(collection: RunTimelineRoutes(auth: dashboardAuth, runs: runs))
+            try application.register(collection: TesterRoutes(auth: dashboardAuth, hub: hub, launch: testerLaunch))
+            try application.register(collection: AppleAuthRoutes(appleSignIn: apple, throttle: throttle, clock: clock, sessions: sessions))
+            try application.register(collection: EmailSignInRoutes(throttle: throttle, clock: clock, origin: origin, sessions: sessions, mailer: mailer))
+            try application.register(collection: OAuthTokenRoutes(sessions: sessions))
+            try application.register(collection: OpenIDRoutes(sessions: sessions))
+            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, clock: clock, targets: targets))
+            try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions))
+            try application.register(collection: TokenRevocationRoutes(throttle: throttle, sessions: sessions))
+            try application.register(collection: PhoneSignInRoutes(throttle: throttle, clock: clock, origin: origin, hub: hub,
+                                                                   operations: operations, push: push, sessions: sessions))
+            let parts = Parts(clock: clock, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
+                              idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
+                              sealer: sealer, outboundClient: outbound, push: push)
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {
@@ -153,7 +275,7 @@ public final class HandoverServer: Sendable {
             resolved.port = transport.localAddress?.port ?? configuration.port
             if configuration.publicURL == nil { origin.set(resolved.resolvedPublicURL) }
             let port = resolved.port
-            let server = HandoverServer(application: application, configuration: resolved, port: port, context: context)
+            let server = HandoverServer(application: application, configuration: resolved, port: port, parts: parts)
             var services: [any Service] = []
             if usesPostgres, let url = configuration.databaseURL {
                 let postgres = try SQLPostgresConfiguration(url: url).coreConfiguration
@@ -203,11 +325,11 @@ public final class HandoverServer: Sendable {
             await group.triggerGracefulShutdown()
             await task.value
         }
-        await context.detachedWork.cancelAll()
-        await context.webhookLanes.cancelAll()
-        await context.backChannelLanes.cancelAll()
-        try? await context.outboundClient?.shutdown()
-        await context.push?.shutdown()
+        await detachedWork.cancelAll()
+        await webhookLanes.cancelAll()
+        await backChannelLanes.cancelAll()
+        try? await outboundClient.shutdown()
+        await push?.shutdown()
         await application.server.shutdown()
         try await application.asyncShutdown()
     }
@@ -215,27 +337,27 @@ public final class HandoverServer: Sendable {
     /// Runs one scheduler pass now: reissue or time out items whose deadline passed.
     @discardableResult
     public func fireDeadlines() async throws -> (reissued: Int, timedOut: Int) {
-        let pass = try await DeadlineScheduler(runs: context.runs(application.db)).fireDue()
-        try await context.tester(application.db).fireDue()
+        let pass = try await DeadlineScheduler(runs: runs(application.db)).fireDue()
+        try await testerLaunch.tester(application.db).fireDue()
         return (pass.reissued, pass.timedOut)
     }
 
     /// Runs one idle-memory pass now (``IdleMemoryRelease``): true when it released.
     func releaseMemoryIfIdle() async throws -> Bool {
-        try await context.idleMemory.pass(releasing: IdleMemoryRelease.sqliteConnections(of: application))
+        try await idleMemory.pass(releasing: IdleMemoryRelease.sqliteConnections(of: application))
     }
 
     /// Marks out-of-band operations past their expiry `expired` now; returns how many. The
     /// background loop does this every pass.
     @discardableResult
     public func expireOperations() async throws -> Int {
-        try await context.operations(application.db).expireDue()
+        try await operations(application.db).expireDue()
     }
 
     /// Session upkeep now: rotates the access-token key when due, prunes revocations, forgets
     /// expired sign-in nonces. The background loop does this every minute.
     public func maintainSessions() async throws {
-        try await context.sessions?.maintain(on: application.db)
+        try await sessions.maintain(on: application.db)
     }
 
     /// Marks devices that completed no hand-over within ``ServerConfiguration/overdueAfter`` as
@@ -247,9 +369,9 @@ public final class HandoverServer: Sendable {
     }
 
     /// The overdue pass: each device marked gets a run, a hand-over like any other (its sessions
-    /// end in the run's transaction: ``ServerContext/runs(_:)`` gives the runs their ``HandOverSignOut``).
+    /// end in the run's transaction: ``runs`` gives the runs their ``HandOverSignOut``).
     private var overdueDevices: OverdueDevices? {
-        configuration.overdueAfter.map { OverdueDevices(runs: context.runs(application.db), limit: $0) }
+        configuration.overdueAfter.map { OverdueDevices(runs: runs(application.db), limit: $0) }
     }
 
     /// Sends the MDM commands that are due now; returns how many were attempted (0 without an MDM).
@@ -260,9 +382,9 @@ public final class HandoverServer: Sendable {
 
     /// The MDM outbox's sender, when an MDM is configured.
     private var mdmDispatcher: MDMCommandDispatcher? {
-        guard let mdm = configuration.mdm, let client = context.outboundClient else { return nil }
-        let clock = context.clock
-        let http = MDMHTTP(client: client)
+        guard let mdm = configuration.mdm else { return nil }
+        let clock = self.clock
+        let http = MDMHTTP(client: outboundClient)
         let connector: (any MDMConnector)? = switch mdm.connector {
         case .jamf(let baseURL, let clientID, let clientSecret):
             JamfProConnector(baseURL: baseURL, clientID: clientID, clientSecret: clientSecret, http: http, now: { clock.now() })
@@ -278,36 +400,34 @@ public final class HandoverServer: Sendable {
     /// Sends webhook deliveries that are due now; returns how many were attempted.
     @discardableResult
     public func deliverWebhooks() async throws -> Int {
-        try await dispatcher?.deliverDue() ?? 0
+        try await dispatcher.deliverDue()
     }
 
     /// Sends Back-Channel Logout tokens that are due now; returns how many were attempted (0 when
     /// sessions are off).
     @discardableResult
     public func deliverBackChannelLogouts() async throws -> Int {
-        try await backChannelDispatcher?.deliverDue() ?? 0
+        try await backChannelDispatcher.deliverDue()
     }
 
     /// Creates an API key and returns it (shown once).
     public func createAPIKey(name: String, scope: APIKeyScope) async throws -> String {
-        try await APIKeyIssuer.create(name: name, scope: scope, on: application.db, now: context.clock.now())
+        try await APIKeyIssuer.create(name: name, scope: scope, on: application.db, now: clock.now())
     }
 
-    private var dispatcher: WebhookDispatcher? {
-        context.outboundClient.map {
-            WebhookDispatcher(database: application.db, exchange: OutboundExchange(client: $0), clock: context.clock, logger: application.logger,
-                              lanes: context.webhookLanes, targets: context.webhookTargets, sealer: context.sealer)
-        }
+    private var dispatcher: WebhookDispatcher {
+        WebhookDispatcher(database: application.db, exchange: OutboundExchange(client: outboundClient), clock: clock, logger: application.logger,
+                          lanes: webhookLanes, targets: webhookTargets, sealer: sealer)
     }
 
-    private var backChannelDispatcher: BackChannelLogoutDispatcher? {
-        guard let sessions = context.sessions, let client = context.outboundClient else { return nil }
-        return BackChannelLogoutDispatcher(database: application.db, exchange: OutboundExchange(client: client), sessions: sessions,
-                                        clock: context.clock, logger: application.logger, lanes: context.backChannelLanes,
-                                        targets: context.webhookTargets,
+    private var backChannelDispatcher: BackChannelLogoutDispatcher {
+        let runs = self.runs
+        return BackChannelLogoutDispatcher(database: application.db, exchange: OutboundExchange(client: outboundClient), sessions: sessions,
+                                        clock: clock, logger: application.logger, lanes: backChannelLanes,
+                                        targets: webhookTargets,
                                         maxAttempts: max(1, configuration.backChannelLogoutAttempts),
-                                        runSettled: { [context, database = application.db] run in
-                                            try await BackendOnlyItems.settle(run: run, runs: context.runs(database))
+                                        runSettled: { [database = application.db] run in
+                                            try await BackendOnlyItems.settle(run: run, runs: runs(database))
                                         })
     }
 
@@ -347,61 +467,20 @@ public final class HandoverServer: Sendable {
         return false
     }
 
-    static func routes(_ application: Application, _ context: ServerContext) throws {
-        application.middleware = Middlewares()
-        application.middleware.use(RequestActivityMiddleware(activity: context.idleMemory))
-        application.middleware.use(APIErrorMiddleware(rateLimitedDelay: context.rateLimitedDelay))
-        application.get("healthz") { _ in ["status": "ok"] }
-        application.get("metrics") { _ -> Response in
-            let response = Response(status: .ok, body: .init(string: context.metrics.render()))
-            response.headers.replaceOrAdd(name: .contentType, value: "text/plain; version=0.0.4")
-            return response
-        }
-        application.get("openapi.yaml") { _ -> Response in
-            let response = Response(status: .ok, body: .init(string: OpenAPIDocument.yaml))
-            response.headers.replaceOrAdd(name: .contentType, value: "application/yaml")
-            return response
-        }
-        try application.register(collection: HomePageRoutes(context: context))
-        try application.register(collection: AssociationFileRoutes(context: context))
-        try application.register(collection: CallbackPageRoutes(context: context))
-        try APIHandler.register(on: application, context: context)
-        let api = application.grouped("api", "v1").grouped(APIKeyAuthenticator(context: context))
-        try api.register(collection: LogoutRunEventRoutes(context: context))
-        try api.register(collection: OperationRoutes(context: context))
-        try application.register(collection: OperationRedeemRoutes(context: context))
-        try application.register(collection: DashboardRoutes(context: context))
-        try application.register(collection: DeviceLifeCycleRoutes(context: context))
-        try application.register(collection: DeviceListRoutes(context: context))
-        try application.register(collection: ScorecardRoutes(context: context))
-        try application.register(collection: RunTimelineRoutes(context: context))
-        try application.register(collection: TesterRoutes(context: context))
-        if let sessions = context.sessions {
-            try application.register(collection: AppleAuthRoutes(context: context, sessions: sessions))
-            try application.register(collection: EmailSignInRoutes(context: context, sessions: sessions, mailer: context.mailer))
-            try application.register(collection: OAuthTokenRoutes(context: context, sessions: sessions))
-            try application.register(collection: OpenIDRoutes(context: context, sessions: sessions))
-            try application.register(collection: ClientRegistrationRoutes(context: context))
-            try application.register(collection: TokenIntrospectionRoutes(context: context, sessions: sessions))
-            try application.register(collection: TokenRevocationRoutes(context: context, sessions: sessions))
-            try application.register(collection: PhoneSignInRoutes(context: context, sessions: sessions))
-        }
-    }
-
     // MARK: Background work
 
     /// The repeating background passes, each a service: deadlines (and the tester's), webhook and
     /// back-channel logout delivery, the expiry of out-of-band operations, and session upkeep once a minute.
     private func backgroundPasses(every interval: Duration) -> [any Service] {
-        let scheduler = DeadlineScheduler(runs: context.runs(application.db))
-        let tester = context.tester(application.db)
+        let scheduler = DeadlineScheduler(runs: runs(application.db))
+        let tester = testerLaunch.tester(application.db)
         let dispatcher = self.dispatcher
         let backChannel = self.backChannelDispatcher
         let logger = application.logger
-        let sessions = context.sessions
+        let sessions = self.sessions
         let database = application.db
-        let operations = context.operations(application.db)
-        let idleMemory = context.idleMemory
+        let operations = self.operations(application.db)
+        let idleMemory = self.idleMemory
         let connections = IdleMemoryRelease.sqliteConnections(of: application)
         let walCheckpoint = Self.walCheckpoint(of: application)
         return [
@@ -412,10 +491,10 @@ public final class HandoverServer: Sendable {
                 try await tester.fireDue()
             },
             // The outboxes start what is due in their destinations' lanes and do not wait for it.
-            RepeatingPass(name: "webhooks", interval: interval, logger: logger) { _ = try await dispatcher?.startDue() },
-            RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { _ = try await backChannel?.startDue() },
+            RepeatingPass(name: "webhooks", interval: interval, logger: logger) { _ = try await dispatcher.startDue() },
+            RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { _ = try await backChannel.startDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
-            RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions?.maintain(on: database) },
+            RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions.maintain(on: database) },
             // A second without a request after a burst: the caches' memory goes back.
             RepeatingPass(name: "idle memory", interval: .seconds(1), logger: logger) { try await idleMemory.pass(releasing: connections) },
         ] + (walCheckpoint.map { checkpoint in

@@ -34,7 +34,7 @@ import Testing
         #expect(try await rig.me(token).status == 200)
 
         let server = rig.test.server
-        var runs = server.context.runs(server.application.db)
+        var runs = server.runs(server.application.db)
         let steps = try #require(runs.handOver, "the server's runs carry its hand-over steps")
         runs.handOver = FailingAfterSteps(steps: steps)
         await #expect(throws: Injected.self) {

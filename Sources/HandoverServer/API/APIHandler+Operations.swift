@@ -9,28 +9,28 @@ import Vapor
 extension APIHandler {
     func createOperation(_ input: Operations.CreateOperation.Input) async throws -> Operations.CreateOperation.Output {
         let body = switch input.body { case .json(let body): body }
-        let operations = context.operations(try CurrentRequest.request.db)
+        let operations = operations(try CurrentRequest.request.db)
         let view = try await operations.create(try body.checked(allowlist: try await operations.callbackPolicy()))
         return .created(.init(body: .json(view)))
     }
 
     func getOperation(_ input: Operations.GetOperation.Input) async throws -> Operations.GetOperation.Output {
         let id = try id(input.path.operationID, of: "operation")
-        return .ok(.init(body: .json(try await context.operations(try CurrentRequest.request.db).view(id))))
+        return .ok(.init(body: .json(try await operations(try CurrentRequest.request.db).view(id))))
     }
 
     func cancelOperation(_ input: Operations.CancelOperation.Input) async throws -> Operations.CancelOperation.Output {
         let id = try id(input.path.operationID, of: "operation")
-        return .ok(.init(body: .json(try await context.operations(try CurrentRequest.request.db).cancel(id))))
+        return .ok(.init(body: .json(try await operations(try CurrentRequest.request.db).cancel(id))))
     }
 
     func getCallbackAllowlist(_ input: Operations.GetCallbackAllowlist.Input) async throws -> Operations.GetCallbackAllowlist.Output {
-        .ok(.init(body: .json(try await context.operations(try CurrentRequest.request.db).allowlist())))
+        .ok(.init(body: .json(try await operations(try CurrentRequest.request.db).allowlist())))
     }
 
     func setCallbackAllowlist(_ input: Operations.SetCallbackAllowlist.Input) async throws -> Operations.SetCallbackAllowlist.Output {
         let update = switch input.body { case .json(let body): try body.checked() }
-        let view = try await context.operations(try CurrentRequest.request.db).setAllowlist(hosts: update.hosts, schemes: update.schemes)
+        let view = try await operations(try CurrentRequest.request.db).setAllowlist(hosts: update.hosts, schemes: update.schemes)
         return .ok(.init(body: .json(view)))
     }
 

@@ -8,7 +8,7 @@ import Vapor
 extension APIHandler {
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output {
         let body = switch input.body { case .json(let body): body }
-        let app = try await context.appRegistrar.create(body, on: try CurrentRequest.request.db)
+        let app = try await appRegistrar().create(body, on: try CurrentRequest.request.db)
         return .created(.init(body: .json(try AppView(app))))
     }
 
@@ -24,13 +24,13 @@ extension APIHandler {
     func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {
         let change = switch input.body { case .json(let body): body }
         let app = try await find(RegisteredApp.self, input.path.appID, "app")
-        try await context.appRegistrar.update(app, with: change, on: try CurrentRequest.request.db)
+        try await appRegistrar().update(app, with: change, on: try CurrentRequest.request.db)
         return .ok(.init(body: .json(try AppView(app))))
     }
 
     func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output {
         try await find(RegisteredApp.self, input.path.appID, "app").delete(on: try CurrentRequest.request.db)
-        context.associationFiles.invalidate()
+        associationFiles.invalidate()
         return .noContent(.init())
     }
 
@@ -39,7 +39,7 @@ extension APIHandler {
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
         guard !name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
-        let now = context.clock.now()
+        let now = clock.now()
         let device = Device(name: name, createdAt: now)
         if let serial = body.serialNumber {
             if let problem = DeviceIdentifiers.problem(serialNumber: serial) { throw APIError.invalid("serialNumber", problem) }
@@ -74,9 +74,9 @@ extension APIHandler {
         let deviceID = try id(input.path.deviceID, of: "device")
         let body = switch input.body { case .json(let body): body }
         let device = try await DeviceLifeCycle.returnToService(deviceID, note: body.note, actor: try request.principal.actor,
-                                                               on: request.db, now: context.clock.now())
+                                                               on: request.db, now: clock.now())
         // Open dashboards update (they follow every run; the device's last one stands for it).
-        if let run = device.lastRunID { await context.notifier.runChanged(run, on: request.db) }
+        if let run = device.lastRunID { await notifier.runChanged(run, on: request.db) }
         return .ok(.init(body: .json(try DeviceView(device))))
     }
 
@@ -88,7 +88,7 @@ extension APIHandler {
 
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let body = switch input.body { case .json(let body): body }
-        let (hook, secret) = try await context.webhookRegistrar.create(body, on: try CurrentRequest.request.db)
+        let (hook, secret) = try await webhookRegistrar.create(body, on: try CurrentRequest.request.db)
         return .created(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 
@@ -112,7 +112,7 @@ extension APIHandler {
         case .json(let body): body.secret
         case nil: nil
         }
-        let secret = try await context.webhookRegistrar.rotateSecret(of: hook, to: given, on: try CurrentRequest.request.db)
+        let secret = try await webhookRegistrar.rotateSecret(of: hook, to: given, on: try CurrentRequest.request.db)
         return .ok(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 

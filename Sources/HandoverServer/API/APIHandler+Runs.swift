@@ -14,7 +14,7 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
         }
-        guard try await context.runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
+        guard try await runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
         var apps: [UUID]?
         if case .json(let body) = input.body, let texts = body.apps {
             apps = try texts.enumerated().map { index, text in
@@ -24,7 +24,7 @@ extension APIHandler {
         }
         // The hand-over, in one transaction: the run, the device's step, its sessions and pushes
         // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``).
-        let view = try await context.startRun(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
+        let view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
         return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.readDB))))
     }
 
@@ -41,11 +41,11 @@ extension APIHandler {
         let report = switch input.body { case .json(let report): report }
         guard let target = CallbackURL(report.url), target.run == runID else {
             let expected = CallbackURL.pathPrefix.joined(separator: "/") + "/\(runID.uuidString.lowercased())/<item>/success|error?n=<nonce>"
-            throw APIError.invalid("url", "not a callback URL of this run: expected \(context.publicURL.absoluteString)/\(expected)")
+            throw APIError.invalid("url", "not a callback URL of this run: expected \(origin.url.absoluteString)/\(expected)")
         }
         let callback = LogoutRunService.Callback(run: target.run, item: target.item, outcome: target.outcome,
                                                  nonce: target.nonce, reportedBy: .launcher)
-        switch try await context.recordCallback(callback, on: try CurrentRequest.request.application) {
+        switch try await commits.record(callback, on: try CurrentRequest.request.application) {
         case .recorded(let app, let outcome):
             return .ok(.init(body: .json(CallbackReportResult(recorded: true, status: LogoutItemState(finishedBy: outcome), app: app))))
         case .alreadyRecorded(let app, let status):
@@ -60,7 +60,7 @@ extension APIHandler {
     func authorizedRun(_ runText: String) async throws -> UUID {
         let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
-        guard let deviceID = try await context.runs(request.readDB).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
+        guard let deviceID = try await runs(request.readDB).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
         try checkMayRead(runOf: deviceID)
         return runID
     }
@@ -77,7 +77,7 @@ extension APIHandler {
     func authorizedView(_ runText: String) async throws -> LogoutRunView {
         let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
-        let view = try await context.runs(request.readDB).view(runID)
+        let view = try await runs(request.readDB).view(runID)
         try checkMayRead(runOf: view.deviceID)
         return try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
     }

@@ -1,4 +1,6 @@
+import Fluent
 import Foundation
+import HandoverCore
 import OpenAPIRuntime
 import OpenAPIVapor
 import Vapor
@@ -13,16 +15,27 @@ import Vapor
 /// the key's scope before the body was read. Errors are thrown, not returned: an ``APIError`` or
 /// a `DomainError`, which ``APIErrorMiddleware`` turns into the API's error body.
 struct APIHandler: APIProtocol {
-    let context: ServerContext
+    let clock: ServerClock
+    let origin: PublicOrigin
+    let throttle: Throttle
+    let notifier: RunChangeNotifier
+    /// The logout runs on a database.
+    let runs: @Sendable (Database) -> LogoutRunService
+    let commits: RunCommits
+    let operations: @Sendable (Database) -> OperationService
+    /// Registers apps (built when asked: it reads the public origin, known once the port is bound).
+    let appRegistrar: @Sendable () -> AppRegistrar
+    let webhookRegistrar: WebhookRegistrar
+    let associationFiles: AssociationFileCache
 
     /// The generated runtime's JSON: the same sorted keys, unescaped slashes and ISO 8601 dates
     /// as every other JSON body of the API.
     static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
 
     /// Registers every generated operation on `routes`, behind API-key authentication.
-    static func register(on routes: RoutesBuilder, context: ServerContext) throws {
-        let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(context: context), CurrentRequest.Binding()))
-        try APIHandler(context: context).registerHandlers(on: transport, configuration: configuration, middlewares: [OperationScopes(), AbsentBody()])
+    func register(on routes: RoutesBuilder) throws {
+        let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(throttle: throttle), CurrentRequest.Binding()))
+        try registerHandlers(on: transport, configuration: Self.configuration, middlewares: [OperationScopes(), AbsentBody()])
     }
 
     /// A path's id, or a 400 (`invalid_id`) naming what it should have been.

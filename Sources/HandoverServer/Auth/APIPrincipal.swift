@@ -16,15 +16,14 @@ struct APIPrincipal: Authenticatable {
 /// limit, every key from that address is answered 429 until the window passes, so keys cannot be
 /// guessed at the server's speed.
 struct APIKeyAuthenticator: AsyncBearerAuthenticator {
-    let context: ServerContext
+    let throttle: Throttle
 
     func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
-        let address = context.clientAddress(request), now = context.clock.now()
-        if let wait = context.rateLimits.isBlocked(.wrongAPIKey, address: address, now: now) {
+        if let wait = throttle.isBlocked(.wrongAPIKey, request) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
         guard let key = try await APIKeyIssuer.live(bearer.token, on: request.readDB), let scope = APIKeyScope(rawValue: key.scope) else {
-            _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
+            _ = throttle.attempt(.wrongAPIKey, request)
             return
         }
         request.auth.login(APIPrincipal(keyID: key.id, scope: scope, deviceID: key.device_id,

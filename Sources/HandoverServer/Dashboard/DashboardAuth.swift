@@ -7,21 +7,24 @@ import Vapor
 /// Dashboard sign-in: an admin key buys a browser session. The session cookie is httpOnly,
 /// SameSite=Strict, and Secure when the public URL is https. Every form carries the session's
 /// CSRF token; the sign-in form, before any session exists, uses a double-submit cookie.
-enum DashboardAuth {
+struct DashboardAuth: Sendable {
+    let clock: ServerClock
+    let origin: PublicOrigin
+
     static let sessionCookie = "handover_session"
     static let signInCookie = "handover_signin_csrf"
     static let lifetime: TimeInterval = 12 * 3600
 
     /// The signed-in session, if the request carries a live one.
-    static func session(_ request: Request, context: ServerContext) async throws -> DashboardSession? {
-        guard let token = request.cookies[sessionCookie]?.string, !token.isEmpty else { return nil }
+    func session(_ request: Request) async throws -> DashboardSession? {
+        guard let token = request.cookies[Self.sessionCookie]?.string, !token.isEmpty else { return nil }
         guard let session = try await DashboardSession.query(on: request.readDB).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
-              session.expiresAt > context.clock.now() else { return nil }
+              session.expiresAt > clock.now() else { return nil }
         return session
     }
 
     /// Creates a session for a valid admin key; returns the cookie value, or nil for a bad key.
-    static func signIn(key: String, request: Request, context: ServerContext) async throws -> (String, DashboardSession)? {
+    func signIn(key: String, request: Request) async throws -> (String, DashboardSession)? {
         guard let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), on: request.db),
               stored.scope == APIKeyScope.admin.rawValue, let keyID = stored.id else { return nil }
         let token = BearerSecret.random()
@@ -29,8 +32,8 @@ enum DashboardAuth {
         session.tokenHash = BearerSecret.digest(token)
         session.csrfToken = BearerSecret.random()
         session.apiKeyID = keyID
-        session.createdAt = context.clock.now()
-        session.expiresAt = session.createdAt.addingTimeInterval(lifetime)
+        session.createdAt = clock.now()
+        session.expiresAt = session.createdAt.addingTimeInterval(Self.lifetime)
         try await session.create(on: request.db)
         return (token, session)
     }
@@ -41,8 +44,21 @@ enum DashboardAuth {
                           isSecure: secure, isHTTPOnly: true, sameSite: .strict)
     }
 
-    /// Whether cookies must be Secure: the public URL is https.
-    static func secure(_ context: ServerContext) -> Bool { context.publicURL.scheme == "https" }
+    /// Runs `page` for a signed-in browser: otherwise a redirect to the sign-in form; a
+    /// ``DashboardError`` becomes its page.
+    func signedIn(_ request: Request, _ page: (DashboardSession) async throws -> Response) async throws -> Response {
+        guard let session = try await session(request) else {
+            if request.method == .POST {
+                return DashboardLayout.errorPage(.forbidden("You are not signed in, or your session ended. Sign in again."), signedIn: nil)
+            }
+            return DashboardLayout.redirect("/dashboard/sign-in")
+        }
+        do {
+            return try await page(session)
+        } catch let error as DashboardError {
+            return DashboardLayout.errorPage(error, signedIn: session)
+        }
+    }
 
     /// Who acts through `session`, as a device's history names them: the admin key it signed in
     /// with, `"ops" (admin key hov_AbC…) on the dashboard`.

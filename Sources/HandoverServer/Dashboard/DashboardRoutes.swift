@@ -11,7 +11,15 @@ import Vapor
 /// the association-file preview and its findings, and webhook deliveries. Server-rendered HTML
 /// with a few lines of JavaScript for the live blocks (SSE). Sign in with an admin key.
 struct DashboardRoutes: RouteCollection {
-    let context: ServerContext
+    let auth: DashboardAuth
+    let origin: PublicOrigin
+    let hub: RunEventHub
+    /// The overview's live updates, shared by every open dashboard.
+    let overviewUpdates: LiveOverview
+    /// Whether the association files claim the email sign-in link's path.
+    let claimsEmailSignIn: Bool
+    /// Registers apps (built when asked: it reads the public origin, known once the port is bound).
+    let appRegistrar: @Sendable () -> AppRegistrar
 
     func boot(routes: RoutesBuilder) throws {
         let dashboard = routes.grouped("dashboard")
@@ -28,7 +36,7 @@ struct DashboardRoutes: RouteCollection {
     // MARK: Signing in
 
     @Sendable func signInForm(_ request: Request) async throws -> Response {
-        if try await DashboardAuth.session(request, context: context) != nil { return DashboardLayout.redirect("/dashboard") }
+        if try await auth.session(request) != nil { return DashboardLayout.redirect("/dashboard") }
         return signInPage(request, message: nil, status: .ok)
     }
 
@@ -51,7 +59,7 @@ struct DashboardRoutes: RouteCollection {
                 }
             }
         }
-        response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie(token, secure: DashboardAuth.secure(context), maxAge: 3600)
+        response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie(token, secure: origin.isSecure, maxAge: 3600)
         return response
     }
 
@@ -62,46 +70,30 @@ struct DashboardRoutes: RouteCollection {
             return DashboardLayout.errorPage(error, signedIn: nil)
         }
         let key = (try? request.content.get(String.self, at: "key")) ?? ""
-        guard let (token, _) = try await DashboardAuth.signIn(key: key, request: request, context: context) else {
+        guard let (token, _) = try await auth.signIn(key: key, request: request) else {
             return signInPage(request, message: "That is not a valid admin key.", status: .unauthorized)
         }
         let response = DashboardLayout.redirect("/dashboard")
-        response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie(token, secure: DashboardAuth.secure(context),
+        response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie(token, secure: origin.isSecure,
                                                                            maxAge: Int(DashboardAuth.lifetime))
-        response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie("", secure: DashboardAuth.secure(context), maxAge: 0)
+        response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
         return response
     }
 
     @Sendable func signOut(_ request: Request) async throws -> Response {
-        try await signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             try await session.delete(on: request.db)
             let response = DashboardLayout.redirect("/dashboard/sign-in")
-            response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: DashboardAuth.secure(context), maxAge: 0)
+            response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
             return response
-        }
-    }
-
-    /// Runs `page` for a signed-in browser: otherwise a redirect to the sign-in form; a
-    /// ``DashboardError`` becomes its page.
-    func signedIn(_ request: Request, _ page: (DashboardSession) async throws -> Response) async throws -> Response {
-        guard let session = try await DashboardAuth.session(request, context: context) else {
-            if request.method == .POST {
-                return DashboardLayout.errorPage(.forbidden("You are not signed in, or your session ended. Sign in again."), signedIn: nil)
-            }
-            return DashboardLayout.redirect("/dashboard/sign-in")
-        }
-        do {
-            return try await page(session)
-        } catch let error as DashboardError {
-            return DashboardLayout.errorPage(error, signedIn: session)
         }
     }
 
     // MARK: Overview
 
     @Sendable func overview(_ request: Request) async throws -> Response {
-        try await signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             let fragment = try await overviewFragment(request.readDB)
             return DashboardLayout.page("Fleet", signedIn: session) {
                 DashboardLayout.live(id: "overview", source: "/dashboard/live") { fragment }
@@ -112,11 +104,11 @@ struct DashboardRoutes: RouteCollection {
     /// The overview's live updates: the sections that changed, rendered once a second at most
     /// for every open dashboard together (``LiveOverview``).
     @Sendable func liveOverview(_ request: Request) async throws -> Response {
-        guard try await DashboardAuth.session(request, context: context) != nil else { throw Abort(.unauthorized) }
+        guard try await auth.session(request) != nil else { throw Abort(.unauthorized) }
         let application = request.application
         let routes = self
-        let hub = context.hub
-        let stream = context.liveOverview.subscribe(changes: { hub.subscribeToEverything() }) {
+        let hub = hub
+        let stream = overviewUpdates.subscribe(changes: { hub.subscribeToEverything() }) {
             try await routes.overviewSections(application.readDB)
         }
         return EventStream.response(broadcast: stream)
@@ -282,12 +274,12 @@ struct DashboardRoutes: RouteCollection {
     // MARK: Apps
 
     @Sendable func apps(_ request: Request) async throws -> Response {
-        try await signedIn(request) { session in try await appsPage(request, session: session, error: nil, status: .ok) }
+        try await auth.signedIn(request) { session in try await appsPage(request, session: session, error: nil, status: .ok) }
     }
 
     private func appsPage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-        let files = AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil)
+        let files = AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn)
         let appleFile = try? files.appleFile(apps: apps)
         let findings = appleFile.map { AssociationValidator.validate(Array($0)) }
         let pretty = appleFile.flatMap { data -> String? in
@@ -378,7 +370,7 @@ struct DashboardRoutes: RouteCollection {
     }
 
     @Sendable func createApp(_ request: Request) async throws -> Response {
-        try await signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             func field(_ name: String) -> String? {
                 let value = (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -398,7 +390,7 @@ struct DashboardRoutes: RouteCollection {
                                  logoutAction: field("role") == AppRole.launcher.rawValue ? nil : field("logoutAction"),
                                  allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
             do {
-                _ = try await context.appRegistrar.create(input, on: request.db)
+                _ = try await appRegistrar().create(input, on: request.db)
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
                 return try await appsPage(request, session: session, error: refusal.reason, status: refusal.status)
@@ -410,7 +402,7 @@ struct DashboardRoutes: RouteCollection {
     // MARK: Webhooks
 
     @Sendable func webhooks(_ request: Request) async throws -> Response {
-        try await signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             let hooks = try await Webhook.query(on: request.db).sort(\.$createdAt).all()
             let deliveries = try await WebhookDelivery.query(on: request.db).sort(\.$createdAt, .descending).limit(50).all()
             let urls = Dictionary(uniqueKeysWithValues: hooks.compactMap { hook in hook.id.map { ($0, hook.url) } })

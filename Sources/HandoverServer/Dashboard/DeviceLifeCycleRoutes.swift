@@ -9,7 +9,9 @@ import Vapor
 /// overdue, the form that puts it back in service with a note. The overview lists those devices
 /// as the queue IT works through.
 struct DeviceLifeCycleRoutes: RouteCollection {
-    let context: ServerContext
+    let auth: DashboardAuth
+    let clock: ServerClock
+    let notifier: RunChangeNotifier
 
     func boot(routes: RoutesBuilder) throws {
         let devices = routes.grouped("dashboard", "devices")
@@ -18,34 +20,33 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         devices.post(":deviceID", "mdm-commands", ":commandID", "confirm-erase", use: confirmErase)
     }
 
-    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
 
     @Sendable func devicePage(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try await page(request, session: session, error: nil, status: .ok)
         }
     }
 
     @Sendable func backInService(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let device = try await device(request)
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
             let actor = try await DashboardAuth.actor(of: session, on: request.db)
             do {
-                _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: context.clock.now())
+                _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: clock.now())
             } catch let error as DomainError {
                 return try await page(request, session: session, error: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            if let run = device.lastRunID { await context.notifier.runChanged(run, on: request.db) }
+            if let run = device.lastRunID { await notifier.runChanged(run, on: request.db) }
             return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
         }
     }
 
     /// A person confirms an erase by typing the device's name.
     @Sendable func confirmErase(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let device = try await device(request)
             guard let text = request.parameters.get("commandID"), let commandID = UUID(uuidString: text) else {
@@ -55,7 +56,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             let actor = try await DashboardAuth.actor(of: session, on: request.db)
             do {
                 try await EraseConfirmation.confirm(commandID, of: try device.requireID(), typedName: typed, actor: actor, on: request.db,
-                                                    now: context.clock.now())
+                                                    now: clock.now())
             } catch let error as DomainError {
                 let status: HTTPResponseStatus = switch error.kind {
                 case .conflict: .conflict

@@ -9,18 +9,18 @@ import Vapor
 /// (`filter`: out of service, overdue, failed in the last 24 h) and the page (`page`). Every
 /// value is in the query string, so a view can be bookmarked and shared.
 struct DeviceListRoutes: RouteCollection {
-    let context: ServerContext
+    let auth: DashboardAuth
+    let clock: ServerClock
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped("dashboard", "devices").get(use: list)
     }
 
-    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             let search = Self.search(from: request)
-            let page = try await search.run(on: request.readDB, now: context.clock.now())
+            let page = try await search.run(on: request.readDB, now: clock.now())
             if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
             let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {

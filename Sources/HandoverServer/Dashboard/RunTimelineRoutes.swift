@@ -8,24 +8,25 @@ import Vapor
 /// its timeline (``RunTimeline``): every link issued, each deadline missed and reissue, each
 /// answer, timeout, backend told and webhook sent, with the time since the start.
 struct RunTimelineRoutes: RouteCollection {
-    let context: ServerContext
+    let auth: DashboardAuth
+    /// The logout runs on a database.
+    let runs: @Sendable (Database) -> LogoutRunService
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped("dashboard", "runs").get(":runID", use: runPage)
     }
 
-    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
 
     /// The link to a run's page.
     static func path(_ runID: UUID) -> String { "/dashboard/runs/\(runID.uuidString.lowercased())" }
 
     @Sendable func runPage(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             let missing = DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
             guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
             let view: LogoutRunView
             do {
-                view = try await context.runs(request.readDB).view(runID)
+                view = try await runs(request.readDB).view(runID)
             } catch let error as DomainError where error.kind == .notFound {
                 throw missing  // only an absent run is a 404; a failing database stays an error
             }

@@ -10,7 +10,8 @@ import Vapor
 /// the last 7 and 30 days (one indexed count per app); `/dashboard/scorecards/{appID}` adds the
 /// p50 and p95 logout time and draws the last 30 days as a chart (`…/chart.svg` alone).
 struct ScorecardRoutes: RouteCollection {
-    let context: ServerContext
+    let auth: DashboardAuth
+    let clock: ServerClock
 
     func boot(routes: RoutesBuilder) throws {
         let scorecards = routes.grouped("dashboard", "scorecards")
@@ -19,13 +20,12 @@ struct ScorecardRoutes: RouteCollection {
         scorecards.get(":appID", "chart.svg", use: chart)
     }
 
-    private var shell: DashboardRoutes { DashboardRoutes(context: context) }
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             let apps = try await RegisteredApp.query(on: request.readDB).sort(\.$name).all()
             let sql = try Self.sql(request.readDB)
-            let now = context.clock.now()
+            let now = clock.now()
             var rows: [(app: RegisteredApp, last7: AppScorecard.Window, last30: AppScorecard.Window)] = []
             for app in apps {
                 let counts = try await AppScorecard.counts(app: try app.requireID(), now: now, on: sql)
@@ -65,10 +65,10 @@ struct ScorecardRoutes: RouteCollection {
     }
 
     @Sendable func appPage(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             let app = try await app(request)
             let appID = try app.requireID()
-            let card = try await AppScorecard.load(app: appID, now: context.clock.now(), on: try Self.sql(request.readDB))
+            let card = try await AppScorecard.load(app: appID, now: clock.now(), on: try Self.sql(request.readDB))
             return DashboardLayout.page("Scorecard: \(app.name)", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("div", ["class": "scroll"]) {
@@ -110,9 +110,9 @@ struct ScorecardRoutes: RouteCollection {
     }
 
     @Sendable func chart(_ request: Request) async throws -> Response {
-        try await shell.signedIn(request) { _ in
+        try await auth.signedIn(request) { _ in
             let app = try await app(request)
-            let card = try await AppScorecard.load(app: try app.requireID(), now: context.clock.now(), on: try Self.sql(request.readDB))
+            let card = try await AppScorecard.load(app: try app.requireID(), now: clock.now(), on: try Self.sql(request.readDB))
             let response = Response(status: .ok, body: .init(string: ScorecardChart.svg(card)))
             response.headers.replaceOrAdd(name: .contentType, value: "image/svg+xml; charset=utf-8")
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -12,9 +12,8 @@ enum ClientAuthentication {
     static let methods = ["client_secret_basic", "client_secret_post"]
 
     /// The client the request authenticates as, or `invalid_client`.
-    static func client(_ request: Request, formClientID: String?, formSecret: String?, context: ServerContext) async throws -> OAuthClient {
-        let address = context.clientAddress(request), now = context.clock.now()
-        if let wait = context.rateLimits.isBlocked(.wrongAPIKey, address: address, now: now) {
+    static func client(_ request: Request, formClientID: String?, formSecret: String?, throttle: Throttle) async throws -> OAuthClient {
+        if let wait = throttle.isBlocked(.wrongAPIKey, request) {
             throw OAuthError(status: .tooManyRequests, error: "slow_down", description: "Too many wrong client secrets; try again in \(wait) s.")
         }
         let id: String, secret: String
@@ -35,7 +34,7 @@ enum ClientAuthentication {
         // is unknown without asking the database.
         guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.query(on: request.db).filter(\.$clientID == id).first(),
               CallbackNonce.constantTimeEqual(client.secretHash, BearerSecret.digest(secret)) else {
-            _ = context.rateLimits.attempt(.wrongAPIKey, address: address, now: now)
+            _ = throttle.attempt(.wrongAPIKey, request)
             throw OAuthError.invalidClient("The client id or secret is wrong.")
         }
         return client

@@ -17,7 +17,10 @@ import Vapor
 struct ClientRegistrationRoutes: RouteCollection {
     static let path = "/oauth/register"
 
-    let context: ServerContext
+    let throttle: Throttle
+    let clock: ServerClock
+    /// What a back-channel logout URI may point at.
+    let targets: OutboundTargets
 
     /// The request (RFC 7591 section 2, and Back-Channel Logout 1.0 section 2.2). Other metadata
     /// is ignored, as section 3.1 asks.
@@ -45,7 +48,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     }
 
     func boot(routes: RoutesBuilder) throws {
-        routes.grouped(APIKeyAuthenticator(context: context)).grouped(RequireScope(scopes: [.admin]))
+        routes.grouped(APIKeyAuthenticator(throttle: throttle)).grouped(RequireScope(scopes: [.admin]))
             .post("oauth", "register", use: register)
     }
 
@@ -78,14 +81,14 @@ struct ClientRegistrationRoutes: RouteCollection {
             throw OAuthError(status: .badRequest, error: "invalid_redirect_uri",
                              description: "This server has no authorization endpoint (sign-in happens in the apps), so a client has no redirect_uris; leave them out.")
         }
-        if let uri = metadata.backchannel_logout_uri, let problem = BackChannelLogoutURI.problem(with: uri, targets: context.outboundTargets) {
+        if let uri = metadata.backchannel_logout_uri, let problem = BackChannelLogoutURI.problem(with: uri, targets: targets) {
             throw OAuthError.invalidClientMetadata("backchannel_logout_uri: \(problem).")
         }
         return metadata
     }
 
     private func store(_ metadata: Metadata, on db: Database) async throws -> Registered {
-        let now = context.clock.now()
+        let now = clock.now()
         let secret = "hcs_" + BearerSecret.random()
         var newClientID = "hoc_" + BearerSecret.random().prefix(24)
         var found: RegisteredApp?

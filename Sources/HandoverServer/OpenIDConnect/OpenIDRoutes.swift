@@ -12,7 +12,6 @@ struct OpenIDRoutes: RouteCollection {
     static let discoveryPath = "/.well-known/openid-configuration"
     static let jwksPath = "/oauth/jwks"
 
-    let context: ServerContext
     let sessions: SessionAuthority
 
     func boot(routes: RoutesBuilder) throws {

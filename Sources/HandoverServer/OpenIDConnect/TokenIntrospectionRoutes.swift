@@ -13,7 +13,8 @@ import Vapor
 struct TokenIntrospectionRoutes: RouteCollection {
     static let path = "/oauth/introspect"
 
-    let context: ServerContext
+    let throttle: Throttle
+    let clock: ServerClock
     let sessions: SessionAuthority
 
     /// The request (RFC 7662 section 2.1), with the client's credentials when posted in the form.
@@ -48,7 +49,7 @@ struct TokenIntrospectionRoutes: RouteCollection {
     @Sendable func introspect(request: Request) async throws -> Response {
         do {
             let form = try Self.form(request)
-            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, context: context)
+            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
             guard let token = form.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is required.") }
             let answer = try await answer(for: token, client: client, on: request.db)
             let response = Response(status: .ok)
@@ -70,7 +71,7 @@ struct TokenIntrospectionRoutes: RouteCollection {
     }
 
     private func answer(for token: String, client: OAuthClient, on db: Database) async throws -> Answer {
-        let now = context.clock.now()
+        let now = clock.now()
         if token.hasPrefix("hrt_") {
             guard let record = try await RefreshTokenRecord.query(on: db).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
                   record.usedAt == nil, let session = try await UserSession.find(record.sessionID, on: db),

@@ -13,7 +13,7 @@ import Vapor
 struct TokenRevocationRoutes: RouteCollection {
     static let path = "/oauth/revoke"
 
-    let context: ServerContext
+    let throttle: Throttle
     let sessions: SessionAuthority
 
     func boot(routes: RoutesBuilder) throws {
@@ -23,7 +23,7 @@ struct TokenRevocationRoutes: RouteCollection {
     @Sendable func revoke(request: Request) async throws -> Response {
         do {
             let form = try TokenIntrospectionRoutes.form(request)
-            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, context: context)
+            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
             guard let token = form.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is required.") }
             if let (sessionID, audience) = try await session(of: token, on: request.db) {
                 guard client.mayHandle(audience: audience) else {

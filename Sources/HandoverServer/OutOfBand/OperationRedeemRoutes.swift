@@ -7,7 +7,8 @@ import Vapor
 /// What phones reach without an API key: the redeem URL (the signature is the credential),
 /// push-token registration (signed too), and the page a universal link shows in a browser.
 struct OperationRedeemRoutes: RouteCollection {
-    let context: ServerContext
+    let clock: ServerClock
+    let operations: @Sendable (Database) -> OperationService
 
     func boot(routes: RoutesBuilder) throws {
         let oob = routes.grouped("oob")
@@ -21,7 +22,7 @@ struct OperationRedeemRoutes: RouteCollection {
     @Sendable func redeem(_ request: Request) async throws -> OperationView {
         let id = try OperationRoutes.operationID(request)
         let body = request.body.data.map { Data(buffer: $0) } ?? Data()
-        return try await context.operations(request.db).redeem(id, body: body)
+        return try await operations(request.db).redeem(id, body: body)
     }
 
     /// `PUT /oob/devices/{id}/push-token`: a ``PushTokenRegistration`` signed by the enrolled key.
@@ -39,7 +40,7 @@ struct OperationRedeemRoutes: RouteCollection {
               let keys = try? DevicePublicKeys(signingKey: device.signingKey, agreementKey: device.agreementKey) else {
             throw APIError(.notFound, code: "unknown_device", reason: "No enrolled device has this id; enroll it first.")
         }
-        guard registration.isValid(for: keys, now: context.clock.now()) else {
+        guard registration.isValid(for: keys, now: clock.now()) else {
             throw APIError(.forbidden, code: "bad_signature",
                            reason: "The signature is not the enrolled key's, or the timestamp is more than 5 minutes from the server's time.")
         }

@@ -10,7 +10,8 @@ import Vapor
 /// over server-sent events, and its QR code as SVG or PNG. The JSON operations are generated
 /// (``APIHandler``).
 struct OperationRoutes: RouteCollection {
-    let context: ServerContext
+    let hub: RunEventHub
+    let operations: @Sendable (Database) -> OperationService
 
     func boot(routes: RoutesBuilder) throws {
         let admin = routes.grouped(RequireScope(scopes: [.admin]))
@@ -23,9 +24,9 @@ struct OperationRoutes: RouteCollection {
     /// change, until it reaches a final status.
     @Sendable func events(_ request: Request) async throws -> Response {
         let id = try Self.operationID(request)
-        let operations = context.operations(request.db)
+        let operations = operations(request.db)
         let first = try await operations.view(id)
-        return Self.stream(first, operations: operations, hub: context.hub)
+        return Self.stream(first, operations: operations, hub: hub)
     }
 
     /// The event stream of one operation (the API's and the sign-in page's).
@@ -58,7 +59,7 @@ struct OperationRoutes: RouteCollection {
 
     /// The QR code of an operation that still takes an answer: its universal link.
     private func qrCode(_ request: Request) async throws -> QRCode {
-        let operations = context.operations(request.db)
+        let operations = operations(request.db)
         let operation = try await operations.current(try Self.operationID(request))
         guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
             throw APIError(.gone, code: "operation_ended", reason: "The operation is \(operation.status); its QR code is no longer shown.")

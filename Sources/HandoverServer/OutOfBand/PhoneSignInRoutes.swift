@@ -13,7 +13,13 @@ import Vapor
 /// The page that started an operation holds a random secret in a cookie (its hash is stored with
 /// the operation); only that browser may follow the operation and collect the session, once.
 struct PhoneSignInRoutes: RouteCollection {
-    let context: ServerContext
+    let throttle: Throttle
+    let clock: ServerClock
+    let origin: PublicOrigin
+    let hub: RunEventHub
+    let operations: @Sendable (Database) -> OperationService
+    /// Sends operations by APNs, when configured.
+    let push: PushSender?
     let sessions: SessionAuthority
 
     static let browserCookie = "handover_oob_browser"
@@ -40,7 +46,7 @@ struct PhoneSignInRoutes: RouteCollection {
     @Sendable func enroll(_ request: Request) async throws -> Response {
         guard let userID = try request.session.userID else { throw APIError(.unauthorized, code: "invalid_access_token", reason: "Bad subject.") }
         let input = request.body.data == nil ? EnrollInput() : try request.content.decode(EnrollInput.self, using: JSONDecoder.api)
-        let operations = context.operations(request.db)
+        let operations = operations(request.db)
         let checked = try NewOperation(type: OperationType.registration.rawValue, user: userID.uuidString.lowercased(),
                                          dispatcher: input.dispatcher ?? OperationDispatcher.link.rawValue, expiresIn: input.expiresIn)
             .checked(allowlist: try await operations.callbackPolicy())
@@ -68,20 +74,19 @@ struct PhoneSignInRoutes: RouteCollection {
             return Self.page(.unprocessableEntity, heading: "Sign in with your phone",
                              paragraphs: ["Enter your user name (1 to 200 printable characters)."], extra: Self.startForm(user: ""))
         }
-        let now = context.clock.now()
-        if let wait = context.rateLimits.attempt(.phoneSignIn, address: context.clientAddress(request), key: "user:" + user, now: now) {
+        if let wait = throttle.attempt(.phoneSignIn, request, key: "user:" + user) {
             let response = Self.page(.tooManyRequests, heading: "Too many requests",
                                      paragraphs: ["Too many sign-in requests were sent; try again in \(wait) seconds."])
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             return response
         }
-        let operations = context.operations(request.db)
+        let operations = operations(request.db)
         let device = try await EnrolledDevice.query(on: request.db).filter(\.$user == user).filter(\.$deregisteredAt == nil)
             .sort(\.$enrolledAt, .descending).first()
         // Push when the phone can get one; the QR code and the link are on the page either way. A
         // user with no phone (or no such user) gets the same page, with a request no phone can
         // approve: the answer never says whether the user exists.
-        let dispatcher: OperationDispatcher = context.push != nil && device?.pushToken != nil && device?.pushTokenActive == true ? .push : .qr
+        let dispatcher: OperationDispatcher = push != nil && device?.pushToken != nil && device?.pushTokenActive == true ? .push : .qr
         let checked = try NewOperation(type: OperationType.authentication.rawValue, user: user, dispatcher: dispatcher.rawValue,
                                          device: device?.id).checked(allowlist: try await operations.callbackPolicy())
         let secret = BearerSecret.random()
@@ -89,13 +94,13 @@ struct PhoneSignInRoutes: RouteCollection {
         let response = Response(status: .seeOther)
         response.headers.replaceOrAdd(name: .location, value: "/oob/sign-in/\(view.id.uuidString.lowercased())")
         response.cookies[Self.browserCookie] = HTTPCookies.Value(
-            string: secret, maxAge: 900, path: "/oob/sign-in", isSecure: context.publicURL.scheme == "https", isHTTPOnly: true, sameSite: .strict)
+            string: secret, maxAge: 900, path: "/oob/sign-in", isSecure: origin.isSecure, isHTTPOnly: true, sameSite: .strict)
         return response
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {
         let operation = try await ownOperation(request)
-        let operations = context.operations(request.db)
+        let operations = operations(request.db)
         let id = try operation.requireID().uuidString.lowercased()
         guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
             return Self.page(.ok, heading: "This request has ended",
@@ -122,9 +127,9 @@ struct PhoneSignInRoutes: RouteCollection {
 
     @Sendable func events(_ request: Request) async throws -> Response {
         let operation = try await ownOperation(request)
-        let operations = context.operations(request.db)
+        let operations = operations(request.db)
         let first = try await operations.view(try operation.requireID())
-        return OperationRoutes.stream(first, operations: operations, hub: context.hub)
+        return OperationRoutes.stream(first, operations: operations, hub: hub)
     }
 
     /// Once the phone approved: starts a session for the user on this browser (a cookie, as the
@@ -136,7 +141,7 @@ struct PhoneSignInRoutes: RouteCollection {
         }
         guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
         let claimed = try await sql.raw("""
-            UPDATE oob_operations SET session_claimed_at = \(bind: context.clock.now())
+            UPDATE oob_operations SET session_claimed_at = \(bind: clock.now())
             WHERE id = \(bind: try operation.requireID()) AND session_claimed_at IS NULL RETURNING id
             """).all()
         guard !claimed.isEmpty else {
@@ -150,14 +155,14 @@ struct PhoneSignInRoutes: RouteCollection {
         struct Answer: Content { var user: String }
         let response = try await Answer(user: operation.user).encodeResponse(status: .ok, for: request)
         response.cookies["handover_web_session"] = HTTPCookies.Value(
-            string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: context.publicURL.scheme == "https",
+            string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: origin.isSecure,
             isHTTPOnly: true, sameSite: .lax)
         return response
     }
 
     /// The operation this browser started: 404 for any other browser.
     private func ownOperation(_ request: Request) async throws -> OutOfBandOperation {
-        let operation = try await context.operations(request.db).current(try OperationRoutes.operationID(request))
+        let operation = try await operations(request.db).current(try OperationRoutes.operationID(request))
         guard let secret = request.cookies[Self.browserCookie]?.string, let hash = operation.browserSecretHash,
               BearerSecret.digest(secret) == hash else {
             throw APIError.notFound("sign-in request for this browser")
@@ -173,7 +178,7 @@ struct PhoneSignInRoutes: RouteCollection {
         let user = User()
         user.outOfBandHandle = handle
         user.emailForwardingDisabled = false
-        user.createdAt = context.clock.now()
+        user.createdAt = clock.now()
         try await user.create(on: database)
         return user
     }

@@ -3,14 +3,15 @@ import Vapor
 /// `GET /`: a person who opens the server's address in a browser (after `handover serve`, say)
 /// lands on a page that says what this is and leads on, not on a JSON 404.
 struct HomePageRoutes: RouteCollection {
-    let context: ServerContext
+    /// The server's own sessions, when on: the home page names their issuer.
+    let sessions: SessionAuthority?
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(use: home)
     }
 
     @Sendable func home(request: Request) async throws -> Response {
-        let issuer = context.sessions.map { $0.ring.issuer }.flatMap { $0.hasPrefix("http") ? $0 : nil }
+        let issuer = sessions.map { $0.ring.issuer }.flatMap { $0.hasPrefix("http") ? $0 : nil }
         let links: [(String, String, String)] = [
             ("/dashboard/sign-in", "Dashboard", "devices, logout runs, apps and webhooks; sign in with an admin API key"),
             ("/tester", "ULC conformance tester", "check that an app logs out and calls back as the ULC specification asks"),

@@ -18,7 +18,10 @@ import Vapor
 struct AppleAuthRoutes: RouteCollection {
     static let nonceLifetime: TimeInterval = 600
 
-    let context: ServerContext
+    /// Sign in with Apple, when configured.
+    let appleSignIn: AppleSignInService?
+    let throttle: Throttle
+    let clock: ServerClock
     let sessions: SessionAuthority
 
     func boot(routes: RoutesBuilder) throws {
@@ -34,7 +37,7 @@ struct AppleAuthRoutes: RouteCollection {
     }
 
     private func apple() throws -> AppleSignInService {
-        guard let apple = context.apple else {
+        guard let apple = appleSignIn else {
             throw APIError(.notFound, code: "not_configured",
                            reason: "Sign in with Apple is not configured on this server: set HANDOVER_APPLE_CLIENT_IDS, HANDOVER_APPLE_TEAM_ID, HANDOVER_APPLE_KEY_ID and HANDOVER_APPLE_PRIVATE_KEY_FILE.")
         }
@@ -44,11 +47,11 @@ struct AppleAuthRoutes: RouteCollection {
     @Sendable func nonce(request: Request) async throws -> Response {
         // Nothing is stored for a server without Sign in with Apple, nor past the rate limit.
         _ = try apple()
-        try context.rateLimits.check(.appleNonce, address: context.clientAddress(request), now: context.clock.now())
+        try throttle.check(.appleNonce, request)
         let nonce = BearerSecret.random()
         let record = AppleNonce()
         record.nonceHash = IdentityTokenVerifier.sha256Hex(nonce)
-        record.expiresAt = context.clock.now().addingTimeInterval(Self.nonceLifetime)
+        record.expiresAt = clock.now().addingTimeInterval(Self.nonceLifetime)
         try await record.create(on: request.db)
         let response = Response(status: .ok)
         try response.content.encode(NonceOutput(nonce: nonce, expiresIn: Int(Self.nonceLifetime)))
@@ -68,7 +71,7 @@ struct AppleAuthRoutes: RouteCollection {
             throw APIError(.unauthorized, code: "invalid_identity_token", reason: "The identity token was refused: \(error).", field: "identityToken")
         }
         // Consume the nonce: a replayed identity token carries a nonce already used.
-        let now = context.clock.now()
+        let now = clock.now()
         guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
         let consumed = try await sql.raw("""
             DELETE FROM apple_nonces WHERE nonce_hash = \(bind: IdentityTokenVerifier.sha256Hex(input.nonce))
@@ -129,7 +132,7 @@ struct AppleAuthRoutes: RouteCollection {
     @Sendable func refresh(request: Request) async throws -> Response {
         let input = try request.content.decode(RefreshInput.self, using: JSONDecoder.api)
         let database = request.db
-        let apple = context.apple
+        let apple = appleSignIn
         let grant = try await sessions.refresh(input.refreshToken, on: database) { user in
             guard let apple else { return .valid }
             return await apple.grantChecks.check(user, on: database)
@@ -164,7 +167,7 @@ struct AppleAuthRoutes: RouteCollection {
         } catch {
             throw APIError(.badRequest, code: "invalid_notification", reason: "The notification was refused: \(error).", field: "payload")
         }
-        let now = context.clock.now()
+        let now = clock.now()
         let sessions = self.sessions
         let processed: Bool = try await request.db.transaction { db in
             guard try await AppleNotificationRecord.query(on: db).filter(\.$jwtID == note.jwtID).first() == nil else { return false }
@@ -207,7 +210,7 @@ struct AppleAuthRoutes: RouteCollection {
         guard let userID = try request.session.userID, let user = try await User.find(userID, on: request.db) else {
             throw APIError(.unauthorized, code: "session_revoked", reason: "The account no longer exists.")
         }
-        if let sealed = user.appleRefreshToken, let client = user.appleClientID.flatMap({ context.apple?.tokenClients[$0] }) {
+        if let sealed = user.appleRefreshToken, let client = user.appleClientID.flatMap({ appleSignIn?.tokenClients[$0] }) {
             do {
                 try await client.revoke(try sessions.sealer.openString(sealed))
             } catch let error as AppleTokenError where error.isTransient {

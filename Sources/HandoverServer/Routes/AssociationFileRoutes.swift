@@ -9,7 +9,11 @@ import Vapor
 /// 200. Both files are generated from the registry and validated before they are served, carry
 /// an ETag (answering `If-None-Match` with 304) and a Cache-Control, and are 404 when empty.
 struct AssociationFileRoutes: RouteCollection {
-    let context: ServerContext
+    let origin: PublicOrigin
+    /// Whether the files claim the email sign-in link's path (SMTP or a mail folder is configured).
+    let claimsEmailSignIn: Bool
+    let cache: AssociationFileCache
+    let clock: ServerClock
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "apple-app-site-association", use: apple)
@@ -21,25 +25,25 @@ struct AssociationFileRoutes: RouteCollection {
     @Sendable func apple(_ request: Request) -> EventLoopFuture<Response> {
         serve(.apple, request) {
             let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil).appleFile(apps: apps)
+            return try AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn).appleFile(apps: apps)
         }
     }
 
     @Sendable func android(_ request: Request) -> EventLoopFuture<Response> {
         serve(.android, request) {
             let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
-            return try AssociationFiles(publicURL: context.publicURL, claimsEmailSignIn: context.mailer != nil).assetLinks(apps: apps)
+            return try AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn).assetLinks(apps: apps)
         }
     }
 
     /// The cached file at once when it is fresh; otherwise `make` runs in a task (a database read).
     private func serve(_ file: AssociationFileCache.File, _ request: Request,
                        make: @escaping @Sendable () async throws -> Data?) -> EventLoopFuture<Response> {
-        let now = context.clock.now()
-        if let entry = context.associationFiles.fresh(file, now: now) {
+        let now = clock.now()
+        if let entry = cache.fresh(file, now: now) {
             return request.eventLoop.makeCompletedFuture(withResultOf: { try Self.respond(request, entry) })
         }
-        let cache = context.associationFiles
+        let cache = cache
         return request.eventLoop.makeFutureWithTask {
             try Self.respond(request, try await cache.entry(file, now: now, make: make))
         }

@@ -9,7 +9,7 @@ import Vapor
 /// the app's callback opens this page instead. It records the outcome exactly as the launcher's
 /// report would, and tells the person what happened.
 struct CallbackPageRoutes: RouteCollection {
-    let context: ServerContext
+    let commits: RunCommits
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped(CallbackURL.pathPrefix.map { PathComponent(stringLiteral: $0) }).get(":runID", ":itemID", ":outcome", use: callback)
@@ -23,7 +23,7 @@ struct CallbackPageRoutes: RouteCollection {
                              "Return to the launcher; it will try again.")
         }
         let callback = LogoutRunService.Callback(run: run, item: item, outcome: outcome, nonce: nonce, reportedBy: .browser)
-        switch try await context.recordCallback(callback, on: request.application) {
+        switch try await commits.record(callback, on: request.application) {
         case .recorded(let app, .success):
             return Self.page(.ok, "Signed out", "Signed out of \(app).", "You can return to the launcher.")
         case .recorded(let app, .error):

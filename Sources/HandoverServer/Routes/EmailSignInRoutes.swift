@@ -22,7 +22,9 @@ import Vapor
 struct EmailSignInRoutes: RouteCollection {
     static let tokenLifetime: TimeInterval = 15 * 60
 
-    let context: ServerContext
+    let throttle: Throttle
+    let clock: ServerClock
+    let origin: PublicOrigin
     let sessions: SessionAuthority
     let mailer: (any MailTransport)?
 
@@ -59,8 +61,8 @@ struct EmailSignInRoutes: RouteCollection {
                            reason: "email: '\(input.email.prefix(80))' is not an email address (local@domain.tld, at most 254 characters).",
                            field: "email")
         }
-        let now = context.clock.now()
-        if let wait = context.rateLimits.attempt(.emailStart, address: context.clientAddress(request), key: "to:" + address.normalized, now: now) {
+        let now = clock.now()
+        if let wait = throttle.attempt(.emailStart, request, key: "to:" + address.normalized) {
             var error = APIError(.tooManyRequests, code: "rate_limited", reason: "Too many sign-in emails asked for; try again in \(wait) seconds.")
             error.retryAfter = wait
             throw error
@@ -76,7 +78,7 @@ struct EmailSignInRoutes: RouteCollection {
         record.createdAt = now
         record.expiresAt = now.addingTimeInterval(Self.tokenLifetime)
         try await record.create(on: request.db)
-        var link = URLComponents(url: context.publicURL.appendingPathComponent("auth/email/verify"), resolvingAgainstBaseURL: false)
+        var link = URLComponents(url: origin.url.appendingPathComponent("auth/email/verify"), resolvingAgainstBaseURL: false)
         link?.queryItems = [URLQueryItem(name: "token", value: token)]
         let message = EmailMessage(
             to: address.normalized, subject: "Your sign-in link",
@@ -101,7 +103,7 @@ struct EmailSignInRoutes: RouteCollection {
     /// Throws 429 when this client has sent too many links that did not open
     /// (``RateLimits/Policy/wrongEmailToken``): tokens cannot be guessed at the server's speed.
     private func checkGuesses(_ request: Request) throws {
-        if let wait = context.rateLimits.isBlocked(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) {
+        if let wait = throttle.isBlocked(.wrongEmailToken, request) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
     }
@@ -116,13 +118,13 @@ struct EmailSignInRoutes: RouteCollection {
     /// client's address).
     private func consume(_ token: String, request: Request) async throws -> UsedLink? {
         let used = try await consumeToken(token, on: request.db)
-        if used == nil { _ = context.rateLimits.attempt(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) }
+        if used == nil { _ = throttle.attempt(.wrongEmailToken, request) }
         return used
     }
 
     private func consumeToken(_ token: String, on database: Database) async throws -> UsedLink? {
         guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
-        let now = context.clock.now()
+        let now = clock.now()
         let rows = try await sql.raw("""
             UPDATE email_login_tokens SET used_at = \(bind: now)
             WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now) RETURNING email, device_id
@@ -137,7 +139,7 @@ struct EmailSignInRoutes: RouteCollection {
         user.email = email
         user.emailVerified = true
         user.emailForwardingDisabled = false
-        user.createdAt = context.clock.now()
+        user.createdAt = clock.now()
         try await user.create(on: database)
         return user
     }
@@ -186,7 +188,7 @@ struct EmailSignInRoutes: RouteCollection {
 
     @Sendable func verifyPage(request: Request) async throws -> Response {
         let token = (try? request.query.get(String.self, at: "token")) ?? ""
-        let now = context.clock.now()
+        let now = clock.now()
         let valid = try await EmailLoginToken.query(on: request.db).filter(\.$tokenHash == BearerSecret.digest(token))
             .filter(\.$usedAt == nil).filter(\.$expiresAt > now).first()
         guard let valid else { return Self.expired() }
@@ -208,7 +210,7 @@ struct EmailSignInRoutes: RouteCollection {
                                                   paragraphs: ["Open the sign-in link from your email directly, then press the button on its page."]))
         }
         let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
-        if let wait = context.rateLimits.isBlocked(.wrongEmailToken, address: context.clientAddress(request), now: context.clock.now()) {
+        if let wait = throttle.isBlocked(.wrongEmailToken, request) {
             let response = Self.page(.tooManyRequests, HTMLPage(title: "Too many attempts", heading: "Too many attempts",
                                                                  paragraphs: ["Try again in \(wait) seconds."]))
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
@@ -221,7 +223,7 @@ struct EmailSignInRoutes: RouteCollection {
         let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, on: request.db)
         let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
                                                paragraphs: ["You are signed in on this browser as \(email). You can close this page."]))
-        let secure = context.publicURL.scheme == "https"
+        let secure = origin.isSecure
         response.cookies["handover_web_session"] = HTTPCookies.Value(
             string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
         return response
@@ -231,7 +233,7 @@ struct EmailSignInRoutes: RouteCollection {
     /// one, `Sec-Fetch-Site`) names this server. A client that sends neither (not a browser) passes.
     private func isSameOrigin(_ request: Request) -> Bool {
         if let origin = request.headers.first(name: .origin) {
-            return origin.lowercased() == Self.origin(of: context.publicURL)
+            return origin.lowercased() == Self.origin(of: self.origin.url)
         }
         if let site = request.headers.first(name: "Sec-Fetch-Site")?.lowercased() { return site == "same-origin" || site == "none" }
         return true

@@ -11,7 +11,9 @@ import Vapor
 /// that lasts as long as the run, written by ``EventStream`` (keep-alive comments, the end of the
 /// run), where the generated protocol would offer only an untyped body.
 struct LogoutRunEventRoutes: RouteCollection {
-    let context: ServerContext
+    let hub: RunEventHub
+    /// The generated API's handler: the stream is authorized as `GET /api/v1/logout-runs/{id}` is.
+    let api: APIHandler
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped(RequireScope(scopes: [.admin, .device])).get("logout-runs", ":runID", "events", use: events)
@@ -23,12 +25,12 @@ struct LogoutRunEventRoutes: RouteCollection {
         let first = try await authorizedView(request)
         let runID = first.id
         let database = request.db
-        let context = self.context
-        let changes = context.hub.subscribe(to: runID)
+        let runs = api.runs
+        let changes = hub.subscribe(to: runID)
         let sent = NIOLockedValueBox(false)
         return EventStream.response(changes: changes) {
             // The view read for authorization is the first event; later ones are read anew.
-            let view = sent.withLockedValue { $0 } ? try await context.runs(database).view(runID) : first
+            let view = sent.withLockedValue { $0 } ? try await runs(database).view(runID) : first
             sent.withLockedValue { $0 = true }
             let json = String(decoding: try JSONEncoder.api.encode(view), as: UTF8.self)
             return EventStream.Event(name: "run", data: json, isFinal: view.status.isFinished)
@@ -37,7 +39,7 @@ struct LogoutRunEventRoutes: RouteCollection {
 
     private func authorizedView(_ request: Request) async throws -> LogoutRunView {
         try await CurrentRequest.$value.withValue(request) {
-            try await APIHandler(context: context).authorizedView(request.parameters.get("runID") ?? "")
+            try await api.authorizedView(request.parameters.get("runID") ?? "")
         }
     }
 }

@@ -16,7 +16,6 @@ struct OAuthTokenRoutes: RouteCollection {
     static let deviceSecretTypes: Set<String> = ["urn:openid:params:token-type:device-secret",
                                                  "urn:x-oath:params:oauth:token-type:device-secret"]
 
-    let context: ServerContext
     let sessions: SessionAuthority
 
     struct ExchangeForm: Content {

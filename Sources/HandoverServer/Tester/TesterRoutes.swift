@@ -13,7 +13,9 @@ import Vapor
 /// lists the steps; waits live; and gives a verdict per check. With a simulated phone attached
 /// (`handover demo`), it can play a simulated app instead of a person.
 struct TesterRoutes: RouteCollection {
-    let context: ServerContext
+    let auth: DashboardAuth
+    let hub: RunEventHub
+    let launch: TesterLaunch
 
     func boot(routes: RoutesBuilder) throws {
         let tester = routes.grouped("tester")
@@ -25,19 +27,17 @@ struct TesterRoutes: RouteCollection {
         tester.get("cb", ":testID", ":round", ":outcome", use: callback)
     }
 
-    private var dashboard: DashboardRoutes { DashboardRoutes(context: context) }
-
-    private func tester(_ request: Request) -> ConformanceTester { context.tester(request.db) }
+    private func tester(_ request: Request) -> ConformanceTester { launch.tester(request.db) }
 
     // MARK: Pages
 
     @Sendable func home(_ request: Request) async throws -> Response {
-        try await dashboard.signedIn(request) { session in try await homePage(request, session: session, error: nil, status: .ok) }
+        try await auth.signedIn(request) { session in try await homePage(request, session: session, error: nil, status: .ok) }
     }
 
     private func homePage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let recent = try await tester(request).recent(limit: 10)
-        let simulator = context.testerSimulator
+        let simulator = launch.simulator
         return DashboardLayout.page("ULC conformance tester", signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("p") {
@@ -88,14 +88,14 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
-        try await dashboard.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let simulate = (try? request.content.get(String.self, at: "simulate")).flatMap { $0.isEmpty ? nil : $0 }
             let action = ((try? request.content.get(String.self, at: "action")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let allowlist = (try? request.content.get(String.self, at: "allowlist")) == "1"
             do {
-                let id = try await Self.createTest(action: action.isEmpty ? nil : action, declaresAllowlist: allowlist,
-                                                   simulate: simulate, budgetSeconds: 20, context: context, database: request.db)
+                let id = try await launch.createTest(action: action.isEmpty ? nil : action, declaresAllowlist: allowlist,
+                                                   simulate: simulate, budgetSeconds: 20, database: request.db)
                 return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
@@ -104,47 +104,9 @@ struct TesterRoutes: RouteCollection {
         }
     }
 
-    /// Creates a test (and, with `simulate`, a simulated app and the task that plays it); the
-    /// dashboard and `handover tester run` both come here. Throws a ``HandoverCore/DomainError`` naming the field.
-    static func createTest(action: String?, declaresAllowlist: Bool, simulate: String?, budgetSeconds: Int,
-                           context: ServerContext, database: Database) async throws -> UUID {
-        var action = action
-        var allowlist = declaresAllowlist
-        var simulator: (any TesterSimulator)?
-        if let simulate {
-            guard let available = context.testerSimulator else {
-                throw DomainError.invalid("simulate", "this server has no simulated phone; run `handover demo` or `handover tester run --simulate`")
-            }
-            guard available.behaviours.contains(simulate) else {
-                throw DomainError.invalid("simulate", "'\(simulate)' is not a behaviour; accepted: \(available.behaviours.joined(separator: ", "))")
-            }
-            let host = context.testerCallbackOrigin.host ?? "localhost"
-            do {
-                let app = try await available.installApp(behaviour: simulate, allowedCallbackHost: host)
-                action = app.actionURL
-                allowlist = app.declaresAllowlist
-            } catch {
-                throw DomainError(.storage, code: "simulator_failed", reason: "The simulated app could not be installed: \(error)")
-            }
-            simulator = available
-        }
-        guard let action, !action.isEmpty else {
-            throw DomainError.invalid("action", "give the app's logout action URL, such as https://mail.example.com/ulc/logout")
-        }
-        try AppRegistrar.Input.checkLogoutAction(action, policy: context.logoutActionPolicy, field: "action")
-        guard let client = context.outboundClient else { throw DomainError(.storage, code: "no_client", reason: "No HTTP client.") }
-        let report = await TesterAssociationCheck(client: client, developerMode: context.developerMode).check(action: action)
-        let tester = context.tester(database)
-        let id = try await tester.create(action: action, declaresAllowlist: allowlist, budgetSeconds: budgetSeconds,
-                                         simulatedBehaviour: simulate, association: report)
-        if let simulator {
-            context.detachedWork.start { await tester.drive(id, simulator: simulator) }
-        }
-        return id
-    }
 
     @Sendable func show(_ request: Request) async throws -> Response {
-        try await dashboard.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             guard let id = request.parameters.get("testID", as: UUID.self), let test = try await tester(request).snapshot(id) else {
                 throw DashboardError.notFound("No test with that id.")
             }
@@ -166,11 +128,11 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func live(_ request: Request) async throws -> Response {
-        guard let session = try await DashboardAuth.session(request, context: context) else { throw Abort(.unauthorized) }
+        guard let session = try await auth.session(request) else { throw Abort(.unauthorized) }
         guard let id = request.parameters.get("testID", as: UUID.self) else { throw Abort(.notFound) }
         let tester = self.tester(request)
         let csrf = session.csrfToken
-        return EventStream.response(changes: context.hub.subscribe(to: id)) {
+        return EventStream.response(changes: hub.subscribe(to: id)) {
             guard let test = try await tester.snapshot(id) else {
                 return EventStream.Event(name: "done", data: HTML("This test no longer exists.").rendered, isFinal: true)
             }
@@ -240,7 +202,7 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func startRound(_ request: Request) async throws -> Response {
-        try await dashboard.signedIn(request) { session in
+        try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             guard let id = request.parameters.get("testID", as: UUID.self), let snapshot = try await tester(request).snapshot(id) else {
                 throw DashboardError.notFound("No test with that id.")

@@ -1,0 +1,39 @@
+import Foundation
+import HandoverCore
+import Vapor
+
+/// The server's rate limits (``RateLimits``) as a request meets them: who is asking, by the
+/// client's address (``clientAddress(_:)``), and when, by the server's clock.
+struct Throttle: Sendable {
+    let limits: RateLimits
+    let clock: ServerClock
+    /// Whether the client address is taken from `X-Forwarded-For` (a trusted TLS proxy in front).
+    let trustsForwardedFor: Bool
+
+    /// The client's address for rate limits: the peer's, or behind a trusted proxy
+    /// (``ServerConfiguration/trustsForwardedFor``) the last address in `X-Forwarded-For`, the
+    /// one the proxy itself added.
+    func clientAddress(_ request: Request) -> String {
+        if trustsForwardedFor, let forwarded = request.headers[.xForwardedFor].last?.split(separator: ",").last {
+            let address = forwarded.trimmingCharacters(in: .whitespaces)
+            if !address.isEmpty { return address }
+        }
+        return request.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Counts one attempt of `request` (``RateLimits/attempt(_:address:key:now:)``); the seconds
+    /// to wait when a limit is reached, else nil.
+    func attempt(_ policy: RateLimits.Policy, _ request: Request, key: String? = nil) -> Int? {
+        limits.attempt(policy, address: clientAddress(request), key: key, now: clock.now())
+    }
+
+    /// Whether `request`'s address is over the limit now, without counting.
+    func isBlocked(_ policy: RateLimits.Policy, _ request: Request) -> Int? {
+        limits.isBlocked(policy, address: clientAddress(request), now: clock.now())
+    }
+
+    /// Throws a rate-limited `DomainError` (429, `Retry-After`) when ``attempt(_:_:key:)`` refuses.
+    func check(_ policy: RateLimits.Policy, _ request: Request, key: String? = nil) throws {
+        try limits.check(policy, address: clientAddress(request), key: key, now: clock.now())
+    }
+}

@@ -1,0 +1,32 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// The shift change's writes, many to a transaction (group commit): callbacks, and run starts.
+struct RunCommits: Sendable {
+    /// The logout runs on a database, as the server configured them.
+    let runs: @Sendable (Database) -> LogoutRunService
+    let clock: ServerClock
+    private let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
+    private let starts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
+
+    init(runs: @escaping @Sendable (Database) -> LogoutRunService, clock: ServerClock) {
+        self.runs = runs
+        self.clock = clock
+    }
+
+    /// Records a callback through the group-commit writer; returns once it is committed.
+    func record(_ callback: LogoutRunService.Callback, on application: Application) async throws -> LogoutRunService.Recording {
+        let runs = runs(application.db)
+        return try await callbacks.submit((callback, clock.now()), writers: runs.groupCommitWriters) { await runs.record($0) }
+    }
+
+    /// Starts a run through the group-commit writer; returns once it is committed.
+    func start(_ start: LogoutRunService.RunStart, on application: Application) async throws -> LogoutRunView {
+        let runs = runs(application.db)
+        let reads = application.readDB
+        return try await starts.submit(start, writers: runs.groupCommitWriters) { await runs.createRuns($0, readingAppsOn: reads) }
+    }
+}
