@@ -98,6 +98,17 @@ let package = Package(
             dependencies: [
                 "HandoverProtocol",
                 "LinkCallbacks",
+                "SessionTokens",
+                "AppleSignIn",
+                server("AsyncHTTPClient", "async-http-client"),
+                "OutboundHTTP",
+                "MDMConnectors",
+                "OutOfBand",
+                "APNs",
+                "UniversalLinks",
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("FluentKit", "fluent-kit"),
                 server("SQLKit", "sql-kit"),
@@ -122,6 +133,7 @@ let package = Package(
                 "APNs",
                 "OutboundHTTP",
                 "MDMConnectors",
+                "Mail",
                 server("Vapor", "vapor"),
                 server("Fluent", "fluent"),
                 server("FluentSQLiteDriver", "fluent-sqlite-driver"),
@@ -223,6 +235,17 @@ let package = Package(
         ),
         // An APNs provider client (HTTP/2 through async-http-client, ES256 provider tokens with
         // swift-crypto; no Vapor).
+        // Mail for sign-in links: a small SMTP client (STARTTLS or implicit TLS, AUTH PLAIN) and
+        // a drop folder for development. No Vapor.
+        .target(
+            name: "Mail",
+            dependencies: [
+                "HandoverCore",
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
+            ]
+        ),
         // One HTTP exchange with a peer we do not control (a webhook receiver, a backend, an
         // MDM): the reply read up to a limit, the whole exchange within a timeout. No Vapor.
         .target(
@@ -352,6 +375,7 @@ let package = Package(
             dependencies: [
                 "HandoverServer",
                 "HandoverCore",
+                "Mail",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 "HandoverClient",

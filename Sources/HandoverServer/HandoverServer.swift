@@ -3,6 +3,7 @@ import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
+import Mail
 import HandoverCore
 import LinkCallbacks
 import SessionTokens
@@ -213,7 +214,8 @@ public final class HandoverServer: Sendable {
             let claimsEmailSignIn = mailer != nil
             let appRegistrar: @Sendable () -> AppRegistrar = {
                 AppRegistrar(clock: clock, actionPolicy: actionPolicy, targets: targets,
-                             files: AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn), cache: associationFiles)
+                             files: AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn),
+                             filesChanged: { associationFiles.invalidate() })
             }
             let throttle = Throttle(limits: RateLimits(), clock: clock, trustsForwardedFor: configuration.trustsForwardedFor)
             let idleMemory = IdleMemoryRelease()

@@ -45,12 +45,21 @@ import Testing
         #expect(!reachable.packages.contains("swift-nio-http2") && !reachable.packages.contains("swift-certificates"))
     }
 
-    /// The domain core knows nothing of HTTP: no Vapor, no Fluent's Vapor integration.
+    /// The domain core knows nothing of HTTP serving: no Vapor, no Fluent's Vapor integration, no
+    /// server target; only the contract and the Vapor-free protocol targets beneath it (issue 38).
     @Test func theDomainCoreDoesNotReachVapor() throws {
         let reachable = Self.reachable(fromTargets: ["HandoverCore"], manifest: try Self.manifest())
         let (packages, local) = (reachable.packages, reachable.targets.subtracting(["HandoverCore"]))
         #expect(!packages.contains("vapor") && !packages.contains("fluent"), "\(packages)")
-        #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks"]), "\(local)")
+        #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks", "SessionTokens", "AppleSignIn", "OutOfBand", "APNs",
+                                    "UniversalLinks", "OutboundHTTP", "MDMConnectors"]), "\(local)")
+    }
+
+    /// Mail (SMTP and the drop folder) is an adapter beneath the server, above the domain: no Vapor.
+    @Test func mailDoesNotReachVaporOrTheServer() throws {
+        let reachable = Self.reachable(fromTargets: ["Mail"], manifest: try Self.manifest())
+        #expect(!reachable.packages.contains("vapor") && !reachable.packages.contains("fluent"), "\(reachable.packages)")
+        #expect(!reachable.targets.contains("HandoverServer"), "\(reachable.targets)")
     }
 
     /// The domain's own tests run it without the server (issue 38): no Vapor, no Fluent's Vapor

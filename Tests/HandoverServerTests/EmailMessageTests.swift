@@ -1,4 +1,5 @@
 @testable import HandoverServer
+import Mail
 import Testing
 
 /// The message the server mails: no header can be split by a line break, whatever it holds.

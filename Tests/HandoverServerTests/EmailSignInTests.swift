@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import Mail
 import HandoverServer
 import Testing
 

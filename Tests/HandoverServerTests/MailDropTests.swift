@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import Mail
 import HandoverClient
 import HandoverServer
 import Testing

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOEmbedded
+import Mail
 import Testing
 @testable import HandoverServer
 

@@ -24,7 +24,11 @@ extension APIHandler {
     func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {
         let change = switch input.body { case .json(let body): body }
         let app = try await find(RegisteredApp.self, input.path.appID, "app")
-        try await appRegistrar().update(app, with: change, on: try CurrentRequest.request.db)
+        let domainChange = AppRegistrar.Change(logoutMethod: change.logoutMethod.flatMap { LogoutMethod(rawValue: $0.rawValue) },
+                                               logoutAction: change.logoutAction, deadlineSeconds: change.deadlineSeconds,
+                                               maxReissues: change.maxReissues, backchannelLogoutURI: change.backchannelLogoutURI,
+                                               backchannelLogoutSessionRequired: change.backchannelLogoutSessionRequired)
+        try await appRegistrar().update(app, with: domainChange, on: try CurrentRequest.request.db)
         return .ok(.init(body: .json(try AppView(app))))
     }
 
@@ -88,7 +92,7 @@ extension APIHandler {
 
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let body = switch input.body { case .json(let body): body }
-        let (hook, secret) = try await webhookRegistrar.create(body, on: try CurrentRequest.request.db)
+        let (hook, secret) = try await webhookRegistrar.create(url: body.url, events: body.events, secret: body.secret, on: try CurrentRequest.request.db)
         return .created(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Mail
 import HandoverCore
 import HandoverProtocol
 import LinkCallbacks
@@ -199,16 +200,11 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// A setting that cannot be used, with what would be accepted.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public var setting: String
-    public var problem: String
-    public var accepted: String
-    public var description: String { "\(setting): \(problem). Accepted: \(accepted)." }
+/// A setting that cannot be used, with what would be accepted (``HandoverCore/ConfigurationError``).
+public typealias ConfigurationError = HandoverCore.ConfigurationError
 
-    public init(setting: String, problem: String, accepted: String) {
-        self.setting = setting
-        self.problem = problem
-        self.accepted = accepted
-    }
-}
+/// The fleet's MDM and what a hand-over asks of it (``HandoverCore/MDMConfiguration``).
+public typealias MDMConfiguration = HandoverCore.MDMConfiguration
+
+/// APNs settings for out-of-band operations sent by push (``HandoverCore/PushConfiguration``).
+public typealias PushConfiguration = HandoverCore.PushConfiguration

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import Mail
 import HandoverCore
 import HandoverProtocol
 import NIOCore

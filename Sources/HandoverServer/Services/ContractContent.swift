@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import HandoverProtocol
 import Vapor
 
@@ -9,3 +10,22 @@ extension LogoutRunView: Content {}
 extension APIErrorBody: Content {}
 
 extension SessionGrant: Content {}
+
+// The domain's out-of-band views and inputs, as the plain routes read and answer them.
+extension OperationView: Content {}
+
+extension EnrolledDeviceView: Content {}
+
+extension NewOperation: Content {}
+
+extension AppRegistrar.Input: Content {}
+
+// The generated API names the domain's views in its schema overrides (`openapi.yaml`'s
+// `x-swift-type`s): unqualified, so this module gives it the names.
+typealias OperationView = HandoverCore.OperationView
+typealias EnrolledDeviceView = HandoverCore.EnrolledDeviceView
+typealias CallbackAllowlistView = HandoverCore.CallbackAllowlistView
+typealias OutOfBandLockView = HandoverCore.OutOfBandLockView
+typealias NewOperation = HandoverCore.NewOperation
+typealias AllowlistUpdate = HandoverCore.AllowlistUpdate
+typealias AppRegistrar = HandoverCore.AppRegistrar

@@ -1,0 +1,165 @@
+import FluentKit
+import Foundation
+import Logging
+import HandoverProtocol
+import MDMConnectors
+import SQLKit
+
+/// Sends the MDM commands that are due (the `mdm_commands` outbox), up to ``width`` at a time.
+///
+/// Each is leased first with a conditional update, so two instances never send the same attempt;
+/// a crash mid-attempt leaves it pending, and after its lease (a minute) the MDM is asked whether
+/// it has the command already before it is sent again.
+/// - The MDM accepted it: sent, with its answer, in the device's history.
+/// - 429: tried again after the MDM's Retry-After.
+/// - No answer, a 5xx, a 401 after the token was renewed once: back-off (2, 4, 8 … s), then
+///   failed after ``MDMConfiguration/maxAttempts``, in the history and on the dashboard.
+/// - Refused (no such device, a 400): failed at once.
+/// In a dry run, what would be sent is recorded instead, and nothing is sent.
+package struct MDMCommandDispatcher: Sendable {
+    package let database: Database
+    package let configuration: MDMConfiguration
+    /// Nil for the webhook connector: the command goes to the webhook outbox.
+    package let connector: (any MDMConnector)?
+    package let clock: ServerClock
+    package let logger: Logger
+    package var width = 8
+
+    /// The outbox's lease, count and record (shared with the other kinds of delivery). A lease is
+    /// a minute: an MDM's API may be slow, and a crash mid-attempt is found by asking the MDM.
+    private var outbox: DeliveryOutbox {
+        DeliveryOutbox(table: MDMCommand.schema, pendingStatus: MDMCommandState.pending.rawValue, lease: 60,
+                       maxAttempts: configuration.maxAttempts)
+    }
+
+    @discardableResult
+    package func deliverDue(limit: Int = 100) async throws -> Int {
+        let now = clock.now()
+        let due = try await MDMCommand.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
+            .sort(\.$nextAttemptAt).limit(limit).all()
+        guard let sql = database as? any SQLDatabase else { return 0 }
+        return try await countConcurrently(due, width: width) { try await lease($0, now: now, sql: sql) }
+    }
+
+    private func lease(_ command: MDMCommand, now: Date, sql: any SQLDatabase) async throws -> Bool {
+        guard let id = command.id else { return false }
+        // The attempt is counted as it is leased: one that a crash cuts off still counts.
+        let leased = try await outbox.lease(id, version: command.version, at: now, sql: sql, setting: [.init("in_flight_since", now)])
+        guard leased != .taken, let device = try await Device.find(command.deviceID, on: database) else { return false }
+        // The device's state now, not when the command was written: one back in service is
+        // locked, put in Lost Mode or erased by no one.
+        if device.status == .inService {
+            try await database.transaction { db in
+                guard let sql = db as? any SQLDatabase else { return }
+                try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: device.status, actor: DeviceLifeCycle.serverActor,
+                                                 on: sql, now: clock.now())
+            }
+            return true
+        }
+        guard case .attempt(let attempt) = leased else {
+            try await record(.failure(.transient(status: nil, detail: "the last attempt was cut off by a server stop")), for: command, id: id,
+                             device: device, attempt: configuration.maxAttempts, request: nil)
+            return true
+        }
+        let request = MDMCommandRequest(action: command.action, deviceName: device.name, serialNumber: device.serialNumber,
+                                        mdmDeviceID: device.mdmDeviceID, message: configuration.message,
+                                        phoneNumber: configuration.phoneNumber, footnote: configuration.footnote)
+        var outcome: Result<String, MDMFailure>
+        if configuration.dryRun {
+            outcome = .success("dry run: would send " + (connector?.describe(request) ?? "a device.mdm_command webhook event"))
+        } else if let connector {
+            do {
+                // The last attempt was cut off by a crash: the MDM may have the command already.
+                if let since = command.inFlightSince,
+                   let found = try await connector.findSent(request, since: since.addingTimeInterval(-5)) {
+                    outcome = .success(found + " (its earlier attempt was interrupted; not sent again)")
+                } else {
+                    outcome = .success(try await connector.send(request))
+                }
+            } catch let failure as MDMFailure {
+                outcome = .failure(failure)
+            } catch {
+                outcome = .failure(.transient(status: nil, detail: "\(error)"))
+            }
+        } else {
+            outcome = .success("sent to the webhooks subscribed to device.mdm_command")
+        }
+        try await record(outcome, for: command, id: id, device: device, attempt: attempt, request: request)
+        return true
+    }
+
+    private func record(_ outcome: Result<String, MDMFailure>, for command: MDMCommand, id: UUID, device: Device, attempt: Int,
+                        request: MDMCommandRequest?) async throws {
+        let finished = clock.now()
+        let decision = decide(outcome, attempt: attempt, at: finished)
+        let (status, nextAttempt, answer, statusCode, failureText, history) =
+            (decision.status, decision.nextAttempt, decision.answer, decision.statusCode, decision.failureText, decision.history)
+        try await database.transaction { db in
+            // The update first: on SQLite a transaction must write before it reads.
+            guard let sql = db as? any SQLDatabase else { return }
+            try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failureText,
+                                    nextAttemptAt: nextAttempt, sql: sql,
+                                    setting: [.init("answer", answer), .init("sent_at", status == .sent || status == .dryRun ? finished : nil),
+                                              .init("in_flight_since", Date?.none)])
+            if connector == nil, status == .sent {
+                try await WebhookOutbox.enqueue("device.mdm_command", run: nil, deviceID: command.deviceID,
+                                                reason: "\(command.action.rawValue) \(request?.serialNumber ?? "")", on: db, now: finished)
+            }
+            if let (event, text) = history {
+                let entry = DeviceHistoryEntry()
+                entry.deviceID = command.deviceID
+                entry.event = event
+                entry.fromStatus = device.status
+                entry.toStatus = device.status
+                entry.reason = String(text.prefix(1000))
+                entry.actor = DeviceLifeCycle.serverActor
+                entry.createdAt = finished
+                try await entry.create(on: db)
+            }
+        }
+        if case .failure(let failure) = outcome {
+            logger.warning("MDM command failed", metadata: ["device": "\(device.name)", "attempt": "\(attempt)", "error": "\(failure.detail)"])
+        }
+    }
+
+    /// What an attempt's outcome makes of the command.
+    package struct Decision {
+        package var status = MDMCommandState.pending
+        package var nextAttempt: Date
+        package var answer: String?
+        package var statusCode: Int?
+        package var failureText: String?
+        package var history: (DeviceHistoryEvent, String)?
+    }
+
+    package func decide(_ outcome: Result<String, MDMFailure>, attempt: Int, at finished: Date) -> Decision {
+        var decision = Decision(nextAttempt: finished)
+        switch outcome {
+        case .success(let text):
+            decision.status = configuration.dryRun ? .dryRun : .sent
+            decision.answer = String(text.prefix(1000))
+            decision.history = (.mdmCommandSent, text)
+        case .failure(let failure):
+            decision.statusCode = failure.status
+            decision.failureText = String(failure.detail.prefix(500))
+            switch failure {
+            case .retryAfter(let seconds, _) where attempt < configuration.maxAttempts:
+                decision.nextAttempt = finished.addingTimeInterval(TimeInterval(seconds))
+            case .transient where attempt < configuration.maxAttempts:
+                decision.nextAttempt = finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt))
+            default:
+                decision.status = .failed
+                decision.history = (.mdmCommandFailed, "after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(failure.detail)")
+            }
+        }
+        return decision
+    }
+
+    package init(database: Database, configuration: MDMConfiguration, connector: (any MDMConnector)?, clock: ServerClock, logger: Logger) {
+        self.database = database
+        self.configuration = configuration
+        self.connector = connector
+        self.clock = clock
+        self.logger = logger
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HandoverProtocol
+
+/// The fleet's MDM and what to ask of it when a device goes out of service or overdue.
+///
+/// Set with `HANDOVER_MDM` (`jamf`, `intune` or `webhook`), `HANDOVER_MDM_ACTION` (`lock`,
+/// `lost_mode` or `erase`; erase waits for a person to confirm it on the dashboard),
+/// `HANDOVER_MDM_MESSAGE`, `HANDOVER_MDM_PHONE` and `HANDOVER_MDM_FOOTNOTE` (shown on the locked
+/// screen), `HANDOVER_MDM_DRY_RUN=1` (record what would be sent; send nothing), and the
+/// connector's credentials:
+/// - Jamf Pro: `HANDOVER_MDM_URL` (`https://yourserver.jamfcloud.com`), `HANDOVER_MDM_CLIENT_ID`,
+///   `HANDOVER_MDM_CLIENT_SECRET` (an API client with the "Send Mobile Device Remote Wipe / Lost
+///   Mode / Lock" and "Read Mobile Devices" privileges);
+/// - Intune: `HANDOVER_MDM_TENANT` (the Entra tenant id), `HANDOVER_MDM_CLIENT_ID`,
+///   `HANDOVER_MDM_CLIENT_SECRET` (an app registration with the application permission
+///   `DeviceManagementManagedDevices.PrivilegedOperations.All` and `…ReadWrite.All`);
+/// - webhook: nothing more; the command goes to webhooks subscribed to `device.mdm_command`.
+///
+/// `docs/mdm.md` has the set-up and the vendors' reference pages.
+public struct MDMConfiguration: Sendable {
+    public enum Connector: Sendable, Equatable {
+        case jamf(baseURL: URL, clientID: String, clientSecret: String)
+        /// `loginBaseURL` and `graphBaseURL` are Microsoft's unless a test points them elsewhere.
+        case intune(tenantID: String, clientID: String, clientSecret: String, loginBaseURL: URL, graphBaseURL: URL)
+        case webhook
+
+        public var name: String {
+            switch self {
+            case .jamf: "jamf"
+            case .intune: "intune"
+            case .webhook: "webhook"
+            }
+        }
+    }
+
+    public var connector: Connector
+    public var action: MDMAction
+    /// On the locked screen (lock and Lost Mode).
+    public var message: String?
+    public var phoneNumber: String?
+    public var footnote: String?
+    public var dryRun: Bool = false
+    /// Attempts before a command is shown as failed (back-off doubles from 2 s).
+    public var maxAttempts: Int = 8
+
+    public init(connector: Connector, action: MDMAction, message: String? = nil, phoneNumber: String? = nil, footnote: String? = nil,
+                dryRun: Bool = false) {
+        self.connector = connector
+        self.action = action
+        self.message = message
+        self.phoneNumber = phoneNumber
+        self.footnote = footnote
+        self.dryRun = dryRun
+    }
+
+    /// Reads the `HANDOVER_MDM_*` variables; nil when `HANDOVER_MDM` is not set.
+    package static func fromEnvironment(_ environment: [String: String]) throws -> MDMConfiguration? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let kind = value("HANDOVER_MDM") else { return nil }
+        func required(_ name: String, _ accepted: String) throws -> String {
+            guard let text = value(name) else {
+                throw ConfigurationError(setting: name, problem: "is missing (needed with HANDOVER_MDM=\(kind))", accepted: accepted)
+            }
+            return text
+        }
+        func url(_ name: String, default fallback: String? = nil) throws -> URL {
+            let text = value(name) ?? fallback
+            guard let text, let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text),
+                  let scheme = url.scheme?.lowercased(), scheme == "https" || (scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(url.host ?? "")),
+                  url.host != nil, url.query == nil else {
+                throw ConfigurationError(setting: name, problem: "'\(text ?? "")' is not an https URL", accepted: "https://yourserver.jamfcloud.com (http only on loopback)")
+            }
+            return url
+        }
+        let connector: Connector
+        switch kind.lowercased() {
+        case "jamf":
+            connector = .jamf(baseURL: try url("HANDOVER_MDM_URL"),
+                              clientID: try required("HANDOVER_MDM_CLIENT_ID", "the Jamf Pro API client's id"),
+                              clientSecret: try required("HANDOVER_MDM_CLIENT_SECRET", "the Jamf Pro API client's secret"))
+        case "intune":
+            let tenant = try required("HANDOVER_MDM_TENANT", "the Entra tenant id (a GUID) or domain")
+            guard tenant.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else {
+                throw ConfigurationError(setting: "HANDOVER_MDM_TENANT", problem: "'\(tenant)' is not a tenant", accepted: "the Entra tenant id (a GUID) or domain")
+            }
+            connector = .intune(tenantID: tenant, clientID: try required("HANDOVER_MDM_CLIENT_ID", "the app registration's client id"),
+                                clientSecret: try required("HANDOVER_MDM_CLIENT_SECRET", "the app registration's client secret"),
+                                loginBaseURL: try url("HANDOVER_MDM_LOGIN_URL", default: "https://login.microsoftonline.com"),
+                                graphBaseURL: try url("HANDOVER_MDM_GRAPH_URL", default: "https://graph.microsoft.com"))
+        case "webhook":
+            connector = .webhook
+        default:
+            throw ConfigurationError(setting: "HANDOVER_MDM", problem: "'\(kind)' is not a connector", accepted: "jamf, intune or webhook")
+        }
+        let actionText = try required("HANDOVER_MDM_ACTION", "lock, lost_mode or erase")
+        guard let action = MDMAction(rawValue: actionText.lowercased()) else {
+            throw ConfigurationError(setting: "HANDOVER_MDM_ACTION", problem: "'\(actionText)' is not an action", accepted: "lock, lost_mode or erase")
+        }
+        var configuration = MDMConfiguration(connector: connector, action: action, message: value("HANDOVER_MDM_MESSAGE"),
+                                             phoneNumber: value("HANDOVER_MDM_PHONE"), footnote: value("HANDOVER_MDM_FOOTNOTE"))
+        if action == .lostMode, configuration.message == nil, configuration.phoneNumber == nil {
+            throw ConfigurationError(setting: "HANDOVER_MDM_MESSAGE", problem: "Lost Mode needs a message or a phone number (HANDOVER_MDM_PHONE)",
+                                     accepted: "the text shown on the locked screen, such as 'Return to the ward 7 desk'")
+        }
+        for (name, text) in [("HANDOVER_MDM_MESSAGE", configuration.message), ("HANDOVER_MDM_PHONE", configuration.phoneNumber),
+                             ("HANDOVER_MDM_FOOTNOTE", configuration.footnote)] {
+            if let text, text.count > 200 || text.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                throw ConfigurationError(setting: name, problem: "is longer than 200 characters or holds control characters", accepted: "one short line")
+            }
+        }
+        if let dry = value("HANDOVER_MDM_DRY_RUN") {
+            switch dry.lowercased() {
+            case "1", "true", "yes", "on": configuration.dryRun = true
+            case "0", "false", "no", "off": configuration.dryRun = false
+            default: throw ConfigurationError(setting: "HANDOVER_MDM_DRY_RUN", problem: "'\(dry)' is not a switch", accepted: "1 or 0")
+            }
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,35 @@
+import FluentKit
+import Foundation
+
+/// A stored API key: only its SHA-256 hash is kept; the key itself is shown once at creation.
+package final class APIKey: Model, @unchecked Sendable {
+    package static let schema = "api_keys"
+
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "name") package var name: String
+    @Field(key: "scope") package var scope: String
+    @Field(key: "key_hash") package var keyHash: String
+    @Field(key: "key_prefix") package var keyPrefix: String
+    @OptionalField(key: "device_id") package var deviceID: UUID?
+    @Field(key: "created_at") package var createdAt: Date
+    @OptionalField(key: "revoked_at") package var revokedAt: Date?
+
+    package init() {}
+
+    package init(name: String, scope: APIKeyScope, keyHash: String, keyPrefix: String, deviceID: UUID?, createdAt: Date) {
+        self.name = name
+        self.scope = scope.rawValue
+        self.keyHash = keyHash
+        self.keyPrefix = keyPrefix
+        self.deviceID = deviceID
+        self.createdAt = createdAt
+    }
+}
+
+/// What a key may do.
+public enum APIKeyScope: String, Codable, Sendable, CaseIterable {
+    /// Everything: the registry, every device's runs, webhooks.
+    case admin
+    /// One device: start its own logout runs, read them, report callbacks.
+    case device
+}

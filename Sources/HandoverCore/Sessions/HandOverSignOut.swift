@@ -1,0 +1,73 @@
+import FluentKit
+import Foundation
+import SQLKit
+
+/// The server's part of a hand-over (``HandoverCore/HandOverSteps``), written in the transaction
+/// that starts the devices' runs:
+/// - the Native SSO device secrets bound to each device, and every session from them;
+/// - every other session signed in with the device (browser sessions its enrolled phone approved
+///   included), each backend told by Back-Channel Logout through the outbox;
+/// - the enrolled phone's pushes;
+/// - the backend-only items of the new run that had nobody signed in: done at once.
+///
+/// One statement first asks which devices of the batch have anything to end: most devices of a
+/// shift change have nobody signed in by Native SSO and no enrolled phone, and then nothing else
+/// is asked of the writer.
+package struct HandOverSignOut: HandOverSteps {
+    package let sessions: SessionAuthority
+    /// The runs (for settling backend-only items); their own ``LogoutRunService/handOver`` is not used.
+    package let runs: LogoutRunService
+
+    package func devicesChangeHands(_ handOvers: [HandOverStart], on db: any Database) async throws -> HandOverAftermath {
+        guard let sql = db as? any SQLDatabase, !handOvers.isEmpty else { return .none }
+        let now = sessions.clock.now()
+        let devices = Array(Set(handOvers.map(\.device)))
+        let rows = try await sql.raw("""
+            SELECT device_id AS device FROM device_secrets WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
+            UNION SELECT device_id FROM user_sessions WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
+            UNION SELECT fleet_device_id FROM enrolled_devices WHERE fleet_device_id IN (\(binds: devices)) AND push_token_active = \(bind: true)
+            """).all()
+        let occupied = Set(try rows.map { try $0.decode(column: "device", as: UUID.self) })
+        var ended: [UUID] = []
+        for start in handOvers where occupied.contains(start.device) {
+            ended += try await signOut(start.device, run: start.run.id, on: sql, db: db, now: now)
+        }
+        // Backend-only items (pending, without a link) whose device had nobody signed in are done.
+        var changed = Set<UUID>()
+        var finished: [FinishedRun] = []
+        for start in handOvers where start.run.items.contains(where: { $0.isPending && $0.link == nil }) {
+            let settled = try await BackendOnlyItems.settle(run: start.run.id, runs: runs, on: db)
+            if settled.items > 0 { changed.insert(start.run.id) }
+            finished += settled.finishedRuns
+        }
+        let announced = ended.map(\.uuidString)
+        return HandOverAftermath(changedRuns: changed) { [sessions, metrics = runs.metrics, finished] in
+            sessions.announce(announced, now: now)
+            for run in finished { metrics.runsFinished(run.state.rawValue).increment() }
+        }
+    }
+
+    /// Ends what is live on one device; returns the sessions ended.
+    private func signOut(_ device: UUID, run: UUID, on sql: any SQLDatabase, db: any Database, now: Date) async throws -> [UUID] {
+        let secrets = try await sql.raw("SELECT id FROM device_secrets WHERE device_id = \(bind: device) AND revoked_at IS NULL")
+            .all().map { try $0.decode(column: "id", as: UUID.self) }
+        var ended = try await sessions.end(deviceSecrets: secrets, reason: "device_logout", deviceID: device, runID: run, on: db, now: now)
+        let signedIn = try await sql.raw("SELECT id FROM user_sessions WHERE device_id = \(bind: device) AND revoked_at IS NULL")
+            .all().map { try $0.decode(column: "id", as: UUID.self) }
+        try await sessions.end(sessions: signedIn, reason: "device_logout", deviceID: device, runID: run, on: db, now: now)
+        ended += signedIn
+        // The phone the previous user enrolled stops receiving their operations by push.
+        try await sql.raw("""
+            UPDATE enrolled_devices SET push_token_active = \(bind: false)
+            WHERE fleet_device_id = \(bind: device) AND push_token_active = \(bind: true)
+            """).run()
+        // PostgreSQL: the other instances hear of it at COMMIT (a NOTIFY in a transaction waits for it).
+        await sessions.notifyOthers(ended, on: db)
+        return ended
+    }
+
+    package init(sessions: SessionAuthority, runs: LogoutRunService) {
+        self.sessions = sessions
+        self.runs = runs
+    }
+}

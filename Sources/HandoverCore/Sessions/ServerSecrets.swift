@@ -1,0 +1,63 @@
+import Crypto
+import FluentKit
+import Foundation
+import LinkCallbacks
+import SessionTokens
+
+/// Secrets made once, on first start, and kept in the database so every instance shares them.
+///
+/// Every secret the server keeps in its database (the callback-nonce key here, webhook signing
+/// secrets, Apple refresh tokens, session signing keys) is sealed with the at-rest encryption
+/// key (``EncryptionKeyFile``), so a copy of the database alone reveals none of them.
+package enum ServerSecrets {
+    package static let nonceKeyName = "callback_nonce_key"
+    /// Marks a sealed value in columns that held clear text before secrets were sealed.
+    package static let sealedPrefix = "sealed:v1:"
+
+    /// The callback-nonce key, created if this is the first start. A key stored in clear text by
+    /// an older version is sealed in place.
+    package static func nonceKey(on database: Database, sealer: SecretSealer) async throws -> SymmetricKey {
+        if let existing = try await ServerSetting.find(nonceKeyName, on: database) {
+            let text = try open(existing.value, sealer: sealer)
+            if !existing.value.hasPrefix(sealedPrefix) {
+                existing.value = try seal(text, sealer: sealer)
+                try await existing.save(on: database)
+            }
+            return SymmetricKey(data: try Base64URL.decode(text))
+        }
+        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode(Array($0)) }
+        do {
+            try await ServerSetting(key: nonceKeyName, value: try seal(fresh, sealer: sealer)).create(on: database)
+        } catch {
+            // Another instance created it first: use theirs.
+        }
+        guard let stored = try await ServerSetting.find(nonceKeyName, on: database) else {
+            throw DomainError(.storage, code: "internal_error", reason: "The server secret could not be stored.")
+        }
+        return SymmetricKey(data: try Base64URL.decode(try open(stored.value, sealer: sealer)))
+    }
+
+    /// The stored form of a secret: sealed, and marked as such.
+    package static func seal(_ secret: String, sealer: SecretSealer) throws -> String {
+        sealedPrefix + (try sealer.seal(secret))
+    }
+
+    /// A stored secret in clear: opened when sealed, as it is when an older version stored it
+    /// in clear text.
+    static func open(_ stored: String, sealer: SecretSealer) throws -> String {
+        guard stored.hasPrefix(sealedPrefix) else { return stored }
+        return try sealer.openString(String(stored.dropFirst(sealedPrefix.count)))
+    }
+
+    /// Seals the webhook secrets an older version stored in clear text; returns how many.
+    @discardableResult
+    package static func sealStoredWebhookSecrets(on database: Database, sealer: SecretSealer) async throws -> Int {
+        var sealed = 0
+        for hook in try await Webhook.query(on: database).all() where !hook.secret.hasPrefix(sealedPrefix) {
+            hook.secret = try seal(hook.secret, sealer: sealer)
+            try await hook.save(on: database)
+            sealed += 1
+        }
+        return sealed
+    }
+}
