@@ -56,11 +56,6 @@ public struct CallbackPolicy: Equatable, Hashable, Sendable {
             try check(ulc.error.absoluteString, parameter: "ulc-error", role: .callback)
         case .xCallback(let request):
             try check(request)
-        case .outOfBand(let oob):
-            switch oob.form {
-            case .universalLink(let base): try check(base.absoluteString, parameter: "link", role: .action)
-            case .xCallback(let request): try check(request)
-            }
         }
         return link
     }

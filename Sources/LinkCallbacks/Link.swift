@@ -6,24 +6,24 @@ import Foundation
 /// switch try Link(parsing: url.absoluteString) {
 /// case .universalLinkCallback(let ulc): …   // log out, then open ulc.success
 /// case .xCallback(let request): …           // run request.action
-/// case .outOfBand(let link): …              // decode link.payload
 /// }
 /// ```
 ///
-/// The kind is decided by the parameters, not the scheme: `ulc-success` makes a ULC;
-/// `dispatchTokenResponse` makes an out-of-band link; the host `x-callback-url` makes an
-/// x-callback request. So an `http:` ULC parses as a ULC, and ``CallbackPolicy`` then refuses it
-/// for its scheme, with a reason.
+/// The kind is decided by the parameters, not the scheme: `ulc-success` makes a ULC; the host
+/// `x-callback-url` makes an x-callback request. So an `http:` ULC parses as a ULC, and
+/// ``CallbackPolicy`` then refuses it for its scheme, with a reason.
+///
+/// An out-of-band link of the x-callback form (`dispatchTokenResponse` or `p` beside `x-success`…)
+/// is judged here as the x-callback request it is; its payload, and the universal-link form,
+/// are read by the `OutOfBand` module's `OperationLink`.
 public enum Link: Equatable, Hashable, Sendable {
     case universalLinkCallback(UniversalLinkCallback)
     case xCallback(XCallbackRequest)
-    case outOfBand(OutOfBandLink)
 
     /// The kinds, with the names the command line and JSON reports use.
     public enum Kind: String, Sendable, CaseIterable, Codable {
         case ulc
         case xCallback = "x-callback"
-        case outOfBand = "out-of-band"
 
         /// The kind a link's text claims to be, without checking the rest of it; `nil` when the
         /// text is not a URL or claims no kind. Useful to report what a rejected link tried to be.
@@ -34,8 +34,6 @@ public enum Link: Equatable, Hashable, Sendable {
             } ?? [])
             if names.contains("ulc-success") {
                 self = .ulc
-            } else if names.contains(OutOfBandLink.payloadParameter) {
-                self = .outOfBand
             } else if url.host?.lowercased() == "x-callback-url" {
                 self = .xCallback
             } else {
@@ -50,16 +48,14 @@ public enum Link: Equatable, Hashable, Sendable {
         let names = Set(try url.queryParameters(parameter: "link").map(\.name))
         if names.contains("ulc-success") {
             self = .universalLinkCallback(try UniversalLinkCallback(parsed: url))
-        } else if names.contains(OutOfBandLink.payloadParameter) {
-            self = .outOfBand(try OutOfBandLink(parsed: url))
         } else if url.host?.lowercased() == "x-callback-url" {
             self = .xCallback(try XCallbackRequest(parsed: url))
         } else {
             let hint = names.contains("ulc-error") || names.contains("ulc-failure")
                 ? "it has ulc-error but no ulc-success, which is what marks a ULC"
-                : "it is not a ULC, an x-callback-url request or an out-of-band link"
+                : "it is not a ULC or an x-callback-url request"
             throw LinkError(parameter: "link", problem: .unrecognizedLink, detail: hint,
-                            accepted: "https://…?ulc-success=…&ulc-error=…, scheme://x-callback-url/action?…, or a link with dispatchTokenResponse")
+                            accepted: "https://…?ulc-success=…&ulc-error=…, or scheme://x-callback-url/action?…")
         }
     }
 
@@ -68,7 +64,6 @@ public enum Link: Equatable, Hashable, Sendable {
         switch self {
         case .universalLinkCallback: .ulc
         case .xCallback: .xCallback
-        case .outOfBand: .outOfBand
         }
     }
 
@@ -77,7 +72,6 @@ public enum Link: Equatable, Hashable, Sendable {
         switch self {
         case .universalLinkCallback(let ulc): ulc.text
         case .xCallback(let request): request.text
-        case .outOfBand(let link): link.text
         }
     }
 }

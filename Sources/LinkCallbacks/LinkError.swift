@@ -53,8 +53,6 @@ public struct LinkError: Error, Equatable, Hashable, Sendable, CustomStringConve
         case tooLong = "too_long"
         /// Base64url text that is padded, uses the wrong alphabet or has stray bits.
         case invalidBase64URL = "invalid_base64url"
-        /// An out-of-band payload envelope that does not decode.
-        case invalidEnvelope = "invalid_envelope"
     }
 
     /// The parameter or part at fault: `ulc-success`, `x-error`, `link`, `action`, `allow-host`…

@@ -32,8 +32,14 @@ public struct RawURL: Equatable, Hashable, Sendable {
     ///
     /// - Parameter text: the URL as written.
     /// - Parameter parameter: the name used in errors (`ulc-success`, `link`…).
-    public init(_ text: String, parameter: String) throws(LinkError) {
-        try RawURL.checkCharacters(text, parameter: parameter)
+    /// - Parameter blamingQueryItems: whether a `%` that is not followed by two hex digits inside
+    ///   the value of a `name=value` item of the query or the fragment is blamed on that item's
+    ///   (decoded) name rather than on `parameter`. Set it when the items are the parameters of the
+    ///   link being read (`x-cancel=%zz` then names `x-cancel`); leave it off for a URL nested in
+    ///   another, whose items are not the caller's parameters. It changes whom an error names,
+    ///   never whether the text is read.
+    public init(_ text: String, parameter: String, blamingQueryItems: Bool = false) throws(LinkError) {
+        try RawURL.checkCharacters(text, parameter: parameter, blamingQueryItems: blamingQueryItems)
         var rest = Substring(text)
 
         // scheme ":"
@@ -139,8 +145,16 @@ public struct RawURL: Equatable, Hashable, Sendable {
         return try QueryParameter.parse(query: query, parameter: parameter)
     }
 
+    /// The fragment split at `&` into `name=value` items, as ``queryParameters(parameter:)``
+    /// splits the query; empty when there is no fragment. Some links carry their payload there
+    /// (`#p=…`), which keeps it out of a web server's logs.
+    public func fragmentParameters(parameter: String) throws(LinkError) -> [QueryParameter] {
+        guard let fragment, !fragment.isEmpty else { return [] }
+        return try QueryParameter.parse(query: fragment, parameter: parameter)
+    }
+
     /// Rejects characters that no URL may hold unencoded, naming the first one.
-    static func checkCharacters(_ text: String, parameter: String) throws(LinkError) {
+    static func checkCharacters(_ text: String, parameter: String, blamingQueryItems: Bool = false) throws(LinkError) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         while index < scalars.count {
@@ -158,7 +172,8 @@ public struct RawURL: Equatable, Hashable, Sendable {
             case 0x25:  // %
                 guard index + 2 < scalars.count,
                       scalars[index + 1].isASCIIHexDigit, scalars[index + 2].isASCIIHexDigit else {
-                    throw LinkError(parameter: parameter, problem: .invalidPercentEncoding,
+                    let blamed = blamingQueryItems ? itemName(holding: index, in: scalars) ?? parameter : parameter
+                    throw LinkError(parameter: blamed, problem: .invalidPercentEncoding,
                                     detail: "'%' \(position) is not followed by two hex digits",
                                     accepted: "%XX with hex digits, or %25 for a literal '%'")
                 }
@@ -179,6 +194,28 @@ public struct RawURL: Equatable, Hashable, Sendable {
             }
             index += 1
         }
+    }
+
+    /// The decoded name of the query or fragment item whose value holds the scalar at `offset`;
+    /// `nil` when the scalar is outside the query and the fragment, in an item's name, or in an
+    /// item whose name is empty or does not decode.
+    private static func itemName(holding offset: Int, in scalars: [Unicode.Scalar]) -> String? {
+        let hash = scalars.firstIndex(of: "#")
+        let question = scalars[..<(hash ?? scalars.endIndex)].firstIndex(of: "?")
+        let region: Range<Int>
+        if let hash, offset > hash {
+            region = (hash + 1)..<scalars.endIndex
+        } else if let question, offset > question {
+            region = (question + 1)..<(hash ?? scalars.endIndex)
+        } else {
+            return nil
+        }
+        let start = scalars[region.lowerBound..<offset].lastIndex(of: "&").map { $0 + 1 } ?? region.lowerBound
+        guard let equals = scalars[start..<offset].firstIndex(of: "=") else { return nil }
+        var name = String.UnicodeScalarView()
+        name.append(contentsOf: scalars[start..<equals])
+        guard let decoded = PercentEncoding.decode(String(name)), !decoded.isEmpty else { return nil }
+        return decoded
     }
 
     /// Cuts long text for an error message.

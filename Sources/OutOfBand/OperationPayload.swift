@@ -17,9 +17,18 @@ import Foundation
 /// provider's and the QR code's onlookers' screens), not authenticity: anyone can seal to a
 /// public key. Authenticity comes from the redeem step — the phone redeems only at its own
 /// server, and its signature binds the answer to the challenge and message (see `docs/out-of-band.md`).
+///
+/// A third form is the source documents' (seed 004): a ``DispatchTokenEnvelope`` as base64url
+/// JSON, which a link carries in `dispatchTokenResponse` (never in `p`, a push or a bare QR
+/// code). It holds another system's token and redeem URL, not a Handover operation, so it is read
+/// and written but not opened.
 public enum OperationPayload: Sendable, Hashable {
+    /// `v1.p.…`: the envelope's JSON, unsealed.
     case plain(json: Data)
+    /// `v1.e.…`: the envelope sealed to one device's key.
     case sealed(keyID: String, encapsulatedKey: Data, ciphertext: Data)
+    /// The source documents' envelope, carried in `dispatchTokenResponse` as base64url JSON.
+    case dispatchToken(DispatchTokenEnvelope)
 
     /// The longest payload text read.
     public static let maximumLength = 8192
@@ -47,9 +56,11 @@ public enum OperationPayload: Sendable, Hashable {
         return false
     }
 
-    /// The wire text.
+    /// The wire text: `v1.…`, or base64url JSON for ``dispatchToken(_:)``.
     public var text: String {
         switch self {
+        case .dispatchToken(let envelope):
+            return Base64URL.encode(envelope.json())
         case .plain(let json):
             return "v1.p.\(Base64URL.encode(json))"
         case .sealed(let keyID, let encapsulatedKey, let ciphertext):
@@ -57,7 +68,7 @@ public enum OperationPayload: Sendable, Hashable {
         }
     }
 
-    /// Reads the wire text (without opening a sealed payload).
+    /// Reads the wire text of a `v1.` payload (without opening a sealed payload).
     public init(text: String, field: String = "p") throws(OutOfBandError) {
         let accepted = "v1.p.<base64url JSON> or v1.e.<keyID>.<encapsulated key>.<ciphertext>"
         guard text.utf8.count <= Self.maximumLength else {
@@ -112,9 +123,16 @@ public enum OperationPayload: Sendable, Hashable {
     }
 
     /// Opens the payload: decrypts a sealed one with `keys` and reads the envelope.
+    ///
+    /// A ``dispatchToken(_:)`` payload is refused: it is another system's token, for its own
+    /// redeem URL, not an operation of this server.
     @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
     public func open(with keys: DeviceKeys?, field: String = "p") throws(OutOfBandError) -> OperationEnvelope {
         switch self {
+        case .dispatchToken:
+            throw OutOfBandError(field: field, problem: .invalidPayload,
+                                 detail: "the payload is the source documents' envelope, another system's token, not an operation",
+                                 accepted: "a v1.p or v1.e payload")
         case .plain(let json):
             return try OperationEnvelope(json: json)
         case .sealed(let keyID, let encapsulatedKey, let ciphertext):

@@ -50,6 +50,8 @@ import Testing
     @Test func garbageNeverCrashesAndEveryRefusalIsTyped() async {
         await propertyCheck(count: 600, input: Self.anyText) { text in
             for parse in [{ _ = try OperationLink(parsing: text) }, { _ = try OperationDelivery(qrText: text) },
+                          { _ = try OperationLink(parsing: "https://a.example/oob?dispatchTokenResponse=" + text) },
+                          { _ = try DispatchTokenEnvelope(json: Data(text.utf8)) },
                           { _ = try OperationPayload(text: text).open(with: nil) }, { _ = try OperationDelivery(pushUserInfo: ["op": text]) },
                           { _ = try OperationEnvelope(json: Data(text.utf8)) }, { _ = try RedeemRequest(json: Data(text.utf8)) }] as [() throws -> Void] {
                 do { try parse() } catch let error as OutOfBandError {
@@ -93,10 +95,40 @@ import Testing
         }
     }
 
-    @Test func percentEncodingRoundTripsAnyText() async {
-        await propertyCheck(count: 300, input: Self.messageText) { text in
-            let clean = text.filter { $0 != "\n" }
-            #expect((try? LinkText.percentDecode(LinkText.percentEncode(clean), field: "x")) == clean)
+    /// The source documents' envelope survives writing and reading in both forms, whatever the
+    /// token, the redeem URL, the version, the base's own query and the targets.
+    @Test func everyDispatchTokenEnvelopeSurvivesLinkingAndParsing() async throws {
+        await propertyCheck(count: 200, input: Self.messageText, Self.uriText, Self.identifier, Self.label, Gen.bool, Self.uriText) {
+            token, path, version, scheme, jose, query in
+            guard let redeem = URL(string: "https://\(scheme).example/\(path)"), redeem.absoluteString == "https://\(scheme).example/\(path)" else { return }
+            let envelope = DispatchTokenEnvelope(content: jose ? .jose("h.\(scheme).i.c.t") : .json(token: token, redeemURL: redeem), version: version)
+            let cleanQuery = query.replacingOccurrences(of: "#", with: "").split(separator: "&")
+                .filter { !$0.isEmpty && !$0.hasPrefix("p=") && $0 != "p" && !$0.hasPrefix("dispatchTokenResponse") }.joined(separator: "&")
+            guard let base = URL(string: "https://\(scheme).example/oob" + (cleanQuery.isEmpty ? "" : "?" + cleanQuery)),
+                  (try? OperationLink(parsing: base.absoluteString + "#p=v1.p.e30")) != nil else { return }
+            let universal = OperationLink.universalLink(base: base, payload: .dispatchToken(envelope))
+            let callback = OperationLink.xCallback(scheme: "s" + scheme, action: "register", payload: .dispatchToken(envelope),
+                                                   callbacks: CallbackTargets(success: redeem, cancel: URL(string: "app\(scheme)://x-callback-url/c")))
+            for link in [universal, callback] {
+                let parsed = try OperationLink(parsing: link.text)
+                #expect(parsed == link, "\(link.text)")
+                #expect(parsed.payload == .dispatchToken(envelope))
+                #expect(try OperationDelivery(qrText: link.text).payload == .dispatchToken(envelope))
+            }
+        }
+    }
+
+    /// Whatever `dispatchTokenResponse` holds, reading it either yields a payload that writes
+    /// back to a link read as the same payload, or a typed refusal naming a field.
+    @Test func anyDispatchTokenResponseIsReadOrRefusedWithAField() async {
+        await propertyCheck(count: 400, input: Self.anyText) { text in
+            let payload: OperationPayload
+            do throws(OutOfBandError) { payload = try OperationPayload(dispatchTokenResponse: text) } catch {
+                #expect(!error.field.isEmpty && !error.detail.isEmpty && !error.accepted.isEmpty)
+                return
+            }
+            let link = OperationLink.universalLink(base: URL(string: "https://a.example/oob")!, payload: payload)
+            #expect((try? OperationLink(parsing: link.text))?.payload == payload, "\(text.debugDescription)")
         }
     }
 }
