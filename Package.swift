@@ -106,6 +106,8 @@ let package = Package(
                 "OutOfBand",
                 "APNs",
                 "UniversalLinks",
+                "QRCode",
+                server("NIOHTTP1", "swift-nio"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("NIOSSL", "swift-nio-ssl"),

@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 
 /// One round of a conformance test: a ULC link the app must answer (or, for the hostile round,
 /// must not answer), and what arrived.

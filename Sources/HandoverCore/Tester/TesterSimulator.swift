@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 
 /// A simulated phone the tester can drive instead of a person: it installs a simulated app
 /// with a chosen behaviour and opens the tester's links on it.

@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 import HandoverProtocol
 
 /// The tester's verdict: one row per check, and whether the app passed.
@@ -24,7 +23,7 @@ public struct TesterVerdict: Codable, Sendable, Equatable {
     }
 
     /// Builds the verdict from the association-file report and the rounds.
-    init(association: TesterAssociationReport, rounds: [TesterRound], budgetSeconds: Int) {
+    package init(association: TesterAssociationReport, rounds: [TesterRound], budgetSeconds: Int) {
         var rows: [Row] = []
         if let appID = association.claimingAppID {
             rows.append(Row(check: "association file", result: association.errors == 0 ? .pass : .fail,

@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 
 /// What the tester found in the association file of the action's domain.
 public struct TesterAssociationReport: Codable, Sendable, Equatable {

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import HandoverCore
 import LinkCallbacks
 import NIOCore
 import NIOHTTP1
@@ -9,11 +8,11 @@ import UniversalLinks
 /// Step 1 of a test: fetch the action domain's association file once, as iOS does (https, no
 /// redirects, a short timeout; plain http on loopback in developer mode), validate it, and
 /// decide for every appID in it whether it claims the action URL.
-struct TesterAssociationCheck: Sendable {
-    let client: HTTPClient
-    let developerMode: Bool
+package struct TesterAssociationCheck: Sendable {
+    package let client: HTTPClient
+    package let developerMode: Bool
 
-    func check(action: String) async -> TesterAssociationReport {
+    package func check(action: String) async -> TesterAssociationReport {
         guard let raw = try? LinkCallbacks.RawURL(action, parameter: "action"), let host = raw.host else {
             return TesterAssociationReport(url: action, statusCode: nil, findings: ["the action is not an absolute URL"], errors: 1,
                                            claimingAppID: nil, decisions: [:])
@@ -55,5 +54,10 @@ struct TesterAssociationCheck: Sendable {
         }
         return TesterAssociationReport(url: url, statusCode: response.statusCode, findings: findings,
                                        errors: report.errors.count, claimingAppID: claiming, decisions: decisions)
+    }
+
+    package init(client: HTTPClient, developerMode: Bool) {
+        self.client = client
+        self.developerMode = developerMode
     }
 }

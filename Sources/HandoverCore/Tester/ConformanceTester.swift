@@ -1,6 +1,5 @@
-import Fluent
+import FluentKit
 import Foundation
-import HandoverCore
 import HandoverProtocol
 import LinkCallbacks
 
@@ -15,54 +14,54 @@ import LinkCallbacks
 ///    waits three times as long as round 1 took, at least 3 s and at most the budget.
 /// A failed callback round skips the rest. Everything lives in the database, so a restart
 /// loses nothing; the deadlines fire from the scheduler.
-struct ConformanceTester: Sendable {
-    let database: Database
-    let clock: ServerClock
+package struct ConformanceTester: Sendable {
+    package let database: Database
+    package let clock: ServerClock
     /// Signs the tester's own callback URLs, as the runs' are signed.
-    let nonces: CallbackNonce
+    package let nonces: CallbackNonce
     /// Announces each change to the test's page.
-    let notifier: RunChangeNotifier
+    package let notifier: RunChangeNotifier
     /// Where the tester's own callbacks go (a host an app's allowlist can name).
-    let callbackOrigin: URL
+    package let callbackOrigin: URL
     /// A second name of this server, outside any allowlist, for the hostile round; nil when none.
-    let hostileOrigin: URL?
+    package let hostileOrigin: URL?
 
     /// What a test looks like now.
-    struct Snapshot: Sendable {
-        var id: UUID
-        var actionURL: String
-        var association: TesterAssociationReport
-        var declaresAllowlist: Bool
-        var simulatedBehaviour: String?
-        var budgetSeconds: Int
-        var rounds: [TesterRound]
-        var createdAt: Date
-        var verdict: TesterVerdict { TesterVerdict(association: association, rounds: rounds, budgetSeconds: budgetSeconds) }
+    package struct Snapshot: Sendable {
+        package var id: UUID
+        package var actionURL: String
+        package var association: TesterAssociationReport
+        package var declaresAllowlist: Bool
+        package var simulatedBehaviour: String?
+        package var budgetSeconds: Int
+        package var rounds: [TesterRound]
+        package var createdAt: Date
+        package var verdict: TesterVerdict { TesterVerdict(association: association, rounds: rounds, budgetSeconds: budgetSeconds) }
         /// The round a person should start next, if any.
-        var nextReadyRound: Int? { rounds.firstIndex { $0.status == .ready } }
+        package var nextReadyRound: Int? { rounds.firstIndex { $0.status == .ready } }
         /// The index of round `number` (1-based), or `nil` when the test has no such round. Safe
         /// for any `Int`: nothing is subtracted before the range check.
-        func roundIndex(_ number: Int) -> Int? {
+        package func roundIndex(_ number: Int) -> Int? {
             number >= 1 && number <= rounds.count ? number - 1 : nil
         }
-        var isFinished: Bool { verdict.status != .running }
+        package var isFinished: Bool { verdict.status != .running }
     }
 
     /// What happened to a callback.
-    enum Recording: Equatable {
+    package enum Recording: Equatable {
         case recorded(TesterRound.Kind)
         case notWaiting
         case unknown
     }
 
     /// Rounds keep their times to the millisecond (the API's dates are whole seconds).
-    static let encoder: JSONEncoder = {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
         return encoder
     }()
 
-    static let decoder: JSONDecoder = {
+    package static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return decoder
@@ -71,7 +70,7 @@ struct ConformanceTester: Sendable {
     // MARK: Creating
 
     /// Checks the action domain's association file and stores a test with its rounds.
-    func create(action: String, declaresAllowlist: Bool, budgetSeconds: Int, simulatedBehaviour: String?,
+    package func create(action: String, declaresAllowlist: Bool, budgetSeconds: Int, simulatedBehaviour: String?,
                 association: TesterAssociationReport) async throws -> UUID {
         let id = UUID()
         let now = clock.now()
@@ -113,16 +112,16 @@ struct ConformanceTester: Sendable {
 
     // MARK: Reading
 
-    func snapshot(_ id: UUID) async throws -> Snapshot? {
+    package func snapshot(_ id: UUID) async throws -> Snapshot? {
         guard let run = try await TesterRun.find(id, on: database) else { return nil }
         return try Self.snapshot(run)
     }
 
-    func recent(limit: Int) async throws -> [Snapshot] {
+    package func recent(limit: Int) async throws -> [Snapshot] {
         try await TesterRun.query(on: database).sort(\.$createdAt, .descending).limit(limit).all().map(Self.snapshot)
     }
 
-    static func snapshot(_ run: TesterRun) throws -> Snapshot {
+    package static func snapshot(_ run: TesterRun) throws -> Snapshot {
         Snapshot(id: try run.requireID(), actionURL: run.actionURL,
                  association: try JSONDecoder.api.decode(TesterAssociationReport.self, from: Data(run.associationReport.utf8)),
                  declaresAllowlist: run.declaresAllowlist, simulatedBehaviour: run.simulatedBehaviour,
@@ -135,7 +134,7 @@ struct ConformanceTester: Sendable {
     /// Starts round `roundNumber` (1-based, as links and pages number them): the clock runs from
     /// now. A number outside the test's rounds (any `Int`, the extremes included) starts nothing.
     @discardableResult
-    func start(_ id: UUID, roundNumber: Int) async throws -> Bool {
+    package func start(_ id: UUID, roundNumber: Int) async throws -> Bool {
         let now = clock.now()
         return try await update(id) { snapshot in
             guard let index = snapshot.roundIndex(roundNumber), snapshot.rounds[index].status == .ready,
@@ -152,7 +151,7 @@ struct ConformanceTester: Sendable {
     }
 
     /// Records a callback that reached `/tester/cb/<id>/<round>/<outcome>?n=<nonce>`.
-    func record(_ id: UUID, roundNumber: Int, outcome: String, nonce: String, host: String) async throws -> Recording {
+    package func record(_ id: UUID, roundNumber: Int, outcome: String, nonce: String, host: String) async throws -> Recording {
         let now = clock.now()
         var result = Recording.unknown
         _ = try await update(id) { snapshot in
@@ -196,7 +195,7 @@ struct ConformanceTester: Sendable {
 
     /// Ends every round whose deadline passed. Returns how many rounds it ended.
     @discardableResult
-    func fireDue() async throws -> Int {
+    package func fireDue() async throws -> Int {
         let now = clock.now()
         var fired = 0
         for run in try await TesterRun.query(on: database).filter(\.$status == .running).all() {
@@ -267,7 +266,7 @@ struct ConformanceTester: Sendable {
 
     /// Plays every round on the simulator: start, open the link (twice for the duplicate
     /// round), wait for the round to end. Runs until the test is finished.
-    func drive(_ id: UUID, simulator: any TesterSimulator) async {
+    package func drive(_ id: UUID, simulator: any TesterSimulator) async {
         guard let first = try? await snapshot(id) else { return }
         for index in first.rounds.indices {
             guard !Task.isCancelled, let current = try? await snapshot(id), current.rounds[index].status == .ready,
@@ -282,10 +281,19 @@ struct ConformanceTester: Sendable {
             }
         }
     }
+
+    package init(database: Database, clock: ServerClock, nonces: CallbackNonce, notifier: RunChangeNotifier, callbackOrigin: URL, hostileOrigin: URL?) {
+        self.database = database
+        self.clock = clock
+        self.nonces = nonces
+        self.notifier = notifier
+        self.callbackOrigin = callbackOrigin
+        self.hostileOrigin = hostileOrigin
+    }
 }
 
 /// A tester failure that is not the caller's input.
-struct TesterError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct TesterError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
