@@ -341,6 +341,7 @@ let package = Package(
                 "HandoverCore",
                 "HandoverProtocol",
                 "LinkCallbacks",
+                server("PropertyBased", "swift-property-based"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("FluentKit", "fluent-kit"),
                 server("SQLKit", "sql-kit"),

@@ -1,0 +1,43 @@
+import Foundation
+
+/// One role, at all sites or at named ones: what a claim value grants, or a key carries.
+package struct RoleGrant: Hashable, Sendable {
+    package var role: AdminRole
+    package var scope: SiteScope
+
+    package init(role: AdminRole, scope: SiteScope = .allSites) {
+        self.role = role
+        self.scope = scope
+    }
+}
+
+/// Everything a person was granted, from every claim value that maps to a role. A grant
+/// allows an action at a site when its role includes the one needed and its scope holds the site.
+package struct Permissions: Hashable, Sendable {
+    package var grants: Set<RoleGrant>
+
+    package init(_ grants: Set<RoleGrant>) { self.grants = grants }
+
+    /// No grant at all: such a person is refused at sign-in.
+    package var isEmpty: Bool { grants.isEmpty }
+
+    /// Whether `role`'s actions are allowed at `site` (nil: an action on no device, such as the
+    /// registry, which needs the role at all sites).
+    package func allows(_ role: AdminRole, at site: String?) -> Bool {
+        grants.contains { grant in
+            grant.role.includes(role) && (site == nil ? grant.scope == .allSites : grant.scope.contains(site))
+        }
+    }
+
+    /// The sites whose devices this person sees: nil for every site.
+    package var visibleSites: Set<String>? {
+        var names: Set<String> = []
+        for grant in grants {
+            switch grant.scope {
+            case .allSites: return nil
+            case .sites(let sites): names.formUnion(sites)
+            }
+        }
+        return names
+    }
+}
