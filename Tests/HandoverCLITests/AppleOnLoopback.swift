@@ -3,8 +3,8 @@ import AppleSignIn
 import Foundation
 import Testing
 
-/// Sign in with Apple on loopback for a `handover serve` process: Apple's test server on the wall
-/// clock (the server checks Apple's tokens against its own), the key file in `work`, and the
+/// Sign in with Apple on loopback for a `handover serve` process: Apple's test server kept up with
+/// the wall clock before each sign-in (the server checks Apple's tokens against its own), the key file in `work`, and the
 /// environment that points the server at both.
 struct AppleOnLoopback {
     static let clientID = "com.example.handover"
@@ -24,6 +24,12 @@ struct AppleOnLoopback {
 
     /// Signs `sub` in to the app on the fleet device `deviceID`, with Native SSO.
     func signIn(_ sub: String, deviceID: String, on server: ServerProcess) async throws {
+        // The server process signs its client secret on the wall clock; Apple's test server
+        // refuses an `iat` more than 60 s past its own clock. Its manual clock catches up first:
+        // a suite under load takes longer than that between `start` and a sign-in (seen in a
+        // full run: 41 `invalid_client` refusals in the SIGKILL tests).
+        let behind = Date().timeIntervalSince(apple.clock.now)
+        if behind > 0 { apple.clock.advance(by: behind) }
         let nonce = try #require(try await server.request("POST", "auth/apple/nonce").json["nonce"] as? String)
         let token = try await apple.makeIdentityToken(sub: sub, aud: Self.clientID, nonce: IdentityTokenVerifier.sha256Hex(nonce))
         let signIn = try await server.request("POST", "auth/apple", json: [
