@@ -200,11 +200,3 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// A setting that cannot be used, with what would be accepted (``HandoverCore/ConfigurationError``).
-public typealias ConfigurationError = HandoverCore.ConfigurationError
-
-/// The fleet's MDM and what a hand-over asks of it (``HandoverCore/MDMConfiguration``).
-public typealias MDMConfiguration = HandoverCore.MDMConfiguration
-
-/// APNs settings for out-of-band operations sent by push (``HandoverCore/PushConfiguration``).
-public typealias PushConfiguration = HandoverCore.PushConfiguration

@@ -2,11 +2,6 @@ import Foundation
 import Mail
 import HandoverCore
 
-/// Sign in with Apple, as this server uses it (``HandoverCore/SignInWithAppleConfiguration``).
-public typealias SignInWithAppleConfiguration = HandoverCore.SignInWithAppleConfiguration
-/// The server's own sessions (``HandoverCore/SessionSettings``).
-public typealias SessionSettings = HandoverCore.SessionSettings
-
 extension ServerConfiguration {
     /// Reads the Sign in with Apple and session settings from the environment into `configuration`.
     static func readSessionSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {

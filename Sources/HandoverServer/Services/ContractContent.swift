@@ -20,8 +20,9 @@ extension NewOperation: Content {}
 
 extension AppRegistrar.Input: Content {}
 
-// The generated API names the domain's views in its schema overrides (`openapi.yaml`'s
-// `x-swift-type`s): unqualified, so this module gives it the names.
+// The generated API names the domain's views, unqualified, in its schema overrides
+// (`typeOverrides` in Tools/OpenAPIGenerator/server.yaml), and its files do not import the domain:
+// this module gives it the names.
 typealias OperationView = HandoverCore.OperationView
 typealias EnrolledDeviceView = HandoverCore.EnrolledDeviceView
 typealias CallbackAllowlistView = HandoverCore.CallbackAllowlistView
