@@ -116,6 +116,7 @@ let package = Package(
                 server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
+                server("JWTKit", "jwt-kit"),
                 server("Prometheus", "swift-prometheus"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
             ]

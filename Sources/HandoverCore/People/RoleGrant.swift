@@ -41,3 +41,27 @@ package struct Permissions: Hashable, Sendable {
         return names
     }
 }
+
+extension Permissions {
+    /// The grants as stored with a session or a person: comma-separated `role` or
+    /// `role@SITE+SITE`, sorted (`admin,operator@ICU`). Empty text is no grant.
+    package var text: String {
+        grants.map { grant in
+            switch grant.scope {
+            case .allSites: grant.role.rawValue
+            case .sites(let sites): "\(grant.role.rawValue)@\(sites.sorted().joined(separator: "+"))"
+            }
+        }.sorted().joined(separator: ",")
+    }
+
+    /// Reads ``text``; throws on any entry that is not `role` or `role@SITE+SITE`.
+    package init(text: String) throws {
+        guard !text.isEmpty else { self.init([]); return }
+        let map = try RoleMap(parsing: text.split(separator: ",", omittingEmptySubsequences: false).map { "g=\($0)" }.joined(separator: ","))
+        self.init(map.grants["g"] ?? [])
+    }
+
+    /// The highest role held at every site, or, failing that, at any site: what the dashboard
+    /// shows next to the person's name.
+    package var summary: String { grants.isEmpty ? "no role" : text.replacingOccurrences(of: ",", with: ", ") }
+}

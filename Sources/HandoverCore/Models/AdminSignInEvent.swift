@@ -1,0 +1,38 @@
+import FluentKit
+import Foundation
+
+/// One dashboard sign-in, sign-out or refusal: who (as far as known), how, and why a refusal
+/// was made. The dashboard's People page lists them.
+package final class AdminSignInEvent: Model, @unchecked Sendable {
+    package static let schema = "admin_sign_in_events"
+
+    /// What happened.
+    package enum Kind: String, Codable, Sendable {
+        case signedIn = "signed_in"
+        case refused
+        case signedOut = "signed_out"
+        /// The provider's logout token ended the person's sessions.
+        case loggedOutByProvider = "logged_out_by_provider"
+        /// An admin key opened the dashboard while a provider is configured.
+        case breakGlass = "break_glass"
+    }
+
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "at") package var at: Date
+    @Field(key: "kind") package var kind: String
+    @OptionalField(key: "person_id") package var personID: UUID?
+    /// Who, as shown: the person's name and email, or the key's name and prefix.
+    @Field(key: "who") package var who: String
+    /// For a refusal, the sentence the sign-in page showed; otherwise the grants or a note.
+    @Field(key: "detail") package var detail: String
+
+    package init() {}
+
+    package init(at: Date, kind: Kind, personID: UUID? = nil, who: String, detail: String) {
+        self.at = at
+        self.kind = kind.rawValue
+        self.personID = personID
+        self.who = who
+        self.detail = detail
+    }
+}

@@ -1,0 +1,170 @@
+import Crypto
+import FluentKit
+import Foundation
+import LinkCallbacks
+
+/// A person's sign-in to the dashboard through the organisation's provider: the authorization
+/// code flow with PKCE, `state` and `nonce` (OpenID Connect Core 1.0 §3.1; RFC 7636), then the
+/// role map. Every outcome, refusals included, is written to the sign-in history.
+package struct AdminSignIn: Sendable {
+    package let provider: OrganisationProvider
+    package let now: @Sendable () -> Date
+    /// How long a sign-in may take at the provider.
+    package static let attemptLifetime: TimeInterval = 10 * 60
+
+    package init(provider: OrganisationProvider, now: @escaping @Sendable () -> Date) {
+        self.provider = provider
+        self.now = now
+    }
+
+    /// A refused sign-in: the sentence the page shows (and the history keeps).
+    package struct Refusal: Error, Sendable {
+        package var reason: String
+        /// Who, as far as known (after the ID token was read).
+        package var who: String?
+    }
+
+    /// Starts a sign-in: stores a new `state`, `nonce` and PKCE verifier, and returns the
+    /// provider's authorization URL to send the browser to.
+    package func begin(redirectURI: String, on database: any Database) async throws -> URL {
+        let metadata: ProviderMetadata
+        do { metadata = try await provider.discover() } catch {
+            throw Refusal(reason: "The identity provider cannot be reached: \(error.description)")
+        }
+        let state = BearerSecret.random(), nonce = BearerSecret.random(), verifier = BearerSecret.random()
+        let attempt = AdminSignInAttempt()
+        attempt.stateHash = BearerSecret.digest(state)
+        attempt.nonce = nonce
+        attempt.codeVerifier = verifier
+        attempt.createdAt = now()
+        attempt.expiresAt = attempt.createdAt.addingTimeInterval(Self.attemptLifetime)
+        try await attempt.create(on: database)
+        // Attempts never finished are removed by later sign-ins.
+        try await AdminSignInAttempt.query(on: database).filter(\.$expiresAt < attempt.createdAt).delete()
+
+        var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
+        var items = components?.queryItems ?? []
+        items += [
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "client_id", value: provider.settings.clientID),
+            URLQueryItem(name: "redirect_uri", value: redirectURI),
+            URLQueryItem(name: "scope", value: "openid profile email"),
+            URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: nonce),
+            URLQueryItem(name: "code_challenge", value: Self.challenge(for: verifier)),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
+        ]
+        components?.queryItems = items
+        guard let url = components?.url else { throw Refusal(reason: "The provider's authorization endpoint is not a URL.") }
+        return url
+    }
+
+    /// RFC 7636 §4.2: `BASE64URL(SHA256(ASCII(code_verifier)))`.
+    package static func challenge(for verifier: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8))))
+    }
+
+    /// Who signed in, and what they may do.
+    package struct SignedIn: Sendable {
+        package var person: Person
+        package var permissions: Permissions
+        package var idToken: String
+        package var providerSID: String?
+    }
+
+    /// Finishes a sign-in from the provider's redirect: the `state` must name a stored attempt
+    /// (used once), the code is exchanged, the ID token checked, and the role claim mapped.
+    ///
+    /// - Throws: ``Refusal`` with the reason, already recorded in the history.
+    package func finish(state: String?, code: String?, error: String?, errorDescription: String?, redirectURI: String,
+                        on database: any Database) async throws -> SignedIn {
+        do {
+            return try await complete(state: state, code: code, error: error, errorDescription: errorDescription,
+                                      redirectURI: redirectURI, on: database)
+        } catch let refusal as Refusal {
+            try await AdminSignInEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).create(on: database)
+            throw refusal
+        }
+    }
+
+    private func complete(state: String?, code: String?, error: String?, errorDescription: String?, redirectURI: String,
+                          on database: any Database) async throws -> SignedIn {
+        guard let state, !state.isEmpty, state.utf8.count < 100,
+              let attempt = try await AdminSignInAttempt.query(on: database).filter(\.$stateHash == BearerSecret.digest(state)).first()
+        else {
+            throw Refusal(reason: "This sign-in was not started here, or was already used (its state is unknown). Start again.")
+        }
+        try await attempt.delete(on: database)
+        guard attempt.expiresAt > now() else { throw Refusal(reason: "This sign-in took more than 10 minutes. Start again.") }
+        if let error {
+            throw Refusal(reason: "The identity provider refused the sign-in: \(error)\(errorDescription.map { " (\($0))" } ?? "").")
+        }
+        guard let code, !code.isEmpty else { throw Refusal(reason: "The identity provider sent no authorization code.") }
+        let claims: ProviderClaims
+        let idToken: String
+        do {
+            idToken = try await provider.exchange(code: code, redirectURI: redirectURI, codeVerifier: attempt.codeVerifier)
+            claims = try await provider.verifyIDToken(idToken, nonce: attempt.nonce)
+        } catch {
+            throw Refusal(reason: "The identity provider's answer was refused: \(error.description).")
+        }
+        guard let subject = claims.sub else { throw Refusal(reason: "The ID token has no subject.") }
+        let settings = provider.settings
+        let values = claims.values(of: settings.roleClaim)
+        let who = [claims.name, claims.email ?? claims.preferredUsername].compactMap { $0 }.joined(separator: ", ")
+        let permissions = settings.roleMap.permissions(for: values)
+        guard !permissions.isEmpty else {
+            let shown = values.isEmpty ? "no '\(settings.roleClaim)' claim" : "'\(settings.roleClaim)' = \(values.prefix(10).map { "'\($0)'" }.joined(separator: ", "))"
+            throw Refusal(reason: "You signed in as \(who.isEmpty ? subject : who), but your account has \(shown), which maps to no Handover role. "
+                          + "Ask your administrator to add you to a group in HANDOVER_ADMIN_ROLE_MAP.", who: who.isEmpty ? subject : who)
+        }
+        let person = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first() ?? {
+            let person = Person()
+            person.issuer = settings.issuer
+            person.subject = subject
+            person.firstSeenAt = now()
+            return person
+        }()
+        person.name = claims.name ?? claims.preferredUsername
+        person.email = claims.email
+        person.grants = permissions.text
+        person.lastSignInAt = now()
+        try await person.save(on: database)
+        try await AdminSignInEvent(at: now(), kind: .signedIn, personID: person.id, who: Self.describe(person),
+                                   detail: permissions.summary).create(on: database)
+        return SignedIn(person: person, permissions: permissions, idToken: idToken, providerSID: claims.sid)
+    }
+
+    /// How a person is named in histories: `Ada Lovelace <ada@example.org>`.
+    package static func describe(_ person: Person) -> String {
+        switch (person.name, person.email) {
+        case let (name?, email?): "\(name) <\(email)>"
+        case let (name?, nil): name
+        case let (nil, email?): email
+        case (nil, nil): person.subject
+        }
+    }
+
+    /// Handles the provider's logout token (Back-Channel Logout 1.0 §2.5–2.8). With a `sid`, the
+    /// sessions opened in that provider session end; with only a `sub`, every session of that
+    /// person (§2.7). Returns how many ended.
+    ///
+    /// - Throws: ``ProviderTokenRefusal`` for a token that fails §2.6's checks.
+    package func logout(token: String, sessions: DashboardSessions, on database: any Database) async throws -> Int {
+        let claims = try await provider.verifyLogoutToken(token)
+        var person: Person?
+        if let subject = claims.sub {
+            person = try await Person.query(on: database).filter(\.$issuer == provider.settings.issuer).filter(\.$subject == subject).first()
+        }
+        var ended = 0
+        if let sid = claims.sid {
+            ended = try await sessions.endAll(providerSID: sid, on: database)
+        } else if let id = person?.id {
+            ended = try await sessions.endAll(of: id, on: database)
+        }
+        let who = person.map(Self.describe) ?? claims.sub ?? "provider session \(claims.sid ?? "")"
+        try await AdminSignInEvent(at: now(), kind: .loggedOutByProvider, personID: person?.id, who: who,
+                                   detail: "\(ended) dashboard session(s) ended").create(on: database)
+        return ended
+    }
+}

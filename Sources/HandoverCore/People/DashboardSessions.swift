@@ -1,0 +1,98 @@
+import FluentKit
+import Foundation
+
+/// How long a dashboard session lives (OWASP ASVS V3.3): it ends after ``idle`` without a
+/// request and ``absolute`` after sign-in, whichever comes first.
+public struct SessionLimits: Sendable, Equatable {
+    /// Idle timeout; 15 minutes by default.
+    public var idle: TimeInterval
+    /// Absolute timeout; 12 hours by default.
+    public var absolute: TimeInterval
+
+    public init(idle: TimeInterval = 15 * 60, absolute: TimeInterval = 12 * 3600) {
+        self.idle = idle
+        self.absolute = absolute
+    }
+}
+
+/// The dashboard's signed-in browsers: made at sign-in, found by their cookie, ended at sign-out,
+/// by time, or for every browser of a person at once.
+package struct DashboardSessions: Sendable {
+    package let limits: SessionLimits
+    package let now: @Sendable () -> Date
+    /// A session's `last_seen_at` is written again only after this long, so that browsing does
+    /// not write on every page.
+    package static let touchInterval: TimeInterval = 60
+
+    package init(limits: SessionLimits, now: @escaping @Sendable () -> Date) {
+        self.limits = limits
+        self.now = now
+    }
+
+    /// What a new session belongs to.
+    package enum Owner: Sendable {
+        case person(Person, idToken: String?, providerSID: String?)
+        case key(id: UUID, breakGlass: Bool)
+    }
+
+    /// A new session, with a new random token (a new session id at every sign-in); returns the
+    /// cookie's value and the stored row.
+    package func create(for owner: Owner, permissions: Permissions, on database: any Database) async throws -> (token: String, session: DashboardSession) {
+        let token = BearerSecret.random()
+        let session = DashboardSession()
+        session.tokenHash = BearerSecret.digest(token)
+        session.csrfToken = BearerSecret.random()
+        session.grants = permissions.text
+        session.breakGlass = false
+        switch owner {
+        case .person(let person, let idToken, let sid):
+            session.personID = person.id
+            session.idToken = idToken
+            session.providerSID = sid
+        case .key(let id, let breakGlass):
+            session.apiKeyID = id
+            session.breakGlass = breakGlass
+        }
+        let now = now()
+        session.createdAt = now
+        session.lastSeenAt = now
+        session.expiresAt = now.addingTimeInterval(limits.absolute)
+        try await session.create(on: database)
+        return (token, session)
+    }
+
+    /// The live session a cookie's token names, or nil. A session past either timeout is deleted
+    /// when found; a live one has its last request moved forward (at most once a minute).
+    package func find(token: String, on database: any Database) async throws -> DashboardSession? {
+        guard !token.isEmpty, token.utf8.count < 100,
+              let session = try await DashboardSession.query(on: database).filter(\.$tokenHash == BearerSecret.digest(token)).first()
+        else { return nil }
+        let now = now()
+        guard session.expiresAt > now, now.timeIntervalSince(session.lastSeenAt) < limits.idle else {
+            try await session.delete(on: database)
+            return nil
+        }
+        if now.timeIntervalSince(session.lastSeenAt) >= Self.touchInterval {
+            session.lastSeenAt = now
+            try await session.update(on: database)
+        }
+        return session
+    }
+
+    /// Ends every session of a person ("sign out everywhere", or the provider's logout token);
+    /// returns how many ended.
+    @discardableResult
+    package func endAll(of personID: UUID, on database: any Database) async throws -> Int {
+        let sessions = try await DashboardSession.query(on: database).filter(\.$personID == personID).all()
+        for session in sessions { try await session.delete(on: database) }
+        return sessions.count
+    }
+
+    /// Ends the sessions opened in the provider's session `sid`; returns how many ended.
+    @discardableResult
+    package func endAll(providerSID sid: String, on database: any Database) async throws -> Int {
+        let sessions = try await DashboardSession.query(on: database).filter(\.$providerSID == sid).all()
+        for session in sessions { try await session.delete(on: database) }
+        return sessions.count
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Why a token from the organisation's provider was refused. Each case says which claim or
+/// header was wrong, what it held and what was expected, in a sentence the sign-in page shows and
+/// the device history records.
+package enum ProviderTokenRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Not three base64url parts, or a header or payload that is not JSON.
+    case malformed(String)
+    /// `alg` is `none`, or an algorithm this server does not accept.
+    case algorithm(String)
+    /// The key id names no key in the provider's key set, even after fetching it again.
+    case unknownKey(String)
+    /// The signature does not verify with the provider's key.
+    case badSignature
+    /// `iss` is not the configured issuer.
+    case wrongIssuer(found: String?, expected: String)
+    /// `aud` does not hold this server's client id, or holds an audience it does not trust.
+    case wrongAudience(found: [String], expected: String)
+    /// `azp` is present and is not this server's client id.
+    case wrongAuthorizedParty(found: String, expected: String)
+    /// `exp` is missing or past.
+    case expired(Date?)
+    /// `iat` is missing, in the future, or too old.
+    case issuedAt(Date?)
+    /// `nonce` does not match the one this sign-in sent.
+    case wrongNonce
+    /// A claim the token must carry is missing (`sub`, or `sub` and `sid` in a logout token).
+    case missingClaim(String)
+    /// A logout token whose `events` lacks the back-channel logout event, or that carries a
+    /// `nonce`, or whose `typ` is not `logout+jwt`.
+    case notALogoutToken(String)
+    /// The provider's key set could not be fetched.
+    case keysUnavailable(String)
+
+    package var description: String {
+        switch self {
+        case .malformed(let detail): "the token is not a JWT (\(detail))"
+        case .algorithm(let alg): "the token's algorithm is '\(alg)'; accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, EdDSA"
+        case .unknownKey(let kid): "the token names the key '\(kid)', which is not in the provider's key set"
+        case .badSignature: "the token's signature does not verify with the provider's key"
+        case .wrongIssuer(let found, let expected): "the token's issuer (iss) is '\(found ?? "missing")'; expected '\(expected)'"
+        case .wrongAudience(let found, let expected):
+            "the token's audience (aud) is [\(found.map { "'\($0)'" }.joined(separator: ", "))]; expected this server's client id '\(expected)' alone"
+        case .wrongAuthorizedParty(let found, let expected): "the token's authorized party (azp) is '\(found)'; expected '\(expected)'"
+        case .expired(let date): date.map { "the token expired (exp) at \(Self.format($0))" } ?? "the token has no expiry (exp)"
+        case .issuedAt(let date): date.map { "the token's issue time (iat) \(Self.format($0)) is in the future or too old" }
+            ?? "the token has no issue time (iat)"
+        case .wrongNonce: "the token's nonce does not match the one this sign-in sent"
+        case .missingClaim(let claim): "the token has no '\(claim)' claim"
+        case .notALogoutToken(let detail): "not a logout token: \(detail)"
+        case .keysUnavailable(let detail): "the provider's keys could not be fetched: \(detail)"
+        }
+    }
+
+    private static func format(_ date: Date) -> String { date.formatted(.iso8601) }
+}
