@@ -223,7 +223,10 @@ public final class HandoverServer: Sendable {
                                  commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
                                  webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
                                  associationFiles: associationFiles)
-            let dashboardAuth = DashboardAuth(clock: clock, origin: origin)
+            let adminSignIn = configuration.adminSignIn.map { settings in
+                AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
+            }
+            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn)
             application.middleware = Middlewares()
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
@@ -247,8 +250,13 @@ public final class HandoverServer: Sendable {
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api))
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
-            try application.register(collection: DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverview(),
-                                                                 claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar))
+            let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverview(),
+                                                  claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar)
+            try application.register(collection: dashboardRoutes)
+            try application.register(collection: ProviderSignInRoutes(auth: dashboardAuth, origin: origin) { request, message, status in
+                dashboardRoutes.signInPage(request, message: message, status: status)
+            })
+            try application.register(collection: PeopleRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceLifeCycleRoutes(auth: dashboardAuth, clock: clock, notifier: notifier))
             try application.register(collection: DeviceListRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: ScorecardRoutes(auth: dashboardAuth, clock: clock))

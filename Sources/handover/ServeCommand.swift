@@ -60,6 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
               handover serve --database postgres://handover:secret@127.0.0.1:5432/handover
               handover serve --apple-client-ids com.example.app --apple-team-id ABCDE12345 \
                 --apple-key-id ABC123DEFG --apple-private-key-file AuthKey_ABC123DEFG.p8
+              HANDOVER_ADMIN_OIDC_CLIENT_SECRET=… handover serve --public-url https://handover.example.org \
+                --admin-oidc-issuer https://login.example.org/realms/hospital --admin-oidc-client-id handover \
+                --admin-role-map 'handover-admins=admin,icu-leads=operator@ICU'   # people sign in (docs/people-and-roles.md)
             Stop it with Ctrl-C or SIGTERM: it finishes in-flight requests first.
             """
     )
@@ -79,6 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sign in with Apple and sessions") var sessions: SessionOptions
 
     @OptionGroup(title: "Out-of-band operations (push, QR code, link)") var push: PushOptions
+
+    @OptionGroup(title: "People: dashboard sign-in through your identity provider") var people: AdminSignInOptions
 
     @Option(name: .customLong("mail-drop"),
             help: ArgumentHelp("For development: write sign-in mail as .eml files into this folder instead of sending it over SMTP (HANDOVER_SMTP_*). Env: HANDOVER_MAIL_DROP_DIR.",
@@ -120,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
         try sessions.apply(to: &configuration)
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
         try push.apply(to: &configuration)
+        try people.apply(to: &configuration)
         // Before anything is created: a port in use costs one line and leaves the disk as it was.
         try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.

@@ -74,6 +74,12 @@ public struct ServerConfiguration: Sendable {
     public var push: PushConfiguration?
     /// The custom scheme `x-callback-link` operations use: the phone app's (`handover` by default).
     public var outOfBandLinkScheme: String = "handover"
+    /// People sign in to the dashboard through the organisation's OpenID Connect provider
+    /// (`HANDOVER_ADMIN_OIDC_*`, `HANDOVER_ADMIN_ROLE_*`); nil keeps admin-key sign-in.
+    public var adminSignIn: AdminSignInSettings?
+    /// The dashboard sessions' idle and absolute timeouts (`HANDOVER_DASHBOARD_IDLE_MINUTES`,
+    /// `HANDOVER_DASHBOARD_SESSION_HOURS`).
+    public var dashboardSessions = SessionLimits()
 
     public init() {}
 

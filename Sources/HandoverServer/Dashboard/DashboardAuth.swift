@@ -4,38 +4,51 @@ import HandoverCore
 import LinkCallbacks
 import Vapor
 
-/// Dashboard sign-in: an admin key buys a browser session. The session cookie is httpOnly,
-/// SameSite=Strict, and Secure when the public URL is https. Every form carries the session's
-/// CSRF token; the sign-in form, before any session exists, uses a double-submit cookie.
+/// Dashboard sign-in: a person through the organisation's OpenID Connect provider, or an admin
+/// key (always when no provider is configured; with one, only under `--allow-key-sign-in`, and
+/// recorded as break-glass). The session cookie is httpOnly, SameSite=Strict, and Secure when
+/// the public URL is https. Every form carries the session's CSRF token; the sign-in form, before
+/// any session exists, uses a double-submit cookie.
 struct DashboardAuth: Sendable {
     let clock: ServerClock
     let origin: PublicOrigin
+    let sessions: DashboardSessions
+    /// The organisation's provider, when `--admin-oidc-issuer` is set.
+    let provider: AdminSignIn?
+    /// Whether an admin key may open the dashboard: with no provider, or `--allow-key-sign-in`.
+    let allowsKeySignIn: Bool
+
+    init(clock: ServerClock, origin: PublicOrigin, limits: SessionLimits = SessionLimits(), provider: AdminSignIn? = nil) {
+        self.clock = clock
+        self.origin = origin
+        self.sessions = DashboardSessions(limits: limits, now: { clock.now() })
+        self.provider = provider
+        self.allowsKeySignIn = provider.map { $0.provider.settings.allowsKeySignIn } ?? true
+    }
 
     static let sessionCookie = "handover_session"
     static let signInCookie = "handover_signin_csrf"
-    static let lifetime: TimeInterval = 12 * 3600
 
     /// The signed-in session, if the request carries a live one.
     func session(_ request: Request) async throws -> DashboardSession? {
-        guard let token = request.cookies[Self.sessionCookie]?.string, !token.isEmpty else { return nil }
-        guard let session = try await DashboardSession.query(on: request.readDB).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
-              session.expiresAt > clock.now() else { return nil }
-        return session
+        guard let token = request.cookies[Self.sessionCookie]?.string else { return nil }
+        return try await sessions.find(token: token, on: request.db)
     }
 
-    /// Creates a session for a valid admin key; returns the cookie value, or nil for a bad key.
+    /// Creates a session for a valid admin key; returns the cookie value, or nil for a bad key
+    /// (or any key while key sign-in is off).
     func signIn(key: String, request: Request) async throws -> (String, DashboardSession)? {
-        guard let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), on: request.db),
+        guard allowsKeySignIn,
+              let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), on: request.db),
               stored.scope == APIKeyScope.admin.rawValue, let keyID = stored.id else { return nil }
-        let token = BearerSecret.random()
-        let session = DashboardSession()
-        session.tokenHash = BearerSecret.digest(token)
-        session.csrfToken = BearerSecret.random()
-        session.apiKeyID = keyID
-        session.createdAt = clock.now()
-        session.expiresAt = session.createdAt.addingTimeInterval(Self.lifetime)
-        try await session.create(on: request.db)
-        return (token, session)
+        let breakGlass = provider != nil
+        let created = try await sessions.create(for: .key(id: keyID, breakGlass: breakGlass),
+                                                permissions: Permissions([RoleGrant(role: .admin)]), on: request.db)
+        if breakGlass {
+            try await AdminSignInEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
+                                       detail: "admin key sign-in while the identity provider is configured").create(on: request.db)
+        }
+        return created
     }
 
     /// The cookie that carries `value`, with the flags this server always sets.
@@ -44,14 +57,26 @@ struct DashboardAuth: Sendable {
                           isSecure: secure, isHTTPOnly: true, sameSite: .strict)
     }
 
-    /// Runs `page` for a signed-in browser: otherwise a redirect to the sign-in form; a
+    /// The session cookie for a new session (it lives as long as the absolute timeout).
+    func sessionCookie(_ token: String) -> HTTPCookies.Value {
+        Self.cookie(token, secure: origin.isSecure, maxAge: Int(sessions.limits.absolute))
+    }
+
+    /// Runs `page` for a signed-in browser whose grants include `role` (every page needs at least
+    /// viewer, every form what its action needs). Otherwise: a redirect to the sign-in form, or
+    /// a 403 page that names the role needed. The role is checked before the form is read. A
     /// ``DashboardError`` becomes its page.
-    func signedIn(_ request: Request, _ page: (DashboardSession) async throws -> Response) async throws -> Response {
+    func signedIn(_ request: Request, needs role: AdminRole = .viewer,
+                  _ page: (DashboardSession) async throws -> Response) async throws -> Response {
         guard let session = try await session(request) else {
             if request.method == .POST {
                 return DashboardLayout.errorPage(.forbidden("You are not signed in, or your session ended. Sign in again."), signedIn: nil)
             }
             return DashboardLayout.redirect("/dashboard/sign-in")
+        }
+        guard Self.permits(session.permissions, role) else {
+            return DashboardLayout.errorPage(.forbidden("Your role (\(session.permissions.summary)) does not allow this: it needs \(role.rawValue)."),
+                                             signedIn: session)
         }
         do {
             return try await page(session)
@@ -60,11 +85,21 @@ struct DashboardAuth: Sendable {
         }
     }
 
-    /// Who acts through `session`, as a device's history names them: the admin key it signed in
-    /// with, `"ops" (admin key hov_AbC…) on the dashboard`.
+    /// Whether `permissions` allow `role`'s actions: seeing needs any grant; acting needs the role
+    /// at every site until devices carry sites.
+    static func permits(_ permissions: Permissions, _ role: AdminRole) -> Bool {
+        role == .viewer ? !permissions.isEmpty : permissions.allows(role, at: nil)
+    }
+
+    /// Who acts through `session`, as a device's history names them: the person
+    /// (`Ada Lovelace <ada@example.org> on the dashboard`), or the admin key it signed in with
+    /// (`"ops" (admin key hov_AbC…) on the dashboard`, marked break-glass when it was).
     static func actor(of session: DashboardSession, on database: Database) async throws -> String {
-        let key = try await APIKey.find(session.apiKeyID, on: database)
-        return key.map { "\"\($0.name)\" (admin key \($0.keyPrefix)…) on the dashboard" } ?? "the dashboard"
+        if let personID = session.personID, let person = try await Person.find(personID, on: database) {
+            return "\(AdminSignIn.describe(person)) on the dashboard"
+        }
+        guard let keyID = session.apiKeyID, let key = try await APIKey.find(keyID, on: database) else { return "the dashboard" }
+        return "\"\(key.name)\" (admin key \(key.keyPrefix)…) on the dashboard\(session.breakGlass ? ", break-glass" : "")"
     }
 
     /// Throws a 403 page unless the form's `csrf` field equals `expected`.
@@ -75,7 +110,6 @@ struct DashboardAuth: Sendable {
             throw DashboardError.forbidden("The form's security token is missing or wrong. Reload the page and try again.")
         }
     }
-
 }
 
 /// A dashboard or tester failure shown as an HTML page.

@@ -29,6 +29,9 @@ enum DashboardLayout {
                                 HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }
                                 HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
                                 HTML.element("a", ["href": "/tester"]) { "Tester" }
+                                if signedIn.permissions.allows(.admin, at: nil) {
+                                    HTML.element("a", ["href": "/dashboard/people"]) { "People" }
+                                }
                                 HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
                                     csrfField(signedIn.csrfToken)
                                     HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out" }

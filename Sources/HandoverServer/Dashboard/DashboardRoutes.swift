@@ -40,22 +40,34 @@ struct DashboardRoutes: RouteCollection {
         return signInPage(request, message: nil, status: .ok)
     }
 
-    private func signInPage(_ request: Request, message: String?, status: HTTPResponseStatus) -> Response {
+    func signInPage(_ request: Request, message: String?, status: HTTPResponseStatus) -> Response {
         let token = BearerSecret.random()
         let response = DashboardLayout.page("Sign in", signedIn: nil, status: status) {
             HTML.element("section") {
                 if let message { HTML.element("p", ["class": "error"]) { message } }
-                HTML.element("form", ["method": "post", "action": "/dashboard/sign-in", "class": "stack"]) {
-                    DashboardLayout.csrfField(token)
-                    HTML.element("label") {
-                        "Admin key"
-                        HTML.element("input", ["type": "password", "name": "key", "autocomplete": "off", "required": "",
-                                               "placeholder": "hov_…"])
+                if auth.provider != nil {
+                    HTML.element("p") {
+                        HTML.element("a", ["class": "button", "href": "/dashboard/sign-in/provider"]) { "Sign in with your organisation" }
                     }
-                    HTML.element("button", ["type": "submit"]) { "Sign in" }
                 }
-                HTML.element("p", ["class": "note"]) {
-                    "Create an admin key with `handover admin create-key --scope admin`. The key is not stored in the browser: the session lasts 12 hours."
+                if auth.allowsKeySignIn {
+                    if auth.provider != nil {
+                        HTML.element("p", ["class": "note"]) { "Break-glass: an admin key also opens the dashboard here; each use is recorded." }
+                    }
+                    HTML.element("form", ["method": "post", "action": "/dashboard/sign-in", "class": "stack"]) {
+                        DashboardLayout.csrfField(token)
+                        HTML.element("label") {
+                            "Admin key"
+                            HTML.element("input", ["type": "password", "name": "key", "autocomplete": "off", "required": "",
+                                                   "placeholder": "hov_…"])
+                        }
+                        HTML.element("button", ["type": "submit"]) { "Sign in" }
+                    }
+                    HTML.element("p", ["class": "note"]) {
+                        "Create an admin key with `handover admin create-key --scope admin`. The key is not stored in the browser. "
+                            + "A session ends after \(Int(auth.sessions.limits.idle / 60)) minutes without a request, "
+                            + "and \(Int(auth.sessions.limits.absolute / 3600)) hours after sign-in."
+                    }
                 }
             }
         }
@@ -64,6 +76,11 @@ struct DashboardRoutes: RouteCollection {
     }
 
     @Sendable func signIn(_ request: Request) async throws -> Response {
+        guard auth.allowsKeySignIn else {
+            return signInPage(request, message: "Admin keys do not open the dashboard while an identity provider is configured "
+                              + "(start the server with --allow-key-sign-in for break-glass). Sign in with your organisation.",
+                              status: .forbidden)
+        }
         do {
             try DashboardAuth.checkCSRF(request, expected: request.cookies[DashboardAuth.signInCookie]?.string)
         } catch let error as DashboardError {
@@ -74,17 +91,27 @@ struct DashboardRoutes: RouteCollection {
             return signInPage(request, message: "That is not a valid admin key.", status: .unauthorized)
         }
         let response = DashboardLayout.redirect("/dashboard")
-        response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie(token, secure: origin.isSecure,
-                                                                           maxAge: Int(DashboardAuth.lifetime))
+        response.cookies[DashboardAuth.sessionCookie] = auth.sessionCookie(token)
         response.cookies[DashboardAuth.signInCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
         return response
     }
 
+    /// Ends this browser's session; for a person, also at the provider when it publishes an
+    /// `end_session_endpoint` (RP-Initiated Logout 1.0 §2), coming back to the sign-in page.
     @Sendable func signOut(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             try await session.delete(on: request.db)
-            let response = DashboardLayout.redirect("/dashboard/sign-in")
+            let who = try await DashboardAuth.actor(of: session, on: request.db)
+            try await AdminSignInEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
+                                       who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").create(on: request.db)
+            var destination = "/dashboard/sign-in"
+            if session.personID != nil, let provider = auth.provider,
+               let url = await provider.provider.endSessionURL(idTokenHint: session.idToken,
+                                                               postLogoutRedirectURI: origin.url.absoluteString + "/dashboard/sign-in") {
+                destination = url.absoluteString
+            }
+            let response = DashboardLayout.redirect(destination)
             response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
             return response
         }
@@ -370,7 +397,7 @@ struct DashboardRoutes: RouteCollection {
     }
 
     @Sendable func createApp(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             func field(_ name: String) -> String? {
                 let value = (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines)

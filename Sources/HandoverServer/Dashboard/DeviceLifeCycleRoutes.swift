@@ -28,7 +28,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     }
 
     @Sendable func backInService(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request, needs: .operator) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let device = try await device(request)
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
@@ -46,7 +46,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
 
     /// A person confirms an erase by typing the device's name.
     @Sendable func confirmErase(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request, needs: .operator) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let device = try await device(request)
             guard let text = request.parameters.get("commandID"), let commandID = UUID(uuidString: text) else {

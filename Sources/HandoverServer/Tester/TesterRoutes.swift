@@ -88,7 +88,7 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let simulate = (try? request.content.get(String.self, at: "simulate")).flatMap { $0.isEmpty ? nil : $0 }
             let action = ((try? request.content.get(String.self, at: "action")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -202,7 +202,7 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func startRound(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             guard let id = request.parameters.get("testID", as: UUID.self), let snapshot = try await tester(request).snapshot(id) else {
                 throw DashboardError.notFound("No test with that id.")

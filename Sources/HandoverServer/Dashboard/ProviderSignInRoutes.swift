@@ -1,0 +1,128 @@
+import Fluent
+import Foundation
+import HandoverCore
+import Vapor
+
+/// Dashboard sign-in through the organisation's OpenID Connect provider (issue 39):
+///
+/// - `GET /dashboard/sign-in/provider` starts the authorization code flow (PKCE, `state`,
+///   `nonce`) and sends the browser to the provider;
+/// - `GET /dashboard/sign-in/callback` is the redirect URI to register at the provider;
+/// - `POST /dashboard/backchannel-logout` is the Back-Channel Logout URI to register: the
+///   provider's logout token ends the person's sessions (Back-Channel Logout 1.0 §2.5);
+/// - `POST /dashboard/sign-out-everywhere` ends every session of the signed-in person.
+struct ProviderSignInRoutes: RouteCollection {
+    let auth: DashboardAuth
+    let origin: PublicOrigin
+    /// The sign-in page, shown again with the reason when a sign-in is refused.
+    let signInPage: @Sendable (Request, String?, HTTPResponseStatus) -> Response
+
+    /// The cookie that binds a sign-in's `state` to the browser that started it. SameSite=Lax:
+    /// it must come back on the provider's cross-site redirect.
+    static let stateCookie = "handover_oidc_state"
+
+    /// The redirect URI this server registers at the provider.
+    var redirectURI: String { origin.url.absoluteString + "/dashboard/sign-in/callback" }
+
+    func boot(routes: RoutesBuilder) throws {
+        let dashboard = routes.grouped("dashboard")
+        dashboard.get("sign-in", "provider", use: begin)
+        dashboard.get("sign-in", "callback", use: callback)
+        dashboard.post("backchannel-logout", use: backChannelLogout)
+        dashboard.post("sign-out-everywhere", use: signOutEverywhere)
+    }
+
+    @Sendable func begin(_ request: Request) async throws -> Response {
+        guard let provider = auth.provider else {
+            return signInPage(request, "No identity provider is configured on this server.", .notFound)
+        }
+        let url: URL
+        do {
+            url = try await provider.begin(redirectURI: redirectURI, on: request.db)
+        } catch let refusal as AdminSignIn.Refusal {
+            return signInPage(request, refusal.reason, .badGateway)
+        }
+        let response = DashboardLayout.redirect(url.absoluteString)
+        let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
+        response.cookies[Self.stateCookie] = HTTPCookies.Value(string: BearerSecret.digest(state), maxAge: Int(AdminSignIn.attemptLifetime),
+                                                               path: "/dashboard/sign-in", isSecure: origin.isSecure, isHTTPOnly: true,
+                                                               sameSite: .lax)
+        return response
+    }
+
+    @Sendable func callback(_ request: Request) async throws -> Response {
+        guard let provider = auth.provider else {
+            return signInPage(request, "No identity provider is configured on this server.", .notFound)
+        }
+        let query = { (name: String) in try? request.query.get(String.self, at: name) }
+        let state = query("state")
+        // The state must come back to the browser that asked for it: a sign-in started in one
+        // browser cannot be finished in another (login CSRF).
+        guard let state, let bound = request.cookies[Self.stateCookie]?.string, bound == BearerSecret.digest(state) else {
+            try await AdminSignInEvent(at: auth.clock.now(), kind: .refused, who: "unknown",
+                                       detail: "the sign-in's state is not the one this browser started").create(on: request.db)
+            return signInPage(request, "This sign-in was not started in this browser, or it was already used. Start again.", .forbidden)
+        }
+        let signedIn: AdminSignIn.SignedIn
+        do {
+            signedIn = try await provider.finish(state: state, code: query("code"), error: query("error"),
+                                                 errorDescription: query("error_description"), redirectURI: redirectURI, on: request.db)
+        } catch let refusal as AdminSignIn.Refusal {
+            let response = signInPage(request, refusal.reason, .forbidden)
+            response.cookies[Self.stateCookie] = HTTPCookies.Value(string: "", maxAge: 0, path: "/dashboard/sign-in")
+            return response
+        }
+        let (token, session) = try await auth.sessions.create(
+            for: .person(signedIn.person, idToken: signedIn.idToken, providerSID: signedIn.providerSID),
+            permissions: signedIn.permissions, on: request.db)
+        // A page, not a redirect: the browser arrived here from the provider's site, and a
+        // SameSite=Strict cookie set now is sent only on a navigation this site starts.
+        let response = DashboardLayout.page("Signed in", signedIn: session) {
+            HTML.element("p") {
+                "Signed in as \(AdminSignIn.describe(signedIn.person)) (\(signedIn.permissions.summary)). "
+                HTML.element("a", ["href": "/dashboard", "id": "continue"]) { "Continue to the dashboard" }
+            }
+            HTML.element("script") { HTML.raw("location.replace('/dashboard');") }
+        }
+        response.cookies[DashboardAuth.sessionCookie] = auth.sessionCookie(token)
+        response.cookies[Self.stateCookie] = HTTPCookies.Value(string: "", maxAge: 0, path: "/dashboard/sign-in")
+        return response
+    }
+
+    /// Back-Channel Logout 1.0 §2.5 and §2.8: a form-encoded `logout_token`; 200 when it was
+    /// accepted, 400 with an OAuth error body when not; never cached.
+    @Sendable func backChannelLogout(_ request: Request) async throws -> Response {
+        guard let provider = auth.provider else { throw Abort(.notFound) }
+        let token = (try? request.content.get(String.self, at: "logout_token")) ?? ""
+        let response: Response
+        do {
+            guard !token.isEmpty else { throw ProviderTokenRefusal.malformed("no logout_token parameter") }
+            _ = try await provider.logout(token: token, sessions: auth.sessions, on: request.db)
+            response = Response(status: .ok)
+        } catch let refusal as ProviderTokenRefusal {
+            try await AdminSignInEvent(at: auth.clock.now(), kind: .refused, who: "identity provider",
+                                       detail: "logout token refused: \(refusal.description)").create(on: request.db)
+            response = Response(status: .badRequest)
+            try response.content.encode(["error": "invalid_request", "error_description": refusal.description], as: .json)
+        }
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    @Sendable func signOutEverywhere(_ request: Request) async throws -> Response {
+        try await auth.signedIn(request) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            guard let personID = session.personID else {
+                throw DashboardError.forbidden("This session was opened with an admin key; sign out ends it.")
+            }
+            let ended = try await auth.sessions.endAll(of: personID, on: request.db)
+            let who = try await DashboardAuth.actor(of: session, on: request.db)
+            try await AdminSignInEvent(at: auth.clock.now(), kind: .signedOut, personID: personID,
+                                       who: who.replacingOccurrences(of: " on the dashboard", with: ""),
+                                       detail: "everywhere: \(ended) session(s)").create(on: request.db)
+            let response = DashboardLayout.redirect("/dashboard/sign-in")
+            response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
+            return response
+        }
+    }
+}
