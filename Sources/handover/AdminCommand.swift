@@ -27,7 +27,10 @@ struct AdminCommand: AsyncParsableCommand {
                 """
         )
 
-        @Option(help: ArgumentHelp("admin (the registry and every run) or device.", valueName: "scope"))
+        @Option(help: ArgumentHelp("""
+            admin (the registry, webhooks and every run), operator (starts runs, puts devices back in service, \
+            registers devices; reads everything), viewer (reads), or device (one device's own runs).
+            """, valueName: "scope"))
         var scope: String
 
         @Option(help: "A name to tell keys apart.")
@@ -37,7 +40,7 @@ struct AdminCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let scope = APIKeyScope(rawValue: scope) else {
-                throw ValidationError("--scope: '\(scope)' is not a scope. Accepted: admin, device.")
+                throw ValidationError("--scope: '\(scope)' is not a scope. Accepted: admin, operator, viewer, device.")
             }
             var logger = Logger(label: "handover")
             logger.logLevel = .warning

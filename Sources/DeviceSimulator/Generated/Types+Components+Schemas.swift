@@ -627,7 +627,7 @@ extension Components {
             }
         }
         /// The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-        /// removes it. Admin scope.
+        /// removes it. Admin role.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/AppUpdate`.

@@ -7,7 +7,7 @@ import struct Foundation.Date
 import HandoverProtocol
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
-    /// Every registered app, oldest first. Admin scope.
+    /// Every registered app, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)`.
@@ -186,9 +186,9 @@ internal enum Operations {
             }
         }
     }
-    /// Register an app. Admin scope.
+    /// Register an app. Admin role.
     ///
-    /// Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+    /// Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
     /// The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
     ///
     ///
@@ -479,7 +479,7 @@ internal enum Operations {
             }
         }
     }
-    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
     ///
     /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
@@ -783,7 +783,7 @@ internal enum Operations {
             }
         }
     }
-    /// Register a device and make its API key (device scope, shown once). Admin scope.
+    /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)`.
@@ -1072,7 +1072,7 @@ internal enum Operations {
             }
         }
     }
-    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
     ///
     /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
     /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a

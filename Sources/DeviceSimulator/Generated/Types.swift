@@ -7,31 +7,31 @@ import struct Foundation.Date
 import HandoverProtocol
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// Every registered app, oldest first. Admin scope.
+    /// Every registered app, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)`.
     func listApps(_ input: Operations.ListApps.Input) async throws -> Operations.ListApps.Output
-    /// Register an app. Admin scope.
+    /// Register an app. Admin role.
     ///
-    /// Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+    /// Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
     /// The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)`.
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output
-    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
     ///
     /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
     func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output
-    /// Register a device and make its API key (device scope, shown once). Admin scope.
+    /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)`.
     func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output
-    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
     ///
     /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
     /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
@@ -47,16 +47,16 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Every registered app, oldest first. Admin scope.
+    /// Every registered app, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)`.
     internal func listApps(headers: Operations.ListApps.Input.Headers = .init()) async throws -> Operations.ListApps.Output {
         try await listApps(Operations.ListApps.Input(headers: headers))
     }
-    /// Register an app. Admin scope.
+    /// Register an app. Admin role.
     ///
-    /// Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+    /// Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
     /// The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
     ///
     ///
@@ -71,7 +71,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
     ///
     /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
@@ -86,7 +86,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Register a device and make its API key (device scope, shown once). Admin scope.
+    /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)`.
@@ -99,7 +99,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
     ///
     /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
     /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a

@@ -27,9 +27,26 @@ package final class APIKey: Model, @unchecked Sendable {
 }
 
 /// What a key may do.
+///
+/// A named credential for a person or a service carries a role (`viewer`, `operator`, `admin`,
+/// as the dashboard's people have); a device key acts for its own device only.
 public enum APIKeyScope: String, Codable, Sendable, CaseIterable {
-    /// Everything: the registry, every device's runs, webhooks.
+    /// Everything: the registry, webhooks, every device's runs.
     case admin
+    /// Acts on devices: starts runs, puts devices back in service, registers devices; reads everything.
+    case `operator`
+    /// Reads: devices, runs, history, apps, webhooks.
+    case viewer
     /// One device: start its own logout runs, read them, report callbacks.
     case device
+
+    /// The role a person-or-service key carries; nil for a device key.
+    package var role: AdminRole? {
+        switch self {
+        case .admin: .admin
+        case .operator: .operator
+        case .viewer: .viewer
+        case .device: nil
+        }
+    }
 }

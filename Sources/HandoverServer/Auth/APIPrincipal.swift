@@ -31,9 +31,13 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
     }
 }
 
-/// Answers 401 with no valid key and 403 with a key of another scope.
+/// Answers 401 with no valid key, and 403 with a key whose role is below ``role`` (or a device
+/// key where ``device`` is false).
 struct RequireScope: AsyncMiddleware {
-    var scopes: Set<APIKeyScope>
+    /// The least role a person's or service's key needs.
+    var role: AdminRole
+    /// Whether a device key may call too (for its own device; the handler checks which).
+    var device: Bool = false
 
     func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response {
         try check(request)
@@ -46,9 +50,14 @@ struct RequireScope: AsyncMiddleware {
             throw APIError(.unauthorized, code: "unauthorized",
                            reason: "Send a valid API key as 'Authorization: Bearer hov_…'. Create one with 'handover admin create-key'.")
         }
-        guard scopes.contains(principal.scope) else {
+        if let held = principal.scope.role {
+            guard held.includes(role) else {
+                throw APIError(.forbidden, code: "forbidden",
+                               reason: "This key has the '\(held.rawValue)' role; this operation needs \(role.rawValue)\(device ? " (or the device's own key)" : "").")
+            }
+        } else if !device {
             throw APIError(.forbidden, code: "forbidden",
-                           reason: "This key has the '\(principal.scope.rawValue)' scope; this route needs \(scopes.map(\.rawValue).sorted().joined(separator: " or ")).")
+                           reason: "A device key may only start, read and answer its own device's runs; this operation needs a \(role.rawValue) key.")
         }
     }
 }

@@ -48,7 +48,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     }
 
     func boot(routes: RoutesBuilder) throws {
-        routes.grouped(APIKeyAuthenticator(throttle: throttle)).grouped(RequireScope(scopes: [.admin]))
+        routes.grouped(APIKeyAuthenticator(throttle: throttle)).grouped(RequireScope(role: .admin))
             .post("oauth", "register", use: register)
     }
 

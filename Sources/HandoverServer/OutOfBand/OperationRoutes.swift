@@ -14,10 +14,11 @@ struct OperationRoutes: RouteCollection {
     let operations: @Sendable (Database) -> OperationService
 
     func boot(routes: RoutesBuilder) throws {
-        let admin = routes.grouped(RequireScope(scopes: [.admin]))
-        admin.get("operations", ":operationID", "events", use: events)
-        admin.get("operations", ":operationID", "qr.svg", use: qrSVG)
-        admin.get("operations", ":operationID", "qr.png", use: qrPNG)
+        // Following an operation is reading; its QR code carries the link that answers it.
+        routes.grouped(RequireScope(role: .viewer)).get("operations", ":operationID", "events", use: events)
+        let operators = routes.grouped(RequireScope(role: .operator))
+        operators.get("operations", ":operationID", "qr.svg", use: qrSVG)
+        operators.get("operations", ":operationID", "qr.png", use: qrPNG)
     }
 
     /// `text/event-stream`: an `event: operation` with the operation's JSON now and after every

@@ -16,7 +16,7 @@ struct LogoutRunEventRoutes: RouteCollection {
     let api: APIHandler
 
     func boot(routes: RoutesBuilder) throws {
-        routes.grouped(RequireScope(scopes: [.admin, .device])).get("logout-runs", ":runID", "events", use: events)
+        routes.grouped(RequireScope(role: .viewer, device: true)).get("logout-runs", ":runID", "events", use: events)
     }
 
     /// `text/event-stream`: an `event: run` with the whole run now and after every change, until

@@ -25,15 +25,15 @@ extension OpenAPIDocument {
       - url: /
     tags:
       - name: registry
-        description: Apps, devices and webhooks. Admin scope only.
+        description: Apps, devices and webhooks. Reading needs any role; registering devices the operator role; apps and webhooks the admin role.
       - name: runs
-        description: Logout runs. Admin scope, or a device key for its own device.
+        description: Logout runs. Starting one needs the operator role, reading one any role; a device key may do both for its own device.
       - name: public
         description: Routes without an API key.
       - name: operations
         description: |
           Out-of-band operations (sign in, enroll, confirm a transaction, deregister) sent to a
-          phone by push, QR code or link, and the phones enrolled for them. Admin scope.
+          phone by push, QR code or link, and the phones enrolled for them. Creating and cancelling need the operator role; the callback allowlist the admin role.
       - name: phone
         description: What the phone app calls, authenticated by its enrolled key's signature instead of an API key.
       - name: openid
@@ -220,9 +220,10 @@ extension OpenAPIDocument {
         post:
           tags: [registry]
           operationId: createApp
-          summary: Register an app. Admin scope.
+          x-handover-role: admin
+          summary: Register an app. Admin role.
           description: |
-            Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+            Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
             The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
           requestBody:
             required: true
@@ -254,7 +255,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: listApps
-          summary: Every registered app, oldest first. Admin scope.
+          x-handover-role: viewer
+          summary: Every registered app, oldest first. Any role (viewer or above).
           responses:
             "200":
               description: The apps.
@@ -276,7 +278,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: getApp
-          summary: One app. Admin scope.
+          x-handover-role: viewer
+          summary: One app. Any role (viewer or above).
           responses:
             "200":
               description: The app.
@@ -297,7 +300,8 @@ extension OpenAPIDocument {
         patch:
           tags: [registry]
           operationId: updateApp
-          summary: Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+          x-handover-role: admin
+          summary: Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
           requestBody:
             required: true
             content:
@@ -328,8 +332,9 @@ extension OpenAPIDocument {
         delete:
           tags: [registry]
           operationId: deleteApp
-          summary: Remove an app from the registry. Admin scope.
-          description: Admin scope. Runs already started keep their items for the app.
+          x-handover-role: admin
+          summary: Remove an app from the registry. Admin role.
+          description: Admin role. Runs already started keep their items for the app.
           responses:
             "204":
               description: The app was removed.
@@ -347,7 +352,8 @@ extension OpenAPIDocument {
         post:
           tags: [registry]
           operationId: createDevice
-          summary: Register a device and make its API key (device scope, shown once). Admin scope.
+          x-handover-role: operator
+          summary: Register a device and make its API key (device scope, shown once). Operator role or above.
           requestBody:
             required: true
             content:
@@ -378,7 +384,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: listDevices
-          summary: Every device, oldest first. Admin scope.
+          x-handover-role: viewer
+          summary: Every device, oldest first. Any role (viewer or above).
           responses:
             "200":
               description: The devices.
@@ -400,7 +407,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: getDevice
-          summary: One device. Admin scope.
+          x-handover-role: viewer
+          summary: One device. Any role (viewer or above).
           responses:
             "200":
               description: The device.
@@ -424,7 +432,8 @@ extension OpenAPIDocument {
         post:
           tags: [registry]
           operationId: returnDeviceToService
-          summary: Put a device that is out of service or overdue back in service, with a note. Admin scope.
+          x-handover-role: operator
+          summary: Put a device that is out of service or overdue back in service, with a note. Operator role or above.
           description: |
             A person's decision: the note says why the device may be handed on again (what was
             checked, who decided) and is kept in the device's history with the key that acted. 422
@@ -465,7 +474,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: getDeviceHistory
-          summary: A device's life cycle, newest first (the last 100 steps). Admin scope.
+          x-handover-role: viewer
+          summary: A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
           description: |
             Every step: a run started, completed or failed (with the apps that stayed signed in),
             overdue, back in service (with the admin's note), who acted, and when.
@@ -494,15 +504,5 @@ extension OpenAPIDocument {
         post:
           tags: [runs]
           operationId: createLogoutRun
-          summary: Start a logout run on a device. Admin scope, or the device's own key.
-          description: |
-            Admin scope, or a device key for this device (another device's key is a 403). With no
-            body, or no `apps`, every target app is logged out; a 409 when there are none.
-          requestBody:
-            required: false
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/RunInput"
     """#
 }

@@ -4,6 +4,18 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+          x-handover-role: operator
+          x-handover-device: true
+          summary: Start a logout run on a device. Operator role or above, or the device's own key.
+          description: |
+            Operator role or above, or a device key for this device (another device's key is a 403). With no
+            body, or no `apps`, every target app is logged out; a 409 when there are none.
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RunInput"
           responses:
             "201":
               description: The run, with one pending item per app and each item's link to open.
@@ -33,7 +45,9 @@ extension OpenAPIDocument {
         get:
           tags: [runs]
           operationId: getLogoutRun
-          summary: One run. Admin scope, or the key of the run's device.
+          x-handover-role: viewer
+          x-handover-device: true
+          summary: One run. Any role (viewer or above), or the key of the run's device.
           responses:
             "200":
               description: The run.
@@ -57,9 +71,11 @@ extension OpenAPIDocument {
         get:
           tags: [runs]
           operationId: followLogoutRun
-          summary: Follow a run live (Server-Sent Events). Admin scope, or the key of the run's device.
+          x-handover-role: viewer
+          x-handover-device: true
+          summary: Follow a run live (Server-Sent Events). Any role (viewer or above), or the key of the run's device.
           description: |
-            Admin scope, or the key of the run's device. A `text/event-stream`: an `event: run` whose
+            Any role (viewer or above), or the key of the run's device. A `text/event-stream`: an `event: run` whose
             `data` is the whole run (the LogoutRun schema, as JSON on one line) at once and after every
             change, until the run is completed or failed; then the stream ends. A comment line
             (`: keep-alive`) every 15 seconds keeps proxies from closing it.
@@ -86,9 +102,11 @@ extension OpenAPIDocument {
         post:
           tags: [runs]
           operationId: reportCallback
-          summary: Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+          x-handover-role: operator
+          x-handover-device: true
+          summary: Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
           description: |
-            Admin scope, or the key of the run's device. Records the item's outcome once: a second
+            Operator role or above, or the key of the run's device. Records the item's outcome once: a second
             report for the same item is a 409; a nonce not issued for the item is a 404
             (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
           requestBody:
@@ -124,9 +142,10 @@ extension OpenAPIDocument {
         post:
           tags: [registry]
           operationId: createWebhook
-          summary: Subscribe a URL to run events; the signing secret is shown once. Admin scope.
+          x-handover-role: admin
+          summary: Subscribe a URL to run events; the signing secret is shown once. Admin role.
           description: |
-            Admin scope. The URL must be https (http only on loopback); link-local, metadata and (unless
+            Admin role. The URL must be https (http only on loopback); link-local, metadata and (unless
             the server allows them) private addresses are refused, also after resolving the name at each
             delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
             `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
@@ -159,7 +178,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: listWebhooks
-          summary: Every webhook, oldest first (without secrets). Admin scope.
+          x-handover-role: viewer
+          summary: Every webhook, oldest first (without secrets). Any role (viewer or above).
           responses:
             "200":
               description: The webhooks.
@@ -181,7 +201,8 @@ extension OpenAPIDocument {
         get:
           tags: [registry]
           operationId: listDeliveries
-          summary: A webhook's latest 200 deliveries, newest first. Admin scope.
+          x-handover-role: viewer
+          summary: A webhook's latest 200 deliveries, newest first. Any role (viewer or above).
           responses:
             "200":
               description: The deliveries.
@@ -208,7 +229,8 @@ extension OpenAPIDocument {
         post:
           tags: [registry]
           operationId: rotateWebhookSecret
-          summary: A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin scope.
+          x-handover-role: admin
+          summary: A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin role.
           requestBody:
             required: false
             content:
@@ -482,27 +504,5 @@ extension OpenAPIDocument {
                       type: string
                     scope:
                       type: string
-                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
-                    clientID:
-                      type: string
-                      maxLength: 255
-                      description: |
-                        The app's bundle id, as registered (an appID's part after the team id);
-                        required with `device_sso`. An id the registry does not hold, or one with
-                        control characters or over 255 characters, is refused with 400
-                        `invalid_client_id` before the link is used up.
-                    deviceID:
-                      type: string
-                      format: uuid
-                      description: The registered fleet device; its logout run ends the device session.
-          responses:
-            "200":
-              description: A new session.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/SessionGrant"
-            "400":
-              $ref: "#/components/responses/BadRequest"
     """#
 }

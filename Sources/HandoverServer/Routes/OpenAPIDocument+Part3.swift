@@ -4,6 +4,28 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
+                    clientID:
+                      type: string
+                      maxLength: 255
+                      description: |
+                        The app's bundle id, as registered (an appID's part after the team id);
+                        required with `device_sso`. An id the registry does not hold, or one with
+                        control characters or over 255 characters, is refused with 400
+                        `invalid_client_id` before the link is used up.
+                    deviceID:
+                      type: string
+                      format: uuid
+                      description: The registered fleet device; its logout run ends the device session.
+          responses:
+            "200":
+              description: A new session.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/SignInRefused"
             "413":
@@ -215,7 +237,8 @@ extension OpenAPIDocument {
         post:
           tags: [openid]
           operationId: registerClient
-          summary: Register a backend as an OAuth client (RFC 7591). Admin scope.
+          x-handover-role: admin
+          summary: Register a backend as an OAuth client (RFC 7591). Admin role.
           description: |
             The initial access token is an admin API key. With `software_id` set to a registered
             app's bundle id, the client is that app's backend and its `client_id` is the bundle id;
@@ -372,7 +395,8 @@ extension OpenAPIDocument {
         post:
           tags: [operations]
           operationId: createOperation
-          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+          x-handover-role: operator
+          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
           description: |
             Every type but `registration` goes to an enrolled phone of `user` (the one named in
             `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
@@ -410,7 +434,8 @@ extension OpenAPIDocument {
         get:
           tags: [operations]
           operationId: getCallbackAllowlist
-          summary: The tenant's allowlist for operations' x-callback targets. Admin scope.
+          x-handover-role: viewer
+          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
           responses:
             "200":
               description: The allowlist; empty lists allow no targets.
@@ -427,7 +452,8 @@ extension OpenAPIDocument {
         put:
           tags: [operations]
           operationId: setCallbackAllowlist
-          summary: Replace the allowlist. Admin scope.
+          x-handover-role: admin
+          summary: Replace the allowlist. Admin role.
           requestBody:
             required: true
             content:
@@ -459,7 +485,8 @@ extension OpenAPIDocument {
         get:
           tags: [operations]
           operationId: getOperation
-          summary: One operation and its status. Admin scope.
+          x-handover-role: viewer
+          summary: One operation and its status. Any role (viewer or above).
           description: One past its expiry and still unanswered is marked `expired` first.
           responses:
             "200":
@@ -477,32 +504,5 @@ extension OpenAPIDocument {
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: followOperation
-          summary: Follow an operation live (Server-Sent Events). Admin scope.
-          description: |
-            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
-            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
-            stream ends. A `: keep-alive` comment every 15 seconds.
-          responses:
-            "200":
-              description: The stream of operation events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/OperationEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
     """#
 }

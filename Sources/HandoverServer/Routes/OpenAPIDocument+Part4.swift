@@ -4,6 +4,34 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: followOperation
+          x-handover-role: viewer
+          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
+          description: |
+            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
+            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
+            stream ends. A `: keep-alive` comment every 15 seconds.
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
       /api/v1/operations/{operationID}/cancel:
@@ -12,7 +40,8 @@ extension OpenAPIDocument {
         post:
           tags: [operations]
           operationId: cancelOperation
-          summary: Cancel an operation that has not ended. Admin scope.
+          x-handover-role: operator
+          summary: Cancel an operation that has not ended. Operator role or above.
           responses:
             "200":
               description: Cancelled.
@@ -38,7 +67,8 @@ extension OpenAPIDocument {
         get:
           tags: [operations]
           operationId: operationQRCodeSVG
-          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Admin scope.
+          x-handover-role: operator
+          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Operator role or above.
           responses:
             "200":
               description: The QR code.
@@ -64,7 +94,8 @@ extension OpenAPIDocument {
         get:
           tags: [operations]
           operationId: operationQRCodePNG
-          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Admin scope.
+          x-handover-role: operator
+          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Operator role or above.
           responses:
             "200":
               description: The QR code.
@@ -89,7 +120,8 @@ extension OpenAPIDocument {
         get:
           tags: [operations]
           operationId: listOutOfBandLocks
-          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+          x-handover-role: viewer
+          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
           responses:
             "200":
               description: The locks, most recent first.
@@ -115,7 +147,8 @@ extension OpenAPIDocument {
         delete:
           tags: [operations]
           operationId: clearOutOfBandLock
-          summary: Lets the user sign in out-of-band again. Admin scope.
+          x-handover-role: operator
+          summary: Lets the user sign in out-of-band again. Operator role or above.
           responses:
             "204":
               description: Cleared.
@@ -131,7 +164,8 @@ extension OpenAPIDocument {
         get:
           tags: [operations]
           operationId: listEnrolledDevices
-          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+          x-handover-role: viewer
+          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
           parameters:
             - name: user
               in: query
@@ -418,8 +452,11 @@ extension OpenAPIDocument {
           bearerFormat: hov_…
           description: |
             An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
-            its first start; `handover admin create-key` makes more; `POST /api/v1/devices` makes a
-            device's key.
+            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
+            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
+            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
+            `x-handover-device: true` where a device key may call it for its own device. The role
+            is checked before the body is read: no valid key is a 401, a role too low a 403.
       headers:
         ETag:
           description: A strong ETag of the body.
@@ -467,42 +504,5 @@ extension OpenAPIDocument {
             format: uuid
         RunID:
           name: runID
-          in: path
-          required: true
-          description: A logout run id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-      responses:
-        Gone:
-          description: The operation has ended or expired (`expired`, `operation_ended`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        MailUnavailable:
-          description: The email could not be sent (`mail_unavailable`); try again later.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        RateLimited:
-          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
-          headers:
-            Retry-After:
-              schema:
-                type: integer
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        OAuthError:
-          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [error]
-                properties:
     """#
 }

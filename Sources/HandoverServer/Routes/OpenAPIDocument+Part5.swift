@@ -4,6 +4,43 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          in: path
+          required: true
+          description: A logout run id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+      responses:
+        Gone:
+          description: The operation has ended or expired (`expired`, `operation_ended`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        MailUnavailable:
+          description: The email could not be sent (`mail_unavailable`); try again later.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        RateLimited:
+          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+          headers:
+            Retry-After:
+              schema:
+                type: integer
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        OAuthError:
+          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [error]
+                properties:
                   error:
                     type: string
                   error_description:
@@ -467,42 +504,5 @@ extension OpenAPIDocument {
                 x-success, x-error or x-cancel; absent with backend-only and for a launcher.
               example: https://notes.example.com/logout
             logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              default: ulc
-              description: |
-                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
-                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
-                nothing on the device, the backend ending the session on its Back-Channel Logout token
-                (needs backchannelLogoutURI).
-            paths:
-              type: array
-              description: Path patterns the app claims on this server's domain.
-              items:
-                type: string
-                minLength: 1
-                maxLength: 1024
-                example: /logout
-            allowedCallbackHosts:
-              type: array
-              description: Hosts the app's callbacks may go to besides this server.
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-              default: 20
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-              default: 2
-            androidPackage:
-              type: string
-              example: com.example.notes
-            androidFingerprints:
-              type: array
-              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
     """#
 }

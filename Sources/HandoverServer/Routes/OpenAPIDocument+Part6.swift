@@ -2,8 +2,45 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2903 of the YAML.
+    /// Lines 2501–2940 of the YAML.
     static let part6 = #"""
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              default: ulc
+              description: |
+                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
+                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
+                nothing on the device, the backend ending the session on its Back-Channel Logout token
+                (needs backchannelLogoutURI).
+            paths:
+              type: array
+              description: Path patterns the app claims on this server's domain.
+              items:
+                type: string
+                minLength: 1
+                maxLength: 1024
+                example: /logout
+            allowedCallbackHosts:
+              type: array
+              description: Hosts the app's callbacks may go to besides this server.
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+              default: 20
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+              default: 2
+            androidPackage:
+              type: string
+              example: com.example.notes
+            androidFingerprints:
+              type: array
+              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
               items:
                 type: string
             backchannelLogoutURI:
@@ -21,7 +58,7 @@ extension OpenAPIDocument {
           type: object
           description: |
             The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-            removes it. Admin scope.
+            removes it. Admin role.
           properties:
             logoutAction:
               type: string

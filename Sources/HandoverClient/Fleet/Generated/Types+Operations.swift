@@ -7,9 +7,9 @@ import struct Foundation.Date
 import HandoverProtocol
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
-    /// Start a logout run on a device. Admin scope, or the device's own key.
+    /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
-    /// Admin scope, or a device key for this device (another device's key is a 403). With no
+    /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none.
     ///
     ///
@@ -341,7 +341,7 @@ internal enum Operations {
             }
         }
     }
-    /// One run. Admin scope, or the key of the run's device.
+    /// One run. Any role (viewer or above), or the key of the run's device.
     ///
     /// - Remark: HTTP `GET /api/v1/logout-runs/{runID}`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)`.
@@ -588,9 +588,9 @@ internal enum Operations {
             }
         }
     }
-    /// Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+    /// Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
     ///
-    /// Admin scope, or the key of the run's device. Records the item's outcome once: a second
+    /// Operator role or above, or the key of the run's device. Records the item's outcome once: a second
     /// report for the same item is a 409; a nonce not issued for the item is a 404
     /// (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
     ///

@@ -7,23 +7,23 @@ import struct Foundation.Date
 import HandoverProtocol
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// Start a logout run on a device. Admin scope, or the device's own key.
+    /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
-    /// Admin scope, or a device key for this device (another device's key is a 403). With no
+    /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)`.
     func createLogoutRun(_ input: Operations.CreateLogoutRun.Input) async throws -> Operations.CreateLogoutRun.Output
-    /// One run. Admin scope, or the key of the run's device.
+    /// One run. Any role (viewer or above), or the key of the run's device.
     ///
     /// - Remark: HTTP `GET /api/v1/logout-runs/{runID}`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)`.
     func getLogoutRun(_ input: Operations.GetLogoutRun.Input) async throws -> Operations.GetLogoutRun.Output
-    /// Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+    /// Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
     ///
-    /// Admin scope, or the key of the run's device. Records the item's outcome once: a second
+    /// Operator role or above, or the key of the run's device. Records the item's outcome once: a second
     /// report for the same item is a 409; a nonce not issued for the item is a 404
     /// (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
     ///
@@ -35,9 +35,9 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Start a logout run on a device. Admin scope, or the device's own key.
+    /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
-    /// Admin scope, or a device key for this device (another device's key is a 403). With no
+    /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none.
     ///
     ///
@@ -54,7 +54,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// One run. Admin scope, or the key of the run's device.
+    /// One run. Any role (viewer or above), or the key of the run's device.
     ///
     /// - Remark: HTTP `GET /api/v1/logout-runs/{runID}`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)`.
@@ -67,9 +67,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+    /// Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
     ///
-    /// Admin scope, or the key of the run's device. Records the item's outcome once: a second
+    /// Operator role or above, or the key of the run's device. Records the item's outcome once: a second
     /// report for the same item is a 409; a nonce not issued for the item is a 404
     /// (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
     ///

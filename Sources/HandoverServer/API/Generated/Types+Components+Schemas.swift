@@ -23,7 +23,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/AppInput`.
         internal typealias AppInput = AppRegistrar.Input
         /// The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-        /// removes it. Admin scope.
+        /// removes it. Admin role.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/AppUpdate`.

@@ -7,7 +7,7 @@ import struct Foundation.Date
 import HandoverProtocol
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
-    /// Every registered app, oldest first. Admin scope.
+    /// Every registered app, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)`.
@@ -186,9 +186,9 @@ internal enum Operations {
             }
         }
     }
-    /// Register an app. Admin scope.
+    /// Register an app. Admin role.
     ///
-    /// Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+    /// Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
     /// The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
     ///
     ///
@@ -479,7 +479,7 @@ internal enum Operations {
             }
         }
     }
-    /// One app. Admin scope.
+    /// One app. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)`.
@@ -726,7 +726,7 @@ internal enum Operations {
             }
         }
     }
-    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
     ///
     /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
@@ -1030,9 +1030,9 @@ internal enum Operations {
             }
         }
     }
-    /// Remove an app from the registry. Admin scope.
+    /// Remove an app from the registry. Admin role.
     ///
-    /// Admin scope. Runs already started keep their items for the app.
+    /// Admin role. Runs already started keep their items for the app.
     ///
     /// - Remark: HTTP `DELETE /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)`.
@@ -1263,7 +1263,7 @@ internal enum Operations {
             }
         }
     }
-    /// Every device, oldest first. Admin scope.
+    /// Every device, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
@@ -1442,7 +1442,7 @@ internal enum Operations {
             }
         }
     }
-    /// Register a device and make its API key (device scope, shown once). Admin scope.
+    /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)`.
@@ -1731,7 +1731,7 @@ internal enum Operations {
             }
         }
     }
-    /// One device. Admin scope.
+    /// One device. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)`.
@@ -1978,7 +1978,7 @@ internal enum Operations {
             }
         }
     }
-    /// Put a device that is out of service or overdue back in service, with a note. Admin scope.
+    /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
     /// checked, who decided) and is kept in the device's history with the key that acted. 422
@@ -2314,7 +2314,7 @@ internal enum Operations {
             }
         }
     }
-    /// A device's life cycle, newest first (the last 100 steps). Admin scope.
+    /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
     /// overdue, back in service (with the admin's note), who acted, and when.
@@ -2565,9 +2565,9 @@ internal enum Operations {
             }
         }
     }
-    /// Start a logout run on a device. Admin scope, or the device's own key.
+    /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
-    /// Admin scope, or a device key for this device (another device's key is a 403). With no
+    /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none.
     ///
     ///
@@ -2899,7 +2899,7 @@ internal enum Operations {
             }
         }
     }
-    /// One run. Admin scope, or the key of the run's device.
+    /// One run. Any role (viewer or above), or the key of the run's device.
     ///
     /// - Remark: HTTP `GET /api/v1/logout-runs/{runID}`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)`.
@@ -3146,9 +3146,9 @@ internal enum Operations {
             }
         }
     }
-    /// Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+    /// Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
     ///
-    /// Admin scope, or the key of the run's device. Records the item's outcome once: a second
+    /// Operator role or above, or the key of the run's device. Records the item's outcome once: a second
     /// report for the same item is a 409; a nonce not issued for the item is a 404
     /// (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
     ///
@@ -3481,7 +3481,7 @@ internal enum Operations {
             }
         }
     }
-    /// Every webhook, oldest first (without secrets). Admin scope.
+    /// Every webhook, oldest first (without secrets). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/get(listWebhooks)`.
@@ -3660,9 +3660,9 @@ internal enum Operations {
             }
         }
     }
-    /// Subscribe a URL to run events; the signing secret is shown once. Admin scope.
+    /// Subscribe a URL to run events; the signing secret is shown once. Admin role.
     ///
-    /// Admin scope. The URL must be https (http only on loopback); link-local, metadata and (unless
+    /// Admin role. The URL must be https (http only on loopback); link-local, metadata and (unless
     /// the server allows them) private addresses are refused, also after resolving the name at each
     /// delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
     /// `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
@@ -3930,7 +3930,7 @@ internal enum Operations {
             }
         }
     }
-    /// A webhook's latest 200 deliveries, newest first. Admin scope.
+    /// A webhook's latest 200 deliveries, newest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks/{webhookID}/deliveries`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/deliveries/get(listDeliveries)`.
@@ -4177,7 +4177,7 @@ internal enum Operations {
             }
         }
     }
-    /// A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin scope.
+    /// A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin role.
     ///
     /// - Remark: HTTP `POST /api/v1/webhooks/{webhookID}/rotate-secret`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)`.
@@ -4498,7 +4498,7 @@ internal enum Operations {
             }
         }
     }
-    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
     ///
     /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
     /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
@@ -4794,7 +4794,7 @@ internal enum Operations {
             }
         }
     }
-    /// The tenant's allowlist for operations' x-callback targets. Admin scope.
+    /// The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/operations/callback-allowlist`.
     /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)`.
@@ -4973,7 +4973,7 @@ internal enum Operations {
             }
         }
     }
-    /// Replace the allowlist. Admin scope.
+    /// Replace the allowlist. Admin role.
     ///
     /// - Remark: HTTP `PUT /api/v1/operations/callback-allowlist`.
     /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)`.
@@ -5236,7 +5236,7 @@ internal enum Operations {
             }
         }
     }
-    /// One operation and its status. Admin scope.
+    /// One operation and its status. Any role (viewer or above).
     ///
     /// One past its expiry and still unanswered is marked `expired` first.
     ///
@@ -5485,7 +5485,7 @@ internal enum Operations {
             }
         }
     }
-    /// Cancel an operation that has not ended. Admin scope.
+    /// Cancel an operation that has not ended. Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/operations/{operationID}/cancel`.
     /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)`.
@@ -5758,7 +5758,7 @@ internal enum Operations {
             }
         }
     }
-    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/oob-locks`.
     /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)`.
@@ -5937,7 +5937,7 @@ internal enum Operations {
             }
         }
     }
-    /// Lets the user sign in out-of-band again. Admin scope.
+    /// Lets the user sign in out-of-band again. Operator role or above.
     ///
     /// - Remark: HTTP `DELETE /api/v1/oob-locks/{user}`.
     /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)`.
@@ -6141,7 +6141,7 @@ internal enum Operations {
             }
         }
     }
-    /// Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+    /// Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/enrolled-devices`.
     /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)`.

@@ -7,53 +7,53 @@ import struct Foundation.Date
 import HandoverProtocol
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// Every registered app, oldest first. Admin scope.
+    /// Every registered app, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)`.
     func listApps(_ input: Operations.ListApps.Input) async throws -> Operations.ListApps.Output
-    /// Register an app. Admin scope.
+    /// Register an app. Admin role.
     ///
-    /// Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+    /// Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
     /// The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)`.
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output
-    /// One app. Admin scope.
+    /// One app. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)`.
     func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output
-    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
     ///
     /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
     func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output
-    /// Remove an app from the registry. Admin scope.
+    /// Remove an app from the registry. Admin role.
     ///
-    /// Admin scope. Runs already started keep their items for the app.
+    /// Admin role. Runs already started keep their items for the app.
     ///
     /// - Remark: HTTP `DELETE /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)`.
     func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output
-    /// Every device, oldest first. Admin scope.
+    /// Every device, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
     func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output
-    /// Register a device and make its API key (device scope, shown once). Admin scope.
+    /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)`.
     func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output
-    /// One device. Admin scope.
+    /// One device. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)`.
     func getDevice(_ input: Operations.GetDevice.Input) async throws -> Operations.GetDevice.Output
-    /// Put a device that is out of service or overdue back in service, with a note. Admin scope.
+    /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
     /// checked, who decided) and is kept in the device's history with the key that acted. 422
@@ -64,7 +64,7 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/back-in-service`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)`.
     func returnDeviceToService(_ input: Operations.ReturnDeviceToService.Input) async throws -> Operations.ReturnDeviceToService.Output
-    /// A device's life cycle, newest first (the last 100 steps). Admin scope.
+    /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
     /// overdue, back in service (with the admin's note), who acted, and when.
@@ -73,23 +73,23 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}/history`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)`.
     func getDeviceHistory(_ input: Operations.GetDeviceHistory.Input) async throws -> Operations.GetDeviceHistory.Output
-    /// Start a logout run on a device. Admin scope, or the device's own key.
+    /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
-    /// Admin scope, or a device key for this device (another device's key is a 403). With no
+    /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)`.
     func createLogoutRun(_ input: Operations.CreateLogoutRun.Input) async throws -> Operations.CreateLogoutRun.Output
-    /// One run. Admin scope, or the key of the run's device.
+    /// One run. Any role (viewer or above), or the key of the run's device.
     ///
     /// - Remark: HTTP `GET /api/v1/logout-runs/{runID}`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)`.
     func getLogoutRun(_ input: Operations.GetLogoutRun.Input) async throws -> Operations.GetLogoutRun.Output
-    /// Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+    /// Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
     ///
-    /// Admin scope, or the key of the run's device. Records the item's outcome once: a second
+    /// Operator role or above, or the key of the run's device. Records the item's outcome once: a second
     /// report for the same item is a 409; a nonce not issued for the item is a 404
     /// (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
     ///
@@ -97,14 +97,14 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/logout-runs/{runID}/callbacks`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)`.
     func reportCallback(_ input: Operations.ReportCallback.Input) async throws -> Operations.ReportCallback.Output
-    /// Every webhook, oldest first (without secrets). Admin scope.
+    /// Every webhook, oldest first (without secrets). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/get(listWebhooks)`.
     func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output
-    /// Subscribe a URL to run events; the signing secret is shown once. Admin scope.
+    /// Subscribe a URL to run events; the signing secret is shown once. Admin role.
     ///
-    /// Admin scope. The URL must be https (http only on loopback); link-local, metadata and (unless
+    /// Admin role. The URL must be https (http only on loopback); link-local, metadata and (unless
     /// the server allows them) private addresses are refused, also after resolving the name at each
     /// delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
     /// `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
@@ -114,17 +114,17 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/webhooks`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/post(createWebhook)`.
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output
-    /// A webhook's latest 200 deliveries, newest first. Admin scope.
+    /// A webhook's latest 200 deliveries, newest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks/{webhookID}/deliveries`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/deliveries/get(listDeliveries)`.
     func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output
-    /// A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin scope.
+    /// A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin role.
     ///
     /// - Remark: HTTP `POST /api/v1/webhooks/{webhookID}/rotate-secret`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)`.
     func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
-    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
     ///
     /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
     /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
@@ -136,39 +136,39 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/operations`.
     /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)`.
     func createOperation(_ input: Operations.CreateOperation.Input) async throws -> Operations.CreateOperation.Output
-    /// The tenant's allowlist for operations' x-callback targets. Admin scope.
+    /// The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/operations/callback-allowlist`.
     /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)`.
     func getCallbackAllowlist(_ input: Operations.GetCallbackAllowlist.Input) async throws -> Operations.GetCallbackAllowlist.Output
-    /// Replace the allowlist. Admin scope.
+    /// Replace the allowlist. Admin role.
     ///
     /// - Remark: HTTP `PUT /api/v1/operations/callback-allowlist`.
     /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)`.
     func setCallbackAllowlist(_ input: Operations.SetCallbackAllowlist.Input) async throws -> Operations.SetCallbackAllowlist.Output
-    /// One operation and its status. Admin scope.
+    /// One operation and its status. Any role (viewer or above).
     ///
     /// One past its expiry and still unanswered is marked `expired` first.
     ///
     /// - Remark: HTTP `GET /api/v1/operations/{operationID}`.
     /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/get(getOperation)`.
     func getOperation(_ input: Operations.GetOperation.Input) async throws -> Operations.GetOperation.Output
-    /// Cancel an operation that has not ended. Admin scope.
+    /// Cancel an operation that has not ended. Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/operations/{operationID}/cancel`.
     /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)`.
     func cancelOperation(_ input: Operations.CancelOperation.Input) async throws -> Operations.CancelOperation.Output
-    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/oob-locks`.
     /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)`.
     func listOutOfBandLocks(_ input: Operations.ListOutOfBandLocks.Input) async throws -> Operations.ListOutOfBandLocks.Output
-    /// Lets the user sign in out-of-band again. Admin scope.
+    /// Lets the user sign in out-of-band again. Operator role or above.
     ///
     /// - Remark: HTTP `DELETE /api/v1/oob-locks/{user}`.
     /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)`.
     func clearOutOfBandLock(_ input: Operations.ClearOutOfBandLock.Input) async throws -> Operations.ClearOutOfBandLock.Output
-    /// Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+    /// Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/enrolled-devices`.
     /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)`.
@@ -177,16 +177,16 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Every registered app, oldest first. Admin scope.
+    /// Every registered app, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps`.
     /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)`.
     internal func listApps(headers: Operations.ListApps.Input.Headers = .init()) async throws -> Operations.ListApps.Output {
         try await listApps(Operations.ListApps.Input(headers: headers))
     }
-    /// Register an app. Admin scope.
+    /// Register an app. Admin role.
     ///
-    /// Admin scope. A target app (the default role) needs its `logoutAction`; a launcher has none.
+    /// Admin role. A target app (the default role) needs its `logoutAction`; a launcher has none.
     /// The app must keep the apple-app-site-association file valid, or it is refused (422 on `paths`).
     ///
     ///
@@ -201,7 +201,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// One app. Admin scope.
+    /// One app. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)`.
@@ -214,7 +214,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin scope.
+    /// Change an app's logout settings and its backend's Back-Channel Logout URI. Admin role.
     ///
     /// - Remark: HTTP `PATCH /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)`.
@@ -229,9 +229,9 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Remove an app from the registry. Admin scope.
+    /// Remove an app from the registry. Admin role.
     ///
-    /// Admin scope. Runs already started keep their items for the app.
+    /// Admin role. Runs already started keep their items for the app.
     ///
     /// - Remark: HTTP `DELETE /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)`.
@@ -244,14 +244,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Every device, oldest first. Admin scope.
+    /// Every device, oldest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
     internal func listDevices(headers: Operations.ListDevices.Input.Headers = .init()) async throws -> Operations.ListDevices.Output {
         try await listDevices(Operations.ListDevices.Input(headers: headers))
     }
-    /// Register a device and make its API key (device scope, shown once). Admin scope.
+    /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)`.
@@ -264,7 +264,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// One device. Admin scope.
+    /// One device. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)`.
@@ -277,7 +277,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Put a device that is out of service or overdue back in service, with a note. Admin scope.
+    /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
     /// checked, who decided) and is kept in the device's history with the key that acted. 422
@@ -298,7 +298,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// A device's life cycle, newest first (the last 100 steps). Admin scope.
+    /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
     /// overdue, back in service (with the admin's note), who acted, and when.
@@ -315,9 +315,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Start a logout run on a device. Admin scope, or the device's own key.
+    /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
-    /// Admin scope, or a device key for this device (another device's key is a 403). With no
+    /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none.
     ///
     ///
@@ -334,7 +334,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// One run. Admin scope, or the key of the run's device.
+    /// One run. Any role (viewer or above), or the key of the run's device.
     ///
     /// - Remark: HTTP `GET /api/v1/logout-runs/{runID}`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)`.
@@ -347,9 +347,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Report a callback the launcher received as a universal link. Admin scope, or the key of the run's device.
+    /// Report a callback the launcher received as a universal link. Operator role or above, or the key of the run's device.
     ///
-    /// Admin scope, or the key of the run's device. Records the item's outcome once: a second
+    /// Operator role or above, or the key of the run's device. Records the item's outcome once: a second
     /// report for the same item is a 409; a nonce not issued for the item is a 404
     /// (`unknown_callback`); a URL that is not a callback of this run is a 422 on `url`.
     ///
@@ -367,16 +367,16 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Every webhook, oldest first (without secrets). Admin scope.
+    /// Every webhook, oldest first (without secrets). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/get(listWebhooks)`.
     internal func listWebhooks(headers: Operations.ListWebhooks.Input.Headers = .init()) async throws -> Operations.ListWebhooks.Output {
         try await listWebhooks(Operations.ListWebhooks.Input(headers: headers))
     }
-    /// Subscribe a URL to run events; the signing secret is shown once. Admin scope.
+    /// Subscribe a URL to run events; the signing secret is shown once. Admin role.
     ///
-    /// Admin scope. The URL must be https (http only on loopback); link-local, metadata and (unless
+    /// Admin role. The URL must be https (http only on loopback); link-local, metadata and (unless
     /// the server allows them) private addresses are refused, also after resolving the name at each
     /// delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
     /// `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
@@ -394,7 +394,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// A webhook's latest 200 deliveries, newest first. Admin scope.
+    /// A webhook's latest 200 deliveries, newest first. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks/{webhookID}/deliveries`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/deliveries/get(listDeliveries)`.
@@ -407,7 +407,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin scope.
+    /// A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin role.
     ///
     /// - Remark: HTTP `POST /api/v1/webhooks/{webhookID}/rotate-secret`.
     /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)`.
@@ -422,7 +422,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Create an out-of-band operation and dispatch it (push, QR code or link). Admin scope.
+    /// Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
     ///
     /// Every type but `registration` goes to an enrolled phone of `user` (the one named in
     /// `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
@@ -442,14 +442,14 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The tenant's allowlist for operations' x-callback targets. Admin scope.
+    /// The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/operations/callback-allowlist`.
     /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)`.
     internal func getCallbackAllowlist(headers: Operations.GetCallbackAllowlist.Input.Headers = .init()) async throws -> Operations.GetCallbackAllowlist.Output {
         try await getCallbackAllowlist(Operations.GetCallbackAllowlist.Input(headers: headers))
     }
-    /// Replace the allowlist. Admin scope.
+    /// Replace the allowlist. Admin role.
     ///
     /// - Remark: HTTP `PUT /api/v1/operations/callback-allowlist`.
     /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)`.
@@ -462,7 +462,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// One operation and its status. Admin scope.
+    /// One operation and its status. Any role (viewer or above).
     ///
     /// One past its expiry and still unanswered is marked `expired` first.
     ///
@@ -477,7 +477,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Cancel an operation that has not ended. Admin scope.
+    /// Cancel an operation that has not ended. Operator role or above.
     ///
     /// - Remark: HTTP `POST /api/v1/operations/{operationID}/cancel`.
     /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)`.
@@ -490,14 +490,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Admin scope.
+    /// Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/oob-locks`.
     /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)`.
     internal func listOutOfBandLocks(headers: Operations.ListOutOfBandLocks.Input.Headers = .init()) async throws -> Operations.ListOutOfBandLocks.Output {
         try await listOutOfBandLocks(Operations.ListOutOfBandLocks.Input(headers: headers))
     }
-    /// Lets the user sign in out-of-band again. Admin scope.
+    /// Lets the user sign in out-of-band again. Operator role or above.
     ///
     /// - Remark: HTTP `DELETE /api/v1/oob-locks/{user}`.
     /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)`.
@@ -510,7 +510,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Phones enrolled for out-of-band operations, newest first (at most 500). Admin scope.
+    /// Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/enrolled-devices`.
     /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)`.
