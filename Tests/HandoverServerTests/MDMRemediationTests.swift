@@ -110,6 +110,7 @@ struct MDMRemediationTests {
             }
             test.clock.advance(by: 3600)
             #expect(try await test.server.deliverMDMCommands() == 0, "given up after 3 attempts")
+            _ = try await browser.signIn(key: test.adminKey)  // an hour idle ended the dashboard session
             let failed = try await browser.get("/dashboard/devices/\(second)")
             #expect(failed.text.contains(">failed<") && failed.text.contains("after 3 attempts"), "\(failed.text)")
             #expect(try await Self.history(test, second).first?["event"] as? String == "mdm_command_failed")
