@@ -250,7 +250,7 @@ public final class HandoverServer: Sendable {
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api))
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
-            let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverview(),
+            let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
                                                   claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar)
             try application.register(collection: dashboardRoutes)
             try application.register(collection: ProviderSignInRoutes(auth: dashboardAuth, origin: origin) { request, message, status in

@@ -7,14 +7,15 @@ import Logging
 struct ImportDevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-devices",
-        abstract: "Register devices from a CSV file (name, serial number, MDM id), each with its device key.",
+        abstract: "Register devices from a CSV file (name, serial number, MDM id, site), each with its device key.",
         discussion: """
-            The first line names the columns, in any order: name (required), serialNumber and \
-            mdmDeviceID (optional; the MDM finds a device by its serial number). For example:
+            The first line names the columns, in any order: name (required), serialNumber, \
+            mdmDeviceID (optional; the MDM finds a device by its serial number) and site (optional; \
+            the ward or hospital whose people see the device). For example:
 
-              name,serialNumber,mdmDeviceID
-              ward-7-phone-1,C02XK1ABJG5H,42
-              "ward 7, phone 2",C02XK1ABJG5J,43
+              name,serialNumber,mdmDeviceID,site
+              ward-7-phone-1,C02XK1ABJG5H,42,Ward-7
+              "ICU, phone 2",C02XK1ABJG5J,43,ICU
 
             Every row is checked first. A row with a bad value (control characters, a malformed \
             serial number), a serial number already in the file or the registry, or more or fewer \

@@ -96,6 +96,50 @@ import Testing
         }
     }
 
+    @Test func anICUOperatorSeesOnlyICUDevicesAndActsOnThemAlone() async throws {
+        guard IdentityProviderPeer.isAvailable() else { return }
+        let provider = try await IdentityProviderPeer.start()
+        defer { provider.stop() }
+        try await Self.withServer(provider) { test in
+            try await provider.setPerson("iris", ["name": "Iris Nurse", "email": "iris@hospital.example", "groups": ["icu-leads"]],
+                                         client: test.client)
+            let mail = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
+            let icu = try await test.registerDevice("icu-phone-1", site: "ICU")
+            let icuCalm = try await test.registerDevice("icu-phone-2", site: "ICU")
+            let ward = try await test.registerDevice("ward-3-phone-1", site: "Ward-3")
+            let unsited = try await test.registerDevice("spare-phone")
+            for device in [icu, ward] {
+                _ = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [mail]], key: device.key)
+            }
+            test.clock.advance(by: 6)
+            try await test.server.fireDeadlines()
+
+            let browser = DashboardBrowser(test)
+            #expect(try await Self.signIn(browser, at: provider, as: "iris").status == 200)
+            let overview = try await browser.get("/dashboard")
+            #expect(overview.text.contains("Needs attention (1)") && overview.text.contains("icu-phone-1") && overview.text.contains("icu-phone-2"))
+            #expect(!overview.text.contains("ward-3-phone-1") && !overview.text.contains("spare-phone"), "only ICU's devices")
+            let search = try await browser.get("/dashboard/devices?q=phone")
+            #expect(search.text.contains("2 devices match") && !search.text.contains("ward-3"), "\(search.text)")
+            #expect(try await browser.get("/dashboard/devices/\(ward.id)").status == 404, "another site's device is not revealed")
+            #expect(try await browser.get("/dashboard/devices/\(unsited.id)").status == 404)
+            #expect(try await browser.get("/dashboard/devices/\(icuCalm.id)").status == 200)
+            let csrf = try #require(DashboardBrowser.csrf(in: overview.text))
+            let other = try await browser.post("/dashboard/devices/\(ward.id)/back-in-service", [("csrf", csrf), ("note", "x")])
+            #expect(other.status == 404)
+            let done = try await browser.post("/dashboard/devices/\(icu.id)/back-in-service", [("csrf", csrf), ("note", "Checked in the ICU")])
+            #expect(done.status == 303, "\(done.text)")
+            let page = try await browser.get("/dashboard/devices/\(icu.id)")
+            #expect(page.text.contains("Iris Nurse &lt;iris@hospital.example&gt; on the dashboard"))
+            let registry = try await browser.post("/dashboard/apps", [("csrf", csrf), ("name", "Notes")])
+            #expect(registry.status == 403)
+            let runs = try await test.request(.GET, "/api/v1/devices/\(ward.id)", key: test.adminKey)
+            let wardRun = try #require(runs.json["lastRunID"] as? String)
+            #expect(try await browser.get("/dashboard/runs/\(wardRun)").status == 404, "another site's run is not revealed")
+            #expect(try await browser.get("/dashboard/scorecards").status == 200)
+        }
+    }
+
     @Test func aViewerIsRefusedEveryForm() async throws {
         guard IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()

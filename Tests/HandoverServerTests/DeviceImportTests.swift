@@ -90,6 +90,25 @@ struct DeviceImportTests {
         }
     }
 
+    @Test func theSiteColumnPutsEachDeviceAtItsSite() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let csv = """
+                name,site
+                icu-phone-1,ICU
+                ward-3-phone-1,Ward-3
+                spare-phone,
+                bad-phone,ICU ward
+                """
+            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: test.server.application.db, now: Date())
+            #expect(report.imported.map(\.name) == ["icu-phone-1", "ward-3-phone-1", "spare-phone"])
+            #expect(report.refused.map(\.description) == ["line 5: site: 'ICU ward' is not a site name: 1 to 64 letters, digits, '-', '_' or '.'"])
+            let listed = try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array
+            #expect(listed.map { $0["site"] as? String } == ["ICU", "Ward-3", nil])
+            let refused = try await test.request(.POST, "/api/v1/devices", json: ["name": "x", "site": "no spaces please"], key: test.adminKey)
+            #expect(refused.status == 422 && refused.text.contains("site"), "\(refused.text)")
+        }
+    }
+
     @Test func aFileThatIsNotSuchATableIsRefusedWhole() async throws {
         try await TestServer.with(.sqlite) { test in
             let cases: [(Data, String)] = [

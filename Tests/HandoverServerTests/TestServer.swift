@@ -171,9 +171,11 @@ final class TestServer: Sendable {
         return reply.json["id"] as? String ?? ""
     }
 
-    /// Registers a device and returns its id and key.
-    func registerDevice(_ name: String = "ward-7-phone-3") async throws -> (id: String, key: String) {
-        let reply = try await request(.POST, "/api/v1/devices", json: ["name": name], key: adminKey)
+    /// Registers a device (at `site`, when given) and returns its id and key.
+    func registerDevice(_ name: String = "ward-7-phone-3", site: String? = nil) async throws -> (id: String, key: String) {
+        var body: [String: Any] = ["name": name]
+        if let site { body["site"] = site }
+        let reply = try await request(.POST, "/api/v1/devices", json: body, key: adminKey)
         #expect(reply.status == 201, "\(reply.text)")
         let device = reply.json["device"] as? [String: Any]
         return (device?["id"] as? String ?? "", reply.json["key"] as? String ?? "")

@@ -912,25 +912,36 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceInput/mdmDeviceID`.
             internal var mdmDeviceID: Swift.String?
+            /// The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+            /// or '.', compared exactly. People whose role holds at named sites see and act on that
+            /// site's devices only. Without one, only people with a role at every site see it.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceInput/site`.
+            internal var site: Swift.String?
             /// Creates a new `DeviceInput`.
             ///
             /// - Parameters:
             ///   - name: 1 to 100 characters after trimming white space, no control characters.
             ///   - serialNumber: The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
             ///   - mdmDeviceID: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            ///   - site: The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
             internal init(
                 name: Swift.String,
                 serialNumber: Swift.String? = nil,
-                mdmDeviceID: Swift.String? = nil
+                mdmDeviceID: Swift.String? = nil,
+                site: Swift.String? = nil
             ) {
                 self.name = name
                 self.serialNumber = serialNumber
                 self.mdmDeviceID = mdmDeviceID
+                self.site = site
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
                 case serialNumber
                 case mdmDeviceID
+                case site
             }
         }
         /// - Remark: Generated from `#/components/schemas/Device`.
@@ -970,6 +981,10 @@ extension Components {
             internal var serialNumber: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Device/mdmDeviceID`.
             internal var mdmDeviceID: Swift.String?
+            /// The device's site, when it has one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/site`.
+            internal var site: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Device/createdAt`.
             internal var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Device/lastRunID`.
@@ -985,6 +1000,7 @@ extension Components {
             ///   - lastCompletedAt: When it last completed a hand-over (or went back in service).
             ///   - serialNumber:
             ///   - mdmDeviceID:
+            ///   - site: The device's site, when it has one.
             ///   - createdAt:
             ///   - lastRunID:
             internal init(
@@ -996,6 +1012,7 @@ extension Components {
                 lastCompletedAt: Foundation.Date? = nil,
                 serialNumber: Swift.String? = nil,
                 mdmDeviceID: Swift.String? = nil,
+                site: Swift.String? = nil,
                 createdAt: Foundation.Date,
                 lastRunID: Swift.String? = nil
             ) {
@@ -1007,6 +1024,7 @@ extension Components {
                 self.lastCompletedAt = lastCompletedAt
                 self.serialNumber = serialNumber
                 self.mdmDeviceID = mdmDeviceID
+                self.site = site
                 self.createdAt = createdAt
                 self.lastRunID = lastRunID
             }
@@ -1019,6 +1037,7 @@ extension Components {
                 case lastCompletedAt
                 case serialNumber
                 case mdmDeviceID
+                case site
                 case createdAt
                 case lastRunID
             }
@@ -1056,6 +1075,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .mdmDeviceID
                 )
+                self.site = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .site
+                )
                 self.createdAt = try container.decode(
                     Foundation.Date.self,
                     forKey: .createdAt
@@ -1073,6 +1096,7 @@ extension Components {
                     "lastCompletedAt",
                     "serialNumber",
                     "mdmDeviceID",
+                    "site",
                     "createdAt",
                     "lastRunID"
                 ])

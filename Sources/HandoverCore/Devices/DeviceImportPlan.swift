@@ -3,8 +3,8 @@ import Foundation
 /// A CSV file of devices, checked row by row before anything is written: which rows will be
 /// registered and which are refused, each with its line and why (`handover admin import-devices`).
 ///
-/// The header names the columns, in any order and case: `name` (required), `serialNumber` and
-/// `mdmDeviceID` (`serial_number`, `serial number`, `mdm_device_id` read the same). A header
+/// The header names the columns, in any order and case: `name` (required), `serialNumber`,
+/// `mdmDeviceID` and `site` (`serial_number`, `serial number`, `mdm_device_id` read the same). A header
 /// with another column refuses the whole file, as the import cannot know what it meant; a row
 /// with more or fewer fields than the header, a bad value, or a serial number already in the
 /// file or the registry is refused alone, and the others go ahead.
@@ -20,6 +20,8 @@ package struct DeviceImportPlan: Sendable, Equatable {
         /// Upper-cased.
         package var serialNumber: String?
         package var mdmDeviceID: String?
+        /// The site the device belongs to (a ward, a hospital).
+        package var site: String? = nil
     }
 
     package struct Refusal: Sendable, Equatable, CustomStringConvertible {
@@ -48,9 +50,9 @@ package struct DeviceImportPlan: Sendable, Equatable {
                 "the file has \(bytes) bytes; at most \(DeviceImportPlan.byteLimit) (5 MB, about 50,000 devices). Split it."
             case .notUTF8: "the file is not UTF-8 text; save it as CSV UTF-8"
             case .notCSV(let problem): "the file is not CSV: \(problem)"
-            case .empty: "the file has no header line; the first line names the columns: name,serialNumber,mdmDeviceID"
+            case .empty: "the file has no header line; the first line names the columns: name,serialNumber,mdmDeviceID,site"
             case .unknownColumn(let name, let position):
-                "column \(position) of the header, '\(name.prefix(40))', is not a column here; accepted: name, serialNumber, mdmDeviceID"
+                "column \(position) of the header, '\(name.prefix(40))', is not a column here; accepted: name, serialNumber, mdmDeviceID, site"
             case .missingNameColumn: "the header has no 'name' column; every device needs a name"
             case .repeatedColumn(let name): "the header names '\(name)' twice"
             case .tooManyRows(let count): "the file has \(count) rows; at most \(DeviceImportPlan.rowLimit) in one import. Split it."
@@ -62,7 +64,7 @@ package struct DeviceImportPlan: Sendable, Equatable {
     package var refused: [Refusal]
 
     private enum Column: String {
-        case name, serialNumber, mdmDeviceID
+        case name, serialNumber, mdmDeviceID, site
     }
 
     /// Checks `data`. `registered` maps the serial numbers already in the registry (upper-cased)
@@ -84,6 +86,7 @@ package struct DeviceImportPlan: Sendable, Equatable {
             case "name", "devicename": .name
             case "serialnumber", "serial": .serialNumber
             case "mdmdeviceid", "mdmid": .mdmDeviceID
+            case "site", "ward": .site
             default: nil
             }
             guard let column else { throw .unknownColumn(raw, position: index + 1) }
@@ -135,7 +138,16 @@ package struct DeviceImportPlan: Sendable, Equatable {
                 }
                 mdm = text
             }
-            accepted.append(Row(line: record.line, name: values[.name] ?? "", serialNumber: serial, mdmDeviceID: mdm))
+            var site: String?
+            if let text = values[.site], !text.isEmpty {
+                guard RoleMap.isSiteName(text) else {
+                    refused.append(Refusal(line: record.line, column: "site",
+                                           reason: "'\(text.prefix(80))' is not a site name: 1 to 64 letters, digits, '-', '_' or '.'"))
+                    continue
+                }
+                site = text
+            }
+            accepted.append(Row(line: record.line, name: values[.name] ?? "", serialNumber: serial, mdmDeviceID: mdm, site: site))
         }
         self.accepted = accepted
         self.refused = refused

@@ -34,12 +34,15 @@ package struct DeviceSearch: Sendable, Equatable {
     package var filter: Filter
     /// 1-based.
     package var page: Int
+    /// The sites whose devices the searcher may see.
+    package var sites: SiteFilter
 
-    package init(text: String = "", status: DeviceStatus? = nil, filter: Filter = .all, page: Int = 1) {
+    package init(text: String = "", status: DeviceStatus? = nil, filter: Filter = .all, page: Int = 1, sites: SiteFilter = .everySite) {
         self.text = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
         self.status = status
         self.filter = filter
         self.page = max(1, page)
+        self.sites = sites
     }
 
     /// A page and how many devices match in all.
@@ -65,7 +68,7 @@ package struct DeviceSearch: Sendable, Equatable {
 
     /// The WHERE clause, every value bound.
     func condition(now: Date) -> SQLQueryString {
-        var clause: SQLQueryString = "1 = 1"
+        var clause: SQLQueryString = sites.condition()
         if !text.isEmpty {
             let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"

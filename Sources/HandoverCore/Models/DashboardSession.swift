@@ -34,4 +34,7 @@ package final class DashboardSession: Model, @unchecked Sendable {
 
     /// What this session may do; a session whose grants cannot be read may do nothing.
     package var permissions: Permissions { (try? Permissions(text: grants)) ?? Permissions([]) }
+
+    /// The devices this session sees: every site, or the sites its grants name.
+    package var siteFilter: SiteFilter { SiteFilter(sites: permissions.visibleSites) }
 }

@@ -22,6 +22,8 @@ package final class Device: Model, @unchecked Sendable {
     @OptionalField(key: "serial_number") package var serialNumber: String?
     /// The MDM's own id for the device, when known.
     @OptionalField(key: "mdm_device_id") package var mdmDeviceID: String?
+    /// The site it belongs to (a ward, a hospital); people scoped to sites see only theirs.
+    @OptionalField(key: "site") package var site: String?
 
     package init() {}
 

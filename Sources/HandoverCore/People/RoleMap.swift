@@ -79,7 +79,7 @@ package struct RoleMap: Hashable, Sendable {
         }.joined(separator: ",")
     }
 
-    static func isSiteName<Text: StringProtocol>(_ text: Text) -> Bool {
+    package static func isSiteName<Text: StringProtocol>(_ text: Text) -> Bool {
         !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == "."
         }

@@ -95,12 +95,13 @@ package struct AppScorecard: Sendable, Equatable {
     }
 
     /// Reads the app's items finished in the last 30 days (one indexed query) and scores them.
-    package static func load(app: UUID, now: Date, on sql: any SQLDatabase) async throws -> AppScorecard {
+    /// With `sites` naming sites, only runs on their devices count.
+    package static func load(app: UUID, now: Date, sites: SiteFilter = .everySite, on sql: any SQLDatabase) async throws -> AppScorecard {
         let rows = try await sql.raw("""
             SELECT i.status AS state, i.finished_at AS finished_at, r.created_at AS started_at
             FROM logout_items i JOIN logout_runs r ON r.id = i.run_id
             WHERE i.app_id = \(bind: app) AND i.finished_at >= \(bind: now.addingTimeInterval(-30 * 86_400))
-            AND i.finished_at <= \(bind: now)
+            AND i.finished_at <= \(bind: now)\(runsAt(sites, column: "i.run_id"))
             """).all()
         let outcomes = try rows.compactMap { row -> Outcome? in
             guard let state = LogoutItemState(rawValue: try row.decode(column: "state", as: String.self)) else { return nil }
@@ -114,12 +115,13 @@ package struct AppScorecard: Sendable, Equatable {
     /// Counts of one app's finished items over the last 7 and 30 days, without times: the
     /// scorecards' list reads these (one indexed count per app) and leaves percentiles to the
     /// app's own page.
-    package static func counts(app: UUID, now: Date, on sql: any SQLDatabase) async throws -> (last7: Window, last30: Window) {
+    package static func counts(app: UUID, now: Date, sites: SiteFilter = .everySite,
+                               on sql: any SQLDatabase) async throws -> (last7: Window, last30: Window) {
         let since7 = now.addingTimeInterval(-7 * 86_400)
         let rows = try await sql.raw("""
             SELECT status, COUNT(*) AS total, SUM(CASE WHEN finished_at >= \(bind: since7) THEN 1 ELSE 0 END) AS recent
             FROM logout_items WHERE app_id = \(bind: app) AND finished_at >= \(bind: now.addingTimeInterval(-30 * 86_400))
-            AND finished_at <= \(bind: now) GROUP BY status
+            AND finished_at <= \(bind: now)\(runsAt(sites, column: "run_id")) GROUP BY status
             """).all()
         var last7 = Window(days: 7), last30 = Window(days: 30)
         for row in rows {
@@ -133,5 +135,11 @@ package struct AppScorecard: Sendable, Equatable {
             }
         }
         return (last7, last30)
+    }
+
+    /// ` AND <column> IN (runs on devices of sites)`, or nothing for every site.
+    private static func runsAt(_ sites: SiteFilter, column: String) -> SQLQueryString {
+        guard sites != .everySite else { return "" }
+        return " AND \(unsafeRaw: column) IN (SELECT sr.id FROM logout_runs sr JOIN devices sd ON sd.id = sr.device_id WHERE \(sites.condition("sd.site")))"
     }
 }

@@ -57,6 +57,12 @@ extension APIHandler {
             if let problem = DeviceIdentifiers.problem(mdmDeviceID: mdm) { throw APIError.invalid("mdmDeviceID", problem) }
             device.mdmDeviceID = mdm
         }
+        if let site = body.site {
+            guard RoleMap.isSiteName(site) else {
+                throw APIError.invalid("site", "'\(site.prefix(80))' is not a site name: give 1 to 64 letters, digits, '-', '_' or '.'")
+            }
+            device.site = site
+        }
         let key: String = try await CurrentRequest.request.db.transaction { db in
             try await device.create(on: db)
             return try await APIKeyIssuer.create(name: "device \(name)", scope: .device, deviceID: try device.requireID(), on: db, now: now)

@@ -53,6 +53,7 @@ struct DeviceView: Content, Hashable {
     var lastCompletedAt: Date?
     var serialNumber: String?
     var mdmDeviceID: String?
+    var site: String?
     var createdAt: Date
     var lastRunID: UUID?
 
@@ -61,6 +62,7 @@ struct DeviceView: Content, Hashable {
         name = device.name
         serialNumber = device.serialNumber
         mdmDeviceID = device.mdmDeviceID
+        site = device.site
         status = device.status
         statusReason = device.statusReason
         statusChangedAt = device.statusChangedAt

@@ -66,7 +66,11 @@ struct DashboardAuth: Sendable {
     /// viewer, every form what its action needs). Otherwise: a redirect to the sign-in form, or
     /// a 403 page that names the role needed. The role is checked before the form is read. A
     /// ``DashboardError`` becomes its page.
-    func signedIn(_ request: Request, needs role: AdminRole = .viewer,
+    ///
+    /// - Parameter everySite: whether the role must hold at every site (the registry, the tester,
+    ///   people), or at some site: a device's page then checks the device's own site with
+    ///   ``requireRole(_:at:in:)``.
+    func signedIn(_ request: Request, needs role: AdminRole = .viewer, everySite: Bool = true,
                   _ page: (DashboardSession) async throws -> Response) async throws -> Response {
         guard let session = try await session(request) else {
             if request.method == .POST {
@@ -74,9 +78,17 @@ struct DashboardAuth: Sendable {
             }
             return DashboardLayout.redirect("/dashboard/sign-in")
         }
-        guard Self.permits(session.permissions, role) else {
-            return DashboardLayout.errorPage(.forbidden("Your role (\(session.permissions.summary)) does not allow this: it needs \(role.rawValue)."),
-                                             signedIn: session)
+        let permissions = session.permissions
+        let allowed = if role == .viewer {
+            !permissions.isEmpty  // seeing: each list shows only the sites granted
+        } else if everySite {
+            permissions.allows(role, at: nil)
+        } else {
+            permissions.grants.contains { $0.role.includes(role) }
+        }
+        guard allowed else {
+            return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
+                                                        + (everySite && role != .viewer ? " at every site." : ".")), signedIn: session)
         }
         do {
             return try await page(session)
@@ -85,10 +97,12 @@ struct DashboardAuth: Sendable {
         }
     }
 
-    /// Whether `permissions` allow `role`'s actions: seeing needs any grant; acting needs the role
-    /// at every site until devices carry sites.
-    static func permits(_ permissions: Permissions, _ role: AdminRole) -> Bool {
-        role == .viewer ? !permissions.isEmpty : permissions.allows(role, at: nil)
+    /// Throws a 403 page unless `session` holds `role` at `site` (a device's site).
+    static func requireRole(_ role: AdminRole, at site: String?, in session: DashboardSession) throws {
+        guard session.permissions.allows(role, at: site) else {
+            throw DashboardError.forbidden("Your role (\(session.permissions.summary)) does not allow this here: it needs \(role.rawValue)"
+                                           + (site.map { " at \($0)." } ?? " at every site (this device has no site)."))
+        }
     }
 
     /// Who acts through `session`, as a device's history names them: the person

@@ -15,7 +15,7 @@ struct DashboardRoutes: RouteCollection {
     let origin: PublicOrigin
     let hub: RunEventHub
     /// The overview's live updates, shared by every open dashboard.
-    let overviewUpdates: LiveOverview
+    let overviewUpdates: LiveOverviews
     /// Whether the association files claim the email sign-in link's path.
     let claimsEmailSignIn: Bool
     /// Registers apps (built when asked: it reads the public origin, known once the port is bound).
@@ -121,7 +121,7 @@ struct DashboardRoutes: RouteCollection {
 
     @Sendable func overview(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let fragment = try await overviewFragment(request.readDB)
+            let fragment = try await overviewFragment(request.readDB, sites: session.siteFilter)
             return DashboardLayout.page("Fleet", signedIn: session) {
                 DashboardLayout.live(id: "overview", source: "/dashboard/live") { fragment }
             }
@@ -131,12 +131,13 @@ struct DashboardRoutes: RouteCollection {
     /// The overview's live updates: the sections that changed, rendered once a second at most
     /// for every open dashboard together (``LiveOverview``).
     @Sendable func liveOverview(_ request: Request) async throws -> Response {
-        guard try await auth.session(request) != nil else { throw Abort(.unauthorized) }
+        guard let session = try await auth.session(request) else { throw Abort(.unauthorized) }
         let application = request.application
         let routes = self
         let hub = hub
-        let stream = overviewUpdates.subscribe(changes: { hub.subscribeToEverything() }) {
-            try await routes.overviewSections(application.readDB)
+        let sites = session.siteFilter
+        let stream = overviewUpdates.overview(for: sites).subscribe(changes: { hub.subscribeToEverything() }) {
+            try await routes.overviewSections(application.readDB, sites: sites)
         }
         return EventStream.response(broadcast: stream)
     }
@@ -147,19 +148,19 @@ struct DashboardRoutes: RouteCollection {
 
     /// The overview: the queue of devices that need attention (at most 50 shown), the devices
     /// by status, and the last 10 runs. Its queries cost the same with 10,000 devices as with 10.
-    func overviewFragment(_ database: Database) async throws -> HTML {
-        .join(try await overviewSections(database).map { .raw($0.html) })
+    func overviewFragment(_ database: Database, sites: SiteFilter) async throws -> HTML {
+        .join(try await overviewSections(database, sites: sites).map { .raw($0.html) })
     }
 
     /// The overview's blocks, each an element with its own `id` (live updates replace one at a time).
-    func overviewSections(_ database: Database) async throws -> [LiveOverview.Section] {
-        let counts = try await Self.deviceCounts(on: database)
+    func overviewSections(_ database: Database, sites: SiteFilter) async throws -> [LiveOverview.Section] {
+        let counts = try await Self.deviceCounts(on: database, sites: sites)
         let total = counts.values.reduce(0, +)
-        let listed = total <= Self.overviewDeviceLimit ? try await Device.query(on: database).sort(\.$name).all() : []
-        let queue = try await Device.query(on: database).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
+        let listed = total <= Self.overviewDeviceLimit ? try await Device.query(on: database).visible(to: sites).sort(\.$name).all() : []
+        let queue = try await Device.query(on: database).visible(to: sites).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
             .sort(\.$statusChangedAt).limit(Self.overviewDeviceLimit).all()
         let queueTotal = DeviceStatus.allCases.filter(\.needsAttention).reduce(0) { $0 + (counts[$1] ?? 0) }
-        let runs = try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(10).all()
+        let runs = try await Self.recentRuns(10, sites: sites, on: database)
         let runIDs = runs.compactMap(\.id) + listed.compactMap(\.lastRunID)
         let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
         let itemsByRun = Dictionary(grouping: items, by: \.runID)
@@ -260,11 +261,23 @@ struct DashboardRoutes: RouteCollection {
         return sections.map { LiveOverview.Section(id: $0.id, html: $0.html.rendered) }
     }
 
-    /// How many devices are in each status: one pass over the status index.
-    static func deviceCounts(on database: Database) async throws -> [DeviceStatus: Int] {
+    /// The last `count` runs on devices of `sites`, newest first.
+    static func recentRuns(_ count: Int, sites: SiteFilter, on database: Database) async throws -> [LogoutRun] {
+        guard sites != .everySite, let sql = database as? any SQLDatabase else {
+            return try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(count).all()
+        }
+        let ids = try await sql.raw("""
+            SELECT r.id FROM logout_runs r JOIN devices d ON d.id = r.device_id WHERE \(sites.condition("d.site"))
+            ORDER BY r.created_at DESC LIMIT \(unsafeRaw: String(count))
+            """).all().map { try $0.decode(column: "id", as: UUID.self) }
+        return ids.isEmpty ? [] : try await LogoutRun.query(on: database).filter(\.$id ~~ ids).sort(\.$createdAt, .descending).all()
+    }
+
+    /// How many devices of `sites` are in each status: one pass over the status index.
+    static func deviceCounts(on database: Database, sites: SiteFilter = .everySite) async throws -> [DeviceStatus: Int] {
         guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
         var counts: [DeviceStatus: Int] = [:]
-        for row in try await sql.raw("SELECT status, COUNT(*) AS n FROM devices GROUP BY status").all() {
+        for row in try await sql.raw("SELECT status, COUNT(*) AS n FROM devices WHERE \(sites.condition()) GROUP BY status").all() {
             if let status = DeviceStatus(rawValue: try row.decode(column: "status", as: String.self)) {
                 counts[status] = try row.decode(column: "n", as: Int.self)
             }

@@ -19,14 +19,15 @@ struct DeviceListRoutes: RouteCollection {
 
     @Sendable func list(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let search = Self.search(from: request)
+            var search = Self.search(from: request)
+            search.sites = session.siteFilter
             let page = try await search.run(on: request.readDB, now: clock.now())
             if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
             let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {
                 Self.form(search)
                 HTML.element("p", ["class": "note", "id": "matches"]) {
-                    "\(page.total) device\(page.total == 1 ? "" : "s")" + (search == DeviceSearch() ? "" : " match")
+                    "\(page.total) device\(page.total == 1 ? "" : "s")" + (search == DeviceSearch(sites: search.sites) ? "" : " match")
                         + (page.total > DeviceSearch.pageSize ? " · page \(page.page) of \(page.pageCount)" : "")
                 }
                 if page.devices.isEmpty {
@@ -35,13 +36,14 @@ struct DeviceListRoutes: RouteCollection {
                     HTML.element("div", ["class": "scroll"]) {
                         HTML.element("table", ["id": "devices"]) {
                             HTML.element("tr") {
-                                HTML.element("th") { "Device" }; HTML.element("th") { "Serial number" }
+                                HTML.element("th") { "Device" }; HTML.element("th") { "Site" }; HTML.element("th") { "Serial number" }
                                 HTML.element("th") { "Status" }; HTML.element("th") { "Last run" }
                             }
                             for device in page.devices {
                                 let last = device.lastRunID.flatMap { lastRuns[$0] }
                                 HTML.element("tr") {
                                     HTML.element("td") { DashboardRoutes.deviceLink(device) }
+                                    HTML.element("td") { device.site ?? "—" }
                                     HTML.element("td") { device.serialNumber ?? "—" }
                                     HTML.element("td") { DashboardLayout.badge(device.status) }
                                     HTML.element("td") {
@@ -124,7 +126,7 @@ struct DeviceListRoutes: RouteCollection {
             HTML.element("h2") { "No such page" }
             HTML.element("p") {
                 "There is no page \(search.page) of this list: \(page.total) device\(page.total == 1 ? "" : "s")"
-                    + (search == DeviceSearch(page: search.page) ? "" : " match") + ", and the last is page \(page.pageCount). "
+                    + (search == DeviceSearch(page: search.page, sites: search.sites) ? "" : " match") + ", and the last is page \(page.pageCount). "
                 HTML.element("a", ["href": link(last)]) { "Go to page \(page.pageCount)" }
             }
         }

@@ -88,3 +88,27 @@ final class LiveOverview: Sendable {
         sections.map { EventStream.format(.init(name: "replace", data: $0.html, isFinal: false)) }.joined()
     }
 }
+
+/// One ``LiveOverview`` per set of visible sites: dashboards that see the same devices share
+/// one producer; a person scoped to ICU never receives another site's sections.
+final class LiveOverviews: Sendable {
+    private let overviews = NIOLockedValueBox<[SiteFilter: LiveOverview]>([:])
+    private let interval: Duration
+
+    init(interval: Duration = .seconds(1)) {
+        self.interval = interval
+    }
+
+    /// The overview for the dashboards that see `sites`, made on first use.
+    func overview(for sites: SiteFilter) -> LiveOverview {
+        overviews.withLockedValue { overviews in
+            if let existing = overviews[sites] { return existing }
+            let made = LiveOverview(interval: interval)
+            overviews[sites] = made
+            return made
+        }
+    }
+
+    /// Open dashboards on this instance, whatever they see.
+    var subscriberCount: Int { overviews.withLockedValue { $0.values.reduce(0) { $0 + $1.subscriberCount } } }
+}

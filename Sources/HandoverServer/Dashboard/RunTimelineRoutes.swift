@@ -32,6 +32,8 @@ struct RunTimelineRoutes: RouteCollection {
             }
             let run = try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
             let device = try await Device.find(run.deviceID, on: request.readDB)
+            // A run on a device of another site is as absent as a run that does not exist.
+            guard session.siteFilter == .everySite || session.siteFilter.shows(device?.site) else { throw missing }
             let timeline = try await timeline(of: run, device: device?.name ?? "a deleted device", on: request.readDB)
             return DashboardLayout.page("Logout run", signedIn: session) {
                 HTML.element("section") {

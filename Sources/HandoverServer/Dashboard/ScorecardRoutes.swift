@@ -28,7 +28,7 @@ struct ScorecardRoutes: RouteCollection {
             let now = clock.now()
             var rows: [(app: RegisteredApp, last7: AppScorecard.Window, last30: AppScorecard.Window)] = []
             for app in apps {
-                let counts = try await AppScorecard.counts(app: try app.requireID(), now: now, on: sql)
+                let counts = try await AppScorecard.counts(app: try app.requireID(), now: now, sites: session.siteFilter, on: sql)
                 rows.append((app, counts.last7, counts.last30))
             }
             return DashboardLayout.page("Scorecards", signedIn: session) {
@@ -68,7 +68,7 @@ struct ScorecardRoutes: RouteCollection {
         try await auth.signedIn(request) { session in
             let app = try await app(request)
             let appID = try app.requireID()
-            let card = try await AppScorecard.load(app: appID, now: clock.now(), on: try Self.sql(request.readDB))
+            let card = try await AppScorecard.load(app: appID, now: clock.now(), sites: session.siteFilter, on: try Self.sql(request.readDB))
             return DashboardLayout.page("Scorecard: \(app.name)", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("div", ["class": "scroll"]) {
@@ -110,9 +110,10 @@ struct ScorecardRoutes: RouteCollection {
     }
 
     @Sendable func chart(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { _ in
+        try await auth.signedIn(request) { session in
             let app = try await app(request)
-            let card = try await AppScorecard.load(app: try app.requireID(), now: clock.now(), on: try Self.sql(request.readDB))
+            let card = try await AppScorecard.load(app: try app.requireID(), now: clock.now(), sites: session.siteFilter,
+                                                  on: try Self.sql(request.readDB))
             let response = Response(status: .ok, body: .init(string: ScorecardChart.svg(card)))
             response.headers.replaceOrAdd(name: .contentType, value: "image/svg+xml; charset=utf-8")
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -2,7 +2,7 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2940 of the YAML.
+    /// Lines 2501–2951 of the YAML.
     static let part6 = #"""
               type: string
               enum: [ulc, x-callback, backend-only]
@@ -154,6 +154,14 @@ extension OpenAPIDocument {
               type: string
               maxLength: 128
               description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            site:
+              type: string
+              maxLength: 64
+              description: |
+                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+                or '.', compared exactly. People whose role holds at named sites see and act on that
+                site's devices only. Without one, only people with a role at every site see it.
+              example: ICU
         Device:
           type: object
           additionalProperties: false
@@ -184,6 +192,9 @@ extension OpenAPIDocument {
               type: string
             mdmDeviceID:
               type: string
+            site:
+              type: string
+              description: The device's site, when it has one.
             createdAt:
               type: string
               format: date-time

@@ -99,25 +99,36 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceInput/mdmDeviceID`.
             internal var mdmDeviceID: Swift.String?
+            /// The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+            /// or '.', compared exactly. People whose role holds at named sites see and act on that
+            /// site's devices only. Without one, only people with a role at every site see it.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceInput/site`.
+            internal var site: Swift.String?
             /// Creates a new `DeviceInput`.
             ///
             /// - Parameters:
             ///   - name: 1 to 100 characters after trimming white space, no control characters.
             ///   - serialNumber: The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
             ///   - mdmDeviceID: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            ///   - site: The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
             internal init(
                 name: Swift.String,
                 serialNumber: Swift.String? = nil,
-                mdmDeviceID: Swift.String? = nil
+                mdmDeviceID: Swift.String? = nil,
+                site: Swift.String? = nil
             ) {
                 self.name = name
                 self.serialNumber = serialNumber
                 self.mdmDeviceID = mdmDeviceID
+                self.site = site
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
                 case serialNumber
                 case mdmDeviceID
+                case site
             }
         }
         /// - Remark: Generated from `#/components/schemas/Device`.
