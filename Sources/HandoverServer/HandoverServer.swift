@@ -257,6 +257,7 @@ public final class HandoverServer: Sendable {
                 dashboardRoutes.signInPage(request, message: message, status: status)
             })
             try application.register(collection: PeopleRoutes(auth: dashboardAuth))
+            try application.register(collection: KeyRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceLifeCycleRoutes(auth: dashboardAuth, clock: clock, notifier: notifier))
             try application.register(collection: DeviceListRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: ScorecardRoutes(auth: dashboardAuth, clock: clock))
@@ -542,14 +543,14 @@ extension HandoverServer {
     }
 
     /// Opens the configured database without serving HTTP, runs migrations, and creates a key.
-    public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope,
+    public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope, expiresAt: Date? = nil,
                                  logger: Logger = Logger(label: "handover")) async throws -> String {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
             _ = try configureDatabase(application, configuration, existingOnly: true)
             try await SchemaMigrations.run(on: application)
-            let key = try await APIKeyIssuer.create(name: name, scope: scope, on: application.db)
+            let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, on: application.db)
             try await application.asyncShutdown()
             return key
         } catch {

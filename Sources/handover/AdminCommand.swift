@@ -22,6 +22,7 @@ struct AdminCommand: AsyncParsableCommand {
 
                 Examples:
                   handover admin create-key --scope admin --name "IT on-call"
+                  handover admin create-key --scope viewer --name "ward-7 wall screen" --expires-in 90d
                   handover admin create-key --scope admin --database postgres://handover@127.0.0.1/handover
                 Device keys are usually made with POST /api/v1/devices, which ties the key to its device.
                 """
@@ -33,8 +34,13 @@ struct AdminCommand: AsyncParsableCommand {
             """, valueName: "scope"))
         var scope: String
 
-        @Option(help: "A name to tell keys apart.")
+        @Option(help: "A name to tell keys apart: who or what holds it (\"IT on-call\", \"ward-7 wall screen\").")
         var name: String = "admin key"
+
+        @Option(name: .customLong("expires-in"),
+                help: ArgumentHelp("Make the key stop working after this long: days or hours, such as 90d or 12h (1 hour to 3650 days). Default: never.",
+                                   valueName: "duration"))
+        var expiresIn: String?
 
         @OptionGroup var storage: StorageOptions
 
@@ -42,9 +48,18 @@ struct AdminCommand: AsyncParsableCommand {
             guard let scope = APIKeyScope(rawValue: scope) else {
                 throw ValidationError("--scope: '\(scope)' is not a scope. Accepted: admin, operator, viewer, device.")
             }
+            var expiresAt: Date?
+            if let expiresIn {
+                let text = expiresIn.trimmingCharacters(in: .whitespaces).lowercased()
+                let factor: Double? = text.hasSuffix("d") ? 86_400 : text.hasSuffix("h") ? 3600 : nil
+                guard let factor, let count = Double(text.dropLast()), count.isFinite, (3600...(3650 * 86_400)).contains(count * factor) else {
+                    throw ValidationError("--expires-in: '\(expiresIn)' is not a duration. Accepted: days or hours from 1h to 3650d, such as 90d or 12h.")
+                }
+                expiresAt = Date().addingTimeInterval(count * factor)
+            }
             var logger = Logger(label: "handover")
             logger.logLevel = .warning
-            let key = try await HandoverServer.createKey(try storage.configuration(), name: name, scope: scope, logger: logger)
+            let key = try await HandoverServer.createKey(try storage.configuration(), name: name, scope: scope, expiresAt: expiresAt, logger: logger)
             print(key)
         }
     }

@@ -13,6 +13,11 @@ package final class APIKey: Model, @unchecked Sendable {
     @OptionalField(key: "device_id") package var deviceID: UUID?
     @Field(key: "created_at") package var createdAt: Date
     @OptionalField(key: "revoked_at") package var revokedAt: Date?
+    /// When it stops working, for a key made with an expiry.
+    @OptionalField(key: "expires_at") package var expiresAt: Date?
+    /// When it was last used, to the minute (device keys are not tracked: they are the fleet's
+    /// hot path).
+    @OptionalField(key: "last_used_at") package var lastUsedAt: Date?
 
     package init() {}
 

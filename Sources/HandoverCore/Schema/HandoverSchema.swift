@@ -16,7 +16,7 @@ package enum HandoverSchema {
             AddPushFatigueDefenses(), AddOpenIDConnect(), AddFleetDeviceBindings(), AddEmailLinkDevice(),
             AddDeviceLifeCycle(), AddDeviceIdentifiers(), AddMDMCommands(), AddLogoutMethods(),
             AddFleetScaleIndexes(), AddRunTimeline(), AddDeviceSignOutIndexes(), AddItemLogoutMethods(),
-            AddPendingItemIndexes(), AddPeople(), AddDeviceSites(),
+            AddPendingItemIndexes(), AddPeople(), AddDeviceSites(), AddKeyExpiry(),
         ]
     }
 

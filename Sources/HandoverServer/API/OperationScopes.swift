@@ -37,6 +37,8 @@ struct OperationScopes: ServerMiddleware {
         Operations.ListOutOfBandLocks.id: .viewer,
         Operations.ClearOutOfBandLock.id: .operator,
         Operations.ListEnrolledDevices.id: .viewer,
+        Operations.ListKeys.id: .admin,
+        Operations.RevokeKey.id: .admin,
     ]
 
     /// The operations a device key may call too: its own runs (the handlers check that the run

@@ -135,3 +135,28 @@ struct DeliveryView: Content, Hashable {
     }
 }
 
+
+/// An API key as `GET /api/v1/keys` lists it: never the key itself.
+struct APIKeyView: Content, Hashable {
+    var id: UUID
+    var name: String
+    var scope: APIKeyScope
+    var prefix: String
+    var deviceID: UUID?
+    var createdAt: Date
+    var lastUsedAt: Date?
+    var expiresAt: Date?
+    var revokedAt: Date?
+
+    init(_ key: APIKey) throws {
+        id = try key.requireID()
+        name = key.name
+        scope = APIKeyScope(rawValue: key.scope) ?? .device
+        prefix = key.keyPrefix
+        deviceID = key.deviceID
+        createdAt = key.createdAt
+        lastUsedAt = key.lastUsedAt
+        expiresAt = key.expiresAt
+        revokedAt = key.revokedAt
+    }
+}

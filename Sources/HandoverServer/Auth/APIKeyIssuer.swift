@@ -12,17 +12,18 @@ import SQLKit
 /// lists) are kept.
 public enum APIKeyIssuer {
     /// A new key and the row that stores its hash.
-    static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date) -> (key: String, row: APIKey) {
+    static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date, expiresAt: Date? = nil) -> (key: String, row: APIKey) {
         let key = "hov_" + BearerSecret.random()
         let row = APIKey(name: name, scope: scope, keyHash: hash(key), keyPrefix: String(key.prefix(12)), deviceID: deviceID,
                          createdAt: now)
+        row.expiresAt = expiresAt
         return (key, row)
     }
 
     /// Creates and stores a key; returns the key text, shown once.
-    public static func create(name: String, scope: APIKeyScope, deviceID: UUID? = nil, on database: Database,
+    public static func create(name: String, scope: APIKeyScope, deviceID: UUID? = nil, expiresAt: Date? = nil, on database: Database,
                               now: Date = Date()) async throws -> String {
-        let (key, row) = make(name: name, scope: scope, deviceID: deviceID, now: now)
+        let (key, row) = make(name: name, scope: scope, deviceID: deviceID, now: now, expiresAt: expiresAt)
         try await row.create(on: database)
         return key
     }
@@ -30,35 +31,49 @@ public enum APIKeyIssuer {
     /// The SHA-256 of a key, in hex.
     static func hash(_ key: String) -> String { BearerSecret.digest(key) }
 
-    /// What the API needs of a live key: its id, name, scope, prefix and device.
+    /// What the API needs of a live key: its id, name, scope, prefix, device and last use.
     struct LiveKey: Decodable {
         var id: UUID
         var name: String
         var scope: String
         var key_prefix: String
         var device_id: UUID?
+        var last_used_at: Date?
     }
 
     /// The live key for a presented key, read with one SQL statement on the `key_hash` index
-    /// (every API request asks: no model is built).
-    static func live(_ key: String, on database: Database) async throws -> LiveKey? {
+    /// (every API request asks: no model is built). A revoked key, or one past its expiry, is
+    /// not live: every instance reads the same row, so it is refused everywhere at once.
+    static func live(_ key: String, now: Date, on database: Database) async throws -> LiveKey? {
         guard key.hasPrefix("hov_"), key.utf8.count < 100 else { return nil }
         guard let sql = database as? any SQLDatabase else {
-            return try await find(key, on: database).flatMap { row in
-                row.id.map { LiveKey(id: $0, name: row.name, scope: row.scope, key_prefix: row.keyPrefix, device_id: row.deviceID) }
+            return try await find(key, now: now, on: database).flatMap { row in
+                row.id.map { LiveKey(id: $0, name: row.name, scope: row.scope, key_prefix: row.keyPrefix, device_id: row.deviceID,
+                                     last_used_at: row.lastUsedAt) }
             }
         }
         return try await sql.raw("""
-            SELECT id, name, scope, key_prefix, device_id FROM api_keys WHERE key_hash = \(bind: hash(key)) AND revoked_at IS NULL LIMIT 1
+            SELECT id, name, scope, key_prefix, device_id, last_used_at FROM api_keys WHERE key_hash = \(bind: hash(key)) \
+            AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > \(bind: now)) LIMIT 1
             """).first(decoding: LiveKey.self)
     }
 
     /// The live key row for a presented key, if any.
-    static func find(_ key: String, on database: Database) async throws -> APIKey? {
+    static func find(_ key: String, now: Date, on database: Database) async throws -> APIKey? {
         guard key.hasPrefix("hov_"), key.utf8.count < 100 else { return nil }
-        return try await APIKey.query(on: database)
+        let row = try await APIKey.query(on: database)
             .filter(\.$keyHash == hash(key))
             .filter(\.$revokedAt == nil)
             .first()
+        guard let row, row.expiresAt.map({ $0 > now }) ?? true else { return nil }
+        return row
+    }
+
+    /// Records that a person's or service's key was used, at most once a minute (device keys
+    /// are not tracked: a shift change would write once per request).
+    static func noteUse(of key: LiveKey, now: Date, on database: Database) async throws {
+        guard key.scope != APIKeyScope.device.rawValue, key.last_used_at.map({ now.timeIntervalSince($0) >= 60 }) ?? true,
+              let sql = database as? any SQLDatabase else { return }
+        try await sql.raw("UPDATE api_keys SET last_used_at = \(bind: now) WHERE id = \(bind: key.id)").run()
     }
 }

@@ -22,10 +22,12 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
         if let wait = throttle.isBlocked(.wrongAPIKey, request) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
-        guard let key = try await APIKeyIssuer.live(bearer.token, on: request.readDB), let scope = APIKeyScope(rawValue: key.scope) else {
+        let now = throttle.clock.now()
+        guard let key = try await APIKeyIssuer.live(bearer.token, now: now, on: request.readDB), let scope = APIKeyScope(rawValue: key.scope) else {
             _ = throttle.attempt(.wrongAPIKey, request)
             return
         }
+        try await APIKeyIssuer.noteUse(of: key, now: now, on: request.db)
         request.auth.login(APIPrincipal(keyID: key.id, scope: scope, deviceID: key.device_id,
                                         actor: "\"\(key.name)\" (\(key.scope) key \(key.key_prefix)…)"))
     }

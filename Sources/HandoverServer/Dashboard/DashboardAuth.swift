@@ -39,7 +39,7 @@ struct DashboardAuth: Sendable {
     /// (or any key while key sign-in is off).
     func signIn(key: String, request: Request) async throws -> (String, DashboardSession)? {
         guard allowsKeySignIn,
-              let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), on: request.db),
+              let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), now: clock.now(), on: request.db),
               stored.scope == APIKeyScope.admin.rawValue, let keyID = stored.id else { return nil }
         let breakGlass = provider != nil
         let created = try await sessions.create(for: .key(id: keyID, breakGlass: breakGlass),

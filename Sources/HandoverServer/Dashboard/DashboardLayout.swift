@@ -31,6 +31,7 @@ enum DashboardLayout {
                                 HTML.element("a", ["href": "/tester"]) { "Tester" }
                                 if signedIn.permissions.allows(.admin, at: nil) {
                                     HTML.element("a", ["href": "/dashboard/people"]) { "People" }
+                                    HTML.element("a", ["href": "/dashboard/keys"]) { "Keys" }
                                 }
                                 HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
                                     csrfField(signedIn.csrfToken)

@@ -138,6 +138,58 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
               $ref: "#/components/responses/Unprocessable"
+      /api/v1/keys:
+        get:
+          tags: [registry]
+          operationId: listKeys
+          x-handover-role: admin
+          summary: Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+          description: |
+            Admin role. Each key with its name, role, when it was made, last used (to the minute)
+            and expires, and whether it is revoked. The key itself is never shown again: only its
+            hash is stored, and its first 12 characters tell keys apart.
+          responses:
+            "200":
+              description: The keys.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/APIKey"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/keys/{keyID}:
+        parameters:
+          - $ref: "#/components/parameters/KeyID"
+        delete:
+          tags: [registry]
+          operationId: revokeKey
+          x-handover-role: admin
+          summary: Revoke an API key; its next request is a 401, on every instance. Admin role.
+          description: |
+            Admin role. Revoking is final and idempotent: a revoked key stays listed with its
+            revocation time. A device's own key is revoked here too (the device then needs a new
+            one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+          responses:
+            "204":
+              description: The key is revoked.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
       /api/v1/webhooks:
         post:
           tags: [registry]
@@ -452,57 +504,5 @@ extension OpenAPIDocument {
                 schema:
                   type: object
                   required: [email]
-                  properties:
-                    email:
-                      type: string
-                    deviceID:
-                      type: string
-                      format: uuid
-                      description: |
-                        The fleet device of the app asking for the link: the session the link starts,
-                        in the app or in a browser, ends with that device's hand-over.
-          responses:
-            "202":
-              description: The link was sent.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    additionalProperties: false
-                    required: [status]
-                    properties:
-                      status:
-                        type: string
-                        enum: [sent]
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotConfigured"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "503":
-              $ref: "#/components/responses/MailUnavailable"
-      /auth/email/redeem:
-        post:
-          tags: [sessions]
-          operationId: redeemEmailSignIn
-          summary: The app trades the link's token for a session.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  type: object
-                  required: [token]
-                  properties:
-                    token:
-                      type: string
-                    scope:
-                      type: string
     """#
 }

@@ -4,6 +4,58 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+                  properties:
+                    email:
+                      type: string
+                    deviceID:
+                      type: string
+                      format: uuid
+                      description: |
+                        The fleet device of the app asking for the link: the session the link starts,
+                        in the app or in a browser, ends with that device's hand-over.
+          responses:
+            "202":
+              description: The link was sent.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [status]
+                    properties:
+                      status:
+                        type: string
+                        enum: [sent]
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "503":
+              $ref: "#/components/responses/MailUnavailable"
+      /auth/email/redeem:
+        post:
+          tags: [sessions]
+          operationId: redeemEmailSignIn
+          summary: The app trades the link's token for a session.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [token]
+                  properties:
+                    token:
+                      type: string
+                    scope:
+                      type: string
                       description: Space-separated; `device_sso` also returns a device secret and an ID token.
                     clientID:
                       type: string
@@ -452,57 +504,5 @@ extension OpenAPIDocument {
         put:
           tags: [operations]
           operationId: setCallbackAllowlist
-          x-handover-role: admin
-          summary: Replace the allowlist. Admin role.
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/CallbackAllowlistInput"
-          responses:
-            "200":
-              description: The allowlist now.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/{operationID}:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: getOperation
-          x-handover-role: viewer
-          summary: One operation and its status. Any role (viewer or above).
-          description: One past its expiry and still unanswered is marked `expired` first.
-          responses:
-            "200":
-              description: The operation.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
     """#
 }

@@ -4,6 +4,58 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+          x-handover-role: admin
+          summary: Replace the allowlist. Admin role.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/CallbackAllowlistInput"
+          responses:
+            "200":
+              description: The allowlist now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: getOperation
+          x-handover-role: viewer
+          summary: One operation and its status. Any role (viewer or above).
+          description: One past its expiry and still unanswered is marked `expired` first.
+          responses:
+            "200":
+              description: The operation.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
               $ref: "#/components/responses/NotFound"
       /api/v1/operations/{operationID}/events:
         parameters:
@@ -452,57 +504,5 @@ extension OpenAPIDocument {
           bearerFormat: hov_…
           description: |
             An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
-            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
-            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
-            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
-            `x-handover-device: true` where a device key may call it for its own device. The role
-            is checked before the body is read: no valid key is a 401, a role too low a 403.
-      headers:
-        ETag:
-          description: A strong ETag of the body.
-          schema:
-            type: string
-      parameters:
-        IfNoneMatch:
-          name: If-None-Match
-          in: header
-          required: false
-          description: An ETag from an earlier response, or `*`; a match is answered with 304.
-          schema:
-            type: string
-        AppID:
-          name: appID
-          in: path
-          required: true
-          description: An app id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        DeviceID:
-          name: deviceID
-          in: path
-          required: true
-          description: A device id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        WebhookID:
-          name: webhookID
-          in: path
-          required: true
-          description: A webhook id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        OperationID:
-          name: operationID
-          in: path
-          required: true
-          description: An operation id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        RunID:
-          name: runID
     """#
 }

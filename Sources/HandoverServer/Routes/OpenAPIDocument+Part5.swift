@@ -4,6 +4,66 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
+            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
+            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
+            `x-handover-device: true` where a device key may call it for its own device. The role
+            is checked before the body is read: no valid key is a 401, a role too low a 403.
+      headers:
+        ETag:
+          description: A strong ETag of the body.
+          schema:
+            type: string
+      parameters:
+        IfNoneMatch:
+          name: If-None-Match
+          in: header
+          required: false
+          description: An ETag from an earlier response, or `*`; a match is answered with 304.
+          schema:
+            type: string
+        AppID:
+          name: appID
+          in: path
+          required: true
+          description: An app id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        KeyID:
+          name: keyID
+          in: path
+          required: true
+          description: An API key's id (from `GET /api/v1/keys`); anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        DeviceID:
+          name: deviceID
+          in: path
+          required: true
+          description: A device id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        WebhookID:
+          name: webhookID
+          in: path
+          required: true
+          description: A webhook id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        OperationID:
+          name: operationID
+          in: path
+          required: true
+          description: An operation id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        RunID:
+          name: runID
           in: path
           required: true
           description: A logout run id; anything else is a 400 (`invalid_id`).
@@ -444,65 +504,5 @@ extension OpenAPIDocument {
               type: string
               format: uuid
             email:
-              type: string
-        NotificationResult:
-          type: object
-          additionalProperties: false
-          required: [status, event]
-          properties:
-            status:
-              type: string
-              enum: [processed, duplicate]
-            event:
-              type: string
-              description: The event type, such as consent-revoked.
-        Error:
-          type: object
-          additionalProperties: false
-          required: [error, reason]
-          properties:
-            error:
-              type: string
-              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
-              example: invalid_field
-            reason:
-              type: string
-              description: A sentence for people.
-              example: "name: give 1 to 100 characters"
-            field:
-              type: string
-              description: The request field at fault, as a path such as `appIDs[0]`.
-              example: name
-        AppInput:
-          type: object
-          required: [name, appIDs]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: Unique; 1 to 100 characters after trimming white space, no control characters.
-              example: Notes
-            role:
-              type: string
-              enum: [target, launcher]
-              default: target
-              description: target (an app to log out) or launcher (the app that starts logouts).
-            appIDs:
-              type: array
-              minItems: 1
-              description: Team ID, a dot, then bundle ID.
-              items:
-                type: string
-                example: ABCDE12345.com.example.notes
-            logoutAction:
-              type: string
-              description: |
-                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
-                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
-                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
-              example: https://notes.example.com/logout
-            logoutMethod:
     """#
 }

@@ -2,8 +2,68 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 2501–2951 of the YAML.
+    /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+              type: string
+        NotificationResult:
+          type: object
+          additionalProperties: false
+          required: [status, event]
+          properties:
+            status:
+              type: string
+              enum: [processed, duplicate]
+            event:
+              type: string
+              description: The event type, such as consent-revoked.
+        Error:
+          type: object
+          additionalProperties: false
+          required: [error, reason]
+          properties:
+            error:
+              type: string
+              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
+              example: invalid_field
+            reason:
+              type: string
+              description: A sentence for people.
+              example: "name: give 1 to 100 characters"
+            field:
+              type: string
+              description: The request field at fault, as a path such as `appIDs[0]`.
+              example: name
+        AppInput:
+          type: object
+          required: [name, appIDs]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: Unique; 1 to 100 characters after trimming white space, no control characters.
+              example: Notes
+            role:
+              type: string
+              enum: [target, launcher]
+              default: target
+              description: target (an app to log out) or launcher (the app that starts logouts).
+            appIDs:
+              type: array
+              minItems: 1
+              description: Team ID, a dot, then bundle ID.
+              items:
+                type: string
+                example: ABCDE12345.com.example.notes
+            logoutAction:
+              type: string
+              description: |
+                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
+                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
+                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
+              example: https://notes.example.com/logout
+            logoutMethod:
               type: string
               enum: [ulc, x-callback, backend-only]
               default: ulc
@@ -162,6 +222,41 @@ extension OpenAPIDocument {
                 or '.', compared exactly. People whose role holds at named sites see and act on that
                 site's devices only. Without one, only people with a role at every site see it.
               example: ICU
+        APIKey:
+          type: object
+          additionalProperties: false
+          required: [id, name, scope, prefix, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+              description: Who or what holds it ("IT on-call", "ward-7 wall screen").
+            scope:
+              type: string
+              enum: [admin, operator, viewer, device]
+              description: Its role (viewer, operator, admin), or device for a device's own key.
+            prefix:
+              type: string
+              description: The key's first 12 characters (`hov_` and 8 more), to tell keys apart.
+            deviceID:
+              type: string
+              format: uuid
+            createdAt:
+              type: string
+              format: date-time
+            lastUsedAt:
+              type: string
+              format: date-time
+              description: When it was last used, to the minute; absent when never.
+            expiresAt:
+              type: string
+              format: date-time
+              description: When it stops working, when it was made with an expiry.
+            revokedAt:
+              type: string
+              format: date-time
         Device:
           type: object
           additionalProperties: false
@@ -409,51 +504,5 @@ extension OpenAPIDocument {
             finishedAt:
               type: string
               format: date-time
-            reportedBy:
-              type: string
-              enum: [browser, launcher]
-            link:
-              type: string
-              description: The ULC link to open now; only while the item is pending.
-            backend:
-              type: object
-              additionalProperties: false
-              required: [clientID, state, attempts]
-              description: |
-                The backend side: the OpenID Connect Back-Channel Logout token owed to the app's
-                backend for the session the run ended, when the app has a `backchannelLogoutURI`.
-              properties:
-                clientID:
-                  type: string
-                state:
-                  type: string
-                  enum: [pending, delivered, refused, failed]
-                attempts:
-                  type: integer
-                  minimum: 0
-                lastStatusCode:
-                  type: integer
-                lastError:
-                  type: string
-                  description: Why the last attempt failed when it got no HTTP answer (connection refused, timeout), or the start of the refusing answer.
-        CallbackReport:
-          type: object
-          required: [url]
-          properties:
-            url:
-              type: string
-              description: The callback URL the launcher received, `<public URL>/ulc/cb/<run>/<item>/success|error?n=<nonce>`.
-        CallbackReportResult:
-          type: object
-          additionalProperties: false
-          required: [recorded, status]
-          properties:
-            recorded:
-              type: boolean
-            status:
-              type: string
-              enum: [succeeded, failed]
-            app:
-              type: string
     """#
 }

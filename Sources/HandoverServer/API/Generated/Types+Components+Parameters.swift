@@ -12,6 +12,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/AppID`.
         internal typealias AppID = Swift.String
+        /// An API key's id (from `GET /api/v1/keys`); anything else is a 400 (`invalid_id`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/KeyID`.
+        internal typealias KeyID = Swift.String
         /// A device id; anything else is a 400 (`invalid_id`).
         ///
         /// - Remark: Generated from `#/components/parameters/DeviceID`.

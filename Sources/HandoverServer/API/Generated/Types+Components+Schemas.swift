@@ -131,6 +131,8 @@ extension Components {
                 case site
             }
         }
+        /// - Remark: Generated from `#/components/schemas/APIKey`.
+        internal typealias APIKey = APIKeyView
         /// - Remark: Generated from `#/components/schemas/Device`.
         internal typealias Device = DeviceView
         /// - Remark: Generated from `#/components/schemas/BackInServiceInput`.

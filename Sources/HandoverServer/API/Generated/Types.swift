@@ -97,6 +97,26 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/logout-runs/{runID}/callbacks`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)`.
     func reportCallback(_ input: Operations.ReportCallback.Input) async throws -> Operations.ReportCallback.Output
+    /// Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+    ///
+    /// Admin role. Each key with its name, role, when it was made, last used (to the minute)
+    /// and expires, and whether it is revoked. The key itself is never shown again: only its
+    /// hash is stored, and its first 12 characters tell keys apart.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/keys`.
+    /// - Remark: Generated from `#/paths//api/v1/keys/get(listKeys)`.
+    func listKeys(_ input: Operations.ListKeys.Input) async throws -> Operations.ListKeys.Output
+    /// Revoke an API key; its next request is a 401, on every instance. Admin role.
+    ///
+    /// Admin role. Revoking is final and idempotent: a revoked key stays listed with its
+    /// revocation time. A device's own key is revoked here too (the device then needs a new
+    /// one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.
+    /// - Remark: Generated from `#/paths//api/v1/keys/{keyID}/delete(revokeKey)`.
+    func revokeKey(_ input: Operations.RevokeKey.Input) async throws -> Operations.RevokeKey.Output
     /// Every webhook, oldest first (without secrets). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks`.
@@ -365,6 +385,36 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+    ///
+    /// Admin role. Each key with its name, role, when it was made, last used (to the minute)
+    /// and expires, and whether it is revoked. The key itself is never shown again: only its
+    /// hash is stored, and its first 12 characters tell keys apart.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/keys`.
+    /// - Remark: Generated from `#/paths//api/v1/keys/get(listKeys)`.
+    internal func listKeys(headers: Operations.ListKeys.Input.Headers = .init()) async throws -> Operations.ListKeys.Output {
+        try await listKeys(Operations.ListKeys.Input(headers: headers))
+    }
+    /// Revoke an API key; its next request is a 401, on every instance. Admin role.
+    ///
+    /// Admin role. Revoking is final and idempotent: a revoked key stays listed with its
+    /// revocation time. A device's own key is revoked here too (the device then needs a new
+    /// one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.
+    /// - Remark: Generated from `#/paths//api/v1/keys/{keyID}/delete(revokeKey)`.
+    internal func revokeKey(
+        path: Operations.RevokeKey.Input.Path,
+        headers: Operations.RevokeKey.Input.Headers = .init()
+    ) async throws -> Operations.RevokeKey.Output {
+        try await revokeKey(Operations.RevokeKey.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Every webhook, oldest first (without secrets). Any role (viewer or above).
