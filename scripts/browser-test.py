@@ -7,7 +7,8 @@ then with one), runs the ULC tester against a simulated conformant app and sees 
 page reloading, then does the same with a silent app and sees the timeout verdict. Every page
 is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size). Last, against a
 `handover serve` whose MDM policy is erase, it confirms an erase on a device's page: refused with a
-wrong name, sent with the right one.
+wrong name, sent with the right one. It signs a person in through the identity provider's own page
+(oidc-provider-mock, Tests/Peers/identity_provider.py) and out again at the provider.
 
 Usage: python3 scripts/browser-test.py [path/to/handover]   (default .build/debug/handover)
 Needs: Debian chromium and chromium-driver, and selenium from PyPI (bash .ci/run installs them).
@@ -176,6 +177,67 @@ def erase_confirmation(binary):
             process.kill()
 
 
+def provider_sign_in(binary):
+    """A person signs in through the organisation's identity provider (oidc-provider-mock, its
+    own sign-in page), gets the role their groups map to, and signs out at the provider too."""
+    import json
+    import tempfile
+    import urllib.request
+    peer = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "Peers", "identity_provider.py")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    issuer = "http://127.0.0.1:" + peer.stdout.readline().strip()
+    request = urllib.request.Request(issuer + "/users/ada", method="PUT", headers={"Content-Type": "application/json"},
+                                     data=json.dumps({"name": "Ada Lovelace", "email": "ada@hospital.example",
+                                                      "groups": ["ward-leads"]}).encode())
+    urllib.request.urlopen(request, timeout=10).close()
+    folder = tempfile.mkdtemp(prefix="handover-browser-people-")
+    env = dict(os.environ, HANDOVER_ADMIN_OIDC_ISSUER=issuer, HANDOVER_ADMIN_OIDC_CLIENT_ID="handover-dashboard",
+               HANDOVER_ADMIN_OIDC_CLIENT_SECRET="s3cret", HANDOVER_ADMIN_ROLE_MAP="handover-admins=admin,ward-leads=operator")
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", folder], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=env)
+    base = None
+    deadline = time.time() + 60
+    while time.time() < deadline and base is None:
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("handover serve exited before printing its address")
+        match = re.match(r"Handover is listening on (http://\S+) ", line)
+        if match:
+            base = match.group(1)
+    driver = None
+    try:
+        driver = browser()
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with your organisation")))
+        if driver.find_elements(By.NAME, "key"):
+            raise SystemExit("admin keys should not open the dashboard while a provider is configured")
+        shot(driver, "16-sign-in-with-provider")
+        driver.find_element(By.LINK_TEXT, "Sign in with your organisation").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "sub")))
+        shot(driver, "17-provider-sign-in-page")
+        driver.find_element(By.NAME, "sub").send_keys("ada")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+        if "Sign out everywhere" not in driver.page_source or "/dashboard/people" in driver.page_source:
+            raise SystemExit("an operator's dashboard should offer 'sign out everywhere' and no People page")
+        shot(driver, "18-signed-in-as-operator")
+        driver.find_element(By.CSS_SELECTOR, "form[action='/dashboard/sign-out'] button").click()
+        WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(issuer + "/oauth2/end_session"))
+        shot(driver, "19-signed-out-at-the-provider")
+        driver.get(base + "/dashboard")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with your organisation")))
+        print("ok: signed in through the identity provider's page as an operator, and out again at the provider")
+    finally:
+        if driver is not None:
+            driver.quit()
+        for child in (process, peer):
+            child.terminate()
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
 def fleet_scale(binary):
     """10,000 devices (imported from a CSV file): the overview shows counts, and the device list
     is paged and searched on the server."""
@@ -334,6 +396,7 @@ def main():
         except subprocess.TimeoutExpired:
             process.kill()
     erase_confirmation(binary)
+    provider_sign_in(binary)
     fleet_scale(binary)
     print("browser test passed")
 

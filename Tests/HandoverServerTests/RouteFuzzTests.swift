@@ -88,8 +88,13 @@ import Testing
                 "appID": [app], "deviceID": [device.id], "runID": [runID, runID.uppercased()], "itemID": [itemID],
                 "testID": [tester.uuidString.lowercased()], "round": ["1", "2", "3"], "outcome": ["success", "error"],
                 "webhookID": [hookID], "operationID": [UUID().uuidString.lowercased()], "deviceToken": ["abc123"],
+                "keyID": [UUID().uuidString.lowercased()],
             ]
-            let keys: [String?] = [nil, test.adminKey, device.key, "hov_" + String(repeating: "x", count: 40), String(repeating: "k", count: 8000)]
+            // Every role's key too (issue 39): a viewer and an operator meet each route as often as an admin.
+            let viewer = try await test.server.createAPIKey(name: "fuzz viewer", scope: .viewer)
+            let operatorKey = try await test.server.createAPIKey(name: "fuzz operator", scope: .operator)
+            let keys: [String?] = [nil, test.adminKey, viewer, operatorKey, device.key, "hov_" + String(repeating: "x", count: 40),
+                                   String(repeating: "k", count: 8000)]
             var outbox = HostileDeliveries()
             if let peer {
                 for answer in [HostilePeer.Answer.endless, .huge, .longError] {

@@ -37,6 +37,12 @@ enum DashboardLayout {
                                     csrfField(signedIn.csrfToken)
                                     HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out" }
                                 }
+                                if signedIn.personID != nil {
+                                    HTML.element("form", ["method": "post", "action": "/dashboard/sign-out-everywhere", "class": "inline"]) {
+                                        csrfField(signedIn.csrfToken)
+                                        HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out everywhere" }
+                                    }
+                                }
                             }
                         }
                     }
