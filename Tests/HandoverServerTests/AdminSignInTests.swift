@@ -140,6 +140,41 @@ import Testing
         }
     }
 
+    /// Each forged ID token goes through the whole sign-in: the page says why, the history keeps
+    /// it, and no session is made (Core §3.1.3.7).
+    @Test func forgedIDTokensAreRefusedOnThePageAndInTheHistory() async throws {
+        guard IdentityProviderPeer.isAvailable() else { return }
+        let provider = try await IdentityProviderPeer.start()
+        defer { provider.stop() }
+        try await Self.withServer(provider, allowKeySignIn: true) { test in
+            try await provider.setPerson("mallory", ["name": "Mallory", "groups": ["handover-admins"]], client: test.client)
+            let now = Int(Date().timeIntervalSince1970)
+            let forgeries: [(claims: [String: Any], header: [String: Any], otherKey: Bool, says: String)] = [
+                (["aud": "another-app"], [:], false, "audience (aud)"),
+                (["iss": "https://evil.example"], [:], false, "issuer (iss)"),
+                (["exp": now - 3600, "iat": now - 4000], [:], false, "expired (exp)"),
+                (["nonce": "replayed"], [:], false, "nonce does not match"),
+                ([:], ["alg": "none"], false, "algorithm is &#39;none&#39;"),
+                ([:], [:], true, "signature does not verify"),
+            ]
+            for forgery in forgeries {
+                try await provider.forgeNextIDToken(forgery.claims, header: forgery.header, otherKey: forgery.otherKey, client: test.client)
+                let browser = DashboardBrowser(test)
+                let refused = try await Self.signIn(browser, at: provider, as: "mallory")
+                #expect(refused.status == 403 && (refused.text.contains(forgery.says) || refused.text.contains(forgery.says.replacingOccurrences(of: "&#39;", with: "'"))),
+                        "\(forgery.says): \(refused.text.prefix(2000))")
+                #expect(try await browser.get("/dashboard").status == 303, "\(forgery.says): no session")
+            }
+            let admin = DashboardBrowser(test)
+            _ = try await admin.signIn(key: test.adminKey)
+            let history = try await admin.get("/dashboard/people")
+            for forgery in forgeries {
+                #expect(history.text.contains(forgery.says) || history.text.contains(forgery.says.replacingOccurrences(of: "&#39;", with: "'")),
+                        "the history records: \(forgery.says)")
+            }
+        }
+    }
+
     @Test func aViewerIsRefusedEveryForm() async throws {
         guard IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()

@@ -51,6 +51,15 @@ struct IdentityProviderPeer {
         return try #require(object?["token"] as? String)
     }
 
+    /// Makes the token endpoint's next ID token a forgery: the real one's claims changed by
+    /// `claims` (NSNull removes one), signed with `header` and the provider's key (or another).
+    func forgeNextIDToken(_ claims: [String: Any] = [:], header: [String: Any] = [:], otherKey: Bool = false,
+                          client: HTTPClient) async throws {
+        let reply = try await send(.POST, "/test/forge-next", json: ["claims": claims, "header": header, "key": otherKey ? "other" : "provider"],
+                                   client: client)
+        #expect(reply.status == 204)
+    }
+
     /// Has the provider send a logout token with `claims` to `uri`; returns the relying party's answer.
     func backChannelLogout(to uri: String, _ claims: [String: Any], typ: String = "logout+jwt",
                            client: HTTPClient) async throws -> (status: Int, body: String) {

@@ -16,6 +16,11 @@ routes (discovery, /jwks, /oauth2/authorize with its sign-in form, /oauth2/token
       Signs a logout token with the provider's key and POSTs it, form-encoded as logout_token,
       to the relying party's back-channel logout URI (OpenID Connect Back-Channel Logout 1.0
       section 2.5). Answers {"status": N, "body": "..."}: the relying party's answer.
+  POST /test/forge-next      {"claims": {...}, "header": {...}, "key": "provider"|"other"}
+      The token endpoint's next answer carries, in place of its ID token, one with the same
+      claims changed by "claims" (a null removes one), signed as /test/sign does: how the tests
+      put a wrong aud, iss, exp or nonce, alg none or another key's signature through the whole
+      sign-in.
   GET /test/issued           The ID tokens the token endpoint issued, newest last.
 """
 import base64
@@ -89,11 +94,36 @@ def test_backchannel():
         return flask.jsonify({"status": error.code, "body": error.read().decode()})
 
 
+forgeries = []
+
+
+@app.post("/test/forge-next")
+def test_forge_next():
+    forgeries.append(flask.request.get_json())
+    return "", 204
+
+
+def claims_of(token):
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
 @app.after_request
 def keep_id_tokens(response):
     if flask.request.path == "/oauth2/token" and response.status_code == 200:
         try:
-            issued.append(json.loads(response.get_data())["id_token"])
+            answer = json.loads(response.get_data())
+            if forgeries:
+                forgery = forgeries.pop(0)
+                claims = claims_of(answer["id_token"])
+                for name, value in forgery.get("claims", {}).items():
+                    if value is None:
+                        claims.pop(name, None)
+                    else:
+                        claims[name] = value
+                answer["id_token"] = sign(claims, forgery.get("header"), forgery.get("key", "provider"))
+                response.set_data(json.dumps(answer))
+            issued.append(answer["id_token"])
         except (ValueError, KeyError):
             pass
     return response
