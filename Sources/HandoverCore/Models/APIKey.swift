@@ -55,3 +55,16 @@ public enum APIKeyScope: String, Codable, Sendable, CaseIterable {
         }
     }
 }
+
+extension APIKey {
+    /// A new key, `hov_` and 32 random bytes in base64url (256 bits, so a fast hash is a safe way
+    /// to store it), and the row that keeps only its SHA-256 and its first 12 characters.
+    package static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date,
+                             expiresAt: Date? = nil) -> (key: String, row: APIKey) {
+        let key = "hov_" + BearerSecret.random()
+        let row = APIKey(name: name, scope: scope, keyHash: BearerSecret.digest(key), keyPrefix: String(key.prefix(12)),
+                         deviceID: deviceID, createdAt: now)
+        row.expiresAt = expiresAt
+        return (key, row)
+    }
+}

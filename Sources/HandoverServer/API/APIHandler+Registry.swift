@@ -40,34 +40,17 @@ extension APIHandler {
 
     func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output {
         let body = switch input.body { case .json(let body): body }
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(name.count) else { throw APIError.invalid("name", "give 1 to 100 characters") }
-        guard !name.containsControlCharacter else { throw APIError.invalid("name", String.controlCharacterAdvice) }
-        let now = clock.now()
-        let device = Device(name: name, createdAt: now)
-        if let serial = body.serialNumber {
-            if let problem = DeviceIdentifiers.problem(serialNumber: serial) { throw APIError.invalid("serialNumber", problem) }
-            device.serialNumber = DeviceIdentifiers.normalized(serialNumber: serial)
-            if let other = try await Device.query(on: CurrentRequest.request.db).filter(\.$serialNumber == device.serialNumber).first() {
-                throw APIError(.conflict, code: "duplicate_serial", reason: "serialNumber: \(device.serialNumber ?? "") is already registered, to '\(other.name)'.",
-                               field: "serialNumber")
-            }
-        }
-        if let mdm = body.mdmDeviceID {
-            if let problem = DeviceIdentifiers.problem(mdmDeviceID: mdm) { throw APIError.invalid("mdmDeviceID", problem) }
-            device.mdmDeviceID = mdm
-        }
-        if let site = body.site {
-            guard RoleMap.isSiteName(site) else {
-                throw APIError.invalid("site", "'\(site.prefix(80))' is not a site name: give 1 to 64 letters, digits, '-', '_' or '.'")
-            }
-            device.site = site
-        }
-        let key: String = try await CurrentRequest.request.db.transaction { db in
-            try await device.create(on: db)
-            return try await APIKeyIssuer.create(name: "device \(name)", scope: .device, deviceID: try device.requireID(), on: db, now: now)
-        }
+        let fields = DeviceRegistrar.Fields(name: body.name, serialNumber: body.serialNumber, mdmDeviceID: body.mdmDeviceID, site: body.site)
+        let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: try CurrentRequest.request.db)
         return .created(.init(body: .json(.init(device: try DeviceView(device), key: key))))
+    }
+
+    func updateDevice(_ input: Operations.UpdateDevice.Input) async throws -> Operations.UpdateDevice.Output {
+        let body = switch input.body { case .json(let body): body }
+        let device = try await find(Device.self, input.path.deviceID, "device")
+        let fields = DeviceRegistrar.Fields(name: body.name, serialNumber: body.serialNumber, mdmDeviceID: body.mdmDeviceID, site: body.site)
+        let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: try CurrentRequest.request.db)
+        return .ok(.init(body: .json(try DeviceView(updated))))
     }
 
     func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {

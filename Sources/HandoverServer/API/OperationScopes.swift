@@ -20,6 +20,7 @@ struct OperationScopes: ServerMiddleware {
         Operations.CreateDevice.id: .operator,
         Operations.ListDevices.id: .viewer,
         Operations.GetDevice.id: .viewer,
+        Operations.UpdateDevice.id: .operator,
         Operations.ReturnDeviceToService.id: .operator,
         Operations.GetDeviceHistory.id: .viewer,
         Operations.CreateWebhook.id: .admin,

@@ -13,11 +13,7 @@ import SQLKit
 public enum APIKeyIssuer {
     /// A new key and the row that stores its hash.
     static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date, expiresAt: Date? = nil) -> (key: String, row: APIKey) {
-        let key = "hov_" + BearerSecret.random()
-        let row = APIKey(name: name, scope: scope, keyHash: hash(key), keyPrefix: String(key.prefix(12)), deviceID: deviceID,
-                         createdAt: now)
-        row.expiresAt = expiresAt
-        return (key, row)
+        APIKey.make(name: name, scope: scope, deviceID: deviceID, now: now, expiresAt: expiresAt)
     }
 
     /// Creates and stores a key; returns the key text, shown once.

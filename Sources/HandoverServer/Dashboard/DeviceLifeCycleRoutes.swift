@@ -97,6 +97,12 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 HTML.element("p", ["class": "note"]) {
                     "Last completed hand-over (or back in service): "; device.lastCompletedAt.map(DashboardLayout.time) ?? "none yet"
                 }
+                HTML.element("p", ["class": "note"]) {
+                    "Site: \(device.site ?? "none")"
+                    if session.permissions.allows(.operator, at: device.site) {
+                        " · "; HTML.element("a", ["href": "/dashboard/devices/\(id)/edit"]) { "Rename, move or change identifiers" }
+                    }
+                }
             }
             if device.status.needsAttention {
                 HTML.element("section", ["id": "back-in-service"]) {

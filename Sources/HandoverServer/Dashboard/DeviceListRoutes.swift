@@ -25,6 +25,9 @@ struct DeviceListRoutes: RouteCollection {
             if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
             let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {
+                if session.permissions.grants.contains(where: { $0.role.includes(.operator) }) {
+                    HTML.element("p") { HTML.element("a", ["href": "/dashboard/devices/new"]) { "Add a device" } }
+                }
                 Self.form(search)
                 HTML.element("p", ["class": "note", "id": "matches"]) {
                     "\(page.total) device\(page.total == 1 ? "" : "s")" + (search == DeviceSearch(sites: search.sites) ? "" : " match")

@@ -426,6 +426,42 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+        patch:
+          tags: [registry]
+          operationId: updateDevice
+          x-handover-role: operator
+          summary: Rename a device, move it to another site, or change its serial number or MDM id. Operator role or above.
+          description: |
+            Operator role or above. The fields left out keep their value; an empty `site`,
+            `serialNumber` or `mdmDeviceID` removes it. The same checks as `POST /api/v1/devices`
+            (a serial number registered to another device is a 409 `duplicate_serial`).
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/DeviceUpdate"
+          responses:
+            "200":
+              description: The device as it is now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Device"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
       /api/v1/devices/{deviceID}/back-in-service:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Unprocessable"
             "429":
               $ref: "#/components/responses/RateLimited"
-      /api/v1/devices/{deviceID}/history:
-        parameters:
-          - $ref: "#/components/parameters/DeviceID"
-        get:
-          tags: [registry]
-          operationId: getDeviceHistory
-          x-handover-role: viewer
-          summary: A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
-          description: |
-            Every step: a run started, completed or failed (with the apps that stayed signed in),
-            overdue, back in service (with the admin's note), who acted, and when.
-          responses:
-            "200":
-              description: The steps, newest first.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/DeviceHistoryEntry"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-      /api/v1/devices/{deviceID}/logout-runs:
-        parameters:
-          - $ref: "#/components/parameters/DeviceID"
-        post:
-          tags: [runs]
-          operationId: createLogoutRun
     """#
 }

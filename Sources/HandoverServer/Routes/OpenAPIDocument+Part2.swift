@@ -4,6 +4,42 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+      /api/v1/devices/{deviceID}/history:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        get:
+          tags: [registry]
+          operationId: getDeviceHistory
+          x-handover-role: viewer
+          summary: A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
+          description: |
+            Every step: a run started, completed or failed (with the apps that stayed signed in),
+            overdue, back in service (with the admin's note), who acted, and when.
+          responses:
+            "200":
+              description: The steps, newest first.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/DeviceHistoryEntry"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/devices/{deviceID}/logout-runs:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [runs]
+          operationId: createLogoutRun
           x-handover-role: operator
           x-handover-device: true
           summary: Start a logout run on a device. Operator role or above, or the device's own key.
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
           responses:
             "200":
               description: The user.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Me"
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-        delete:
-          tags: [sessions]
-          operationId: deleteMe
-          summary: Deletes the account, revoking its Sign in with Apple grant at Apple first.
-          security:
-            - sessionAuth: []
-          responses:
-            "204":
-              description: Deleted; every session of the user has ended.
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-            "503":
-              $ref: "#/components/responses/AppleUnavailable"
-      /auth/email/start:
-        post:
-          tags: [sessions]
-          operationId: startEmailSignIn
-          summary: Mails a one-time sign-in link (15 minutes, single use).
-          description: |
-            202 for any well-formed address, whether or not an account exists. The link
-            (`/auth/email/verify?token=…`) is a universal link claimed in this server's association
-            file. Limited to 3 per address and 20 per client address per 15 minutes (429).
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  type: object
-                  required: [email]
     """#
 }

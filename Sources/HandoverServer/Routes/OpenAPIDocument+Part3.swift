@@ -4,6 +4,42 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Me"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+        delete:
+          tags: [sessions]
+          operationId: deleteMe
+          summary: Deletes the account, revoking its Sign in with Apple grant at Apple first.
+          security:
+            - sessionAuth: []
+          responses:
+            "204":
+              description: Deleted; every session of the user has ended.
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "503":
+              $ref: "#/components/responses/AppleUnavailable"
+      /auth/email/start:
+        post:
+          tags: [sessions]
+          operationId: startEmailSignIn
+          summary: Mails a one-time sign-in link (15 minutes, single use).
+          description: |
+            202 for any well-formed address, whether or not an account exists. The link
+            (`/auth/email/verify?token=…`) is a universal link claimed in this server's association
+            file. Limited to 3 per address and 20 per client address per 15 minutes (429).
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [email]
                   properties:
                     email:
                       type: string
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
                 application/json:
                   schema:
                     $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/callback-allowlist:
-        get:
-          tags: [operations]
-          operationId: getCallbackAllowlist
-          x-handover-role: viewer
-          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
-          responses:
-            "200":
-              description: The allowlist; empty lists allow no targets.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-        put:
-          tags: [operations]
-          operationId: setCallbackAllowlist
     """#
 }

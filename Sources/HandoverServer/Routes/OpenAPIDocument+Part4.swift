@@ -4,6 +4,42 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/callback-allowlist:
+        get:
+          tags: [operations]
+          operationId: getCallbackAllowlist
+          x-handover-role: viewer
+          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
+          responses:
+            "200":
+              description: The allowlist; empty lists allow no targets.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+        put:
+          tags: [operations]
+          operationId: setCallbackAllowlist
           x-handover-role: admin
           summary: Replace the allowlist. Admin role.
           requestBody:
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
           responses:
             "200":
               description: Signed in.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    additionalProperties: false
-                    required: [user]
-                    properties:
-                      user:
-                        type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-    components:
-      securitySchemes:
-        clientBasic:
-          type: http
-          scheme: basic
-          description: |
-            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
-            form-urlencoded first (RFC 6749 section 2.3.1).
-        sessionAuth:
-          type: http
-          scheme: bearer
-          bearerFormat: JWT
-          description: |
-            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
-            that lives the session TTL (300 s by default).
-        bearerAuth:
-          type: http
-          scheme: bearer
-          bearerFormat: hov_…
-          description: |
-            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
     """#
 }

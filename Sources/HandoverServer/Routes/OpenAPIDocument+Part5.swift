@@ -4,6 +4,42 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [user]
+                    properties:
+                      user:
+                        type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+    components:
+      securitySchemes:
+        clientBasic:
+          type: http
+          scheme: basic
+          description: |
+            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
+            form-urlencoded first (RFC 6749 section 2.3.1).
+        sessionAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: JWT
+          description: |
+            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
+            that lives the session TTL (300 s by default).
+        bearerAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: hov_…
+          description: |
+            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
             its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
             `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
             as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
@@ -468,41 +504,5 @@ extension OpenAPIDocument {
           required: [refreshToken]
           properties:
             refreshToken:
-              type: string
-              description: The latest refresh token of the session (`hrt_…`).
-        SessionGrant:
-          type: object
-          additionalProperties: false
-          required: [accessToken, refreshToken, expiresIn, tokenType, user]
-          properties:
-            accessToken:
-              type: string
-              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
-            refreshToken:
-              type: string
-              description: Single use; a second use signs the session out.
-            expiresIn:
-              type: integer
-              description: Seconds the access token lives (the server's session TTL, 300 by default).
-            tokenType:
-              type: string
-              enum: [Bearer]
-            user:
-              $ref: "#/components/schemas/Me"
-            idToken:
-              type: string
-              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
-            deviceSecret:
-              type: string
-              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
-        Me:
-          type: object
-          additionalProperties: false
-          required: [id]
-          properties:
-            id:
-              type: string
-              format: uuid
-            email:
     """#
 }

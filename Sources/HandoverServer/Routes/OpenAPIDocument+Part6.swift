@@ -5,6 +5,42 @@ extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
               type: string
+              description: The latest refresh token of the session (`hrt_…`).
+        SessionGrant:
+          type: object
+          additionalProperties: false
+          required: [accessToken, refreshToken, expiresIn, tokenType, user]
+          properties:
+            accessToken:
+              type: string
+              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
+            refreshToken:
+              type: string
+              description: Single use; a second use signs the session out.
+            expiresIn:
+              type: integer
+              description: Seconds the access token lives (the server's session TTL, 300 by default).
+            tokenType:
+              type: string
+              enum: [Bearer]
+            user:
+              $ref: "#/components/schemas/Me"
+            idToken:
+              type: string
+              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
+            deviceSecret:
+              type: string
+              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
+        Me:
+          type: object
+          additionalProperties: false
+          required: [id]
+          properties:
+            id:
+              type: string
+              format: uuid
+            email:
+              type: string
         NotificationResult:
           type: object
           additionalProperties: false
@@ -222,6 +258,26 @@ extension OpenAPIDocument {
                 or '.', compared exactly. People whose role holds at named sites see and act on that
                 site's devices only. Without one, only people with a role at every site see it.
               example: ICU
+        DeviceUpdate:
+          type: object
+          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
+          properties:
+            name:
+              type: string
+              maxLength: 100
+              description: 1 to 100 characters after trimming white space, no control characters.
+            site:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: 1 to 128 characters without spaces; empty to remove it.
         APIKey:
           type: object
           additionalProperties: false
@@ -448,61 +504,5 @@ extension OpenAPIDocument {
                 type: string
                 format: uuid
         LogoutRun:
-          type: object
-          additionalProperties: false
-          required: [id, deviceID, status, createdAt, items]
-          properties:
-            id:
-              type: string
-              format: uuid
-            deviceID:
-              type: string
-              format: uuid
-            status:
-              type: string
-              enum: [running, completed, failed]
-            createdAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            items:
-              type: array
-              items:
-                $ref: "#/components/schemas/LogoutItem"
-        LogoutItem:
-          type: object
-          additionalProperties: false
-          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            appID:
-              type: string
-              format: uuid
-            app:
-              type: string
-              description: The app's name.
-            position:
-              type: integer
-              minimum: 0
-            status:
-              type: string
-              enum: [pending, succeeded, failed, timed_out]
-            attempts:
-              type: integer
-              minimum: 1
-              description: How many times the link was issued.
-            issuedAt:
-              type: string
-              format: date-time
-            deadlineAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
     """#
 }

@@ -2,8 +2,64 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3001–3046 of the YAML.
+    /// Lines 3001–3102 of the YAML.
     static let part7 = #"""
+          type: object
+          additionalProperties: false
+          required: [id, deviceID, status, createdAt, items]
+          properties:
+            id:
+              type: string
+              format: uuid
+            deviceID:
+              type: string
+              format: uuid
+            status:
+              type: string
+              enum: [running, completed, failed]
+            createdAt:
+              type: string
+              format: date-time
+            finishedAt:
+              type: string
+              format: date-time
+            items:
+              type: array
+              items:
+                $ref: "#/components/schemas/LogoutItem"
+        LogoutItem:
+          type: object
+          additionalProperties: false
+          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            appID:
+              type: string
+              format: uuid
+            app:
+              type: string
+              description: The app's name.
+            position:
+              type: integer
+              minimum: 0
+            status:
+              type: string
+              enum: [pending, succeeded, failed, timed_out]
+            attempts:
+              type: integer
+              minimum: 1
+              description: How many times the link was issued.
+            issuedAt:
+              type: string
+              format: date-time
+            deadlineAt:
+              type: string
+              format: date-time
+            finishedAt:
+              type: string
+              format: date-time
             reportedBy:
               type: string
               enum: [browser, launcher]

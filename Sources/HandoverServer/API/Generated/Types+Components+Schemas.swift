@@ -131,6 +131,51 @@ extension Components {
                 case site
             }
         }
+        /// The fields to change; those left out keep their value, an empty one (but the name) is removed.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceUpdate`.
+        internal struct DeviceUpdate: Codable, Hashable, Sendable {
+            /// 1 to 100 characters after trimming white space, no control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdate/name`.
+            internal var name: Swift.String?
+            /// 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdate/site`.
+            internal var site: Swift.String?
+            /// 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdate/serialNumber`.
+            internal var serialNumber: Swift.String?
+            /// 1 to 128 characters without spaces; empty to remove it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdate/mdmDeviceID`.
+            internal var mdmDeviceID: Swift.String?
+            /// Creates a new `DeviceUpdate`.
+            ///
+            /// - Parameters:
+            ///   - name: 1 to 100 characters after trimming white space, no control characters.
+            ///   - site: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            ///   - serialNumber: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            ///   - mdmDeviceID: 1 to 128 characters without spaces; empty to remove it.
+            internal init(
+                name: Swift.String? = nil,
+                site: Swift.String? = nil,
+                serialNumber: Swift.String? = nil,
+                mdmDeviceID: Swift.String? = nil
+            ) {
+                self.name = name
+                self.site = site
+                self.serialNumber = serialNumber
+                self.mdmDeviceID = mdmDeviceID
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case name
+                case site
+                case serialNumber
+                case mdmDeviceID
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/APIKey`.
         internal typealias APIKey = APIKeyView
         /// - Remark: Generated from `#/components/schemas/Device`.

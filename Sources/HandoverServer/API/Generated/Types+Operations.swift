@@ -1978,6 +1978,318 @@ internal enum Operations {
             }
         }
     }
+    /// Rename a device, move it to another site, or change its serial number or MDM id. Operator role or above.
+    ///
+    /// Operator role or above. The fields left out keep their value; an empty `site`,
+    /// `serialNumber` or `mdmDeviceID` removes it. The same checks as `POST /api/v1/devices`
+    /// (a serial number registered to another device is a 409 `duplicate_serial`).
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/devices/{deviceID}`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)`.
+    internal enum UpdateDevice {
+        internal static let id: Swift.String = "updateDevice"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A device id; anything else is a 400 (`invalid_id`).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/path/deviceID`.
+                internal var deviceID: Components.Parameters.DeviceID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - deviceID: A device id; anything else is a 400 (`invalid_id`).
+                internal init(deviceID: Components.Parameters.DeviceID) {
+                    self.deviceID = deviceID
+                }
+            }
+            internal var path: Operations.UpdateDevice.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateDevice.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateDevice.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.UpdateDevice.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.DeviceUpdate)
+            }
+            internal var body: Operations.UpdateDevice.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.UpdateDevice.Input.Path,
+                headers: Operations.UpdateDevice.Input.Headers = .init(),
+                body: Operations.UpdateDevice.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Device)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Device {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.UpdateDevice.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.UpdateDevice.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The device as it is now.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UpdateDevice.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.UpdateDevice.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state: an app name that exists already
+            /// (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            /// outcome (`already_recorded`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            /// or the body is missing (`unprocessable_entity`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was

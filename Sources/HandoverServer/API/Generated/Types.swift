@@ -53,6 +53,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)`.
     func getDevice(_ input: Operations.GetDevice.Input) async throws -> Operations.GetDevice.Output
+    /// Rename a device, move it to another site, or change its serial number or MDM id. Operator role or above.
+    ///
+    /// Operator role or above. The fields left out keep their value; an empty `site`,
+    /// `serialNumber` or `mdmDeviceID` removes it. The same checks as `POST /api/v1/devices`
+    /// (a serial number registered to another device is a 409 `duplicate_serial`).
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/devices/{deviceID}`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)`.
+    func updateDevice(_ input: Operations.UpdateDevice.Input) async throws -> Operations.UpdateDevice.Output
     /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
@@ -295,6 +305,26 @@ extension APIProtocol {
         try await getDevice(Operations.GetDevice.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Rename a device, move it to another site, or change its serial number or MDM id. Operator role or above.
+    ///
+    /// Operator role or above. The fields left out keep their value; an empty `site`,
+    /// `serialNumber` or `mdmDeviceID` removes it. The same checks as `POST /api/v1/devices`
+    /// (a serial number registered to another device is a 409 `duplicate_serial`).
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/devices/{deviceID}`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)`.
+    internal func updateDevice(
+        path: Operations.UpdateDevice.Input.Path,
+        headers: Operations.UpdateDevice.Input.Headers = .init(),
+        body: Operations.UpdateDevice.Input.Body
+    ) async throws -> Operations.UpdateDevice.Output {
+        try await updateDevice(Operations.UpdateDevice.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
