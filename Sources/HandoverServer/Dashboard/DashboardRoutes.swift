@@ -336,7 +336,12 @@ struct DashboardRoutes: RouteCollection {
                         HTML.element("tr") { HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "App IDs" }; HTML.element("th") { "Logout action" }; HTML.element("th") { "Callback hosts" }; HTML.element("th") { "Deadline" } }
                         for app in apps {
                             HTML.element("tr") {
-                                HTML.element("td") { app.name }
+                                HTML.element("td") {
+                                    app.name
+                                    if let id = app.id, session.permissions.allows(.admin, at: nil) {
+                                        " "; HTML.element("a", ["href": "/dashboard/apps/\(id.uuidString.lowercased())/edit"]) { "change" }
+                                    }
+                                }
                                 HTML.element("td") { app.role.rawValue }
                                 HTML.element("td") { HTML.element("code") { app.appIDs.joined(separator: " ") } }
                                 HTML.element("td") {
@@ -449,9 +454,24 @@ struct DashboardRoutes: RouteCollection {
             return DashboardLayout.page("Webhooks", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("h2") { "Endpoints (\(hooks.count))" }
-                    if hooks.isEmpty { HTML.element("p", ["class": "note"]) { "None. Add one with POST /api/v1/webhooks." } }
+                    if hooks.isEmpty { HTML.element("p", ["class": "note"]) { "None yet." } }
+                    let admin = session.permissions.allows(.admin, at: nil)
                     for hook in hooks {
-                        HTML.element("p") { HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ") }
+                        HTML.element("p") {
+                            HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ")
+                            if admin, let id = hook.id {
+                                " "
+                                HTML.element("form", ["method": "post", "action": "/dashboard/webhooks/\(id.uuidString.lowercased())/rotate-secret",
+                                                      "class": "inline"]) {
+                                    DashboardLayout.csrfField(session.csrfToken)
+                                    HTML.element("button", ["type": "submit", "class": "link"]) { "Rotate its secret" }
+                                }
+                            }
+                        }
+                    }
+                    if admin {
+                        HTML.element("h2") { "Add a webhook" }
+                        WebhookFormRoutes.form(csrf: session.csrfToken)
                     }
                 }
                 HTML.element("section") {

@@ -1,0 +1,122 @@
+import Fluent
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import Vapor
+
+/// The dashboard's forms for a registered app (issue 39): change its logout settings and its
+/// backend's Back-Channel Logout URI, or remove it. Admins only; the same checks and sentences as
+/// `PATCH` and `DELETE /api/v1/apps/{id}`, through ``HandoverCore/AppRegistrar``.
+struct AppFormRoutes: RouteCollection {
+    let auth: DashboardAuth
+    /// Registers apps (built when asked: it reads the public origin, known once the port is bound).
+    let appRegistrar: @Sendable () -> AppRegistrar
+    let associationFiles: AssociationFileCache
+
+    func boot(routes: RoutesBuilder) throws {
+        let app = routes.grouped("dashboard", "apps", ":appID")
+        app.get("edit", use: editForm)
+        app.post("edit", use: edit)
+        app.post("remove", use: remove)
+    }
+
+    private func app(_ request: Request) async throws -> RegisteredApp {
+        guard let text = request.parameters.get("appID"), let id = UUID(uuidString: text),
+              let app = try await RegisteredApp.find(id, on: request.db) else {
+            throw DashboardError.notFound("No app has this id. The apps are listed on the Apps page.")
+        }
+        return app
+    }
+
+    private func page(_ app: RegisteredApp, session: DashboardSession, error: String?, status: HTTPResponseStatus) throws -> Response {
+        let id = try app.requireID().uuidString.lowercased()
+        return DashboardLayout.page("Change \(app.name)", signedIn: session, status: status) {
+            HTML.element("section") {
+                if let error { HTML.element("p", ["class": "error", "id": "error"]) { error } }
+                HTML.element("form", ["method": "post", "action": "/dashboard/apps/\(id)/edit", "class": "stack", "id": "app-form"]) {
+                    DashboardLayout.csrfField(session.csrfToken)
+                    if app.role == .target {
+                        HTML.element("label") {
+                            "Logout method"
+                            HTML.element("select", ["name": "logoutMethod"]) {
+                                for method in LogoutMethod.allCases {
+                                    HTML.element("option", ["value": method.rawValue, "selected": (app.logoutMethod ?? .ulc) == method ? "" : nil]) {
+                                        method.rawValue
+                                    }
+                                }
+                            }
+                        }
+                        HTML.element("label") { "Logout action (empty for backend-only)"
+                            HTML.element("input", ["type": "text", "name": "logoutAction", "value": app.logoutAction ?? ""]) }
+                    }
+                    HTML.element("label") { "Deadline, seconds"
+                        HTML.element("input", ["type": "number", "name": "deadlineSeconds", "value": String(app.deadlineSeconds)]) }
+                    HTML.element("label") { "Reissues after a missed deadline"
+                        HTML.element("input", ["type": "number", "name": "maxReissues", "value": String(app.maxReissues)]) }
+                    HTML.element("label") { "Backend's Back-Channel Logout URI (empty for none)"
+                        HTML.element("input", ["type": "url", "name": "backchannelLogoutURI", "value": app.backchannelLogoutURI ?? ""]) }
+                    HTML.element("label") {
+                        HTML.element("input", ["type": "checkbox", "name": "backchannelLogoutSessionRequired", "value": "1",
+                                               "checked": app.backchannelLogoutSessionRequired == true ? "" : nil])
+                        " the backend needs sid in logout tokens"
+                    }
+                    HTML.element("button", ["type": "submit"]) { "Save" }
+                }
+            }
+            HTML.element("section") {
+                HTML.element("form", ["method": "post", "action": "/dashboard/apps/\(id)/remove", "class": "stack", "id": "remove-app"]) {
+                    DashboardLayout.csrfField(session.csrfToken)
+                    HTML.element("p", ["class": "note"]) { "Removing the app takes it out of the registry and the association files; runs already started keep their items." }
+                    HTML.element("button", ["type": "submit"]) { "Remove \(app.name)" }
+                }
+            }
+        }
+    }
+
+    @Sendable func editForm(_ request: Request) async throws -> Response {
+        try await auth.signedIn(request, needs: .admin) { session in
+            try page(try await app(request), session: session, error: nil, status: .ok)
+        }
+    }
+
+    @Sendable func edit(_ request: Request) async throws -> Response {
+        try await auth.signedIn(request, needs: .admin) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            let app = try await app(request)
+            func field(_ name: String) -> String? { (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines) }
+            var change = AppRegistrar.Change()
+            if let method = field("logoutMethod") {
+                guard let parsed = LogoutMethod(rawValue: method) else {
+                    return try page(app, session: session, error: "logoutMethod: '\(method)' is not one of ulc, x-callback, backend-only", status: .unprocessableEntity)
+                }
+                change.logoutMethod = parsed
+            }
+            change.logoutAction = field("logoutAction")
+            for (name, path) in [("deadlineSeconds", \AppRegistrar.Change.deadlineSeconds), ("maxReissues", \.maxReissues)] {
+                guard let text = field(name), !text.isEmpty else { continue }
+                guard let value = Int(text) else {
+                    return try page(app, session: session, error: "\(name): '\(text)' is not a whole number", status: .unprocessableEntity)
+                }
+                change[keyPath: path] = value
+            }
+            change.backchannelLogoutURI = field("backchannelLogoutURI")
+            change.backchannelLogoutSessionRequired = field("backchannelLogoutSessionRequired") == "1"
+            do {
+                try await appRegistrar().update(app, with: change, on: request.db)
+            } catch {
+                guard let refusal = APIError.refusal(error) else { throw error }
+                return try page(app, session: session, error: refusal.reason, status: refusal.status)
+            }
+            return DashboardLayout.redirect("/dashboard/apps")
+        }
+    }
+
+    @Sendable func remove(_ request: Request) async throws -> Response {
+        try await auth.signedIn(request, needs: .admin) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            try await app(request).delete(on: request.db)
+            associationFiles.invalidate()
+            return DashboardLayout.redirect("/dashboard/apps")
+        }
+    }
+}
