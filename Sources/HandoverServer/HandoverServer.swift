@@ -554,6 +554,9 @@ extension HandoverServer {
             _ = try configureDatabase(application, configuration, existingOnly: true)
             try await SchemaMigrations.run(on: application)
             let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, on: application.db)
+            try await AdminEvent(at: Date(), kind: .keyChanged, who: "handover admin create-key on the server's machine",
+                                 detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)"
+                                    + (expiresAt.map { ", expiring \($0.formatted(.iso8601))" } ?? "")).create(on: application.db)
             try await application.asyncShutdown()
             return key
         } catch {

@@ -51,4 +51,25 @@ import Testing
             #expect(try await test.request(.GET, "/api/v1/apps/\(mail)", key: test.adminKey).status == 404)
         }
     }
+
+    @Test func thePeoplePageNamesWhoChangedAppsWebhooksDevicesAndKeys() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let browser = DashboardBrowser(test)
+            let csrf = try await browser.signIn(key: test.adminKey)
+            _ = try await test.registerTarget("Mail")
+            _ = try await browser.post("/dashboard/devices/new", [("csrf", csrf), ("name", "icu-phone-1"), ("site", "ICU")])
+            _ = try await browser.post("/dashboard/webhooks", [("csrf", csrf), ("url", "https://mdm.example.com/h"), ("events[]", "run.failed")])
+            let wall = try await test.server.createAPIKey(name: "wall screen", scope: .viewer)
+            _ = wall
+            let id = try #require(try await test.request(.GET, "/api/v1/keys", key: test.adminKey).array
+                .first { $0["name"] as? String == "wall screen" }?["id"] as? String)
+            #expect(try await test.request(.DELETE, "/api/v1/keys/\(id)", key: test.adminKey).status == 204)
+            let history = try await browser.get("/dashboard/people")
+            let text = history.text.replacingOccurrences(of: "&quot;", with: "\"")
+            #expect(text.contains("app changed") && text.contains("registered Mail") && text.contains("\"test admin\" (admin key"), "\(text)")
+            #expect(text.contains("device changed") && text.contains("added icu-phone-1 at ICU") && text.contains("on the dashboard"))
+            #expect(text.contains("webhook changed") && text.contains("added https://mdm.example.com/h"))
+            #expect(text.contains("key changed") && text.contains("revoked \"wall screen\" (viewer key"))
+        }
+    }
 }

@@ -82,7 +82,7 @@ package struct AdminSignIn: Sendable {
             return try await complete(state: state, code: code, error: error, errorDescription: errorDescription,
                                       redirectURI: redirectURI, on: database)
         } catch let refusal as Refusal {
-            try await AdminSignInEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).create(on: database)
+            try await AdminEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).create(on: database)
             throw refusal
         }
     }
@@ -130,7 +130,7 @@ package struct AdminSignIn: Sendable {
         person.grants = permissions.text
         person.lastSignInAt = now()
         try await person.save(on: database)
-        try await AdminSignInEvent(at: now(), kind: .signedIn, personID: person.id, who: Self.describe(person),
+        try await AdminEvent(at: now(), kind: .signedIn, personID: person.id, who: Self.describe(person),
                                    detail: permissions.summary).create(on: database)
         return SignedIn(person: person, permissions: permissions, idToken: idToken, providerSID: claims.sid)
     }
@@ -163,7 +163,7 @@ package struct AdminSignIn: Sendable {
             ended = try await sessions.endAll(of: id, on: database)
         }
         let who = person.map(Self.describe) ?? claims.sub ?? "provider session \(claims.sid ?? "")"
-        try await AdminSignInEvent(at: now(), kind: .loggedOutByProvider, personID: person?.id, who: who,
+        try await AdminEvent(at: now(), kind: .loggedOutByProvider, personID: person?.id, who: who,
                                    detail: "\(ended) dashboard session(s) ended").create(on: database)
         return ended
     }

@@ -28,7 +28,7 @@ struct AddPeople: AsyncMigration {
             .field("expires_at", .datetime, .required)
             .unique(on: "state_hash")
             .create()
-        try await database.schema("admin_sign_in_events")
+        try await database.schema("admin_events")
             .id()
             .field("at", .datetime, .required)
             .field("kind", .string, .required)
@@ -65,7 +65,7 @@ struct AddPeople: AsyncMigration {
             .field("expires_at", .datetime, .required)
             .unique(on: "token_hash")
             .create()
-        try await database.schema("admin_sign_in_events").delete()
+        try await database.schema("admin_events").delete()
         try await database.schema("admin_sign_in_attempts").delete()
         try await database.schema("people").delete()
     }

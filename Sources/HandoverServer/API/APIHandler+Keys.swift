@@ -22,6 +22,7 @@ extension APIHandler {
         if key.revokedAt == nil {
             key.revokedAt = clock.now()
             try await key.update(on: request.db)
+            try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", now: clock.now())
         }
         return .noContent(.init())
     }

@@ -9,6 +9,7 @@ extension APIHandler {
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output {
         let body = switch input.body { case .json(let body): body }
         let app = try await appRegistrar().create(body, on: try CurrentRequest.request.db)
+        try await CurrentRequest.request.recordAdminAction(.appChanged, "registered \(app.name)", now: clock.now())
         return .created(.init(body: .json(try AppView(app))))
     }
 
@@ -29,12 +30,15 @@ extension APIHandler {
                                                maxReissues: change.maxReissues, backchannelLogoutURI: change.backchannelLogoutURI,
                                                backchannelLogoutSessionRequired: change.backchannelLogoutSessionRequired)
         try await appRegistrar().update(app, with: domainChange, on: try CurrentRequest.request.db)
+        try await CurrentRequest.request.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", now: clock.now())
         return .ok(.init(body: .json(try AppView(app))))
     }
 
     func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output {
-        try await find(RegisteredApp.self, input.path.appID, "app").delete(on: try CurrentRequest.request.db)
+        let app = try await find(RegisteredApp.self, input.path.appID, "app")
+        try await app.delete(on: try CurrentRequest.request.db)
         associationFiles.invalidate()
+        try await CurrentRequest.request.recordAdminAction(.appChanged, "removed \(app.name)", now: clock.now())
         return .noContent(.init())
     }
 
@@ -42,6 +46,7 @@ extension APIHandler {
         let body = switch input.body { case .json(let body): body }
         let fields = DeviceRegistrar.Fields(name: body.name, serialNumber: body.serialNumber, mdmDeviceID: body.mdmDeviceID, site: body.site)
         let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: try CurrentRequest.request.db)
+        try await CurrentRequest.request.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", now: clock.now())
         return .created(.init(body: .json(.init(device: try DeviceView(device), key: key))))
     }
 
@@ -50,6 +55,8 @@ extension APIHandler {
         let device = try await find(Device.self, input.path.deviceID, "device")
         let fields = DeviceRegistrar.Fields(name: body.name, serialNumber: body.serialNumber, mdmDeviceID: body.mdmDeviceID, site: body.site)
         let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: try CurrentRequest.request.db)
+        try await CurrentRequest.request.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
+                                                           now: clock.now())
         return .ok(.init(body: .json(try DeviceView(updated))))
     }
 
@@ -82,6 +89,7 @@ extension APIHandler {
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let body = switch input.body { case .json(let body): body }
         let (hook, secret) = try await webhookRegistrar.create(url: body.url, events: body.events, secret: body.secret, on: try CurrentRequest.request.db)
+        try await CurrentRequest.request.recordAdminAction(.webhookChanged, "added \(hook.url)", now: clock.now())
         return .created(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 
@@ -106,6 +114,7 @@ extension APIHandler {
         case nil: nil
         }
         let secret = try await webhookRegistrar.rotateSecret(of: hook, to: given, on: try CurrentRequest.request.db)
+        try await CurrentRequest.request.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", now: clock.now())
         return .ok(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 

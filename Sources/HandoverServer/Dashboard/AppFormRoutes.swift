@@ -103,6 +103,7 @@ struct AppFormRoutes: RouteCollection {
             change.backchannelLogoutSessionRequired = field("backchannelLogoutSessionRequired") == "1"
             do {
                 try await appRegistrar().update(app, with: change, on: request.db)
+                try await request.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", session: session, now: auth.clock.now())
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
                 return try page(app, session: session, error: refusal.reason, status: refusal.status)
@@ -114,8 +115,10 @@ struct AppFormRoutes: RouteCollection {
     @Sendable func remove(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            try await app(request).delete(on: request.db)
+            let app = try await app(request)
+            try await app.delete(on: request.db)
             associationFiles.invalidate()
+            try await request.recordAdminAction(.appChanged, "removed \(app.name)", session: session, now: auth.clock.now())
             return DashboardLayout.redirect("/dashboard/apps")
         }
     }

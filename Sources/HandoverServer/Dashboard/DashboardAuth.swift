@@ -45,7 +45,7 @@ struct DashboardAuth: Sendable {
         let created = try await sessions.create(for: .key(id: keyID, breakGlass: breakGlass),
                                                 permissions: Permissions([RoleGrant(role: .admin)]), on: request.db)
         if breakGlass {
-            try await AdminSignInEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
+            try await AdminEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
                                        detail: "admin key sign-in while the identity provider is configured").create(on: request.db)
         }
         return created

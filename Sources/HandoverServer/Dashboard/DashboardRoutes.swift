@@ -103,7 +103,7 @@ struct DashboardRoutes: RouteCollection {
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             try await session.delete(on: request.db)
             let who = try await DashboardAuth.actor(of: session, on: request.db)
-            try await AdminSignInEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
+            try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").create(on: request.db)
             var destination = "/dashboard/sign-in"
             if session.personID != nil, let provider = auth.provider,
@@ -435,7 +435,8 @@ struct DashboardRoutes: RouteCollection {
                                  logoutAction: field("role") == AppRole.launcher.rawValue ? nil : field("logoutAction"),
                                  allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
             do {
-                _ = try await appRegistrar().create(input, on: request.db)
+                let app = try await appRegistrar().create(input, on: request.db)
+                try await request.recordAdminAction(.appChanged, "registered \(app.name)", session: session, now: auth.clock.now())
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
                 return try await appsPage(request, session: session, error: refusal.reason, status: refusal.status)

@@ -64,6 +64,8 @@ struct DeviceFormRoutes: RouteCollection {
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             do {
                 let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: request.db)
+                try await request.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", session: session,
+                                                    now: clock.now())
                 return DashboardLayout.page("Device added", signedIn: session, status: .created) {
                     HTML.element("p") { "Added "; DashboardRoutes.deviceLink(device); device.site.map { " at \($0)" } ?? ""; "." }
                     HTML.element("p") { "Its key, shown only now (the launcher on the device sends it as a bearer token):" }
@@ -109,7 +111,9 @@ struct DeviceFormRoutes: RouteCollection {
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let path = "/dashboard/devices/\(try device.requireID().uuidString.lowercased())"
             do {
-                _ = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: request.db)
+                let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: request.db)
+                try await request.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
+                                                    session: session, now: clock.now())
                 return DashboardLayout.redirect(path)
             } catch let error as DomainError {
                 return DashboardLayout.page("Change \(device.name)", signedIn: session, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {

@@ -74,6 +74,8 @@ struct KeyRoutes: RouteCollection {
             if key.revokedAt == nil {
                 key.revokedAt = auth.clock.now()
                 try await key.update(on: request.db)
+                try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", session: session,
+                                                    now: auth.clock.now())
             }
             return DashboardLayout.redirect("/dashboard/keys")
         }

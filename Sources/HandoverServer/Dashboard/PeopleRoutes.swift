@@ -4,8 +4,9 @@ import HandoverCore
 import Vapor
 
 /// `/dashboard/people`: who has signed in through the organisation's provider, with the role
-/// each was last granted, and the sign-in history (sign-ins, refusals with their reason,
-/// sign-outs, the provider's logouts, break-glass key sign-ins). Admins only.
+/// each was last granted, and the history: sign-ins, refusals with their reason, sign-outs, the
+/// provider's logouts, break-glass key sign-ins, and who changed apps, webhooks, devices and
+/// keys. Admins only.
 struct PeopleRoutes: RouteCollection {
     let auth: DashboardAuth
     /// How many history entries the page shows, newest first.
@@ -18,7 +19,7 @@ struct PeopleRoutes: RouteCollection {
     @Sendable func people(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .admin) { session in
             let people = try await Person.query(on: request.readDB).sort(\.$lastSignInAt, .descending).limit(500).all()
-            let events = try await AdminSignInEvent.query(on: request.readDB).sort(\.$at, .descending).limit(Self.historyLimit).all()
+            let events = try await AdminEvent.query(on: request.readDB).sort(\.$at, .descending).limit(Self.historyLimit).all()
             return DashboardLayout.page("People", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("h2") { "People" }
@@ -43,7 +44,7 @@ struct PeopleRoutes: RouteCollection {
                     }
                 }
                 HTML.element("section") {
-                    HTML.element("h2") { "Sign-in history" }
+                    HTML.element("h2") { "History: sign-ins and administration" }
                     HTML.element("table", ["id": "sign-ins"]) {
                         HTML.element("tr") { HTML.element("th") { "When" }; HTML.element("th") { "What" }; HTML.element("th") { "Who" }; HTML.element("th") { "Detail" } }
                         for event in events {

@@ -59,7 +59,7 @@ struct ProviderSignInRoutes: RouteCollection {
         // The state must come back to the browser that asked for it: a sign-in started in one
         // browser cannot be finished in another (login CSRF).
         guard let state, let bound = request.cookies[Self.stateCookie]?.string, bound == BearerSecret.digest(state) else {
-            try await AdminSignInEvent(at: auth.clock.now(), kind: .refused, who: "unknown",
+            try await AdminEvent(at: auth.clock.now(), kind: .refused, who: "unknown",
                                        detail: "the sign-in's state is not the one this browser started").create(on: request.db)
             return signInPage(request, "This sign-in was not started in this browser, or it was already used. Start again.", .forbidden)
         }
@@ -100,7 +100,7 @@ struct ProviderSignInRoutes: RouteCollection {
             _ = try await provider.logout(token: token, sessions: auth.sessions, on: request.db)
             response = Response(status: .ok)
         } catch let refusal as ProviderTokenRefusal {
-            try await AdminSignInEvent(at: auth.clock.now(), kind: .refused, who: "identity provider",
+            try await AdminEvent(at: auth.clock.now(), kind: .refused, who: "identity provider",
                                        detail: "logout token refused: \(refusal.description)").create(on: request.db)
             response = Response(status: .badRequest)
             try response.content.encode(["error": "invalid_request", "error_description": refusal.description], as: .json)
@@ -117,7 +117,7 @@ struct ProviderSignInRoutes: RouteCollection {
             }
             let ended = try await auth.sessions.endAll(of: personID, on: request.db)
             let who = try await DashboardAuth.actor(of: session, on: request.db)
-            try await AdminSignInEvent(at: auth.clock.now(), kind: .signedOut, personID: personID,
+            try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""),
                                        detail: "everywhere: \(ended) session(s)").create(on: request.db)
             let response = DashboardLayout.redirect("/dashboard/sign-in")

@@ -53,6 +53,7 @@ struct WebhookFormRoutes: RouteCollection {
             let events = (try? request.content.get([String].self, at: "events")) ?? []
             do {
                 let (hook, secret) = try await registrar.create(url: url, events: events, secret: nil, on: request.db)
+                try await request.recordAdminAction(.webhookChanged, "added \(hook.url)", session: session, now: auth.clock.now())
                 return Self.secretPage("Webhook added", session: session, hook: hook, secret: secret, status: .created)
             } catch let error as DomainError {
                 return DashboardLayout.page("Add a webhook", signedIn: session, status: .unprocessableEntity) {
@@ -70,6 +71,7 @@ struct WebhookFormRoutes: RouteCollection {
                 throw DashboardError.notFound("No webhook has this id.")
             }
             let secret = try await registrar.rotateSecret(of: hook, to: nil, on: request.db)
+            try await request.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", session: session, now: auth.clock.now())
             return Self.secretPage("New signing secret", session: session, hook: hook, secret: secret, status: .ok)
         }
     }

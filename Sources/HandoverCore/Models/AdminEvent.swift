@@ -1,10 +1,11 @@
 import FluentKit
 import Foundation
 
-/// One dashboard sign-in, sign-out or refusal: who (as far as known), how, and why a refusal
-/// was made. The dashboard's People page lists them.
-package final class AdminSignInEvent: Model, @unchecked Sendable {
-    package static let schema = "admin_sign_in_events"
+/// What a person (or a key) did as an administrator, and every dashboard sign-in, sign-out and
+/// refusal: who (as far as known), what, and why a refusal was made. The dashboard's People page
+/// lists them. A device's own steps are in its history instead (`device_events`).
+package final class AdminEvent: Model, @unchecked Sendable {
+    package static let schema = "admin_events"
 
     /// What happened.
     package enum Kind: String, Codable, Sendable {
@@ -15,6 +16,14 @@ package final class AdminSignInEvent: Model, @unchecked Sendable {
         case loggedOutByProvider = "logged_out_by_provider"
         /// An admin key opened the dashboard while a provider is configured.
         case breakGlass = "break_glass"
+        /// An app registered, changed or removed.
+        case appChanged = "app_changed"
+        /// A webhook added, or its secret rotated.
+        case webhookChanged = "webhook_changed"
+        /// A device added or changed (its steps of service are in its own history).
+        case deviceChanged = "device_changed"
+        /// An API key made or revoked.
+        case keyChanged = "key_changed"
     }
 
     @ID(key: .id) package var id: UUID?
