@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import SQLKit
 
 /// Finds devices that have not completed a hand-over within the fleet's limit (say the longest
 /// shift plus an hour), marks them overdue, and starts a logout run for each where there are
@@ -23,22 +24,36 @@ package struct OverdueDevices: Sendable {
         package var run: UUID?
     }
 
-    /// Marks every device in service whose last completed hand-over (or, never handed over, its
-    /// registration) is older than ``limit``.
+    /// Marks every device in service that is overdue: held (checked out) for longer than
+    /// ``limit``, the lending period, counted from the check-out; or, held by nobody, whose last
+    /// completed hand-over (never handed over: its registration) is older than ``limit``.
     package func markDue(limit batch: Int = 100) async throws -> [Marked] {
         let now = runs.clock.now()
         let cutoff = now.addingTimeInterval(-limit)
-        let due = try await Device.query(on: runs.database)
-            .filter(\.$status == .inService)
-            .group(.or) { either in
-                either.filter(\.$lastCompletedAt < cutoff)
-                either.group(.and) { never in never.filter(\.$lastCompletedAt == nil).filter(\.$createdAt < cutoff) }
-            }
-            .limit(batch).all()
+        guard let sql = runs.database as? any SQLDatabase else {
+            throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.")
+        }
+        let rows = try await sql.raw("""
+            SELECT d.id AS id, c.checked_out_at AS checked_out_at, c.person_name AS person_name, c.person_email AS person_email
+            FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.checked_in_at IS NULL
+            WHERE d.status = \(bind: DeviceStatus.inService.rawValue) AND (
+              (c.id IS NOT NULL AND c.checked_out_at < \(bind: cutoff))
+              OR (c.id IS NULL AND (d.last_completed_at < \(bind: cutoff) OR (d.last_completed_at IS NULL AND d.created_at < \(bind: cutoff)))))
+            LIMIT \(unsafeRaw: String(batch))
+            """).all()
+        var held: [UUID: String] = [:]
+        for row in rows {
+            guard let since = try row.decode(column: "checked_out_at", as: Date?.self) else { continue }
+            let person = try row.decode(column: "person_name", as: String?.self) ?? row.decode(column: "person_email", as: String?.self) ?? "a person"
+            held[try row.decode(column: "id", as: UUID.self)] = "held by \(person) since \(Self.format(since)) without a hand-over"
+        }
+        let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
+        let due = ids.isEmpty ? [] : try await Device.query(on: runs.database).filter(\.$id ~~ ids).all()
         var marked: [Marked] = []
         for device in due {
             guard let id = device.id else { continue }
-            let since = device.lastCompletedAt.map { "no hand-over completed since \(Self.format($0))" } ?? "no hand-over completed since it was registered"
+            let since = held[id] ?? device.lastCompletedAt.map { "no hand-over completed since \(Self.format($0))" }
+                ?? "no hand-over completed since it was registered"
             let reason = "\(since) (limit \(Self.duration(limit)))"
             let transition = try await runs.database.transaction { db in
                 try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, mdm: runs.mdm, on: db, now: now)

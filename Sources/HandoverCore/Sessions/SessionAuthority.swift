@@ -78,9 +78,15 @@ package final class SessionAuthority: Sendable {
     ///   - deviceSSO: with scope `device_sso`: also issue a device secret (bound to the fleet
     ///     device `deviceID` when given) and an ID token carrying `sid` and `ds_hash`.
     ///   - derivedFrom: for a Native SSO exchange, the device secret the session comes from.
+    ///   - checkOut: how the person signed in; with a device (`deviceID`, or the device secret's),
+    ///     the device is checked out to them first (``CustodyLedger``), or the sign-in is refused
+    ///     when they hold as many other devices as ``SessionSettings/custodyLimit`` allows.
     package func startSession(for user: User, clientID: String? = nil, deviceSSO: Bool = false, deviceID: UUID? = nil,
-                      derivedFrom: DeviceSecret? = nil, on database: Database) async throws -> SessionGrant {
+                      derivedFrom: DeviceSecret? = nil, checkOut: Custody.CheckOut? = nil, on database: Database) async throws -> SessionGrant {
         let now = clock.now()
+        if let checkOut, let device = deviceID ?? derivedFrom?.deviceID {
+            try await CustodyLedger(limit: settings.custodyLimit).checkOut(device, to: user, by: checkOut, on: database, now: now)
+        }
         var deviceSecret: (record: DeviceSecret, secret: String?)?
         if let derivedFrom {
             deviceSecret = (derivedFrom, nil)

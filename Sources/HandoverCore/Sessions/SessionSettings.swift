@@ -49,6 +49,10 @@ public struct SessionSettings: Sendable {
     /// `nil`, one is generated into the data directory on first start (`token-encryption.key`);
     /// several instances must share one, so set it when you run more than one.
     public var encryptionKeyBase64: String?
+    /// How many devices one person may hold at once (`HANDOVER_CUSTODY_LIMIT`, `--custody-limit`):
+    /// a sign-in on one more is refused, naming the device they still hold. 1 by default; 0
+    /// means no limit.
+    public var custodyLimit: Int = 1
 
     public init() {}
 }

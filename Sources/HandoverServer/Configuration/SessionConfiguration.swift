@@ -3,6 +3,15 @@ import Mail
 import HandoverCore
 
 extension ServerConfiguration {
+    /// Checks a custody limit: how many devices one person may hold at once, 0 to 100 (0: no limit).
+    public static func parseCustodyLimit(_ text: String, setting: String) throws -> Int {
+        guard let limit = Int(text.trimmingCharacters(in: .whitespaces)), (0...100).contains(limit) else {
+            throw ConfigurationError(setting: setting, problem: "'\(text)' is not a number of devices",
+                                     accepted: "a whole number from 0 to 100: how many devices one person may hold at once (default 1; 0 for no limit)")
+        }
+        return limit
+    }
+
     /// Reads the Sign in with Apple and session settings from the environment into `configuration`.
     static func readSessionSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -13,6 +22,9 @@ extension ServerConfiguration {
             configuration.sessions.strict = try parseSwitch(strict, setting: "HANDOVER_STRICT_SESSIONS")
         }
         if let key = value("HANDOVER_TOKEN_ENCRYPTION_KEY") { configuration.sessions.encryptionKeyBase64 = key }
+        if let limit = value("HANDOVER_CUSTODY_LIMIT") {
+            configuration.sessions.custodyLimit = try parseCustodyLimit(limit, setting: "HANDOVER_CUSTODY_LIMIT")
+        }
         configuration.smtp = try SMTPConfiguration.fromEnvironment(environment)
         if let folder = value("HANDOVER_MAIL_DROP_DIR") { configuration.mailDropDirectory = URL(fileURLWithPath: folder) }
         configuration.signInWithApple = try appleConfiguration(

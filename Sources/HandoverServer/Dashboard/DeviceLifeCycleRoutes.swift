@@ -87,6 +87,9 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         let commands = try await MDMCommand.query(on: request.readDB).filter(\.$deviceID == (try device.requireID()))
             .sort(\.$createdAt, .descending).limit(20).all()
         let id = try device.requireID().uuidString.lowercased()
+        let custodies = try await CustodyLedger.history(of: try device.requireID(), limit: 20, on: request.readDB)
+        let custodyRuns = try await LogoutRun.query(on: request.readDB).filter(\.$id ~~ custodies.compactMap(\.runID)).all()
+        let runsByID = Dictionary(custodyRuns.compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
         return DashboardLayout.page(device.name, signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("p") {
@@ -123,6 +126,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             } else if let error {
                 HTML.element("p", ["class": "error", "role": "alert"]) { error }
             }
+            CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
             if !commands.isEmpty {
                 Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error)
             }

@@ -151,7 +151,7 @@ struct PhoneSignInRoutes: RouteCollection {
         // The browser's session hangs off the approving phone's fleet device, when it has one.
         var phone: EnrolledDevice?
         if let phoneID = operation.deviceID { phone = try await EnrolledDevice.find(phoneID, on: request.db) }
-        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: phone?.fleetDeviceID, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: phone?.fleetDeviceID, checkOut: .outOfBand, on: request.db)
         struct Answer: Content { var user: String }
         let response = try await Answer(user: operation.user).encodeResponse(status: .ok, for: request)
         response.cookies["handover_web_session"] = HTTPCookies.Value(

@@ -125,7 +125,7 @@ struct AppleAuthRoutes: RouteCollection {
         }
         try await user.save(on: request.db)
         let grant = try await sessions.startSession(for: user, clientID: claims.audience, deviceSSO: scope.deviceSSO,
-                                                    deviceID: scope.deviceID, on: request.db)
+                                                    deviceID: scope.deviceID, checkOut: .signInWithApple, on: request.db)
         return try noStore(grant)
     }
 

@@ -161,7 +161,7 @@ struct EmailSignInRoutes: RouteCollection {
         }
         let user = try await user(for: used.email, on: request.db)
         let grant = try await sessions.startSession(for: user, clientID: input.clientID, deviceSSO: scope.deviceSSO,
-                                                    deviceID: scope.deviceID ?? used.deviceID, on: request.db)
+                                                    deviceID: scope.deviceID ?? used.deviceID, checkOut: .emailLink, on: request.db)
         let response = Response(status: .ok)
         try response.content.encode(grant)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -221,7 +221,7 @@ struct EmailSignInRoutes: RouteCollection {
         let email = used.email
         let user = try await user(for: email, on: request.db)
         // A link an app on a fleet device asked for: this browser session ends with that device's hand-over.
-        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, checkOut: .emailLink, on: request.db)
         let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
                                                paragraphs: ["You are signed in on this browser as \(email). You can close this page."]))
         let secure = origin.isSecure

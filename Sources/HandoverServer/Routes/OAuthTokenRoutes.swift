@@ -98,7 +98,7 @@ struct OAuthTokenRoutes: RouteCollection {
             throw OAuthError.invalidGrant("\(clientID.prefix(80)) is not from the same team as the app that signed in.")
         }
         guard let user = try await User.find(secret.userID, on: request.db) else { throw OAuthError.invalidGrant("The user no longer exists.") }
-        let grant = try await sessions.startSession(for: user, clientID: clientID, derivedFrom: secret, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: clientID, derivedFrom: secret, checkOut: .nativeSSO, on: request.db)
         return TokenResponse(access_token: grant.accessToken, expires_in: grant.expiresIn, refresh_token: grant.refreshToken,
                              id_token: grant.idToken)
     }

@@ -1,0 +1,40 @@
+import FluentKit
+import Foundation
+
+/// Who held a device, from a check-out to its check-in (issue 40). A custody begins when a person
+/// signs in on the device (email link, Sign in with Apple, Native SSO, the phone approving an
+/// out-of-band request) and ends when the device's next logout run starts: the hand-over. The run
+/// then holds each app's and each backend's outcome.
+package final class Custody: Model, @unchecked Sendable {
+    package static let schema = "custodies"
+
+    /// How the custody began.
+    package enum CheckOut: String, Codable, Sendable {
+        case emailLink = "email_link"
+        case signInWithApple = "sign_in_with_apple"
+        case nativeSSO = "native_sso"
+        case outOfBand = "out_of_band"
+    }
+
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "device_id") package var deviceID: UUID
+    /// The person: Handover's user, identified by the server's issuer and this id as subject.
+    @Field(key: "user_id") package var userID: UUID
+    /// The name and email as the sign-in gave them, kept as given.
+    @OptionalField(key: "person_name") package var personName: String?
+    @OptionalField(key: "person_email") package var personEmail: String?
+    /// The device's site at check-out.
+    @OptionalField(key: "site") package var site: String?
+    @Field(key: "checked_out_by") package var checkedOutBy: String
+    @Field(key: "checked_out_at") package var checkedOutAt: Date
+    @OptionalField(key: "checked_in_at") package var checkedInAt: Date?
+    /// The logout run that ended it: the hand-over, with every app's outcome.
+    @OptionalField(key: "run_id") package var runID: UUID?
+    /// Why it ended without a run: the next person signed in on the device first.
+    @OptionalField(key: "ended_without_run") package var endedWithoutRun: String?
+
+    package init() {}
+
+    /// How a page names the person: the name, else the email, else the user id.
+    package var personLabel: String { personName ?? personEmail ?? userID.uuidString.lowercased() }
+}

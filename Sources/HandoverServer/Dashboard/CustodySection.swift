@@ -1,0 +1,49 @@
+import Foundation
+import HandoverCore
+import HandoverProtocol
+
+/// A device page's custody: who holds it now, and who held it before, each with the hand-over
+/// (the run) that checked it in (issue 40).
+enum CustodySection {
+    static func html(holder: Custody?, history: [Custody], runs: [UUID: LogoutRun]) -> HTML {
+        .element("section", ["id": "custody"]) {
+            HTML.element("h2") { "Custody" }
+            HTML.element("p", ["id": "holder"]) {
+                if let holder {
+                    "Held by "; HTML.element("strong") { holder.personLabel }
+                    holder.personEmail.map { " (\($0))" } ?? ""
+                    " since "; DashboardLayout.time(holder.checkedOutAt)
+                    " (\(holder.checkedOutBy.replacingOccurrences(of: "_", with: " ")))"
+                } else {
+                    "Nobody holds this device now."
+                }
+            }
+            let past = history.filter { $0.checkedInAt != nil }
+            if !past.isEmpty {
+                HTML.element("div", ["class": "scroll"]) {
+                    HTML.element("table", ["id": "custody-history"]) {
+                        HTML.element("tr") {
+                            HTML.element("th") { "Person" }; HTML.element("th") { "Checked out" }; HTML.element("th") { "Checked in" }
+                            HTML.element("th") { "Hand-over" }
+                        }
+                        for custody in past {
+                            HTML.element("tr") {
+                                HTML.element("td") { custody.personLabel }
+                                HTML.element("td") { DashboardLayout.time(custody.checkedOutAt) }
+                                HTML.element("td") { DashboardLayout.time(custody.checkedInAt) }
+                                HTML.element("td") {
+                                    if let id = custody.runID, let run = runs[id] {
+                                        DashboardLayout.badge(run.status); " "
+                                        HTML.element("a", ["href": RunTimelineRoutes.path(id)]) { "the run" }
+                                    } else {
+                                        custody.endedWithoutRun ?? "—"
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

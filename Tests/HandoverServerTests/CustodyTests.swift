@@ -1,0 +1,77 @@
+import Foundation
+import HandoverServer
+import Testing
+
+/// Custody (issue 40): a sign-in that carries a device checks it out to the person, the device's
+/// next logout run checks it in, and a person holds one device at a time.
+@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct CustodyTests {
+    @Test(arguments: TestDatabase.available) func aSignInChecksTheDeviceOutAndItsHandOverChecksItIn(database: TestDatabase) async throws {
+        let rig = try await AppleRig.start(database)
+        let test = rig.test
+        let mail = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
+        let first = try await test.registerDevice("ward-7-phone-1")
+        let second = try await test.registerDevice("ward-7-phone-2")
+        let browser = DashboardBrowser(test)
+        _ = try await browser.signIn(key: test.adminKey)
+
+        _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": first.id])
+        var page = try await browser.get("/dashboard/devices/\(first.id)")
+        #expect(page.text.contains("Held by <strong>Ada Nurse</strong> (ada@hospital.example)") && page.text.contains("sign in with apple"),
+                "\(page.text)")
+        // The same person signing in again on the same device keeps the one custody.
+        _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": first.id])
+
+        // One device per person: a sign-in on a second device is refused, naming the first.
+        var body = try await rig.credential(sub: "nurse-1", email: "ada@hospital.example")
+        body["deviceID"] = second.id
+        let refused = try await test.request(.POST, "/auth/apple", json: body)
+        #expect(refused.status == 409 && refused.errorCode == "already_holds_a_device" && refused.text.contains("still holds ward-7-phone-1"),
+                "\(refused.text)")
+
+        // The hand-over checks the device in, with its run.
+        let run = try await test.request(.POST, "/api/v1/devices/\(first.id)/logout-runs", json: ["apps": [mail]], key: first.key)
+        #expect(run.status == 201)
+        page = try await browser.get("/dashboard/devices/\(first.id)")
+        #expect(page.text.contains("Nobody holds this device now.") && page.text.contains("id=\"custody-history\"")
+                && page.text.contains("Ada Nurse") && page.text.contains("/dashboard/runs/"), "\(page.text)")
+        // Handed over, the person may take another device.
+        _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": second.id])
+        // Someone else signing in before a hand-over takes the device over; the first custody ends without a run.
+        _ = try await rig.signIn(sub: "nurse-2", email: "bo@hospital.example", extra: ["deviceID": second.id])
+        page = try await browser.get("/dashboard/devices/\(second.id)")
+        #expect(page.text.contains("Held by <strong>Ada Nurse</strong> (bo@hospital.example)") || page.text.contains("bo@hospital.example"))
+        #expect(page.text.contains("the next person signed in before a hand-over"), "\(page.text)")
+        try await rig.stop()
+    }
+
+    @Test func aLimitOfZeroLetsAPersonHoldSeveralDevices() async throws {
+        let rig = try await AppleRig.start(.sqlite) { $0.sessions.custodyLimit = 0 }
+        let first = try await rig.test.registerDevice("ward-7-phone-1")
+        let second = try await rig.test.registerDevice("ward-7-phone-2")
+        _ = try await rig.signIn(sub: "nurse-1", extra: ["deviceID": first.id])
+        _ = try await rig.signIn(sub: "nurse-1", extra: ["deviceID": second.id])
+        try await rig.stop()
+    }
+
+    @Test func aHeldDeviceIsOverdueCountedFromItsCheckOut() async throws {
+        let rig = try await AppleRig.start(.sqlite) { $0.overdueAfter = 13 * 3600 }
+        let test = rig.test
+        _ = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
+        let held = try await test.registerDevice("ward-7-phone-1")
+        let idle = try await test.registerDevice("ward-7-phone-2")
+        rig.advance(12 * 3600)
+        _ = try await rig.signIn(sub: "nurse-1", extra: ["deviceID": held.id])  // checked out 12 h after registration
+        rig.advance(2 * 3600)
+        // 14 h after registration: the idle device is overdue; the held one was checked out 2 h ago.
+        #expect(try await test.server.markOverdueDevices() == 1)
+        let idleNow = try await test.request(.GET, "/api/v1/devices/\(idle.id)", key: test.adminKey)
+        let heldNow = try await test.request(.GET, "/api/v1/devices/\(held.id)", key: test.adminKey)
+        // Overdue, the idle device's run started at once (handing over); the held one is in service.
+        #expect(idleNow.json["status"] as? String != "in_service" && heldNow.json["status"] as? String == "in_service", "\(idleNow.text)")
+        rig.advance(12 * 3600)
+        #expect(try await test.server.markOverdueDevices() == 1, "13 h after its check-out")
+        let history = try await test.request(.GET, "/api/v1/devices/\(held.id)/history", key: test.adminKey)
+        #expect(history.text.contains("held by Ada Nurse since") && history.text.contains("without a hand-over"), "\(history.text)")
+        try await rig.stop()
+    }
+}
