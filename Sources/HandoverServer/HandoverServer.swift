@@ -258,6 +258,7 @@ public final class HandoverServer: Sendable {
             })
             try application.register(collection: PeopleRoutes(auth: dashboardAuth))
             try application.register(collection: KeyRoutes(auth: dashboardAuth))
+            try application.register(collection: CustodyRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: WebhookFormRoutes(auth: dashboardAuth, registrar: api.webhookRegistrar))
             try application.register(collection: AppFormRoutes(auth: dashboardAuth, appRegistrar: appRegistrar, associationFiles: associationFiles))
@@ -543,25 +544,5 @@ extension HandoverServer {
         let existing = try await APIKey.query(on: application.db).filter(\.$scope == APIKeyScope.admin.rawValue).count()
         guard existing == 0 else { return nil }
         return try await createAPIKey(name: "first admin key", scope: .admin)
-    }
-
-    /// Opens the configured database without serving HTTP, runs migrations, and creates a key.
-    public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope, expiresAt: Date? = nil,
-                                 logger: Logger = Logger(label: "handover")) async throws -> String {
-        let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
-        application.logger = logger
-        do {
-            _ = try configureDatabase(application, configuration, existingOnly: true)
-            try await SchemaMigrations.run(on: application)
-            let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, on: application.db)
-            try await AdminEvent(at: Date(), kind: .keyChanged, who: "handover admin create-key on the server's machine",
-                                 detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)"
-                                    + (expiresAt.map { ", expiring \($0.formatted(.iso8601))" } ?? "")).create(on: application.db)
-            try await application.asyncShutdown()
-            return key
-        } catch {
-            try? await application.asyncShutdown()
-            throw error
-        }
     }
 }

@@ -7,8 +7,8 @@ import Logging
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Manage API keys and import devices directly in the server's database.",
-        subcommands: [CreateKey.self, ImportDevicesCommand.self]
+        abstract: "Manage API keys, import devices and report custody directly in the server's database.",
+        subcommands: [CreateKey.self, ImportDevicesCommand.self, CustodyReportCommand.self]
     )
 
     struct CreateKey: AsyncParsableCommand {

@@ -34,11 +34,17 @@ struct SessionOptions: ParsableArguments {
           help: "Check each access token's session in the database on every request, so sign-outs hold at once on every instance. Env: HANDOVER_STRICT_SESSIONS=1.")
     var strictSessions = false
 
+    @Option(name: .customLong("custody-limit"),
+            help: ArgumentHelp("How many devices one person may hold at once; a sign-in on one more is refused, naming the device they hold (0: no limit). Env: HANDOVER_CUSTODY_LIMIT. Default: 1",
+                               valueName: "devices"))
+    var custodyLimit: String?
+
     /// Applies the flags given on top of `configuration` (already read from the environment).
     /// A mistake throws a ``ConfigurationError``, printed as one line.
     func apply(to configuration: inout ServerConfiguration) throws {
         if let sessionTTL { configuration.sessions.accessTokenLifetime = try ServerConfiguration.parseSessionTTL(sessionTTL, setting: "--session-ttl") }
         if strictSessions { configuration.sessions.strict = true }
+        if let custodyLimit { configuration.sessions.custodyLimit = try ServerConfiguration.parseCustodyLimit(custodyLimit, setting: "--custody-limit") }
         if appleClientIDs != nil || appleTeamID != nil || appleKeyID != nil || applePrivateKeyFile != nil {
             let fromEnvironment = configuration.signInWithApple
             configuration.signInWithApple = try ServerConfiguration.appleConfiguration(

@@ -40,6 +40,7 @@ struct OperationScopes: ServerMiddleware {
         Operations.ListEnrolledDevices.id: .viewer,
         Operations.ListKeys.id: .admin,
         Operations.RevokeKey.id: .admin,
+        Operations.ListCustody.id: .viewer,
     ]
 
     /// The operations a device key may call too: its own runs (the handlers check that the run

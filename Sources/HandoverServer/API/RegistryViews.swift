@@ -160,3 +160,38 @@ struct APIKeyView: Content, Hashable {
         revokedAt = key.revokedAt
     }
 }
+
+/// One custody as `GET /api/v1/custody` reports it.
+struct CustodyRecordView: Content, Hashable {
+    var id: UUID
+    var deviceID: UUID
+    var deviceName: String
+    var site: String?
+    var userID: UUID
+    var personName: String?
+    var personEmail: String?
+    var checkedOutBy: Custody.CheckOut
+    var checkedOutAt: Date
+    var checkedInAt: Date?
+    var runID: UUID?
+    var runStatus: LogoutRunState?
+    var appsLeftSignedIn: [String]
+    var endedWithoutRun: String?
+
+    init(_ row: CustodyReport.Row) {
+        id = row.id
+        deviceID = row.deviceID
+        deviceName = row.deviceName
+        site = row.site
+        userID = row.userID
+        personName = row.personName
+        personEmail = row.personEmail
+        checkedOutBy = Custody.CheckOut(rawValue: row.checkedOutBy) ?? .emailLink
+        checkedOutAt = row.checkedOutAt
+        checkedInAt = row.checkedInAt
+        runID = row.runID
+        runStatus = row.runStatus
+        appsLeftSignedIn = row.appsLeftSignedIn
+        endedWithoutRun = row.endedWithoutRun
+    }
+}

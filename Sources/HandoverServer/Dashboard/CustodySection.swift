@@ -10,7 +10,10 @@ enum CustodySection {
             HTML.element("h2") { "Custody" }
             HTML.element("p", ["id": "holder"]) {
                 if let holder {
-                    "Held by "; HTML.element("strong") { holder.personLabel }
+                    "Held by "
+                    HTML.element("a", ["href": "/dashboard/custody?person=\(holder.userID.uuidString.lowercased())"]) {
+                        HTML.element("strong") { holder.personLabel }
+                    }
                     holder.personEmail.map { " (\($0))" } ?? ""
                     " since "; DashboardLayout.time(holder.checkedOutAt)
                     " (\(holder.checkedOutBy.replacingOccurrences(of: "_", with: " ")))"
@@ -28,7 +31,9 @@ enum CustodySection {
                         }
                         for custody in past {
                             HTML.element("tr") {
-                                HTML.element("td") { custody.personLabel }
+                                HTML.element("td") {
+                                    HTML.element("a", ["href": "/dashboard/custody?person=\(custody.userID.uuidString.lowercased())"]) { custody.personLabel }
+                                }
                                 HTML.element("td") { DashboardLayout.time(custody.checkedOutAt) }
                                 HTML.element("td") { DashboardLayout.time(custody.checkedInAt) }
                                 HTML.element("td") {

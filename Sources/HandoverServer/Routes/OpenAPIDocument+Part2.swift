@@ -226,6 +226,63 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/NotFound"
             "409":
               $ref: "#/components/responses/Conflict"
+      /api/v1/custody:
+        get:
+          tags: [registry]
+          operationId: listCustody
+          x-handover-role: viewer
+          summary: Who held which device, when, and how each hand-over ended; newest check-out first. Any role (viewer or above).
+          description: |
+            Any role (viewer or above). A custody begins when a person signs in on a device and ends
+            when the device's next logout run starts (the hand-over, `runID`). Filtered and paged in
+            the database, 100 to a page.
+          parameters:
+            - name: from
+              in: query
+              description: Check-outs at or after this time.
+              schema:
+                type: string
+                format: date-time
+            - name: to
+              in: query
+              description: Check-outs before this time.
+              schema:
+                type: string
+                format: date-time
+            - name: device
+              in: query
+              description: One device's custodies.
+              schema:
+                type: string
+                format: uuid
+            - name: person
+              in: query
+              description: One person's custodies (their user id).
+              schema:
+                type: string
+                format: uuid
+            - name: page
+              in: query
+              description: The page, from 1.
+              schema:
+                type: integer
+                minimum: 1
+                maximum: 100000
+          responses:
+            "200":
+              description: A page of custodies.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CustodyPage"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
       /api/v1/webhooks:
         post:
           tags: [registry]
@@ -447,62 +504,5 @@ extension OpenAPIDocument {
             - sessionAuth: []
           parameters:
             - name: scope
-              in: query
-              required: false
-              description: "`session` (default), or `device`: also revoke the device secret and every sibling session derived from it."
-              schema:
-                type: string
-                enum: [session, device]
-          responses:
-            "204":
-              description: Signed out; the session's tokens no longer work.
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-      /auth/apple/notifications:
-        post:
-          tags: [sessions]
-          operationId: appleServerNotification
-          summary: Apple's server-to-server notifications (register this URL with Apple).
-          description: |
-            Verifies the JWT in `payload` and applies its event once per `jti`: `consent-revoked` and
-            `account-delete` end every session of the user at once (`account-delete` also deletes the
-            user), `email-disabled` and `email-enabled` update the email flags.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  type: object
-                  required: [payload]
-                  properties:
-                    payload:
-                      type: string
-                      description: The signed JWT Apple sends.
-          responses:
-            "200":
-              description: Applied now, or earlier (a duplicate).
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/NotificationResult"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotConfigured"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-      /api/v1/me:
-        get:
-          tags: [sessions]
-          operationId: showMe
-          summary: The signed-in user, read from the access token alone.
-          security:
-            - sessionAuth: []
-          responses:
-            "200":
-              description: The user.
     """#
 }

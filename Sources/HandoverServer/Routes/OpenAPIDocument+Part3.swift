@@ -4,6 +4,63 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+              in: query
+              required: false
+              description: "`session` (default), or `device`: also revoke the device secret and every sibling session derived from it."
+              schema:
+                type: string
+                enum: [session, device]
+          responses:
+            "204":
+              description: Signed out; the session's tokens no longer work.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+      /auth/apple/notifications:
+        post:
+          tags: [sessions]
+          operationId: appleServerNotification
+          summary: Apple's server-to-server notifications (register this URL with Apple).
+          description: |
+            Verifies the JWT in `payload` and applies its event once per `jti`: `consent-revoked` and
+            `account-delete` end every session of the user at once (`account-delete` also deletes the
+            user), `email-disabled` and `email-enabled` update the email flags.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [payload]
+                  properties:
+                    payload:
+                      type: string
+                      description: The signed JWT Apple sends.
+          responses:
+            "200":
+              description: Applied now, or earlier (a duplicate).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/NotificationResult"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /api/v1/me:
+        get:
+          tags: [sessions]
+          operationId: showMe
+          summary: The signed-in user, read from the access token alone.
+          security:
+            - sessionAuth: []
+          responses:
+            "200":
+              description: The user.
               content:
                 application/json:
                   schema:
@@ -447,62 +504,5 @@ extension OpenAPIDocument {
           tags: [openid]
           operationId: revokeToken
           summary: Token revocation (RFC 7009) for a registered backend.
-          description: |
-            Ends the whole session of a refresh or access token (and sends its Back-Channel Logout
-            tokens). An unknown or expired token also answers 200.
-          security:
-            - clientBasic: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  required: [token]
-                  properties:
-                    token:
-                      type: string
-                    token_type_hint:
-                      type: string
-                    client_id:
-                      type: string
-                    client_secret:
-                      type: string
-          responses:
-            "200":
-              description: The token's session is ended, or the token was not one of ours.
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
-              $ref: "#/components/responses/OAuthError"
-      /api/v1/operations:
-        post:
-          tags: [operations]
-          operationId: createOperation
-          x-handover-role: operator
-          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
-          description: |
-            Every type but `registration` goes to an enrolled phone of `user` (the one named in
-            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
-            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
-            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
-            dispatch result; for `authentication` also the `number` the web page shows.
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/OperationInput"
-          responses:
-            "201":
-              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
     """#
 }

@@ -4,6 +4,63 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+          description: |
+            Ends the whole session of a refresh or access token (and sends its Back-Channel Logout
+            tokens). An unknown or expired token also answers 200.
+          security:
+            - clientBasic: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  required: [token]
+                  properties:
+                    token:
+                      type: string
+                    token_type_hint:
+                      type: string
+                    client_id:
+                      type: string
+                    client_secret:
+                      type: string
+          responses:
+            "200":
+              description: The token's session is ended, or the token was not one of ours.
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/OAuthError"
+      /api/v1/operations:
+        post:
+          tags: [operations]
+          operationId: createOperation
+          x-handover-role: operator
+          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
+          description: |
+            Every type but `registration` goes to an enrolled phone of `user` (the one named in
+            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
+            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
+            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
+            dispatch result; for `authentication` also the `number` the web page shows.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/OperationInput"
+          responses:
+            "201":
+              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -447,62 +504,5 @@ extension OpenAPIDocument {
               description: Too many requests from this address or for this user; `Retry-After` says when to try again.
               headers:
                 Retry-After:
-                  schema:
-                    type: integer
-              content:
-                text/html:
-                  schema:
-                    type: string
-      /oob/sign-in/{operationID}:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [sessions]
-          operationId: phoneSignInPage
-          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
-          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oob/sign-in/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [sessions]
-          operationId: phoneSignInEvents
-          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
-          security: []
-          responses:
-            "200":
-              description: The stream of operation events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/OperationEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oob/sign-in/{operationID}/session:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [sessions]
-          operationId: phoneSignInCollectSession
-          summary: After the phone approved, signs this browser in (once).
-          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
-          security: []
-          responses:
-            "200":
-              description: Signed in.
     """#
 }

@@ -4,6 +4,63 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                  schema:
+                    type: integer
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /oob/sign-in/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInPage
+          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
+          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInEvents
+          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
+          security: []
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/session:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [sessions]
+          operationId: phoneSignInCollectSession
+          summary: After the phone approved, signs this browser in (once).
+          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
+          security: []
+          responses:
+            "200":
+              description: Signed in.
               content:
                 application/json:
                   schema:
@@ -447,62 +504,5 @@ extension OpenAPIDocument {
             token:
               type: string
               description: The APNs device token as hex.
-            timestamp:
-              type: integer
-              description: UNIX seconds; within 5 minutes of the server's time.
-            signature:
-              type: string
-        Nonce:
-          type: object
-          additionalProperties: false
-          required: [nonce, expiresIn]
-          properties:
-            nonce:
-              type: string
-              description: 43 base64url characters; single use.
-            expiresIn:
-              type: integer
-              description: Seconds the nonce stays valid (600).
-        AppleSignInInput:
-          type: object
-          required: [identityToken, authorizationCode, nonce]
-          properties:
-            identityToken:
-              type: string
-              minLength: 1
-              maxLength: 8192
-              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
-            authorizationCode:
-              type: string
-              minLength: 1
-              maxLength: 1024
-              description: The single-use authorization code, as UTF-8 text.
-            nonce:
-              type: string
-              minLength: 16
-              maxLength: 256
-              description: The raw nonce from `POST /auth/apple/nonce`.
-            scope:
-              type: string
-              description: Space-separated; `device_sso` also returns a device secret and an ID token.
-            deviceID:
-              type: string
-              format: uuid
-              description: The registered fleet device; its logout run ends the device session.
-            fullName:
-              type: object
-              description: Apple sends the name at the first sign-in only.
-              properties:
-                givenName:
-                  type: string
-                  maxLength: 200
-                familyName:
-                  type: string
-                  maxLength: 200
-        RefreshInput:
-          type: object
-          required: [refreshToken]
-          properties:
-            refreshToken:
     """#
 }

@@ -4,6 +4,63 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            timestamp:
+              type: integer
+              description: UNIX seconds; within 5 minutes of the server's time.
+            signature:
+              type: string
+        Nonce:
+          type: object
+          additionalProperties: false
+          required: [nonce, expiresIn]
+          properties:
+            nonce:
+              type: string
+              description: 43 base64url characters; single use.
+            expiresIn:
+              type: integer
+              description: Seconds the nonce stays valid (600).
+        AppleSignInInput:
+          type: object
+          required: [identityToken, authorizationCode, nonce]
+          properties:
+            identityToken:
+              type: string
+              minLength: 1
+              maxLength: 8192
+              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
+            authorizationCode:
+              type: string
+              minLength: 1
+              maxLength: 1024
+              description: The single-use authorization code, as UTF-8 text.
+            nonce:
+              type: string
+              minLength: 16
+              maxLength: 256
+              description: The raw nonce from `POST /auth/apple/nonce`.
+            scope:
+              type: string
+              description: Space-separated; `device_sso` also returns a device secret and an ID token.
+            deviceID:
+              type: string
+              format: uuid
+              description: The registered fleet device; its logout run ends the device session.
+            fullName:
+              type: object
+              description: Apple sends the name at the first sign-in only.
+              properties:
+                givenName:
+                  type: string
+                  maxLength: 200
+                familyName:
+                  type: string
+                  maxLength: 200
+        RefreshInput:
+          type: object
+          required: [refreshToken]
+          properties:
+            refreshToken:
               type: string
               description: The latest refresh token of the session (`hrt_…`).
         SessionGrant:
@@ -278,6 +335,70 @@ extension OpenAPIDocument {
               type: string
               maxLength: 128
               description: 1 to 128 characters without spaces; empty to remove it.
+        CustodyPage:
+          type: object
+          additionalProperties: false
+          required: [custodies, page, pageCount, total]
+          properties:
+            custodies:
+              type: array
+              items:
+                $ref: "#/components/schemas/CustodyRecord"
+            page:
+              type: integer
+            pageCount:
+              type: integer
+            total:
+              type: integer
+        CustodyRecord:
+          type: object
+          additionalProperties: false
+          required: [id, deviceID, deviceName, userID, checkedOutBy, checkedOutAt, appsLeftSignedIn]
+          properties:
+            id:
+              type: string
+              format: uuid
+            deviceID:
+              type: string
+              format: uuid
+            deviceName:
+              type: string
+            site:
+              type: string
+            userID:
+              type: string
+              format: uuid
+              description: The person, as this server's users are identified (the subject of its tokens).
+            personName:
+              type: string
+            personEmail:
+              type: string
+            checkedOutBy:
+              type: string
+              enum: [email_link, sign_in_with_apple, native_sso, out_of_band]
+              description: How the person signed in on the device.
+            checkedOutAt:
+              type: string
+              format: date-time
+            checkedInAt:
+              type: string
+              format: date-time
+              description: When the hand-over started; absent while the person holds the device.
+            runID:
+              type: string
+              format: uuid
+              description: The hand-over's logout run.
+            runStatus:
+              type: string
+              enum: [running, completed, failed]
+            appsLeftSignedIn:
+              type: array
+              items:
+                type: string
+              description: The hand-over's apps that did not sign out (failed, timed out, or not yet answered).
+            endedWithoutRun:
+              type: string
+              description: Why the custody ended without a hand-over (the next person signed in first).
         APIKey:
           type: object
           additionalProperties: false
@@ -383,126 +504,5 @@ extension OpenAPIDocument {
               format: uuid
             reason:
               type: string
-            note:
-              type: string
-            actor:
-              type: string
-              description: The API key that acted (`"ops" (admin key hov_AbC…)`), or `server`.
-            createdAt:
-              type: string
-              format: date-time
-        CreatedDevice:
-          type: object
-          additionalProperties: false
-          required: [device, key]
-          properties:
-            device:
-              $ref: "#/components/schemas/Device"
-            key:
-              type: string
-              pattern: "^hov_"
-              description: The device's API key (device scope), shown only now.
-        WebhookInput:
-          type: object
-          required: [url, events]
-          properties:
-            url:
-              type: string
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: An https URL (http only on loopback), no control characters.
-              example: https://mdm.example.com/hooks/handover
-            events:
-              type: array
-              minItems: 1
-              items:
-                $ref: "#/components/schemas/EventType"
-            secret:
-              type: string
-              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
-              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
-        Webhook:
-          type: object
-          additionalProperties: false
-          required: [id, url, events, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            url:
-              type: string
-            events:
-              type: array
-              items:
-                $ref: "#/components/schemas/EventType"
-            createdAt:
-              type: string
-              format: date-time
-        CreatedWebhook:
-          type: object
-          additionalProperties: false
-          required: [webhook, secret]
-          properties:
-            webhook:
-              $ref: "#/components/schemas/Webhook"
-            secret:
-              type: string
-              description: The signing secret, shown only now.
-        EventType:
-          type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious]
-        OutOfBandLock:
-          type: object
-          additionalProperties: false
-          required: [user, operationID, lockedAt]
-          properties:
-            user:
-              type: string
-            operationID:
-              type: string
-              format: uuid
-              description: The operation the user reported.
-            lockedAt:
-              type: string
-              format: date-time
-        Delivery:
-          type: object
-          additionalProperties: false
-          required: [id, event, status, attempts, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              $ref: "#/components/schemas/EventType"
-            status:
-              type: string
-              enum: [pending, delivered, failed]
-            attempts:
-              type: integer
-              minimum: 0
-            nextAttemptAt:
-              type: string
-              format: date-time
-              description: Present while pending.
-            lastStatusCode:
-              type: integer
-            lastError:
-              type: string
-            createdAt:
-              type: string
-              format: date-time
-            deliveredAt:
-              type: string
-              format: date-time
-        RunInput:
-          type: object
-          properties:
-            apps:
-              type: array
-              description: The target apps to log out, in order; every target app when left out.
-              items:
-                type: string
-                format: uuid
-        LogoutRun:
     """#
 }

@@ -176,6 +176,68 @@ extension Components {
                 case mdmDeviceID
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CustodyPage`.
+        internal struct CustodyPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustodyPage/custodies`.
+            internal var custodies: [Components.Schemas.CustodyRecord]
+            /// - Remark: Generated from `#/components/schemas/CustodyPage/page`.
+            internal var page: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CustodyPage/pageCount`.
+            internal var pageCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CustodyPage/total`.
+            internal var total: Swift.Int
+            /// Creates a new `CustodyPage`.
+            ///
+            /// - Parameters:
+            ///   - custodies:
+            ///   - page:
+            ///   - pageCount:
+            ///   - total:
+            internal init(
+                custodies: [Components.Schemas.CustodyRecord],
+                page: Swift.Int,
+                pageCount: Swift.Int,
+                total: Swift.Int
+            ) {
+                self.custodies = custodies
+                self.page = page
+                self.pageCount = pageCount
+                self.total = total
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case custodies
+                case page
+                case pageCount
+                case total
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.custodies = try container.decode(
+                    [Components.Schemas.CustodyRecord].self,
+                    forKey: .custodies
+                )
+                self.page = try container.decode(
+                    Swift.Int.self,
+                    forKey: .page
+                )
+                self.pageCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .pageCount
+                )
+                self.total = try container.decode(
+                    Swift.Int.self,
+                    forKey: .total
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "custodies",
+                    "page",
+                    "pageCount",
+                    "total"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustodyRecord`.
+        internal typealias CustodyRecord = CustodyRecordView
         /// - Remark: Generated from `#/components/schemas/APIKey`.
         internal typealias APIKey = APIKeyView
         /// - Remark: Generated from `#/components/schemas/Device`.

@@ -4239,6 +4239,265 @@ internal enum Operations {
             }
         }
     }
+    /// Who held which device, when, and how each hand-over ended; newest check-out first. Any role (viewer or above).
+    ///
+    /// Any role (viewer or above). A custody begins when a person signs in on a device and ends
+    /// when the device's next logout run starts (the hand-over, `runID`). Filtered and paged in
+    /// the database, 100 to a page.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)`.
+    internal enum ListCustody {
+        internal static let id: Swift.String = "listCustody"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/custody/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// Check-outs at or after this time.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/custody/GET/query/from`.
+                internal var from: Foundation.Date?
+                /// Check-outs before this time.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/custody/GET/query/to`.
+                internal var to: Foundation.Date?
+                /// One device's custodies.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/custody/GET/query/device`.
+                internal var device: Swift.String?
+                /// One person's custodies (their user id).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/custody/GET/query/person`.
+                internal var person: Swift.String?
+                /// The page, from 1.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/custody/GET/query/page`.
+                internal var page: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - from: Check-outs at or after this time.
+                ///   - to: Check-outs before this time.
+                ///   - device: One device's custodies.
+                ///   - person: One person's custodies (their user id).
+                ///   - page: The page, from 1.
+                internal init(
+                    from: Foundation.Date? = nil,
+                    to: Foundation.Date? = nil,
+                    device: Swift.String? = nil,
+                    person: Swift.String? = nil,
+                    page: Swift.Int? = nil
+                ) {
+                    self.from = from
+                    self.to = to
+                    self.device = device
+                    self.person = person
+                    self.page = page
+                }
+            }
+            internal var query: Operations.ListCustody.Input.Query
+            /// - Remark: Generated from `#/paths/api/v1/custody/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCustody.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCustody.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListCustody.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.ListCustody.Input.Query = .init(),
+                headers: Operations.ListCustody.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/custody/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/custody/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustodyPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustodyPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListCustody.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ListCustody.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page of custodies.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListCustody.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListCustody.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Every webhook, oldest first (without secrets). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks`.

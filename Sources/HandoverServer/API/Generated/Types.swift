@@ -127,6 +127,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.
     /// - Remark: Generated from `#/paths//api/v1/keys/{keyID}/delete(revokeKey)`.
     func revokeKey(_ input: Operations.RevokeKey.Input) async throws -> Operations.RevokeKey.Output
+    /// Who held which device, when, and how each hand-over ended; newest check-out first. Any role (viewer or above).
+    ///
+    /// Any role (viewer or above). A custody begins when a person signs in on a device and ends
+    /// when the device's next logout run starts (the hand-over, `runID`). Filtered and paged in
+    /// the database, 100 to a page.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)`.
+    func listCustody(_ input: Operations.ListCustody.Input) async throws -> Operations.ListCustody.Output
     /// Every webhook, oldest first (without secrets). Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/webhooks`.
@@ -444,6 +454,24 @@ extension APIProtocol {
     ) async throws -> Operations.RevokeKey.Output {
         try await revokeKey(Operations.RevokeKey.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Who held which device, when, and how each hand-over ended; newest check-out first. Any role (viewer or above).
+    ///
+    /// Any role (viewer or above). A custody begins when a person signs in on a device and ends
+    /// when the device's next logout run starts (the hand-over, `runID`). Filtered and paged in
+    /// the database, 100 to a page.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/v1/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)`.
+    internal func listCustody(
+        query: Operations.ListCustody.Input.Query = .init(),
+        headers: Operations.ListCustody.Input.Headers = .init()
+    ) async throws -> Operations.ListCustody.Output {
+        try await listCustody(Operations.ListCustody.Input(
+            query: query,
             headers: headers
         ))
     }

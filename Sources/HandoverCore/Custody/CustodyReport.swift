@@ -1,0 +1,127 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+/// Who held which device, when, and how each hand-over ended (issue 40): the rows of
+/// `GET /api/v1/custody`, the dashboard's custody page and its CSV, and
+/// `handover admin custody-report`. Filtered and paged in the database, newest check-out first.
+package struct CustodyReport: Sendable {
+    /// Rows per page.
+    package static let pageSize = 100
+
+    /// Check-outs at or after this time.
+    package var from: Date?
+    /// Check-outs before this time.
+    package var to: Date?
+    package var device: UUID?
+    /// A person's user id.
+    package var person: UUID?
+    /// Text in the person's name or email, any case.
+    package var personText: String?
+    /// The sites the reader may see.
+    package var sites: SiteFilter
+    /// 1-based.
+    package var page: Int
+
+    package init(from: Date? = nil, to: Date? = nil, device: UUID? = nil, person: UUID? = nil, personText: String? = nil,
+                 sites: SiteFilter = .everySite, page: Int = 1) {
+        self.from = from
+        self.to = to
+        self.device = device
+        self.person = person
+        self.personText = personText.flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
+        self.sites = sites
+        self.page = max(1, page)
+    }
+
+    /// One custody as reported.
+    package struct Row: Sendable, Equatable {
+        package var id: UUID
+        package var deviceID: UUID
+        package var deviceName: String
+        package var site: String?
+        package var userID: UUID
+        package var personName: String?
+        package var personEmail: String?
+        package var checkedOutBy: String
+        package var checkedOutAt: Date
+        package var checkedInAt: Date?
+        package var runID: UUID?
+        package var runStatus: LogoutRunState?
+        /// The apps of the hand-over that did not sign out (failed, timed out, or still pending).
+        package var appsLeftSignedIn: [String]
+        package var endedWithoutRun: String?
+    }
+
+    package struct Page: Sendable {
+        package var rows: [Row]
+        package var total: Int
+        package var page: Int
+        package var pageCount: Int { max(1, (total + CustodyReport.pageSize - 1) / CustodyReport.pageSize) }
+    }
+
+    private var condition: SQLQueryString {
+        var clause: SQLQueryString = sites.condition("c.site")
+        if let from { clause = clause + " AND c.checked_out_at >= \(bind: from)" }
+        if let to { clause = clause + " AND c.checked_out_at < \(bind: to)" }
+        if let device { clause = clause + " AND c.device_id = \(bind: device)" }
+        if let person { clause = clause + " AND c.user_id = \(bind: person)" }
+        if let personText {
+            let pattern = "%" + personText.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            clause = clause + """
+                 AND (LOWER(COALESCE(c.person_name, '')) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(COALESCE(c.person_email, '')) LIKE \(bind: pattern) ESCAPE '\\')
+                """
+        }
+        return clause
+    }
+
+    package func run(on database: any Database, pageSize: Int = CustodyReport.pageSize) async throws -> Page {
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        let total = try await sql.raw("SELECT COUNT(*) AS n FROM custodies c WHERE \(condition)").first()?.decode(column: "n", as: Int.self) ?? 0
+        let offset = (page - 1) * pageSize
+        let rows = try await sql.raw("""
+            SELECT c.id, c.device_id, COALESCE(d.name, '') AS device_name, c.site, c.user_id, c.person_name, c.person_email, c.checked_out_by,
+                   c.checked_out_at, c.checked_in_at, c.run_id, r.status AS run_status, c.ended_without_run
+            FROM custodies c LEFT JOIN devices d ON d.id = c.device_id LEFT JOIN logout_runs r ON r.id = c.run_id
+            WHERE \(condition) ORDER BY c.checked_out_at DESC, c.id LIMIT \(unsafeRaw: String(pageSize)) OFFSET \(unsafeRaw: String(offset))
+            """).all()
+        var result = try rows.map { row in
+            Row(id: try row.decode(column: "id", as: UUID.self), deviceID: try row.decode(column: "device_id", as: UUID.self),
+                deviceName: try row.decode(column: "device_name", as: String.self), site: try row.decode(column: "site", as: String?.self),
+                userID: try row.decode(column: "user_id", as: UUID.self), personName: try row.decode(column: "person_name", as: String?.self),
+                personEmail: try row.decode(column: "person_email", as: String?.self),
+                checkedOutBy: try row.decode(column: "checked_out_by", as: String.self),
+                checkedOutAt: try row.decode(column: "checked_out_at", as: Date.self),
+                checkedInAt: try row.decode(column: "checked_in_at", as: Date?.self), runID: try row.decode(column: "run_id", as: UUID?.self),
+                runStatus: try row.decode(column: "run_status", as: String?.self).flatMap(LogoutRunState.init(rawValue:)),
+                appsLeftSignedIn: [], endedWithoutRun: try row.decode(column: "ended_without_run", as: String?.self))
+        }
+        let runs = result.compactMap(\.runID)
+        if !runs.isEmpty {
+            let unfinished = try await sql.raw("""
+                SELECT run_id, app_name FROM logout_items WHERE run_id IN (\(binds: runs)) AND status <> \(bind: LogoutItemState.succeeded.rawValue)
+                ORDER BY position
+                """).all()
+            var byRun: [UUID: [String]] = [:]
+            for row in unfinished { byRun[try row.decode(column: "run_id", as: UUID.self), default: []].append(try row.decode(column: "app_name", as: String.self)) }
+            for index in result.indices { result[index].appsLeftSignedIn = result[index].runID.flatMap { byRun[$0] } ?? [] }
+        }
+        return Page(rows: result, total: total, page: page)
+    }
+
+    /// The rows as CSV (RFC 4180, formulas neutralised): one line per custody.
+    package static func csv(_ rows: [Row]) -> String {
+        let header = ["device", "deviceID", "site", "person", "email", "userID", "checkedOutBy", "checkedOutAt", "checkedInAt", "runID",
+                      "outcome", "appsLeftSignedIn"]
+        let iso = Date.ISO8601FormatStyle()
+        let lines = rows.map { row in
+            [row.deviceName, row.deviceID.uuidString.lowercased(), row.site ?? "", row.personName ?? "", row.personEmail ?? "",
+             row.userID.uuidString.lowercased(), row.checkedOutBy, row.checkedOutAt.formatted(iso), row.checkedInAt?.formatted(iso) ?? "",
+             row.runID?.uuidString.lowercased() ?? "", row.runStatus?.rawValue ?? (row.checkedInAt == nil ? "held" : row.endedWithoutRun ?? ""),
+             row.appsLeftSignedIn.joined(separator: " ")]
+        }
+        return CSVWriter.render([header] + lines)
+    }
+}

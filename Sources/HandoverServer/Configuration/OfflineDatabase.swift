@@ -1,0 +1,54 @@
+import Fluent
+import Foundation
+import HandoverCore
+import Logging
+import Vapor
+
+/// The `admin` commands' access to a server's database from the machine it runs on, without
+/// serving HTTP: the database must exist already (nothing is created in an empty folder).
+extension HandoverServer {
+    /// Opens the configured database, runs migrations, runs `body` on it, and closes it.
+    static func withOfflineDatabase<T>(_ configuration: ServerConfiguration, logger: Logger,
+                                       _ body: (any Database) async throws -> T) async throws -> T {
+        let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
+        application.logger = logger
+        do {
+            _ = try configureDatabase(application, configuration, existingOnly: true)
+            try await SchemaMigrations.run(on: application)
+            let result = try await body(application.db)
+            try await application.asyncShutdown()
+            return result
+        } catch {
+            try? await application.asyncShutdown()
+            throw error
+        }
+    }
+
+    /// Creates a key in the configured database (`handover admin create-key`); the history
+    /// records who made it.
+    public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope, expiresAt: Date? = nil,
+                                 logger: Logger = Logger(label: "handover")) async throws -> String {
+        try await withOfflineDatabase(configuration, logger: logger) { db in
+            let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, on: db)
+            try await AdminEvent(at: Date(), kind: .keyChanged, who: "handover admin create-key on the server's machine",
+                                 detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)"
+                                    + (expiresAt.map { ", expiring \($0.formatted(.iso8601))" } ?? "")).create(on: db)
+            return key
+        }
+    }
+
+    /// Who held which device with check-outs from `from` to `to` (`handover admin custody-report`):
+    /// CSV, or JSON lines of the API's records.
+    public static func custodyReport(_ configuration: ServerConfiguration, from: Date?, to: Date?, csv: Bool,
+                                     logger: Logger = Logger(label: "handover")) async throws -> String {
+        try await withOfflineDatabase(configuration, logger: logger) { db in
+            let rows = try await CustodyReport(from: from, to: to).run(on: db, pageSize: 1_000_000).rows
+            if csv { return CustodyReport.csv(rows) }
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try rows.map { String(decoding: try encoder.encode(CustodyRecordView($0)), as: UTF8.self) }.joined(separator: "\n")
+                + (rows.isEmpty ? "" : "\n")
+        }
+    }
+}
