@@ -117,6 +117,7 @@ let package = Package(
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
                 server("JWTKit", "jwt-kit"),
+                server("NIOFoundationCompat", "swift-nio"),
                 server("Prometheus", "swift-prometheus"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
             ]

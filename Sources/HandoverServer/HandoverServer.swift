@@ -222,7 +222,8 @@ public final class HandoverServer: Sendable {
             let api = APIHandler(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
                                  commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
                                  webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
-                                 associationFiles: associationFiles)
+                                 associationFiles: associationFiles, sessions: sessions,
+                                 badges: configuration.badgeLookupURL.map { BadgeLookup(url: $0, http: outbound) })
             let adminSignIn = configuration.adminSignIn.map { settings in
                 AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
             }

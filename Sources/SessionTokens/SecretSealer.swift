@@ -26,6 +26,19 @@ public struct SecretSealer: Sendable {
         SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
     }
 
+    /// A keyed digest of `text` for `purpose`: HMAC-SHA256 under a key derived from this one
+    /// with HKDF (the purpose as its info), in hex. What is kept of a value that must never be
+    /// stored or logged as such, such as a badge number, while the same value still finds the
+    /// same records.
+    ///
+    /// - Parameters:
+    ///   - text: The value to digest.
+    ///   - purpose: What the digest is for, so that digests for two purposes never match.
+    public func keyedDigest(_ text: String, purpose: String) -> String {
+        let derived = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(purpose.utf8), outputByteCount: 32)
+        return HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: derived).map { String(format: "%02x", $0) }.joined()
+    }
+
     public func seal(_ plaintext: Data) throws -> String {
         guard let combined = try AES.GCM.seal(plaintext, using: key).combined else { throw SecretSealerError.cannotSeal }
         return combined.base64EncodedString()

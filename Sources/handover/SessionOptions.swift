@@ -39,11 +39,17 @@ struct SessionOptions: ParsableArguments {
                                valueName: "devices"))
     var custodyLimit: String?
 
+    @Option(name: .customLong("badge-lookup-url"),
+            help: ArgumentHelp("Your badge lookup: GET <url>?id=<badge> answers {\"user\": \"<login>\"}; launchers may then check a person out by badge. Env: HANDOVER_BADGE_LOOKUP_URL.",
+                               valueName: "url"))
+    var badgeLookupURL: String?
+
     /// Applies the flags given on top of `configuration` (already read from the environment).
     /// A mistake throws a ``ConfigurationError``, printed as one line.
     func apply(to configuration: inout ServerConfiguration) throws {
         if let sessionTTL { configuration.sessions.accessTokenLifetime = try ServerConfiguration.parseSessionTTL(sessionTTL, setting: "--session-ttl") }
         if strictSessions { configuration.sessions.strict = true }
+        if let badgeLookupURL { configuration.badgeLookupURL = try ServerConfiguration.parsePublicURL(badgeLookupURL, setting: "--badge-lookup-url") }
         if let custodyLimit { configuration.sessions.custodyLimit = try ServerConfiguration.parseCustodyLimit(custodyLimit, setting: "--custody-limit") }
         if appleClientIDs != nil || appleTeamID != nil || appleKeyID != nil || applePrivateKeyFile != nil {
             let fromEnvironment = configuration.signInWithApple

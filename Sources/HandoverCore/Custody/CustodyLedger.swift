@@ -23,7 +23,8 @@ package struct CustodyLedger: Sendable {
     /// - Throws: ``DomainError`` (conflict, `already_holds_a_device`) when the person holds
     ///   ``limit`` other devices.
     @discardableResult
-    package func checkOut(_ device: UUID, to user: User, by method: Custody.CheckOut, on database: any Database, now: Date) async throws -> Custody {
+    package func checkOut(_ device: UUID, to user: User, by method: Custody.CheckOut, badgeDigest: String? = nil, on database: any Database,
+                          now: Date) async throws -> Custody {
         let userID = try user.requireID()
         let open = try await Custody.query(on: database).filter(\.$userID == userID).filter(\.$checkedInAt == nil).all()
         if let held = open.first(where: { $0.deviceID == device }) { return held }
@@ -46,6 +47,7 @@ package struct CustodyLedger: Sendable {
         custody.personEmail = user.email
         custody.site = try await Device.find(device, on: database)?.site
         custody.checkedOutBy = method.rawValue
+        custody.badgeDigest = badgeDigest
         custody.checkedOutAt = now
         try await custody.create(on: database)
         return custody

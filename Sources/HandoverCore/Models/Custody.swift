@@ -14,6 +14,10 @@ package final class Custody: Model, @unchecked Sendable {
         case signInWithApple = "sign_in_with_apple"
         case nativeSSO = "native_sso"
         case outOfBand = "out_of_band"
+        /// The launcher checked the person out with their access token.
+        case launcher
+        /// The launcher checked the person out by their badge, through the badge lookup.
+        case badge
     }
 
     @ID(key: .id) package var id: UUID?
@@ -30,6 +34,8 @@ package final class Custody: Model, @unchecked Sendable {
     @OptionalField(key: "checked_in_at") package var checkedInAt: Date?
     /// The logout run that ended it: the hand-over, with every app's outcome.
     @OptionalField(key: "run_id") package var runID: UUID?
+    /// For a badge check-out: a keyed digest of the badge (the badge itself is never kept).
+    @OptionalField(key: "badge_digest") package var badgeDigest: String?
     /// Why it ended without a run: the next person signed in on the device first.
     @OptionalField(key: "ended_without_run") package var endedWithoutRun: String?
 

@@ -20,6 +20,7 @@ struct AddCustody: AsyncMigration {
             .field("checked_in_at", .datetime)
             .field("run_id", .uuid)
             .field("ended_without_run", .string)
+            .field("badge_digest", .string)
             .create()
         guard let sql = database as? SQLDatabase else { return }
         try await sql.raw("CREATE INDEX IF NOT EXISTS custodies_open ON custodies (device_id) WHERE checked_in_at IS NULL").run()

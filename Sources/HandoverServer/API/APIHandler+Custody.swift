@@ -1,5 +1,7 @@
 import Foundation
+import Fluent
 import HandoverCore
+import SessionTokens
 
 /// `GET /api/v1/custody`: who held which device, paged in the database (issue 40).
 extension APIHandler {
@@ -10,5 +12,76 @@ extension APIHandler {
         let page = try await report.run(on: try CurrentRequest.request.db)
         return .ok(.init(body: .json(.init(custodies: page.rows.map(CustodyRecordView.init), page: page.page, pageCount: page.pageCount,
                                            total: page.total))))
+    }
+}
+
+extension APIHandler {
+    /// `POST /api/v1/devices/{deviceID}/custody`: the launcher checks the device out to the person
+    /// its access token or badge names.
+    func checkOutDevice(_ input: Operations.CheckOutDevice.Input) async throws -> Operations.CheckOutDevice.Output {
+        let request = try CurrentRequest.request
+        let deviceID = try id(input.path.deviceID, of: "device")
+        let principal = try request.principal
+        if principal.scope == .device, principal.deviceID != deviceID {
+            throw APIError(.forbidden, code: "forbidden", reason: "A device key checks out its own device only.")
+        }
+        guard try await Device.find(deviceID, on: request.db) != nil else { throw APIError.notFound("device") }
+        let body = switch input.body { case .json(let body): body }
+        let user: User
+        let method: Custody.CheckOut
+        var badgeDigest: String?
+        switch (body.accessToken, body.badge) {
+        case (let token?, nil):
+            let claims: AccessTokenClaims
+            do { claims = try await sessions.authenticate(token, on: request.db) } catch {
+                throw APIError(.unauthorized, code: "invalid_access_token", reason: "accessToken: not a live access token of this server.",
+                               field: "accessToken")
+            }
+            guard let id = UUID(uuidString: claims.subject.value), let found = try await User.find(id, on: request.db) else {
+                throw APIError(.unauthorized, code: "invalid_access_token", reason: "accessToken: its person no longer exists.", field: "accessToken")
+            }
+            (user, method) = (found, .launcher)
+        case (nil, let badge?):
+            guard let badges else {
+                throw APIError(.unprocessableEntity, code: "no_badge_lookup",
+                               reason: "badge: this server has no badge lookup (HANDOVER_BADGE_LOOKUP_URL); send the person's accessToken instead.",
+                               field: "badge")
+            }
+            let trimmed = badge.trimmingCharacters(in: .whitespaces)
+            guard (1...128).contains(trimmed.count), !trimmed.containsControlCharacter else {
+                throw APIError.invalid("badge", "give the badge as its reader does: 1 to 128 printable characters")
+            }
+            let login: String
+            do { login = try await badges.login(for: trimmed) } catch {
+                switch error {
+                case .unknownBadge: throw APIError(.notFound, code: "unknown_badge", reason: "badge: \(error.description).", field: "badge")
+                case .unavailable: throw APIError(.serviceUnavailable, code: "badge_lookup_unavailable", reason: "badge: \(error.description).")
+                }
+            }
+            user = try await Self.person(login: login, on: request.db, now: clock.now())
+            method = .badge
+            badgeDigest = sessions.sealer.keyedDigest(trimmed, purpose: "handover badge")
+        default:
+            throw APIError(.unprocessableEntity, code: "invalid_field", reason: "Send exactly one of accessToken and badge.")
+        }
+        let custody = try await CustodyLedger(limit: sessions.settings.custodyLimit)
+            .checkOut(deviceID, to: user, by: method, badgeDigest: badgeDigest, on: request.db, now: clock.now())
+        var report = CustodyReport(device: deviceID)
+        report.person = custody.userID
+        let row = try await report.run(on: request.db, pageSize: 1).rows.first
+        guard let row else { throw APIError.notFound("custody") }
+        return .created(.init(body: .json(CustodyRecordView(row))))
+    }
+
+    /// The person a badge lookup's login names: the user with that email, made on first use.
+    static func person(login: String, on database: Database, now: Date) async throws -> User {
+        let email = login.lowercased()
+        if let user = try await User.query(on: database).filter(\.$email == email).first() { return user }
+        let user = User()
+        user.email = email
+        user.emailForwardingDisabled = false
+        user.createdAt = now
+        try await user.create(on: database)
+        return user
     }
 }

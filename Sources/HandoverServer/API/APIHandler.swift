@@ -27,6 +27,10 @@ struct APIHandler: APIProtocol {
     let appRegistrar: @Sendable () -> AppRegistrar
     let webhookRegistrar: WebhookRegistrar
     let associationFiles: AssociationFileCache
+    /// The server's own sessions: a person's access token names them at a launcher's check-out.
+    let sessions: SessionAuthority
+    /// The customer's badge lookup (`HANDOVER_BADGE_LOOKUP_URL`), when configured.
+    let badges: BadgeLookup?
 
     /// The generated runtime's JSON: the same sorted keys, unescaped slashes and ISO 8601 dates
     /// as every other JSON body of the API.

@@ -41,6 +41,7 @@ struct OperationScopes: ServerMiddleware {
         Operations.ListKeys.id: .admin,
         Operations.RevokeKey.id: .admin,
         Operations.ListCustody.id: .viewer,
+        Operations.CheckOutDevice.id: .operator,
     ]
 
     /// The operations a device key may call too: its own runs (the handlers check that the run
@@ -49,6 +50,7 @@ struct OperationScopes: ServerMiddleware {
         Operations.CreateLogoutRun.id,
         Operations.GetLogoutRun.id,
         Operations.ReportCallback.id,
+        Operations.CheckOutDevice.id,
     ]
 
     func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,

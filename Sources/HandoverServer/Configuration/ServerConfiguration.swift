@@ -80,6 +80,9 @@ public struct ServerConfiguration: Sendable {
     /// The dashboard sessions' idle and absolute timeouts (`HANDOVER_DASHBOARD_IDLE_MINUTES`,
     /// `HANDOVER_DASHBOARD_SESSION_HOURS`).
     public var dashboardSessions = SessionLimits()
+    /// The customer's badge lookup (`HANDOVER_BADGE_LOOKUP_URL`, `--badge-lookup-url`): `GET
+    /// <url>?id=<badge>` answers `{"user": "<login>"}`; nil: launchers cannot check out by badge.
+    public var badgeLookupURL: URL?
 
     public init() {}
 

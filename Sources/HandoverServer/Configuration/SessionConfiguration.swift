@@ -22,6 +22,9 @@ extension ServerConfiguration {
             configuration.sessions.strict = try parseSwitch(strict, setting: "HANDOVER_STRICT_SESSIONS")
         }
         if let key = value("HANDOVER_TOKEN_ENCRYPTION_KEY") { configuration.sessions.encryptionKeyBase64 = key }
+        if let url = value("HANDOVER_BADGE_LOOKUP_URL") {
+            configuration.badgeLookupURL = try parsePublicURL(url, setting: "HANDOVER_BADGE_LOOKUP_URL")
+        }
         if let limit = value("HANDOVER_CUSTODY_LIMIT") {
             configuration.sessions.custodyLimit = try parseCustodyLimit(limit, setting: "HANDOVER_CUSTODY_LIMIT")
         }

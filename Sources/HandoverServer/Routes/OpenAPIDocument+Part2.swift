@@ -34,6 +34,52 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/NotFound"
             "429":
               $ref: "#/components/responses/RateLimited"
+      /api/v1/devices/{deviceID}/custody:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [runs]
+          operationId: checkOutDevice
+          x-handover-role: operator
+          x-handover-device: true
+          summary: The launcher checks the device out to a person. Operator role or above, or the device's own key.
+          description: |
+            Operator role or above, or the device's own key. The person is named by their Handover
+            access token (`accessToken`) or by their badge (`badge`), which the server looks up at
+            `HANDOVER_BADGE_LOOKUP_URL` (`GET …?id=<badge>` answering `{"user": "<login>"}`); the badge
+            itself is never stored or logged. A person who holds as many other devices as the limit
+            allows is refused (409 `already_holds_a_device`, naming the device). A badge the lookup does
+            not know is a 404 (`unknown_badge`); a lookup that is down or slower than 3 seconds a 503
+            (`badge_lookup_unavailable`).
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/CheckOutInput"
+          responses:
+            "201":
+              description: The device is checked out to the person (or already was).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CustodyRecord"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "503":
+              $ref: "#/components/responses/BadgeLookupUnavailable"
       /api/v1/devices/{deviceID}/logout-runs:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -458,51 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/SignInRefused"
             "404":
               $ref: "#/components/responses/NotConfigured"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-            "503":
-              $ref: "#/components/responses/AppleUnavailable"
-      /auth/refresh:
-        post:
-          tags: [sessions]
-          operationId: refreshSession
-          summary: Rotates a refresh token into a new token pair.
-          description: |
-            Each refresh token works once. Presenting one already used signs the whole session out
-            (`refresh_token_reused`). Once a day the user's Apple grant is checked with Apple; if Apple
-            says `invalid_grant`, every session of the user ends (`apple_grant_revoked`).
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/RefreshInput"
-          responses:
-            "200":
-              description: The new pair.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/SessionGrant"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SignInRefused"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /auth/logout:
-        post:
-          tags: [sessions]
-          operationId: signOut
-          summary: Ends the session of the access token sent; with `scope=device`, the device session too.
-          security:
-            - sessionAuth: []
-          parameters:
-            - name: scope
     """#
 }

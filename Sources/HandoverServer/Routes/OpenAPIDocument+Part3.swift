@@ -4,6 +4,52 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "503":
+              $ref: "#/components/responses/AppleUnavailable"
+      /auth/refresh:
+        post:
+          tags: [sessions]
+          operationId: refreshSession
+          summary: Rotates a refresh token into a new token pair.
+          description: |
+            Each refresh token works once. Presenting one already used signs the whole session out
+            (`refresh_token_reused`). Once a day the user's Apple grant is checked with Apple; if Apple
+            says `invalid_grant`, every session of the user ends (`apple_grant_revoked`).
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RefreshInput"
+          responses:
+            "200":
+              description: The new pair.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /auth/logout:
+        post:
+          tags: [sessions]
+          operationId: signOut
+          summary: Ends the session of the access token sent; with `scope=device`, the device session too.
+          security:
+            - sessionAuth: []
+          parameters:
+            - name: scope
               in: query
               required: false
               description: "`session` (default), or `device`: also revoke the device secret and every sibling session derived from it."
@@ -458,51 +504,5 @@ extension OpenAPIDocument {
                       type: string
                     client_id:
                       type: string
-                    client_secret:
-                      type: string
-          responses:
-            "200":
-              description: Whether the token is active, and its claims when it is.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [active]
-                    properties:
-                      active:
-                        type: boolean
-                      token_type:
-                        type: string
-                      client_id:
-                        type: string
-                      username:
-                        type: string
-                      sub:
-                        type: string
-                      aud:
-                        type: string
-                      iss:
-                        type: string
-                      exp:
-                        type: integer
-                      iat:
-                        type: integer
-                      jti:
-                        type: string
-                      sid:
-                        type: string
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
-              $ref: "#/components/responses/OAuthError"
-      /oauth/revoke:
-        post:
-          tags: [openid]
-          operationId: revokeToken
-          summary: Token revocation (RFC 7009) for a registered backend.
     """#
 }

@@ -4,6 +4,52 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                    client_secret:
+                      type: string
+          responses:
+            "200":
+              description: Whether the token is active, and its claims when it is.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [active]
+                    properties:
+                      active:
+                        type: boolean
+                      token_type:
+                        type: string
+                      client_id:
+                        type: string
+                      username:
+                        type: string
+                      sub:
+                        type: string
+                      aud:
+                        type: string
+                      iss:
+                        type: string
+                      exp:
+                        type: integer
+                      iat:
+                        type: integer
+                      jti:
+                        type: string
+                      sid:
+                        type: string
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/OAuthError"
+      /oauth/revoke:
+        post:
+          tags: [openid]
+          operationId: revokeToken
+          summary: Token revocation (RFC 7009) for a registered backend.
           description: |
             Ends the whole session of a refresh or access token (and sends its Back-Channel Logout
             tokens). An unknown or expired token also answers 200.
@@ -458,51 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/SessionUnauthorized"
             "409":
               $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/sign-in:
-        get:
-          tags: [sessions]
-          operationId: phoneSignInStart
-          summary: "Sign in on this computer with your phone: the page that asks for the user name."
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-        post:
-          tags: [sessions]
-          operationId: phoneSignInBegin
-          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  properties:
-                    user:
-                      type: string
-          responses:
-            "303":
-              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              description: No user name, or no phone enrolled for it; the page again.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "429":
-              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
-              headers:
-                Retry-After:
     """#
 }

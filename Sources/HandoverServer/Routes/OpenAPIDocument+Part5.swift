@@ -4,6 +4,52 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/sign-in:
+        get:
+          tags: [sessions]
+          operationId: phoneSignInStart
+          summary: "Sign in on this computer with your phone: the page that asks for the user name."
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: phoneSignInBegin
+          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    user:
+                      type: string
+          responses:
+            "303":
+              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              description: No user name, or no phone enrolled for it; the page again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
+              headers:
+                Retry-After:
                   schema:
                     type: integer
               content:
@@ -263,6 +309,12 @@ extension OpenAPIDocument {
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
+        BadgeLookupUnavailable:
+          description: The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
         PayloadTooLarge:
           description: The body is larger than 16 KB (`payload_too_large`).
           content:
@@ -452,57 +504,5 @@ extension OpenAPIDocument {
             user:
               type: string
             signingKey:
-              type: string
-              description: base64url of the x9.63 P-256 public key.
-            agreementKey:
-              type: string
-              description: base64url of the raw X25519 public key.
-            hasPushToken:
-              type: boolean
-            pushTokenActive:
-              type: boolean
-            enrolledAt:
-              type: string
-              format: date-time
-            deregisteredAt:
-              type: string
-              format: date-time
-        RedeemRequest:
-          type: object
-          required: [operation, challenge, decision, signature, deviceID]
-          description: See docs/out-of-band.md for the signed lines.
-          properties:
-            operation:
-              type: string
-            challenge:
-              type: string
-            decision:
-              type: string
-              enum: [approve, deny]
-            number:
-              type: integer
-            signature:
-              type: string
-              description: base64url of the raw 64-byte ECDSA P-256 signature.
-            deviceID:
-              type: string
-            keys:
-              type: object
-              description: For a registration, the keys being enrolled.
-              required: [signingKey, agreementKey]
-              properties:
-                signingKey:
-                  type: string
-                agreementKey:
-                  type: string
-        PushTokenRegistration:
-          type: object
-          required: [deviceID, token, timestamp, signature]
-          properties:
-            deviceID:
-              type: string
-            token:
-              type: string
-              description: The APNs device token as hex.
     """#
 }

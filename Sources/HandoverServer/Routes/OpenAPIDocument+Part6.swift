@@ -4,6 +4,58 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+              type: string
+              description: base64url of the x9.63 P-256 public key.
+            agreementKey:
+              type: string
+              description: base64url of the raw X25519 public key.
+            hasPushToken:
+              type: boolean
+            pushTokenActive:
+              type: boolean
+            enrolledAt:
+              type: string
+              format: date-time
+            deregisteredAt:
+              type: string
+              format: date-time
+        RedeemRequest:
+          type: object
+          required: [operation, challenge, decision, signature, deviceID]
+          description: See docs/out-of-band.md for the signed lines.
+          properties:
+            operation:
+              type: string
+            challenge:
+              type: string
+            decision:
+              type: string
+              enum: [approve, deny]
+            number:
+              type: integer
+            signature:
+              type: string
+              description: base64url of the raw 64-byte ECDSA P-256 signature.
+            deviceID:
+              type: string
+            keys:
+              type: object
+              description: For a registration, the keys being enrolled.
+              required: [signingKey, agreementKey]
+              properties:
+                signingKey:
+                  type: string
+                agreementKey:
+                  type: string
+        PushTokenRegistration:
+          type: object
+          required: [deviceID, token, timestamp, signature]
+          properties:
+            deviceID:
+              type: string
+            token:
+              type: string
+              description: The APNs device token as hex.
             timestamp:
               type: integer
               description: UNIX seconds; within 5 minutes of the server's time.
@@ -335,6 +387,18 @@ extension OpenAPIDocument {
               type: string
               maxLength: 128
               description: 1 to 128 characters without spaces; empty to remove it.
+        CheckOutInput:
+          type: object
+          description: Exactly one of the two.
+          properties:
+            accessToken:
+              type: string
+              maxLength: 4096
+              description: The person's Handover access token.
+            badge:
+              type: string
+              maxLength: 128
+              description: The person's badge, as the reader gives it.
         CustodyPage:
           type: object
           additionalProperties: false
@@ -375,8 +439,8 @@ extension OpenAPIDocument {
               type: string
             checkedOutBy:
               type: string
-              enum: [email_link, sign_in_with_apple, native_sso, out_of_band]
-              description: How the person signed in on the device.
+              enum: [email_link, sign_in_with_apple, native_sso, out_of_band, launcher, badge]
+              description: How the person signed in on the device, or how the launcher checked them out.
             checkedOutAt:
               type: string
               format: date-time
@@ -440,69 +504,5 @@ extension OpenAPIDocument {
           required: [id, name, status, createdAt]
           properties:
             id:
-              type: string
-              format: uuid
-            name:
-              type: string
-            status:
-              type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
-              description: |
-                handing_over while a run is under way; out_of_service after a run failed on it, until
-                an admin puts it back in service; overdue when it completed no hand-over in time.
-            statusReason:
-              type: string
-              description: Which apps stayed signed in (out_of_service), or the note it went back in service with.
-            statusChangedAt:
-              type: string
-              format: date-time
-            lastCompletedAt:
-              type: string
-              format: date-time
-              description: When it last completed a hand-over (or went back in service).
-            serialNumber:
-              type: string
-            mdmDeviceID:
-              type: string
-            site:
-              type: string
-              description: The device's site, when it has one.
-            createdAt:
-              type: string
-              format: date-time
-            lastRunID:
-              type: string
-              format: uuid
-        BackInServiceInput:
-          type: object
-          required: [note]
-          properties:
-            note:
-              type: string
-              maxLength: 1000
-              description: Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
-              example: Mail signed out by hand; checked by J. Ortiz, IT desk.
-        DeviceHistoryEntry:
-          type: object
-          additionalProperties: false
-          required: [id, event, fromStatus, toStatus, actor, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              type: string
-              enum: [run_started, run_completed, run_failed, back_in_service, overdue]
-            fromStatus:
-              type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
-            toStatus:
-              type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
-            runID:
-              type: string
-              format: uuid
-            reason:
-              type: string
     """#
 }

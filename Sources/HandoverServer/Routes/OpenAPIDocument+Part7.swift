@@ -2,8 +2,72 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3001–3223 of the YAML.
+    /// Lines 3001–3287 of the YAML.
     static let part7 = #"""
+              type: string
+              format: uuid
+            name:
+              type: string
+            status:
+              type: string
+              enum: [in_service, out_of_service, handing_over, overdue]
+              description: |
+                handing_over while a run is under way; out_of_service after a run failed on it, until
+                an admin puts it back in service; overdue when it completed no hand-over in time.
+            statusReason:
+              type: string
+              description: Which apps stayed signed in (out_of_service), or the note it went back in service with.
+            statusChangedAt:
+              type: string
+              format: date-time
+            lastCompletedAt:
+              type: string
+              format: date-time
+              description: When it last completed a hand-over (or went back in service).
+            serialNumber:
+              type: string
+            mdmDeviceID:
+              type: string
+            site:
+              type: string
+              description: The device's site, when it has one.
+            createdAt:
+              type: string
+              format: date-time
+            lastRunID:
+              type: string
+              format: uuid
+        BackInServiceInput:
+          type: object
+          required: [note]
+          properties:
+            note:
+              type: string
+              maxLength: 1000
+              description: Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
+              example: Mail signed out by hand; checked by J. Ortiz, IT desk.
+        DeviceHistoryEntry:
+          type: object
+          additionalProperties: false
+          required: [id, event, fromStatus, toStatus, actor, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            event:
+              type: string
+              enum: [run_started, run_completed, run_failed, back_in_service, overdue]
+            fromStatus:
+              type: string
+              enum: [in_service, out_of_service, handing_over, overdue]
+            toStatus:
+              type: string
+              enum: [in_service, out_of_service, handing_over, overdue]
+            runID:
+              type: string
+              format: uuid
+            reason:
+              type: string
             note:
               type: string
             actor:

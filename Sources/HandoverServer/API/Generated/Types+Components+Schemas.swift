@@ -176,6 +176,35 @@ extension Components {
                 case mdmDeviceID
             }
         }
+        /// Exactly one of the two.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CheckOutInput`.
+        internal struct CheckOutInput: Codable, Hashable, Sendable {
+            /// The person's Handover access token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CheckOutInput/accessToken`.
+            internal var accessToken: Swift.String?
+            /// The person's badge, as the reader gives it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CheckOutInput/badge`.
+            internal var badge: Swift.String?
+            /// Creates a new `CheckOutInput`.
+            ///
+            /// - Parameters:
+            ///   - accessToken: The person's Handover access token.
+            ///   - badge: The person's badge, as the reader gives it.
+            internal init(
+                accessToken: Swift.String? = nil,
+                badge: Swift.String? = nil
+            ) {
+                self.accessToken = accessToken
+                self.badge = badge
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case accessToken
+                case badge
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CustodyPage`.
         internal struct CustodyPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CustodyPage/custodies`.

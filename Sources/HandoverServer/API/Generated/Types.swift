@@ -83,6 +83,20 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/devices/{deviceID}/history`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)`.
     func getDeviceHistory(_ input: Operations.GetDeviceHistory.Input) async throws -> Operations.GetDeviceHistory.Output
+    /// The launcher checks the device out to a person. Operator role or above, or the device's own key.
+    ///
+    /// Operator role or above, or the device's own key. The person is named by their Handover
+    /// access token (`accessToken`) or by their badge (`badge`), which the server looks up at
+    /// `HANDOVER_BADGE_LOOKUP_URL` (`GET …?id=<badge>` answering `{"user": "<login>"}`); the badge
+    /// itself is never stored or logged. A person who holds as many other devices as the limit
+    /// allows is refused (409 `already_holds_a_device`, naming the device). A badge the lookup does
+    /// not know is a 404 (`unknown_badge`); a lookup that is down or slower than 3 seconds a 503
+    /// (`badge_lookup_unavailable`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)`.
+    func checkOutDevice(_ input: Operations.CheckOutDevice.Input) async throws -> Operations.CheckOutDevice.Output
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
@@ -373,6 +387,30 @@ extension APIProtocol {
         try await getDeviceHistory(Operations.GetDeviceHistory.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// The launcher checks the device out to a person. Operator role or above, or the device's own key.
+    ///
+    /// Operator role or above, or the device's own key. The person is named by their Handover
+    /// access token (`accessToken`) or by their badge (`badge`), which the server looks up at
+    /// `HANDOVER_BADGE_LOOKUP_URL` (`GET …?id=<badge>` answering `{"user": "<login>"}`); the badge
+    /// itself is never stored or logged. A person who holds as many other devices as the limit
+    /// allows is refused (409 `already_holds_a_device`, naming the device). A badge the lookup does
+    /// not know is a 404 (`unknown_badge`); a lookup that is down or slower than 3 seconds a 503
+    /// (`badge_lookup_unavailable`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)`.
+    internal func checkOutDevice(
+        path: Operations.CheckOutDevice.Input.Path,
+        headers: Operations.CheckOutDevice.Input.Headers = .init(),
+        body: Operations.CheckOutDevice.Input.Body
+    ) async throws -> Operations.CheckOutDevice.Output {
+        try await checkOutDevice(Operations.CheckOutDevice.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Start a logout run on a device. Operator role or above, or the device's own key.

@@ -1,0 +1,76 @@
+import Foundation
+import HandoverServer
+import SQLKit
+import TestPeers
+import Testing
+
+/// The launcher's explicit check-out (issue 40): with the person's access token, or with their
+/// badge through the customer's badge lookup (answered, unknown, down, slow).
+@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct CustodyCheckOutTests {
+    @Test func theLauncherChecksAPersonOutWithTheirAccessToken() async throws {
+        let rig = try await AppleRig.start(.sqlite)
+        let test = rig.test
+        let first = try await test.registerDevice("ward-7-phone-1")
+        let second = try await test.registerDevice("ward-7-phone-2")
+        let grant = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example")
+        let token = try #require(grant["accessToken"] as? String)
+        let out = try await test.request(.POST, "/api/v1/devices/\(first.id)/custody", json: ["accessToken": token], key: first.key)
+        #expect(out.status == 201 && out.json["checkedOutBy"] as? String == "launcher" && out.json["personEmail"] as? String == "ada@hospital.example",
+                "\(out.text)")
+        let wrongDevice = try await test.request(.POST, "/api/v1/devices/\(first.id)/custody", json: ["accessToken": token], key: second.key)
+        #expect(wrongDevice.status == 403)
+        let secondDevice = try await test.request(.POST, "/api/v1/devices/\(second.id)/custody", json: ["accessToken": token], key: second.key)
+        #expect(secondDevice.status == 409 && secondDevice.text.contains("still holds ward-7-phone-1"))
+        let forged = try await test.request(.POST, "/api/v1/devices/\(second.id)/custody", json: ["accessToken": "eyJ.not.a-token"], key: second.key)
+        #expect(forged.status == 401 && forged.text.contains("accessToken"))
+        let both = try await test.request(.POST, "/api/v1/devices/\(second.id)/custody", json: ["accessToken": token, "badge": "1"], key: second.key)
+        #expect(both.status == 422)
+        let noLookup = try await test.request(.POST, "/api/v1/devices/\(second.id)/custody", json: ["badge": "0042"], key: second.key)
+        #expect(noLookup.status == 422 && noLookup.text.contains("HANDOVER_BADGE_LOOKUP_URL"))
+        try await rig.stop()
+    }
+
+    @Test func aBadgeIsLookedUpAndOnlyItsKeyedDigestKept() async throws {
+        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        let directory = try await PythonPeer.start("badge_directory.py", ["0042=Ada@Hospital.example"])
+        defer { directory.stop() }
+        let base = "http://127.0.0.1:\(directory.port)"
+        for (path, expected) in [("/lookup", 201), ("/broken", 503)] {
+            try await TestServer.with(.sqlite, configure: { $0.badgeLookupURL = URL(string: base + path) }) { test in
+                let device = try await test.registerDevice("ward-7-phone-1")
+                let reply = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "0042"], key: device.key)
+                #expect(reply.status == expected, "\(path): \(reply.text)")
+                guard expected == 201 else {
+                    #expect(reply.text.contains("badge_lookup_unavailable"))
+                    return
+                }
+                #expect(reply.json["checkedOutBy"] as? String == "badge" && reply.json["personEmail"] as? String == "ada@hospital.example")
+                let unknown = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "9999"], key: device.key)
+                #expect(unknown.status == 404 && unknown.text.contains("unknown_badge"))
+                let sql = try #require(test.server.application.db as? any SQLDatabase)
+                let digests = try await sql.raw("SELECT badge_digest FROM custodies").all().map { try $0.decode(column: "badge_digest", as: String?.self) }
+                #expect(digests.count == 1 && digests[0]?.count == 64 && digests[0] != "0042", "only a keyed digest of the badge is kept")
+            }
+        }
+    }
+
+    @Test func aLookupThatIsDownOrSlowIsRefusedWithinThreeSeconds() async throws {
+        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        let directory = try await PythonPeer.start("badge_directory.py", ["0042=ada@hospital.example"])
+        defer { directory.stop() }
+        // Down: a port nothing listens on (the directory's, once stopped, is reused by nobody at once).
+        let down = try await PythonPeer.start("badge_directory.py")
+        let downPort = down.port
+        down.stop()
+        for url in ["http://127.0.0.1:\(downPort)/lookup", "http://127.0.0.1:\(directory.port)/slow"] {
+            try await TestServer.with(.sqlite, configure: { $0.badgeLookupURL = URL(string: url) }) { test in
+                let device = try await test.registerDevice("ward-7-phone-1")
+                let started = ContinuousClock.now
+                let reply = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "0042"], key: device.key)
+                let waited = started.duration(to: .now)
+                #expect(reply.status == 503 && reply.text.contains("badge_lookup_unavailable"), "\(url): \(reply.text)")
+                #expect(waited < .seconds(4), "\(url): refused after \(waited)")
+            }
+        }
+    }
+}
