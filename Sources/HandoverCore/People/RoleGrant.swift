@@ -61,7 +61,6 @@ extension Permissions {
         self.init(map.grants["g"] ?? [])
     }
 
-    /// The highest role held at every site, or, failing that, at any site: what the dashboard
-    /// shows next to the person's name.
+    /// The grants in words (`admin, operator@ICU`), or `no role`: what pages and refusals show.
     package var summary: String { grants.isEmpty ? "no role" : text.replacingOccurrences(of: ",", with: ", ") }
 }
