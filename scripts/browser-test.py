@@ -365,6 +365,23 @@ def main():
         shot(driver, "05-back-in-service")
         print("ok: the out-of-service queue, and back in service only with a note")
 
+        # The demo's person signed in on the phone before its hand-over: the device page shows who
+        # held it, and their name opens the person's page with every device they held.
+        history = text_of(driver, "custody")
+        if "Nobody holds this device now." not in history or not driver.find_elements(By.CSS_SELECTOR, "#custody-history a"):
+            raise SystemExit("the device page lacks its custody history:\n" + history)
+        driver.execute_script("document.getElementById('custody').scrollIntoView();")
+        shot(driver, "20-device-custody")
+        device_page = driver.current_url
+        driver.find_element(By.CSS_SELECTOR, "#custody-history a[href^='/dashboard/custody?person=']").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "custody")))
+        if "simulated-phone" not in text_of(driver, "custody") or "timeline" not in text_of(driver, "custody"):
+            raise SystemExit("the person's page lacks the device they held:\n" + text_of(driver, "custody"))
+        shot(driver, "21-person-custody")
+        print("ok: a device page shows who held it, and the person's page every device they held")
+        driver.get(device_page)
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "history")))
+
         # The device's history links each run to its timeline: the demo's silent app was
         # reissued, then timed out.
         driver.find_element(By.CSS_SELECTOR, "#history a[href^='/dashboard/runs/']").click()
