@@ -1,6 +1,9 @@
 import ArgumentParser
 import DeviceSimulator
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HandoverClient
 import HandoverServer
 import Logging
@@ -184,8 +187,42 @@ struct DemoCommand: AsyncParsableCommand {
             say("\(DemoBackends.upApp)'s backend received \(tokens.count) logout token(s); expected one for session \(signedIn ?? "?").")
             allExpected = false
         }
+        if let custody = await Self.custody(of: result.report.runID, server: server.baseURL, adminKey: adminKey) {
+            say(custody)
+        } else {
+            say("No custody names this run; expected \(email)'s, checked in by the hand-over.")
+            allExpected = false
+        }
         say(allExpected ? "Every app and backend ended as predicted." : "Some apps or backends did not end as expected.")
         return allExpected
+    }
+
+    /// Who held the phone until this hand-over, as `GET /api/v1/custody` reports it.
+    private static func custody(of run: String, server: URL, adminKey: String) async -> String? {
+        struct Page: Decodable {
+            struct Row: Decodable {
+                var deviceName: String
+                var personEmail: String?
+                var personName: String?
+                var checkedOutAt: Date
+                var checkedInAt: Date?
+                var runID: String?
+                var runStatus: String?
+                var appsLeftSignedIn: [String]
+            }
+            var custodies: [Row]
+        }
+        var request = URLRequest(url: server.appendingPathComponent("api/v1/custody"))
+        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
+        guard let (data, _) = try? await URLSession.shared.data(for: request) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let row = (try? decoder.decode(Page.self, from: data))?.custodies.first(where: { $0.runID?.lowercased() == run.lowercased() }), let checkedIn = row.checkedInAt
+        else { return nil }
+        let held = Int(checkedIn.timeIntervalSince(row.checkedOutAt).rounded())
+        let left = row.appsLeftSignedIn.isEmpty ? "every app signed out" : "still signed in: \(row.appsLeftSignedIn.joined(separator: ", "))"
+        return "Custody: \(row.personName ?? row.personEmail ?? "a person") held \(row.deviceName) for \(held) s, checked in by this hand-over "
+            + "(\(row.runStatus ?? "?"); \(left))."
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
