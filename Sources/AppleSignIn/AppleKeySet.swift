@@ -167,10 +167,10 @@ private struct KeySetFetchFailure: Error {
 }
 
 /// Reads `max-age` from a `Cache-Control` header.
-enum CacheControl {
+package enum CacheControl {
     /// The `max-age` directive in seconds, or `nil` when absent or unreadable. `no-store` and
     /// `no-cache` count as 0.
-    static func maxAge(_ header: String?) -> TimeInterval? {
+    package static func maxAge(_ header: String?) -> TimeInterval? {
         guard let header else { return nil }
         var result: TimeInterval?
         for directive in header.split(separator: ",") {

@@ -1,12 +1,12 @@
 /// `application/x-www-form-urlencoded` bodies with every name and value percent-encoded: only
 /// RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`) pass unchanged, so `+`, `&`, `=`, `/` and
 /// space all arrive at Apple as the bytes the caller gave.
-enum FormEncoding {
-    static func encode(_ fields: [(String, String)]) -> String {
+package enum FormEncoding {
+    package static func encode(_ fields: [(String, String)]) -> String {
         fields.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
     }
 
-    static func percentEncode(_ text: String) -> String {
+    package static func percentEncode(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -4,18 +4,19 @@ GET /lookup?id=<badge> answers {"user": "<login>"} for a known badge, 404 for an
 
   badge_directory.py BADGE=LOGIN [BADGE=LOGIN ...]
 
-GET /slow?id=… answers after 30 s (a lookup that hangs); GET /broken?id=… answers 500. It prints
+GET /slow?id=… never answers (a lookup that hangs until the peer is stopped); GET /broken?id=…
+answers 500. It prints
 its port as its first line, and records every badge it was asked for at GET /asked.
 """
 import json
 import sys
 import threading
-import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 badges = dict(argument.split("=", 1) for argument in sys.argv[1:])
 asked = []
+never = threading.Event()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -37,7 +38,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, asked)
         asked.append(badge)
         if url.path == "/slow":
-            time.sleep(30)
+            never.wait()  # set by nobody: the request hangs until the peer is killed
         if url.path == "/broken":
             return self.answer(500, {"error": "directory down"})
         if badge in badges:

@@ -57,6 +57,14 @@ public enum APIKeyScope: String, Codable, Sendable, CaseIterable {
 }
 
 extension APIKey {
+    /// Revokes the key at `now`; returns false when it was revoked already (revoking is final).
+    package func revoke(at now: Date, on database: any Database) async throws -> Bool {
+        guard revokedAt == nil else { return false }
+        revokedAt = now
+        try await update(on: database)
+        return true
+    }
+
     /// A new key, `hov_` and 32 random bytes in base64url (256 bits, so a fast hash is a safe way
     /// to store it), and the row that keeps only its SHA-256 and its first 12 characters.
     package static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date,

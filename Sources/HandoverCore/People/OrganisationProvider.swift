@@ -1,3 +1,4 @@
+import AppleSignIn
 import AsyncHTTPClient
 import Foundation
 import JWTKit
@@ -70,7 +71,7 @@ package actor OrganisationProvider {
             throw .keysUnavailable("\(url) is not a JSON Web Key Set (\(error))")
         }
         guard !ids.isEmpty else { throw .keysUnavailable("\(url) holds no signing key with a key id") }
-        let maxAge = Self.maxAge(headers.first(name: "Cache-Control")) ?? 3600
+        let maxAge = CacheControl.maxAge(headers.first(name: "Cache-Control")) ?? 3600
         keys = (collection, ids, now().addingTimeInterval(maxAge))
         return (collection, ids)
     }
@@ -89,16 +90,6 @@ package actor OrganisationProvider {
         }
     }
 
-    /// `max-age` of a `Cache-Control` header, in seconds; `no-store` and `no-cache` count as 0.
-    static func maxAge(_ header: String?) -> TimeInterval? {
-        guard let header else { return nil }
-        for directive in header.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if directive == "no-store" || directive == "no-cache" { return 0 }
-            if directive.hasPrefix("max-age="), let seconds = Int(directive.dropFirst(8)), seconds >= 0 { return TimeInterval(seconds) }
-        }
-        return nil
-    }
-
     // MARK: The code exchange
 
     /// Exchanges an authorization code at the token endpoint (OpenID Connect Core §3.1.3.1), with
@@ -109,10 +100,12 @@ package actor OrganisationProvider {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        let credentials = Self.formEncoded(settings.clientID) + ":" + Self.formEncoded(settings.clientSecret)
+        // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined for Basic.
+        let credentials = FormEncoding.percentEncode(settings.clientID) + ":" + FormEncoding.percentEncode(settings.clientSecret)
         request.headers.add(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString())
-        let form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)]
-        request.body = .bytes(ByteBuffer(string: form.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode([
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
+        ])))
         struct TokenResponse: Decodable {
             var id_token: String?
             var error: String?
@@ -132,13 +125,6 @@ package actor OrganisationProvider {
             throw .malformed("the token endpoint answered HTTP \(status) without an ID token\(reason.isEmpty ? "" : " (\(reason))")")
         }
         return idToken
-    }
-
-    /// `application/x-www-form-urlencoded` for one value (RFC 6749 Appendix B).
-    static func formEncoded(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 
     // MARK: Checking tokens

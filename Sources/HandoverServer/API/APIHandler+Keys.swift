@@ -19,9 +19,7 @@ extension APIHandler {
             throw APIError(.conflict, code: "revoking_own_key",
                            reason: "A key cannot revoke itself: revoke it with another admin key, or 'handover admin create-key' first.")
         }
-        if key.revokedAt == nil {
-            key.revokedAt = clock.now()
-            try await key.update(on: request.db)
+        if try await key.revoke(at: clock.now(), on: request.db) {
             try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", now: clock.now())
         }
         return .noContent(.init())

@@ -97,6 +97,16 @@ struct DashboardAuth: Sendable {
         }
     }
 
+    /// The device the path's `deviceID` names, if `session` may see it: a device of another site
+    /// is as absent as one that does not exist (404), so its existence is not revealed.
+    static func visibleDevice(_ request: Request, session: DashboardSession) async throws -> Device {
+        guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
+              let device = try await Device.find(id, on: request.db), session.siteFilter.shows(device.site) else {
+            throw DashboardError.notFound("No device has this id.")
+        }
+        return device
+    }
+
     /// Throws a 403 page unless `session` holds `role` at `site` (a device's site).
     static func requireRole(_ role: AdminRole, at site: String?, in session: DashboardSession) throws {
         guard session.permissions.allows(role, at: site) else {

@@ -79,18 +79,9 @@ struct DeviceFormRoutes: RouteCollection {
         }
     }
 
-    /// The device the path names, if this session may see it (404 otherwise).
-    private func device(_ request: Request, session: DashboardSession) async throws -> Device {
-        guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
-              let device = try await Device.find(id, on: request.db), session.siteFilter.shows(device.site) else {
-            throw DashboardError.notFound("No device has this id.")
-        }
-        return device
-    }
-
     @Sendable func editForm(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await device(request, session: session)
+            let device = try await DashboardAuth.visibleDevice(request, session: session)
             try DashboardAuth.requireRole(.operator, at: device.site, in: session)
             let values = DeviceRegistrar.Fields(name: device.name, serialNumber: device.serialNumber, mdmDeviceID: device.mdmDeviceID, site: device.site)
             let action = "/dashboard/devices/\(try device.requireID().uuidString.lowercased())/edit"
@@ -102,7 +93,7 @@ struct DeviceFormRoutes: RouteCollection {
 
     @Sendable func edit(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await device(request, session: session)
+            let device = try await DashboardAuth.visibleDevice(request, session: session)
             try DashboardAuth.requireRole(.operator, at: device.site, in: session)
             let fields = Self.fields(request)
             if let site = fields.site, site != (device.site ?? "") {

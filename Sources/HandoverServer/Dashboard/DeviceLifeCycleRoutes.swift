@@ -20,7 +20,6 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         devices.post(":deviceID", "mdm-commands", ":commandID", "confirm-erase", use: confirmErase)
     }
 
-
     @Sendable func devicePage(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, everySite: false) { session in
             try await page(request, session: session, error: nil, status: .ok)
@@ -29,7 +28,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
 
     @Sendable func backInService(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await device(request, session: session)
+            let device = try await DashboardAuth.visibleDevice(request, session: session)
             try DashboardAuth.requireRole(.operator, at: device.site, in: session)
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
@@ -48,7 +47,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     /// A person confirms an erase by typing the device's name.
     @Sendable func confirmErase(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await device(request, session: session)
+            let device = try await DashboardAuth.visibleDevice(request, session: session)
             try DashboardAuth.requireRole(.operator, at: device.site, in: session)
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             guard let text = request.parameters.get("commandID"), let commandID = UUID(uuidString: text) else {
@@ -71,18 +70,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         }
     }
 
-    /// The device the path names, if this session may see it: a device of another site is as
-    /// absent as one that does not exist (404), so its existence is not revealed.
-    private func device(_ request: Request, session: DashboardSession) async throws -> Device {
-        guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
-              let device = try await Device.find(id, on: request.db), session.siteFilter.shows(device.site) else {
-            throw DashboardError.notFound("No device has this id.")
-        }
-        return device
-    }
-
     private func page(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
-        let device = try await device(request, session: session)
+        let device = try await DashboardAuth.visibleDevice(request, session: session)
         let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.readDB)
         let commands = try await MDMCommand.query(on: request.readDB).filter(\.$deviceID == (try device.requireID()))
             .sort(\.$createdAt, .descending).limit(20).all()

@@ -71,9 +71,7 @@ struct KeyRoutes: RouteCollection {
             guard key.id != session.apiKeyID else {
                 throw DashboardError(status: .conflict, message: "This session was opened with that key: revoke it from another session.")
             }
-            if key.revokedAt == nil {
-                key.revokedAt = auth.clock.now()
-                try await key.update(on: request.db)
+            if try await key.revoke(at: auth.clock.now(), on: request.db) {
                 try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", session: session,
                                                     now: auth.clock.now())
             }
