@@ -252,7 +252,8 @@ public final class HandoverServer: Sendable {
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
-                                                  claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar)
+                                                  claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar,
+                                                  custody: configuration.custody)
             try application.register(collection: dashboardRoutes)
             try application.register(collection: ProviderSignInRoutes(auth: dashboardAuth, origin: origin) { request, message, status in
                 dashboardRoutes.signInPage(request, message: message, status: status)
@@ -387,7 +388,14 @@ public final class HandoverServer: Sendable {
     /// The overdue pass: each device marked gets a run, a hand-over like any other (its sessions
     /// end in the run's transaction: ``runs`` gives the runs their ``HandOverSignOut``).
     private var overdueDevices: OverdueDevices? {
-        configuration.overdueAfter.map { OverdueDevices(runs: runs(application.db), limit: $0) }
+        configuration.custody.checksLending ? OverdueDevices(runs: runs(application.db), settings: configuration.custody) : nil
+    }
+
+    /// Removes the person's name and email from custody records checked in longer ago than
+    /// ``CustodySettings/retention``; returns how many. The background pass calls it hourly.
+    @discardableResult
+    public func forgetExpiredCustodyNames() async throws -> Int {
+        try await CustodyRetention(retention: configuration.custody.retention).forgetExpiredNames(on: application.db, now: clock.now())
     }
 
     /// Sends the MDM commands that are due now; returns how many were attempted (0 without an MDM).
@@ -486,7 +494,8 @@ public final class HandoverServer: Sendable {
     // MARK: Background work
 
     /// The repeating background passes, each a service: deadlines (and the tester's), webhook and
-    /// back-channel logout delivery, the expiry of out-of-band operations, and session upkeep once a minute.
+    /// back-channel logout delivery, the expiry of out-of-band operations, session upkeep once a
+    /// minute, and the custody records' retention once an hour.
     private func backgroundPasses(every interval: Duration) -> [any Service] {
         let scheduler = DeadlineScheduler(runs: runs(application.db))
         let tester = testerLaunch.tester(application.db)
@@ -499,6 +508,8 @@ public final class HandoverServer: Sendable {
         let idleMemory = self.idleMemory
         let connections = IdleMemoryRelease.sqliteConnections(of: application)
         let walCheckpoint = Self.walCheckpoint(of: application)
+        let retention = CustodyRetention(retention: configuration.custody.retention)
+        let clock = self.clock
         return [
             // Deadlines are looked for at least every 100 ms (one indexed read that finds nothing,
             // most of the time), so that each fires well within a second of its due time.
@@ -511,6 +522,9 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { _ = try await backChannel.startDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions.maintain(on: database) },
+            RepeatingPass(name: "custody retention", interval: .seconds(3600), logger: logger) {
+                try await retention.forgetExpiredNames(on: database, now: clock.now())
+            },
             // A second without a request after a burst: the caches' memory goes back.
             RepeatingPass(name: "idle memory", interval: .seconds(1), logger: logger) { try await idleMemory.pass(releasing: connections) },
         ] + (walCheckpoint.map { checkpoint in

@@ -44,6 +44,16 @@ struct SessionOptions: ParsableArguments {
                                valueName: "url"))
     var badgeLookupURL: String?
 
+    @Option(name: .customLong("lending-period"), parsing: .singleValue,
+            help: ArgumentHelp("A site's own lending period, SITE=DURATION such as ICU=13h (once per site); its devices are overdue that long after their check-out. Other sites take --overdue-after. Env: HANDOVER_LENDING_PERIODS=\"ICU=13h,Ward 7=9h\".",
+                               valueName: "site=duration"))
+    var lendingPeriods: [String] = []
+
+    @Option(name: .customLong("custody-retention"),
+            help: ArgumentHelp("How long a custody record keeps the person's name and email after its check-in (6y, 2190d, 72h); then they are removed and the rest is kept. Env: HANDOVER_CUSTODY_RETENTION. Default: 6y (HIPAA's documentation period)",
+                               valueName: "period"))
+    var custodyRetention: String?
+
     /// Applies the flags given on top of `configuration` (already read from the environment).
     /// A mistake throws a ``ConfigurationError``, printed as one line.
     func apply(to configuration: inout ServerConfiguration) throws {
@@ -51,6 +61,11 @@ struct SessionOptions: ParsableArguments {
         if strictSessions { configuration.sessions.strict = true }
         if let badgeLookupURL { configuration.badgeLookupURL = try ServerConfiguration.parsePublicURL(badgeLookupURL, setting: "--badge-lookup-url") }
         if let custodyLimit { configuration.sessions.custodyLimit = try ServerConfiguration.parseCustodyLimit(custodyLimit, setting: "--custody-limit") }
+        for entry in lendingPeriods {
+            let (site, period) = try ServerConfiguration.parseLendingPeriod(entry, setting: "--lending-period")
+            configuration.custody.siteLendingPeriods[site] = period
+        }
+        if let custodyRetention { configuration.custody.retention = try ServerConfiguration.parseRetention(custodyRetention, setting: "--custody-retention") }
         if appleClientIDs != nil || appleTeamID != nil || appleKeyID != nil || applePrivateKeyFile != nil {
             let fromEnvironment = configuration.signInWithApple
             configuration.signInWithApple = try ServerConfiguration.appleConfiguration(

@@ -24,7 +24,7 @@ struct OverdueDeviceTests {
             #expect(device["status"] as? String == "handing_over", "the server started a run: \(device)")
             let history = try await test.request(.GET, "/api/v1/devices/\(late.id)/history", key: test.adminKey).array
             #expect(history.map { $0["event"] as? String ?? "" } == ["run_started", "overdue"], "\(history)")
-            #expect((history.last?["reason"] as? String)?.contains("limit 13 h") == true && history.first?["actor"] as? String == "server")
+            #expect((history.last?["reason"] as? String)?.contains("lending period 13 h") == true && history.first?["actor"] as? String == "server")
             #expect(try await test.request(.GET, "/api/v1/devices/\(onTime.id)", key: test.adminKey).json["status"] as? String == "in_service")
 
             // Nobody holds the phone: the run's deadline passes and the device leaves service.

@@ -3,18 +3,18 @@ import Foundation
 import HandoverProtocol
 import SQLKit
 
-/// Finds devices that have not completed a hand-over within the fleet's limit (say the longest
-/// shift plus an hour), marks them overdue, and starts a logout run for each where there are
+/// Finds devices held past their lending period (say the longest shift plus an hour: the fleet's,
+/// or their site's, ``CustodySettings``), marks them overdue, and starts a logout run for each where there are
 /// apps to log out: the run's deadlines pass on a device nobody holds, so it fails and the device
 /// escalates like any other failed run (out of service, webhooks, and the MDM's remedy).
 package struct OverdueDevices: Sendable {
     package let runs: LogoutRunService
-    /// How long a device may go without completing a hand-over.
-    package let limit: TimeInterval
+    /// The lending periods: the fleet's and the sites'.
+    package let settings: CustodySettings
 
-    package init(runs: LogoutRunService, limit: TimeInterval) {
+    package init(runs: LogoutRunService, settings: CustodySettings) {
         self.runs = runs
-        self.limit = limit
+        self.settings = settings
     }
 
     /// One that became overdue in this pass, with the run started for it (nil when the registry
@@ -24,37 +24,42 @@ package struct OverdueDevices: Sendable {
         package var run: UUID?
     }
 
-    /// Marks every device in service that is overdue: held (checked out) for longer than
-    /// ``limit``, the lending period, counted from the check-out; or, held by nobody, whose last
-    /// completed hand-over (never handed over: its registration) is older than ``limit``.
+    /// Marks every device in service that is overdue: held (checked out) for longer than its
+    /// lending period, counted from the check-out; or, held by nobody, whose last completed
+    /// hand-over (never handed over: its registration) is older than its lending period.
+    ///
+    /// The history says since when and under which period, not who held it: the custody record
+    /// names the person, and forgets them after the retention period.
     package func markDue(limit batch: Int = 100) async throws -> [Marked] {
         let now = runs.clock.now()
-        let cutoff = now.addingTimeInterval(-limit)
+        guard settings.checksLending else { return [] }
         guard let sql = runs.database as? any SQLDatabase else {
             throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.")
         }
+        let cutoff = settings.lendingCutoff(site: "d.site", now: now)
         let rows = try await sql.raw("""
-            SELECT d.id AS id, c.checked_out_at AS checked_out_at, c.person_name AS person_name, c.person_email AS person_email
+            SELECT d.id AS id, c.checked_out_at AS checked_out_at, c.checked_out_by AS checked_out_by
             FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.checked_in_at IS NULL
             WHERE d.status = \(bind: DeviceStatus.inService.rawValue) AND (
-              (c.id IS NOT NULL AND c.checked_out_at < \(bind: cutoff))
-              OR (c.id IS NULL AND (d.last_completed_at < \(bind: cutoff) OR (d.last_completed_at IS NULL AND d.created_at < \(bind: cutoff)))))
+              (c.id IS NOT NULL AND c.checked_out_at < \(cutoff))
+              OR (c.id IS NULL AND (d.last_completed_at < \(cutoff) OR (d.last_completed_at IS NULL AND d.created_at < \(cutoff)))))
             LIMIT \(unsafeRaw: String(batch))
             """).all()
         var held: [UUID: String] = [:]
         for row in rows {
             guard let since = try row.decode(column: "checked_out_at", as: Date?.self) else { continue }
-            let person = try row.decode(column: "person_name", as: String?.self) ?? row.decode(column: "person_email", as: String?.self) ?? "a person"
-            held[try row.decode(column: "id", as: UUID.self)] = "held by \(person) since \(Self.format(since)) without a hand-over"
+            let how = (try row.decode(column: "checked_out_by", as: String?.self)).flatMap(Custody.CheckOut.init(rawValue:))
+            held[try row.decode(column: "id", as: UUID.self)] = "held since \(Self.format(since)) without a hand-over"
+                + (how.map { " (checked out by \($0.words))" } ?? "")
         }
         let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
         let due = ids.isEmpty ? [] : try await Device.query(on: runs.database).filter(\.$id ~~ ids).all()
         var marked: [Marked] = []
         for device in due {
-            guard let id = device.id else { continue }
+            guard let id = device.id, let period = settings.lendingPeriod(site: device.site) else { continue }
             let since = held[id] ?? device.lastCompletedAt.map { "no hand-over completed since \(Self.format($0))" }
                 ?? "no hand-over completed since it was registered"
-            let reason = "\(since) (limit \(Self.duration(limit)))"
+            let reason = "\(since) (lending period \(Self.duration(period))\(device.site.map { " at \($0)" } ?? ""))"
             let transition = try await runs.database.transaction { db in
                 try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, mdm: runs.mdm, on: db, now: now)
             }

@@ -18,6 +18,18 @@ package final class Custody: Model, @unchecked Sendable {
         case launcher
         /// The launcher checked the person out by their badge, through the badge lookup.
         case badge
+
+        /// How a page says it: "email link", "badge".
+        package var words: String {
+            switch self {
+            case .emailLink: "email link"
+            case .signInWithApple: "Sign in with Apple"
+            case .nativeSSO: "Native SSO"
+            case .outOfBand: "out-of-band approval"
+            case .launcher: "the launcher"
+            case .badge: "badge"
+            }
+        }
     }
 
     @ID(key: .id) package var id: UUID?

@@ -63,10 +63,16 @@ public struct ServerConfiguration: Sendable {
     /// (back-off doubles from 2 s; 8 attempts span about four minutes;
     /// `HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS`).
     public var backChannelLogoutAttempts: Int = 8
-    /// A device that completes no hand-over for this long is marked overdue and the server starts
-    /// a logout run for it (`HANDOVER_OVERDUE_AFTER`, `handover serve --overdue-after 13h`); nil
-    /// (the default) checks nothing.
-    public var overdueAfter: TimeInterval?
+    /// The fleet's lending period: a device held this long after its check-out, or held by nobody
+    /// and with no hand-over completed for this long, is marked overdue and the server starts a
+    /// logout run for it (`HANDOVER_OVERDUE_AFTER`, `handover serve --overdue-after 13h`); nil
+    /// (the default) checks nothing but the sites' own periods. Kept in ``custody``.
+    public var overdueAfter: TimeInterval? {
+        get { custody.fleetLendingPeriod }
+        set { custody.fleetLendingPeriod = newValue }
+    }
+    /// Lending periods (the fleet's and the sites') and the custody records' retention.
+    public var custody = CustodySettings()
     /// The fleet's MDM and what to ask of it when a device goes out of service or overdue
     /// (`HANDOVER_MDM_*`, see ``MDMConfiguration``); nil asks nothing.
     public var mdm: MDMConfiguration?
@@ -149,6 +155,7 @@ public struct ServerConfiguration: Sendable {
         }
         configuration.mdm = try MDMConfiguration.fromEnvironment(environment)
         try readSessionSettings(environment, into: &configuration)
+        try readCustodySettings(environment, into: &configuration)
         return configuration
     }
 

@@ -16,7 +16,7 @@ enum CustodySection {
                     }
                     holder.personEmail.map { " (\($0))" } ?? ""
                     " since "; DashboardLayout.time(holder.checkedOutAt)
-                    " (\(holder.checkedOutBy.replacingOccurrences(of: "_", with: " ")))"
+                    " (\(Custody.CheckOut(rawValue: holder.checkedOutBy)?.words ?? holder.checkedOutBy))"
                 } else {
                     "Nobody holds this device now."
                 }

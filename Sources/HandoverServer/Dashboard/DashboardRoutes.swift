@@ -20,6 +20,8 @@ struct DashboardRoutes: RouteCollection {
     let claimsEmailSignIn: Bool
     /// Registers apps (built when asked: it reads the public origin, known once the port is bound).
     let appRegistrar: @Sendable () -> AppRegistrar
+    /// The lending periods, for the overview's devices held too long.
+    let custody: CustodySettings
 
     func boot(routes: RoutesBuilder) throws {
         let dashboard = routes.grouped("dashboard")
@@ -161,6 +163,7 @@ struct DashboardRoutes: RouteCollection {
             .sort(\.$statusChangedAt).limit(Self.overviewDeviceLimit).all()
         let queueTotal = DeviceStatus.allCases.filter(\.needsAttention).reduce(0) { $0 + (counts[$1] ?? 0) }
         let runs = try await Self.recentRuns(10, sites: sites, on: database)
+        let overruns = try await LendingOverruns(settings: custody).list(visibleTo: sites, on: database, now: auth.clock.now())
         let runIDs = runs.compactMap(\.id) + listed.compactMap(\.lastRunID)
         let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
         let itemsByRun = Dictionary(grouping: items, by: \.runID)
@@ -199,6 +202,7 @@ struct DashboardRoutes: RouteCollection {
                     }
                 }
             }),
+            (LendingSection.id, LendingSection.html(overruns, settings: custody)),
             ("fleet", .element("section", ["id": "fleet"]) {
                 HTML.element("h2") { "Devices (\(total))" }
                 if total == 0 {

@@ -1,0 +1,62 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+/// The devices held past their lending period, for the overview: those held now for longer than
+/// their site's (or the fleet's) period, and those whose last holder kept them that long and
+/// that are not back in service yet (the overdue pass started their hand-over, which nobody
+/// answered). Each with who held it, so IT knows whom to call.
+package struct LendingOverruns: Sendable {
+    package let settings: CustodySettings
+
+    package init(settings: CustodySettings) { self.settings = settings }
+
+    /// One device held too long.
+    package struct Row: Sendable, Equatable {
+        package var deviceID: UUID
+        package var deviceName: String
+        package var deviceStatus: DeviceStatus
+        package var site: String?
+        package var userID: UUID
+        package var personLabel: String
+        package var checkedOutAt: Date
+        /// Nil while the person still holds it.
+        package var checkedInAt: Date?
+        package var lendingPeriod: TimeInterval
+    }
+
+    /// Up to `limit` devices of `sites`, the longest held first, and how many there are in all.
+    package func list(visibleTo sites: SiteFilter, limit: Int = 50, on database: any Database, now: Date) async throws -> (rows: [Row], total: Int) {
+        guard settings.checksLending, let sql = database as? any SQLDatabase else { return ([], 0) }
+        let cutoff = settings.lendingCutoff(site: "d.site", now: now)
+        let attention = SQLList(DeviceStatus.allCases.filter(\.needsAttention).map { SQLBind($0.rawValue) })
+        // Held now past the period; or the last custody of a device that still needs attention.
+        // The second kind is few (devices out of service or overdue), and its length is checked here.
+        let rows = try await sql.raw("""
+            SELECT c.device_id, c.user_id, c.person_name, c.person_email, c.checked_out_at, c.checked_in_at,
+                   d.name AS device_name, d.status AS device_status, d.site AS device_site
+            FROM custodies c JOIN devices d ON d.id = c.device_id
+            WHERE \(sites.condition("d.site")) AND (
+              (c.checked_in_at IS NULL AND c.checked_out_at < \(cutoff))
+              OR (c.checked_in_at IS NOT NULL AND d.status IN (\(attention)) AND c.run_id = d.last_run_id))
+            ORDER BY c.checked_out_at
+            """).all()
+        var found: [Row] = []
+        for row in rows {
+            let site = try row.decode(column: "device_site", as: String?.self)
+            guard let period = settings.lendingPeriod(site: site) else { continue }
+            let out = try row.decode(column: "checked_out_at", as: Date.self)
+            let back = try row.decode(column: "checked_in_at", as: Date?.self)
+            guard (back ?? now).timeIntervalSince(out) > period else { continue }
+            let user = try row.decode(column: "user_id", as: UUID.self)
+            found.append(Row(
+                deviceID: try row.decode(column: "device_id", as: UUID.self), deviceName: try row.decode(column: "device_name", as: String.self),
+                deviceStatus: try row.decode(column: "device_status", as: DeviceStatus.self), site: site, userID: user,
+                personLabel: try row.decode(column: "person_name", as: String?.self) ?? row.decode(column: "person_email", as: String?.self)
+                    ?? user.uuidString.lowercased(),
+                checkedOutAt: out, checkedInAt: back, lendingPeriod: period))
+        }
+        return (Array(found.prefix(limit)), found.count)
+    }
+}

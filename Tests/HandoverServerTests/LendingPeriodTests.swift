@@ -1,0 +1,102 @@
+import Foundation
+import HandoverServer
+import Testing
+
+/// The lending period per site, the overview's devices held past it, and the custody records'
+/// retention (issue 40, items 3, 5 and 7).
+@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct LendingPeriodTests {
+    static func setSite(_ test: TestServer, _ device: String, _ site: String) async throws {
+        let reply = try await test.request(.PATCH, "/api/v1/devices/\(device)", json: ["site": site], key: test.adminKey)
+        #expect(reply.status == 200, "\(reply.text)")
+    }
+
+    @Test func aSiteHasItsOwnLendingPeriodAndTheOverviewListsDevicesHeldPastIt() async throws {
+        let rig = try await AppleRig.start(.sqlite) {
+            $0.overdueAfter = 13 * 3600
+            $0.custody.siteLendingPeriods = ["ICU": 2 * 3600]
+        }
+        let test = rig.test
+        _ = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
+        let icu = try await test.registerDevice("icu-phone-1")
+        let ward = try await test.registerDevice("ward-7-phone-1")
+        try await Self.setSite(test, icu.id, "ICU")
+        _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": icu.id])
+        _ = try await rig.signIn(sub: "nurse-2", email: "bo@hospital.example", extra: ["deviceID": ward.id])
+        let browser = DashboardBrowser(test)
+        _ = try await browser.signIn(key: test.adminKey)
+        var overview = try await browser.get("/dashboard")
+        #expect(overview.text.contains("Held past the lending period (0)"), "\(overview.text)")
+
+        rig.advance(3 * 3600)
+        // Three hours on: past ICU's two, within the fleet's thirteen. Listed before the pass acts.
+        _ = try await browser.signIn(key: test.adminKey)  // the dashboard's session idled out meanwhile
+        overview = try await browser.get("/dashboard")
+        let section = try #require(overview.text.components(separatedBy: "id=\"held-too-long\"").dropFirst().first?
+            .components(separatedBy: "</section>").first)
+        #expect(section.contains("Held past the lending period (1)") && section.contains("icu-phone-1") && section.contains("Ada Nurse")
+                && section.contains("2 h") && !section.contains("ward-7-phone-1"), "\(section)")
+        #expect(try await test.server.markOverdueDevices() == 1, "only the ICU phone")
+        let history = try await test.request(.GET, "/api/v1/devices/\(icu.id)/history", key: test.adminKey)
+        #expect(history.text.contains("lending period 2 h at ICU"), "\(history.text)")
+        // Its hand-over (started by the pass) goes unanswered: out of service, and still listed with its last holder.
+        rig.advance(6)
+        try await test.server.fireDeadlines()
+        overview = try await browser.get("/dashboard")
+        #expect(overview.text.contains("icu-phone-1") && overview.text.contains("(last holder)"), "\(overview.text)")
+
+        rig.advance(11 * 3600)
+        #expect(try await test.server.markOverdueDevices() == 1, "the ward phone, 14 h after its check-out under the fleet's 13 h")
+        try await rig.stop()
+    }
+
+    @Test func afterTheRetentionARecordForgetsThePersonAndKeepsTheRest() async throws {
+        let rig = try await AppleRig.start(.sqlite)
+        let test = rig.test
+        let mail = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
+        let old = try await test.registerDevice("ward-7-phone-1")
+        let held = try await test.registerDevice("ward-7-phone-2")
+        _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": old.id])
+        let run = try await test.request(.POST, "/api/v1/devices/\(old.id)/logout-runs", json: ["apps": [mail]], key: old.key)
+        #expect(run.status == 201)
+        _ = try await rig.signIn(sub: "nurse-2", email: "bo@hospital.example", extra: ["deviceID": held.id])
+
+        rig.advance(6 * 365 * 86_400)
+        #expect(try await test.server.forgetExpiredCustodyNames() == 0, "six years of 365 days is not yet six years of 365.25")
+        rig.advance(2 * 86_400)
+        #expect(try await test.server.forgetExpiredCustodyNames() == 1)
+        #expect(try await test.server.forgetExpiredCustodyNames() == 0, "once")
+        let report = try await test.request(.GET, "/api/v1/custody", key: test.adminKey)
+        let records = try #require(report.json["custodies"] as? [[String: Any]])
+        let forgotten = try #require(records.first { ($0["deviceName"] as? String) == "ward-7-phone-1" })
+        #expect(forgotten["personName"] == nil && forgotten["personEmail"] == nil, "\(forgotten)")
+        #expect(forgotten["checkedOutAt"] != nil && forgotten["checkedInAt"] != nil && forgotten["runID"] != nil
+                && forgotten["userID"] != nil && forgotten["deviceName"] as? String == "ward-7-phone-1", "the rest is kept: \(forgotten)")
+        // A device still held is never touched, however old.
+        let open = try #require(records.first { ($0["deviceName"] as? String) == "ward-7-phone-2" })
+        #expect(open["personEmail"] as? String == "bo@hospital.example", "\(open)")
+        try await rig.stop()
+    }
+
+    @Test func lendingPeriodsAndRetentionAreCheckedWhenTheServerStarts() throws {
+        let configuration = try ServerConfiguration.fromEnvironment([
+            "HANDOVER_LENDING_PERIODS": "ICU=13h, Ward 7=9h", "HANDOVER_CUSTODY_RETENTION": "7y", "HANDOVER_OVERDUE_AFTER": "14h"])
+        #expect(configuration.custody.siteLendingPeriods == ["ICU": TimeInterval(13 * 3600), "Ward 7": TimeInterval(9 * 3600)])
+        #expect(configuration.custody.retention == 7 * 365.25 * 86_400)
+        #expect(configuration.custody.lendingPeriod(site: "Ward 7") == TimeInterval(9 * 3600))
+        #expect(configuration.custody.lendingPeriod(site: "ED") == TimeInterval(14 * 3600))
+        #expect(configuration.custody.lendingPeriod(site: nil) == TimeInterval(14 * 3600))
+        #expect(ServerConfiguration().custody.retention == 6 * 365.25 * 86_400, "six years by default")
+        for bad in ["ICU", "=13h", "ICU=forever", "ICU=10s"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try ServerConfiguration.fromEnvironment(["HANDOVER_LENDING_PERIODS": bad]) }
+        }
+        for bad in ["6", "6w", "1h", "60y", "y"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try ServerConfiguration.fromEnvironment(["HANDOVER_CUSTODY_RETENTION": bad]) }
+        }
+        do {
+            _ = try ServerConfiguration.parseLendingPeriod("ICU=forever", setting: "--lending-period")
+            Issue.record("accepted")
+        } catch let error as ConfigurationError {
+            #expect(error.description.contains("--lending-period (ICU)") && error.description.contains("13h"), "\(error.description)")
+        }
+    }
+}
