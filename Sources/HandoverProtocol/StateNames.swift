@@ -118,6 +118,20 @@ public enum MDMAction: String, Sendable, Hashable, Codable, CaseIterable {
     case lostMode = "lost_mode"
     /// Erase the device: only after a person confirms it on the dashboard.
     case erase = "erase"
+    /// Apple's Return to Service (iOS 17 and later, Jamf Pro): erase the device, which then joins
+    /// the configured Wi-Fi, enrolls again and comes back to its Home Screen ready for the next
+    /// person. Like an erase, only after a person confirms it on the dashboard.
+    case returnToService = "return_to_service"
+    /// Take the device out of the Lost Mode that Handover put on it: sent when the device goes
+    /// back in service, never chosen as a policy.
+    case disableLostMode = "disable_lost_mode"
+
+    /// Whether it acts on a device out of service (lock, Lost Mode, erase, Return to Service): it
+    /// is owed no more once the device is back in service. Lifting Lost Mode is the opposite.
+    public var isRemedy: Bool { self != .disableLostMode }
+
+    /// Whether it waits for a person to confirm it on the dashboard (it erases the device).
+    public var needsConfirmation: Bool { self == .erase || self == .returnToService }
 }
 
 /// Where a command to the fleet's MDM stands.

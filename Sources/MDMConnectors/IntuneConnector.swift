@@ -6,8 +6,11 @@ import HandoverProtocol
 ///   `scope=https://graph.microsoft.com/.default`;
 /// - the device by serial number, `GET /v1.0/deviceManagement/managedDevices?$filter=serialNumber eq '…'`
 ///   (or the registry's `mdmDeviceID`, taken as the managedDevice id);
-/// - the action: `POST /v1.0/…/{id}/remoteLock`, `POST /beta/…/{id}/enableLostMode` (Lost Mode
-///   is in Graph's beta only) or `POST /v1.0/…/{id}/wipe`; each 204 No Content.
+/// - the action: `POST /v1.0/…/{id}/remoteLock`, `POST /beta/…/{id}/enableLostMode` and
+///   `POST /beta/…/{id}/disableLostMode` (Lost Mode is in Graph's beta only,
+///   https://learn.microsoft.com/graph/api/intune-devices-manageddevice-disablelostmode?view=graph-rest-beta)
+///   or `POST /v1.0/…/{id}/wipe`; each 204 No Content. Graph has no Return to Service: the
+///   configuration refuses it for Intune, and a command that asks for it fails without a request.
 package struct IntuneConnector: MDMConnector {
     package let graphBaseURL: URL
     package let http: MDMHTTP
@@ -24,6 +27,9 @@ package struct IntuneConnector: MDMConnector {
     }
 
     package func send(_ command: MDMCommandRequest) async throws -> String {
+        guard command.action != .returnToService else {
+            throw MDMFailure.permanent(status: nil, detail: "Microsoft Graph has no Return to Service; choose erase for Intune")
+        }
         let id = try await managedDeviceID(of: command)
         let (url, body) = Self.request(command, deviceID: id, graph: graphBaseURL)
         let answer = try await tokens.authorized(.POST, url, json: body)
@@ -90,9 +96,11 @@ package struct IntuneConnector: MDMConnector {
         case .lostMode:
             path = "beta/deviceManagement/managedDevices/\(deviceID)/enableLostMode"
             body = ["message": command.message, "phoneNumber": command.phoneNumber, "footer": command.footnote].compactMapValues { $0 }
-        case .erase:
+        case .erase, .returnToService:  // Return to Service never gets here (``send(_:)``)
             path = "v1.0/deviceManagement/managedDevices/\(deviceID)/wipe"
             body = ["keepEnrollmentData": false, "keepUserData": false]
+        case .disableLostMode:
+            path = "beta/deviceManagement/managedDevices/\(deviceID)/disableLostMode"
         }
         return (graph.appendingPathComponent(path), body.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) })
     }

@@ -6,7 +6,11 @@ import HandoverProtocol
 /// - the device by serial number, `GET /api/v2/mobile-devices/detail?section=GENERAL&section=HARDWARE&filter=hardware.serialNumber=="…"`,
 ///   whose `general.managementId` commands address (or the registry's `mdmDeviceID`, taken as that id);
 /// - the command, `POST /api/v2/mdm/commands` with `clientData` and `commandData`
-///   (`DEVICE_LOCK`, `ENABLE_LOST_MODE`, `ERASE_DEVICE`); 201 with the command's id.
+///   (`DEVICE_LOCK`, `ENABLE_LOST_MODE`, `DISABLE_LOST_MODE`, `ERASE_DEVICE`); 201 with the
+///   command's id (https://developer.jamf.com/jamf-pro/reference/post_v2-mdm-commands);
+/// - Return to Service, `ERASE_DEVICE` with `returnToService: {enabled, wifiProfileData,
+///   mdmProfileData}`, the profiles base64-encoded (Jamf Pro 10.50 and later,
+///   https://developer.jamf.com/jamf-pro/docs/return-to-service-1).
 package struct JamfProConnector: MDMConnector {
     package let baseURL: URL
     package let http: MDMHTTP
@@ -32,7 +36,8 @@ package struct JamfProConnector: MDMConnector {
 
     package func describe(_ command: MDMCommandRequest) -> String {
         let target = command.mdmDeviceID ?? "<general.managementId of serial \(command.serialNumber ?? "?")>"
-        let body = (try? JSONSerialization.data(withJSONObject: Self.body(command, managementID: target), options: [.sortedKeys]))
+        // The profiles may hold the Wi-Fi's password: a dry run records their size, not them.
+        let body = (try? JSONSerialization.data(withJSONObject: Self.body(command, managementID: target, redactingProfiles: true), options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "POST \(baseURL.appendingPathComponent("api/v2/mdm/commands").absoluteString) \(body)"
     }
@@ -83,11 +88,16 @@ package struct JamfProConnector: MDMConnector {
         switch action {
         case .lock: "DEVICE_LOCK"
         case .lostMode: "ENABLE_LOST_MODE"
-        case .erase: "ERASE_DEVICE"
+        case .erase, .returnToService: "ERASE_DEVICE"
+        case .disableLostMode: "DISABLE_LOST_MODE"
         }
     }
 
-    package static func body(_ command: MDMCommandRequest, managementID: String) -> [String: Any] {
+    package static func body(_ command: MDMCommandRequest, managementID: String, redactingProfiles: Bool = false) -> [String: Any] {
+        func encoded(_ profile: Data?) -> String? {
+            guard let profile else { return nil }
+            return redactingProfiles ? "<base64 of the \(profile.count)-byte profile>" : profile.base64EncodedString()
+        }
         var data: [String: Any] = ["commandType": commandType(command.action)]
         switch command.action {
         case .lock:
@@ -99,6 +109,14 @@ package struct JamfProConnector: MDMConnector {
             data["lostModeFootnote"] = command.footnote
         case .erase:
             data["preserveDataPlan"] = true
+        case .returnToService:
+            data["preserveDataPlan"] = true
+            var service: [String: Any] = ["enabled": true]
+            service["wifiProfileData"] = encoded(command.returnToService?.wifiProfile)
+            service["mdmProfileData"] = encoded(command.returnToService?.mdmProfile)
+            data["returnToService"] = service
+        case .disableLostMode:
+            break
         }
         return ["clientData": [["managementId": managementID]], "commandData": data.compactMapValues { $0 }]
     }

@@ -17,16 +17,34 @@ package struct MDMCommandRequest: Sendable {
     package var message: String?
     package var phoneNumber: String?
     package var footnote: String?
+    /// For Return to Service: the profiles the erased device installs.
+    package var returnToService: ReturnToServiceProfiles?
 
     package init(action: MDMAction, deviceName: String, serialNumber: String?, mdmDeviceID: String?, message: String?,
-                 phoneNumber: String?, footnote: String?) {
+                 phoneNumber: String?, footnote: String?, returnToService: ReturnToServiceProfiles? = nil) {
         self.action = action
+        self.returnToService = returnToService
         self.deviceName = deviceName
         self.serialNumber = serialNumber
         self.mdmDeviceID = mdmDeviceID
         self.message = message
         self.phoneNumber = phoneNumber
         self.footnote = footnote
+    }
+}
+
+/// What Apple's Return to Service hands the erased device
+/// (https://developer.apple.com/documentation/devicemanagement/erasedevicecommand/command-data.dictionary/returntoservice-data.dictionary):
+/// the Wi-Fi profile it joins (an iPhone has no Ethernet), and the MDM enrollment profile, needed
+/// only for a device not enrolled through Automated Device Enrollment.
+package struct ReturnToServiceProfiles: Sendable, Equatable {
+    /// A `.mobileconfig` with a Wi-Fi payload that joins without a person (no captive portal).
+    package var wifiProfile: Data
+    package var mdmProfile: Data?
+
+    package init(wifiProfile: Data, mdmProfile: Data? = nil) {
+        self.wifiProfile = wifiProfile
+        self.mdmProfile = mdmProfile
     }
 }
 

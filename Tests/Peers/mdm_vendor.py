@@ -15,6 +15,11 @@ Jamf Pro (https://developer.jamf.com/jamf-pro):
   POST /api/oauth/token                     client credentials, form-encoded -> access_token, expires_in
   GET  /api/v2/mobile-devices/detail        ?section=GENERAL&section=HARDWARE&filter=hardware.serialNumber=="X"
   POST /api/v2/mdm/commands                 {"clientData":[{"managementId":..}],"commandData":{"commandType":..}}
+                                            (https://developer.jamf.com/jamf-pro/reference/post_v2-mdm-commands;
+                                            DEVICE_LOCK, ENABLE_LOST_MODE, DISABLE_LOST_MODE, ERASE_DEVICE; Return to
+                                            Service is ERASE_DEVICE with "returnToService": {"enabled": true,
+                                            "wifiProfileData": base64, "mdmProfileData": base64?},
+                                            https://developer.jamf.com/jamf-pro/docs/return-to-service-1)
   GET  /api/v2/mdm/commands                 ?filter=clientManagementId==..;command==..;dateSent=ge=.. -> results
   errors: {"httpStatus": N, "errors": [{"code": .., "description": .., "id": "0", "field": null}]}
 
@@ -24,6 +29,8 @@ Microsoft Intune through Microsoft Graph (https://learn.microsoft.com/graph):
   POST /v1.0/deviceManagement/managedDevices/{id}/remoteLock     204
   POST /v1.0/deviceManagement/managedDevices/{id}/wipe           204
   POST /beta/deviceManagement/managedDevices/{id}/enableLostMode 204
+  POST /beta/deviceManagement/managedDevices/{id}/disableLostMode 204
+       (https://learn.microsoft.com/graph/api/intune-devices-manageddevice-disablelostmode?view=graph-rest-beta)
   GET  /v1.0/deviceManagement/managedDevices/{id}               the device, with its deviceActionResults
   errors: {"error": {"code": .., "message": .., "innerError": {"date": .., "request-id": ..}}}
 
@@ -237,8 +244,14 @@ def serve(vendor, client_id, secret, devices_text):
                 clients = request.get("clientData") or []
                 command = (request.get("commandData") or {}).get("commandType")
                 if not clients or any(c.get("managementId") not in known for c in clients) or \
-                        command not in ("DEVICE_LOCK", "ENABLE_LOST_MODE", "ERASE_DEVICE"):
+                        command not in ("DEVICE_LOCK", "ENABLE_LOST_MODE", "DISABLE_LOST_MODE", "ERASE_DEVICE"):
                     return self.error(400, "INVALID_FIELD", "clientData or commandData is not valid")
+                service = (request.get("commandData") or {}).get("returnToService")
+                if service is not None:
+                    # Return to Service: enabled must be true, and the profiles base64 of a configuration profile.
+                    if command != "ERASE_DEVICE" or service.get("enabled") is not True or not valid_profile(service.get("wifiProfileData")) \
+                            or ("mdmProfileData" in service and not valid_profile(service.get("mdmProfileData"))):
+                        return self.error(400, "INVALID_FIELD", "commandData.returnToService is not valid")
                 command_id = str(uuid.uuid4())
                 with state.lock:
                     state.accepted.append({"path": url.path, "body": body, "uuid": command_id, "managementId": clients[0].get("managementId"),
@@ -250,7 +263,7 @@ def serve(vendor, client_id, secret, devices_text):
                 # /v1.0|beta/deviceManagement/managedDevices/{id}/{action}
                 if len(parts) == 6 and parts[2] == "deviceManagement" and parts[3] == "managedDevices" and parts[4] in state.devices.values():
                     version, action = parts[1], parts[5]
-                    if (version, action) in (("v1.0", "remoteLock"), ("v1.0", "wipe"), ("beta", "enableLostMode")):
+                    if (version, action) in (("v1.0", "remoteLock"), ("v1.0", "wipe"), ("beta", "enableLostMode"), ("beta", "disableLostMode")):
                         with state.lock:
                             state.accepted.append({"path": url.path, "body": body, "deviceId": parts[4], "action": action,
                                                    "dateSent": now_text()})
@@ -271,6 +284,19 @@ def now_text():
 
 def parse_time(text):
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def valid_profile(text):
+    """Base64 of a configuration profile: a property list (XML or binary) or a signed one (DER)."""
+    import base64
+    import binascii
+    if not isinstance(text, str) or not text:
+        return False
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return data.startswith(b"<?xml") or data.startswith(b"<plist") or data.startswith(b"bplist") or data[:1] == b"\x30"
 
 
 def management_id(device_id):

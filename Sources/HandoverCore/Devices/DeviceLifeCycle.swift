@@ -96,11 +96,13 @@ package enum DeviceLifeCycle {
             """).run()
 
         // Back in service (by a person, or by a completed hand-over where an MDM is configured):
-        // whatever the MDM was still owed for the device is not sent.
+        // whatever the MDM was still owed for the device is not sent, and the Lost Mode Handover
+        // put on it is lifted.
         let returned = moves.filter { $0.to == .inService && $0.step.from != .inService }
         if !returned.isEmpty, note != nil || mdm != nil {
             for (actor, group) in Dictionary(grouping: returned, by: \.step.actor) {
                 try await OwedMDMCommands.cancel(for: group.map(\.step.device), deviceStatus: .inService, actor: actor, on: sql, now: now)
+                try await OwedMDMCommands.liftLostMode(for: group.map(\.step.device), actor: actor, on: sql, now: now)
             }
         }
         for (step, to) in moves where to != step.from {

@@ -40,7 +40,7 @@ package enum EraseConfirmation {
             entry.event = .eraseConfirmed
             entry.fromStatus = device.status
             entry.toStatus = device.status
-            entry.reason = "erase by \(command.connector) confirmed"
+            entry.reason = "\(command.action == .returnToService ? "erase with Return to Service" : "erase") by \(command.connector) confirmed"
             entry.actor = String(actor.prefix(100))
             entry.createdAt = now
             try await entry.create(on: db)

@@ -22,7 +22,7 @@ package struct MDMPolicy: Sendable, Equatable {
     /// hand-over (an overdue device whose run then fails is asked once).
     func enqueue(for device: Device, trigger: DeviceStatus, on db: Database, now: Date) async throws {
         let id = try device.requireID()
-        var earlier = MDMCommand.query(on: db).filter(\.$deviceID == id)
+        var earlier = MDMCommand.query(on: db).filter(\.$deviceID == id).filter(\.$action ~~ MDMAction.allCases.filter(\.isRemedy))
         if let since = device.lastCompletedAt { earlier = earlier.filter(\.$createdAt >= since) }
         guard try await earlier.first() == nil else { return }
         let command = MDMCommand()
@@ -30,7 +30,7 @@ package struct MDMPolicy: Sendable, Equatable {
         command.connector = connector
         command.action = action
         command.trigger = trigger
-        command.status = action == .erase ? .awaitingConfirmation : .pending  // a dry run is recorded when it is due
+        command.status = action.needsConfirmation ? .awaitingConfirmation : .pending  // a dry run is recorded when it is due
         command.attempts = 0
         command.nextAttemptAt = now
         command.createdAt = now

@@ -47,13 +47,19 @@ package struct MDMCommandDispatcher: Sendable {
         let leased = try await outbox.lease(id, version: command.version, at: now, sql: sql, setting: [.init("in_flight_since", now)])
         guard leased != .taken, let device = try await Device.find(command.deviceID, on: database) else { return false }
         // The device's state now, not when the command was written: one back in service is
-        // locked, put in Lost Mode or erased by no one.
-        if device.status == .inService {
+        // locked, put in Lost Mode or erased by no one; and Lost Mode is lifted only from a device
+        // still in service (one out of service again keeps it).
+        if command.action.isRemedy, device.status == .inService {
             try await database.transaction { db in
                 guard let sql = db as? any SQLDatabase else { return }
                 try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: device.status, actor: DeviceLifeCycle.serverActor,
                                                  on: sql, now: clock.now())
             }
+            return true
+        }
+        if !command.action.isRemedy, device.status.needsAttention {
+            try await record(.failure(.permanent(status: nil, detail: "not sent: the device is \(device.status.rawValue.replacingOccurrences(of: "_", with: " ")) again, so it stays in Lost Mode")),
+                             for: command, id: id, device: device, attempt: 1, request: nil)
             return true
         }
         guard case .attempt(let attempt) = leased else {
@@ -63,7 +69,10 @@ package struct MDMCommandDispatcher: Sendable {
         }
         let request = MDMCommandRequest(action: command.action, deviceName: device.name, serialNumber: device.serialNumber,
                                         mdmDeviceID: device.mdmDeviceID, message: configuration.message,
-                                        phoneNumber: configuration.phoneNumber, footnote: configuration.footnote)
+                                        phoneNumber: configuration.phoneNumber, footnote: configuration.footnote,
+                                        returnToService: configuration.returnToServiceWiFiProfile.map {
+                                            ReturnToServiceProfiles(wifiProfile: $0, mdmProfile: configuration.returnToServiceMDMProfile)
+                                        })
         var outcome: Result<String, MDMFailure>
         if configuration.dryRun {
             outcome = .success("dry run: would send " + (connector?.describe(request) ?? "a device.mdm_command webhook event"))

@@ -4,7 +4,10 @@ import HandoverProtocol
 /// The fleet's MDM and what to ask of it when a device goes out of service or overdue.
 ///
 /// Set with `HANDOVER_MDM` (`jamf`, `intune` or `webhook`), `HANDOVER_MDM_ACTION` (`lock`,
-/// `lost_mode` or `erase`; erase waits for a person to confirm it on the dashboard),
+/// `lost_mode`, `erase`, or, for Jamf Pro, `return_to_service`; the last two wait for a person to
+/// confirm them on the dashboard, and Return to Service needs `HANDOVER_MDM_RTS_WIFI_PROFILE`, the
+/// `.mobileconfig` the erased device joins Wi-Fi with, and for a device not enrolled through
+/// Automated Device Enrollment `HANDOVER_MDM_RTS_MDM_PROFILE`),
 /// `HANDOVER_MDM_MESSAGE`, `HANDOVER_MDM_PHONE` and `HANDOVER_MDM_FOOTNOTE` (shown on the locked
 /// screen), `HANDOVER_MDM_DRY_RUN=1` (record what would be sent; send nothing), and the
 /// connector's credentials:
@@ -40,6 +43,11 @@ public struct MDMConfiguration: Sendable {
     public var phoneNumber: String?
     public var footnote: String?
     public var dryRun: Bool = false
+    /// For Return to Service: the Wi-Fi profile the erased device installs (a `.mobileconfig`).
+    public var returnToServiceWiFiProfile: Data?
+    /// For Return to Service on a device not enrolled through Automated Device Enrollment: its
+    /// MDM enrollment profile.
+    public var returnToServiceMDMProfile: Data?
     /// Attempts before a command is shown as failed (back-off doubles from 2 s).
     public var maxAttempts: Int = 8
 
@@ -72,6 +80,30 @@ public struct MDMConfiguration: Sendable {
             }
             return url
         }
+        /// A profile file's bytes: a `.mobileconfig`, signed or not, up to 1 MB.
+        func profile(_ name: String, required: Bool) throws -> Data? {
+            let accepted = "the path of a .mobileconfig file (exported from Jamf Pro or Apple Configurator), up to 1 MB"
+            guard let path = value(name) else {
+                guard !required else {
+                    throw ConfigurationError(setting: name, problem: "is missing: Return to Service needs the Wi-Fi profile the erased phone joins (an iPhone has no Ethernet)",
+                                             accepted: accepted)
+                }
+                return nil
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(setting: name, problem: "'\(path)' cannot be read", accepted: accepted)
+            }
+            guard !data.isEmpty, data.count <= 1 << 20 else {
+                throw ConfigurationError(setting: name, problem: "'\(path)' is \(data.count) bytes", accepted: accepted)
+            }
+            // An unsigned profile is an XML or binary property list; a signed one is CMS (DER, 0x30).
+            let text = String(decoding: data.prefix(64), as: UTF8.self)
+            guard text.hasPrefix("<?xml") || text.hasPrefix("<plist") || data.starts(with: Data("bplist".utf8)) || data.first == 0x30 else {
+                throw ConfigurationError(setting: name, problem: "'\(path)' is not a configuration profile (neither a property list nor a signed profile)",
+                                         accepted: accepted)
+            }
+            return data
+        }
         let connector: Connector
         switch kind.lowercased() {
         case "jamf":
@@ -92,12 +124,25 @@ public struct MDMConfiguration: Sendable {
         default:
             throw ConfigurationError(setting: "HANDOVER_MDM", problem: "'\(kind)' is not a connector", accepted: "jamf, intune or webhook")
         }
-        let actionText = try required("HANDOVER_MDM_ACTION", "lock, lost_mode or erase")
-        guard let action = MDMAction(rawValue: actionText.lowercased()) else {
-            throw ConfigurationError(setting: "HANDOVER_MDM_ACTION", problem: "'\(actionText)' is not an action", accepted: "lock, lost_mode or erase")
+        let accepted = "lock, lost_mode, erase or (Jamf Pro) return_to_service"
+        let actionText = try required("HANDOVER_MDM_ACTION", accepted)
+        guard let action = MDMAction(rawValue: actionText.lowercased()), action.isRemedy else {
+            let problem = actionText.lowercased() == MDMAction.disableLostMode.rawValue
+                ? "'\(actionText)' is not a policy: Handover lifts the Lost Mode it put on a device by itself when the device goes back in service"
+                : "'\(actionText)' is not an action"
+            throw ConfigurationError(setting: "HANDOVER_MDM_ACTION", problem: problem, accepted: accepted)
+        }
+        if action == .returnToService, case .intune = connector {
+            throw ConfigurationError(setting: "HANDOVER_MDM_ACTION",
+                                     problem: "Return to Service is offered for Jamf Pro only: Microsoft Graph's wipe cannot carry the Wi-Fi profile",
+                                     accepted: "lock, lost_mode or erase with HANDOVER_MDM=intune")
         }
         var configuration = MDMConfiguration(connector: connector, action: action, message: value("HANDOVER_MDM_MESSAGE"),
                                              phoneNumber: value("HANDOVER_MDM_PHONE"), footnote: value("HANDOVER_MDM_FOOTNOTE"))
+        if action == .returnToService, case .jamf = connector {
+            configuration.returnToServiceWiFiProfile = try profile("HANDOVER_MDM_RTS_WIFI_PROFILE", required: true)
+            configuration.returnToServiceMDMProfile = try profile("HANDOVER_MDM_RTS_MDM_PROFILE", required: false)
+        }
         if action == .lostMode, configuration.message == nil, configuration.phoneNumber == nil {
             throw ConfigurationError(setting: "HANDOVER_MDM_MESSAGE", problem: "Lost Mode needs a message or a phone number (HANDOVER_MDM_PHONE)",
                                      accepted: "the text shown on the locked screen, such as 'Return to the ward 7 desk'")

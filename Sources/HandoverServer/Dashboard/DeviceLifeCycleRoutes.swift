@@ -176,10 +176,19 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             }
             for command in commands where command.status == .awaitingConfirmation {
                 HTML.element("div", ["class": "card", "id": "erase"]) {
-                    HTML.element("h3") { "Erase this device?" }
-                    HTML.element("p") {
-                        "Erasing removes everything on \(device.name) and cannot be undone. Type the device's name to confirm; "
-                        "your name goes into its history."
+                    if command.action == .returnToService {
+                        HTML.element("h3") { "Erase this device and return it to service?" }
+                        HTML.element("p") {
+                            "Return to Service erases everything on \(device.name) and cannot be undone; the phone then joins the configured Wi-Fi, "
+                            "enrolls again and comes back to its Home Screen, ready for the next person (iOS 17 and later). "
+                            "Type the device's name to confirm; your name goes into its history."
+                        }
+                    } else {
+                        HTML.element("h3") { "Erase this device?" }
+                        HTML.element("p") {
+                            "Erasing removes everything on \(device.name) and cannot be undone. Type the device's name to confirm; "
+                            "your name goes into its history."
+                        }
                     }
                     if let error { HTML.element("p", ["class": "error", "role": "alert"]) { error } }
                     HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/mdm-commands/\(command.id?.uuidString.lowercased() ?? "")/confirm-erase"]) {
