@@ -4,7 +4,8 @@ import NIOHTTP1
 import NIOPosix
 
 /// A small HTTP/1 server on 127.0.0.1 and a free port, serving fixed responses by path: the
-/// AASA files and web pages the simulated phone fetches, and the demo's app backends.
+/// AASA files and web pages the simulated phone fetches, and the demo's app backends; a path may
+/// instead be answered by a closure (``setHandler(_:_:)``), as the bench's badge directory is.
 public final class LoopbackServer: Sendable {
     /// A request as it arrived (bodies kept up to 64 KB).
     public struct ReceivedRequest: Sendable {
@@ -27,17 +28,22 @@ public final class LoopbackServer: Sendable {
         }
     }
 
+    /// Answers a request at one path; called on the server's event loop, so it must not block.
+    public typealias Handler = @Sendable (ReceivedRequest) -> Response
+
     /// The port it listens on.
     public let port: Int
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
     private let routes: NIOLockedValueBox<[String: Response]>
+    private let handlers: NIOLockedValueBox<[String: Handler]>
     private let log: NIOLockedValueBox<[ReceivedRequest]>
 
     /// Starts a server on `127.0.0.1` and `port`, or a port the system picks when it is 0.
     public static func start(routes: [String: Response] = [:], port: Int = 0) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = NIOLockedValueBox(routes)
+        let handlers = NIOLockedValueBox<[String: Handler]>([:])
         let log = NIOLockedValueBox<[ReceivedRequest]>([])
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
@@ -45,18 +51,19 @@ public final class LoopbackServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(RouteHandler(routes: box, log: log))
+                    try channel.pipeline.syncOperations.addHandler(RouteHandler(routes: box, handlers: handlers, log: log))
                 }
             }
             .bind(host: "127.0.0.1", port: port).get()
-        return LoopbackServer(channel: channel, group: group, routes: box, log: log)
+        return LoopbackServer(channel: channel, group: group, routes: box, handlers: handlers, log: log)
     }
 
     private init(channel: any Channel, group: MultiThreadedEventLoopGroup, routes: NIOLockedValueBox<[String: Response]>,
-                 log: NIOLockedValueBox<[ReceivedRequest]>) {
+                 handlers: NIOLockedValueBox<[String: Handler]>, log: NIOLockedValueBox<[ReceivedRequest]>) {
         self.channel = channel
         self.group = group
         self.routes = routes
+        self.handlers = handlers
         self.log = log
         port = channel.localAddress?.port ?? 0
     }
@@ -67,6 +74,12 @@ public final class LoopbackServer: Sendable {
     /// Serves `response` at `path` (the request target without its query).
     public func setRoute(_ path: String, _ response: Response) {
         routes.withLockedValue { $0[path] = response }
+    }
+
+    /// Answers every request at `path` (the request target without its query) with what
+    /// `handler` returns for it; a handler takes precedence over a fixed response at that path.
+    public func setHandler(_ path: String, _ handler: @escaping Handler) {
+        handlers.withLockedValue { $0[path] = handler }
     }
 
     /// Request targets received so far, in order.
@@ -87,14 +100,17 @@ private final class RouteHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let routes: NIOLockedValueBox<[String: LoopbackServer.Response]>
+    private let handlers: NIOLockedValueBox<[String: LoopbackServer.Handler]>
     private let log: NIOLockedValueBox<[LoopbackServer.ReceivedRequest]>
     private var method = "GET"
     private var body = ByteBuffer()
     private var target = "/"
     private var keepAlive = false
 
-    init(routes: NIOLockedValueBox<[String: LoopbackServer.Response]>, log: NIOLockedValueBox<[LoopbackServer.ReceivedRequest]>) {
+    init(routes: NIOLockedValueBox<[String: LoopbackServer.Response]>, handlers: NIOLockedValueBox<[String: LoopbackServer.Handler]>,
+         log: NIOLockedValueBox<[LoopbackServer.ReceivedRequest]>) {
         self.routes = routes
+        self.handlers = handlers
         self.log = log
     }
 
@@ -112,7 +128,8 @@ private final class RouteHandler: ChannelInboundHandler {
             let received = LoopbackServer.ReceivedRequest(method: method, target: uri, body: String(buffer: body))
             log.withLockedValue { $0.append(received) }
             let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            let response = routes.withLockedValue { $0[path] }
+            let response = handlers.withLockedValue { $0[path] }.map { $0(received) }
+                ?? routes.withLockedValue { $0[path] }
                 ?? LoopbackServer.Response(status: 404, contentType: "text/plain", body: "not found\n")
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: response.contentType)
