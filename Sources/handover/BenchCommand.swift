@@ -15,11 +15,12 @@ struct BenchCommand: AsyncParsableCommand {
 struct ShiftChangeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shift-change",
-        abstract: "Play thousands of launchers handing over at once, and check that every callback is recorded.",
+        abstract: "Play thousands of launchers checking phones out and handing over at once, and check that every callback is recorded.",
         discussion: """
             At 7 a.m. every shared phone of a hospital hands over within minutes. This plays it: \
             it registers --apps target apps and --devices phones, then each phone's launcher, at a \
-            random moment of --window, starts its logout run through the real HTTP API and answers \
+            random moment of --window, checks its phone out to a person by badge, starts its \
+            logout run through the real HTTP API and answers \
             each app's link as the app would (after 50 to 300 ms), through the device API or, for \
             a fifth of them, the browser fallback page. --stall-rate of the apps ignore their first \
             link: their deadline (--deadline) fires, the server reissues the link, and the launcher \
@@ -27,8 +28,22 @@ struct ShiftChangeCommand: AsyncParsableCommand {
             callbacks are reported twice and must be refused (409). Afterwards every run is read \
             back: a callback acknowledged but not recorded is lost.
 
-            It prints, and writes with --json: runs and callbacks completed, lost, duplicates \
-            refused; callback latency p50/p99/max and the recording rate; how late each deadline \
+            Check-outs: right before its run, each launcher checks its phone out by badge \
+            (POST /api/v1/devices/{id}/custody with the device's key and {"badge": "B-<stamp>-00042"}), \
+            so that the run checks the custody in. The servers the bench starts look badges up at \
+            a badge directory it runs on loopback (--badge-lookup-url http://127.0.0.1:<port>/badges), \
+            which names a person of its own for each phone (nurse-<stamp>-00042@bench.example): a \
+            person holds one device at a time. A refused check-out is counted and the hand-over \
+            goes on. Afterwards the custody records are read back (GET /api/v1/custody from the \
+            storm's start, every page): each phone checked out must show its person, checked in \
+            by the run its launcher started. --no-check-out plays the storm without check-outs \
+            (the baseline to compare with); against --server they are off, since the bench does \
+            not control that server's badge lookup. --custody-csv FILE writes the dashboard's \
+            custody CSV of the storm's day (every custody checked out since 00:00 UTC) afterwards.
+
+            It prints, and writes with --json: check-outs done and refused, their latency \
+            p50/p99/max and the custodies checked in by their runs; runs and callbacks completed, \
+            lost, duplicates refused; callback latency p50/p99/max and the recording rate; how late each deadline \
             fired, as the launchers saw it (an upper bound) and by the servers' own record (their \
             /metrics histogram: how many within 1 s); for servers it starts, their \
             memory (RSS) before, at the peak and after the storm; with --dashboards, how many \
@@ -47,9 +62,12 @@ struct ShiftChangeCommand: AsyncParsableCommand {
               handover bench shift-change --devices 300 --apps 7 --window 10
               handover bench shift-change --devices 10000 --apps 7 --window 60 --stall-rate 0.05 --dashboards 50 --json storm.json
               handover bench shift-change --database postgres://handover@127.0.0.1:5432/handover --instances 2 --devices 10000
+              handover bench shift-change --devices 300 --window 10 --custody-csv custody.csv
+              handover bench shift-change --devices 300 --window 10 --no-check-out
 
-            Exit status: 0 when every callback was recorded, every run finished and every stalled \
-            link was reissued; 1 otherwise (the figures say what went wrong).
+            Exit status: 0 when every check-out was done and checked in by its run, every \
+            callback was recorded, every run finished and every stalled link was reissued; 1 \
+            otherwise (the figures say what went wrong).
             """
     )
 
@@ -99,6 +117,14 @@ struct ShiftChangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the figures as JSON to this file.", valueName: "file"))
     var json: String?
 
+    @Flag(name: .customLong("no-check-out"),
+          help: "Hand over without checking each phone out by badge first (the baseline; always so with --server).")
+    var noCheckOut = false
+
+    @Option(name: .customLong("custody-csv"),
+            help: ArgumentHelp("After the storm, write the dashboard's custody CSV of the storm's day to this file.", valueName: "file"))
+    var custodyCSV: String?
+
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices must be 1 to 100,000.") }
         guard (1...20).contains(apps) else { throw ValidationError("--apps must be 1 to 20 (a shared phone logs out 5 to 10).") }
@@ -134,10 +160,29 @@ struct ShiftChangeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Against a running server the badge lookup is that server's own: the bench's badges would be unknown there.
+        let checksOut = !noCheckOut && server == nil
+        if server != nil, !noCheckOut {
+            say("Check-outs are off: a running server (--server) looks badges up at its own badge lookup, which the bench does not control.")
+        } else if noCheckOut {
+            say("Check-outs are off (--no-check-out): the phones hand over without being checked out first.")
+        }
+        let directory = checksOut ? try await BadgeDirectory.start() : nil
+        do {
+            try await play(checksOut: checksOut, badgeLookup: directory?.lookupURL)
+        } catch {
+            try? await directory?.shutdown()
+            throw error
+        }
+        try? await directory?.shutdown()
+    }
+
+    /// Starts the servers (their badge lookup at `badgeLookup`), plays the storm and reports it.
+    private func play(checksOut: Bool, badgeLookup: URL?) async throws {
         let plan = ShiftChangePlan(devices: devices, apps: apps, windowSeconds: window, stallRate: stallRate, failureRate: failureRate,
                                    deadlineSeconds: deadline, connections: connections, seed: seed,
-                                   dashboards: dashboards, pageSamples: pageSamples)
-        let started = try startServers()
+                                   dashboards: dashboards, pageSamples: pageSamples, checksOut: checksOut)
+        let started = try startServers(badgeLookup: badgeLookup)
         defer { for server in started.processes { server.stop() } }
         let name = started.processes.isEmpty ? "external" : database == nil ? "sqlite" : "postgres"
         say("Shift change: \(devices) phones × \(apps) apps over \(Int(window)) s against \(started.origins.map(\.absoluteString).joined(separator: ", ")) (\(name))")
@@ -150,7 +195,9 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         let before = started.processes.map { $0.residentMB ?? 0 }
         let peaks = PeakMemory(servers: started.processes)
         let sampler = Task { await peaks.sample() }
+        if let badgeLookup { say("Each phone is checked out by badge before its run (badge lookup: \(badgeLookup.absoluteString))") }
         say("Storm: \(devices) runs starting over \(Int(window)) s…")
+        let stormStarted = Date()
         var figures = await bench.storm(fleet, setupSeconds: Double(setup.components.seconds) + Double(setup.components.attoseconds) / 1e18) { line in say(line) }
         sampler.cancel()
         try await Task.sleep(for: .seconds(3))
@@ -164,13 +211,29 @@ struct ShiftChangeCommand: AsyncParsableCommand {
             try encoder.encode(figures).write(to: URL(fileURLWithPath: json))
             say("Figures written to \(json)")
         }
-        guard figures.isClean else {
+        let csvWritten = await writeCustodyCSV(bench, since: stormStarted)
+        guard figures.isClean, csvWritten else {
             if let folder = started.folder { say("The servers' logs and databases are kept for a look: \(folder.path)") }
             throw ExitCode(1)
         }
         // A clean storm leaves nothing behind: its servers stop, their temporary folder goes.
         for server in started.processes { server.stop() }
         if let folder = started.folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Writes the dashboard's custody CSV to `--custody-csv`, if given; false when it could not.
+    private func writeCustodyCSV(_ bench: ShiftChangeBench, since: Date) async -> Bool {
+        guard let custodyCSV else { return true }
+        do {
+            let csv = try await bench.custodyCSV(since: since)
+            try Data(csv.utf8).write(to: URL(fileURLWithPath: custodyCSV))
+            let rows = max(0, csv.split(whereSeparator: \.isNewline).count - 1)
+            say("Custody CSV written to \(custodyCSV) (\(rows) line\(rows == 1 ? "" : "s") after the header)")
+            return true
+        } catch {
+            say("The custody CSV could not be written to \(custodyCSV): \(error)")
+            return false
+        }
     }
 
     /// Writes a line at once, also into a file or a pipe (`print` would hold it in a buffer there).
@@ -186,7 +249,7 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         var folder: URL?
     }
 
-    private func startServers() throws -> Started {
+    private func startServers(badgeLookup: URL?) throws -> Started {
         if let url = try serverURL(), let adminKey { return Started(processes: [], origins: [url], adminKey: adminKey, folder: nil) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -196,6 +259,7 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         for index in 0..<instances {
             var arguments = ["--data-dir", folder.appendingPathComponent("data-\(index)").path]
             if let database { arguments += ["--database", database] }
+            if let badgeLookup { arguments += ["--badge-lookup-url", badgeLookup.absoluteString] }
             say("Starting server \(index + 1) of \(instances) (log: \(folder.path)/server-\(index).log)…")
             let process = try BenchServerProcess(arguments: arguments, environment: environment,
                                                  log: folder.appendingPathComponent("server-\(index).log"))

@@ -13,6 +13,14 @@ struct ShiftChangeReport {
             "",
             "Shift change: \(count(f.plan.devices)) phones × \(f.plan.apps) apps over \(Int(f.plan.windowSeconds)) s on \(f.database)"
                 + " (\(f.instances) instance\(f.instances == 1 ? "" : "s")), \(one(f.plan.stallRate * 100)) % stalls",
+        ]
+        if let checkOuts = f.checkOuts {
+            lines.append("  check-outs \(count(checkOuts.done)) done, \(count(checkOuts.refused)) refused; \(count(checkOuts.recorded)) custodies"
+                + " checked in by their runs, \(count(checkOuts.unmatched)) not")
+        } else {
+            lines.append("  check-outs off")
+        }
+        lines += [
             "  runs       \(count(f.runs.started)) started, \(count(f.runs.completed)) completed, \(count(f.runs.failed)) failed"
                 + " (an app answered error), \(count(f.runs.unfinished)) unfinished, \(count(f.runs.refused)) refused",
             "  callbacks  \(count(f.callbacks.acknowledged)) acknowledged, \(count(f.callbacks.recorded)) recorded, \(count(f.callbacks.lost)) lost;"
@@ -20,8 +28,10 @@ struct ShiftChangeReport {
             "  duplicates \(count(f.callbacks.duplicatesRefused)) refused (409), \(count(f.callbacks.duplicatesAccepted)) accepted",
             "  latency    callback \(f.callbacks.latency.text); \(count(Int(f.callbacks.perSecond))) recorded/s",
             "             run start \(f.runStartLatency.text)",
-            "  deadlines  \(count(f.deadlines.fired)) fired, late by \(f.deadlines.lateness.text) as the launchers saw it (an upper bound); \(count(f.deadlines.missed)) missed",
         ]
+        if let checkOuts = f.checkOuts { lines.append("             check-out \(checkOuts.latency.text)") }
+        lines.append("  deadlines  \(count(f.deadlines.fired)) fired, late by \(f.deadlines.lateness.text) as the launchers saw it (an upper bound);"
+            + " \(count(f.deadlines.missed)) missed")
         if let record = f.deadlines.serverRecord {
             let bound = record.upperBound(of: 0.99).map { "p99 ≤ \(one($0 * 1000)) ms" } ?? "p99 beyond the last bucket"
             let worst = record.upperBound(of: 1).map { "max ≤ \(one($0 * 1000)) ms" } ?? "max beyond the last bucket"

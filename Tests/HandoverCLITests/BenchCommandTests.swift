@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `handover bench shift-change` end to end, small: it starts its own server, plays the storm
-/// through the real HTTP API, and reads every run back.
+/// `handover bench shift-change` end to end, small: it starts its own server (and its badge
+/// directory), checks each phone out by badge, plays the storm through the real HTTP API, and
+/// reads every run and every custody back.
 @Suite(.timeLimit(.minutes(5))) struct BenchCommandTests {
     struct Figures: Decodable {
         struct Runs: Decodable { var started: Int; var completed: Int; var failed: Int; var unfinished: Int }
@@ -18,7 +19,9 @@ import Testing
         }
         struct Deadlines: Decodable { var fired: Int; var missed: Int; var lateness: Latency }
         struct Memory: Decodable { var beforeMB: Double; var peakMB: Double; var afterMB: Double }
+        struct CheckOuts: Decodable { var done: Int; var refused: Int; var latency: Latency; var recorded: Int; var unmatched: Int }
         var runs: Runs
+        var checkOuts: CheckOuts?
         var callbacks: Callbacks
         var deadlines: Deadlines
         var memory: [Memory]
@@ -27,15 +30,18 @@ import Testing
 
     @Test func aSmallStormIsPlayedAndEveryCallbackIsFoundRecorded() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("storm-\(UUID().uuidString).json")
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("storm-\(UUID().uuidString).csv")
         // A temporary directory of its own, to see that a clean storm leaves nothing in it.
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("storm-tmp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer {
             try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: csv)
             try? FileManager.default.removeItem(at: temporary)
         }
         let result = try HandoverBinary.run(["bench", "shift-change", "--devices", "20", "--apps", "3", "--window", "2",
-                                             "--stall-rate", "0.2", "--failure-rate", "0.1", "--deadline", "1", "--json", file.path],
+                                             "--stall-rate", "0.2", "--failure-rate", "0.1", "--deadline", "1", "--json", file.path,
+                                             "--custody-csv", csv.path],
                                             environment: ["TMPDIR": temporary.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the servers' folder is removed")
@@ -54,6 +60,20 @@ import Testing
         #expect(figures.deadlines.lateness.count == figures.deadlines.fired)
         #expect(figures.memory.count == 1)
         #expect(figures.memory.first.map { $0.beforeMB > 0 && $0.peakMB >= $0.beforeMB } == true)
+        // Each phone was checked out by badge before its run, and its run checked the custody in.
+        let checkOuts = try #require(figures.checkOuts)
+        #expect(checkOuts.done == 20 && checkOuts.refused == 0, "\(result.stdout)")
+        #expect(checkOuts.latency.count == 20 && checkOuts.latency.p50 > 0)
+        #expect(checkOuts.recorded == 20 && checkOuts.unmatched == 0)
+        #expect(result.stdout.contains("check-outs 20 done, 0 refused; 20 custodies checked in by their runs"))
+        // The dashboard's custody CSV of the day: one row per phone, its person, its run and how it ended.
+        let rows = try String(contentsOf: csv, encoding: .utf8).split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.first?.prefix(11).joined(separator: ",") == "device,deviceID,site,person,email,userID,checkedOutBy,checkedOutAt,checkedInAt,runID,outcome")
+        #expect(rows.count == 21)
+        for row in rows.dropFirst() {
+            #expect(row.count >= 11 && row[4].hasSuffix("@bench.example") && row[6] == "badge" && !row[8].isEmpty && !row[9].isEmpty
+                        && ["completed", "failed"].contains(row[10]), "\(row)")
+        }
     }
 
     /// Against a running server (`--server`) that has other target apps than the storm's (here:
@@ -72,7 +92,9 @@ import Testing
                                                  "--devices", "10", "--apps", "2", "--window", "1", "--stall-rate", "0",
                                                  "--failure-rate", "0", "--page-samples", "0", "--json", file.path])
             #expect(result.status == 0, "storm \(storm): \(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("Check-outs are off: a running server (--server) looks badges up at its own badge lookup"))
             let figures = try JSONDecoder().decode(Figures.self, from: Data(contentsOf: file))
+            #expect(figures.checkOuts == nil, "storm \(storm)")
             #expect(figures.runs.completed == 10, "storm \(storm)")
             #expect(figures.runs.unfinished == 0, "storm \(storm)")
             #expect(figures.callbacks.recorded == 20, "storm \(storm)")

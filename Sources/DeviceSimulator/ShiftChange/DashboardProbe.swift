@@ -5,8 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 /// IT's side of a shift change: dashboards open on the live overview while the storm runs (each
-/// one a signed-in browser holding `/dashboard/live`, its server-sent events counted), and the
-/// time the pages IT opens take to answer with the whole fleet in the database.
+/// one a signed-in browser holding `/dashboard/live`, its server-sent events counted), the
+/// time the pages IT opens take to answer with the whole fleet in the database, and the custody
+/// CSV IT downloads afterwards.
 struct DashboardProbe: Sendable {
     let origin: String
     let adminKey: String
@@ -103,6 +104,24 @@ struct DashboardProbe: Sendable {
             timings.append(.init(name: page.name, path: page.path, statuses: statuses, latency: LatencySummary(milliseconds: times)))
         }
         return timings
+    }
+
+    /// Signs in and downloads the custody CSV of every custody checked out since 00:00 UTC of the
+    /// day `since` falls on (`/dashboard/custody.csv?from=YYYY-MM-DD`).
+    func custodyCSV(since: Date, client: HTTPClient) async throws -> String {
+        let cookie = try await signIn(client)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC") ?? utc.timeZone
+        let day = utc.dateComponents([.year, .month, .day], from: since)
+        let from = String(format: "%04d-%02d-%02d", day.year ?? 1970, day.month ?? 1, day.day ?? 1)
+        var request = HTTPClientRequest(url: "\(origin)/dashboard/custody.csv?from=\(from)")
+        request.headers.add(name: "Cookie", value: cookie)
+        let response = try await client.execute(request, timeout: .seconds(120))
+        let body = String(buffer: try await response.body.collect(upTo: 256 << 20))
+        guard response.status == .ok else {
+            throw SimulatorError("the dashboard's custody CSV answered \(response.status.code): \(body.prefix(200))")
+        }
+        return body
     }
 
     static func csrf(in page: String) -> String? {

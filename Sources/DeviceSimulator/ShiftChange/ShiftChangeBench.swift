@@ -6,7 +6,9 @@ import NIOHTTP1
 
 /// A shift change at hospital scale against running Handover servers: registers the apps and
 /// the phones, then plays one launcher per phone through the real HTTP API (see
-/// `ShiftChangeLauncher`) and checks afterwards that every acknowledged callback is recorded.
+/// `ShiftChangeLauncher`: with ``ShiftChangePlan/checksOut``, each checks its phone out by badge
+/// before its run) and checks afterwards that every acknowledged callback is recorded and every
+/// custody checked in by its run.
 ///
 /// ```swift
 /// let bench = ShiftChangeBench(plan: ShiftChangePlan(devices: 300, apps: 7), servers: [url], adminKey: key)
@@ -33,6 +35,8 @@ public struct ShiftChangeBench: Sendable {
         var appIDs: [UUID]
         /// What every phone's name starts with.
         var namePrefix: String
+        /// The registration's random stamp, in every name and badge of the storm.
+        var stamp: String
     }
 
     /// Registers `plan.apps` target apps (deadline `plan.deadlineSeconds`, two reissues) and
@@ -56,7 +60,7 @@ public struct ShiftChangeBench: Sendable {
             }
             appIDs.append(id)
         }
-        let devices = LockedList<[(id: UUID, key: String)]>([])
+        let devices = LockedList<[(number: Int, id: UUID, key: String)]>([])
         let names = (1...plan.devices).map { "bench-\(stamp)-phone-\(String(format: "%05d", $0))" }
         var failure: SimulatorError?
         await withTaskGroup(of: SimulatorError?.self) { group in
@@ -65,6 +69,7 @@ public struct ShiftChangeBench: Sendable {
                 guard next < names.count else { return }
                 let name = names[next]
                 next += 1
+                let number = next
                 group.addTask {
                     do {
                         let answer = try await send(http, .POST, "\(base)/api/v1/devices", Components.Schemas.DeviceInput(name: name))
@@ -72,7 +77,7 @@ public struct ShiftChangeBench: Sendable {
                               let id = UUID(uuidString: created.device.id) else {
                             return SimulatorError("registering \(name): the server answered \(answer.status): \(String(buffer: answer.body))")
                         }
-                        let count = devices.append((id, created.key))
+                        let count = devices.append((number, id, created.key))
                         if count % 1000 == 0 { progress("  \(count) of \(names.count) phones registered") }
                         return nil
                     } catch {
@@ -87,7 +92,9 @@ public struct ShiftChangeBench: Sendable {
             }
         }
         if let failure { throw failure }
-        return Fleet(devices: devices.value, appIDs: appIDs, namePrefix: "bench-\(stamp)-phone-")
+        // In the order of their names, so that phone 42 is the fleet's 42nd (and gets badge 42).
+        let registered = devices.value.sorted { $0.number < $1.number }.map { (id: $0.id, key: $0.key) }
+        return Fleet(devices: registered, appIDs: appIDs, namePrefix: "bench-\(stamp)-phone-", stamp: stamp)
     }
 
     /// Plays the storm on `fleet` and checks what the server recorded. `progress` gets a line
@@ -107,8 +114,10 @@ public struct ShiftChangeBench: Sendable {
                 return (part, appTime, Double.random(in: 0..<1, using: &random) < plan.browserShare,
                         Double.random(in: 0..<1, using: &random) < plan.duplicateRate)
             }
+            // Phone 42's badge names a person of its own (`nurse-<stamp>-00042@bench.example`).
+            let badge = plan.checksOut ? BadgeDirectory.badge(stamp: fleet.stamp, number: index + 1) : nil
             return ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
-                                       key: device.key, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
+                                       key: device.key, badge: badge, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
                                        http: http, tally: tally)
         }
         let probe = DashboardProbe(origin: origin(0), adminKey: adminKey)
@@ -127,15 +136,18 @@ public struct ShiftChangeBench: Sendable {
             watch = probe.watch(plan.dashboards, client: browser.client, cookie: dashboardCookie)
         }
         let recordBefore = await deadlineRecord(http)
+        let startedAt = Date()
         let start = ContinuousClock.now
         let total = launchers.count
+        let checksOut = plan.checksOut
         let reporter = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(2))
                 let line = tally.read { counts in
                     let elapsed = start.duration(to: .now)
-                    return String(format: "  %5.1f s: %d/%d runs started, %d done; %d callbacks recorded, %d deadlines fired",
-                                  Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                    let checkOuts = checksOut ? "\(counts.checkOutsDone) checked out, " : ""
+                    return String(format: "  %5.1f s: ", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                        + checkOuts + String(format: "%d/%d runs started, %d done; %d callbacks recorded, %d deadlines fired",
                                   counts.runsStarted, total, counts.devicesDone, counts.callbacksAcknowledged, counts.deadlinesFired)
                 }
                 progress(line)
@@ -149,6 +161,8 @@ public struct ShiftChangeBench: Sendable {
         watch?.stop()
         progress("  checking what the server recorded…")
         let verified = await verify(tally: tally, http: http)
+        let custody = await CustodyReadBack(origin: origin(0), adminKey: adminKey, since: startedAt)
+            .compare(tally.read(\.checkedOut), http: http)
         let recordAfter = await deadlineRecord(http)
         await http.shutdown()
         var pages: [ShiftChangeFigures.PageTiming] = []
@@ -176,7 +190,13 @@ public struct ShiftChangeBench: Sendable {
                                  perSecond: Double(counts.callbacksAcknowledged) / windowSeconds),
                 deadlines: .init(fired: counts.deadlinesFired, missed: counts.deadlinesMissed,
                                  lateness: LatencySummary(milliseconds: counts.latenessMilliseconds)),
-                refusals: counts.refusals.merging(verified.problems) { $0 + $1 })
+                refusals: counts.refusals.merging(verified.problems) { $0 + $1 }.merging(custody.problems) { $0 + $1 })
+        }
+        if plan.checksOut {
+            figures.checkOuts = tally.read { counts in
+                .init(done: counts.checkOutsDone, refused: counts.checkOutsRefused, latency: LatencySummary(milliseconds: counts.checkOutMilliseconds),
+                      recorded: custody.matched, unmatched: custody.unmatched)
+            }
         }
         if let watch {
             figures.dashboards = .init(opened: plan.dashboards, connected: watch.connected, updates: watch.updates, dropped: watch.dropped)
@@ -184,6 +204,21 @@ public struct ShiftChangeBench: Sendable {
         figures.pages = pages
         if let recordBefore, let recordAfter { figures.deadlines.serverRecord = recordAfter.subtracting(recordBefore) }
         return figures
+    }
+
+    /// The dashboard's custody CSV (`/dashboard/custody.csv`) of every custody checked out since
+    /// 00:00 UTC of the day `since` falls on: the storm's day, or days when it crossed midnight.
+    /// Signs in to the dashboard with the admin key, as a browser does.
+    public func custodyCSV(since: Date) async throws -> String {
+        let browser = BenchHTTP(connections: 2)
+        do {
+            let csv = try await DashboardProbe(origin: origin(0), adminKey: adminKey).custodyCSV(since: since, client: browser.client)
+            await browser.shutdown()
+            return csv
+        } catch {
+            await browser.shutdown()
+            throw error
+        }
     }
 
     /// The servers' deadline lateness histograms (`/metrics`), added up; nil when a server has none.

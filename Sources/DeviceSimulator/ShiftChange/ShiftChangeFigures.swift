@@ -47,6 +47,23 @@ public struct ShiftChangeFigures: Sendable, Codable {
         public var serverRecord: DeadlineLatenessRecord?
     }
 
+    /// The launchers' check-outs: each phone checked out by badge to a person of its own right
+    /// before its run, and the custody read back after the storm.
+    public struct CheckOuts: Sendable, Codable {
+        /// Answered 201: the phone is checked out to the badge's person.
+        public var done: Int
+        /// Refused (any other status) or unanswered: must be 0. The run started anyway.
+        public var refused: Int
+        /// Each answered check-out's round trip, the badge lookup included.
+        public var latency: LatencySummary
+        /// Phones checked out whose custody the server shows checked in by the run their
+        /// launcher started.
+        public var recorded: Int
+        /// Phones checked out whose custody is missing, names another person, or was not checked
+        /// in by their run: must be 0.
+        public var unmatched: Int
+    }
+
     /// The server's resident memory, in MB, when the bench started the server itself.
     public struct Memory: Sendable, Codable {
         public var beforeMB: Double
@@ -95,6 +112,8 @@ public struct ShiftChangeFigures: Sendable, Codable {
     public var runStartLatency: LatencySummary
     public var callbacks: Callbacks
     public var deadlines: Deadlines
+    /// Nil when the storm played without check-outs (`--no-check-out`, or against `--server`).
+    public var checkOuts: CheckOuts?
     public var memory: [Memory] = []
     public var dashboards: Dashboards?
     public var pages: [PageTiming] = []
@@ -102,9 +121,11 @@ public struct ShiftChangeFigures: Sendable, Codable {
     public var refusals: [String: Int]
 
     /// Whether every hand-over was recorded: nothing lost or unfinished, no duplicate accepted, no
-    /// deadline missed, no transport error.
+    /// deadline missed, no transport error, every check-out done and its custody checked in by
+    /// its run.
     public var isClean: Bool {
-        callbacks.lost == 0 && runs.unfinished == 0 && runs.refused == 0 && callbacks.duplicatesAccepted == 0
+        (checkOuts.map { $0.refused == 0 && $0.unmatched == 0 } ?? true)
+            && callbacks.lost == 0 && runs.unfinished == 0 && runs.refused == 0 && callbacks.duplicatesAccepted == 0
             && deadlines.missed == 0 && callbacks.transportErrors == 0 && pages.allSatisfy(\.isOK)
             && (dashboards.map { $0.dropped == 0 && $0.connected == $0.opened } ?? true)
     }

@@ -3,14 +3,17 @@ import HandoverProtocol
 import LinkCallbacks
 import NIOHTTP1
 
-/// One phone's launcher in the storm: it starts its logout run at its arrival time, answers each
-/// app's link as the app would (after the app's logout time), and, for an app that stalls, waits
-/// for the server to reissue the link after its deadline and answers the new one.
+/// One phone's launcher in the storm: at its arrival time it checks the phone out to the person
+/// its badge names (when it has one), starts its logout run, answers each app's link as the app
+/// would (after the app's logout time), and, for an app that stalls, waits for the server to
+/// reissue the link after its deadline and answers the new one.
 struct ShiftChangeLauncher: Sendable {
     var base: String
     var baseIndex: Int
     var deviceID: UUID
     var key: String
+    /// The badge it checks the phone out with right before its run; nil: no check-out.
+    var badge: String?
     /// The run's body: the storm's apps by id (a server may have other target apps too).
     var runBody: Data
     var arrival: Duration
@@ -24,20 +27,36 @@ struct ShiftChangeLauncher: Sendable {
 
     func play(start: ContinuousClock.Instant) async {
         try? await Task.sleep(until: start + arrival, clock: .continuous)
+        // The hand-over happens whether or not the check-out was refused.
+        let checkedOut = await checkOut()
         let answer: BenchHTTP.Answer
         let sent = ContinuousClock.now
         do {
             answer = try await http.send(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/logout-runs", key: key,
                                          json: runBody)
         } catch {
-            tally.update { $0.transportErrors += 1; $0.devicesDone += 1; $0.refusals["run: \(Self.kind(of: error))", default: 0] += 1 }
+            tally.update {
+                $0.transportErrors += 1
+                $0.devicesDone += 1
+                $0.refusals["run: \(Self.kind(of: error))", default: 0] += 1
+                if let checkedOut { $0.checkedOut.append(checkedOut) }
+            }
             return
         }
         guard answer.status == 201, let run = try? answer.decode(LogoutRunView.self) else {
-            tally.update { $0.runsRefused += 1; $0.devicesDone += 1; $0.refusals["run \(answer.status)", default: 0] += 1 }
+            tally.update {
+                $0.runsRefused += 1
+                $0.devicesDone += 1
+                $0.refusals["run \(answer.status)", default: 0] += 1
+                if let checkedOut { $0.checkedOut.append(checkedOut) }
+            }
             return
         }
         tally.update {
+            if var checkedOut {
+                checkedOut.run = run.id
+                $0.checkedOut.append(checkedOut)
+            }
             $0.runsStarted += 1
             $0.runStartMilliseconds.append(answer.milliseconds)
             $0.runs.append((run.id, key, baseIndex))
@@ -61,6 +80,35 @@ struct ShiftChangeLauncher: Sendable {
             await awaitReissue(of: item, run: run.id, due: due, appTime: appTime, browser: browser)
         }
         tally.update { $0.devicesDone += 1 }
+    }
+
+    /// Checks the phone out to the person its badge names (`POST …/custody` with the device's
+    /// key), timing it; the phone to verify after the storm when the server checked it out.
+    private func checkOut() async -> StormTally.CheckedOut? {
+        guard let badge else { return nil }
+        let answer: BenchHTTP.Answer
+        do {
+            answer = try await http.send(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/custody", key: key,
+                                         json: try JSONEncoder().encode(CheckOutBody(badge: badge)))
+        } catch {
+            tally.update { $0.transportErrors += 1; $0.checkOutsRefused += 1; $0.refusals["check-out: \(Self.kind(of: error))", default: 0] += 1 }
+            return nil
+        }
+        guard answer.status == 201 else {
+            tally.update {
+                $0.checkOutsRefused += 1
+                $0.checkOutMilliseconds.append(answer.milliseconds)
+                $0.refusals["check-out \(answer.status)", default: 0] += 1
+            }
+            return nil
+        }
+        tally.update { $0.checkOutsDone += 1; $0.checkOutMilliseconds.append(answer.milliseconds) }
+        return StormTally.CheckedOut(device: deviceID, badge: badge, run: nil)
+    }
+
+    /// The body of a check-out by badge (`CheckOutInput`).
+    private struct CheckOutBody: Encodable {
+        var badge: String
     }
 
     /// Waits until the item's deadline, reads the run (every 250 ms, as a launcher polls) until the server has reissued

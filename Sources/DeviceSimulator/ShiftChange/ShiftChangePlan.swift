@@ -30,11 +30,14 @@ public struct ShiftChangePlan: Sendable, Codable {
     public var dashboards: Int = 0
     /// Loads of each dashboard page timed after the storm, with the whole fleet in the database.
     public var pageSamples: Int = 40
+    /// Whether each launcher checks its phone out to a person, by badge, right before its run
+    /// (the servers need the bench's ``BadgeDirectory`` as their badge lookup).
+    public var checksOut: Bool = true
 
     public init(devices: Int, apps: Int, windowSeconds: Double = 60, stallRate: Double = 0.05, failureRate: Double = 0.01,
                 browserShare: Double = 0.2, duplicateRate: Double = 0.01, deadlineSeconds: Int = 5,
                 appTimeMilliseconds: ClosedRange<Int> = 50...300, connections: Int = 64, seed: UInt64 = 2026,
-                dashboards: Int = 0, pageSamples: Int = 40) {
+                dashboards: Int = 0, pageSamples: Int = 40, checksOut: Bool = true) {
         self.devices = devices
         self.apps = apps
         self.windowSeconds = windowSeconds
@@ -48,6 +51,7 @@ public struct ShiftChangePlan: Sendable, Codable {
         self.seed = seed
         self.dashboards = dashboards
         self.pageSamples = pageSamples
+        self.checksOut = checksOut
     }
 
     /// What one app on one phone does in the storm.

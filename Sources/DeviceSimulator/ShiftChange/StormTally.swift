@@ -10,6 +10,14 @@ final class StormTally: Sendable {
         var succeeded: Bool
     }
 
+    /// A phone its launcher checked out to a person: the custody its run must check in.
+    struct CheckedOut: Sendable {
+        var device: UUID
+        var badge: String
+        /// The run the launcher started after the check-out; nil when the server refused it.
+        var run: UUID?
+    }
+
     struct Counts: Sendable {
         var runsStarted = 0
         var runsRefused = 0
@@ -22,6 +30,11 @@ final class StormTally: Sendable {
         var deadlinesFired = 0
         var deadlinesMissed = 0
         var devicesDone = 0
+        var checkOutsDone = 0
+        var checkOutsRefused = 0
+        /// Each answered check-out's round trip.
+        var checkOutMilliseconds: [Double] = []
+        var checkedOut: [CheckedOut] = []
         var firstCallback: ContinuousClock.Instant?
         var lastCallback: ContinuousClock.Instant?
         var callbackMilliseconds: [Double] = []
