@@ -10,8 +10,8 @@ import Testing
         #expect(reply.status == 200, "\(reply.text)")
     }
 
-    @Test func aSiteHasItsOwnLendingPeriodAndTheOverviewListsDevicesHeldPastIt() async throws {
-        let rig = try await AppleRig.start(.sqlite) {
+    @Test(arguments: TestDatabase.available) func aSiteHasItsOwnLendingPeriodAndTheOverviewListsDevicesHeldPastIt(database: TestDatabase) async throws {
+        let rig = try await AppleRig.start(database) {
             $0.overdueAfter = 13 * 3600
             $0.custody.siteLendingPeriods = ["ICU": 2 * 3600]
         }
@@ -49,8 +49,8 @@ import Testing
         try await rig.stop()
     }
 
-    @Test func afterTheRetentionARecordForgetsThePersonAndKeepsTheRest() async throws {
-        let rig = try await AppleRig.start(.sqlite)
+    @Test(arguments: TestDatabase.available) func afterTheRetentionARecordForgetsThePersonAndKeepsTheRest(database: TestDatabase) async throws {
+        let rig = try await AppleRig.start(database)
         let test = rig.test
         let mail = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
         let old = try await test.registerDevice("ward-7-phone-1")

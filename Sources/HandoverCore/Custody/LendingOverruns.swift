@@ -31,16 +31,20 @@ package struct LendingOverruns: Sendable {
         guard settings.checksLending, let sql = database as? any SQLDatabase else { return ([], 0) }
         let cutoff = settings.lendingCutoff(site: "d.site", now: now)
         let attention = SQLList(DeviceStatus.allCases.filter(\.needsAttention).map { SQLBind($0.rawValue) })
-        // Held now past the period; or the last custody of a device that still needs attention.
-        // The second kind is few (devices out of service or overdue), and its length is checked here.
+        // Held now past the period (the open custodies' partial index); or the last custody of a
+        // device that still needs attention (few: from the devices' status index), whose length
+        // is checked here. Two arms, so neither reads the whole custody history.
+        let columns: SQLQueryString = """
+            c.device_id, c.user_id, c.person_name, c.person_email, c.checked_out_at, c.checked_in_at,
+            d.name AS device_name, d.status AS device_status, d.site AS device_site
+            """
         let rows = try await sql.raw("""
-            SELECT c.device_id, c.user_id, c.person_name, c.person_email, c.checked_out_at, c.checked_in_at,
-                   d.name AS device_name, d.status AS device_status, d.site AS device_site
-            FROM custodies c JOIN devices d ON d.id = c.device_id
-            WHERE \(sites.condition("d.site")) AND (
-              (c.checked_in_at IS NULL AND c.checked_out_at < \(cutoff))
-              OR (c.checked_in_at IS NOT NULL AND d.status IN (\(attention)) AND c.run_id = d.last_run_id))
-            ORDER BY c.checked_out_at
+            SELECT \(columns) FROM custodies c JOIN devices d ON d.id = c.device_id
+            WHERE c.checked_in_at IS NULL AND c.checked_out_at < \(cutoff) AND \(sites.condition("d.site"))
+            UNION ALL
+            SELECT \(columns) FROM devices d JOIN custodies c ON c.device_id = d.id AND c.run_id = d.last_run_id
+            WHERE d.status IN (\(attention)) AND c.checked_in_at IS NOT NULL AND \(sites.condition("d.site"))
+            ORDER BY checked_out_at
             """).all()
         var found: [Row] = []
         for row in rows {
