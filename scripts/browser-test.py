@@ -98,10 +98,12 @@ def run_tester(driver, base, behaviour, expected_status, expected_text, name):
     print(f"ok: simulated {behaviour} app -> {status} ({expected_text})")
 
 
-def start_serve_with_mdm(binary, folder):
-    """`handover serve` whose MDM policy is erase through the webhook connector; returns
-    (process, base URL, admin key)."""
+def start_serve_with_mdm(binary, folder, badge_lookup=None):
+    """`handover serve` whose MDM policy is erase through the webhook connector (and whose badge
+    lookup is `badge_lookup`); returns (process, base URL, admin key)."""
     env = dict(os.environ, HANDOVER_MDM="webhook", HANDOVER_MDM_ACTION="erase")
+    if badge_lookup:
+        env["HANDOVER_BADGE_LOOKUP_URL"] = badge_lookup
     process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", folder], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=env)
     base = key = None
@@ -132,7 +134,11 @@ def erase_confirmation(binary):
     """An erase waits for a person to type the device's name on its page."""
     import tempfile
     folder = tempfile.mkdtemp(prefix="handover-browser-mdm-")
-    process, base, key = start_serve_with_mdm(binary, folder)
+    # The customer's badge directory, for a launcher's check-out by badge.
+    badges = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "Peers", "badge_directory.py"),
+                               "04217733=grace@hospital.example"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lookup = "http://127.0.0.1:" + badges.stdout.readline().strip() + "/lookup"
+    process, base, key = start_serve_with_mdm(binary, folder, badge_lookup=lookup)
     driver = None
     try:
         app = api(base, key, "POST", "/api/v1/apps", {"name": "Mail", "appIDs": ["ABCDE12345.com.example.mail"],
@@ -167,9 +173,22 @@ def erase_confirmation(binary):
             raise SystemExit("the confirmed erase was not sent:\n" + text_of(driver, "mdm"))
         shot(driver, "10-erase-confirmed")
         print("ok: an erase waits for the device's name, then goes to the MDM")
+
+        # A launcher checks a nurse out by badge: the device page shows who holds it now.
+        held = api(base, key, "POST", "/api/v1/devices", {"name": "ward-9-phone-6"})
+        api(base, held["key"], "POST", f"/api/v1/devices/{held['device']['id']}/custody", {"badge": "04217733"})
+        driver.get(f"{base}/dashboard/devices/{held['device']['id']}")
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "holder")))
+        holder = text_of(driver, "holder")
+        if "Held by grace@hospital.example" not in holder or "(badge)" not in holder:
+            raise SystemExit("the device page does not show who holds it:\n" + holder)
+        driver.execute_script("document.getElementById('custody').scrollIntoView();")
+        shot(driver, "11-device-held")
+        print("ok: the device page shows its holder, checked out by badge")
     finally:
         if driver is not None:
             driver.quit()
+        badges.terminate()
         process.terminate()
         try:
             process.wait(timeout=20)

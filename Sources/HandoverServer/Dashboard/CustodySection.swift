@@ -14,7 +14,7 @@ enum CustodySection {
                     HTML.element("a", ["href": "/dashboard/custody?person=\(holder.userID.uuidString.lowercased())"]) {
                         HTML.element("strong") { holder.personLabel }
                     }
-                    holder.personEmail.map { " (\($0))" } ?? ""
+                    holder.personEmail.flatMap { $0 == holder.personLabel ? nil : " (\($0))" } ?? ""
                     " since "; DashboardLayout.time(holder.checkedOutAt)
                     " (\(Custody.CheckOut(rawValue: holder.checkedOutBy)?.words ?? holder.checkedOutBy))"
                 } else {
