@@ -73,4 +73,29 @@ import Testing
             }
         }
     }
+
+    /// Before: a check-out's statements ran outside any transaction, one commit each, so two taps
+    /// of one badge at two docks could both pass the one-device limit (and a shift's check-outs
+    /// cost the writer a commit per statement). Now they are group-committed, in order, in one
+    /// transaction per batch: of ten taps at once on ten devices, one checks out.
+    @Test(arguments: TestDatabase.available) func tenTapsOfOneBadgeAtOnceCheckOutOneDevice(database: TestDatabase) async throws {
+        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        let directory = try await PythonPeer.start("badge_directory.py", ["0042=ada@hospital.example"])
+        defer { directory.stop() }
+        try await TestServer.with(database, configure: { $0.badgeLookupURL = URL(string: "http://127.0.0.1:\(directory.port)/lookup") }) { test in
+            var devices: [(id: String, key: String)] = []
+            for index in 1...10 { devices.append(try await test.registerDevice("ward-7-phone-\(index)")) }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for device in devices {
+                    group.addTask {
+                        try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "0042"], key: device.key).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1 && statuses.filter { $0 == 409 }.count == 9, "\(statuses.sorted())")
+            let people = try await test.request(.GET, "/api/v1/custody", key: test.adminKey)
+            #expect(people.json["total"] as? Int == 1, "one custody, one person: \(people.text)")
+        }
+    }
 }

@@ -25,22 +25,22 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key checks out its own device only.")
         }
-        guard try await Device.find(deviceID, on: request.db) != nil else { throw APIError.notFound("device") }
+        guard let device = try await Device.find(deviceID, on: request.readDB) else { throw APIError.notFound("device") }
         let body = switch input.body { case .json(let body): body }
-        let user: User
+        let person: CustodyLedger.CheckOutRequest.Person
         let method: Custody.CheckOut
         var badgeDigest: String?
         switch (body.accessToken, body.badge) {
         case (let token?, nil):
             let claims: AccessTokenClaims
-            do { claims = try await sessions.authenticate(token, on: request.db) } catch {
+            do { claims = try await sessions.authenticate(token, on: request.readDB) } catch {
                 throw APIError(.unauthorized, code: "invalid_access_token", reason: "accessToken: not a live access token of this server.",
                                field: "accessToken")
             }
-            guard let id = UUID(uuidString: claims.subject.value), let found = try await User.find(id, on: request.db) else {
+            guard let id = UUID(uuidString: claims.subject.value) else {
                 throw APIError(.unauthorized, code: "invalid_access_token", reason: "accessToken: its person no longer exists.", field: "accessToken")
             }
-            (user, method) = (found, .launcher)
+            (person, method) = (.user(id), .launcher)
         case (nil, let badge?):
             guard let badges else {
                 throw APIError(.unprocessableEntity, code: "no_badge_lookup",
@@ -51,37 +51,20 @@ extension APIHandler {
             guard (1...128).contains(trimmed.count), !trimmed.containsControlCharacter else {
                 throw APIError.invalid("badge", "give the badge as its reader does: 1 to 128 printable characters")
             }
-            let login: String
-            do { login = try await badges.login(for: trimmed) } catch {
+            do { person = .login(try await badges.login(for: trimmed)) } catch {
                 switch error {
                 case .unknownBadge: throw APIError(.notFound, code: "unknown_badge", reason: "badge: \(error.description).", field: "badge")
                 case .unavailable: throw APIError(.serviceUnavailable, code: "badge_lookup_unavailable", reason: "badge: \(error.description).")
                 }
             }
-            user = try await Self.person(login: login, on: request.db, now: clock.now())
             method = .badge
             badgeDigest = sessions.sealer.keyedDigest(trimmed, purpose: "handover badge")
         default:
             throw APIError(.unprocessableEntity, code: "invalid_field", reason: "Send exactly one of accessToken and badge.")
         }
-        let custody = try await CustodyLedger(limit: sessions.settings.custodyLimit)
-            .checkOut(deviceID, to: user, by: method, badgeDigest: badgeDigest, on: request.db, now: clock.now())
-        var report = CustodyReport(device: deviceID)
-        report.person = custody.userID
-        let row = try await report.run(on: request.db, pageSize: 1).rows.first
-        guard let row else { throw APIError.notFound("custody") }
-        return .created(.init(body: .json(CustodyRecordView(row))))
-    }
-
-    /// The person a badge lookup's login names: the user with that email, made on first use.
-    static func person(login: String, on database: Database, now: Date) async throws -> User {
-        let email = login.lowercased()
-        if let user = try await User.query(on: database).filter(\.$email == email).first() { return user }
-        let user = User()
-        user.email = email
-        user.emailForwardingDisabled = false
-        user.createdAt = now
-        try await user.create(on: database)
-        return user
+        // Group-committed: a shift's badge taps share their transactions, as its runs and callbacks do.
+        let custody = try await commits.checkOut(CustodyLedger.CheckOutRequest(device: deviceID, person: person, method: method, badgeDigest: badgeDigest),
+                                                 ledger: CustodyLedger(limit: sessions.settings.custodyLimit), on: request.application)
+        return .created(.init(body: .json(CustodyRecordView(custody, deviceName: device.name))))
     }
 }

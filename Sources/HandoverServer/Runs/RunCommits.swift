@@ -4,13 +4,15 @@ import HandoverCore
 import HandoverProtocol
 import Vapor
 
-/// The shift change's writes, many to a transaction (group commit): callbacks, and run starts.
+/// The shift change's writes, many to a transaction (group commit): callbacks, run starts, and
+/// the launchers' check-outs.
 struct RunCommits: Sendable {
     /// The logout runs on a database, as the server configured them.
     let runs: @Sendable (Database) -> LogoutRunService
     let clock: ServerClock
     private let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
     private let starts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
+    private let checkOuts = GroupCommit<CustodyLedger.CheckOutRequest, Custody>(maxBatch: 64)
 
     init(runs: @escaping @Sendable (Database) -> LogoutRunService, clock: ServerClock) {
         self.runs = runs
@@ -28,5 +30,12 @@ struct RunCommits: Sendable {
         let runs = runs(application.db)
         let reads = application.readDB
         return try await starts.submit(start, writers: runs.groupCommitWriters) { await runs.createRuns($0, readingAppsOn: reads) }
+    }
+
+    /// Checks a device out through the group-commit writer; returns once it is committed.
+    func checkOut(_ request: CustodyLedger.CheckOutRequest, ledger: CustodyLedger, on application: Application) async throws -> Custody {
+        let database = application.db
+        let now = clock.now()
+        return try await checkOuts.submit(request, writers: runs(database).groupCommitWriters) { await ledger.checkOut($0, on: database, now: now) }
     }
 }
