@@ -47,6 +47,23 @@ struct EmailSignInTests {
         try await test.stop()
     }
 
+    /// Custody (issue 40): a link asked for on a fleet device checks the device out to the person.
+    @Test func aLinkAskedForOnAFleetDeviceChecksItOut() async throws {
+        guard let (test, smtp) = try await startWithMail() else { return }
+        defer { smtp.stop() }
+        let device = try await test.registerDevice("ward-7-phone-1")
+        let start = try await test.request(.POST, "/auth/email/start", json: ["email": "ada@hospital.example", "deviceID": device.id])
+        #expect(start.status == 202, "\(start.text)")
+        let link = try #require(smtp.link(to: "ada@hospital.example"))
+        let token = try #require(URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
+        #expect(try await test.request(.POST, "/auth/email/redeem", json: ["token": token]).status == 200)
+        let custody = try await test.request(.GET, "/api/v1/custody?device=\(device.id)", key: test.adminKey)
+        let record = try #require((custody.json["custodies"] as? [[String: Any]])?.first, "\(custody.text)")
+        #expect(record["checkedOutBy"] as? String == "email_link" && record["personEmail"] as? String == "ada@hospital.example"
+                && record["checkedInAt"] == nil, "\(record)")
+        try await test.stop()
+    }
+
     @Test func inABrowserThePageCompletesTheSignInAndSaysSo() async throws {
         guard let (test, smtp) = try await startWithMail() else { return }
         defer { smtp.stop() }

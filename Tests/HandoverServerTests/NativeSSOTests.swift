@@ -110,6 +110,22 @@ struct NativeSSOTests {
         try await fleet.rig.stop()
     }
 
+    /// Custody (issue 40): a sibling's Native SSO exchange carries the device its secret is bound
+    /// to; the person takes back a device someone else signed in on before a hand-over.
+    @Test func aNativeSSOExchangeChecksTheBoundDeviceOut() async throws {
+        let fleet = try await fleet()
+        let rig = fleet.rig
+        _ = try await signInA(fleet)
+        _ = try await rig.signIn(sub: "nurse-2", email: "bo@hospital.example", extra: ["deviceID": fleet.deviceID])
+        _ = try await sibling(fleet)
+        let custody = try await rig.test.request(.GET, "/api/v1/custody?device=\(fleet.deviceID)", key: rig.test.adminKey)
+        let records = try #require(custody.json["custodies"] as? [[String: Any]], "\(custody.text)")
+        #expect(records.map { $0["checkedOutBy"] as? String } == ["native_sso", "sign_in_with_apple", "sign_in_with_apple"], "\(records)")
+        #expect(records.first?["personEmail"] as? String == "ward7@example.com" && records.first?["checkedInAt"] == nil, "\(records)")
+        #expect(records.dropFirst().allSatisfy { ($0["endedWithoutRun"] as? String)?.isEmpty == false }, "\(records)")
+        try await rig.stop()
+    }
+
     @Test func theExchangeChecksTeamClientDsHashAndTheOldActorTokenType() async throws {
         let fleet = try await fleet()
         let rig = fleet.rig

@@ -482,6 +482,36 @@ import Testing
         try await rig.stop()
     }
 
+    /// Custody (issue 40): the phone approving a browser's sign-in checks out the fleet device it
+    /// was enrolled on, here after the hand-over that checked the person's first custody in.
+    @Test func thePhoneApprovingASignInChecksItsFleetDeviceOut() async throws {
+        let rig = try await AppleRig.start(.sqlite)
+        let appID = try await rig.test.registerTarget("handover")
+        let device = try await rig.test.registerDevice()
+        let session = try await rig.signIn(extra: ["deviceID": device.id])
+        let access = try #require(session["accessToken"] as? String)
+        let userID = try #require((session["user"] as? [String: Any])?["id"] as? String).lowercased()
+        let enroll = try await rig.test.request(.POST, "/auth/oob/enroll", json: ["dispatcher": "link"], key: access)
+        let phone = try TestPhone(clock: rig.test.clock)
+        _ = try await phone.client.receive(link: try #require(OutOfBandRig.link(enroll.json))).approve()
+        #expect(try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key).status == 201)
+
+        let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                               body: "user=\(userID)")
+        let location = try #require(start.headers.first(name: "location"))
+        let cookie = try #require(start.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
+        let page = try await rig.test.request(.GET, location, headers: [("Cookie", cookie)])
+        let number = try #require(Self.capture(#"id="number"[^>]*>(\d+)<"#, in: page.text).flatMap { Int($0) })
+        let href = try #require(Self.capture(#"id="link" href="([^"]+)""#, in: page.text))
+        _ = try await phone.client.receive(link: try #require(URL(string: href))).approve(number: number)
+        #expect(try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)]).status == 200)
+        let custody = try await rig.test.request(.GET, "/api/v1/custody?device=\(device.id)", key: rig.test.adminKey)
+        let records = try #require(custody.json["custodies"] as? [[String: Any]], "\(custody.text)")
+        #expect(records.map { $0["checkedOutBy"] as? String } == ["out_of_band", "sign_in_with_apple"], "\(records)")
+        #expect(records.first?["checkedInAt"] == nil && records.last?["runID"] != nil, "\(records)")
+        try await rig.stop()
+    }
+
     static func capture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
