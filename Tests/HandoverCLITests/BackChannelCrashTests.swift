@@ -6,8 +6,12 @@ import FoundationNetworking
 #endif
 
 /// `handover serve` is killed with SIGKILL while Back-Channel Logout tokens are owed; after a
-/// restart on the same data directory, every one reaches a backend that answers 200: none lost,
-/// and none delivered twice for one session. The backend is `Tests/Peers/oidc_backend.py`
+/// restart on the same data directory, every one reaches a backend that answers 200: none lost.
+/// A session is announced twice only when its token reached the backend before the SIGKILL and
+/// the kill came before the server recorded the delivery: an HTTP push cannot be acknowledged
+/// and recorded at once, so the outbox delivers at least once, and a backend that receives a
+/// token twice finds the same `sid` and `jti` (Back-Channel Logout 1.0 section 2.6 lets it refuse
+/// the replay). The backend is `Tests/Peers/oidc_backend.py`
 /// (joserfc), which validates each token as Back-Channel Logout 1.0 section 2.6 says.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct BackChannelCrashTests {
     static let clientID = "com.example.handover"
@@ -25,7 +29,7 @@ import FoundationNetworking
         return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test func everyOwedLogoutTokenIsDeliveredOnceAfterASIGKILL() async throws {
+    @Test func everyOwedLogoutTokenIsDeliveredAfterASIGKILL() async throws {
         guard (try? Self.python(["-c", "import joserfc"]).0) == 0 else {
             print("SKIP the back-channel crash test: python3 with the joserfc package is not installed (bash .ci/run installs it)")
             return
@@ -83,7 +87,12 @@ import FoundationNetworking
               + "\(report.count) in all, \(Set(sessions).count) distinct sessions, \(sessions.count - Set(sessions).count) duplicates, \(invalid.count) invalid")
         #expect(invalid.isEmpty, "\(invalid.prefix(3))")
         #expect(Set(sessions).count == deviceCount, "every owed logout token was delivered after the restart")
-        #expect(sessions.count == Set(sessions).count, "no session was announced twice")
+        // Before: under load, one token reached the backend, the SIGKILL came before its delivery
+        // was recorded, and the restarted server sent it again (41 tokens for 40 sessions).
+        let early = Set(beforeRestart.compactMap { $0["sid"] })
+        let twice = Set(Dictionary(grouping: sessions, by: { $0 }).filter { $0.value.count > 1 }.keys)
+        #expect(twice.isSubset(of: early), "only a token whose delivery the kill left unrecorded is sent again: \(twice.subtracting(early))")
+        #expect(report.count - Set(sessions).count <= early.count, "at most one repeat per token in flight at the kill")
         try? FileManager.default.removeItem(at: work)
     }
 
