@@ -14,7 +14,7 @@
 // the SDK turns it off, and then resolves swift-crypto and the OpenAPI runtime over URLSession
 // (with swift-asn1, swift-http-types and swift-collections under them) and nothing else:
 //
-//     .package(url: "https://github.com/<owner>/handover.git", from: "1.0.0", traits: [])
+//     .package(url: "https://github.com/<owner>/handover.git", from: "0.9.0", traits: [])
 //
 // `scripts/check-sdk-graph.sh` builds such an app package and lists what it resolved (CI runs it).
 import PackageDescription

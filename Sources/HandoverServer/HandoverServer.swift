@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Fluent
+import HandoverProtocol
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
@@ -68,6 +69,10 @@ public final class HandoverServer: Sendable {
     }
     /// The public origin used in links.
     public var publicURL: URL { origin.url }
+
+    /// Set when the public URL is plain http (no `--public-url`): one line saying real phones
+    /// refuse its links, and what to pass.
+    public var plainHTTPNotice: String? { PublicOrigin.plainHTTPNotice(for: origin.url) }
 
     private init(application: Application, configuration: ServerConfiguration, port: Int, parts: Parts) {
         self.application = application
@@ -231,7 +236,7 @@ public final class HandoverServer: Sendable {
             application.middleware = Middlewares()
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
-            application.get("healthz") { _ in ["status": "ok"] }
+            application.get("healthz") { _ in ["status": "ok", "version": HandoverVersion.current] }
             application.get("metrics") { _ -> Response in
                 let response = Response(status: .ok, body: .init(string: metrics.render()))
                 response.headers.replaceOrAdd(name: .contentType, value: "text/plain; version=0.0.4")
@@ -242,7 +247,7 @@ public final class HandoverServer: Sendable {
                 response.headers.replaceOrAdd(name: .contentType, value: "application/yaml")
                 return response
             }
-            try application.register(collection: HomePageRoutes(sessions: sessions))
+            try application.register(collection: HomePageRoutes(sessions: sessions, origin: origin))
             try application.register(collection: AssociationFileRoutes(origin: origin, claimsEmailSignIn: claimsEmailSignIn,
                                                                         cache: associationFiles, clock: clock))
             try application.register(collection: CallbackPageRoutes(commits: api.commits))

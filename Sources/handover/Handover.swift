@@ -1,4 +1,5 @@
 import ArgumentParser
+import HandoverProtocol
 
 /// The `handover` command: the root of every subcommand.
 @main
@@ -20,6 +21,7 @@ struct Handover: AsyncParsableCommand {
               handover aasa check URL|FILE    validate an apple-app-site-association file
               handover qr TEXT                a QR code in the terminal, or --png/--svg to a file
             """,
+        version: HandoverVersion.current,
         subcommands: [ServeCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, LinkCommand.self,
                       AASACommand.self, SimulateCommand.self, BenchCommand.self, QRCommand.self]
     )

@@ -137,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             ?? configuration.dataDirectory.appendingPathComponent("handover.sqlite").path
         say("Handover is listening on \(server.baseURL.absoluteString) (public URL \(server.publicURL.absoluteString))")
         say("Database: \(storageText); ready in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
+        if let notice = server.plainHTTPNotice { say("Note: " + notice) }
         if let key = try await server.createFirstAdminKeyIfNeeded() {
             say("""
 

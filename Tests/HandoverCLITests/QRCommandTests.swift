@@ -95,3 +95,12 @@ enum ZbarImage {
         return [UInt8](try ToolProcess.run(executable, ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary", file.path]).output)
     }
 }
+
+/// `handover --version` prints the one version (issue 41).
+@Suite struct VersionCommandTests {
+    @Test func versionPrintsTheVersion() throws {
+        let result = try HandoverBinary.run(["--version"])
+        #expect(result.status == 0 && result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil,
+                "\(result.stdout) \(result.stderr)")
+    }
+}

@@ -17,7 +17,7 @@ package enum BackChannelLogoutURI {
             return "give an https URL such as https://api.example.com/oidc/backchannel-logout (http only on loopback)"
         }
         guard parts.fragment == nil else { return "a back-channel logout URI must not have a fragment (#…); Back-Channel Logout 1.0 section 2.2" }
-        if let refusal = targets.policy.checkLiteral(host) { return "\(refusal.description); give the address of a public https backend" }
+        if let refusal = targets.policy.checkLiteral(host) { return refusal.advice(for: "backend") }
         return nil
     }
 }

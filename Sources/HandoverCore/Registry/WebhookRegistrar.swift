@@ -19,7 +19,7 @@ package struct WebhookRegistrar: Sendable {
             throw DomainError.invalid("url", "give an https URL such as https://mdm.example.com/hooks/handover (http only on loopback)")
         }
         if let refusal = targets.policy.checkLiteral(host) {
-            throw DomainError.invalid("url", "\(refusal.description); give the address of a public https receiver")
+            throw DomainError.invalid("url", refusal.advice(for: "receiver"))
         }
         guard !events.isEmpty else {
             throw DomainError.invalid("events", "subscribe to at least one of \(WebhookOutbox.eventTypes.joined(separator: ", "))")

@@ -31,10 +31,21 @@ package struct WebhookTargetPolicy: Sendable {
         package var host: String
         package var address: String
         package var range: String
+        /// A loopback or private address: `--webhook-private-targets` would allow it.
+        package var isAllowable = false
         package var description: String {
             host == address
                 ? "\(address) is \(range), which webhooks may not reach"
                 : "\(host) resolves to \(address), \(range), which webhooks may not reach"
+        }
+
+        /// What to do instead, for a `peer` such as "receiver" or "backend": a public https
+        /// one, or, for an address inside the network, the switch that allows it.
+        package func advice(for peer: String) -> String {
+            isAllowable
+                ? "\(description); give the address of a public https \(peer), or, for one inside your network, start the server with "
+                    + "--webhook-private-targets (HANDOVER_WEBHOOK_PRIVATE_TARGETS=1)"
+                : "\(description); give the address of a public https \(peer)"
         }
     }
 
@@ -44,7 +55,7 @@ package struct WebhookTargetPolicy: Sendable {
         case .global: return nil
         case .loopback, .private:
             return allowsPrivate ? nil : Refusal(host: host, address: address,
-                                                 range: addressClass == .loopback ? "a loopback address" : "a private address (allow private targets with --webhook-private-targets)")
+                                                 range: addressClass == .loopback ? "a loopback address" : "a private address", isAllowable: true)
         case .forbidden(let range): return Refusal(host: host, address: address, range: range)
         }
     }

@@ -14,4 +14,12 @@ final class PublicOrigin: Sendable {
     var isSecure: Bool { url.scheme == "https" }
 
     func set(_ url: URL) { value.withLockedValue { $0 = url } }
+
+    /// What a server without `--public-url` says, at start and on its home page: its callback
+    /// links are plain http on loopback, which real phones refuse; nil for an https origin.
+    static func plainHTTPNotice(for url: URL) -> String? {
+        guard url.scheme != "https" else { return nil }
+        return "Callback links are plain http at \(url.absoluteString), which real phones refuse (universal links need https). "
+            + "Behind your TLS proxy, pass --public-url https://handover.example.com (HANDOVER_PUBLIC_URL)."
+    }
 }

@@ -1,3 +1,4 @@
+import HandoverProtocol
 import Vapor
 
 /// `GET /`: a person who opens the server's address in a browser (after `handover serve`, say)
@@ -5,6 +6,8 @@ import Vapor
 struct HomePageRoutes: RouteCollection {
     /// The server's own sessions, when on: the home page names their issuer.
     let sessions: SessionAuthority?
+    /// Where devices reach the server: a plain-http one is said to be so.
+    let origin: PublicOrigin
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(use: home)
@@ -18,14 +21,19 @@ struct HomePageRoutes: RouteCollection {
             ("/openapi.yaml", "API description", "the JSON API for launchers, IT tools and MDM, as OpenAPI 3"),
             ("/.well-known/apple-app-site-association", "Association file", "the universal links this server's apps claim"),
         ] + (issuer == nil ? [] : [("/.well-known/openid-configuration", "OpenID Connect", "discovery for your backends: keys, introspection, revocation, back-channel logout")])
+        let notice = PublicOrigin.plainHTTPNotice(for: origin.url)
         let page = HTMLPage(
             title: "Handover", heading: "Handover",
             paragraphs: ["This server signs shared phones' apps out when the phone changes hands, and shows IT that it happened for every device."],
-            extra: .element("ul") {
-                for (path, name, what) in links {
-                    HTML.element("li") { HTML.element("a", ["href": path]) { name }; ": "; what }
-                }
-            })
+            extra: .join([
+                notice.map { text in .element("p", ["id": "plain-http", "class": "error", "role": "note"]) { text } } ?? .empty,
+                .element("ul") {
+                    for (path, name, what) in links {
+                        HTML.element("li") { HTML.element("a", ["href": path]) { name }; ": "; what }
+                    }
+                },
+                .element("p", ["id": "version", "class": "note"]) { "Handover \(HandoverVersion.current)" },
+            ]))
         let response = Response(status: .ok, body: .init(string: page.html))
         response.headers.contentType = .html
         return response

@@ -112,6 +112,10 @@ struct APIErrorMiddleware: Middleware {
             status = .internalServerError
             body = Body(error: "internal_error", reason: "The server failed to handle this request; see its log.", field: nil)
         }
+        // A browser that lands on a dashboard address that does not exist gets a page, not JSON.
+        if status == .notFound, request.url.path == "/dashboard" || request.url.path.hasPrefix("/dashboard/") {
+            return DashboardNotFoundPage.response(path: request.url.path, reason: body.reason)
+        }
         let response = Response(status: status)
         try response.content.encode(body, using: JSONEncoder.api)
         if let wait = (Self.unwrapped(error) as? APIError)?.retryAfter {

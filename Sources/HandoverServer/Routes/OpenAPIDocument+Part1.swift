@@ -75,11 +75,15 @@ extension OpenAPIDocument {
                   schema:
                     type: object
                     additionalProperties: false
-                    required: [status]
+                    required: [status, version]
                     properties:
                       status:
                         type: string
                         enum: [ok]
+                      version:
+                        type: string
+                        description: The server's version (Semantic Versioning), as `handover --version` prints it.
+                        example: 0.9.0
       /metrics:
         get:
           tags: [public]
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Conflict"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-            "429":
-              $ref: "#/components/responses/RateLimited"
     """#
 }

@@ -4,6 +4,10 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "429":
+              $ref: "#/components/responses/RateLimited"
       /api/v1/devices/{deviceID}/history:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
                     $ref: "#/components/schemas/SessionGrant"
             "400":
               $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SignInRefused"
-            "404":
-              $ref: "#/components/responses/NotConfigured"
     """#
 }

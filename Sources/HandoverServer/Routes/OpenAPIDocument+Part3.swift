@@ -4,6 +4,10 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
@@ -499,10 +503,6 @@ extension OpenAPIDocument {
                   required: [token]
                   properties:
                     token:
-                      type: string
-                    token_type_hint:
-                      type: string
-                    client_id:
                       type: string
     """#
 }

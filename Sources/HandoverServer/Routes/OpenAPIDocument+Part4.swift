@@ -4,6 +4,10 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                    token_type_hint:
+                      type: string
+                    client_id:
+                      type: string
                     client_secret:
                       type: string
           responses:
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
                     $ref: "#/components/schemas/Operation"
             "400":
               $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-            "409":
-              $ref: "#/components/responses/Conflict"
     """#
 }

@@ -4,6 +4,10 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "409":
+              $ref: "#/components/responses/Conflict"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
           required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
           properties:
             id:
-              type: string
-            user:
-              type: string
-            signingKey:
     """#
 }

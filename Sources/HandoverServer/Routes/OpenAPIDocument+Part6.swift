@@ -5,6 +5,10 @@ extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
               type: string
+            user:
+              type: string
+            signingKey:
+              type: string
               description: base64url of the x9.63 P-256 public key.
             agreementKey:
               type: string
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
               format: date-time
         Device:
           type: object
-          additionalProperties: false
-          required: [id, name, status, createdAt]
-          properties:
-            id:
     """#
 }

@@ -1,0 +1,54 @@
+import Foundation
+import HandoverProtocol
+import HandoverServer
+import Testing
+
+/// What a hospital's IT engineer meets first (issue 41): the version on `/healthz` and the home
+/// page, a server without `--public-url` saying its links are plain http, refusals that name the
+/// switch that would allow an internal address, and a page (not JSON) for a dashboard address
+/// that leads nowhere.
+@Suite(.serialized, .timeLimit(.minutes(2)), .stopsTestServers) struct ReadyToRunTests {
+    @Test func healthAndTheHomePageShowTheVersionAndAPlainHTTPServerSaysSo() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let health = try await test.request(.GET, "/healthz")
+            #expect(health.json["status"] as? String == "ok" && health.json["version"] as? String == HandoverVersion.current, "\(health.text)")
+            let home = try await test.request(.GET, "/")
+            #expect(home.text.contains("Handover \(HandoverVersion.current)"), "\(home.text)")
+            #expect(home.text.contains("id=\"plain-http\"") && home.text.contains("real phones refuse") && home.text.contains("--public-url"),
+                    "\(home.text)")
+            #expect(test.server.plainHTTPNotice?.contains("--public-url https://") == true)
+        }
+        try await TestServer.with(.sqlite, configure: { $0.publicURL = URL(string: "https://handover.example.com") }) { test in
+            let home = try await test.request(.GET, "/")
+            #expect(!home.text.contains("plain-http") && test.server.plainHTTPNotice == nil, "an https public URL says nothing")
+        }
+    }
+
+    @Test func aPrivateAddressIsRefusedNamingTheSwitchThatAllowsIt() async throws {
+        try await TestServer.with(.sqlite, configure: { $0.allowsLoopbackWebhooks = false; $0.allowsPrivateWebhookTargets = false }) { test in
+            let hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": "https://10.20.30.40/hooks", "events": ["run.failed"]],
+                                              key: test.adminKey)
+            #expect(hook.status == 422 && hook.text.contains("--webhook-private-targets") && hook.text.contains("HANDOVER_WEBHOOK_PRIVATE_TARGETS=1"),
+                    "\(hook.text)")
+            let metadata = try await test.request(.POST, "/api/v1/webhooks", json: ["url": "https://169.254.169.254/latest", "events": ["run.failed"]],
+                                                  key: test.adminKey)
+            #expect(metadata.status == 422 && !metadata.text.contains("--webhook-private-targets"), "no switch allows link-local: \(metadata.text)")
+        }
+    }
+
+    @Test func aDashboardAddressThatLeadsNowhereIsAPage() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let browser = DashboardBrowser(test)
+            _ = try await browser.signIn(key: test.adminKey)
+            let unknown = try await browser.get("/dashboard/no-such-page")
+            #expect(unknown.text.contains("Go to the overview"), "a route that does not exist: \(unknown.text.prefix(300))")
+            for path in ["/dashboard/no-such-page", "/dashboard/devices/\(UUID().uuidString.lowercased())", "/dashboard/runs/not-a-run"] {
+                let page = try await browser.get(path)
+                #expect(page.status == 404 && page.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true
+                        && page.text.contains("Not found"), "\(path): \(page.status) \(page.text.prefix(300))")
+            }
+            let api = try await test.request(.GET, "/api/v1/devices/\(UUID().uuidString.lowercased())", key: test.adminKey)
+            #expect(api.status == 404 && api.json["error"] as? String == "not_found", "the API keeps its JSON: \(api.text)")
+        }
+    }
+}
