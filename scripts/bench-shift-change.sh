@@ -15,6 +15,7 @@
 #   BENCH_ONLY=sqlite|postgres scripts/bench-shift-change.sh
 #   BENCH_DASHBOARDS=0 scripts/bench-shift-change.sh                     # no live dashboards (50 by default)
 #   BENCH_CHECK_OUT=0 scripts/bench-shift-change.sh                      # no check-outs (the baseline)
+#   BENCH_CHECK_OUT=window scripts/bench-shift-change.sh                 # each phone checked out right before its run
 #   HANDOVER_BIN=/path/to/handover scripts/bench-shift-change.sh        # that binary (no build)
 #
 # Builds `handover` in release mode into .build-release unless HANDOVER_BIN is given. Exits 1
@@ -33,6 +34,7 @@ dashboards=${BENCH_DASHBOARDS:-50}
 only=${BENCH_ONLY:-all}
 check_out=()
 [ "${BENCH_CHECK_OUT:-1}" = 0 ] && check_out=(--no-check-out)
+[ "${BENCH_CHECK_OUT:-1}" = window ] && check_out=(--check-out-in-window)
 out=${BENCH_OUT:-$root/.ci/artifacts}
 mkdir -p "$out"
 # Only the cluster this script started is stopped (CI exports its own HANDOVER_PG_DATA).

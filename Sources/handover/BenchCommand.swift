@@ -28,9 +28,11 @@ struct ShiftChangeCommand: AsyncParsableCommand {
             callbacks are reported twice and must be refused (409). Afterwards every run is read \
             back: a callback acknowledged but not recorded is lost.
 
-            Check-outs: right before its run, each launcher checks its phone out by badge \
-            (POST /api/v1/devices/{id}/custody with the device's key and {"badge": "B-<stamp>-00042"}), \
-            so that the run checks the custody in. The servers the bench starts look badges up at \
+            Check-outs: before the hand-over window, as the previous shift's people took their \
+            phones hours before, every phone is checked out by badge, 16 docks at once (POST \
+            /api/v1/devices/{id}/custody with the device's key and {"badge": "B-<stamp>-00042"}), \
+            timed; the storm's runs check the custodies in. With --check-out-in-window each \
+            launcher checks its phone out right before its run instead, inside the window. The servers the bench starts look badges up at \
             a badge directory it runs on loopback (--badge-lookup-url http://127.0.0.1:<port>/badges), \
             which names a person of its own for each phone (nurse-<stamp>-00042@bench.example): a \
             person holds one device at a time. A refused check-out is counted and the hand-over \
@@ -117,6 +119,10 @@ struct ShiftChangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the figures as JSON to this file.", valueName: "file"))
     var json: String?
 
+    @Flag(name: .customLong("check-out-in-window"),
+          help: "Check each phone out right before its run, inside the window, rather than all of them before it.")
+    var checkOutInWindow = false
+
     @Flag(name: .customLong("no-check-out"),
           help: "Hand over without checking each phone out by badge first (the baseline; always so with --server).")
     var noCheckOut = false
@@ -181,7 +187,7 @@ struct ShiftChangeCommand: AsyncParsableCommand {
     private func play(checksOut: Bool, badgeLookup: URL?) async throws {
         let plan = ShiftChangePlan(devices: devices, apps: apps, windowSeconds: window, stallRate: stallRate, failureRate: failureRate,
                                    deadlineSeconds: deadline, connections: connections, seed: seed,
-                                   dashboards: dashboards, pageSamples: pageSamples, checksOut: checksOut)
+                                   dashboards: dashboards, pageSamples: pageSamples, checksOut: checksOut, checkOutInWindow: checkOutInWindow)
         let started = try startServers(badgeLookup: badgeLookup)
         defer { for server in started.processes { server.stop() } }
         let name = started.processes.isEmpty ? "external" : database == nil ? "sqlite" : "postgres"

@@ -29,7 +29,9 @@ struct ShiftChangeReport {
             "  latency    callback \(f.callbacks.latency.text); \(count(Int(f.callbacks.perSecond))) recorded/s",
             "             run start \(f.runStartLatency.text)",
         ]
-        if let checkOuts = f.checkOuts { lines.append("             check-out \(checkOuts.latency.text)") }
+        if let checkOuts = f.checkOuts {
+            lines.append("             check-out \(checkOuts.latency.text) (\(f.plan.checkOutInWindow ? "in the window, before each run" : "before the window, 16 at once"))")
+        }
         lines.append("  deadlines  \(count(f.deadlines.fired)) fired, late by \(f.deadlines.lateness.text) as the launchers saw it (an upper bound);"
             + " \(count(f.deadlines.missed)) missed")
         if let record = f.deadlines.serverRecord {

@@ -116,9 +116,21 @@ public struct ShiftChangeBench: Sendable {
             }
             // Phone 42's badge names a person of its own (`nurse-<stamp>-00042@bench.example`).
             let badge = plan.checksOut ? BadgeDirectory.badge(stamp: fleet.stamp, number: index + 1) : nil
-            return ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
-                                       key: device.key, badge: badge, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds), parts: parts.map { ($0.0, $0.1, $0.2, $0.3) },
-                                       http: http, tally: tally)
+            var launcher = ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
+                                               key: device.key, badge: badge, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds),
+                                               parts: parts.map { ($0.0, $0.1, $0.2, $0.3) }, http: http, tally: tally)
+            launcher.checkOutInWindow = plan.checkOutInWindow
+            return launcher
+        }
+        // The custodies read back afterwards are those checked out from here on.
+        let startedAt = Date()
+        if plan.checksOut, !plan.checkOutInWindow {
+            progress("  the previous shift: \(launchers.count) phones checked out by badge, 16 docks at once…")
+            let began = ContinuousClock.now
+            await Self.checkOut(launchers, tally: tally)
+            let took = began.duration(to: .now)
+            progress(String(format: "  %d checked out in %.1f s", tally.read(\.checkOutsDone),
+                            Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))
         }
         let probe = DashboardProbe(origin: origin(0), adminKey: adminKey)
         let browser = BenchHTTP(connections: plan.dashboards + 2)
@@ -136,7 +148,6 @@ public struct ShiftChangeBench: Sendable {
             watch = probe.watch(plan.dashboards, client: browser.client, cookie: dashboardCookie)
         }
         let recordBefore = await deadlineRecord(http)
-        let startedAt = Date()
         let start = ContinuousClock.now
         let total = launchers.count
         let checksOut = plan.checksOut
@@ -218,6 +229,25 @@ public struct ShiftChangeBench: Sendable {
         } catch {
             await browser.shutdown()
             throw error
+        }
+    }
+
+    /// Checks every launcher's phone out, 16 at a time (docks at a ward's entrance), keeping each
+    /// custody for the run that will check it in.
+    static func checkOut(_ launchers: [ShiftChangeLauncher], tally: StormTally) async {
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                guard next < launchers.count else { return }
+                let launcher = launchers[next]
+                next += 1
+                group.addTask {
+                    guard let checkedOut = await launcher.checkOut() else { return }
+                    tally.update { $0.checkedOutBefore[checkedOut.device] = checkedOut }
+                }
+            }
+            for _ in 0..<16 { add() }
+            for await _ in group { add() }
         }
     }
 

@@ -12,8 +12,11 @@ struct ShiftChangeLauncher: Sendable {
     var baseIndex: Int
     var deviceID: UUID
     var key: String
-    /// The badge it checks the phone out with right before its run; nil: no check-out.
+    /// The badge it checks the phone out with; nil: no check-out.
     var badge: String?
+    /// Whether it checks the phone out right before its run; otherwise the bench checked it out
+    /// before the window (``StormTally/Counts/checkedOutBefore``).
+    var checkOutInWindow = false
     /// The run's body: the storm's apps by id (a server may have other target apps too).
     var runBody: Data
     var arrival: Duration
@@ -28,7 +31,7 @@ struct ShiftChangeLauncher: Sendable {
     func play(start: ContinuousClock.Instant) async {
         try? await Task.sleep(until: start + arrival, clock: .continuous)
         // The hand-over happens whether or not the check-out was refused.
-        let checkedOut = await checkOut()
+        let checkedOut = checkOutInWindow ? await checkOut() : tally.read { $0.checkedOutBefore[deviceID] }
         let answer: BenchHTTP.Answer
         let sent = ContinuousClock.now
         do {
@@ -84,7 +87,7 @@ struct ShiftChangeLauncher: Sendable {
 
     /// Checks the phone out to the person its badge names (`POST …/custody` with the device's
     /// key), timing it; the phone to verify after the storm when the server checked it out.
-    private func checkOut() async -> StormTally.CheckedOut? {
+    func checkOut() async -> StormTally.CheckedOut? {
         guard let badge else { return nil }
         let answer: BenchHTTP.Answer
         do {

@@ -30,14 +30,20 @@ public struct ShiftChangePlan: Sendable, Codable {
     public var dashboards: Int = 0
     /// Loads of each dashboard page timed after the storm, with the whole fleet in the database.
     public var pageSamples: Int = 40
-    /// Whether each launcher checks its phone out to a person, by badge, right before its run
-    /// (the servers need the bench's ``BadgeDirectory`` as their badge lookup).
+    /// Whether each phone is checked out to a person, by badge, before its hand-over (the servers
+    /// need the bench's ``BadgeDirectory`` as their badge lookup).
     public var checksOut: Bool = true
+    /// When: false (the default), every phone is checked out before the hand-over window, as the
+    /// previous shift's people took their phones hours before (16 docks at once, timed); true,
+    /// each launcher checks its phone out right before its run, inside the window, as if taking
+    /// and handing over were one step.
+    public var checkOutInWindow: Bool = false
 
     public init(devices: Int, apps: Int, windowSeconds: Double = 60, stallRate: Double = 0.05, failureRate: Double = 0.01,
                 browserShare: Double = 0.2, duplicateRate: Double = 0.01, deadlineSeconds: Int = 5,
                 appTimeMilliseconds: ClosedRange<Int> = 50...300, connections: Int = 64, seed: UInt64 = 2026,
-                dashboards: Int = 0, pageSamples: Int = 40, checksOut: Bool = true) {
+                dashboards: Int = 0, pageSamples: Int = 40, checksOut: Bool = true, checkOutInWindow: Bool = false) {
+        self.checkOutInWindow = checkOutInWindow
         self.devices = devices
         self.apps = apps
         self.windowSeconds = windowSeconds

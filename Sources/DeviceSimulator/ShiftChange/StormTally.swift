@@ -35,6 +35,8 @@ final class StormTally: Sendable {
         /// Each answered check-out's round trip.
         var checkOutMilliseconds: [Double] = []
         var checkedOut: [CheckedOut] = []
+        /// The phones checked out before the window, by device: each run started takes its own.
+        var checkedOutBefore: [UUID: CheckedOut] = [:]
         var firstCallback: ContinuousClock.Instant?
         var lastCallback: ContinuousClock.Instant?
         var callbackMilliseconds: [Double] = []
