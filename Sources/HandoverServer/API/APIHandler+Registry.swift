@@ -61,7 +61,13 @@ extension APIHandler {
     }
 
     func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
-        let devices = try await Device.query(on: try CurrentRequest.request.db).sort(\.$createdAt).all()
+        var query = Device.query(on: try CurrentRequest.request.readDB)
+        if let status = input.query.status {
+            guard let wanted = DeviceStatus(rawValue: status.rawValue) else { throw APIError.invalid("status", "'\(status.rawValue)' is not a status") }
+            query = query.filter(\.$status == wanted)
+        }
+        if let site = input.query.site { query = query.filter(\.$site == site) }
+        let devices = try await query.sort(\.$createdAt).all()
         return .ok(.init(body: .json(try devices.map(DeviceView.init))))
     }
 

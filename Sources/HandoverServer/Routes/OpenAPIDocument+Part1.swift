@@ -389,7 +389,21 @@ extension OpenAPIDocument {
           tags: [registry]
           operationId: listDevices
           x-handover-role: viewer
-          summary: Every device, oldest first. Any role (viewer or above).
+          summary: Every device, oldest first, or those in one status or site. Any role (viewer or above).
+          parameters:
+            - name: status
+              in: query
+              description: Only the devices in this status.
+              schema:
+                type: string
+                enum: [in_service, out_of_service, handing_over, overdue]
+            - name: site
+              in: query
+              description: Only the devices of this site (as the registry names it).
+              schema:
+                type: string
+                minLength: 1
+                maxLength: 100
           responses:
             "200":
               description: The devices.
@@ -490,19 +504,5 @@ extension OpenAPIDocument {
               description: The device, in service.
               content:
                 application/json:
-                  schema:
-                    $ref: "#/components/schemas/Device"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
     """#
 }

@@ -4,6 +4,20 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+                  schema:
+                    $ref: "#/components/schemas/Device"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
             "422":
               $ref: "#/components/responses/Unprocessable"
             "429":
@@ -490,19 +504,5 @@ extension OpenAPIDocument {
             not set up on this server.
           security: []
           requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/AppleSignInInput"
-          responses:
-            "200":
-              description: A new session.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/SessionGrant"
-            "400":
-              $ref: "#/components/responses/BadRequest"
     """#
 }

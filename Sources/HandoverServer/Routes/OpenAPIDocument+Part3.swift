@@ -4,6 +4,20 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/AppleSignInInput"
+          responses:
+            "200":
+              description: A new session.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/SignInRefused"
             "404":
@@ -490,19 +504,5 @@ extension OpenAPIDocument {
           summary: Token introspection (RFC 7662) for a registered backend.
           description: |
             Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and
-            `client_secret` in the form. Reads the session on every call, so a revoked token answers
-            `{"active": false}` at once. An app's backend sees only its app's tokens.
-          security:
-            - clientBasic: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  required: [token]
-                  properties:
-                    token:
-                      type: string
     """#
 }

@@ -4,6 +4,20 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+            `client_secret` in the form. Reads the session on every call, so a revoked token answers
+            `{"active": false}` at once. An app's backend sees only its app's tokens.
+          security:
+            - clientBasic: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  required: [token]
+                  properties:
+                    token:
+                      type: string
                     token_type_hint:
                       type: string
                     client_id:
@@ -490,19 +504,5 @@ extension OpenAPIDocument {
                     dispatcher:
                       type: string
                       enum: [link, qr, x-callback-link]
-                      description: "`link` when absent."
-                    expiresIn:
-                      type: integer
-                      minimum: 1
-                      maximum: 600
-          responses:
-            "201":
-              description: The registration operation, with its link.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
     """#
 }

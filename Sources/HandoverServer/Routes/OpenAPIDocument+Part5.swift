@@ -4,6 +4,20 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                      description: "`link` when absent."
+                    expiresIn:
+                      type: integer
+                      minimum: 1
+                      maximum: 600
+          responses:
+            "201":
+              description: The registration operation, with its link.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/SessionUnauthorized"
             "409":
@@ -490,19 +504,5 @@ extension OpenAPIDocument {
               type: array
               maxItems: 200
               description: Host names, or `*.suffix` for any subdomain.
-              items:
-                type: string
-            schemes:
-              type: array
-              maxItems: 50
-              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
-              items:
-                type: string
-        EnrolledDevice:
-          type: object
-          additionalProperties: false
-          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
-          properties:
-            id:
     """#
 }

@@ -4,6 +4,20 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+              items:
+                type: string
+            schemes:
+              type: array
+              maxItems: 50
+              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
+              items:
+                type: string
+        EnrolledDevice:
+          type: object
+          additionalProperties: false
+          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
+          properties:
+            id:
               type: string
             user:
               type: string
@@ -490,19 +504,5 @@ extension OpenAPIDocument {
               format: uuid
             createdAt:
               type: string
-              format: date-time
-            lastUsedAt:
-              type: string
-              format: date-time
-              description: When it was last used, to the minute; absent when never.
-            expiresAt:
-              type: string
-              format: date-time
-              description: When it stops working, when it was made with an expiry.
-            revokedAt:
-              type: string
-              format: date-time
-        Device:
-          type: object
     """#
 }

@@ -2,8 +2,22 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3001–3291 of the YAML.
+    /// Lines 3001–3305 of the YAML.
     static let part7 = #"""
+              format: date-time
+            lastUsedAt:
+              type: string
+              format: date-time
+              description: When it was last used, to the minute; absent when never.
+            expiresAt:
+              type: string
+              format: date-time
+              description: When it stops working, when it was made with an expiry.
+            revokedAt:
+              type: string
+              format: date-time
+        Device:
+          type: object
           additionalProperties: false
           required: [id, name, status, createdAt]
           properties:

@@ -1167,7 +1167,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Every device, oldest first. Any role (viewer or above).
+    /// Every device, oldest first, or those in one status or site. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
@@ -1185,8 +1185,27 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.listDevices($0)
             },
             deserializer: { request, requestBody, metadata in
+                let query: Operations.ListDevices.Input.Query = .init(
+                    status: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "status",
+                        as: Operations.ListDevices.Input.Query.StatusPayload.self
+                    ),
+                    site: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "site",
+                        as: Swift.String.self
+                    )
+                )
                 let headers: Operations.ListDevices.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
-                return Operations.ListDevices.Input(headers: headers)
+                return Operations.ListDevices.Input(
+                    query: query,
+                    headers: headers
+                )
             },
             serializer: { output, request in
                 switch output {

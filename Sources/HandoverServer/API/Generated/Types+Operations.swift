@@ -1263,13 +1263,44 @@ internal enum Operations {
             }
         }
     }
-    /// Every device, oldest first. Any role (viewer or above).
+    /// Every device, oldest first, or those in one status or site. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
     internal enum ListDevices {
         internal static let id: Swift.String = "listDevices"
         internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/status`.
+                internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case inService = "in_service"
+                    case outOfService = "out_of_service"
+                    case handingOver = "handing_over"
+                    case overdue = "overdue"
+                }
+                /// Only the devices in this status.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/status`.
+                internal var status: Operations.ListDevices.Input.Query.StatusPayload?
+                /// Only the devices of this site (as the registry names it).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/site`.
+                internal var site: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - status: Only the devices in this status.
+                ///   - site: Only the devices of this site (as the registry names it).
+                internal init(
+                    status: Operations.ListDevices.Input.Query.StatusPayload? = nil,
+                    site: Swift.String? = nil
+                ) {
+                    self.status = status
+                    self.site = site
+                }
+            }
+            internal var query: Operations.ListDevices.Input.Query
             /// - Remark: Generated from `#/paths/api/v1/devices/GET/header`.
             internal struct Headers: Sendable, Hashable {
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListDevices.AcceptableContentType>]
@@ -1285,8 +1316,13 @@ internal enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            internal init(headers: Operations.ListDevices.Input.Headers = .init()) {
+            internal init(
+                query: Operations.ListDevices.Input.Query = .init(),
+                headers: Operations.ListDevices.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }

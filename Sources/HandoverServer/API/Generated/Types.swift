@@ -38,7 +38,7 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/apps/{appID}`.
     /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)`.
     func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output
-    /// Every device, oldest first. Any role (viewer or above).
+    /// Every device, oldest first, or those in one status or site. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
@@ -298,12 +298,18 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Every device, oldest first. Any role (viewer or above).
+    /// Every device, oldest first, or those in one status or site. Any role (viewer or above).
     ///
     /// - Remark: HTTP `GET /api/v1/devices`.
     /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)`.
-    internal func listDevices(headers: Operations.ListDevices.Input.Headers = .init()) async throws -> Operations.ListDevices.Output {
-        try await listDevices(Operations.ListDevices.Input(headers: headers))
+    internal func listDevices(
+        query: Operations.ListDevices.Input.Query = .init(),
+        headers: Operations.ListDevices.Input.Headers = .init()
+    ) async throws -> Operations.ListDevices.Output {
+        try await listDevices(Operations.ListDevices.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Register a device and make its API key (device scope, shown once). Operator role or above.
     ///
