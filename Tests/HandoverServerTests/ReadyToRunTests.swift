@@ -51,4 +51,26 @@ import Testing
             #expect(api.status == 404 && api.json["error"] as? String == "not_found", "the API keeps its JSON: \(api.text)")
         }
     }
+
+    /// Before: `GET /api/v1/devices?status=overdue` listed every device, the filter ignored.
+    @Test func theDeviceListIsFilteredAndAnUnknownQueryParameterIsRefused() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let icu = try await test.registerDevice("icu-phone-1")
+            _ = try await test.registerDevice("ward-7-phone-1")
+            #expect(try await test.request(.PATCH, "/api/v1/devices/\(icu.id)", json: ["site": "ICU"], key: test.adminKey).status == 200)
+            let bySite = try await test.request(.GET, "/api/v1/devices?site=ICU", key: test.adminKey)
+            #expect(bySite.array.map { $0["name"] as? String } == ["icu-phone-1"], "\(bySite.text)")
+            let overdue = try await test.request(.GET, "/api/v1/devices?status=overdue", key: test.adminKey)
+            #expect(overdue.status == 200 && overdue.array.isEmpty, "\(overdue.text)")
+            let inService = try await test.request(.GET, "/api/v1/devices?status=in_service", key: test.adminKey)
+            #expect(inService.array.count == 2)
+            let unknown = try await test.request(.GET, "/api/v1/devices?state=overdue", key: test.adminKey)
+            #expect(unknown.status == 400 && unknown.json["error"] as? String == "unknown_query_parameter"
+                    && unknown.text.contains("'state'") && unknown.text.contains("it takes site, status"), "\(unknown.text)")
+            let none = try await test.request(.GET, "/api/v1/apps?page=2", key: test.adminKey)
+            #expect(none.status == 400 && none.text.contains("takes no query parameters"), "\(none.text)")
+            let badStatus = try await test.request(.GET, "/api/v1/devices?status=lost", key: test.adminKey)
+            #expect(badStatus.status == 400, "\(badStatus.text)")
+        }
+    }
 }
