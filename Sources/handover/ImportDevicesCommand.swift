@@ -20,7 +20,10 @@ struct ImportDevicesCommand: AsyncParsableCommand {
             Every row is checked first. A row with a bad value (control characters, a malformed \
             serial number), a serial number already in the file or the registry, or more or fewer \
             fields than the header is refused, with its line and why. A header with an unknown \
-            column, a file over 5 MB or one that is not UTF-8 CSV is refused whole.
+            column, a file over 5 MB or one that is not UTF-8 CSV is refused whole. A device export \
+            from Jamf Pro (Display Name, Serial Number, Management ID, Site) or Microsoft Intune \
+            (Device name, Serial number, Device ID) is read as it comes: the columns it uses are \
+            named, the others left out.
 
             By default the good rows go in batches of --batch-size (250), each its own \
             transaction, with a short pause between them, so a running server's own writes (on \
@@ -127,6 +130,10 @@ struct ImportDevicesCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(shown), as: UTF8.self))
         } else {
+            if let export = report.export {
+                let leftOut = report.ignoredColumns.joined(separator: ", ")
+                print("Read as a \(export) device export" + (leftOut.isEmpty ? "." : "; its columns left out: \(leftOut)."))
+            }
             let verb = dryRun ? "would be imported" : "imported"
             print("\(report.imported.count) device\(report.imported.count == 1 ? "" : "s") \(verb); \(report.refused.count) row\(report.refused.count == 1 ? "" : "s") refused.")
             for refusal in report.refused { print("  refused \(refusal)") }

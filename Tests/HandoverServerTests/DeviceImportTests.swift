@@ -109,6 +109,32 @@ struct DeviceImportTests {
         }
     }
 
+    /// Before: a device export from Jamf Pro was refused whole for its header ("column 1 of the
+    /// header, 'Display Name', is not a column here"). Now an MDM's export is read as it comes.
+    @Test func aJamfProOrIntuneDeviceExportIsReadAsItComes() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let jamf = """
+                Display Name,Serial Number,UDID,Model,Management ID,Site,Last Inventory Update
+                ICU phone 1,C02JAMF00001,00008030-001A,iPhone 13,0a7e5c3c-1111-4f0b-9a51-6d7b9f1d2c01,ICU,2026-11-26 07:00:00
+                Ward 7 phone 1,C02JAMF00002,00008030-001B,iPhone 13,0a7e5c3c-2222-4f0b-9a51-6d7b9f1d2c02,,2026-11-26 07:00:00
+                """
+            let fromJamf = try await HandoverServer.importDevices(csv: Data(jamf.utf8), dryRun: false, on: test.server.application.db, now: Date())
+            #expect(fromJamf.export == "Jamf Pro" && fromJamf.ignoredColumns == ["UDID", "Model", "Last Inventory Update"], "\(fromJamf.ignoredColumns)")
+            #expect(fromJamf.imported.map(\.name) == ["ICU phone 1", "Ward 7 phone 1"] && fromJamf.refused.isEmpty, "\(fromJamf.refused)")
+            #expect(fromJamf.imported.first?.mdmDeviceID == "0a7e5c3c-1111-4f0b-9a51-6d7b9f1d2c01" && fromJamf.imported.first?.serialNumber == "C02JAMF00001")
+            let intune = """
+                Device ID,Device name,Managed by,Ownership,Compliance,OS,OS version,Last check-in,Primary user UPN,Serial number,Model
+                4b5c6d7e-0000-4aaa-8bbb-1234567890ab,ED-PHONE-3,Intune,Corporate,Compliant,iOS/iPadOS,18.1,2026-11-26 06:58,,C02INTUNE003,iPhone 15
+                """
+            let fromIntune = try await HandoverServer.importDevices(csv: Data(intune.utf8), dryRun: false, on: test.server.application.db, now: Date())
+            #expect(fromIntune.export == "Microsoft Intune" && fromIntune.imported.first?.mdmDeviceID == "4b5c6d7e-0000-4aaa-8bbb-1234567890ab"
+                    && fromIntune.imported.first?.name == "ED-PHONE-3" && fromIntune.imported.first?.serialNumber == "C02INTUNE003", "\(fromIntune)")
+            #expect(fromIntune.ignoredColumns.contains("Primary user UPN") && !fromIntune.ignoredColumns.contains("Device ID"))
+            let sites = try await test.request(.GET, "/api/v1/devices?site=ICU", key: test.adminKey).array
+            #expect(sites.map { $0["name"] as? String } == ["ICU phone 1"])
+        }
+    }
+
     @Test func aFileThatIsNotSuchATableIsRefusedWhole() async throws {
         try await TestServer.with(.sqlite) { test in
             let cases: [(Data, String)] = [

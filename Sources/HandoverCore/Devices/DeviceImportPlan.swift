@@ -8,6 +8,18 @@ import Foundation
 /// with another column refuses the whole file, as the import cannot know what it meant; a row
 /// with more or fewer fields than the header, a bad value, or a serial number already in the
 /// file or the registry is refused alone, and the others go ahead.
+///
+/// A device export from an MDM is read as it comes (``Export``), its other columns listed in
+/// ``ignoredColumns`` and left out:
+/// - Jamf Pro's mobile device inventory export (Inventory > Search Mobile Devices > Export, CSV):
+///   `Display Name` (or `Mobile Device Name`), `Serial Number`, `Management ID` (the id Jamf Pro's
+///   MDM commands address), `Site`; recognised by `Display Name`, `Mobile Device Name`,
+///   `Management ID` or `UDID`.
+/// - Microsoft Intune's device list export (Devices > All devices > Export; the `Devices` report
+///   of Graph's `deviceManagement/reports/exportJobs`,
+///   https://learn.microsoft.com/mem/intune/fundamentals/reports-export-graph-available-reports):
+///   `Device name`, `Serial number`, `Device ID` (the managedDevice id Graph's actions address);
+///   recognised by `Device ID` with `Device name`, `Managed by` or `Primary user UPN`.
 package struct DeviceImportPlan: Sendable, Equatable {
     /// The largest file read: 5 MB (about 50,000 devices).
     package static let byteLimit = 5 * 1024 * 1024
@@ -60,8 +72,18 @@ package struct DeviceImportPlan: Sendable, Equatable {
         }
     }
 
+    /// An MDM's device export, read as it comes.
+    package enum Export: String, Sendable, Equatable {
+        case jamfPro = "Jamf Pro"
+        case intune = "Microsoft Intune"
+    }
+
     package var accepted: [Row]
     package var refused: [Refusal]
+    /// The MDM whose export the file is, when its header says so.
+    package var export: Export?
+    /// A vendor export's columns that the import does not use, as the header names them.
+    package var ignoredColumns: [String] = []
 
     private enum Column: String {
         case name, serialNumber, mdmDeviceID, site
@@ -79,21 +101,46 @@ package struct DeviceImportPlan: Sendable, Equatable {
             throw .notCSV(error.description)
         }
         guard let header = table.records.first else { throw .empty }
-        var columns: [Column] = []
+        let keys = header.fields.map { $0.lowercased().filter { !" _-".contains($0) }.trimmingCharacters(in: .whitespaces) }
+        let export: Export? = if !Set(keys).isDisjoint(with: ["displayname", "mobiledevicename", "managementid", "udid"]) {
+            .jamfPro
+        } else if keys.contains("deviceid"), !Set(keys).isDisjoint(with: ["devicename", "managedby", "primaryuserupn"]) {
+            .intune
+        } else {
+            nil
+        }
+        // Column positions: nil for a vendor export's column the import does not use.
+        var columns: [Column?] = []
+        var ignored: [String] = []
         for (index, raw) in header.fields.enumerated() {
-            let key = raw.lowercased().filter { !" _-".contains($0) }.trimmingCharacters(in: .whitespaces)
-            let column: Column? = switch key {
+            let column: Column? = switch keys[index] {
             case "name", "devicename": .name
+            case "displayname", "mobiledevicename" where export == .jamfPro: .name
             case "serialnumber", "serial": .serialNumber
             case "mdmdeviceid", "mdmid": .mdmDeviceID
+            case "managementid" where export == .jamfPro: .mdmDeviceID
+            case "deviceid" where export == .intune: .mdmDeviceID
             case "site", "ward": .site
             default: nil
             }
-            guard let column else { throw .unknownColumn(raw, position: index + 1) }
+            guard let column else {
+                guard export != nil else { throw .unknownColumn(raw, position: index + 1) }
+                ignored.append(raw)
+                columns.append(nil)
+                continue
+            }
+            // A Jamf Pro export may carry both names: the first is used.
+            if columns.contains(column), export == .jamfPro, column == .name {
+                ignored.append(raw)
+                columns.append(nil)
+                continue
+            }
             guard !columns.contains(column) else { throw .repeatedColumn(column.rawValue) }
             columns.append(column)
         }
         guard columns.contains(.name) else { throw .missingNameColumn }
+        self.export = export
+        self.ignoredColumns = ignored
         let rows = table.records.dropFirst()
         guard rows.count <= Self.rowLimit else { throw .tooManyRows(rows.count) }
 
@@ -103,11 +150,13 @@ package struct DeviceImportPlan: Sendable, Equatable {
         for record in rows {
             guard record.fields.count == columns.count else {
                 refused.append(Refusal(line: record.line, column: nil,
-                                       reason: "\(record.fields.count) fields, but the header names \(columns.count) (\(columns.map(\.rawValue).joined(separator: ", "))); a field with a comma goes in double quotes"))
+                                       reason: "\(record.fields.count) fields, but the header names \(columns.count) (\((export == nil ? columns.compactMap { $0?.rawValue } : header.fields).joined(separator: ", "))); a field with a comma goes in double quotes"))
                 continue
             }
             var values: [Column: String] = [:]
-            for (column, value) in zip(columns, record.fields) { values[column] = value.trimmingCharacters(in: .whitespaces) }
+            for (column, value) in zip(columns, record.fields) {
+                if let column { values[column] = value.trimmingCharacters(in: .whitespaces) }
+            }
             if let problem = DeviceIdentifiers.problem(name: values[.name] ?? "") {
                 refused.append(Refusal(line: record.line, column: "name", reason: problem))
                 continue

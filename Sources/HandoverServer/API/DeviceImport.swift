@@ -29,6 +29,10 @@ public struct DeviceImportReport: Sendable, Codable {
     public var refused: [Refused]
     /// Whether nothing was written (`--dry-run`).
     public var dryRun: Bool
+    /// The MDM whose device export the file is (`Jamf Pro`, `Microsoft Intune`), when its header says so.
+    public var export: String?
+    /// That export's columns the import does not use, left out.
+    public var ignoredColumns: [String] = []
 
     /// The imported devices and their keys as CSV (RFC 4180): `line,name,serialNumber,deviceID,key`,
     /// each field that a spreadsheet would run as a formula neutralised (``CSVWriter``).
@@ -112,11 +116,14 @@ extension HandoverServer {
             throw DeviceImportFileError(description: error.description)
         }
         let refused = plan.refused.map { DeviceImportReport.Refused(line: $0.line, column: $0.column, reason: $0.reason) }
+        func report(_ imported: [DeviceImportReport.Imported], refused: [DeviceImportReport.Refused], dryRun: Bool) -> DeviceImportReport {
+            DeviceImportReport(imported: imported, refused: refused, dryRun: dryRun, export: plan.export?.rawValue, ignoredColumns: plan.ignoredColumns)
+        }
         if dryRun {
             let imported = plan.accepted.map {
                 DeviceImportReport.Imported(line: $0.line, id: UUID(), name: $0.name, serialNumber: $0.serialNumber, mdmDeviceID: $0.mdmDeviceID, key: nil)
             }
-            return DeviceImportReport(imported: imported, refused: refused, dryRun: true)
+            return report(imported, refused: refused, dryRun: true)
         }
         let total = plan.accepted.count
         let size = max(1, batchSize)
@@ -131,9 +138,9 @@ extension HandoverServer {
                     }
                     return imported
                 }
-                return DeviceImportReport(imported: imported, refused: refused, dryRun: false)
+                return report(imported, refused: refused, dryRun: false)
             } catch {
-                throw DeviceImportInterrupted(report: DeviceImportReport(imported: [], refused: refused, dryRun: false), cause: error)
+                throw DeviceImportInterrupted(report: report([], refused: refused, dryRun: false), cause: error)
             }
         }
         var imported: [DeviceImportReport.Imported] = []
@@ -143,10 +150,10 @@ extension HandoverServer {
                 imported += try await database.transaction { db in try await insert(batch, on: db, now: now) }
                 try await progress(imported.count, total)
             } catch {
-                throw DeviceImportInterrupted(report: DeviceImportReport(imported: imported, refused: refused, dryRun: false), cause: error)
+                throw DeviceImportInterrupted(report: report(imported, refused: refused, dryRun: false), cause: error)
             }
         }
-        return DeviceImportReport(imported: imported, refused: refused, dryRun: false)
+        return report(imported, refused: refused, dryRun: false)
     }
 
     /// Registers `rows` and their keys in the caller's transaction.
