@@ -29,7 +29,7 @@ struct DemoCommand: AsyncParsableCommand {
                  the 20 s deadlines, the simulated phone's launcher opens them and reports each callback,
                  and the server posts a logout token to each backend;
               5. prints one line per app as it finishes, then the run report with both sides of each app
-                 (the device's ULC answer and the backend's), and the dashboard URL.
+                 (the device's ULC answer and the backend's), and, with --keep-running, the dashboard URL.
             It exits 0 when every app and backend ends as predicted, 1 otherwise.
 
             Behaviours and the outcome each must get:
@@ -99,10 +99,14 @@ struct DemoCommand: AsyncParsableCommand {
         say("Backends: \(DemoBackends.upApp)'s at \(backends.uris[DemoBackends.upApp]!.absoluteString) (up), \(DemoBackends.downApp)'s at \(backends.downURL.absoluteString) (down).")
         let passed = await playHandover(on: server, adminKey: adminKey, backends: backends, mailDrop: configuration.mailDropDirectory!, number: 1)
         say("")
-        say("Dashboard: \(server.baseURL.absoluteString)/dashboard   (sign in with the admin key below)")
-        say("Tester:    \(server.baseURL.absoluteString)/tester")
-        say("Admin key: \(adminKey)")
+        if !keepRunning {
+            // The server stops with the demo: no address to open.
+            say("The demo's server stops now. Run `handover demo --keep-running` to open its dashboard and watch another handover live.")
+        }
         if keepRunning {
+            say("Dashboard: \(server.baseURL.absoluteString)/dashboard   (sign in with the admin key below)")
+            say("Tester:    \(server.baseURL.absoluteString)/tester")
+            say("Admin key: \(adminKey)")
             say("")
             say("The server stays up. Press Enter to play another handover (watch it on the dashboard); Ctrl-C stops.")
             let replays = Task { await replayOnEnter(server: server, adminKey: adminKey, backends: backends, mailDrop: configuration.mailDropDirectory!) }
