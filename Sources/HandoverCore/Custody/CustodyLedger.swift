@@ -134,14 +134,17 @@ package struct CustodyLedger: Sendable {
         try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
     }
 
-    /// Checks the devices of a batch of starting runs in: the hand-over. One statement per held
-    /// device, inside the runs' transaction.
+    /// Checks the devices of a batch of starting runs in: the hand-over. One statement for the
+    /// batch, inside the runs' transaction (the open custodies' partial index finds each).
     package static func checkIn(_ handOvers: [(device: UUID, run: UUID)], on sql: any SQLDatabase, now: Date) async throws {
-        for (device, run) in handOvers {
-            try await sql.raw("""
-                UPDATE custodies SET checked_in_at = \(bind: now), run_id = \(bind: run) WHERE device_id = \(bind: device) AND checked_in_at IS NULL
-                """).run()
-        }
+        guard !handOvers.isEmpty else { return }
+        // VALUES names its columns column1, column2 on SQLite and PostgreSQL alike.
+        let rows = handOvers.map { handOver -> SQLQueryString in "(\(bind: handOver.device), \(bind: handOver.run))" }
+        try await sql.raw("""
+            UPDATE custodies SET checked_in_at = \(bind: now), run_id = handover.column2
+            FROM (VALUES \(SQLList(rows))) AS handover
+            WHERE custodies.device_id = handover.column1 AND custodies.checked_in_at IS NULL
+            """).run()
     }
 
     /// Who holds `device` now, if anyone.

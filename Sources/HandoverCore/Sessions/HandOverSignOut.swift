@@ -11,9 +11,9 @@ import SQLKit
 /// - the backend-only items of the new run that had nobody signed in: done at once;
 /// - the custody of whoever held the device: checked in, with the run.
 ///
-/// One statement first asks which devices of the batch have anything to end: most devices of a
-/// shift change have nobody signed in by Native SSO and no enrolled phone, and then nothing else
-/// is asked of the writer.
+/// One statement first asks which devices of the batch have sessions or a phone to end: most
+/// devices of a shift change have nobody signed in by Native SSO and no enrolled phone, and then
+/// nothing else is asked of the writer but one statement that checks the batch's custodies in.
 package struct HandOverSignOut: HandOverSteps {
     package let sessions: SessionAuthority
     /// The runs (for settling backend-only items); their own ``LogoutRunService/handOver`` is not used.
@@ -27,15 +27,16 @@ package struct HandOverSignOut: HandOverSteps {
             SELECT device_id AS device FROM device_secrets WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
             UNION SELECT device_id FROM user_sessions WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
             UNION SELECT fleet_device_id FROM enrolled_devices WHERE fleet_device_id IN (\(binds: devices)) AND push_token_active = \(bind: true)
-            UNION SELECT device_id FROM custodies WHERE device_id IN (\(binds: devices)) AND checked_in_at IS NULL
             """).all()
         let occupied = Set(try rows.map { try $0.decode(column: "device", as: UUID.self) })
         var ended: [UUID] = []
         for start in handOvers where occupied.contains(start.device) {
             ended += try await signOut(start.device, run: start.run.id, on: sql, db: db, now: now)
         }
-        // The hand-over checks the held devices in: each custody ends with its run.
-        try await CustodyLedger.checkIn(handOvers.filter { occupied.contains($0.device) }.map { ($0.device, $0.run.id) }, on: sql, now: now)
+        // The hand-over checks the held devices in, each custody ending with its run: one
+        // statement for the batch, whether or not anyone holds them (a held device has nothing
+        // else to end unless someone also signed in on it).
+        try await CustodyLedger.checkIn(handOvers.map { ($0.device, $0.run.id) }, on: sql, now: now)
         // Backend-only items (pending, without a link) whose device had nobody signed in are done.
         var changed = Set<UUID>()
         var finished: [FinishedRun] = []
