@@ -73,6 +73,34 @@ public struct FleetServer: Sendable {
         }
     }
 
+    /// Checks this device out to the person whose badge was read at the dock: the server looks the
+    /// badge up at the organisation's directory (`HANDOVER_BADGE_LOOKUP_URL`) and keeps only a
+    /// keyed digest of it.
+    ///
+    /// - Throws: ``FleetServerError/rejected(status:error:reason:)`` with `already_holds_a_device`
+    ///   (409, the reason names the device the person still holds), `unknown_badge` (404), or
+    ///   `badge_lookup_unavailable` (503, within 3 seconds): show the reason to the person.
+    public func checkOut(badge: String) async throws(FleetServerError) -> FleetCustody {
+        try await checkOut(.init(badge: badge))
+    }
+
+    /// Checks this device out to the person a Handover access token belongs to (one who signed in
+    /// on the launcher itself).
+    public func checkOut(accessToken: String) async throws(FleetServerError) -> FleetCustody {
+        try await checkOut(.init(accessToken: accessToken))
+    }
+
+    private func checkOut(_ input: Components.Schemas.CheckOutInput) async throws(FleetServerError) -> FleetCustody {
+        let output = try await call { try await client.checkOutDevice(path: .init(deviceID: deviceID.lowercasedText), body: .json(input)) }
+        guard case .created(let created) = output, case .json(let record) = created.body,
+              let id = UUID(uuidString: record.id), let device = UUID(uuidString: record.deviceID), let user = UUID(uuidString: record.userID),
+              let method = FleetCustody.Method(rawValue: record.checkedOutBy.rawValue) else {
+            throw undescribed(output)
+        }
+        return FleetCustody(id: id, deviceID: device, userID: user, personName: record.personName, personEmail: record.personEmail,
+                            method: method, checkedOutAt: record.checkedOutAt)
+    }
+
     /// A 2xx answer the document does not describe for the call.
     private func undescribed(_ output: some Sendable) -> FleetServerError {
         .unreadable(url: baseURL.absoluteString, detail: "an answer the API does not describe: \(output)")

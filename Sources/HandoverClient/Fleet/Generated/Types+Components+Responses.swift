@@ -195,6 +195,34 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct BadgeLookupUnavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/BadgeLookupUnavailable/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/BadgeLookupUnavailable/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.BadgeLookupUnavailable.Body
+            /// Creates a new `BadgeLookupUnavailable`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            internal init(body: Components.Responses.BadgeLookupUnavailable.Body) {
+                self.body = body
+            }
+        }
         internal struct PayloadTooLarge: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/PayloadTooLarge/content`.
             internal enum Body: Sendable, Hashable {

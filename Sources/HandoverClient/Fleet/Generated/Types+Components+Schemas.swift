@@ -10,6 +10,234 @@ extension Components {
     internal enum Schemas {
         /// - Remark: Generated from `#/components/schemas/Error`.
         internal typealias _Error = HandoverProtocol.APIErrorBody
+        /// Exactly one of the two.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CheckOutInput`.
+        internal struct CheckOutInput: Codable, Hashable, Sendable {
+            /// The person's Handover access token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CheckOutInput/accessToken`.
+            internal var accessToken: Swift.String?
+            /// The person's badge, as the reader gives it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CheckOutInput/badge`.
+            internal var badge: Swift.String?
+            /// Creates a new `CheckOutInput`.
+            ///
+            /// - Parameters:
+            ///   - accessToken: The person's Handover access token.
+            ///   - badge: The person's badge, as the reader gives it.
+            internal init(
+                accessToken: Swift.String? = nil,
+                badge: Swift.String? = nil
+            ) {
+                self.accessToken = accessToken
+                self.badge = badge
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case accessToken
+                case badge
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustodyRecord`.
+        internal struct CustodyRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/deviceID`.
+            internal var deviceID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/deviceName`.
+            internal var deviceName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/site`.
+            internal var site: Swift.String?
+            /// The person, as this server's users are identified (the subject of its tokens).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/userID`.
+            internal var userID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/personName`.
+            internal var personName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/personEmail`.
+            internal var personEmail: Swift.String?
+            /// How the person signed in on the device, or how the launcher checked them out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/checkedOutBy`.
+            internal enum CheckedOutByPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case emailLink = "email_link"
+                case signInWithApple = "sign_in_with_apple"
+                case nativeSso = "native_sso"
+                case outOfBand = "out_of_band"
+                case launcher = "launcher"
+                case badge = "badge"
+            }
+            /// How the person signed in on the device, or how the launcher checked them out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/checkedOutBy`.
+            internal var checkedOutBy: Components.Schemas.CustodyRecord.CheckedOutByPayload
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/checkedOutAt`.
+            internal var checkedOutAt: Foundation.Date
+            /// When the hand-over started; absent while the person holds the device.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/checkedInAt`.
+            internal var checkedInAt: Foundation.Date?
+            /// The hand-over's logout run.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/runID`.
+            internal var runID: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/runStatus`.
+            internal enum RunStatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case running = "running"
+                case completed = "completed"
+                case failed = "failed"
+            }
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/runStatus`.
+            internal var runStatus: Components.Schemas.CustodyRecord.RunStatusPayload?
+            /// The hand-over's apps that did not sign out (failed, timed out, or not yet answered).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/appsLeftSignedIn`.
+            internal var appsLeftSignedIn: [Swift.String]
+            /// Why the custody ended without a hand-over (the next person signed in first).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustodyRecord/endedWithoutRun`.
+            internal var endedWithoutRun: Swift.String?
+            /// Creates a new `CustodyRecord`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - deviceID:
+            ///   - deviceName:
+            ///   - site:
+            ///   - userID: The person, as this server's users are identified (the subject of its tokens).
+            ///   - personName:
+            ///   - personEmail:
+            ///   - checkedOutBy: How the person signed in on the device, or how the launcher checked them out.
+            ///   - checkedOutAt:
+            ///   - checkedInAt: When the hand-over started; absent while the person holds the device.
+            ///   - runID: The hand-over's logout run.
+            ///   - runStatus:
+            ///   - appsLeftSignedIn: The hand-over's apps that did not sign out (failed, timed out, or not yet answered).
+            ///   - endedWithoutRun: Why the custody ended without a hand-over (the next person signed in first).
+            internal init(
+                id: Swift.String,
+                deviceID: Swift.String,
+                deviceName: Swift.String,
+                site: Swift.String? = nil,
+                userID: Swift.String,
+                personName: Swift.String? = nil,
+                personEmail: Swift.String? = nil,
+                checkedOutBy: Components.Schemas.CustodyRecord.CheckedOutByPayload,
+                checkedOutAt: Foundation.Date,
+                checkedInAt: Foundation.Date? = nil,
+                runID: Swift.String? = nil,
+                runStatus: Components.Schemas.CustodyRecord.RunStatusPayload? = nil,
+                appsLeftSignedIn: [Swift.String],
+                endedWithoutRun: Swift.String? = nil
+            ) {
+                self.id = id
+                self.deviceID = deviceID
+                self.deviceName = deviceName
+                self.site = site
+                self.userID = userID
+                self.personName = personName
+                self.personEmail = personEmail
+                self.checkedOutBy = checkedOutBy
+                self.checkedOutAt = checkedOutAt
+                self.checkedInAt = checkedInAt
+                self.runID = runID
+                self.runStatus = runStatus
+                self.appsLeftSignedIn = appsLeftSignedIn
+                self.endedWithoutRun = endedWithoutRun
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case deviceID
+                case deviceName
+                case site
+                case userID
+                case personName
+                case personEmail
+                case checkedOutBy
+                case checkedOutAt
+                case checkedInAt
+                case runID
+                case runStatus
+                case appsLeftSignedIn
+                case endedWithoutRun
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.deviceID = try container.decode(
+                    Swift.String.self,
+                    forKey: .deviceID
+                )
+                self.deviceName = try container.decode(
+                    Swift.String.self,
+                    forKey: .deviceName
+                )
+                self.site = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .site
+                )
+                self.userID = try container.decode(
+                    Swift.String.self,
+                    forKey: .userID
+                )
+                self.personName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .personName
+                )
+                self.personEmail = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .personEmail
+                )
+                self.checkedOutBy = try container.decode(
+                    Components.Schemas.CustodyRecord.CheckedOutByPayload.self,
+                    forKey: .checkedOutBy
+                )
+                self.checkedOutAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .checkedOutAt
+                )
+                self.checkedInAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .checkedInAt
+                )
+                self.runID = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .runID
+                )
+                self.runStatus = try container.decodeIfPresent(
+                    Components.Schemas.CustodyRecord.RunStatusPayload.self,
+                    forKey: .runStatus
+                )
+                self.appsLeftSignedIn = try container.decode(
+                    [Swift.String].self,
+                    forKey: .appsLeftSignedIn
+                )
+                self.endedWithoutRun = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .endedWithoutRun
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "deviceID",
+                    "deviceName",
+                    "site",
+                    "userID",
+                    "personName",
+                    "personEmail",
+                    "checkedOutBy",
+                    "checkedOutAt",
+                    "checkedInAt",
+                    "runID",
+                    "runStatus",
+                    "appsLeftSignedIn",
+                    "endedWithoutRun"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/RunInput`.
         internal struct RunInput: Codable, Hashable, Sendable {
             /// The target apps to log out, in order; every target app when left out.

@@ -7,6 +7,345 @@ import struct Foundation.Date
 import HandoverProtocol
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
+    /// The launcher checks the device out to a person. Operator role or above, or the device's own key.
+    ///
+    /// Operator role or above, or the device's own key. The person is named by their Handover
+    /// access token (`accessToken`) or by their badge (`badge`), which the server looks up at
+    /// `HANDOVER_BADGE_LOOKUP_URL` (`GET …?id=<badge>` answering `{"user": "<login>"}`); the badge
+    /// itself is never stored or logged. A person who holds as many other devices as the limit
+    /// allows is refused (409 `already_holds_a_device`, naming the device). A badge the lookup does
+    /// not know is a 404 (`unknown_badge`); a lookup that is down or slower than 3 seconds a 503
+    /// (`badge_lookup_unavailable`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)`.
+    internal enum CheckOutDevice {
+        internal static let id: Swift.String = "checkOutDevice"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A device id; anything else is a 400 (`invalid_id`).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/path/deviceID`.
+                internal var deviceID: Components.Parameters.DeviceID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - deviceID: A device id; anything else is a 400 (`invalid_id`).
+                internal init(deviceID: Components.Parameters.DeviceID) {
+                    self.deviceID = deviceID
+                }
+            }
+            internal var path: Operations.CheckOutDevice.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CheckOutDevice.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CheckOutDevice.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.CheckOutDevice.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.CheckOutInput)
+            }
+            internal var body: Operations.CheckOutDevice.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.CheckOutDevice.Input.Path,
+                headers: Operations.CheckOutDevice.Input.Headers = .init(),
+                body: Operations.CheckOutDevice.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/custody/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.CustodyRecord)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustodyRecord {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CheckOutDevice.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.CheckOutDevice.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The device is checked out to the person (or already was).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.CheckOutDevice.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.CheckOutDevice.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state: an app name that exists already
+            /// (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            /// outcome (`already_recorded`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            /// or the body is missing (`unprocessable_entity`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.BadgeLookupUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.BadgeLookupUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no

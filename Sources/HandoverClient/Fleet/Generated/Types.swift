@@ -7,6 +7,20 @@ import struct Foundation.Date
 import HandoverProtocol
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
+    /// The launcher checks the device out to a person. Operator role or above, or the device's own key.
+    ///
+    /// Operator role or above, or the device's own key. The person is named by their Handover
+    /// access token (`accessToken`) or by their badge (`badge`), which the server looks up at
+    /// `HANDOVER_BADGE_LOOKUP_URL` (`GET …?id=<badge>` answering `{"user": "<login>"}`); the badge
+    /// itself is never stored or logged. A person who holds as many other devices as the limit
+    /// allows is refused (409 `already_holds_a_device`, naming the device). A badge the lookup does
+    /// not know is a 404 (`unknown_badge`); a lookup that is down or slower than 3 seconds a 503
+    /// (`badge_lookup_unavailable`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)`.
+    func checkOutDevice(_ input: Operations.CheckOutDevice.Input) async throws -> Operations.CheckOutDevice.Output
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
@@ -35,6 +49,30 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
+    /// The launcher checks the device out to a person. Operator role or above, or the device's own key.
+    ///
+    /// Operator role or above, or the device's own key. The person is named by their Handover
+    /// access token (`accessToken`) or by their badge (`badge`), which the server looks up at
+    /// `HANDOVER_BADGE_LOOKUP_URL` (`GET …?id=<badge>` answering `{"user": "<login>"}`); the badge
+    /// itself is never stored or logged. A person who holds as many other devices as the limit
+    /// allows is refused (409 `already_holds_a_device`, naming the device). A badge the lookup does
+    /// not know is a 404 (`unknown_badge`); a lookup that is down or slower than 3 seconds a 503
+    /// (`badge_lookup_unavailable`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/custody`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)`.
+    internal func checkOutDevice(
+        path: Operations.CheckOutDevice.Input.Path,
+        headers: Operations.CheckOutDevice.Input.Headers = .init(),
+        body: Operations.CheckOutDevice.Input.Body
+    ) async throws -> Operations.CheckOutDevice.Output {
+        try await checkOutDevice(Operations.CheckOutDevice.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
