@@ -116,7 +116,9 @@ struct NativeSSOTests {
         let fleet = try await fleet()
         let rig = fleet.rig
         _ = try await signInA(fleet)
+        rig.advance(60)  // each step a minute apart: the report lists the newest custody first
         _ = try await rig.signIn(sub: "nurse-2", email: "bo@hospital.example", extra: ["deviceID": fleet.deviceID])
+        rig.advance(60)
         _ = try await sibling(fleet)
         let custody = try await rig.test.request(.GET, "/api/v1/custody?device=\(fleet.deviceID)", key: rig.test.adminKey)
         let records = try #require(custody.json["custodies"] as? [[String: Any]], "\(custody.text)")

@@ -495,6 +495,7 @@ import Testing
         let phone = try TestPhone(clock: rig.test.clock)
         _ = try await phone.client.receive(link: try #require(OutOfBandRig.link(enroll.json))).approve()
         #expect(try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key).status == 201)
+        rig.advance(60)  // the next shift: the report lists the newest custody first
 
         let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
                                                body: "user=\(userID)")
