@@ -27,7 +27,7 @@ func server(_ product: String, _ package: String) -> Target.Dependency {
 
 let package = Package(
     name: "Handover",
-    platforms: [.macOS(.v14), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .library(name: "LinkCallbacks", targets: ["LinkCallbacks"]),
         .library(name: "HandoverProtocol", targets: ["HandoverProtocol"]),
@@ -49,6 +49,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        // `handover serve --config FILE` (YAML): one set of keys with the environment and the flags.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
         .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
@@ -332,6 +334,7 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("Logging", "swift-log"),
+                server("Configuration", "swift-configuration"),
             ]
         ),
 

@@ -15,6 +15,7 @@ struct Handover: AsyncParsableCommand {
             Start with:
               handover demo                   the whole system on a simulated phone, nothing to set up
               handover serve                  run the server (SQLite in ./.handover, no set-up)
+              handover config example         a configuration file with every setting, for serve --config
               handover tester run --simulate conformant
                                               the ULC conformance tester, from the terminal
               handover link inspect URL       what kind of link is this, and would a receiver accept it?
@@ -29,7 +30,7 @@ struct Handover: AsyncParsableCommand {
             with refused rows).
             """,
         version: HandoverVersion.current,
-        subcommands: [ServeCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, LinkCommand.self,
+        subcommands: [ServeCommand.self, ConfigCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, LinkCommand.self,
                       AASACommand.self, SimulateCommand.self, BenchCommand.self, QRCommand.self]
     )
 

@@ -73,6 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Port to listen on; 0 picks a free one. Env: HANDOVER_PORT. Default: 8080", valueName: "port"))
     var port: Int?
 
+    @Option(name: .customLong("config"),
+            help: ArgumentHelp("A YAML file of settings (`handover config example` prints one): the environment overrides it, and flags override both.",
+                               valueName: "file"))
+    var configFile: String?
+
     @OptionGroup var storage: StorageOptions
 
     @Option(name: .customLong("public-url"),
@@ -115,17 +120,20 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try storage.configuration()
+        // Flags, then the environment, then the file, then the defaults.
+        var environment = ProcessInfo.processInfo.environment
+        if let configFile { environment = try await ConfigurationFile.read(configFile).merged(over: environment) }
+        var configuration = try storage.configuration(environment: environment)
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if developerMode { configuration.developerMode = true }
         if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
         if let mailDrop { configuration.mailDropDirectory = URL(fileURLWithPath: mailDrop) }
         if let overdueAfter { configuration.overdueAfter = try ServerConfiguration.parseOverdueAfter(overdueAfter, setting: "--overdue-after") }
-        try sessions.apply(to: &configuration)
+        try sessions.apply(to: &configuration, environment: environment)
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
-        try push.apply(to: &configuration)
-        try people.apply(to: &configuration)
+        try push.apply(to: &configuration, environment: environment)
+        try people.apply(to: &configuration, environment: environment)
         // Before anything is created: a port in use costs one line and leaves the disk as it was.
         try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.

@@ -13,10 +13,11 @@ struct StorageOptions: ParsableArguments {
                                valueName: "url"))
     var databaseURL: String?
 
-    /// The environment's configuration with these flags on top.
-    func configuration() throws -> ServerConfiguration {
+    /// The environment's configuration (`environment`: the process's, or it with a configuration
+    /// file's settings under it) with these flags on top.
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
         // A ConfigurationError prints as one line (`Error: setting: problem. Accepted: …`).
-        var configuration = try ServerConfiguration.fromEnvironment()
+        var configuration = try ServerConfiguration.fromEnvironment(environment)
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory) }
         if let databaseURL {
             guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {

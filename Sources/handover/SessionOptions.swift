@@ -56,7 +56,7 @@ struct SessionOptions: ParsableArguments {
 
     /// Applies the flags given on top of `configuration` (already read from the environment).
     /// A mistake throws a ``ConfigurationError``, printed as one line.
-    func apply(to configuration: inout ServerConfiguration) throws {
+    func apply(to configuration: inout ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let sessionTTL { configuration.sessions.accessTokenLifetime = try ServerConfiguration.parseSessionTTL(sessionTTL, setting: "--session-ttl") }
         if strictSessions { configuration.sessions.strict = true }
         if let badgeLookupURL { configuration.badgeLookupURL = try ServerConfiguration.parsePublicURL(badgeLookupURL, setting: "--badge-lookup-url") }
@@ -71,7 +71,7 @@ struct SessionOptions: ParsableArguments {
             configuration.signInWithApple = try ServerConfiguration.appleConfiguration(
                 clientIDs: appleClientIDs ?? fromEnvironment?.clientIDs.joined(separator: ","),
                 teamID: appleTeamID ?? fromEnvironment?.teamID, keyID: appleKeyID ?? fromEnvironment?.keyID,
-                privateKeyFile: applePrivateKeyFile ?? ProcessInfo.processInfo.environment["HANDOVER_APPLE_PRIVATE_KEY_FILE"],
+                privateKeyFile: applePrivateKeyFile ?? environment["HANDOVER_APPLE_PRIVATE_KEY_FILE"],
                 baseURL: appleBaseURL ?? fromEnvironment?.baseURL.absoluteString, names: .flags)
         } else if let appleBaseURL, configuration.signInWithApple != nil {
             configuration.signInWithApple?.baseURL = try ServerConfiguration.parsePublicURL(appleBaseURL, setting: "--apple-base-url")

@@ -7,6 +7,8 @@ import FoundationNetworking
 final class ServerProcess: @unchecked Sendable {
     let baseURL: URL
     let firstAdminKey: String?
+    /// What it printed until it listened.
+    let startupText: String
 
     /// Starts the server on a free port with `dataDirectory`, and waits until it listens.
     static func start(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
@@ -32,7 +34,7 @@ final class ServerProcess: @unchecked Sendable {
             if let range = text.range(of: #"listening on (http://[0-9.]+:[0-9]+)"#, options: .regularExpression), text.contains("Press Ctrl-C") {
                 let url = String(text[range]).replacingOccurrences(of: "listening on ", with: "")
                 let key = text.range(of: #"hov_[A-Za-z0-9_-]+"#, options: .regularExpression).map { String(text[$0]) }
-                return ServerProcess(process: process, baseURL: URL(string: url)!, firstAdminKey: key)
+                return ServerProcess(process: process, baseURL: URL(string: url)!, firstAdminKey: key, startupText: text)
             }
             if !process.isRunning { break }
             Thread.sleep(forTimeInterval: 0.05)
@@ -41,9 +43,10 @@ final class ServerProcess: @unchecked Sendable {
         throw ServerProcessError(description: "handover serve did not start: \(buffer.text)")
     }
 
-    private init(process: Process, baseURL: URL, firstAdminKey: String?) {
+    private init(process: Process, baseURL: URL, firstAdminKey: String?, startupText: String) {
         self.baseURL = baseURL
         self.firstAdminKey = firstAdminKey
+        self.startupText = startupText
         self.running = process
     }
 

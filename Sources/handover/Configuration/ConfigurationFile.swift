@@ -1,0 +1,119 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import SystemPackage
+
+/// `handover serve --config FILE`: a YAML file of settings, one set of keys with the environment
+/// and the flags, read with apple/swift-configuration. A setting's key is its environment
+/// variable without `HANDOVER_`, in lower case with dashes (``ConfigurationSetting``):
+///
+/// ```yaml
+/// public-url: https://handover.example.com
+/// overdue-after: 13h
+/// mdm: jamf
+/// ```
+///
+/// The order is flags, then the environment, then the file, then the defaults: the file fills
+/// in what the environment does not set (``merged(over:)``), and `serve` applies its flags on
+/// top, as it always has. Every value is checked as the environment variable's is, and a
+/// mistake names the setting. A key the file should not have is refused with its line and the
+/// nearest known key.
+struct ConfigurationFile {
+    /// The file's path, as given.
+    var path: String
+    /// Its settings: environment variable → value (as text), in the file's order.
+    var values: [(variable: String, value: String, line: Int)]
+
+    /// A mistake in the file itself, with its line.
+    struct Problem: Error, CustomStringConvertible {
+        var path: String
+        var line: Int?
+        var text: String
+        var description: String { "\(path)" + (line.map { ":\($0)" } ?? "") + ": " + text }
+    }
+
+    /// Reads `path`: its keys are checked line by line, its values read through
+    /// swift-configuration's YAML file provider.
+    static func read(_ path: String) async throws -> ConfigurationFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(path: path, line: nil, text: "cannot be read (does it exist, and may this user read it?)")
+        }
+        guard data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
+            throw Problem(path: path, line: nil, text: "is not a UTF-8 text file of at most 1 MB")
+        }
+        let keys = try Self.keys(in: text, path: path)
+        // A file of comments only sets nothing (and is no YAML mapping to read).
+        guard !keys.isEmpty else { return ConfigurationFile(path: path, values: []) }
+        let known = Dictionary(uniqueKeysWithValues: ConfigurationSetting.all.map { ($0.key, $0) })
+        let file: FileProvider<YAMLSnapshot>
+        do {
+            file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+        } catch {
+            throw Problem(path: path, line: nil, text: "is not YAML this server can read: \(error)")
+        }
+        let reader = ConfigReader(provider: file)
+        var values: [(String, String, Int)] = []
+        for (key, line) in keys {
+            guard let setting = known[key] else {
+                let nearest = CommandSuggestion.nearest(to: key, among: ConfigurationSetting.all.map(\.key))
+                throw Problem(path: path, line: line, text: "'\(key)' is not a setting" + (nearest.map { "; did you mean '\($0)'?" } ?? "")
+                    + " `handover config example` lists them all")
+            }
+            guard let value = reader.string(forKey: ConfigKey([key]), isSecret: setting.isSecret) else {
+                throw Problem(path: path, line: line, text: "'\(key)' needs a single value (text, a number or true/false), not a list or a mapping")
+            }
+            values.append((setting.variable, value, line))
+        }
+        return ConfigurationFile(path: path, values: values)
+    }
+
+    /// The file's top-level keys and their lines. Settings are flat `key: value` lines; comments
+    /// (`#`) and blank lines pass; an indented line, a list or a second document is refused.
+    static func keys(in text: String, path: String) throws -> [(key: String, line: Int)] {
+        var keys: [(String, Int)] = []
+        var seen: [String: Int] = [:]
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let content = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let trimmed = content.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || (line == 1 && trimmed == "---") { continue }
+            guard content.first.map({ $0 != " " && $0 != "\t" }) == true, let colon = content.firstIndex(of: ":") else {
+                throw Problem(path: path, line: line, text: "settings are one per line, 'key: value', from the first column (no nesting, lists or indentation)")
+            }
+            let key = String(content[..<colon]).trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw Problem(path: path, line: line, text: "'\(key.prefix(60))' is not a key: lower-case letters, digits and dashes, such as public-url")
+            }
+            let normalized = key.lowercased().replacingOccurrences(of: "_", with: "-")
+            if let first = seen[normalized] {
+                throw Problem(path: path, line: line, text: "'\(key)' is set twice (first on line \(first))")
+            }
+            seen[normalized] = line
+            keys.append((normalized, line))
+        }
+        return keys
+    }
+
+    /// The environment the server reads: `environment`, with the file's settings where the
+    /// environment has none.
+    func merged(over environment: [String: String]) -> [String: String] {
+        var merged = environment
+        for (variable, value, _) in values where (environment[variable] ?? "").isEmpty {
+            merged[variable] = value
+        }
+        return merged
+    }
+
+    /// The effective settings from the file and the environment, one per line, where each came
+    /// from, secrets hidden.
+    func effective(over environment: [String: String]) -> [String] {
+        let merged = merged(over: environment)
+        let fromFile = Dictionary(values.map { ($0.variable, $0.line) }, uniquingKeysWith: { first, _ in first })
+        return ConfigurationSetting.all.compactMap { setting in
+            guard let value = merged[setting.variable], !value.isEmpty else { return nil }
+            let source = (environment[setting.variable] ?? "").isEmpty ? "file, line \(fromFile[setting.variable] ?? 0)" : "environment, \(setting.variable)"
+            let shown = setting.isSecret ? "<hidden, \(value.count) characters>" : value
+            return "\(setting.key): \(shown)    # \(source)"
+        }
+    }
+}
