@@ -45,7 +45,9 @@ import Testing
         #expect(DeviceHistoryEvent.allCases.map(\.rawValue) == ["run_started", "run_completed", "run_failed", "back_in_service", "overdue",
                                                                  "mdm_command_queued", "mdm_command_sent", "mdm_command_failed", "erase_confirmed",
                                                                  "mdm_command_cancelled"])
-        #expect(MDMAction.allCases.map(\.rawValue) == ["lock", "lost_mode", "erase"])
+        #expect(MDMAction.allCases.map(\.rawValue) == ["lock", "lost_mode", "erase", "return_to_service", "disable_lost_mode"])
+        #expect(MDMAction.allCases.filter(\.needsConfirmation) == [.erase, .returnToService])
+        #expect(MDMAction.allCases.filter { !$0.isRemedy } == [.disableLostMode], "lifting Lost Mode is owed to a device back in service")
         #expect(MDMCommandState.allCases.map(\.rawValue) == ["awaiting_confirmation", "pending", "sent", "failed", "dry_run", "cancelled"])
     }
 }

@@ -49,8 +49,8 @@ import Testing
         let second = try await LiveReader(test, cookies: browser.cookies)
         for reader in [first, second] {
             var ids: [String] = []
-            for _ in 0..<3 { ids.append(try await reader.next().id) }
-            #expect(ids.sorted() == ["attention", "fleet", "recent-runs"])
+            for _ in 0..<4 { ids.append(try await reader.next().id) }
+            #expect(ids.sorted() == ["attention", "fleet", "held-too-long", "recent-runs"])
         }
         // A run starts: the recent runs and the device counts change, the queue does not.
         let run = try await LogoutRunTests.startRun(test, device: device)
@@ -67,7 +67,7 @@ import Testing
         #expect(try await test.request(.GET, error).status == 200)
         var changed: Set<String> = []
         while !changed.contains("attention") { changed.insert(try await first.next().id) }
-        #expect(changed.isSubset(of: ["attention", "fleet", "recent-runs"]))
+        #expect(changed.isSubset(of: ["attention", "fleet", "held-too-long", "recent-runs"]))
         try await test.stop()
     }
 }
