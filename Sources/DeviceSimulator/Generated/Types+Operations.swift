@@ -35,6 +35,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/apps/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -280,8 +306,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)/responses/400`.
@@ -587,8 +614,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)/responses/400`.
@@ -873,8 +901,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)/responses/400`.
@@ -1169,8 +1198,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)/responses/400`.

@@ -262,6 +262,8 @@ extension OpenAPIDocument {
           x-handover-role: viewer
           summary: Every registered app, oldest first. Any role (viewer or above).
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The apps.
               content:
@@ -405,6 +407,8 @@ extension OpenAPIDocument {
                 minLength: 1
                 maxLength: 100
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The devices.
               content:
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
                 schema:
                   $ref: "#/components/schemas/BackInServiceInput"
           responses:
-            "200":
-              description: The device, in service.
-              content:
-                application/json:
     """#
 }

@@ -4,6 +4,10 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+            "200":
+              description: The device, in service.
+              content:
+                application/json:
                   schema:
                     $ref: "#/components/schemas/Device"
             "400":
@@ -249,6 +253,8 @@ extension OpenAPIDocument {
             and expires, and whether it is revoked. The key itself is never shown again: only its
             hash is stored, and its first 12 characters tell keys apart.
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The keys.
               content:
@@ -390,6 +396,8 @@ extension OpenAPIDocument {
           x-handover-role: viewer
           summary: Every webhook, oldest first (without secrets). Any role (viewer or above).
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The webhooks.
               content:
@@ -496,13 +504,5 @@ extension OpenAPIDocument {
         post:
           tags: [sessions]
           operationId: signInWithApple
-          summary: Exchanges an Apple identity token and authorization code for a session.
-          description: |
-            Verifies the identity token (RS256, Apple's keys, `iss`, `aud`, `exp`, `iat`, and `nonce`
-            against the SHA-256 of the nonce sent), consumes the nonce, exchanges the code with Apple
-            and keeps Apple's refresh token encrypted. 404 `not_configured` when Sign in with Apple is
-            not set up on this server.
-          security: []
-          requestBody:
     """#
 }

@@ -4,6 +4,14 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+          summary: Exchanges an Apple identity token and authorization code for a session.
+          description: |
+            Verifies the identity token (RS256, Apple's keys, `iss`, `aud`, `exp`, `iat`, and `nonce`
+            against the SHA-256 of the nonce sent), consumes the nonce, exchanges the code with Apple
+            and keeps Apple's refresh token encrypted. 404 `not_configured` when Sign in with Apple is
+            not set up on this server.
+          security: []
+          requestBody:
             required: true
             content:
               application/json:
@@ -123,6 +131,8 @@ extension OpenAPIDocument {
           security:
             - sessionAuth: []
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The user.
               content:
@@ -138,6 +148,8 @@ extension OpenAPIDocument {
           security:
             - sessionAuth: []
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "204":
               description: Deleted; every session of the user has ended.
             "401":
@@ -492,17 +504,5 @@ extension OpenAPIDocument {
             "401":
               $ref: "#/components/responses/Unauthorized"
             "403":
-              $ref: "#/components/responses/Forbidden"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-      /oauth/introspect:
-        post:
-          tags: [openid]
-          operationId: introspectToken
-          summary: Token introspection (RFC 7662) for a registered backend.
-          description: |
-            Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and
     """#
 }

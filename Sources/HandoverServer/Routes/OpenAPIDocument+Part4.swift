@@ -4,6 +4,18 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+              $ref: "#/components/responses/Forbidden"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /oauth/introspect:
+        post:
+          tags: [openid]
+          operationId: introspectToken
+          summary: Token introspection (RFC 7662) for a registered backend.
+          description: |
+            Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and
             `client_secret` in the form. Reads the session on every call, so a revoked token answers
             `{"active": false}` at once. An app's backend sees only its app's tokens.
           security:
@@ -146,6 +158,8 @@ extension OpenAPIDocument {
           x-handover-role: viewer
           summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The allowlist; empty lists allow no targets.
               content:
@@ -332,6 +346,8 @@ extension OpenAPIDocument {
           x-handover-role: viewer
           summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The locks, most recent first.
               content:
@@ -359,6 +375,8 @@ extension OpenAPIDocument {
           x-handover-role: operator
           summary: Lets the user sign in out-of-band again. Operator role or above.
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "204":
               description: Cleared.
             "401":
@@ -383,6 +401,8 @@ extension OpenAPIDocument {
               schema:
                 type: string
           responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The phones.
               content:
@@ -484,25 +504,5 @@ extension OpenAPIDocument {
             "200":
               description: The page.
               content:
-                text/html:
-                  schema:
-                    type: string
-      /auth/oob/enroll:
-        post:
-          tags: [sessions]
-          operationId: enrollPhoneFromSession
-          summary: A registration operation for the signed-in user; its link enrolls a phone.
-          security:
-            - sessionAuth: []
-          requestBody:
-            required: false
-            content:
-              application/json:
-                schema:
-                  type: object
-                  properties:
-                    dispatcher:
-                      type: string
-                      enum: [link, qr, x-callback-link]
     """#
 }

@@ -4,6 +4,26 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                text/html:
+                  schema:
+                    type: string
+      /auth/oob/enroll:
+        post:
+          tags: [sessions]
+          operationId: enrollPhoneFromSession
+          summary: A registration operation for the signed-in user; its link enrolls a phone.
+          security:
+            - sessionAuth: []
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    dispatcher:
+                      type: string
+                      enum: [link, qr, x-callback-link]
                       description: "`link` when absent."
                     expiresIn:
                       type: integer
@@ -294,8 +314,9 @@ extension OpenAPIDocument {
                 $ref: "#/components/schemas/Error"
         BadRequest:
           description: |
-            A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            expected shape (`invalid_json`, with `field` when one is at fault).
+            A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
           content:
             application/json:
               schema:
@@ -483,26 +504,5 @@ extension OpenAPIDocument {
                       description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
                     device:
                       type: string
-        CallbackAllowlist:
-          type: object
-          additionalProperties: false
-          required: [hosts, schemes]
-          properties:
-            hosts:
-              type: array
-              items:
-                type: string
-            schemes:
-              type: array
-              items:
-                type: string
-        CallbackAllowlistInput:
-          type: object
-          required: [hosts]
-          properties:
-            hosts:
-              type: array
-              maxItems: 200
-              description: Host names, or `*.suffix` for any subdomain.
     """#
 }

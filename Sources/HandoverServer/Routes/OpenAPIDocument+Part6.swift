@@ -4,6 +4,27 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+        CallbackAllowlist:
+          type: object
+          additionalProperties: false
+          required: [hosts, schemes]
+          properties:
+            hosts:
+              type: array
+              items:
+                type: string
+            schemes:
+              type: array
+              items:
+                type: string
+        CallbackAllowlistInput:
+          type: object
+          required: [hosts]
+          properties:
+            hosts:
+              type: array
+              maxItems: 200
+              description: Host names, or `*.suffix` for any subdomain.
               items:
                 type: string
             schemes:
@@ -483,26 +504,5 @@ extension OpenAPIDocument {
               description: Why the custody ended without a hand-over (the next person signed in first).
         APIKey:
           type: object
-          additionalProperties: false
-          required: [id, name, scope, prefix, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
-              type: string
-              description: Who or what holds it ("IT on-call", "ward-7 wall screen").
-            scope:
-              type: string
-              enum: [admin, operator, viewer, device]
-              description: Its role (viewer, operator, admin), or device for a device's own key.
-            prefix:
-              type: string
-              description: The key's first 12 characters (`hov_` and 8 more), to tell keys apart.
-            deviceID:
-              type: string
-              format: uuid
-            createdAt:
-              type: string
     """#
 }

@@ -2,8 +2,29 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3001–3305 of the YAML.
+    /// Lines 3001–3326 of the YAML.
     static let part7 = #"""
+          additionalProperties: false
+          required: [id, name, scope, prefix, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+              description: Who or what holds it ("IT on-call", "ward-7 wall screen").
+            scope:
+              type: string
+              enum: [admin, operator, viewer, device]
+              description: Its role (viewer, operator, admin), or device for a device's own key.
+            prefix:
+              type: string
+              description: The key's first 12 characters (`hov_` and 8 more), to tell keys apart.
+            deviceID:
+              type: string
+              format: uuid
+            createdAt:
+              type: string
               format: date-time
             lastUsedAt:
               type: string

@@ -124,8 +124,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/400`.
@@ -458,8 +459,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)/responses/400`.
@@ -779,8 +781,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)/responses/400`.
@@ -1040,8 +1043,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)/responses/400`.

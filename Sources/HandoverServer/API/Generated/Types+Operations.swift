@@ -35,6 +35,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/apps/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -280,8 +306,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)/responses/400`.
@@ -578,8 +605,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)/responses/400`.
@@ -834,8 +862,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)/responses/400`.
@@ -1115,8 +1144,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)/responses/400`.
@@ -1327,6 +1357,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/devices/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -1568,8 +1624,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)/responses/400`.
@@ -1866,8 +1923,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)/responses/400`.
@@ -2127,8 +2185,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/400`.
@@ -2440,8 +2499,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)/responses/400`.
@@ -2765,8 +2825,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)/responses/400`.
@@ -3030,8 +3091,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/400`.
@@ -3364,8 +3426,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)/responses/400`.
@@ -3685,8 +3748,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)/responses/400`.
@@ -3946,8 +4010,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)/responses/400`.
@@ -4201,6 +4266,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/keys/get(listKeys)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/keys/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -4440,8 +4531,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/keys/{keyID}/delete(revokeKey)/responses/400`.
@@ -4748,8 +4840,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/400`.
@@ -4901,6 +4994,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/webhooks/get(listWebhooks)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/webhooks/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -5149,8 +5268,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/post(createWebhook)/responses/400`.
@@ -5421,8 +5541,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/deliveries/get(listDeliveries)/responses/400`.
@@ -5694,8 +5815,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)/responses/400`.
@@ -5987,8 +6109,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)/responses/400`.
@@ -6214,6 +6337,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/operations/callback-allowlist/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -6455,8 +6604,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)/responses/400`.
@@ -6729,8 +6879,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/get(getOperation)/responses/400`.
@@ -6976,8 +7127,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// A path id that is not a UUID (`invalid_id`), or a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault).
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)/responses/400`.
@@ -7178,6 +7330,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/oob-locks/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
@@ -7375,6 +7553,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct NoContent: Sendable, Hashable {
                 /// Creates a new `NoContent`.
                 internal init() {}
@@ -7581,6 +7785,32 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/enrolled-devices/GET/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
