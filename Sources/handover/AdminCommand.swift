@@ -8,7 +8,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Manage API keys, import devices and report custody directly in the server's database.",
-        subcommands: [CreateKey.self, ImportDevicesCommand.self, CustodyReportCommand.self]
+        subcommands: [CreateKey.self, ImportDevicesCommand.self, CustodyReportCommand.self, BackupCommand.self, RestoreCommand.self]
     )
 
     struct CreateKey: AsyncParsableCommand {

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `handover admin backup` and `restore` (issue 41): a backup taken while a 100-phone storm plays
+/// restores with every callback recorded before it began; a restore waits for the server to stop.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct BackupCommandTests {
+    /// Each run's items as the server has them: item id → (status, finishedAt).
+    static func items(of runs: [String], on server: ServerProcess, key: String) async throws -> [String: (status: String, finished: Date?)] {
+        var items: [String: (String, Date?)] = [:]
+        for run in runs {
+            let reply = try await server.request("GET", "api/v1/logout-runs/\(run)", key: key)
+            guard reply.status == 200 else { continue }
+            for item in reply.json["items"] as? [[String: Any]] ?? [] {
+                let finished = (item["finishedAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+                items[(item["id"] as? String ?? "").lowercased()] = (item["status"] as? String ?? "", finished)
+            }
+        }
+        return items
+    }
+
+    @Test func aBackupDuringAStormRestoresWithEveryCallbackRecordedBeforeIt() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), restored = work.appendingPathComponent("restored")
+        let backup = work.appendingPathComponent("backup.sqlite")
+        let server = try ServerProcess.start(dataDirectory: data)
+        let key = try #require(server.firstAdminKey)
+
+        // A 100-phone storm against the running server; the backup is taken in its middle.
+        let storm = Process()
+        storm.executableURL = HandoverBinary.url
+        storm.arguments = ["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key, "--devices", "100",
+                           "--apps", "7", "--window", "8", "--deadline", "2", "--dashboards", "0", "--page-samples", "0"]
+        storm.standardOutput = FileHandle.nullDevice
+        storm.standardError = FileHandle.nullDevice
+        try storm.run()
+        // Wait until callbacks are being recorded (a run holds items finished), then back up.
+        var began = Date()
+        for _ in 0..<200 {
+            let devices = try await server.request("GET", "api/v1/devices", key: key)
+            if (try? JSONSerialization.jsonObject(with: devices.body) as? [[String: Any]])?.filter({ $0["lastRunID"] != nil }).count ?? 0 >= 30 { break }
+            try await Task.sleep(for: .milliseconds(100))  // polling a child process's progress: no test clock reaches it
+        }
+        began = Date()
+        let backedUp = try HandoverBinary.run(["admin", "backup", "--data-dir", data.path, "--to", backup.path])
+        #expect(backedUp.status == 0 && backedUp.stdout.contains("integrity ok"), "\(backedUp.stdout)\(backedUp.stderr)")
+        storm.waitUntilExit()
+        #expect(storm.terminationStatus == 0, "the storm was clean")
+
+        // A restore is refused while the server runs on the directory.
+        let refused = try HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", data.path])
+        #expect(refused.status != 0 && refused.stderr.contains("already using"), "\(refused.stderr)")
+
+        let devices = try JSONSerialization.jsonObject(with: try await server.request("GET", "api/v1/devices", key: key).body) as? [[String: Any]] ?? []
+        let runs = devices.compactMap { ($0["lastRunID"] as? String)?.lowercased() }
+        #expect(runs.count == 100)
+        let live = try await Self.items(of: runs, on: server, key: key)
+        _ = server.terminate()
+
+        // Restored into a new directory, with the server's key.
+        let restore = try HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", restored.path])
+        #expect(restore.status == 0, "\(restore.stdout)\(restore.stderr)")
+        try FileManager.default.copyItem(at: data.appendingPathComponent("token-encryption.key"), to: restored.appendingPathComponent("token-encryption.key"))
+        let second = try ServerProcess.start(dataDirectory: restored)
+        let back = try await Self.items(of: runs, on: second, key: key)
+        _ = second.terminate()
+        // Every callback recorded a second or more before the backup began is in it, as it was.
+        let before = live.filter { $0.value.finished.map { $0 < began.addingTimeInterval(-1) } ?? false }
+        let missing = before.filter { back[$0.key]?.status != $0.value.status }
+        #expect(before.count >= 30 && missing.isEmpty, "\(before.count) callbacks recorded before the backup; \(missing.count) not in it as they were")
+        #expect(back.count < live.count || before.count == live.count, "the backup holds what was committed when it began")
+        print("backup during a storm: \(before.count) of \(live.count) items were recorded before it began; all \(before.count) restored")
+    }
+}
