@@ -1,5 +1,6 @@
 import Foundation
 import HandoverProtocol
+import Fluent
 import HandoverServer
 import Testing
 
@@ -71,6 +72,27 @@ import Testing
             #expect(none.status == 400 && none.text.contains("takes no query parameters"), "\(none.text)")
             let badStatus = try await test.request(.GET, "/api/v1/devices?status=lost", key: test.adminKey)
             #expect(badStatus.status == 400, "\(badStatus.text)")
+        }
+    }
+}
+
+/// A rollback to an older binary (issue 41): a database a later release migrated is refused at
+/// start, with the way back, instead of being read (or written) by code that does not know it.
+@Suite(.serialized, .timeLimit(.minutes(2)), .stopsTestServers) struct SchemaRollbackTests {
+    @Test func aDatabaseALaterReleaseMigratedIsRefusedAtStart() async throws {
+        let test = try await TestServer.start(.sqlite)
+        try await MigrationLog(name: "AddSomethingFromAFutureRelease", batch: 99).create(on: test.server.application.db)
+        let directory = test.dataDirectory
+        try await test.stop()
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = directory
+        configuration.port = 0
+        do {
+            let server = try await HandoverServer.start(configuration)
+            try await server.shutdown()
+            Issue.record("a database from a later release was opened")
+        } catch {
+            #expect("\(error)".contains("written by a later release") && "\(error)".contains("handover admin restore"), "\(error)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Fluent
 import HandoverCore
+import HandoverProtocol
 import Logging
 import Vapor
 
@@ -24,6 +25,17 @@ enum SchemaMigrations {
         var applied: Int
     }
 
+    /// Refuses a database a later release has migrated (a rollback to an older binary): its
+    /// tables hold what this build cannot read or would corrupt. The way back is the backup taken
+    /// before the upgrade, restored with this release (`handover admin restore`).
+    static func refuseNewerSchema(on database: any Database) async throws {
+        let applied = try await database.query(MigrationLog.self).count()
+        guard applied > HandoverSchema.migrations.count else { return }
+        throw ConfigurationError(
+            setting: "the database", problem: "schema version \(applied - 1) was written by a later release of Handover; this release (\(HandoverVersion.current)) knows up to \(HandoverSchema.version)",
+            accepted: "run the release that upgraded it, or restore the backup taken before the upgrade (handover admin restore) and start this release on it")
+    }
+
     /// Runs the migrations the database has not had, logs each at debug and the run in one line
     /// at info, and returns what it did.
     @discardableResult
@@ -31,6 +43,7 @@ enum SchemaMigrations {
         application.fluent.migrationLogLevel = .debug
         let migrator = application.migrator
         try await migrator.setupIfNeeded().get()
+        try await refuseNewerSchema(on: application.db)
         let pending = try await migrator.previewPrepareBatch().get().count
         try await migrator.prepareBatch().get()
         let outcome = Outcome(version: HandoverSchema.version, applied: pending)
