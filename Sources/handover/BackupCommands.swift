@@ -24,10 +24,7 @@ struct BackupCommand: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
 
     func run() async throws {
-        let configuration = try storage.configuration()
-        guard configuration.databaseURL == nil else {
-            throw ValidationError("--database: a PostgreSQL database is backed up with pg_dump (docs/operations.md); this command copies SQLite.")
-        }
+        let configuration = try storage.sqliteConfiguration(orElse: "a PostgreSQL database is backed up with pg_dump")
         let summary = try await SQLiteBackup.backUp(dataDirectory: configuration.dataDirectory, to: URL(fileURLWithPath: to))
         print("Backed up \(configuration.dataDirectory.appendingPathComponent("handover.sqlite").path) to \(summary.file.path): "
               + "\(summary.bytes.formatted()) bytes, schema version \(summary.schemaVersion), integrity ok.")
@@ -56,12 +53,21 @@ struct RestoreCommand: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
 
     func run() async throws {
-        let configuration = try storage.configuration()
-        guard configuration.databaseURL == nil else {
-            throw ValidationError("--database: a PostgreSQL database is restored with pg_restore (docs/operations.md); this command restores SQLite.")
-        }
+        let configuration = try storage.sqliteConfiguration(orElse: "a PostgreSQL database is restored with pg_restore")
         let summary = try await SQLiteBackup.restore(dataDirectory: configuration.dataDirectory, from: URL(fileURLWithPath: file))
         print("Restored \(file) (schema version \(summary.schemaVersion)) as \(summary.file.path)"
               + (summary.keptAside.map { "; the database it replaced is kept as \($0.lastPathComponent)" } ?? "") + ".")
+    }
+}
+
+extension StorageOptions {
+    /// The configuration, for a command that works on the SQLite file only; with a PostgreSQL
+    /// database it is a usage mistake, `postgres` saying what to use instead.
+    func sqliteConfiguration(orElse postgres: String) throws -> ServerConfiguration {
+        let configuration = try configuration()
+        guard configuration.databaseURL == nil else {
+            throw ValidationError("--database: \(postgres) (docs/operations.md); this command works on SQLite.")
+        }
+        return configuration
     }
 }

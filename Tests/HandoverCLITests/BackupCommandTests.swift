@@ -34,20 +34,27 @@ import FoundationNetworking
         storm.executableURL = HandoverBinary.url
         storm.arguments = ["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key, "--devices", "100",
                            "--apps", "7", "--window", "8", "--deadline", "2", "--dashboards", "0", "--page-samples", "0"]
-        storm.standardOutput = FileHandle.nullDevice
+        // Its progress lines (every 2 s) say how many runs have started: the backup waits for them.
+        let output = Pipe()
+        storm.standardOutput = output
         storm.standardError = FileHandle.nullDevice
-        try storm.run()
-        // Wait until callbacks are being recorded (a run holds items finished), then back up.
-        var began = Date()
-        for _ in 0..<200 {
-            let devices = try await server.request("GET", "api/v1/devices", key: key)
-            if (try? JSONSerialization.jsonObject(with: devices.body) as? [[String: Any]])?.filter({ $0["lastRunID"] != nil }).count ?? 0 >= 30 { break }
-            try await Task.sleep(for: .milliseconds(100))  // polling a child process's progress: no test clock reaches it
+        let (progress, lines) = AsyncStream<String>.makeStream()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { lines.finish() } else { lines.yield(String(decoding: data, as: UTF8.self)) }
         }
-        began = Date()
+        try storm.run()
+        var seen = ""
+        for await chunk in progress {
+            seen += chunk
+            let started = seen.matches(of: /(\d+)\/100 runs started/).compactMap { Int($0.1) }.max() ?? 0
+            if started >= 30 { break }
+        }
+        let began = Date()
         let backedUp = try HandoverBinary.run(["admin", "backup", "--data-dir", data.path, "--to", backup.path])
         #expect(backedUp.status == 0 && backedUp.stdout.contains("integrity ok"), "\(backedUp.stdout)\(backedUp.stderr)")
         storm.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
         #expect(storm.terminationStatus == 0, "the storm was clean")
 
         // A restore is refused while the server runs on the directory.

@@ -414,15 +414,7 @@ import Testing
             #expect(devices.array.map { $0["id"] as? String } == [phone.deviceID])
 
             // The browser signs in as that same user.
-            let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                                   body: "user=\(userID)")
-            let location = try #require(start.headers.first(name: "location"))
-            let cookie = try #require(start.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
-            let page = try await rig.test.request(.GET, location, headers: [("Cookie", cookie)])
-            let number = try #require(Self.capture(#"id="number"[^>]*>(\d+)<"#, in: page.text).flatMap { Int($0) })
-            let href = try #require(Self.capture(#"id="link" href="([^"]+)""#, in: page.text))
-            _ = try await phone.client.receive(link: try #require(URL(string: href))).approve(number: number)
-            let collected = try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)])
+            let collected = try await Self.signInOnThisComputer(rig, userID: userID, phone: phone)
             let webToken = try #require(collected.headers.first(name: "set-cookie")?.split(separator: ";").first?
                 .replacingOccurrences(of: "handover_web_session=", with: ""))
             let me = try await rig.me(webToken)
@@ -454,15 +446,7 @@ import Testing
             #expect(pushToken.status == 200, "\(pushToken.text)")
 
             // "Sign in on this computer with your phone": the browser's session hangs off the phone.
-            let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                                   body: "user=\(userID)")
-            let location = try #require(start.headers.first(name: "location"))
-            let cookie = try #require(start.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
-            let page = try await rig.test.request(.GET, location, headers: [("Cookie", cookie)])
-            let number = try #require(Self.capture(#"id="number"[^>]*>(\d+)<"#, in: page.text).flatMap { Int($0) })
-            let href = try #require(Self.capture(#"id="link" href="([^"]+)""#, in: page.text))
-            _ = try await phone.client.receive(link: try #require(URL(string: href))).approve(number: number)
-            let collected = try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)])
+            let collected = try await Self.signInOnThisComputer(rig, userID: userID, phone: phone)
             let webToken = try #require(collected.headers.first(name: "set-cookie")?.split(separator: ";").first?
                 .replacingOccurrences(of: "handover_web_session=", with: ""))
             #expect(try await rig.me(webToken).status == 200)
@@ -497,6 +481,17 @@ import Testing
         #expect(try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [appID]], key: device.key).status == 201)
         rig.advance(60)  // the next shift: the report lists the newest custody first
 
+        #expect(try await Self.signInOnThisComputer(rig, userID: userID, phone: phone).status == 200)
+        let custody = try await rig.test.request(.GET, "/api/v1/custody?device=\(device.id)", key: rig.test.adminKey)
+        let records = try #require(custody.json["custodies"] as? [[String: Any]], "\(custody.text)")
+        #expect(records.map { $0["checkedOutBy"] as? String } == ["out_of_band", "sign_in_with_apple"], "\(records)")
+        #expect(records.first?["checkedInAt"] == nil && records.last?["runID"] != nil, "\(records)")
+        try await rig.stop()
+    }
+
+    /// "Sign in on this computer with your phone": the browser starts it for `userID`, `phone`
+    /// approves it with the page's number, and the browser collects its session (the answer).
+    static func signInOnThisComputer(_ rig: AppleRig, userID: String, phone: TestPhone) async throws -> TestServer.Reply {
         let start = try await rig.test.request(.POST, "/oob/sign-in", headers: [("Content-Type", "application/x-www-form-urlencoded")],
                                                body: "user=\(userID)")
         let location = try #require(start.headers.first(name: "location"))
@@ -505,12 +500,7 @@ import Testing
         let number = try #require(Self.capture(#"id="number"[^>]*>(\d+)<"#, in: page.text).flatMap { Int($0) })
         let href = try #require(Self.capture(#"id="link" href="([^"]+)""#, in: page.text))
         _ = try await phone.client.receive(link: try #require(URL(string: href))).approve(number: number)
-        #expect(try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)]).status == 200)
-        let custody = try await rig.test.request(.GET, "/api/v1/custody?device=\(device.id)", key: rig.test.adminKey)
-        let records = try #require(custody.json["custodies"] as? [[String: Any]], "\(custody.text)")
-        #expect(records.map { $0["checkedOutBy"] as? String } == ["out_of_band", "sign_in_with_apple"], "\(records)")
-        #expect(records.first?["checkedInAt"] == nil && records.last?["runID"] != nil, "\(records)")
-        try await rig.stop()
+        return try await rig.test.request(.POST, location + "/session", headers: [("Cookie", cookie)])
     }
 
     static func capture(_ pattern: String, in text: String) -> String? {

@@ -54,6 +54,7 @@ package struct CustodyReport: Sendable {
         package var endedWithoutRun: String?
     }
 
+
     package struct Page: Sendable {
         package var rows: [Row]
         package var total: Int
@@ -123,5 +124,16 @@ package struct CustodyReport: Sendable {
              row.appsLeftSignedIn.joined(separator: " ")]
         }
         return CSVWriter.render([header] + lines)
+    }
+}
+
+extension CustodyReport.Row {
+    /// A custody just written (a check-out): the row the report will hold for it, its run not
+    /// started yet.
+    package init(_ custody: Custody, deviceName: String) throws {
+        self.init(id: try custody.requireID(), deviceID: custody.deviceID, deviceName: deviceName, site: custody.site, userID: custody.userID,
+                  personName: custody.personName, personEmail: custody.personEmail, checkedOutBy: custody.checkedOutBy,
+                  checkedOutAt: custody.checkedOutAt, checkedInAt: custody.checkedInAt, runID: custody.runID, runStatus: nil,
+                  appsLeftSignedIn: [], endedWithoutRun: custody.endedWithoutRun)
     }
 }

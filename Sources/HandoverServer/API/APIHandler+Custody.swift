@@ -65,6 +65,6 @@ extension APIHandler {
         // Group-committed: a shift's badge taps share their transactions, as its runs and callbacks do.
         let custody = try await commits.checkOut(CustodyLedger.CheckOutRequest(device: deviceID, person: person, method: method, badgeDigest: badgeDigest),
                                                  ledger: CustodyLedger(limit: sessions.settings.custodyLimit), on: request.application)
-        return .created(.init(body: .json(CustodyRecordView(custody, deviceName: device.name))))
+        return .created(.init(body: .json(CustodyRecordView(try CustodyReport.Row(custody, deviceName: device.name)))))
     }
 }

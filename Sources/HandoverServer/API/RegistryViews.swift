@@ -178,24 +178,6 @@ struct CustodyRecordView: Content, Hashable {
     var appsLeftSignedIn: [String]
     var endedWithoutRun: String?
 
-    /// A custody just checked out: held, no run yet.
-    init(_ custody: Custody, deviceName: String) {
-        id = custody.id ?? UUID()
-        deviceID = custody.deviceID
-        self.deviceName = deviceName
-        site = custody.site
-        userID = custody.userID
-        personName = custody.personName
-        personEmail = custody.personEmail
-        checkedOutBy = Custody.CheckOut(rawValue: custody.checkedOutBy) ?? .emailLink
-        checkedOutAt = custody.checkedOutAt
-        checkedInAt = custody.checkedInAt
-        runID = custody.runID
-        runStatus = nil
-        appsLeftSignedIn = []
-        endedWithoutRun = custody.endedWithoutRun
-    }
-
     init(_ row: CustodyReport.Row) {
         id = row.id
         deviceID = row.deviceID
