@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "SessionTokens", targets: ["SessionTokens"]),
         .library(name: "AppleIDTestServer", targets: ["AppleIDTestServer"]),
         .library(name: "OutOfBand", targets: ["OutOfBand"]),
+        .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
         .library(name: "APNs", targets: ["APNs"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
@@ -91,6 +92,9 @@ let package = Package(
         // Out-of-band operations (push, QR code, link): envelope, sealed payload, signed answer,
         // link parsing. Shared by the server and the SDK, so Foundation and swift-crypto only.
         .target(name: "OutOfBand", dependencies: ["LinkCallbacks", .product(name: "Crypto", package: "swift-crypto")]),
+        // The audit log's tree (RFC 9162), its proofs and its signed checkpoints (C2SP). Foundation
+        // and swift-crypto only, so an auditor's tool can verify without the server.
+        .target(name: "TransparencyLog", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
         // The domain core, without Vapor: the fleet's storage models, logout runs and their
         // deadlines, callback recording, the webhook outbox, the clock and metrics. Throws
@@ -106,6 +110,7 @@ let package = Package(
                 "OutboundHTTP",
                 "MDMConnectors",
                 "OutOfBand",
+                "TransparencyLog",
                 "APNs",
                 "UniversalLinks",
                 "QRCode",
@@ -129,6 +134,7 @@ let package = Package(
             name: "HandoverServer",
             dependencies: [
                 "HandoverCore",
+                "TransparencyLog",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 "UniversalLinks",
@@ -329,6 +335,7 @@ let package = Package(
                 "DeviceSimulator",
                 "QRCode",
                 "OutOfBand",
+                "TransparencyLog",
                 "HandoverClient",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
@@ -375,6 +382,11 @@ let package = Package(
                            server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
+            name: "TransparencyLogTests",
+            dependencies: ["TransparencyLog", .product(name: "Crypto", package: "swift-crypto"),
+                           server("PropertyBased", "swift-property-based")]
+        ),
+        .testTarget(
             name: "QRCodeTests",
             dependencies: ["QRCode", server("PropertyBased", "swift-property-based")]
         ),
@@ -383,6 +395,7 @@ let package = Package(
             dependencies: [
                 "HandoverServer",
                 "HandoverCore",
+                "TransparencyLog",
                 "Mail",
                 "HandoverProtocol",
                 "LinkCallbacks",

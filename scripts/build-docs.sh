@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(HandoverProtocol LinkCallbacks UniversalLinks QRCode OutOfBand HandoverClient AppleSignIn APNs SessionTokens Mail)
+[ "${#targets[@]}" -gt 0 ] || targets=(HandoverProtocol LinkCallbacks UniversalLinks QRCode OutOfBand TransparencyLog HandoverClient AppleSignIn APNs SessionTokens Mail)
 mkdir -p .build/docs
 for target in "${targets[@]}"; do
   echo "== docc: $target"
