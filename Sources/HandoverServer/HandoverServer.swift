@@ -58,6 +58,10 @@ public final class HandoverServer: Sendable {
     let outboundClient: HTTPClient
     /// Sends out-of-band operations by APNs, when configured.
     let push: PushSender?
+    /// The audit log's key, checkpoints and self-check.
+    let audit: AuditService
+    /// The audit log's stream to the SIEMs; nil when none is configured.
+    let siem: SIEMStream?
     /// The background services (swift-service-lifecycle) and the task that runs their group.
     private let background: NIOLockedValueBox<(group: ServiceGroup, task: Task<Void, Never>)?>
 
@@ -90,6 +94,8 @@ public final class HandoverServer: Sendable {
         sealer = parts.sealer
         outboundClient = parts.outboundClient
         push = parts.push
+        audit = parts.audit
+        siem = parts.siem
         self.background = NIOLockedValueBox(nil)
     }
 
@@ -108,6 +114,8 @@ public final class HandoverServer: Sendable {
         var sealer: SecretSealer?
         var outboundClient: HTTPClient
         var push: PushSender?
+        var audit: AuditService
+        var siem: SIEMStream?
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
@@ -169,6 +177,10 @@ public final class HandoverServer: Sendable {
                                             issuer: SessionAuthority.issuer(publicURL: configuration.publicURL),
                                             usesPostgres: usesPostgres, logger: logger)
             try await sessions.start(on: application.db)
+            let audit = AuditService(database: application.db, sealer: sealer,
+                                     origin: AuditCheckpointKey.origin(publicURL: configuration.publicURL ?? URL(string: "https://handover.local")!),
+                                     clock: clock, metrics: metrics, logger: logger)
+            try await audit.recordStart(settings: configuration.auditSummary)
             var mailer: (any MailTransport)?
             switch (configuration.smtp, configuration.mailDropDirectory) {
             case (_?, _?):
@@ -197,6 +209,8 @@ public final class HandoverServer: Sendable {
                                             metrics: metrics, mdm: mdmPolicy)
                 // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
                 runs.handOver = HandOverSignOut(sessions: sessions, runs: runs)
+                // Every run that ends gets a receipt signed with the JWKS's key, in the audit log.
+                runs.receipts = RunReceipts(ring: sessions.ring)
                 return runs
             }
             let operationWrites = WriteGate(serializes: !usesPostgres)
@@ -256,6 +270,7 @@ public final class HandoverServer: Sendable {
             let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle))
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api))
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
+            try apiGroup.register(collection: AuditRoutes(api: api, audit: audit))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
                                                   claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar,
@@ -266,6 +281,7 @@ public final class HandoverServer: Sendable {
             })
             try application.register(collection: PeopleRoutes(auth: dashboardAuth))
             try application.register(collection: KeyRoutes(auth: dashboardAuth))
+            try application.register(collection: AuditPageRoutes(auth: dashboardAuth, audit: audit))
             try application.register(collection: CustodyRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: WebhookFormRoutes(auth: dashboardAuth, registrar: api.webhookRegistrar))
@@ -286,7 +302,9 @@ public final class HandoverServer: Sendable {
                                                                    operations: operations, push: push, sessions: sessions))
             let parts = Parts(clock: clock, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
                               idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
-                              sealer: sealer, outboundClient: outbound, push: push)
+                              sealer: sealer, outboundClient: outbound, push: push, audit: audit,
+                              siem: Self.siemStream(configuration, database: application.db, clock: clock, group: application.eventLoopGroup,
+                                                    http: outbound))
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {
@@ -516,7 +534,16 @@ public final class HandoverServer: Sendable {
         let walCheckpoint = Self.walCheckpoint(of: application)
         let retention = CustodyRetention(retention: configuration.custody.retention)
         let clock = self.clock
+        let audit = self.audit
         return [
+            // A checkpoint every 30 s (by default) while the log grows; the whole log checked
+            // against its last checkpoint every 5 minutes.
+            RepeatingPass(name: "audit checkpoints", interval: .seconds(configuration.audit.checkpointInterval), logger: logger) {
+                try await audit.checkpoint()
+            },
+            RepeatingPass(name: "audit self-check", interval: .seconds(configuration.audit.selfCheckInterval), logger: logger) {
+                try await audit.selfCheck()
+            },
             // Deadlines are looked for at least every 100 ms (one indexed read that finds nothing,
             // most of the time), so that each fires well within a second of its due time.
             RepeatingPass(name: "deadlines", interval: min(interval, .milliseconds(100)), logger: logger) {
@@ -538,6 +565,8 @@ public final class HandoverServer: Sendable {
             [RepeatingPass(name: "WAL checkpoint", interval: .milliseconds(100), logger: logger) { try await checkpoint.pass() }]
         } ?? []) + (mdmDispatcher.map { mdm in
             [RepeatingPass(name: "MDM commands", interval: interval, logger: logger) { try await mdm.deliverDue() }]
+        } ?? []) + (siem.map { siem in
+            [RepeatingPass(name: "SIEM", interval: .seconds(1), logger: logger) { try await siem.pass() }]
         } ?? []) + (overdueDevices.map { overdue in
             [RepeatingPass(name: "overdue devices", interval: interval, logger: logger) { try await overdue.markDue() }]
         } ?? [])

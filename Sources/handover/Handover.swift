@@ -30,7 +30,7 @@ struct Handover: AsyncParsableCommand {
             with refused rows).
             """,
         version: HandoverVersion.current,
-        subcommands: [ServeCommand.self, ConfigCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, LinkCommand.self,
+        subcommands: [ServeCommand.self, ConfigCommand.self, DemoCommand.self, TesterCommand.self, AdminCommand.self, AuditCommand.self, LinkCommand.self,
                       AASACommand.self, SimulateCommand.self, BenchCommand.self, QRCommand.self]
     )
 

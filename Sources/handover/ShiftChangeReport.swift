@@ -57,6 +57,9 @@ struct ShiftChangeReport {
             lines.append("  page       \(page.name): p50 \(one(page.latency.p50)) ms, p95 \(one(page.latency.p95)) ms, max \(one(page.latency.max)) ms"
                 + " (\(answers.joined(separator: ", ")))")
         }
+        if let audit = f.auditLog {
+            lines.append("  audit log  \(count(audit.after - audit.before)) entries added (\(one(audit.perHandOver)) a hand-over), \(count(audit.after)) in all")
+        }
         if f.callbacks.transportErrors > 0 { lines.append("  errors     \(count(f.callbacks.transportErrors)) requests got no answer") }
         if !f.refusals.isEmpty {
             lines.append("  refusals   " + f.refusals.sorted { $0.key < $1.key }.map { "\($0.key): \(count($0.value))" }.joined(separator: ", "))

@@ -13,22 +13,10 @@ import Testing
 struct OpenIDConnectTests {
     /// A rig whose public URL is its own loopback origin, so the issuer is a URL.
     static func rig(_ database: TestDatabase = .sqlite) async throws -> (AppleRig, String) {
-        // The issuer names its port before the server binds it: under a full parallel run another
-        // test can take that free port in between (seen once), so a taken port is picked again.
-        for attempt in 1...3 {
-            let port = try await OIDCBackendPeer.freePort()
-            let issuer = "http://127.0.0.1:\(port)"
-            do {
-                let rig = try await AppleRig.start(database) { configuration in
-                    configuration.port = port
-                    configuration.publicURL = try? ServerConfiguration.parsePublicURL(issuer, setting: "test")
-                }
-                return (rig, issuer)
-            } catch let error as ConfigurationError where attempt < 3 && error.description.contains("already in use") {
-                continue
-            }
+        let rig = try await AppleRig.startOnFreePort(database) { configuration, port in
+            configuration.publicURL = try? ServerConfiguration.parsePublicURL("http://127.0.0.1:\(port)", setting: "test")
         }
-        throw ConfigurationError(setting: "--port", problem: "no free port held still for three attempts", accepted: "a quieter machine")
+        return (rig, rig.test.server.publicURL.absoluteString)
     }
 
     /// Registers a backend client (RFC 7591); returns its id and secret.

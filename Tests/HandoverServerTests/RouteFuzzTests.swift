@@ -50,9 +50,7 @@ import Testing
         // requests, and the server must neither grow nor stop.
         let peer = BackendPeers.pythonIsAvailable() ? try await HostilePeer() : nil
         defer { peer?.stop() }
-        let port = try await OIDCBackendPeer.freePort()
-        let rig = try await AppleRig.start(.sqlite) { configuration in
-            configuration.port = port
+        let rig = try await AppleRig.startOnFreePort(.sqlite) { configuration, port in
             configuration.publicURL = try? ServerConfiguration.parsePublicURL("http://127.0.0.1:\(port)", setting: "test")
             configuration.developerMode = true
             if let peer {

@@ -20,6 +20,25 @@ final class AppleRig: Sendable {
         self.pem = pem
     }
 
+    /// A rig on a port chosen before the server binds it (its public URL names the port): under
+    /// a full parallel run another test, or a storm's client sockets, can take that free port in
+    /// between, so a taken port is picked again, up to three times.
+    static func startOnFreePort(_ database: TestDatabase,
+                                configure: @escaping @Sendable (inout ServerConfiguration, Int) -> Void) async throws -> AppleRig {
+        for attempt in 1...3 {
+            let port = try await OIDCBackendPeer.freePort()
+            do {
+                return try await start(database) { configuration in
+                    configuration.port = port
+                    configure(&configuration, port)
+                }
+            } catch let error as ConfigurationError where attempt < 3 && error.description.contains("already in use") {
+                continue
+            }
+        }
+        throw ConfigurationError(setting: "--port", problem: "no free port held still for three attempts", accepted: "a quieter machine")
+    }
+
     static func start(_ database: TestDatabase, strict: Bool = false, sharing other: AppleRig? = nil,
                       configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) async throws -> AppleRig {
         let apple: AppleIDTestServer

@@ -63,8 +63,15 @@ public struct PythonPeer: Sendable {
     /// printed (standard output and error together). It waits on a thread of its own, not on
     /// one of Swift's few cooperative threads: a script that calls back into the server under
     /// test (discovery, JWKS, introspection) must not starve the server it waits for.
-    public static func run(_ script: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
+    public static func run(_ script: String, _ arguments: [String], input: Data? = nil) async throws -> (status: Int32, output: String) {
+        // The input, if any, is read from a file: a pipe written here could fill while the script waits to be read.
+        let inputFile = try input.map { data -> URL in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("peer-input-\(UUID().uuidString)")
+            try data.write(to: file)
+            return file
+        }
+        defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
+        return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -72,6 +79,7 @@ public struct PythonPeer: Sendable {
                 let output = Pipe()
                 process.standardOutput = output
                 process.standardError = output
+                if let inputFile { process.standardInput = FileHandle(forReadingAtPath: inputFile.path) }
                 do {
                     try process.run()
                 } catch {

@@ -148,6 +148,7 @@ public struct ShiftChangeBench: Sendable {
             watch = probe.watch(plan.dashboards, client: browser.client, cookie: dashboardCookie)
         }
         let recordBefore = await deadlineRecord(http)
+        let auditBefore = await auditLogSize(http)
         let start = ContinuousClock.now
         let total = launchers.count
         let checksOut = plan.checksOut
@@ -175,6 +176,7 @@ public struct ShiftChangeBench: Sendable {
         let custody = await CustodyReadBack(origin: origin(0), adminKey: adminKey, since: startedAt)
             .compare(tally.read(\.checkedOut), http: http)
         let recordAfter = await deadlineRecord(http)
+        let auditAfter = await auditLogSize(http)
         await http.shutdown()
         var pages: [ShiftChangeFigures.PageTiming] = []
         if plan.pageSamples > 0, let dashboardCookie {
@@ -213,6 +215,10 @@ public struct ShiftChangeBench: Sendable {
             figures.dashboards = .init(opened: plan.dashboards, connected: watch.connected, updates: watch.updates, dropped: watch.dropped)
         }
         figures.pages = pages
+        if let auditBefore, let auditAfter {
+            let handOvers = max(1, figures.runs.completed + figures.runs.failed)
+            figures.auditLog = .init(before: auditBefore, after: auditAfter, perHandOver: Double(auditAfter - auditBefore) / Double(handOvers))
+        }
         if let recordBefore, let recordAfter { figures.deadlines.serverRecord = recordAfter.subtracting(recordBefore) }
         return figures
     }
@@ -252,6 +258,13 @@ public struct ShiftChangeBench: Sendable {
     }
 
     /// The servers' deadline lateness histograms (`/metrics`), added up; nil when a server has none.
+    /// The audit log's size (every instance shares it), or nil for a server without one.
+    private func auditLogSize(_ http: BenchHTTP) async -> Int? {
+        guard let answer = try? await http.send(.GET, origin(0) + "/api/v1/audit/entries?start=0&end=0", key: adminKey), answer.isSuccess,
+              let object = try? JSONSerialization.jsonObject(with: Data(String(buffer: answer.body).utf8)) as? [String: Any] else { return nil }
+        return object["treeSize"] as? Int
+    }
+
     private func deadlineRecord(_ http: BenchHTTP) async -> DeadlineLatenessRecord? {
         var total: DeadlineLatenessRecord?
         for index in servers.indices {

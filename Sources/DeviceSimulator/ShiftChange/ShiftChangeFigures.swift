@@ -102,6 +102,14 @@ public struct ShiftChangeFigures: Sendable, Codable {
         public var isOK: Bool { statuses.keys.allSatisfy { $0 == 200 } && !statuses.isEmpty }
     }
 
+    /// The audit log's entries before and after the storm (`GET /api/v1/audit/entries`).
+    public struct AuditLogGrowth: Sendable, Codable {
+        public var before: Int
+        public var after: Int
+        /// Entries a hand-over added.
+        public var perHandOver: Double
+    }
+
     public var plan: ShiftChangePlan
     /// `sqlite`, `postgres` or `external`.
     public var database: String
@@ -117,6 +125,8 @@ public struct ShiftChangeFigures: Sendable, Codable {
     public var memory: [Memory] = []
     public var dashboards: Dashboards?
     public var pages: [PageTiming] = []
+    /// How much the audit log grew during the storm; nil when the server has none to read.
+    public var auditLog: AuditLogGrowth?
     /// Anything the storm saw go wrong, by kind (`callback 404`, `run 500`, …).
     public var refusals: [String: Int]
 

@@ -61,7 +61,7 @@ package enum BackendOnlyItems {
             }
             settled.items += 1
             if let run = try await runs.finishRunIfDone(runID, on: db, now: now) {
-                try await DeviceLifeCycle.moveDevices(after: [run], mdm: runs.mdm, on: db, now: now)
+                try await runs.conclude([run], on: db, now: now)
                 settled.finishedRuns.append(run)
             }
         }

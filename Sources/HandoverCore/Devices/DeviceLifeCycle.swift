@@ -83,17 +83,10 @@ package enum DeviceLifeCycle {
                 UPDATE devices SET \(SQLList(changes)) FROM (VALUES \(SQLList(rows))) AS step WHERE devices.id = step.column1
                 """).run()
         }
-        let history = moves.map { move -> SQLQueryString in
-            """
-            (\(bind: UUID()), \(bind: move.step.device), \(bind: event.name.rawValue), \(bind: move.step.from.rawValue), \
-            \(bind: move.to.rawValue), \(bind: move.step.run), \(bind: move.step.reason), \(bind: note), \
-            \(bind: String(move.step.actor.prefix(100))), \(bind: now))
-            """
-        }
-        try await sql.raw("""
-            INSERT INTO device_history (id, device_id, event, from_status, to_status, run_id, reason, note, actor, created_at)
-            VALUES \(SQLList(history))
-            """).run()
+        try await DeviceHistoryLog.write(moves.map { move in
+            DeviceHistoryLog.Step(device: move.step.device, event: event.name, from: move.step.from, to: move.to, run: move.step.run,
+                                  reason: move.step.reason, note: note, actor: move.step.actor)
+        }, on: sql, now: now)
 
         // Back in service (by a person, or by a completed hand-over where an MDM is configured):
         // whatever the MDM was still owed for the device is not sent, and the Lost Mode Handover

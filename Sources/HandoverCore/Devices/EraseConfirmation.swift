@@ -35,15 +35,11 @@ package enum EraseConfirmation {
             command.nextAttemptAt = now
             command.version += 1
             try await command.save(on: db)
-            let entry = DeviceHistoryEntry()
-            entry.deviceID = deviceID
-            entry.event = .eraseConfirmed
-            entry.fromStatus = device.status
-            entry.toStatus = device.status
-            entry.reason = "\(command.action == .returnToService ? "erase with Return to Service" : "erase") by \(command.connector) confirmed"
-            entry.actor = String(actor.prefix(100))
-            entry.createdAt = now
-            try await entry.create(on: db)
+            guard let sql = db as? any SQLDatabase else { return }
+            try await DeviceHistoryLog.write([.init(
+                device: deviceID, event: .eraseConfirmed, from: device.status, to: device.status,
+                reason: "\(command.action == .returnToService ? "erase with Return to Service" : "erase") by \(command.connector) confirmed",
+                actor: actor)], on: sql, now: now)
         }
     }
 }

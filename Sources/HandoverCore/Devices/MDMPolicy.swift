@@ -1,4 +1,5 @@
 import FluentKit
+import SQLKit
 import Foundation
 import HandoverProtocol
 
@@ -36,16 +37,11 @@ package struct MDMPolicy: Sendable, Equatable {
         command.createdAt = now
         command.version = 0
         try await command.create(on: db)
-        let entry = DeviceHistoryEntry()
-        entry.deviceID = id
-        entry.event = .mdmCommandQueued
-        entry.fromStatus = trigger
-        entry.toStatus = trigger
-        entry.reason = "\(action.rawValue.replacingOccurrences(of: "_", with: " ")) by \(connector)"
+        guard let sql = db as? any SQLDatabase else { return }
+        let reason = "\(action.rawValue.replacingOccurrences(of: "_", with: " ")) by \(connector)"
             + (command.status == .awaitingConfirmation ? ", waiting for a person to confirm the erase on the dashboard" : "")
             + (dryRun ? " (dry run: recorded, not sent)" : "")
-        entry.actor = DeviceLifeCycle.serverActor
-        entry.createdAt = now
-        try await entry.create(on: db)
+        try await DeviceHistoryLog.write([.init(device: id, event: .mdmCommandQueued, from: trigger, to: trigger, reason: reason)],
+                                         on: sql, now: now)
     }
 }

@@ -25,19 +25,14 @@ package enum OwedMDMCommands {
             RETURNING device_id, action, connector
             """).all()
         guard !rows.isEmpty else { return 0 }
-        let history = try rows.map { row -> SQLQueryString in
+        let history = try rows.map { row -> DeviceHistoryLog.Step in
             let action = try row.decode(column: "action", as: MDMAction.self).rawValue.replacingOccurrences(of: "_", with: " ")
             let connector = try row.decode(column: "connector", as: String.self)
-            return """
-                (\(bind: UUID()), \(bind: try row.decode(column: "device_id", as: UUID.self)), \
-                \(bind: DeviceHistoryEvent.mdmCommandCancelled.rawValue), \(bind: deviceStatus.rawValue), \(bind: deviceStatus.rawValue), \
-                \(bind: "\(action) by \(connector) \(backInServiceReason)"), \(bind: String(actor.prefix(100))), \(bind: now))
-                """
+            return DeviceHistoryLog.Step(device: try row.decode(column: "device_id", as: UUID.self), event: .mdmCommandCancelled,
+                                         from: deviceStatus, to: deviceStatus, reason: "\(action) by \(connector) \(backInServiceReason)",
+                                         actor: actor)
         }
-        try await sql.raw("""
-            INSERT INTO device_history (id, device_id, event, from_status, to_status, reason, actor, created_at)
-            VALUES \(SQLList(history))
-            """).run()
+        try await DeviceHistoryLog.write(history, on: sql, now: now)
         return rows.count
     }
 
@@ -66,12 +61,9 @@ package enum OwedMDMCommands {
                 VALUES (\(bind: UUID()), \(bind: device), \(bind: connector), \(bind: lift), \(bind: status.rawValue),
                         \(bind: MDMCommandState.pending.rawValue), 0, \(bind: now), \(bind: now), 0)
                 """).run()
-            try await sql.raw("""
-                INSERT INTO device_history (id, device_id, event, from_status, to_status, reason, actor, created_at)
-                VALUES (\(bind: UUID()), \(bind: device), \(bind: DeviceHistoryEvent.mdmCommandQueued.rawValue), \(bind: status.rawValue),
-                        \(bind: status.rawValue), \(bind: "disable lost mode by \(connector): lifting the Lost Mode Handover put on the device"),
-                        \(bind: String(actor.prefix(100))), \(bind: now))
-                """).run()
+            try await DeviceHistoryLog.write([.init(device: device, event: .mdmCommandQueued, from: status, to: status,
+                                                    reason: "disable lost mode by \(connector): lifting the Lost Mode Handover put on the device",
+                                                    actor: actor)], on: sql, now: now)
         }
         return lifted.count
     }

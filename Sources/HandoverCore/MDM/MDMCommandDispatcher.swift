@@ -115,15 +115,8 @@ package struct MDMCommandDispatcher: Sendable {
                                                 reason: "\(command.action.rawValue) \(request?.serialNumber ?? "")", on: db, now: finished)
             }
             if let (event, text) = history {
-                let entry = DeviceHistoryEntry()
-                entry.deviceID = command.deviceID
-                entry.event = event
-                entry.fromStatus = device.status
-                entry.toStatus = device.status
-                entry.reason = String(text.prefix(1000))
-                entry.actor = DeviceLifeCycle.serverActor
-                entry.createdAt = finished
-                try await entry.create(on: db)
+                try await DeviceHistoryLog.write([.init(device: command.deviceID, event: event, from: device.status, to: device.status,
+                                                        reason: String(text.prefix(1000)))], on: sql, now: finished)
             }
         }
         if case .failure(let failure) = outcome {

@@ -49,6 +49,15 @@ package final class ServerMetrics: Sendable {
         registry.makeCounter(name: "handover_oob_answers_refused_total", labels: [("code", code)])
     }
 
+    /// The audit log's self-check: `mismatch` when the stored log no longer makes its last
+    /// checkpoint, `ok` otherwise.
+    package func auditSelfChecks(_ result: String) -> Counter {
+        registry.makeCounter(name: "handover_audit_self_checks_total", labels: [("result", result)])
+    }
+
+    /// The audit log's size at its latest checkpoint.
+    package var auditCheckpointSize: Gauge { registry.makeGauge(name: "handover_audit_checkpoint_size") }
+
     package func pushesSent(_ outcome: String) -> Counter {
         registry.makeCounter(name: "handover_oob_pushes_total", labels: [("outcome", outcome)])
     }

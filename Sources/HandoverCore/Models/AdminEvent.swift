@@ -1,4 +1,5 @@
 import FluentKit
+import SQLKit
 import Foundation
 
 /// What a person (or a key) did as an administrator, and every dashboard sign-in, sign-out and
@@ -43,5 +44,30 @@ package final class AdminEvent: Model, @unchecked Sendable {
         self.personID = personID
         self.who = who
         self.detail = detail
+    }
+}
+
+extension AdminEvent {
+    /// Writes the event and its audit log entry (`admin.<kind>`) in one transaction. The entry
+    /// names a person by issuer and subject, a key by its name and prefix, and a refused
+    /// sign-in's would-be person not at all.
+    package func record(on database: Database) async throws {
+        let (personID, kind, who, at, detail) = (self.personID, self.kind, self.who, self.at, self.detail)
+        try await database.transaction { db in
+            try await self.create(on: db)
+            guard let sql = db as? any SQLDatabase else { return }
+            let actor: AuditActor
+            if let personID, let person = try await Person.find(personID, on: db) {
+                actor = .person(issuer: person.issuer, subject: person.subject)
+            } else {
+                switch Kind(rawValue: kind) {
+                case .refused: actor = AuditActor(kind: "unknown")
+                case .loggedOutByProvider: actor = AuditActor(kind: "provider")
+                default: actor = AuditActor(kind: "key", name: who)
+                }
+            }
+            try await AuditTrail.append([AuditEvent(type: "admin.\(kind)", at: at, actor: actor, detail: ["detail": detail])],
+                                        on: sql, now: at)
+        }
     }
 }

@@ -82,7 +82,7 @@ package struct AdminSignIn: Sendable {
             return try await complete(state: state, code: code, error: error, errorDescription: errorDescription,
                                       redirectURI: redirectURI, on: database)
         } catch let refusal as Refusal {
-            try await AdminEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).create(on: database)
+            try await AdminEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).record(on: database)
             throw refusal
         }
     }
@@ -131,7 +131,7 @@ package struct AdminSignIn: Sendable {
         person.lastSignInAt = now()
         try await person.save(on: database)
         try await AdminEvent(at: now(), kind: .signedIn, personID: person.id, who: Self.describe(person),
-                                   detail: permissions.summary).create(on: database)
+                                   detail: permissions.summary).record(on: database)
         return SignedIn(person: person, permissions: permissions, idToken: idToken, providerSID: claims.sid)
     }
 
@@ -164,7 +164,7 @@ package struct AdminSignIn: Sendable {
         }
         let who = person.map(Self.describe) ?? claims.sub ?? "provider session \(claims.sid ?? "")"
         try await AdminEvent(at: now(), kind: .loggedOutByProvider, personID: person?.id, who: who,
-                                   detail: "\(ended) dashboard session(s) ended").create(on: database)
+                                   detail: "\(ended) dashboard session(s) ended").record(on: database)
         return ended
     }
 }

@@ -113,7 +113,7 @@ package struct DeadlineScheduler: Sendable {
                 if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
             }
             // Devices last, in id order, as the callback recorder moves them.
-            try await DeviceLifeCycle.moveDevices(after: finishedRuns, mdm: runs.mdm, on: db, now: now)
+            try await runs.conclude(finishedRuns, on: db, now: now)
             return (pass, changedRuns, finishedRuns, firedDeadlines)
         }
         // Committed: each deadline has fired now, and this is how late.

@@ -133,7 +133,7 @@ extension LogoutRunService {
 
         // Devices last, in id order: a transaction that holds a device's row never waits for a
         // run's, so two batches finishing runs of one device cannot deadlock.
-        try await DeviceLifeCycle.moveDevices(after: finishedRuns, mdm: mdm, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
+        try await conclude(finishedRuns, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
         // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
         try await changes.runsChangedInTransaction(changedRuns, on: sql)
         return BatchOutcome(recordings: recordings.map { $0 ?? .unknown }, finishedRuns: finishedRuns)

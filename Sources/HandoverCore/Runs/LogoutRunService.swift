@@ -18,6 +18,8 @@ package struct LogoutRunService: Sendable {
     /// What else ends when a run starts, in the run's own transaction (the server's sessions,
     /// pushes and backend-only apps: ``HandOverSteps``); nil: the run alone.
     package var handOver: (any HandOverSteps)?
+    /// Signs each finished run's receipt into the audit log; nil: no receipts (the domain's own tests).
+    package var receipts: RunReceipts?
 
     package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
                  metrics: ServerMetrics, mdm: MDMPolicy? = nil) {
@@ -106,9 +108,9 @@ package struct LogoutRunService: Sendable {
             error: CallbackURL(run: run, item: item, outcome: .error, nonce: nonce).text(base: publicURL))
     }
 
-    /// Marks the run finished when no item is pending, and writes its webhook events. Returns the
-    /// finished run, or nil; the caller moves its device (``DeviceLifeCycle/moveDevices(after:on:now:)``)
-    /// last in its transaction, and counts it once the transaction committed.
+    /// Marks the run finished when no item is pending. Returns the finished run, or nil; the
+    /// caller concludes it (``conclude(_:on:now:)``: its device's step, its receipt, its webhook
+    /// events) last in its transaction, and counts it once the transaction committed.
     ///
     /// - Parameter nonePending: the caller already counted no pending item (the callback fast
     ///   path's statement, or a batch's count of its runs), so the count is not taken again; the
@@ -133,15 +135,27 @@ package struct LogoutRunService: Sendable {
         // The finished run as the webhooks show it (no links: nothing is pending), built from what was read.
         let view = LogoutRunView(id: runID, deviceID: deviceID, status: state, createdAt: try row.decode(column: "created_at", as: Date.self),
                                  finishedAt: now, items: items)
-        if state == .completed {
-            try await WebhookOutbox.enqueue("run.completed", run: view, deviceID: deviceID, on: db, now: now)
-            return FinishedRun(run: runID, device: deviceID, state: state, reason: nil)
+        // A failed run's device did not sign everyone out: it leaves service until IT looks at it.
+        return FinishedRun(run: runID, device: deviceID, state: state, reason: state == .completed ? nil : Self.failureReason(items), view: view)
+    }
+
+    /// Concludes runs that just finished, last in their transaction: their devices move (in id
+    /// order, ``DeviceLifeCycle/moveDevices(after:mdm:on:now:)``), each gets its signed receipt in
+    /// the audit log (when ``receipts`` is set), and each its webhook events, the receipt
+    /// included: `run.completed`, or `run.failed` and `device.out_of_service`.
+    package func conclude(_ finished: [FinishedRun], on db: Database, now: Date) async throws {
+        guard !finished.isEmpty else { return }
+        try await DeviceLifeCycle.moveDevices(after: finished, mdm: mdm, on: db, now: now)
+        let signed = try await receipts?.issue(for: finished, on: db, now: now) ?? [:]
+        for run in finished {
+            let at = run.view.finishedAt ?? now, receipt = signed[run.run]
+            if run.state == .completed {
+                try await WebhookOutbox.enqueue("run.completed", run: run.view, deviceID: run.device, receipt: receipt, on: db, now: at)
+            } else {
+                try await WebhookOutbox.enqueue("run.failed", run: run.view, deviceID: run.device, receipt: receipt, on: db, now: at)
+                try await WebhookOutbox.enqueue("device.out_of_service", run: run.view, deviceID: run.device, reason: run.reason, on: db, now: at)
+            }
         }
-        try await WebhookOutbox.enqueue("run.failed", run: view, deviceID: deviceID, on: db, now: now)
-        // Escalation: the device did not sign everyone out, so it leaves service until IT looks at it.
-        let reason = Self.failureReason(items)
-        try await WebhookOutbox.enqueue("device.out_of_service", run: view, deviceID: deviceID, reason: reason, on: db, now: now)
-        return FinishedRun(run: runID, device: deviceID, state: state, reason: reason)
     }
 }
 
@@ -152,6 +166,8 @@ package struct FinishedRun: Sendable, Equatable {
     package var state: LogoutRunState
     /// Which apps stayed signed in, for a failed run.
     package var reason: String?
+    /// The run as it finished (no links: nothing is pending).
+    package var view: LogoutRunView
 }
 
 extension LogoutRunService {

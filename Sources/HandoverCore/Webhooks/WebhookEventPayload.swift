@@ -13,6 +13,9 @@ package struct WebhookEventPayload: Codable, Equatable {
     package var reason: String?
     /// For `operation.suspicious`: the sign-in the person said was not theirs.
     package var operation: SuspiciousOperation?
+    /// For `run.completed` and `run.failed`: the run's signed receipt (a compact JWS, `typ`
+    /// `handover-receipt+jwt`), verifiable with the server's JWKS.
+    package var receipt: String?
 }
 
 /// An out-of-band operation reported as "this was not me", as the webhook tells it.

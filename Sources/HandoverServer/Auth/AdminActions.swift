@@ -13,6 +13,6 @@ extension Request {
         } else {
             who = (try? principal.actor) ?? "an API key"
         }
-        try await AdminEvent(at: now, kind: kind, personID: session?.personID, who: who, detail: String(detail.prefix(500))).create(on: db)
+        try await AdminEvent(at: now, kind: kind, personID: session?.personID, who: who, detail: String(detail.prefix(500))).record(on: db)
     }
 }

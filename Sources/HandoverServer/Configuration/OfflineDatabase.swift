@@ -32,7 +32,7 @@ extension HandoverServer {
             let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, on: db)
             try await AdminEvent(at: Date(), kind: .keyChanged, who: "handover admin create-key on the server's machine",
                                  detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)"
-                                    + (expiresAt.map { ", expiring \($0.formatted(.iso8601))" } ?? "")).create(on: db)
+                                    + (expiresAt.map { ", expiring \($0.formatted(.iso8601))" } ?? "")).record(on: db)
             return key
         }
     }

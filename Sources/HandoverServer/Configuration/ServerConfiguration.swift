@@ -73,6 +73,8 @@ public struct ServerConfiguration: Sendable {
     }
     /// Lending periods (the fleet's and the sites') and the custody records' retention.
     public var custody = CustodySettings()
+    /// The audit log's checkpoints and the SIEMs it streams to.
+    public var audit = AuditSettings()
     /// The fleet's MDM and what to ask of it when a device goes out of service or overdue
     /// (`HANDOVER_MDM_*`, see ``MDMConfiguration``); nil asks nothing.
     public var mdm: MDMConfiguration?
@@ -156,6 +158,7 @@ public struct ServerConfiguration: Sendable {
         configuration.mdm = try MDMConfiguration.fromEnvironment(environment)
         try readSessionSettings(environment, into: &configuration)
         try readCustodySettings(environment, into: &configuration)
+        try readAuditSettings(environment, into: &configuration)
         return configuration
     }
 

@@ -46,7 +46,7 @@ struct DashboardAuth: Sendable {
                                                 permissions: Permissions([RoleGrant(role: .admin)]), on: request.db)
         if breakGlass {
             try await AdminEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
-                                       detail: "admin key sign-in while the identity provider is configured").create(on: request.db)
+                                       detail: "admin key sign-in while the identity provider is configured").record(on: request.db)
         }
         return created
     }

@@ -33,6 +33,7 @@ enum DashboardLayout {
                                 if signedIn.permissions.allows(.admin, at: nil) {
                                     HTML.element("a", ["href": "/dashboard/people"]) { "People" }
                                     HTML.element("a", ["href": "/dashboard/keys"]) { "Keys" }
+                                    HTML.element("a", ["href": "/dashboard/audit"]) { "Audit" }
                                 }
                                 HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
                                     csrfField(signedIn.csrfToken)

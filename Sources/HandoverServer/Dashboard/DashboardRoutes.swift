@@ -106,7 +106,7 @@ struct DashboardRoutes: RouteCollection {
             try await session.delete(on: request.db)
             let who = try await DashboardAuth.actor(of: session, on: request.db)
             try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
-                                       who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").create(on: request.db)
+                                       who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").record(on: request.db)
             var destination = "/dashboard/sign-in"
             if session.personID != nil, let provider = auth.provider,
                let url = await provider.provider.endSessionURL(idTokenHint: session.idToken,

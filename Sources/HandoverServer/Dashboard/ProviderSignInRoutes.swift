@@ -60,7 +60,7 @@ struct ProviderSignInRoutes: RouteCollection {
         // browser cannot be finished in another (login CSRF).
         guard let state, let bound = request.cookies[Self.stateCookie]?.string, bound == BearerSecret.digest(state) else {
             try await AdminEvent(at: auth.clock.now(), kind: .refused, who: "unknown",
-                                       detail: "the sign-in's state is not the one this browser started").create(on: request.db)
+                                       detail: "the sign-in's state is not the one this browser started").record(on: request.db)
             return signInPage(request, "This sign-in was not started in this browser, or it was already used. Start again.", .forbidden)
         }
         let signedIn: AdminSignIn.SignedIn
@@ -101,7 +101,7 @@ struct ProviderSignInRoutes: RouteCollection {
             response = Response(status: .ok)
         } catch let refusal as ProviderTokenRefusal {
             try await AdminEvent(at: auth.clock.now(), kind: .refused, who: "identity provider",
-                                       detail: "logout token refused: \(refusal.description)").create(on: request.db)
+                                       detail: "logout token refused: \(refusal.description)").record(on: request.db)
             response = Response(status: .badRequest)
             try response.content.encode(["error": "invalid_request", "error_description": refusal.description], as: .json)
         }
@@ -119,7 +119,7 @@ struct ProviderSignInRoutes: RouteCollection {
             let who = try await DashboardAuth.actor(of: session, on: request.db)
             try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""),
-                                       detail: "everywhere: \(ended) session(s)").create(on: request.db)
+                                       detail: "everywhere: \(ended) session(s)").record(on: request.db)
             let response = DashboardLayout.redirect("/dashboard/sign-in")
             response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
             return response

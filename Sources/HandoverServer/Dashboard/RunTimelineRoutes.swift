@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import SQLKit
 import Vapor
 
 /// A logout run's page on the dashboard (`/dashboard/runs/{id}`): its apps as they stand, then
@@ -14,6 +15,40 @@ struct RunTimelineRoutes: RouteCollection {
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped("dashboard", "runs").get(":runID", use: runPage)
+        routes.grouped("dashboard", "runs").get(":runID", "receipt", use: receipt)
+    }
+
+    /// The run's signed receipt, downloaded as a file (`receipt-<run>.jwt`), for
+    /// `handover audit verify-receipt`.
+    @Sendable func receipt(_ request: Request) async throws -> Response {
+        try await auth.signedIn(request) { session in
+            let (run, _) = try await authorizedRun(request, session: session)
+            guard let sql = request.readDB as? any SQLDatabase, let jws = try await RunReceipts.receipt(of: run.id, on: sql) else {
+                throw DashboardError.notFound(run.isRunning ? "The run is still running: its receipt is signed when it ends."
+                                              : "This run ended before receipts were kept.")
+            }
+            let response = Response(status: .ok, body: .init(string: jws))
+            response.headers.replaceOrAdd(name: .contentType, value: "application/jwt")
+            response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"receipt-\(run.id.uuidString.lowercased()).jwt\"")
+            return response
+        }
+    }
+
+    /// The run and its device, when the session may see them; a 404 page otherwise.
+    private func authorizedRun(_ request: Request, session: DashboardSession) async throws -> (LogoutRunView, Device?) {
+        let missing = DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
+        guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
+        let view: LogoutRunView
+        do {
+            view = try await runs(request.readDB).view(runID)
+        } catch let error as DomainError where error.kind == .notFound {
+            throw missing  // only an absent run is a 404; a failing database stays an error
+        }
+        let run = try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
+        let device = try await Device.find(run.deviceID, on: request.readDB)
+        // A run on a device of another site is as absent as a run that does not exist.
+        guard session.siteFilter == .everySite || session.siteFilter.shows(device?.site) else { throw missing }
+        return (run, device)
     }
 
 
@@ -22,18 +57,7 @@ struct RunTimelineRoutes: RouteCollection {
 
     @Sendable func runPage(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let missing = DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
-            guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
-            let view: LogoutRunView
-            do {
-                view = try await runs(request.readDB).view(runID)
-            } catch let error as DomainError where error.kind == .notFound {
-                throw missing  // only an absent run is a 404; a failing database stays an error
-            }
-            let run = try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
-            let device = try await Device.find(run.deviceID, on: request.readDB)
-            // A run on a device of another site is as absent as a run that does not exist.
-            guard session.siteFilter == .everySite || session.siteFilter.shows(device?.site) else { throw missing }
+            let (run, device) = try await authorizedRun(request, session: session)
             let timeline = try await timeline(of: run, device: device?.name ?? "a deleted device", on: request.readDB)
             return DashboardLayout.page("Logout run", signedIn: session) {
                 HTML.element("section") {
@@ -42,6 +66,12 @@ struct RunTimelineRoutes: RouteCollection {
                         if let device { DashboardRoutes.deviceLink(device) } else { "a deleted device" }
                         ", started "; DashboardLayout.time(run.createdAt)
                         if let finished = run.finishedAt { ", finished after "; RunTimeline.milliseconds(finished.timeIntervalSince(run.createdAt)) }
+                    }
+                    if !run.isRunning {
+                        HTML.element("p", ["id": "receipt"]) {
+                            HTML.element("a", ["href": Self.path(run.id) + "/receipt"]) { "Download the signed receipt" }
+                            " (a JWS; check it with "; HTML.element("code") { "handover audit verify-receipt" }; ")"
+                        }
                     }
                     HTML.element("p") {
                         for item in run.items {

@@ -41,6 +41,11 @@ extension OpenAPIDocument {
           OpenID Connect for the team's backends: discovery, the JWKS, RFC 7591 registration, RFC 7662
           introspection, RFC 7009 revocation; logout tokens go out by Back-Channel Logout 1.0.
           docs/backends.md shows a backend verifying tokens.
+      - name: audit
+        description: |
+          Proof (docs/audit.md): each run's signed receipt, and the append-only audit log as a Merkle
+          tree (RFC 9162) with signed checkpoints (C2SP signed note, Ed25519). The log's routes need
+          the admin role.
       - name: sessions
         description: |
           Sign in with Apple and the server's own user sessions: short-lived access tokens (ES256
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
             handing over.
           requestBody:
             required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/BackInServiceInput"
-          responses:
     """#
 }

@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/BackInServiceInput"
+          responses:
             "200":
               description: The device, in service.
               content:
@@ -242,6 +247,190 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
               $ref: "#/components/responses/Unprocessable"
+      /api/v1/logout-runs/{runID}/receipt:
+        parameters:
+          - $ref: "#/components/parameters/RunID"
+        get:
+          tags: [audit]
+          operationId: getLogoutRunReceipt
+          x-handover-role: viewer
+          x-handover-device: true
+          summary: The run's signed receipt. Any role (viewer or above), or the key of the run's device.
+          description: |
+            A compact JWS (RFC 7515) signed when the run ended, completed or failed: header `alg`
+            ES256, `typ` `handover-receipt+jwt`, `kid` a key of `/oauth/jwks`. Its claims (docs/audit.md):
+            `iss`, `iat`, `jti` (the run's id), `handover_version`, `run`, `device` (with its site),
+            `holder` (issuer and subject of the person who had checked it out), `apps` (each app's
+            outcome, method, how its answer arrived and its backend's logout token), `mdm`. 404 while
+            the run is running.
+          responses:
+            "200":
+              description: The receipt.
+              content:
+                application/jwt:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/audit/checkpoint:
+        get:
+          tags: [audit]
+          operationId: getAuditCheckpoint
+          x-handover-role: admin
+          summary: The latest signed checkpoint of the audit log. Admin role.
+          description: |
+            A C2SP signed note whose text is a C2SP tlog-checkpoint: the log's origin, its size and
+            its root hash (base64), then a blank line and the signature line by the key of
+            `/api/v1/audit/key`. Signed at least every 30 seconds while the log grows.
+          responses:
+            "200":
+              description: The signed checkpoint.
+              content:
+                text/plain:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/audit/key:
+        get:
+          tags: [audit]
+          operationId: getAuditKey
+          x-handover-role: admin
+          summary: The checkpoints' Ed25519 verifier key, as C2SP signed-note writes it. Admin role.
+          description: The key as `<name>+<hex key hash>+<base64(0x01 ‖ public key)>`; its name is the log's origin.
+          responses:
+            "200":
+              description: The verifier key.
+              content:
+                text/plain:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/audit/entries:
+        get:
+          tags: [audit]
+          operationId: listAuditEntries
+          x-handover-role: admin
+          summary: Audit log entries by index, at most 1,000 at a time. Admin role.
+          parameters:
+            - name: start
+              in: query
+              description: The first index, from 0 (default 0).
+              schema:
+                type: integer
+                minimum: 0
+            - name: end
+              in: query
+              description: One past the last index (default start + 1000, at most the log's size).
+              schema:
+                type: integer
+                minimum: 0
+          responses:
+            "200":
+              description: The entries.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/AuditEntries"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/audit/proofs/inclusion:
+        get:
+          tags: [audit]
+          operationId: getAuditInclusionProof
+          x-handover-role: admin
+          summary: The inclusion proof of one entry in the tree of a given size (RFC 9162 §2.1.3). Admin role.
+          parameters:
+            - name: index
+              in: query
+              description: The entry's index, below size.
+              schema:
+                type: integer
+                minimum: 0
+            - name: size
+              in: query
+              description: The tree's size (a checkpoint's), at most the log's.
+              schema:
+                type: integer
+                minimum: 1
+          responses:
+            "200":
+              description: The proof.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/InclusionProof"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/audit/proofs/consistency:
+        get:
+          tags: [audit]
+          operationId: getAuditConsistencyProof
+          x-handover-role: admin
+          summary: The consistency proof between two tree sizes (RFC 9162 §2.1.4). Admin role.
+          parameters:
+            - name: from
+              in: query
+              description: The older tree's size.
+              schema:
+                type: integer
+                minimum: 0
+            - name: to
+              in: query
+              description: The newer tree's size, at most the log's.
+              schema:
+                type: integer
+                minimum: 0
+          responses:
+            "200":
+              description: The proof.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/ConsistencyProof"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
       /api/v1/keys:
         get:
           tags: [registry]
@@ -315,194 +504,5 @@ extension OpenAPIDocument {
                 format: date-time
             - name: to
               in: query
-              description: Check-outs before this time.
-              schema:
-                type: string
-                format: date-time
-            - name: device
-              in: query
-              description: One device's custodies.
-              schema:
-                type: string
-                format: uuid
-            - name: person
-              in: query
-              description: One person's custodies (their user id).
-              schema:
-                type: string
-                format: uuid
-            - name: page
-              in: query
-              description: The page, from 1.
-              schema:
-                type: integer
-                minimum: 1
-                maximum: 100000
-          responses:
-            "200":
-              description: A page of custodies.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CustodyPage"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/webhooks:
-        post:
-          tags: [registry]
-          operationId: createWebhook
-          x-handover-role: admin
-          summary: Subscribe a URL to run events; the signing secret is shown once. Admin role.
-          description: |
-            Admin role. The URL must be https (http only on loopback); link-local, metadata and (unless
-            the server allows them) private addresses are refused, also after resolving the name at each
-            delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
-            `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
-            `secret` of the form `whsec_<base64 of 24 to 64 bytes>`, or leave it out to have one generated.
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/WebhookInput"
-          responses:
-            "201":
-              description: The webhook and its signing secret.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CreatedWebhook"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-        get:
-          tags: [registry]
-          operationId: listWebhooks
-          x-handover-role: viewer
-          summary: Every webhook, oldest first (without secrets). Any role (viewer or above).
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The webhooks.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/Webhook"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/webhooks/{webhookID}/deliveries:
-        parameters:
-          - $ref: "#/components/parameters/WebhookID"
-        get:
-          tags: [registry]
-          operationId: listDeliveries
-          x-handover-role: viewer
-          summary: A webhook's latest 200 deliveries, newest first. Any role (viewer or above).
-          responses:
-            "200":
-              description: The deliveries.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    maxItems: 200
-                    items:
-                      $ref: "#/components/schemas/Delivery"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/webhooks/{webhookID}/rotate-secret:
-        parameters:
-          - $ref: "#/components/parameters/WebhookID"
-        post:
-          tags: [registry]
-          operationId: rotateWebhookSecret
-          x-handover-role: admin
-          summary: A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin role.
-          requestBody:
-            required: false
-            content:
-              application/json:
-                schema:
-                  type: object
-                  properties:
-                    secret:
-                      type: string
-                      pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
-                      description: The new secret; generated when left out.
-          responses:
-            "200":
-              description: The webhook and its new signing secret.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CreatedWebhook"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /auth/apple/nonce:
-        post:
-          tags: [sessions]
-          operationId: createSignInNonce
-          summary: A single-use nonce for the next Sign in with Apple request (10 minutes).
-          description: |
-            The app puts the SHA-256 hex digest of this nonce in its `ASAuthorizationAppleIDRequest`,
-            and sends the nonce itself with `POST /auth/apple`. Only the digest is stored.
-          security: []
-          responses:
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "200":
-              description: The nonce.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Nonce"
-      /auth/apple:
-        post:
-          tags: [sessions]
-          operationId: signInWithApple
     """#
 }

@@ -4,6 +4,195 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+              description: Check-outs before this time.
+              schema:
+                type: string
+                format: date-time
+            - name: device
+              in: query
+              description: One device's custodies.
+              schema:
+                type: string
+                format: uuid
+            - name: person
+              in: query
+              description: One person's custodies (their user id).
+              schema:
+                type: string
+                format: uuid
+            - name: page
+              in: query
+              description: The page, from 1.
+              schema:
+                type: integer
+                minimum: 1
+                maximum: 100000
+          responses:
+            "200":
+              description: A page of custodies.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CustodyPage"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/webhooks:
+        post:
+          tags: [registry]
+          operationId: createWebhook
+          x-handover-role: admin
+          summary: Subscribe a URL to run events; the signing secret is shown once. Admin role.
+          description: |
+            Admin role. The URL must be https (http only on loopback); link-local, metadata and (unless
+            the server allows them) private addresses are refused, also after resolving the name at each
+            delivery. Deliveries follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
+            `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`). Give a
+            `secret` of the form `whsec_<base64 of 24 to 64 bytes>`, or leave it out to have one generated.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/WebhookInput"
+          responses:
+            "201":
+              description: The webhook and its signing secret.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CreatedWebhook"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+        get:
+          tags: [registry]
+          operationId: listWebhooks
+          x-handover-role: viewer
+          summary: Every webhook, oldest first (without secrets). Any role (viewer or above).
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The webhooks.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Webhook"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/webhooks/{webhookID}/deliveries:
+        parameters:
+          - $ref: "#/components/parameters/WebhookID"
+        get:
+          tags: [registry]
+          operationId: listDeliveries
+          x-handover-role: viewer
+          summary: A webhook's latest 200 deliveries, newest first. Any role (viewer or above).
+          responses:
+            "200":
+              description: The deliveries.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    maxItems: 200
+                    items:
+                      $ref: "#/components/schemas/Delivery"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/webhooks/{webhookID}/rotate-secret:
+        parameters:
+          - $ref: "#/components/parameters/WebhookID"
+        post:
+          tags: [registry]
+          operationId: rotateWebhookSecret
+          x-handover-role: admin
+          summary: A new signing secret, shown once; the old one keeps signing beside it for 24 hours. Admin role.
+          requestBody:
+            required: false
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    secret:
+                      type: string
+                      pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
+                      description: The new secret; generated when left out.
+          responses:
+            "200":
+              description: The webhook and its new signing secret.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CreatedWebhook"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /auth/apple/nonce:
+        post:
+          tags: [sessions]
+          operationId: createSignInNonce
+          summary: A single-use nonce for the next Sign in with Apple request (10 minutes).
+          description: |
+            The app puts the SHA-256 hex digest of this nonce in its `ASAuthorizationAppleIDRequest`,
+            and sends the nonce itself with `POST /auth/apple`. Only the digest is stored.
+          security: []
+          responses:
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "200":
+              description: The nonce.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Nonce"
+      /auth/apple:
+        post:
+          tags: [sessions]
+          operationId: signInWithApple
           summary: Exchanges an Apple identity token and authorization code for a session.
           description: |
             Verifies the identity token (RS256, Apple's keys, `iss`, `aud`, `exp`, `iat`, and `nonce`
@@ -315,194 +504,5 @@ extension OpenAPIDocument {
                     type: string
             "410":
               description: The link is unknown, used or expired.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-      /oauth/token:
-        post:
-          tags: [sessions]
-          operationId: nativeSSOTokenExchange
-          summary: OpenID Connect Native SSO token exchange for a sibling app.
-          description: |
-            RFC 8693 token exchange: `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
-            `client_id` (a registered app of the same team), `subject_token` (the ID token),
-            `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
-            secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
-            `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  properties:
-                    grant_type:
-                      type: string
-                    client_id:
-                      type: string
-                    subject_token:
-                      type: string
-                    subject_token_type:
-                      type: string
-                    actor_token:
-                      type: string
-                    actor_token_type:
-                      type: string
-          responses:
-            "200":
-              description: The sibling's own tokens.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [access_token, issued_token_type, token_type, expires_in, refresh_token]
-                    properties:
-                      access_token:
-                        type: string
-                      issued_token_type:
-                        type: string
-                      token_type:
-                        type: string
-                      expires_in:
-                        type: integer
-                      refresh_token:
-                        type: string
-                      id_token:
-                        type: string
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-      /.well-known/openid-configuration:
-        get:
-          tags: [openid]
-          operationId: openIDConfiguration
-          summary: OpenID Provider Metadata (OpenID Connect Discovery 1.0, RFC 8414).
-          description: |
-            The issuer is the configured public URL; without one, 404 `not_configured`. Names the JWKS,
-            introspection (RFC 7662), revocation (RFC 7009) and registration (RFC 7591) endpoints and
-            advertises Back-Channel Logout 1.0. Cached for an hour.
-          security: []
-          responses:
-            "200":
-              description: The metadata, with the specifications' field names.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [issuer, jwks_uri, response_types_supported, subject_types_supported, id_token_signing_alg_values_supported]
-                    properties:
-                      issuer:
-                        type: string
-                      jwks_uri:
-                        type: string
-                      introspection_endpoint:
-                        type: string
-                      revocation_endpoint:
-                        type: string
-                      registration_endpoint:
-                        type: string
-                      backchannel_logout_supported:
-                        type: boolean
-                      backchannel_logout_session_supported:
-                        type: boolean
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oauth/jwks:
-        get:
-          tags: [openid]
-          operationId: jsonWebKeySet
-          summary: The session keys' public halves, as a JWK Set (RFC 7517).
-          description: |
-            Every key that can verify a live access, ID or logout token, and the next key an hour
-            before it signs: cache the set for its `max-age` and every `kid` you meet is in it.
-          security: []
-          responses:
-            "200":
-              description: The key set.
-              content:
-                application/jwk-set+json:
-                  schema:
-                    type: object
-                    required: [keys]
-                    properties:
-                      keys:
-                        type: array
-                        items:
-                          type: object
-                          required: [kty, crv, x, y, kid, alg, use]
-                          properties:
-                            kty:
-                              type: string
-                            crv:
-                              type: string
-                            x:
-                              type: string
-                            y:
-                              type: string
-                            kid:
-                              type: string
-                            alg:
-                              type: string
-                            use:
-                              type: string
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oauth/register:
-        post:
-          tags: [openid]
-          operationId: registerClient
-          x-handover-role: admin
-          summary: Register a backend as an OAuth client (RFC 7591). Admin role.
-          description: |
-            The initial access token is an admin API key. With `software_id` set to a registered
-            app's bundle id, the client is that app's backend and its `client_id` is the bundle id;
-            without it, a fleet backend with a new `hoc_…` id. The `client_secret` is shown once.
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  type: object
-                  properties:
-                    client_name:
-                      type: string
-                    software_id:
-                      type: string
-                    token_endpoint_auth_method:
-                      type: string
-                      enum: [client_secret_basic, client_secret_post]
-                    backchannel_logout_uri:
-                      type: string
-                    backchannel_logout_session_required:
-                      type: boolean
-          responses:
-            "201":
-              description: The client and its secret.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [client_id, client_secret, client_id_issued_at, client_secret_expires_at]
-                    properties:
-                      client_id:
-                        type: string
-                      client_secret:
-                        type: string
-                      client_id_issued_at:
-                        type: integer
-                      client_secret_expires_at:
-                        type: integer
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "403":
     """#
 }

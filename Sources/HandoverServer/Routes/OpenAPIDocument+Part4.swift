@@ -4,6 +4,195 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /oauth/token:
+        post:
+          tags: [sessions]
+          operationId: nativeSSOTokenExchange
+          summary: OpenID Connect Native SSO token exchange for a sibling app.
+          description: |
+            RFC 8693 token exchange: `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
+            `client_id` (a registered app of the same team), `subject_token` (the ID token),
+            `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
+            secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
+            `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                schema:
+                  type: object
+                  properties:
+                    grant_type:
+                      type: string
+                    client_id:
+                      type: string
+                    subject_token:
+                      type: string
+                    subject_token_type:
+                      type: string
+                    actor_token:
+                      type: string
+                    actor_token_type:
+                      type: string
+          responses:
+            "200":
+              description: The sibling's own tokens.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [access_token, issued_token_type, token_type, expires_in, refresh_token]
+                    properties:
+                      access_token:
+                        type: string
+                      issued_token_type:
+                        type: string
+                      token_type:
+                        type: string
+                      expires_in:
+                        type: integer
+                      refresh_token:
+                        type: string
+                      id_token:
+                        type: string
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /.well-known/openid-configuration:
+        get:
+          tags: [openid]
+          operationId: openIDConfiguration
+          summary: OpenID Provider Metadata (OpenID Connect Discovery 1.0, RFC 8414).
+          description: |
+            The issuer is the configured public URL; without one, 404 `not_configured`. Names the JWKS,
+            introspection (RFC 7662), revocation (RFC 7009) and registration (RFC 7591) endpoints and
+            advertises Back-Channel Logout 1.0. Cached for an hour.
+          security: []
+          responses:
+            "200":
+              description: The metadata, with the specifications' field names.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [issuer, jwks_uri, response_types_supported, subject_types_supported, id_token_signing_alg_values_supported]
+                    properties:
+                      issuer:
+                        type: string
+                      jwks_uri:
+                        type: string
+                      introspection_endpoint:
+                        type: string
+                      revocation_endpoint:
+                        type: string
+                      registration_endpoint:
+                        type: string
+                      backchannel_logout_supported:
+                        type: boolean
+                      backchannel_logout_session_supported:
+                        type: boolean
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oauth/jwks:
+        get:
+          tags: [openid]
+          operationId: jsonWebKeySet
+          summary: The session keys' public halves, as a JWK Set (RFC 7517).
+          description: |
+            Every key that can verify a live access, ID or logout token, and the next key an hour
+            before it signs: cache the set for its `max-age` and every `kid` you meet is in it.
+          security: []
+          responses:
+            "200":
+              description: The key set.
+              content:
+                application/jwk-set+json:
+                  schema:
+                    type: object
+                    required: [keys]
+                    properties:
+                      keys:
+                        type: array
+                        items:
+                          type: object
+                          required: [kty, crv, x, y, kid, alg, use]
+                          properties:
+                            kty:
+                              type: string
+                            crv:
+                              type: string
+                            x:
+                              type: string
+                            y:
+                              type: string
+                            kid:
+                              type: string
+                            alg:
+                              type: string
+                            use:
+                              type: string
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oauth/register:
+        post:
+          tags: [openid]
+          operationId: registerClient
+          x-handover-role: admin
+          summary: Register a backend as an OAuth client (RFC 7591). Admin role.
+          description: |
+            The initial access token is an admin API key. With `software_id` set to a registered
+            app's bundle id, the client is that app's backend and its `client_id` is the bundle id;
+            without it, a fleet backend with a new `hoc_…` id. The `client_secret` is shown once.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    client_name:
+                      type: string
+                    software_id:
+                      type: string
+                    token_endpoint_auth_method:
+                      type: string
+                      enum: [client_secret_basic, client_secret_post]
+                    backchannel_logout_uri:
+                      type: string
+                    backchannel_logout_session_required:
+                      type: boolean
+          responses:
+            "201":
+              description: The client and its secret.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [client_id, client_secret, client_id_issued_at, client_secret_expires_at]
+                    properties:
+                      client_id:
+                        type: string
+                      client_secret:
+                        type: string
+                      client_id_issued_at:
+                        type: integer
+                      client_secret_expires_at:
+                        type: integer
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
               $ref: "#/components/responses/Forbidden"
             "429":
               $ref: "#/components/responses/RateLimited"
@@ -315,194 +504,5 @@ extension OpenAPIDocument {
         parameters:
           - $ref: "#/components/parameters/OperationID"
         get:
-          tags: [operations]
-          operationId: operationQRCodePNG
-          x-handover-role: operator
-          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Operator role or above.
-          responses:
-            "200":
-              description: The QR code.
-              content:
-                image/png:
-                  schema:
-                    type: string
-                    format: binary
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "410":
-              $ref: "#/components/responses/Gone"
-      /api/v1/oob-locks:
-        get:
-          tags: [operations]
-          operationId: listOutOfBandLocks
-          x-handover-role: viewer
-          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The locks, most recent first.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/OutOfBandLock"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/oob-locks/{user}:
-        parameters:
-          - name: user
-            in: path
-            required: true
-            schema:
-              type: string
-        delete:
-          tags: [operations]
-          operationId: clearOutOfBandLock
-          x-handover-role: operator
-          summary: Lets the user sign in out-of-band again. Operator role or above.
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "204":
-              description: Cleared.
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/enrolled-devices:
-        get:
-          tags: [operations]
-          operationId: listEnrolledDevices
-          x-handover-role: viewer
-          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
-          parameters:
-            - name: user
-              in: query
-              required: false
-              description: Only this user's phones.
-              schema:
-                type: string
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The phones.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/EnrolledDevice"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /oob/operations/{operationID}/redeem:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [phone]
-          operationId: redeemOperation
-          summary: The phone's signed answer (the envelope's redeem URL).
-          description: |
-            No API key: the signature by the device's enrolled key (for a registration, by the key
-            being enrolled) is the credential. Checked in order: operation, challenge, expiry, device,
-            signature, number. A refused answer changes nothing, except that a late one marks the
-            operation `expired` (410) and a wrong number signed by the right device fails it (403
-            `wrong_number`). Exactly one answer is accepted; later ones are a 409 `already_answered`.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/RedeemRequest"
-          responses:
-            "200":
-              description: Accepted; the operation after it (`succeeded` or `cancelled`).
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "410":
-              $ref: "#/components/responses/Gone"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/devices/{deviceID}/push-token:
-        parameters:
-          - name: deviceID
-            in: path
-            required: true
-            description: The enrolled device's id.
-            schema:
-              type: string
-        put:
-          tags: [phone]
-          operationId: registerPushToken
-          summary: The phone's APNs token, signed with its enrolled key within 5 minutes of the server's time.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                schema:
-                  $ref: "#/components/schemas/PushTokenRegistration"
-          responses:
-            "200":
-              description: The token is stored and active.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/EnrolledDevice"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/open:
-        get:
-          tags: [phone]
-          operationId: operationLinkInBrowser
-          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
     """#
 }

@@ -4,6 +4,195 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          tags: [operations]
+          operationId: operationQRCodePNG
+          x-handover-role: operator
+          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Operator role or above.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/png:
+                  schema:
+                    type: string
+                    format: binary
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/oob-locks:
+        get:
+          tags: [operations]
+          operationId: listOutOfBandLocks
+          x-handover-role: viewer
+          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The locks, most recent first.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/OutOfBandLock"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/oob-locks/{user}:
+        parameters:
+          - name: user
+            in: path
+            required: true
+            schema:
+              type: string
+        delete:
+          tags: [operations]
+          operationId: clearOutOfBandLock
+          x-handover-role: operator
+          summary: Lets the user sign in out-of-band again. Operator role or above.
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "204":
+              description: Cleared.
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/enrolled-devices:
+        get:
+          tags: [operations]
+          operationId: listEnrolledDevices
+          x-handover-role: viewer
+          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
+          parameters:
+            - name: user
+              in: query
+              required: false
+              description: Only this user's phones.
+              schema:
+                type: string
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The phones.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/EnrolledDevice"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /oob/operations/{operationID}/redeem:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [phone]
+          operationId: redeemOperation
+          summary: The phone's signed answer (the envelope's redeem URL).
+          description: |
+            No API key: the signature by the device's enrolled key (for a registration, by the key
+            being enrolled) is the credential. Checked in order: operation, challenge, expiry, device,
+            signature, number. A refused answer changes nothing, except that a late one marks the
+            operation `expired` (410) and a wrong number signed by the right device fails it (403
+            `wrong_number`). Exactly one answer is accepted; later ones are a 409 `already_answered`.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/RedeemRequest"
+          responses:
+            "200":
+              description: Accepted; the operation after it (`succeeded` or `cancelled`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "410":
+              $ref: "#/components/responses/Gone"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/devices/{deviceID}/push-token:
+        parameters:
+          - name: deviceID
+            in: path
+            required: true
+            description: The enrolled device's id.
+            schema:
+              type: string
+        put:
+          tags: [phone]
+          operationId: registerPushToken
+          summary: The phone's APNs token, signed with its enrolled key within 5 minutes of the server's time.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  $ref: "#/components/schemas/PushTokenRegistration"
+          responses:
+            "200":
+              description: The token is stored and active.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/EnrolledDevice"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/open:
+        get:
+          tags: [phone]
+          operationId: operationLinkInBrowser
+          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
                 text/html:
                   schema:
                     type: string
@@ -315,194 +504,5 @@ extension OpenAPIDocument {
         BadRequest:
           description: |
             A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Unauthorized:
-          description: No valid API key (`unauthorized`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Forbidden:
-          description: The key's scope does not allow this (`forbidden`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        NotFound:
-          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Conflict:
-          description: |
-            The request conflicts with the current state: an app name that exists already
-            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
-            outcome (`already_recorded`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        BadgeLookupUnavailable:
-          description: The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        PayloadTooLarge:
-          description: The body is larger than 16 KB (`payload_too_large`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Unprocessable:
-          description: |
-            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
-            or the body is missing (`unprocessable_entity`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-      schemas:
-        RunEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [run]
-            data:
-              type: string
-              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
-        OperationEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [operation]
-            data:
-              type: string
-        OperationInput:
-          type: object
-          required: [type, user, dispatcher]
-          properties:
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-              minLength: 1
-              maxLength: 200
-              description: The handle your system knows the user by (for enrollment from a session, the user's id).
-            message:
-              type: string
-              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            callbacks:
-              type: object
-              description: x-callback targets; each must pass the tenant's allowlist.
-              properties:
-                success:
-                  type: string
-                error:
-                  type: string
-                cancel:
-                  type: string
-            expiresIn:
-              type: integer
-              minimum: 1
-              maximum: 600
-              description: Seconds; 120 when absent.
-            device:
-              type: string
-              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
-        Operation:
-          type: object
-          additionalProperties: false
-          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-            status:
-              type: string
-              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            device:
-              type: string
-              description: The enrolled device it is sealed to; absent for a registration.
-            message:
-              type: string
-            number:
-              type: integer
-              minimum: 10
-              maximum: 99
-              description: For `authentication`, the number the web page shows (number matching).
-            createdAt:
-              type: string
-              format: date-time
-            updatedAt:
-              type: string
-              format: date-time
-            expiresAt:
-              type: string
-              format: date-time
-            answeredBy:
-              type: string
-              description: The device whose answer ended it.
-            failure:
-              type: object
-              additionalProperties: false
-              required: [code, reason]
-              properties:
-                code:
-                  type: string
-                  example: wrong_number
-                reason:
-                  type: string
-            dispatch:
-              type: object
-              additionalProperties: false
-              description: Only in the answer to createOperation.
-              properties:
-                link:
-                  type: string
-                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
-                qr:
-                  type: object
-                  additionalProperties: false
-                  required: [svg, png]
-                  properties:
-                    svg:
-                      type: string
-                    png:
-                      type: string
-                push:
-                  type: object
-                  additionalProperties: false
-                  required: [outcome, device]
-                  properties:
-                    outcome:
-                      type: string
-                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
-                    device:
-                      type: string
     """#
 }

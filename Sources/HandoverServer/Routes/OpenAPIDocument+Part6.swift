@@ -4,6 +4,243 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unauthorized:
+          description: No valid API key (`unauthorized`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Forbidden:
+          description: The key's scope does not allow this (`forbidden`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotFound:
+          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Conflict:
+          description: |
+            The request conflicts with the current state: an app name that exists already
+            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            outcome (`already_recorded`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        BadgeLookupUnavailable:
+          description: The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        PayloadTooLarge:
+          description: The body is larger than 16 KB (`payload_too_large`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unprocessable:
+          description: |
+            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            or the body is missing (`unprocessable_entity`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+      schemas:
+        AuditEntries:
+          type: object
+          required: [treeSize, entries]
+          properties:
+            treeSize:
+              type: integer
+              description: The log's size now.
+            entries:
+              type: array
+              items:
+                type: object
+                required: [index, leaf]
+                properties:
+                  index:
+                    type: integer
+                  leaf:
+                    type: string
+                    description: Base64 of the exact bytes that were hashed (RFC 9162 leaf input).
+                  entry:
+                    type: object
+                    description: The entry decoded, for people (docs/audit.md lists its fields).
+                    additionalProperties: true
+        InclusionProof:
+          type: object
+          required: [index, treeSize, path]
+          properties:
+            index:
+              type: integer
+            treeSize:
+              type: integer
+            path:
+              type: array
+              description: Base64 hashes from the leaf up, in RFC 9162's order.
+              items:
+                type: string
+        ConsistencyProof:
+          type: object
+          required: [from, to, path]
+          properties:
+            from:
+              type: integer
+            to:
+              type: integer
+            path:
+              type: array
+              description: Base64 hashes in RFC 9162's order.
+              items:
+                type: string
+        RunEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [run]
+            data:
+              type: string
+              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
+        OperationEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [operation]
+            data:
+              type: string
+        OperationInput:
+          type: object
+          required: [type, user, dispatcher]
+          properties:
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+              minLength: 1
+              maxLength: 200
+              description: The handle your system knows the user by (for enrollment from a session, the user's id).
+            message:
+              type: string
+              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            callbacks:
+              type: object
+              description: x-callback targets; each must pass the tenant's allowlist.
+              properties:
+                success:
+                  type: string
+                error:
+                  type: string
+                cancel:
+                  type: string
+            expiresIn:
+              type: integer
+              minimum: 1
+              maximum: 600
+              description: Seconds; 120 when absent.
+            device:
+              type: string
+              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
+        Operation:
+          type: object
+          additionalProperties: false
+          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+            status:
+              type: string
+              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            device:
+              type: string
+              description: The enrolled device it is sealed to; absent for a registration.
+            message:
+              type: string
+            number:
+              type: integer
+              minimum: 10
+              maximum: 99
+              description: For `authentication`, the number the web page shows (number matching).
+            createdAt:
+              type: string
+              format: date-time
+            updatedAt:
+              type: string
+              format: date-time
+            expiresAt:
+              type: string
+              format: date-time
+            answeredBy:
+              type: string
+              description: The device whose answer ended it.
+            failure:
+              type: object
+              additionalProperties: false
+              required: [code, reason]
+              properties:
+                code:
+                  type: string
+                  example: wrong_number
+                reason:
+                  type: string
+            dispatch:
+              type: object
+              additionalProperties: false
+              description: Only in the answer to createOperation.
+              properties:
+                link:
+                  type: string
+                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
+                qr:
+                  type: object
+                  additionalProperties: false
+                  required: [svg, png]
+                  properties:
+                    svg:
+                      type: string
+                    png:
+                      type: string
+                push:
+                  type: object
+                  additionalProperties: false
+                  required: [outcome, device]
+                  properties:
+                    outcome:
+                      type: string
+                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
+                    device:
+                      type: string
         CallbackAllowlist:
           type: object
           additionalProperties: false
@@ -267,242 +504,5 @@ extension OpenAPIDocument {
             allowedCallbackHosts:
               type: array
               description: Hosts the app's callbacks may go to besides this server.
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-              default: 20
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-              default: 2
-            androidPackage:
-              type: string
-              example: com.example.notes
-            androidFingerprints:
-              type: array
-              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
-              description: |
-                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
-                `logout_token`) when one of the app's sessions ends: https, no fragment.
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-              default: false
-              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
-        AppUpdate:
-          type: object
-          description: |
-            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-            removes it. Admin role.
-          properties:
-            logoutAction:
-              type: string
-              description: An empty string removes it (for a change to backend-only).
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-        App:
-          type: object
-          additionalProperties: false
-          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
-              type: string
-            role:
-              type: string
-              enum: [target, launcher]
-            appIDs:
-              type: array
-              items:
-                type: string
-            logoutAction:
-              type: string
-              description: Present for target apps logged out by ulc or x-callback.
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              description: Present for target apps.
-            opensWithPrompt:
-              type: boolean
-              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
-            paths:
-              type: array
-              items:
-                type: string
-            allowedCallbackHosts:
-              type: array
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-            maxReissues:
-              type: integer
-            androidPackage:
-              type: string
-            androidFingerprints:
-              type: array
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-            backchannelLogoutSessionRequired:
-              type: boolean
-            createdAt:
-              type: string
-              format: date-time
-        DeviceInput:
-          type: object
-          required: [name]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: 1 to 100 characters after trimming white space, no control characters.
-              example: ward-7-phone-3
-            serialNumber:
-              type: string
-              maxLength: 64
-              description: |
-                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
-                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
-              example: C02XK1ABJG5H
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
-            site:
-              type: string
-              maxLength: 64
-              description: |
-                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
-                or '.', compared exactly. People whose role holds at named sites see and act on that
-                site's devices only. Without one, only people with a role at every site see it.
-              example: ICU
-        DeviceUpdate:
-          type: object
-          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
-          properties:
-            name:
-              type: string
-              maxLength: 100
-              description: 1 to 100 characters after trimming white space, no control characters.
-            site:
-              type: string
-              maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
-            serialNumber:
-              type: string
-              maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: 1 to 128 characters without spaces; empty to remove it.
-        CheckOutInput:
-          type: object
-          description: Exactly one of the two.
-          properties:
-            accessToken:
-              type: string
-              maxLength: 4096
-              description: The person's Handover access token.
-            badge:
-              type: string
-              maxLength: 128
-              description: The person's badge, as the reader gives it.
-        CustodyPage:
-          type: object
-          additionalProperties: false
-          required: [custodies, page, pageCount, total]
-          properties:
-            custodies:
-              type: array
-              items:
-                $ref: "#/components/schemas/CustodyRecord"
-            page:
-              type: integer
-            pageCount:
-              type: integer
-            total:
-              type: integer
-        CustodyRecord:
-          type: object
-          additionalProperties: false
-          required: [id, deviceID, deviceName, userID, checkedOutBy, checkedOutAt, appsLeftSignedIn]
-          properties:
-            id:
-              type: string
-              format: uuid
-            deviceID:
-              type: string
-              format: uuid
-            deviceName:
-              type: string
-            site:
-              type: string
-            userID:
-              type: string
-              format: uuid
-              description: The person, as this server's users are identified (the subject of its tokens).
-            personName:
-              type: string
-            personEmail:
-              type: string
-            checkedOutBy:
-              type: string
-              enum: [email_link, sign_in_with_apple, native_sso, out_of_band, launcher, badge]
-              description: How the person signed in on the device, or how the launcher checked them out.
-            checkedOutAt:
-              type: string
-              format: date-time
-            checkedInAt:
-              type: string
-              format: date-time
-              description: When the hand-over started; absent while the person holds the device.
-            runID:
-              type: string
-              format: uuid
-              description: The hand-over's logout run.
-            runStatus:
-              type: string
-              enum: [running, completed, failed]
-            appsLeftSignedIn:
-              type: array
-              items:
-                type: string
-              description: The hand-over's apps that did not sign out (failed, timed out, or not yet answered).
-            endedWithoutRun:
-              type: string
-              description: Why the custody ended without a hand-over (the next person signed in first).
-        APIKey:
-          type: object
     """#
 }

@@ -2,8 +2,245 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3001–3326 of the YAML.
+    /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+              default: 20
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+              default: 2
+            androidPackage:
+              type: string
+              example: com.example.notes
+            androidFingerprints:
+              type: array
+              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              description: |
+                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
+                `logout_token`) when one of the app's sessions ends: https, no fragment.
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+              default: false
+              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
+        AppUpdate:
+          type: object
+          description: |
+            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
+            removes it. Admin role.
+          properties:
+            logoutAction:
+              type: string
+              description: An empty string removes it (for a change to backend-only).
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+        App:
+          type: object
+          additionalProperties: false
+          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+            role:
+              type: string
+              enum: [target, launcher]
+            appIDs:
+              type: array
+              items:
+                type: string
+            logoutAction:
+              type: string
+              description: Present for target apps logged out by ulc or x-callback.
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              description: Present for target apps.
+            opensWithPrompt:
+              type: boolean
+              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
+            paths:
+              type: array
+              items:
+                type: string
+            allowedCallbackHosts:
+              type: array
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+            maxReissues:
+              type: integer
+            androidPackage:
+              type: string
+            androidFingerprints:
+              type: array
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+            backchannelLogoutSessionRequired:
+              type: boolean
+            createdAt:
+              type: string
+              format: date-time
+        DeviceInput:
+          type: object
+          required: [name]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: 1 to 100 characters after trimming white space, no control characters.
+              example: ward-7-phone-3
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: |
+                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
+                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
+              example: C02XK1ABJG5H
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            site:
+              type: string
+              maxLength: 64
+              description: |
+                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+                or '.', compared exactly. People whose role holds at named sites see and act on that
+                site's devices only. Without one, only people with a role at every site see it.
+              example: ICU
+        DeviceUpdate:
+          type: object
+          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
+          properties:
+            name:
+              type: string
+              maxLength: 100
+              description: 1 to 100 characters after trimming white space, no control characters.
+            site:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: 1 to 128 characters without spaces; empty to remove it.
+        CheckOutInput:
+          type: object
+          description: Exactly one of the two.
+          properties:
+            accessToken:
+              type: string
+              maxLength: 4096
+              description: The person's Handover access token.
+            badge:
+              type: string
+              maxLength: 128
+              description: The person's badge, as the reader gives it.
+        CustodyPage:
+          type: object
+          additionalProperties: false
+          required: [custodies, page, pageCount, total]
+          properties:
+            custodies:
+              type: array
+              items:
+                $ref: "#/components/schemas/CustodyRecord"
+            page:
+              type: integer
+            pageCount:
+              type: integer
+            total:
+              type: integer
+        CustodyRecord:
+          type: object
+          additionalProperties: false
+          required: [id, deviceID, deviceName, userID, checkedOutBy, checkedOutAt, appsLeftSignedIn]
+          properties:
+            id:
+              type: string
+              format: uuid
+            deviceID:
+              type: string
+              format: uuid
+            deviceName:
+              type: string
+            site:
+              type: string
+            userID:
+              type: string
+              format: uuid
+              description: The person, as this server's users are identified (the subject of its tokens).
+            personName:
+              type: string
+            personEmail:
+              type: string
+            checkedOutBy:
+              type: string
+              enum: [email_link, sign_in_with_apple, native_sso, out_of_band, launcher, badge]
+              description: How the person signed in on the device, or how the launcher checked them out.
+            checkedOutAt:
+              type: string
+              format: date-time
+            checkedInAt:
+              type: string
+              format: date-time
+              description: When the hand-over started; absent while the person holds the device.
+            runID:
+              type: string
+              format: uuid
+              description: The hand-over's logout run.
+            runStatus:
+              type: string
+              enum: [running, completed, failed]
+            appsLeftSignedIn:
+              type: array
+              items:
+                type: string
+              description: The hand-over's apps that did not sign out (failed, timed out, or not yet answered).
+            endedWithoutRun:
+              type: string
+              description: Why the custody ended without a hand-over (the next person signed in first).
+        APIKey:
+          type: object
           additionalProperties: false
           required: [id, name, scope, prefix, createdAt]
           properties:
@@ -267,68 +504,5 @@ extension OpenAPIDocument {
               description: The app's name.
             position:
               type: integer
-              minimum: 0
-            status:
-              type: string
-              enum: [pending, succeeded, failed, timed_out]
-            attempts:
-              type: integer
-              minimum: 1
-              description: How many times the link was issued.
-            issuedAt:
-              type: string
-              format: date-time
-            deadlineAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            reportedBy:
-              type: string
-              enum: [browser, launcher]
-            link:
-              type: string
-              description: The ULC link to open now; only while the item is pending.
-            backend:
-              type: object
-              additionalProperties: false
-              required: [clientID, state, attempts]
-              description: |
-                The backend side: the OpenID Connect Back-Channel Logout token owed to the app's
-                backend for the session the run ended, when the app has a `backchannelLogoutURI`.
-              properties:
-                clientID:
-                  type: string
-                state:
-                  type: string
-                  enum: [pending, delivered, refused, failed]
-                attempts:
-                  type: integer
-                  minimum: 0
-                lastStatusCode:
-                  type: integer
-                lastError:
-                  type: string
-                  description: Why the last attempt failed when it got no HTTP answer (connection refused, timeout), or the start of the refusing answer.
-        CallbackReport:
-          type: object
-          required: [url]
-          properties:
-            url:
-              type: string
-              description: The callback URL the launcher received, `<public URL>/ulc/cb/<run>/<item>/success|error?n=<nonce>`.
-        CallbackReportResult:
-          type: object
-          additionalProperties: false
-          required: [recorded, status]
-          properties:
-            recorded:
-              type: boolean
-            status:
-              type: string
-              enum: [succeeded, failed]
-            app:
-              type: string
     """#
 }

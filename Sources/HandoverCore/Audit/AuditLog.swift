@@ -1,0 +1,134 @@
+import FluentKit
+import Foundation
+import SQLKit
+import TransparencyLog
+
+/// The audit log as stored: its entries, its tree, its signed checkpoints and its self-check.
+package struct AuditLog: Sendable {
+    package let sql: any SQLDatabase
+
+    package init(sql: any SQLDatabase) {
+        self.sql = sql
+    }
+
+    /// One stored entry.
+    package struct Entry: Sendable {
+        package var index: Int
+        /// The exact bytes that were hashed.
+        package var leaf: Data
+        /// The leaf hash stored when it was written.
+        package var leafHash: Data
+        package var site: String?
+    }
+
+    /// A signed checkpoint as stored.
+    package struct StoredCheckpoint: Sendable, Equatable {
+        package var size: Int
+        package var rootHash: MerkleHash
+        /// The signed note's text.
+        package var note: String
+        package var createdAt: Date
+    }
+
+    /// How many entries the log holds (its counter).
+    package func size() async throws -> Int {
+        guard let row = try await sql.raw("SELECT size FROM audit_head WHERE id = 1").first() else { throw AuditLogError.noHead }
+        return try row.decode(column: "size", as: Int.self)
+    }
+
+    /// Entries `start..<end`, in order.
+    package func entries(from start: Int, to end: Int, site: String? = nil) async throws -> [Entry] {
+        guard end > start else { return [] }
+        let siteFilter: SQLQueryString = site.map { " AND site = \(bind: $0)" } ?? ""
+        return try await sql.raw("""
+            SELECT seq, leaf, leaf_hash, site FROM audit_entries WHERE seq >= \(bind: start) AND seq < \(bind: end)\(siteFilter) ORDER BY seq
+            """).all().map { row in
+            Entry(index: try row.decode(column: "seq", as: Int.self), leaf: try row.decode(column: "leaf", as: Data.self),
+                  leafHash: try row.decode(column: "leaf_hash", as: Data.self), site: try row.decode(column: "site", as: String?.self))
+        }
+    }
+
+    /// The tree of the first `size` entries, from their stored leaf hashes. Throws when an entry
+    /// is missing (the tree's size must equal the number of entries).
+    package func tree(size: Int) async throws -> MerkleTree {
+        var hashes: [MerkleHash] = []
+        hashes.reserveCapacity(size)
+        for row in try await sql.raw("SELECT seq, leaf_hash FROM audit_entries WHERE seq < \(bind: size) ORDER BY seq").all() {
+            let seq = try row.decode(column: "seq", as: Int.self)
+            guard seq == hashes.count else { throw AuditLogError.entry(hashes.count, "is missing") }
+            guard let hash = MerkleHash(bytes: try row.decode(column: "leaf_hash", as: Data.self)) else {
+                throw AuditLogError.entry(seq, "its stored leaf hash is not 32 bytes")
+            }
+            hashes.append(hash)
+        }
+        guard hashes.count == size else { throw AuditLogError.entry(hashes.count, "is missing") }
+        return MerkleTree(leafHashes: hashes)
+    }
+
+    /// The latest signed checkpoint, or nil before the first.
+    package func latestCheckpoint() async throws -> StoredCheckpoint? {
+        try await checkpoint(sql.raw("SELECT size, root_hash, note, created_at FROM audit_checkpoints ORDER BY size DESC LIMIT 1"))
+    }
+
+    /// The checkpoint of exactly `size` entries, if one was signed.
+    package func checkpoint(size: Int) async throws -> StoredCheckpoint? {
+        try await checkpoint(sql.raw("SELECT size, root_hash, note, created_at FROM audit_checkpoints WHERE size = \(bind: size)"))
+    }
+
+    private func checkpoint(_ query: SQLRawBuilder) async throws -> StoredCheckpoint? {
+        guard let row = try await query.first() else { return nil }
+        guard let root = MerkleHash(bytes: try row.decode(column: "root_hash", as: Data.self)) else { return nil }
+        return StoredCheckpoint(size: try row.decode(column: "size", as: Int.self), rootHash: root,
+                                note: try row.decode(column: "note", as: String.self),
+                                createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+
+    /// Signs a checkpoint of the log as it is now, when it grew since the last one; returns it,
+    /// or nil when there was nothing new. Two instances may both sign one size: the first stored wins.
+    @discardableResult
+    package func signCheckpoint(with key: NoteSigningKey, now: Date) async throws -> StoredCheckpoint? {
+        let size = try await size()
+        let last = try await latestCheckpoint()
+        guard size > (last?.size ?? 0) || (last == nil && size == 0) else { return nil }
+        let root = try await tree(size: size).rootHash()
+        let checkpoint = Checkpoint(origin: key.verifier.name, size: size, rootHash: root)
+        let note = try SignedNote.sign(checkpoint.text, with: key).serialized
+        try await sql.raw("""
+            INSERT INTO audit_checkpoints (size, root_hash, note, created_at)
+            VALUES (\(bind: size), \(bind: Data(root.bytes)), \(bind: note), \(bind: now)) ON CONFLICT DO NOTHING
+            """).run()
+        return try await self.checkpoint(size: size)
+    }
+
+    /// Compares the stored log with its latest checkpoint: every entry's bytes against its leaf
+    /// hash, every index present, and the root the entries make against the signed one. Returns
+    /// nil when they agree, or what is wrong, naming the first entry that does not verify.
+    package func selfCheck(key: NoteVerifierKey) async throws -> String? {
+        guard let checkpoint = try await latestCheckpoint() else { return nil }
+        do {
+            let note = try SignedNote(serialized: checkpoint.note)
+            try note.verify(with: key)
+            let signed = try Checkpoint(text: note.text)
+            guard signed.size == checkpoint.size, signed.rootHash == checkpoint.rootHash else {
+                return "the stored checkpoint's size or root differs from the note it signed"
+            }
+        } catch {
+            return "the latest checkpoint (size \(checkpoint.size)) does not verify: \(error)"
+        }
+        var tree = MerkleTree()
+        let batch = 5_000
+        for start in stride(from: 0, to: checkpoint.size, by: batch) {
+            for entry in try await entries(from: start, to: min(start + batch, checkpoint.size)) {
+                guard entry.index == tree.size else { return "entry \(tree.size) is missing" }
+                let recomputed = MerkleHash.leaf(entry.leaf)
+                guard Data(recomputed.bytes) == entry.leafHash else { return "entry \(entry.index) does not match its leaf hash" }
+                tree.append(entry: entry.leaf)
+            }
+        }
+        guard tree.size == checkpoint.size else { return "entry \(tree.size) is missing" }
+        guard try tree.rootHash() == checkpoint.rootHash else {
+            return "the entries' root differs from the checkpoint of \(checkpoint.size) entries"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import FluentKit
+import Foundation
+import SQLKit
+import TransparencyLog
+
+/// Appends events to the audit log in the caller's transaction: nothing is acknowledged that the
+/// log does not hold, and nothing is in the log that was not committed.
+///
+/// Indexes come from one counter row (`audit_head`), moved by the appending statement itself:
+/// on PostgreSQL its row lock orders two instances' appends, so they share one gapless
+/// sequence and the log never forks; on SQLite the one writer does the same.
+package enum AuditTrail {
+    /// Appends `events`, in order; returns the index of the first.
+    @discardableResult
+    package static func append(_ events: [AuditEvent], on sql: any SQLDatabase, now: Date) async throws -> Int {
+        guard !events.isEmpty else { return -1 }
+        let leaves = try events.map { try $0.leaf() }
+        guard let head = try await sql.raw("""
+            UPDATE audit_head SET size = size + \(bind: events.count) WHERE id = 1 RETURNING size
+            """).first() else { throw AuditLogError.noHead }
+        let start = try head.decode(column: "size", as: Int.self) - events.count
+        // 8 binds a row: well within SQLite's and PostgreSQL's limits at 500 rows a statement.
+        for chunkStart in stride(from: 0, to: events.count, by: 500) {
+            let rows = (chunkStart..<min(chunkStart + 500, events.count)).map { i -> SQLQueryString in
+                let event = events[i], leaf = leaves[i]
+                let site: SQLQueryString = event.device.map { "(SELECT site FROM devices WHERE id = \(bind: $0))" } ?? "NULL"
+                return """
+                    (\(bind: start + i), \(bind: event.type), \(bind: leaf), \(bind: Data(MerkleHash.leaf(leaf).bytes)), \
+                    \(bind: event.run), \(bind: event.device), \(site), \(bind: now))
+                    """
+            }
+            try await sql.raw("""
+                INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at) VALUES \(SQLList(rows))
+                """).run()
+        }
+        return start
+    }
+
+    /// Appends `events` on `database`, in a transaction of their own unless the caller is in one.
+    package static func append(_ events: [AuditEvent], on database: Database, now: Date) async throws {
+        try await database.transaction { db in
+            guard let sql = db as? any SQLDatabase else { return }
+            try await append(events, on: sql, now: now)
+        }
+    }
+}
+
+/// Why the audit log could not do what was asked.
+package enum AuditLogError: Error, CustomStringConvertible {
+    /// The counter row is missing: the schema was not migrated.
+    case noHead
+    /// An entry's stored bytes do not hash to its stored leaf hash, or an index is missing.
+    case entry(Int, String)
+
+    package var description: String {
+        switch self {
+        case .noHead: "the audit log's counter row (audit_head) is missing: run the migrations"
+        case .entry(let index, let why): "audit entry \(index): \(why)"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import FluentKit
+import Foundation
+import HandoverProtocol
+import SessionTokens
+import SQLKit
+
+/// Signs a receipt for every run that ends, in the transaction that ends it, and writes it to the
+/// audit log (`run.receipt`): the device, its site and who held it, each app's outcome, method
+/// and how its answer arrived, each backend's logout token, the MDM command the outcome queued.
+///
+/// A batch of finished runs costs four reads (devices, custodies, item methods, MDM commands;
+/// the back-channel report's probe when a run owed a backend a token) and one append.
+package struct RunReceipts: Sendable {
+    /// The access-token key ring: receipts are signed with its signing key (ES256), whose `kid`
+    /// is in the JWKS.
+    package let ring: SessionKeyRing
+
+    package init(ring: SessionKeyRing) {
+        self.ring = ring
+    }
+
+    /// Signs and logs the receipts of `finished`; returns each run's compact JWS.
+    package func issue(for finished: [FinishedRun], on db: Database, now: Date) async throws -> [UUID: String] {
+        guard !finished.isEmpty, let sql = db as? any SQLDatabase else { return [:] }
+        let runs = finished.map(\.run)
+        let runList = SQLList(runs.map { SQLBind($0) })
+        let deviceList = SQLList(Set(finished.map(\.device)).map { SQLBind($0) })
+        var devices: [UUID: RunReceipt.Device] = [:]
+        for row in try await sql.raw("SELECT id, name, site FROM devices WHERE id IN (\(deviceList))").all() {
+            let id = try row.decode(column: "id", as: UUID.self)
+            devices[id] = .init(id: id, name: try row.decode(column: "name", as: String.self), site: try row.decode(column: "site", as: String?.self))
+        }
+        var holders: [UUID: RunReceipt.Holder] = [:]
+        for row in try await sql.raw("""
+            SELECT run_id, user_id, checked_out_at, checked_out_by FROM custodies WHERE run_id IN (\(runList))
+            """).all() {
+            holders[try row.decode(column: "run_id", as: UUID.self)] = .init(
+                iss: ring.issuer, sub: try row.decode(column: "user_id", as: UUID.self).uuidString,
+                checkedOutAt: RunReceipt.timestamp(try row.decode(column: "checked_out_at", as: Date.self)),
+                checkedOutBy: try row.decode(column: "checked_out_by", as: String.self))
+        }
+        var methods: [UUID: LogoutMethod] = [:]
+        for row in try await sql.raw("SELECT id, logout_method FROM logout_items WHERE run_id IN (\(runList))").all() {
+            methods[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "logout_method", as: LogoutMethod?.self)
+        }
+        // The command a failed run's device step queued, written at `now` in this transaction.
+        var commands: [UUID: RunReceipt.MDMCommand] = [:]
+        if finished.contains(where: { $0.state == .failed }) {
+            for row in try await sql.raw("""
+                SELECT device_id, action, connector, status FROM mdm_commands WHERE device_id IN (\(deviceList)) AND created_at = \(bind: now)
+                """).all() {
+                commands[try row.decode(column: "device_id", as: UUID.self)] = .init(
+                    action: try row.decode(column: "action", as: MDMAction.self), connector: try row.decode(column: "connector", as: String.self),
+                    status: try row.decode(column: "status", as: MDMCommandState.self))
+            }
+        }
+        let backends = try await BackChannelLogoutReport.states(runs: runs, on: db)
+        var signed: [UUID: String] = [:]
+        var events: [AuditEvent] = []
+        let iat = Int(now.timeIntervalSince1970)
+        for run in finished {
+            let view = run.view
+            let apps = view.items.sorted { $0.position < $1.position }.map { item in
+                let method = methods[item.id] ?? .ulc
+                let answeredBy = item.status == .timedOut ? "deadline"
+                    : item.reportedBy?.rawValue ?? (method == .backendOnly ? "back-channel" : "launcher")
+                let backend = backends[.init(run: view.id, app: item.appID)].map {
+                    RunReceipt.Backend(clientID: $0.clientID, delivery: $0.state, attempts: $0.attempts, statusCode: $0.lastStatusCode)
+                }
+                return RunReceipt.App(id: item.appID, name: item.app, method: method, outcome: item.status, attempts: item.attempts,
+                                      answeredBy: answeredBy, finishedAt: item.finishedAt.map(RunReceipt.timestamp), backend: backend)
+            }
+            let receipt = RunReceipt(
+                iss: ring.issuer, iat: iat, jti: view.id.uuidString, handoverVersion: HandoverVersion.current,
+                run: .init(id: view.id, status: view.status, startedAt: RunReceipt.timestamp(view.createdAt),
+                           finishedAt: RunReceipt.timestamp(view.finishedAt ?? now)),
+                device: devices[run.device] ?? .init(id: run.device, name: "", site: nil), holder: holders[run.run], apps: apps,
+                mdm: run.state == .failed ? commands[run.device] : nil)
+            let jws = try await ring.sign(document: receipt, type: RunReceipt.headerType)
+            signed[run.run] = jws
+            events.append(AuditEvent(type: AuditEvent.receiptType, at: now, actor: .server, device: run.device, run: run.run,
+                                     detail: ["status": view.status.rawValue], receipt: jws))
+        }
+        try await AuditTrail.append(events, on: sql, now: now)
+        return signed
+    }
+
+    /// A run's receipt, as it was signed when the run ended; nil before it ended (or for a run
+    /// that ended before receipts existed).
+    package static func receipt(of run: UUID, on sql: any SQLDatabase) async throws -> String? {
+        guard let row = try await sql.raw("""
+            SELECT leaf FROM audit_entries WHERE run_id = \(bind: run) AND type = \(literal: AuditEvent.receiptType)
+            """).first() else { return nil }
+        return try AuditEvent.decode(leaf: try row.decode(column: "leaf", as: Data.self)).receipt
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SQLKit
+import TransparencyLog
+
+/// Streams the audit log to each SIEM, in the log's order, at least once: every entry, and each
+/// signed checkpoint right after the last entry it covers.
+///
+/// The log is the outbox: a destination's row in `siem_cursors` says how many entries it has
+/// (`delivered`) and up to which size it has the checkpoints. A pass leases a destination's row
+/// (a conditional update, so two instances never send the same batch at once), sends up to 500
+/// messages, and moves the cursor on only when the destination took them; a failure backs off
+/// (1 s, 2 s, … up to 5 minutes) and sends the same batch again. A destination added later, or
+/// down for a while, catches up from where its cursor stands.
+package struct SIEMStream: Sendable {
+    package let destinations: [any SIEMDestination]
+    package let sql: any SQLDatabase
+    package let clock: ServerClock
+
+    package init(destinations: [any SIEMDestination], sql: any SQLDatabase, clock: ServerClock) {
+        self.destinations = destinations
+        self.sql = sql
+        self.clock = clock
+    }
+
+    /// One destination's delivery log, as the dashboard shows it.
+    package struct Status: Sendable, Equatable {
+        package var destination: String
+        package var delivered: Int
+        package var attempts: Int
+        package var lastError: String?
+        package var nextAttemptAt: Date
+        package var deliveredAt: Date?
+    }
+
+    /// A pass over every destination due; returns how many messages went out.
+    @discardableResult
+    package func pass(batch: Int = 500) async throws -> Int {
+        var sent = 0
+        for destination in destinations {
+            sent += try await deliver(to: destination, batch: batch)
+        }
+        return sent
+    }
+
+    private func deliver(to destination: any SIEMDestination, batch: Int) async throws -> Int {
+        let now = clock.now()
+        try await sql.raw("""
+            INSERT INTO siem_cursors (destination, delivered, checkpoints_delivered, attempts, next_attempt_at)
+            VALUES (\(bind: destination.name), 0, 0, 0, \(bind: now)) ON CONFLICT DO NOTHING
+            """).run()
+        // The lease: this pass holds the destination for a minute, or until it records the outcome.
+        guard let cursor = try await sql.raw("""
+            UPDATE siem_cursors SET next_attempt_at = \(bind: now.addingTimeInterval(60))
+            WHERE destination = \(bind: destination.name) AND next_attempt_at <= \(bind: now)
+            RETURNING delivered, checkpoints_delivered, attempts
+            """).first() else { return 0 }
+        let delivered = try cursor.decode(column: "delivered", as: Int.self)
+        let checkpointsDelivered = try cursor.decode(column: "checkpoints_delivered", as: Int.self)
+        let attempts = try cursor.decode(column: "attempts", as: Int.self)
+        let log = AuditLog(sql: sql)
+        var messages: [SIEMMessage] = []
+        var next = delivered
+        for entry in try await log.entries(from: delivered, to: delivered + batch) {
+            guard entry.index == next else { break }  // a gap: an append not yet committed
+            messages.append(.entry(index: entry.index, leaf: entry.leaf, leafHash: entry.leafHash, site: entry.site))
+            next += 1
+        }
+        var lastCheckpoint = checkpointsDelivered
+        for row in try await sql.raw("""
+            SELECT size, root_hash, note FROM audit_checkpoints WHERE size > \(bind: checkpointsDelivered) AND size <= \(bind: next) ORDER BY size
+            """).all() {
+            let size = try row.decode(column: "size", as: Int.self)
+            guard let root = MerkleHash(bytes: try row.decode(column: "root_hash", as: Data.self)) else { continue }
+            // Right after the last entry it covers (or first, for one already covered).
+            let position = messages.firstIndex { if case .entry(let index, _, _, _) = $0 { index >= size } else { false } } ?? messages.count
+            messages.insert(.checkpoint(size: size, rootHash: root, note: try row.decode(column: "note", as: String.self)), at: position)
+            lastCheckpoint = size
+        }
+        guard !messages.isEmpty else {
+            try await sql.raw("UPDATE siem_cursors SET next_attempt_at = \(bind: now) WHERE destination = \(bind: destination.name)").run()
+            return 0
+        }
+        do {
+            try await destination.send(messages)
+        } catch {
+            let backOff = min(300, pow(2, Double(min(attempts, 9))))
+            try await sql.raw("""
+                UPDATE siem_cursors SET attempts = attempts + 1, last_error = \(bind: String("\(error)".prefix(500))),
+                next_attempt_at = \(bind: clock.now().addingTimeInterval(backOff)) WHERE destination = \(bind: destination.name)
+                """).run()
+            return 0
+        }
+        let finished = clock.now()
+        try await sql.raw("""
+            UPDATE siem_cursors SET delivered = \(bind: next), checkpoints_delivered = \(bind: lastCheckpoint), attempts = 0,
+            last_error = NULL, next_attempt_at = \(bind: finished), delivered_at = \(bind: finished) WHERE destination = \(bind: destination.name)
+            """).run()
+        return messages.count
+    }
+
+    /// Every destination's delivery log.
+    package static func statuses(on sql: any SQLDatabase) async throws -> [Status] {
+        try await sql.raw("""
+            SELECT destination, delivered, attempts, last_error, next_attempt_at, delivered_at FROM siem_cursors ORDER BY destination
+            """).all().map { row in
+            Status(destination: try row.decode(column: "destination", as: String.self), delivered: try row.decode(column: "delivered", as: Int.self),
+                   attempts: try row.decode(column: "attempts", as: Int.self), lastError: try row.decode(column: "last_error", as: String?.self),
+                   nextAttemptAt: try row.decode(column: "next_attempt_at", as: Date.self),
+                   deliveredAt: try row.decode(column: "delivered_at", as: Date?.self))
+        }
+    }
+}
