@@ -36,8 +36,8 @@ extension HandoverServer {
     }
 
     /// The SIEMs the configuration names, over the server's database.
-    static func siemStream(_ configuration: ServerConfiguration, database: any Database, clock: ServerClock, group: any EventLoopGroup,
-                           http: HTTPClient) -> SIEMStream? {
+    static func siemStream(_ configuration: ServerConfiguration, database: any Database, reads: any Database, clock: ServerClock,
+                           group: any EventLoopGroup, http: HTTPClient) -> SIEMStream? {
         let hostname = configuration.publicURL?.host ?? configuration.host
         var destinations: [any SIEMDestination] = configuration.audit.syslog.map {
             SyslogTLSDestination(host: $0.host, port: $0.port, trustedCertificates: $0.trustedCertificates, hostname: hostname, group: group)
@@ -46,6 +46,6 @@ extension HandoverServer {
             destinations.append(SplunkHECDestination(url: splunk.url, token: splunk.token, hostname: hostname, http: http))
         }
         guard !destinations.isEmpty, let sql = database as? any SQLDatabase else { return nil }
-        return SIEMStream(destinations: destinations, sql: sql, clock: clock)
+        return SIEMStream(destinations: destinations, sql: sql, reads: reads as? any SQLDatabase, clock: clock)
     }
 }

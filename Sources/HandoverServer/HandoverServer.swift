@@ -177,7 +177,7 @@ public final class HandoverServer: Sendable {
                                             issuer: SessionAuthority.issuer(publicURL: configuration.publicURL),
                                             usesPostgres: usesPostgres, logger: logger)
             try await sessions.start(on: application.db)
-            let audit = AuditService(database: application.db, sealer: sealer,
+            let audit = AuditService(database: application.db, reads: application.readDB, sealer: sealer,
                                      origin: AuditCheckpointKey.origin(publicURL: configuration.publicURL ?? URL(string: "https://handover.local")!),
                                      clock: clock, metrics: metrics, logger: logger)
             try await audit.recordStart(settings: configuration.auditSummary)
@@ -303,8 +303,8 @@ public final class HandoverServer: Sendable {
             let parts = Parts(clock: clock, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
                               idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
                               sealer: sealer, outboundClient: outbound, push: push, audit: audit,
-                              siem: Self.siemStream(configuration, database: application.db, clock: clock, group: application.eventLoopGroup,
-                                                    http: outbound))
+                              siem: Self.siemStream(configuration, database: application.db, reads: application.readDB, clock: clock,
+                                                    group: application.eventLoopGroup, http: outbound))
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {

@@ -45,7 +45,7 @@ import FoundationNetworking
         ], arguments: ["--public-url", "https://\(host)"])
         defer { _ = server.terminate() }
         let key = try #require(server.firstAdminKey)
-        let storm = try AuditStormTests.storm(server, key: key, devices: 100, window: 8)
+        let (storm, _) = try AuditStormTests.storm(server, key: key, devices: 100, window: 8)
         #expect(await AuditStormTests.exitStatus(of: storm) == 0, "the storm was clean")
         try await Self.post(collector + "/control/up")
 

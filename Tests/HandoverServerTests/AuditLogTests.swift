@@ -169,6 +169,46 @@ struct AuditLogTests {
         }
     }
 
+    /// Two instances on one PostgreSQL database append hand-overs at once, callbacks landing on
+    /// either: one gapless sequence (the log never forks), which both sign and check alike.
+    @Test func twoInstancesAppendToOneSequence() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await TestServer.start(.postgres)
+        let b = try await TestServer.start(.postgres, sharing: a)
+        try await a.registerTarget("Notes")
+        try await a.registerTarget("Chart")
+        var devices: [(id: String, key: String)] = []
+        for index in 0..<12 { devices.append(try await a.registerDevice("ward-7-phone-\(index)")) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, device) in devices.enumerated() {
+                let (starter, reporter) = index % 2 == 0 ? (a, b) : (b, a)
+                group.addTask {
+                    let run = try await LogoutRunTests.startRun(starter, device: device)
+                    for item in run.items {
+                        let ulc = try UniversalLinkCallback(parsing: try #require(item["link"] as? String))
+                        let reply = try await reporter.request(.POST, "/api/v1/logout-runs/\(run.id)/callbacks",
+                                                               json: ["url": ulc.success.absoluteString], key: device.key)
+                        #expect(reply.status == 200, "\(reply.text)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        async let signedByA = a.server.signAuditCheckpoint()
+        async let signedByB = b.server.signAuditCheckpoint()
+        let signed = [try await signedByA, try await signedByB].compactMap { $0 }
+        #expect(!signed.isEmpty)
+        #expect(try await a.server.checkAuditLog() == nil)
+        #expect(try await b.server.checkAuditLog() == nil)
+        #expect(try await a.server.auditVerifierKey() == (try await b.server.auditVerifierKey()), "one key, made once")
+        let entries = try await a.request(.GET, "/api/v1/audit/entries?start=0", key: a.adminKey)
+        let list = try #require(entries.json["entries"] as? [[String: Any]])
+        #expect(list.map { $0["index"] as? Int ?? -1 } == Array(0..<list.count))
+        #expect(list.filter { ($0["entry"] as? [String: Any])?["type"] as? String == "run.receipt" }.count == 12)
+        try await b.stop()
+        try await a.stop()
+    }
+
     /// The self-check finds a changed entry and a deleted one, and raises `audit.mismatch` once.
     @Test func theSelfCheckCatchesAChangedByteAndADeletedEntry() async throws {
         try await TestServer.with(.sqlite) { test in

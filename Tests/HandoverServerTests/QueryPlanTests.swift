@@ -35,6 +35,16 @@ import Testing
         UPDATE mdm_commands SET status = 'cancelled' WHERE device_id IN (\(Self.list(32)))
         AND status IN ('pending', 'awaiting_confirmation') RETURNING device_id
         """,
+        // A batch of finished runs' receipts (issue 42): devices, custodies, item methods, the MDM
+        // command just queued; each entry's site; the counter; a run's receipt.
+        "SELECT id, name, site FROM devices WHERE id IN (\(Self.list(32)))",
+        "SELECT run_id, user_id, checked_out_at, checked_out_by FROM custodies WHERE device_id IN (\(Self.list(32))) AND run_id IN (\(Self.list(32)))",
+        "SELECT id, logout_method FROM logout_items WHERE run_id IN (\(Self.list(32)))",
+        "SELECT device_id, action, connector, status FROM mdm_commands WHERE device_id IN (\(Self.list(32))) AND created_at = 1",
+        "SELECT site FROM devices WHERE id = 'd'",
+        "UPDATE audit_head SET size = size + 3 WHERE id = 1 RETURNING size",
+        "SELECT leaf FROM audit_entries WHERE run_id = 'r' AND type = 'run.receipt'",
+        "SELECT seq, leaf, leaf_hash, site FROM audit_entries WHERE seq >= 0 AND seq < 500 ORDER BY seq",
         // A batch of run starts, and of devices moving: locked and read, then stepped.
         "UPDATE devices SET status = status WHERE id IN ('d', 'e') RETURNING id, status",
         "UPDATE devices SET last_run_id = started.column2 FROM (VALUES ('d', 'r'), ('e', 's')) AS started WHERE devices.id = started.column1",

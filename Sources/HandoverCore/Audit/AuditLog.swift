@@ -85,12 +85,16 @@ package struct AuditLog: Sendable {
 
     /// Signs a checkpoint of the log as it is now, when it grew since the last one; returns it,
     /// or nil when there was nothing new. Two instances may both sign one size: the first stored wins.
+    ///
+    /// - Parameter reads: where the log is read (SQLite's read connections: reading every leaf
+    ///   hash must not hold the one writer); only the checkpoint's row is written through `sql`.
     @discardableResult
-    package func signCheckpoint(with key: NoteSigningKey, now: Date) async throws -> StoredCheckpoint? {
-        let size = try await size()
-        let last = try await latestCheckpoint()
+    package func signCheckpoint(with key: NoteSigningKey, reading reads: AuditLog? = nil, now: Date) async throws -> StoredCheckpoint? {
+        let reads = reads ?? self
+        let size = try await reads.size()
+        let last = try await reads.latestCheckpoint()
         guard size > (last?.size ?? 0) || (last == nil && size == 0) else { return nil }
-        let root = try await tree(size: size).rootHash()
+        let root = try await reads.tree(size: size).rootHash()
         let checkpoint = Checkpoint(origin: key.verifier.name, size: size, rootHash: root)
         let note = try SignedNote.sign(checkpoint.text, with: key).serialized
         try await sql.raw("""

@@ -10,6 +10,8 @@ import TransparencyLog
 /// grows, the self-check, and the entry that records the configuration a server started with.
 package final class AuditService: Sendable {
     let database: any Database
+    /// Where the log is read without holding the writer (SQLite's read connections); `database` otherwise.
+    let reads: any Database
     let sealer: SecretSealer
     let origin: String
     let clock: ServerClock
@@ -19,8 +21,10 @@ package final class AuditService: Sendable {
     /// The last self-check's finding, so a mismatch raises its webhook once, not every pass.
     private let lastFinding = NIOLockedValueBox<String?>(nil)
 
-    package init(database: any Database, sealer: SecretSealer, origin: String, clock: ServerClock, metrics: ServerMetrics, logger: Logger) {
+    package init(database: any Database, reads: (any Database)? = nil, sealer: SecretSealer, origin: String, clock: ServerClock,
+                 metrics: ServerMetrics, logger: Logger) {
         self.database = database
+        self.reads = reads ?? database
         self.sealer = sealer
         self.origin = origin
         self.clock = clock
@@ -31,6 +35,13 @@ package final class AuditService: Sendable {
     private var sql: any SQLDatabase {
         get throws {
             guard let sql = database as? any SQLDatabase else { throw AuditLogError.noHead }
+            return sql
+        }
+    }
+
+    private var readSQL: any SQLDatabase {
+        get throws {
+            guard let sql = reads as? any SQLDatabase else { throw AuditLogError.noHead }
             return sql
         }
     }
@@ -55,7 +66,8 @@ package final class AuditService: Sendable {
     /// Signs a checkpoint when the log grew since the last one.
     @discardableResult
     package func checkpoint() async throws -> AuditLog.StoredCheckpoint? {
-        let signed = try await AuditLog(sql: try sql).signCheckpoint(with: try await signingKey(), now: clock.now())
+        let signed = try await AuditLog(sql: try sql).signCheckpoint(with: try await signingKey(), reading: AuditLog(sql: try readSQL),
+                                                                     now: clock.now())
         if let signed { metrics.auditCheckpointSize.set(Double(signed.size)) }
         return signed
     }
@@ -64,7 +76,7 @@ package final class AuditService: Sendable {
     /// sent to the webhooks that subscribe to `audit.mismatch`; returns the finding.
     @discardableResult
     package func selfCheck() async throws -> String? {
-        let finding = try await AuditLog(sql: try sql).selfCheck(key: try await verifierKey())
+        let finding = try await AuditLog(sql: try readSQL).selfCheck(key: try await verifierKey())
         metrics.auditSelfChecks(finding == nil ? "ok" : "mismatch").increment()
         let isNew = lastFinding.withLockedValue { last in
             defer { last = finding }

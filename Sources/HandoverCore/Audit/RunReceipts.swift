@@ -32,7 +32,7 @@ package struct RunReceipts: Sendable {
         }
         var holders: [UUID: RunReceipt.Holder] = [:]
         for row in try await sql.raw("""
-            SELECT run_id, user_id, checked_out_at, checked_out_by FROM custodies WHERE run_id IN (\(runList))
+            SELECT run_id, user_id, checked_out_at, checked_out_by FROM custodies WHERE device_id IN (\(deviceList)) AND run_id IN (\(runList))
             """).all() {
             holders[try row.decode(column: "run_id", as: UUID.self)] = .init(
                 iss: ring.issuer, sub: try row.decode(column: "user_id", as: UUID.self).uuidString,

@@ -11,7 +11,8 @@ import Vapor
 /// proofs, not the generated API's JSON bodies.
 ///
 /// - `GET /api/v1/logout-runs/{runID}/receipt`: `application/jwt`; any role, or the run's device key.
-/// - `GET /api/v1/audit/checkpoint`: the latest signed checkpoint, as the note's text.
+/// - `GET /api/v1/audit/checkpoint`: the latest signed checkpoint, as the note's text; `POST`
+///   signs one of the log as it is now first.
 /// - `GET /api/v1/audit/key`: the checkpoints' verifier key, `<name>+<hash>+<key>`.
 /// - `GET /api/v1/audit/entries?start=&end=`: entries by index, at most 1,000 at a time.
 /// - `GET /api/v1/audit/proofs/inclusion?index=&size=`, `…/consistency?from=&to=`.
@@ -25,6 +26,7 @@ struct AuditRoutes: RouteCollection {
         routes.grouped(RequireScope(role: .viewer, device: true)).get("logout-runs", ":runID", "receipt", use: receipt)
         let log = routes.grouped("audit").grouped(RequireScope(role: .admin))
         log.get("checkpoint", use: checkpoint)
+        log.post("checkpoint", use: signCheckpoint)
         log.get("key", use: key)
         log.get("entries", use: entries)
         log.get("proofs", "inclusion", use: inclusion)
@@ -48,6 +50,13 @@ struct AuditRoutes: RouteCollection {
             throw DomainError(.notFound, code: "no_checkpoint", reason: "no checkpoint has been signed yet: the first is signed within a minute of the first entry.")
         }
         return Self.text(checkpoint.note, type: "text/plain; charset=utf-8")
+    }
+
+    /// Signs a checkpoint of the log as it is now (when it grew since the last), and answers the
+    /// latest: before an export, a checkpoint that covers every entry written so far.
+    @Sendable func signCheckpoint(_ request: Request) async throws -> Response {
+        try await audit.checkpoint()
+        return try await checkpoint(request)
     }
 
     @Sendable func key(_ request: Request) async throws -> Response {

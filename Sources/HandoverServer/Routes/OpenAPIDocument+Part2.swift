@@ -307,6 +307,29 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+        post:
+          tags: [audit]
+          operationId: signAuditCheckpoint
+          x-handover-role: admin
+          summary: Sign a checkpoint of the audit log as it is now, and answer the latest. Admin role.
+          description: |
+            The server signs one every 30 seconds while the log grows; this signs one at once (when the
+            log grew since the last), so an export taken next is covered whole.
+          responses:
+            "200":
+              description: The latest signed checkpoint, as `GET` answers it.
+              content:
+                text/plain:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
       /api/v1/audit/key:
         get:
           tags: [audit]
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-      /api/v1/custody:
-        get:
-          tags: [registry]
-          operationId: listCustody
-          x-handover-role: viewer
-          summary: Who held which device, when, and how each hand-over ended; newest check-out first. Any role (viewer or above).
-          description: |
-            Any role (viewer or above). A custody begins when a person signs in on a device and ends
-            when the device's next logout run starts (the hand-over, `runID`). Filtered and paged in
-            the database, 100 to a page.
-          parameters:
-            - name: from
-              in: query
-              description: Check-outs at or after this time.
-              schema:
-                type: string
-                format: date-time
-            - name: to
-              in: query
     """#
 }

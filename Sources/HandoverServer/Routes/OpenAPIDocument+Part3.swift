@@ -4,6 +4,29 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+      /api/v1/custody:
+        get:
+          tags: [registry]
+          operationId: listCustody
+          x-handover-role: viewer
+          summary: Who held which device, when, and how each hand-over ended; newest check-out first. Any role (viewer or above).
+          description: |
+            Any role (viewer or above). A custody begins when a person signs in on a device and ends
+            when the device's next logout run starts (the hand-over, `runID`). Filtered and paged in
+            the database, 100 to a page.
+          parameters:
+            - name: from
+              in: query
+              description: Check-outs at or after this time.
+              schema:
+                type: string
+                format: date-time
+            - name: to
+              in: query
               description: Check-outs before this time.
               schema:
                 type: string
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
                 schema:
                   type: object
                   properties:
-                    token:
-                      type: string
-          responses:
-            "403":
-              description: The form was posted from another site (its `Origin` is not this server's).
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "429":
-              description: Too many links that did not open from this address; `Retry-After` says when to try again.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "200":
-              description: Signed in; sets the HttpOnly `handover_web_session` cookie.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "410":
-              description: The link is unknown, used or expired.
     """#
 }

@@ -4,6 +4,29 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                    token:
+                      type: string
+          responses:
+            "403":
+              description: The form was posted from another site (its `Origin` is not this server's).
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many links that did not open from this address; `Retry-After` says when to try again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "200":
+              description: Signed in; sets the HttpOnly `handover_web_session` cookie.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "410":
+              description: The link is unknown, used or expired.
               content:
                 text/html:
                   schema:
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
           operationId: operationQRCodeSVG
           x-handover-role: operator
           summary: The operation's universal link as a QR code (SVG), while it takes an answer. Operator role or above.
-          responses:
-            "200":
-              description: The QR code.
-              content:
-                image/svg+xml:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "410":
-              $ref: "#/components/responses/Gone"
-      /api/v1/operations/{operationID}/qr.png:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
     """#
 }

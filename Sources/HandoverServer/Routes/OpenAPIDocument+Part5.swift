@@ -4,6 +4,29 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/svg+xml:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/operations/{operationID}/qr.png:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
           tags: [operations]
           operationId: operationQRCodePNG
           x-handover-role: operator
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
                 $ref: "#/components/schemas/Error"
         SignInRefused:
           description: |
-            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
-            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
-            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
-            `apple_grant_revoked`.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        NotConfigured:
-          description: Sign in with Apple is not configured on this server (`not_configured`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        AppleUnavailable:
-          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        BadRequest:
-          description: |
-            A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
     """#
 }

@@ -4,6 +4,29 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
+            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
+            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
+            `apple_grant_revoked`.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotConfigured:
+          description: Sign in with Apple is not configured on this server (`not_configured`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        AppleUnavailable:
+          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        BadRequest:
+          description: |
+            A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
             expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
             the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
           content:
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
               type: string
               description: |
                 For a target app: with logoutMethod ulc (the default) the https URL that logs the app
-                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
-                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
-              example: https://notes.example.com/logout
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              default: ulc
-              description: |
-                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
-                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
-                nothing on the device, the backend ending the session on its Back-Channel Logout token
-                (needs backchannelLogoutURI).
-            paths:
-              type: array
-              description: Path patterns the app claims on this server's domain.
-              items:
-                type: string
-                minLength: 1
-                maxLength: 1024
-                example: /logout
-            allowedCallbackHosts:
-              type: array
-              description: Hosts the app's callbacks may go to besides this server.
     """#
 }

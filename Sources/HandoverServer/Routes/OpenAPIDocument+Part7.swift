@@ -4,6 +4,29 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
+                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
+              example: https://notes.example.com/logout
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              default: ulc
+              description: |
+                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
+                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
+                nothing on the device, the backend ending the session on its Back-Channel Logout token
+                (needs backchannelLogoutURI).
+            paths:
+              type: array
+              description: Path patterns the app claims on this server's domain.
+              items:
+                type: string
+                minLength: 1
+                maxLength: 1024
+                example: /logout
+            allowedCallbackHosts:
+              type: array
+              description: Hosts the app's callbacks may go to besides this server.
               items:
                 type: string
             deadlineSeconds:
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
             createdAt:
               type: string
               format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            items:
-              type: array
-              items:
-                $ref: "#/components/schemas/LogoutItem"
-        LogoutItem:
-          type: object
-          additionalProperties: false
-          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            appID:
-              type: string
-              format: uuid
-            app:
-              type: string
-              description: The app's name.
-            position:
-              type: integer
     """#
 }

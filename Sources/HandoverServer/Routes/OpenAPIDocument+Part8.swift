@@ -2,8 +2,31 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3501–3563 of the YAML.
+    /// Lines 3501–3586 of the YAML.
     static let part8 = #"""
+            finishedAt:
+              type: string
+              format: date-time
+            items:
+              type: array
+              items:
+                $ref: "#/components/schemas/LogoutItem"
+        LogoutItem:
+          type: object
+          additionalProperties: false
+          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            appID:
+              type: string
+              format: uuid
+            app:
+              type: string
+              description: The app's name.
+            position:
+              type: integer
               minimum: 0
             status:
               type: string

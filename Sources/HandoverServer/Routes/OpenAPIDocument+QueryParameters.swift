@@ -11,6 +11,7 @@ extension OpenAPIDocument {
         "DELETE /api/v1/apps/{appID}": [],
         "PATCH /api/v1/apps/{appID}": [],
         "GET /api/v1/audit/checkpoint": [],
+        "POST /api/v1/audit/checkpoint": [],
         "GET /api/v1/audit/entries": ["end", "start"],
         "GET /api/v1/audit/key": [],
         "GET /api/v1/audit/proofs/consistency": ["from", "to"],

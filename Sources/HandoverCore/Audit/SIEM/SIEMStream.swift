@@ -13,12 +13,16 @@ import TransparencyLog
 /// down for a while, catches up from where its cursor stands.
 package struct SIEMStream: Sendable {
     package let destinations: [any SIEMDestination]
+    /// Where the cursors are written.
     package let sql: any SQLDatabase
+    /// Where the log is read without holding the writer (SQLite's read connections).
+    package let reads: any SQLDatabase
     package let clock: ServerClock
 
-    package init(destinations: [any SIEMDestination], sql: any SQLDatabase, clock: ServerClock) {
+    package init(destinations: [any SIEMDestination], sql: any SQLDatabase, reads: (any SQLDatabase)? = nil, clock: ServerClock) {
         self.destinations = destinations
         self.sql = sql
+        self.reads = reads ?? sql
         self.clock = clock
     }
 
@@ -57,7 +61,7 @@ package struct SIEMStream: Sendable {
         let delivered = try cursor.decode(column: "delivered", as: Int.self)
         let checkpointsDelivered = try cursor.decode(column: "checkpoints_delivered", as: Int.self)
         let attempts = try cursor.decode(column: "attempts", as: Int.self)
-        let log = AuditLog(sql: sql)
+        let log = AuditLog(sql: reads)
         var messages: [SIEMMessage] = []
         var next = delivered
         for entry in try await log.entries(from: delivered, to: delivered + batch) {
@@ -66,7 +70,7 @@ package struct SIEMStream: Sendable {
             next += 1
         }
         var lastCheckpoint = checkpointsDelivered
-        for row in try await sql.raw("""
+        for row in try await reads.raw("""
             SELECT size, root_hash, note FROM audit_checkpoints WHERE size > \(bind: checkpointsDelivered) AND size <= \(bind: next) ORDER BY size
             """).all() {
             let size = try row.decode(column: "size", as: Int.self)
