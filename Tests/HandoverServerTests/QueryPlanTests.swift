@@ -38,8 +38,10 @@ import Testing
         // A batch of finished runs' receipts (issue 42): devices, custodies, item methods, the MDM
         // command just queued; each entry's site; the counter; a run's receipt.
         "SELECT id, name, site FROM devices WHERE id IN (\(Self.list(32)))",
-        "SELECT run_id, user_id, checked_out_at, checked_out_by FROM custodies WHERE device_id IN (\(Self.list(32))) AND run_id IN (\(Self.list(32)))",
-        "SELECT id, logout_method FROM logout_items WHERE run_id IN (\(Self.list(32)))",
+        """
+        SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by
+        FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.run_id IN (\(Self.list(32))) WHERE d.id IN (\(Self.list(32)))
+        """,
         "SELECT device_id, action, connector, status FROM mdm_commands WHERE device_id IN (\(Self.list(32))) AND created_at = 1",
         "SELECT site FROM devices WHERE id = 'd'",
         "UPDATE audit_head SET size = size + 3 WHERE id = 1 RETURNING size",

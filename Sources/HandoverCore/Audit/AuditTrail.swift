@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 import TransparencyLog
 
@@ -10,10 +11,15 @@ import TransparencyLog
 /// on PostgreSQL its row lock orders two instances' appends, so they share one gapless
 /// sequence and the log never forks; on SQLite the one writer does the same.
 package enum AuditTrail {
-    /// Appends `events`, in order; returns the index of the first.
+    /// Appends `events`, in order; returns the index of the first (-1 inside ``batch(on:now:_:)``,
+    /// which appends them at its end).
     @discardableResult
     package static func append(_ events: [AuditEvent], on sql: any SQLDatabase, now: Date) async throws -> Int {
         guard !events.isEmpty else { return -1 }
+        if let batch = collecting {
+            batch.events.withLockedValue { $0 += events }
+            return -1
+        }
         let leaves = try events.map { try $0.leaf() }
         guard let head = try await sql.raw("""
             UPDATE audit_head SET size = size + \(bind: events.count) WHERE id = 1 RETURNING size
@@ -34,6 +40,22 @@ package enum AuditTrail {
                 """).run()
         }
         return start
+    }
+
+    /// The events of one ``batch(on:now:_:)``.
+    final class Batch: Sendable {
+        let events = NIOLockedValueBox<[AuditEvent]>([])
+    }
+
+    @TaskLocal static var collecting: Batch?
+
+    /// Runs `body`, and appends every event it appends in one append at its end, in their order:
+    /// the steps and receipts of a batch of finished runs cost two statements, not two per kind.
+    package static func batch<T>(on db: Database, now: Date, _ body: () async throws -> T) async throws -> T {
+        let batch = Batch()
+        let result = try await $collecting.withValue(batch) { try await body() }
+        if let sql = db as? any SQLDatabase { try await append(batch.events.withLockedValue { $0 }, on: sql, now: now) }
+        return result
     }
 
     /// Appends `events` on `database`, in a transaction of their own unless the caller is in one.

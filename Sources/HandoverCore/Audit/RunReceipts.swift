@@ -8,8 +8,9 @@ import SQLKit
 /// audit log (`run.receipt`): the device, its site and who held it, each app's outcome, method
 /// and how its answer arrived, each backend's logout token, the MDM command the outcome queued.
 ///
-/// A batch of finished runs costs four reads (devices, custodies, item methods, MDM commands;
-/// the back-channel report's probe when a run owed a backend a token) and one append.
+/// A batch of finished runs costs two reads (its devices with their custodies; the back-channel
+/// report's probe), a third for a failed run's MDM command, and its share of the conclusion's one
+/// append (the items' methods come with the finished runs).
 package struct RunReceipts: Sendable {
     /// The access-token key ring: receipts are signed with its signing key (ES256), whose `kid`
     /// is in the JWKS.
@@ -23,25 +24,23 @@ package struct RunReceipts: Sendable {
     package func issue(for finished: [FinishedRun], on db: Database, now: Date) async throws -> [UUID: String] {
         guard !finished.isEmpty, let sql = db as? any SQLDatabase else { return [:] }
         let runs = finished.map(\.run)
+        let methods = finished.reduce(into: [UUID: LogoutMethod]()) { all, run in all.merge(run.methods) { first, _ in first } }
         let runList = SQLList(runs.map { SQLBind($0) })
         let deviceList = SQLList(Set(finished.map(\.device)).map { SQLBind($0) })
+        // The devices, each with the custody its run checked in (through the device index).
         var devices: [UUID: RunReceipt.Device] = [:]
-        for row in try await sql.raw("SELECT id, name, site FROM devices WHERE id IN (\(deviceList))").all() {
-            let id = try row.decode(column: "id", as: UUID.self)
-            devices[id] = .init(id: id, name: try row.decode(column: "name", as: String.self), site: try row.decode(column: "site", as: String?.self))
-        }
         var holders: [UUID: RunReceipt.Holder] = [:]
         for row in try await sql.raw("""
-            SELECT run_id, user_id, checked_out_at, checked_out_by FROM custodies WHERE device_id IN (\(deviceList)) AND run_id IN (\(runList))
+            SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by
+            FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.run_id IN (\(runList)) WHERE d.id IN (\(deviceList))
             """).all() {
-            holders[try row.decode(column: "run_id", as: UUID.self)] = .init(
-                iss: ring.issuer, sub: try row.decode(column: "user_id", as: UUID.self).uuidString,
-                checkedOutAt: RunReceipt.timestamp(try row.decode(column: "checked_out_at", as: Date.self)),
-                checkedOutBy: try row.decode(column: "checked_out_by", as: String.self))
-        }
-        var methods: [UUID: LogoutMethod] = [:]
-        for row in try await sql.raw("SELECT id, logout_method FROM logout_items WHERE run_id IN (\(runList))").all() {
-            methods[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "logout_method", as: LogoutMethod?.self)
+            let id = try row.decode(column: "id", as: UUID.self)
+            devices[id] = .init(id: id, name: try row.decode(column: "name", as: String.self), site: try row.decode(column: "site", as: String?.self))
+            if let run = try row.decode(column: "run_id", as: UUID?.self) {
+                holders[run] = .init(iss: ring.issuer, sub: try row.decode(column: "user_id", as: UUID.self).uuidString,
+                                     checkedOutAt: RunReceipt.timestamp(try row.decode(column: "checked_out_at", as: Date.self)),
+                                     checkedOutBy: try row.decode(column: "checked_out_by", as: String.self))
+            }
         }
         // The command a failed run's device step queued, written at `now` in this transaction.
         var commands: [UUID: RunReceipt.MDMCommand] = [:]

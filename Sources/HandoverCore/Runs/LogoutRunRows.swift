@@ -27,6 +27,8 @@ package struct LogoutRunRows {
         package var runID: UUID
         /// Every change adds one; a conditional update on it applies a change once.
         package var version: Int
+        /// How its app is logged out, as the run started (nil for items older than methods).
+        package var method: LogoutMethod?
     }
 
     /// The run, or nil when there is none.
@@ -41,7 +43,7 @@ package struct LogoutRunRows {
     }
 
     private static let itemColumns = SQLQueryString("""
-        id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at, finished_at, reported_by, version
+        id, run_id, app_id, app_name, position, status, attempts, deadline_at, issued_at, finished_at, reported_by, version, logout_method
         """)
 
     /// The run's items in their order (links are not made here).
@@ -69,7 +71,8 @@ package struct LogoutRunRows {
                 finishedAt: try row.decode(column: "finished_at", as: Date?.self),
                 reportedBy: try row.decode(column: "reported_by", as: CallbackReporter?.self)),
              runID: try row.decode(column: "run_id", as: UUID.self),
-             version: try row.decode(column: "version", as: Int.self))
+             version: try row.decode(column: "version", as: Int.self),
+             method: try row.decode(column: "logout_method", as: LogoutMethod?.self))
     }
 
     /// A new run to write: its device, when it started, and its pending items (first attempts).

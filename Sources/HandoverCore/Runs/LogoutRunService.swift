@@ -123,7 +123,8 @@ package struct LogoutRunService: Sendable {
             guard pending == 0 else { return nil }
         }
         let rows = LogoutRunRows(sql: sql)
-        let items = try await rows.items(run: runID).map(\.view)
+        let stored = try await rows.items(run: runID)
+        let items = stored.map(\.view)
         let state = LogoutRunState(items: items.map(\.status))
         guard state != .running else { return nil }
         let updated = try await sql.raw("""
@@ -136,7 +137,8 @@ package struct LogoutRunService: Sendable {
         let view = LogoutRunView(id: runID, deviceID: deviceID, status: state, createdAt: try row.decode(column: "created_at", as: Date.self),
                                  finishedAt: now, items: items)
         // A failed run's device did not sign everyone out: it leaves service until IT looks at it.
-        return FinishedRun(run: runID, device: deviceID, state: state, reason: state == .completed ? nil : Self.failureReason(items), view: view)
+        return FinishedRun(run: runID, device: deviceID, state: state, reason: state == .completed ? nil : Self.failureReason(items), view: view,
+                           methods: Dictionary(stored.compactMap { item in item.method.map { (item.view.id, $0) } }) { first, _ in first })
     }
 
     /// Concludes runs that just finished, last in their transaction: their devices move (in id
@@ -145,8 +147,11 @@ package struct LogoutRunService: Sendable {
     /// included: `run.completed`, or `run.failed` and `device.out_of_service`.
     package func conclude(_ finished: [FinishedRun], on db: Database, now: Date) async throws {
         guard !finished.isEmpty else { return }
-        try await DeviceLifeCycle.moveDevices(after: finished, mdm: mdm, on: db, now: now)
-        let signed = try await receipts?.issue(for: finished, on: db, now: now) ?? [:]
+        // The devices' steps and the receipts go to the audit log in one append.
+        let signed = try await AuditTrail.batch(on: db, now: now) {
+            try await DeviceLifeCycle.moveDevices(after: finished, mdm: mdm, on: db, now: now)
+            return try await receipts?.issue(for: finished, on: db, now: now) ?? [:]
+        }
         for run in finished {
             let at = run.view.finishedAt ?? now, receipt = signed[run.run]
             if run.state == .completed {
@@ -168,6 +173,8 @@ package struct FinishedRun: Sendable, Equatable {
     package var reason: String?
     /// The run as it finished (no links: nothing is pending).
     package var view: LogoutRunView
+    /// Each item's logout method, by item id, for its receipt.
+    package var methods: [UUID: LogoutMethod] = [:]
 }
 
 extension LogoutRunService {
