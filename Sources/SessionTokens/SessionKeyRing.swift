@@ -100,12 +100,20 @@ public final class SessionKeyRing: Sendable {
         return try await signPayload(claims, header: header)
     }
 
-    /// Signs any claims as a JWS with the signing key and the header `typ: type`: a
+    /// Signs any claims as a compact JWS (RFC 7515 §7.1) with the signing key, ES256 (RFC 7518
+    /// §3.4: the signature is R ‖ S) and the header `{"alg":"ES256","kid":…,"typ":type}`: a
     /// document the server vouches for (a hand-over's receipt), verifiable with the JWKS.
-    public func sign<Claims: Codable & Sendable>(document claims: Claims, type: String) async throws -> String {
-        var header = JWTHeader()
-        header.typ = type
-        return try await signPayload(SignedDocument(claims: claims), header: header)
+    ///
+    /// Synchronous, unlike the tokens jwt-kit signs: a receipt is signed inside the transaction
+    /// that ends its run, where every suspension keeps the one SQLite writer waiting.
+    public func sign<Claims: Encodable>(document claims: Claims, type: String) throws -> String {
+        guard let key = signingKey else { throw AccessTokenError.unknownKey("(no signing key installed)") }
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": key.keyID, "typ": type], options: [.sortedKeys])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let input = Base64URL.encode(header) + "." + Base64URL.encode(try encoder.encode(claims))
+        let signature = try key.privateKey.signature(for: Data(input.utf8))
+        return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
     func signPayload(_ claims: some JWTPayload, header: JWTHeader = JWTHeader()) async throws -> String {
@@ -184,23 +192,4 @@ public final class SessionKeyRing: Sendable {
         guard let kid = decoded.kid else { throw .malformed("the header has no kid") }
         return kid
     }
-}
-
-/// Claims that are a signed document rather than a token: nothing to check when signing.
-struct SignedDocument<Claims: Codable & Sendable>: JWTPayload {
-    var claims: Claims
-
-    init(claims: Claims) {
-        self.claims = claims
-    }
-
-    init(from decoder: any Decoder) throws {
-        claims = try Claims(from: decoder)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try claims.encode(to: encoder)
-    }
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

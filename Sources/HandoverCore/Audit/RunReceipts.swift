@@ -75,7 +75,7 @@ package struct RunReceipts: Sendable {
                            finishedAt: RunReceipt.timestamp(view.finishedAt ?? now)),
                 device: devices[run.device] ?? .init(id: run.device, name: "", site: nil), holder: holders[run.run], apps: apps,
                 mdm: run.state == .failed ? commands[run.device] : nil)
-            let jws = try await ring.sign(document: receipt, type: RunReceipt.headerType)
+            let jws = try ring.sign(document: receipt, type: RunReceipt.headerType)
             signed[run.run] = jws
             events.append(AuditEvent(type: AuditEvent.receiptType, at: now, actor: .server, device: run.device, run: run.run,
                                      detail: ["status": view.status.rawValue], receipt: jws))
