@@ -49,7 +49,9 @@ import FoundationNetworking
         #expect(await AuditStormTests.exitStatus(of: storm) == 0, "the storm was clean")
         try await Self.post(collector + "/control/up")
 
-        // Both catch up with the log (the collector after its back-off).
+        // Both catch up with the log (the collector after its back-off). The server is a child
+        // process on its own clock, streaming in the background: what the receivers hold is
+        // looked at every half second until both have the whole log, for at most three minutes.
         let size = try await AuditStormTests.treeSize(server, key: key)
         var syslogIndexes: [Int] = [], hecIndexes: [Int] = []
         let deadline = ContinuousClock.now + .seconds(180)
