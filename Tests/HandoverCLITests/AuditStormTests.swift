@@ -37,18 +37,6 @@ import FoundationNetworking
         }
     }
 
-    static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// `handover bench shift-change` against `server`, and its output as it comes (a progress
     /// line every 2 s: "…, N/M runs started, D done; …").
     static func storm(_ server: ServerProcess, key: String, devices: Int, window: Int) throws -> (Process, AsyncStream<String>) {
@@ -105,7 +93,7 @@ import FoundationNetworking
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-audit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data")
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         let server = try ServerProcess.start(dataDirectory: data, port: port,
                                              arguments: ["--public-url", "http://127.0.0.1:\(port)"])
         let key = try #require(server.firstAdminKey)
@@ -216,14 +204,8 @@ import FoundationNetworking
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }
 
-    /// Changes the stored log by hand, as someone with the database file could.
+    /// Changes the stored log by hand.
     static func tamper(_ data: URL, _ statement: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-                             data.appendingPathComponent("handover.sqlite").path, statement]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try SQLiteByHand.execute(statement, on: data.appendingPathComponent("handover.sqlite")) == 0)
     }
 }

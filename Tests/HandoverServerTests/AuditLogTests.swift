@@ -234,12 +234,6 @@ struct AuditLogTests {
 
     /// Changes the stored log by hand, as someone with the database file could.
     static func tamper(_ test: TestServer, _ statement: String) async throws {
-        let file = test.dataDirectory.appendingPathComponent("handover.sqlite").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", file, statement]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try SQLiteByHand.execute(statement, on: test.dataDirectory.appendingPathComponent("handover.sqlite")) == 0)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,7 @@ final class SMTPTestServer: @unchecked Sendable {
             arguments += ["--tlscert", cert.path, "--tlskey", key.path]
             certificate = cert
         }
-        let port = try freePort()
+        let port = try LoopbackPort.free()
         arguments += ["-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", directory.appendingPathComponent("mail").path]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -109,19 +110,6 @@ final class SMTPTestServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func canConnect(_ port: Int) -> Bool {
