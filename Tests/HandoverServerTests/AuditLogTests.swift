@@ -209,6 +209,32 @@ struct AuditLogTests {
         try await a.stop()
     }
 
+    /// Appends of one entry, of several and of more than a statement holds (500) take the next
+    /// indexes with no gap, and the counter moves by their number: on SQLite one statement and a
+    /// trigger do it, on PostgreSQL the counter row's update.
+    @Test(arguments: TestDatabase.available)
+    func appendsTakeConsecutiveIndexesAndMoveTheCounter(database: TestDatabase) async throws {
+        try await TestServer.with(database) { test in
+            let db = test.server.application.db
+            let sql = try #require(db as? any SQLDatabase)
+            func size() async throws -> Int {
+                try #require(try await sql.raw("SELECT size FROM audit_head WHERE id = 1").first()).decode(column: "size", as: Int.self)
+            }
+            let before = try await size()
+            let now = Date()
+            for count in [1, 3, 501, 2] {
+                let events = (0..<count).map { AuditEvent(type: "test.append", at: now, actor: .server, detail: ["n": "\($0)"]) }
+                try await AuditTrail.append(events, on: db, now: now)
+            }
+            let rows = try await sql.raw("SELECT seq, leaf FROM audit_entries WHERE seq >= \(bind: before) ORDER BY seq").all()
+            #expect(rows.count == 507)
+            #expect(try rows.map { try $0.decode(column: "seq", as: Int.self) } == Array(before..<(before + 507)))
+            #expect(try await size() == before + 507)
+            let details = try rows.suffix(2).map { try AuditEvent.decode(leaf: try $0.decode(column: "leaf", as: Data.self)).detail?["n"] }
+            #expect(details == ["0", "1"], "in their order")
+        }
+    }
+
     /// The self-check finds a changed entry and a deleted one, and raises `audit.mismatch` once.
     @Test func theSelfCheckCatchesAChangedByteAndADeletedEntry() async throws {
         try await TestServer.with(.sqlite) { test in

@@ -11,8 +11,8 @@ import TransparencyLog
 /// on PostgreSQL its row lock orders two instances' appends, so they share one gapless
 /// sequence and the log never forks; on SQLite the one writer does the same.
 package enum AuditTrail {
-    /// Appends `events`, in order; returns the index of the first (-1 inside ``batch(on:now:_:)``,
-    /// which appends them at its end).
+    /// Appends `events`, in order; returns the index of the first on PostgreSQL (-1 on SQLite,
+    /// and inside ``batch(on:now:_:)``, which appends them at its end).
     @discardableResult
     package static func append(_ events: [AuditEvent], on sql: any SQLDatabase, now: Date) async throws -> Int {
         guard !events.isEmpty else { return -1 }
@@ -21,13 +21,38 @@ package enum AuditTrail {
             return -1
         }
         let leaves = try events.map { try $0.leaf() }
-        guard let head = try await sql.raw("""
-            UPDATE audit_head SET size = size + \(bind: events.count) WHERE id = 1 RETURNING size
-            """).first() else { throw AuditLogError.noHead }
-        let start = try head.decode(column: "size", as: Int.self) - events.count
-        // 8 binds a row: well within SQLite's and PostgreSQL's limits at 500 rows a statement.
+        // SQLite: one statement. Its one writer orders appends, and a trigger moves the counter
+        // row with each inserted entry (``AddAuditLog``), so the entries' indexes follow the
+        // counter as it stood when the statement began (SQLite evaluates a subquery that does
+        // not refer to the outer row once a statement).
+        let sqlite = sql.dialect.name == "sqlite"
+        var start = 0
+        if !sqlite {
+            guard let head = try await sql.raw("""
+                UPDATE audit_head SET size = size + \(bind: events.count) WHERE id = 1 RETURNING size
+                """).first() else { throw AuditLogError.noHead }
+            start = try head.decode(column: "size", as: Int.self) - events.count
+        }
+        // 7 binds a row: well within SQLite's and PostgreSQL's limits at 500 rows a statement.
         for chunkStart in stride(from: 0, to: events.count, by: 500) {
-            let rows = (chunkStart..<min(chunkStart + 500, events.count)).map { i -> SQLQueryString in
+            let chunk = chunkStart..<min(chunkStart + 500, events.count)
+            if sqlite {
+                // VALUES names its columns column1, column2, …; the counter is read once.
+                let rows = chunk.map { i -> SQLQueryString in
+                    let event = events[i], leaf = leaves[i]
+                    return """
+                        (\(bind: i - chunkStart), \(bind: event.type), \(bind: leaf), \(bind: Data(MerkleHash.leaf(leaf).bytes)), \
+                        \(bind: event.run), \(bind: event.device), \(bind: now))
+                        """
+                }
+                try await sql.raw("""
+                    INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at)
+                    SELECT (SELECT size FROM audit_head WHERE id = 1) + e.column1, e.column2, e.column3, e.column4, e.column5, e.column6,
+                    (SELECT site FROM devices WHERE id = e.column6), e.column7 FROM (VALUES \(SQLList(rows))) AS e
+                    """).run()
+                continue
+            }
+            let rows = chunk.map { i -> SQLQueryString in
                 let event = events[i], leaf = leaves[i]
                 let site: SQLQueryString = event.device.map { "(SELECT site FROM devices WHERE id = \(bind: $0))" } ?? "NULL"
                 return """
@@ -39,7 +64,7 @@ package enum AuditTrail {
                 INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at) VALUES \(SQLList(rows))
                 """).run()
         }
-        return start
+        return sqlite ? -1 : start
     }
 
     /// The events of one ``batch(on:now:_:)``.
