@@ -27,6 +27,13 @@ import Testing
         WHERE logout_items.id = answer.column1 AND logout_items.run_id = answer.column2 AND logout_items.status = 'pending'
         AND logout_items.attempts >= answer.column3 RETURNING id, app_name
         """,
+        // The runs left with nothing pending: their items, then the runs, each in one statement.
+        "SELECT id FROM logout_items WHERE run_id IN (\(Self.list(32))) ORDER BY run_id, position",
+        """
+        UPDATE logout_runs SET status = ending.column2, finished_at = ending.column3 FROM (VALUES ('r', 'completed', 1), ('s', 'failed', 1)) AS ending
+        WHERE logout_runs.id = ending.column1 AND logout_runs.status = 'running'
+        RETURNING logout_runs.id AS id, logout_runs.device_id AS device_id, logout_runs.created_at AS created_at
+        """,
         // (A batch's size, not two: with more than a few runs listed, SQLite preferred the
         // status index and read every pending item of the fleet for each batch; issue 37.)
         "SELECT DISTINCT run_id FROM logout_items WHERE run_id IN (\(Self.list(32))) AND status = 'pending'",
@@ -39,12 +46,19 @@ import Testing
         // command just queued; each entry's site; the counter; a run's receipt.
         "SELECT id, name, site FROM devices WHERE id IN (\(Self.list(32)))",
         """
-        SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by
+        SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by,
+        EXISTS (SELECT 1 FROM backchannel_logout_deliveries WHERE run_id IN (\(Self.list(32)))) AS owed
         FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.run_id IN (\(Self.list(32))) WHERE d.id IN (\(Self.list(32)))
         """,
         "SELECT device_id, action, connector, status FROM mdm_commands WHERE device_id IN (\(Self.list(32))) AND created_at = 1",
         "SELECT site FROM devices WHERE id = 'd'",
         "UPDATE audit_head SET size = size + 3 WHERE id = 1 RETURNING size",
+        // SQLite's append: one statement (the trigger moves the counter).
+        """
+        INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at)
+        SELECT (SELECT size FROM audit_head WHERE id = 1) + e.column1, e.column2, e.column3, e.column4, e.column5, e.column6,
+        (SELECT site FROM devices WHERE id = e.column6), e.column7 FROM (VALUES (0, 't', x'00', x'00', 'r', 'd', 1), (1, 't', x'00', x'00', NULL, NULL, 1)) AS e
+        """,
         "SELECT leaf FROM audit_entries WHERE run_id = 'r' AND type = 'run.receipt'",
         "SELECT seq, leaf, leaf_hash, site FROM audit_entries WHERE seq >= 0 AND seq < 500 ORDER BY seq",
         // A batch of run starts, and of devices moving: locked and read, then stepped.

@@ -8,9 +8,10 @@ import SQLKit
 /// audit log (`run.receipt`): the device, its site and who held it, each app's outcome, method
 /// and how its answer arrived, each backend's logout token, the MDM command the outcome queued.
 ///
-/// A batch of finished runs costs two reads (its devices with their custodies; the back-channel
-/// report's probe), a third for a failed run's MDM command, and its share of the conclusion's one
-/// append (the items' methods come with the finished runs).
+/// A batch of finished runs costs one read (its devices with their custodies, and whether any
+/// run owed a backend a logout token), more for a failed run's MDM command and for the tokens
+/// owed, and its share of the conclusion's one append (the items' methods come with the
+/// finished runs).
 package struct RunReceipts: Sendable {
     /// The access-token key ring: receipts are signed with its signing key (ES256), whose `kid`
     /// is in the JWKS.
@@ -30,11 +31,15 @@ package struct RunReceipts: Sendable {
         // The devices, each with the custody its run checked in (through the device index).
         var devices: [UUID: RunReceipt.Device] = [:]
         var holders: [UUID: RunReceipt.Holder] = [:]
+        // Whether any of the runs owed a backend a logout token, asked in the same statement.
+        var owed = false
         for row in try await sql.raw("""
-            SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by
+            SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by,
+            EXISTS (SELECT 1 FROM backchannel_logout_deliveries WHERE run_id IN (\(runList))) AS owed
             FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.run_id IN (\(runList)) WHERE d.id IN (\(deviceList))
             """).all() {
             let id = try row.decode(column: "id", as: UUID.self)
+            owed = try row.decode(column: "owed", as: Bool.self)
             devices[id] = .init(id: id, name: try row.decode(column: "name", as: String.self), site: try row.decode(column: "site", as: String?.self))
             if let run = try row.decode(column: "run_id", as: UUID?.self) {
                 holders[run] = .init(iss: ring.issuer, sub: try row.decode(column: "user_id", as: UUID.self).uuidString,
@@ -53,7 +58,7 @@ package struct RunReceipts: Sendable {
                     status: try row.decode(column: "status", as: MDMCommandState.self))
             }
         }
-        let backends = try await BackChannelLogoutReport.states(runs: runs, on: db)
+        let backends = owed ? try await BackChannelLogoutReport.states(runs: runs, on: db, probed: true) : [:]
         var signed: [UUID: String] = [:]
         var events: [AuditEvent] = []
         let iat = Int(now.timeIntervalSince1970)

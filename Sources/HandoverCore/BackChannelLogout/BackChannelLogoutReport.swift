@@ -30,10 +30,11 @@ package enum BackChannelLogoutReport {
     }
 
     /// The backend side of every app of `runs` that owed its backend a logout token.
-    package static func states(runs: [UUID], on db: Database) async throws -> States {
+    package static func states(runs: [UUID], on db: Database, probed: Bool = false) async throws -> States {
         guard !runs.isEmpty else { return [:] }
-        // Most runs owed no backend a token: one indexed probe answers that (every run read passes here).
-        if let sql = db as? any SQLDatabase,
+        // Most runs owed no backend a token: one indexed probe answers that (every run read passes
+        // here), unless the caller's own statement asked already (`probed`).
+        if !probed, let sql = db as? any SQLDatabase,
            try await sql.raw("SELECT 1 AS owed FROM backchannel_logout_deliveries WHERE run_id IN (\(binds: runs)) LIMIT 1").first() == nil {
             return [:]
         }

@@ -52,6 +52,15 @@ package struct LogoutRunRows {
             .all().map(Self.item(row:))
     }
 
+    /// The items of several runs, each run's in their order.
+    package func items(runs: [UUID]) async throws -> [UUID: [Item]] {
+        guard !runs.isEmpty else { return [:] }
+        let rows = try await sql.raw("""
+            SELECT \(Self.itemColumns) FROM logout_items WHERE run_id IN (\(SQLList(runs.map { SQLBind($0) }))) ORDER BY run_id, position
+            """).all().map(Self.item(row:))
+        return Dictionary(grouping: rows, by: \.runID)
+    }
+
     /// Pending items whose deadline is at or before `now`, the earliest first, at most `limit`.
     package func due(at now: Date, limit: Int) async throws -> [Item] {
         try await sql.raw("""

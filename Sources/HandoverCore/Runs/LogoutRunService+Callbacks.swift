@@ -112,15 +112,12 @@ extension LogoutRunService {
             }
         }
 
-        // 2. The runs those callbacks left with nothing pending finish. (Their rows are locked
-        //    already; their devices move last, in id order, below.)
-        var finishedRuns: [FinishedRun] = []
+        // 2. The runs those callbacks left with nothing pending finish, together. (Their rows are
+        //    locked already; their devices move last, in id order, below.)
         let stillPending = try await transitions.runsWithPendingItems(among: changedRuns)
-        for run in changedRuns where !stillPending.contains(run) {
-            if let finished = try await finishRunIfDone(run, on: db, now: lastAnswered[run] ?? callbacks[0].at, nonePending: true) {
-                finishedRuns.append(finished)
-            }
-        }
+        var finishedRuns = try await finishRuns(changedRuns.filter { !stillPending.contains($0) }.map { run in
+            (run, lastAnswered[run] ?? callbacks[0].at)
+        }, on: sql)
 
         // 3. The rest one by one, in arrival order.
         for index in callbacks.indices where recordings[index] == nil {

@@ -122,23 +122,44 @@ package struct LogoutRunService: Sendable {
             let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
             guard pending == 0 else { return nil }
         }
-        let rows = LogoutRunRows(sql: sql)
-        let stored = try await rows.items(run: runID)
-        let items = stored.map(\.view)
-        let state = LogoutRunState(items: items.map(\.status))
-        guard state != .running else { return nil }
+        return try await finishRuns([(runID, now)], on: sql).first
+    }
+
+    /// Marks finished each of `runs` that has no pending item (the caller counted none pending,
+    /// or will let the items read here decide), at its own time: their items in one read, the
+    /// runs in one `UPDATE … FROM (VALUES …)`. Returns the runs this call finished, in the order
+    /// given; the caller concludes them.
+    package func finishRuns(_ runs: [(run: UUID, at: Date)], on sql: any SQLDatabase) async throws -> [FinishedRun] {
+        guard !runs.isEmpty else { return [] }
+        let stored = try await LogoutRunRows(sql: sql).items(runs: runs.map(\.run))
+        var ending: [(run: UUID, at: Date, state: LogoutRunState, items: [LogoutRunRows.Item])] = []
+        for (run, at) in runs {
+            guard let items = stored[run] else { continue }
+            let state = LogoutRunState(items: items.map(\.view.status))
+            if state != .running { ending.append((run, at, state, items)) }
+        }
+        guard !ending.isEmpty else { return [] }
+        // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
+        let values = SQLList(ending.map { "(\(bind: $0.run), \(bind: $0.state.rawValue), \(bind: $0.at))" as SQLQueryString })
         let updated = try await sql.raw("""
-            UPDATE logout_runs SET status = \(bind: state.rawValue), finished_at = \(bind: now)
-            WHERE id = \(bind: runID) AND status = \(bind: LogoutRunState.running.rawValue) RETURNING device_id, created_at
+            UPDATE logout_runs SET status = ending.column2, finished_at = ending.column3 FROM (VALUES \(values)) AS ending
+            WHERE logout_runs.id = ending.column1 AND logout_runs.status = \(bind: LogoutRunState.running.rawValue)
+            RETURNING logout_runs.id AS id, logout_runs.device_id AS device_id, logout_runs.created_at AS created_at
             """).all()
-        guard let row = updated.first else { return nil }
-        let deviceID = try row.decode(column: "device_id", as: UUID.self)
-        // The finished run as the webhooks show it (no links: nothing is pending), built from what was read.
-        let view = LogoutRunView(id: runID, deviceID: deviceID, status: state, createdAt: try row.decode(column: "created_at", as: Date.self),
-                                 finishedAt: now, items: items)
-        // A failed run's device did not sign everyone out: it leaves service until IT looks at it.
-        return FinishedRun(run: runID, device: deviceID, state: state, reason: state == .completed ? nil : Self.failureReason(items), view: view,
-                           methods: Dictionary(stored.compactMap { item in item.method.map { (item.view.id, $0) } }) { first, _ in first })
+        var rows: [UUID: (device: UUID, createdAt: Date)] = [:]
+        for row in updated {
+            rows[try row.decode(column: "id", as: UUID.self)] = (try row.decode(column: "device_id", as: UUID.self),
+                                                                 try row.decode(column: "created_at", as: Date.self))
+        }
+        return ending.compactMap { run, at, state, stored in
+            guard let row = rows[run] else { return nil }
+            let items = stored.map(\.view)
+            // The finished run as the webhooks show it (no links: nothing is pending), built from what was read.
+            let view = LogoutRunView(id: run, deviceID: row.device, status: state, createdAt: row.createdAt, finishedAt: at, items: items)
+            // A failed run's device did not sign everyone out: it leaves service until IT looks at it.
+            return FinishedRun(run: run, device: row.device, state: state, reason: state == .completed ? nil : Self.failureReason(items), view: view,
+                               methods: Dictionary(stored.compactMap { item in item.method.map { (item.view.id, $0) } }) { first, _ in first })
+        }
     }
 
     /// Concludes runs that just finished, last in their transaction: their devices move (in id
@@ -152,15 +173,15 @@ package struct LogoutRunService: Sendable {
             try await DeviceLifeCycle.moveDevices(after: finished, mdm: mdm, on: db, now: now)
             return try await receipts?.issue(for: finished, on: db, now: now) ?? [:]
         }
-        for run in finished {
+        // Their webhook events in one write.
+        try await WebhookOutbox.enqueue(finished.flatMap { run -> [WebhookOutbox.Event] in
             let at = run.view.finishedAt ?? now, receipt = signed[run.run]
             if run.state == .completed {
-                try await WebhookOutbox.enqueue("run.completed", run: run.view, deviceID: run.device, receipt: receipt, on: db, now: at)
-            } else {
-                try await WebhookOutbox.enqueue("run.failed", run: run.view, deviceID: run.device, receipt: receipt, on: db, now: at)
-                try await WebhookOutbox.enqueue("device.out_of_service", run: run.view, deviceID: run.device, reason: run.reason, on: db, now: at)
+                return [.init("run.completed", run: run.view, deviceID: run.device, receipt: receipt, at: at)]
             }
-        }
+            return [.init("run.failed", run: run.view, deviceID: run.device, receipt: receipt, at: at),
+                    .init("device.out_of_service", run: run.view, deviceID: run.device, reason: run.reason, at: at)]
+        }, on: db)
     }
 }
 

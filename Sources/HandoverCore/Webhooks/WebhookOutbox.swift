@@ -11,28 +11,59 @@ package enum WebhookOutbox {
                                      "device.mdm_command",
                                      "operation.suspicious", "audit.mismatch"]
 
+    /// One event to write, for ``enqueue(_:on:)``.
+    package struct Event: Sendable {
+        package var type: String
+        package var run: LogoutRunView?
+        package var deviceID: UUID?
+        package var reason: String?
+        package var operation: SuspiciousOperation?
+        package var receipt: String?
+        package var at: Date
+
+        package init(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil, operation: SuspiciousOperation? = nil,
+                     receipt: String? = nil, at: Date) {
+            self.type = type
+            self.run = run
+            self.deviceID = deviceID
+            self.reason = reason
+            self.operation = operation
+            self.receipt = receipt
+            self.at = at
+        }
+    }
+
     package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil,
                                 operation: SuspiciousOperation? = nil, receipt: String? = nil, on db: Database, now: Date) async throws {
+        try await enqueue([Event(type, run: run, deviceID: deviceID, reason: reason, operation: operation, receipt: receipt, at: now)], on: db)
+    }
+
+    /// Writes `events`, in order, for every webhook subscribed to each: the webhooks are read once.
+    package static func enqueue(_ events: [Event], on db: Database) async throws {
+        guard !events.isEmpty else { return }
         // Most fleets have no webhook, or a few: one count first, and the rows only when there are some.
         if let sql = db as? any SQLDatabase,
            try await sql.raw("SELECT COUNT(*) AS hooks FROM webhooks").first()?.decode(column: "hooks", as: Int.self) == 0 { return }
-        let hooks = try await Webhook.query(on: db).all().filter { $0.events.contains(type) }
-        guard !hooks.isEmpty else { return }
-        let payload = WebhookEventPayload(id: UUID(), type: type, createdAt: now, run: run, deviceID: deviceID, reason: reason, operation: operation,
-                                          receipt: receipt)
-        let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
-        for hook in hooks {
-            let delivery = WebhookDelivery()
-            delivery.webhookID = try hook.requireID()
-            delivery.runID = run?.id
-            delivery.event = type
-            delivery.payload = body
-            delivery.status = .pending
-            delivery.attempts = 0
-            delivery.nextAttemptAt = now
-            delivery.createdAt = now
-            delivery.version = 0
-            try await delivery.create(on: db)
+        let webhooks = try await Webhook.query(on: db).all()
+        for event in events {
+            let hooks = webhooks.filter { $0.events.contains(event.type) }
+            guard !hooks.isEmpty else { continue }
+            let payload = WebhookEventPayload(id: UUID(), type: event.type, createdAt: event.at, run: event.run, deviceID: event.deviceID,
+                                              reason: event.reason, operation: event.operation, receipt: event.receipt)
+            let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
+            for hook in hooks {
+                let delivery = WebhookDelivery()
+                delivery.webhookID = try hook.requireID()
+                delivery.runID = event.run?.id
+                delivery.event = event.type
+                delivery.payload = body
+                delivery.status = .pending
+                delivery.attempts = 0
+                delivery.nextAttemptAt = event.at
+                delivery.createdAt = event.at
+                delivery.version = 0
+                try await delivery.create(on: db)
+            }
         }
     }
 }
