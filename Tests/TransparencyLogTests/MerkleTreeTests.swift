@@ -52,6 +52,24 @@ import Testing
         }
     }
 
+    /// The frontier gives Certificate Transparency's roots too, and the tree's head at every size
+    /// up to 300 (every shape of carry a counter of nine bits makes).
+    @Test func theFrontierGivesTheTreesHeadAtEverySize() throws {
+        var frontier = MerkleFrontier()
+        #expect(frontier.rootHash == MerkleHash.empty)
+        for (i, expected) in Self.vectorRoots.enumerated() {
+            frontier.append(leafHash: .leaf(Self.vectorLeaves[i]))
+            #expect(frontier.rootHash.hex == expected, "size \(i + 1)")
+        }
+        var tree = MerkleTree(), grown = MerkleFrontier()
+        for i in 0..<300 {
+            tree.append(entry: Array("entry \(i)".utf8))
+            grown.append(leafHash: tree.leafHashes[i])
+            #expect(grown.size == i + 1)
+            #expect(grown.rootHash == (try tree.rootHash()), "size \(i + 1)")
+        }
+    }
+
     /// RFC 9162 §2.1.5's example tree of seven leaves, with the node names the RFC draws.
     @Test func inclusionProofsAreTheRFCsPathsForTheSevenLeafExample() throws {
         let leaves = (0..<7).map { [UInt8]("d\($0)".utf8) }

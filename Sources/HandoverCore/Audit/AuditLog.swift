@@ -83,23 +83,49 @@ package struct AuditLog: Sendable {
                                 createdAt: try row.decode(column: "created_at", as: Date.self))
     }
 
+    /// Extends `frontier` with the entries from its size up to `size`, by their stored leaf
+    /// hashes, 10,000 a read. Throws when an entry is missing.
+    package func extend(_ frontier: inout MerkleFrontier, to size: Int) async throws {
+        while frontier.size < size {
+            let end = min(frontier.size + 10_000, size)
+            let rows = try await sql.raw("""
+                SELECT seq, leaf_hash FROM audit_entries WHERE seq >= \(bind: frontier.size) AND seq < \(bind: end) ORDER BY seq
+                """).all()
+            for row in rows {
+                let seq = try row.decode(column: "seq", as: Int.self)
+                guard seq == frontier.size else { throw AuditLogError.entry(frontier.size, "is missing") }
+                guard let hash = MerkleHash(bytes: try row.decode(column: "leaf_hash", as: Data.self)) else {
+                    throw AuditLogError.entry(seq, "its stored leaf hash is not 32 bytes")
+                }
+                frontier.append(leafHash: hash)
+            }
+            guard frontier.size == end else { throw AuditLogError.entry(frontier.size, "is missing") }
+        }
+    }
+
     /// Signs a checkpoint of the log as it is now, when it grew since the last one; returns it,
     /// or nil when there was nothing new. Two instances may both sign one size: the first stored wins.
     ///
-    /// - Parameter reads: where the log is read (SQLite's read connections: reading every leaf
-    ///   hash must not hold the one writer); only the checkpoint's row is written through `sql`.
+    /// - Parameters:
+    ///   - reads: where the log is read (SQLite's read connections: reading leaf hashes must not
+    ///     hold the one writer); only the checkpoint's row is written through `sql`.
+    ///   - frontier: the tree as far as the caller has read it (empty the first time); only the
+    ///     entries after it are read, so a checkpoint costs what was appended since the last one,
+    ///     not the whole log.
     @discardableResult
-    package func signCheckpoint(with key: NoteSigningKey, reading reads: AuditLog? = nil, now: Date) async throws -> StoredCheckpoint? {
+    package func signCheckpoint(with key: NoteSigningKey, reading reads: AuditLog? = nil, frontier: inout MerkleFrontier,
+                                now: Date) async throws -> StoredCheckpoint? {
         let reads = reads ?? self
         let size = try await reads.size()
         let last = try await reads.latestCheckpoint()
         guard size > (last?.size ?? 0) || (last == nil && size == 0) else { return nil }
-        let root = try await reads.tree(size: size).rootHash()
-        let checkpoint = Checkpoint(origin: key.verifier.name, size: size, rootHash: root)
+        guard size >= frontier.size else { throw AuditLogError.entry(size, "is missing: the log holds fewer entries than were read before") }
+        try await reads.extend(&frontier, to: size)
+        let checkpoint = Checkpoint(origin: key.verifier.name, size: size, rootHash: frontier.rootHash)
         let note = try SignedNote.sign(checkpoint.text, with: key).serialized
         try await sql.raw("""
             INSERT INTO audit_checkpoints (size, root_hash, note, created_at)
-            VALUES (\(bind: size), \(bind: Data(root.bytes)), \(bind: note), \(bind: now)) ON CONFLICT DO NOTHING
+            VALUES (\(bind: size), \(bind: Data(frontier.rootHash.bytes)), \(bind: note), \(bind: now)) ON CONFLICT DO NOTHING
             """).run()
         return try await self.checkpoint(size: size)
     }

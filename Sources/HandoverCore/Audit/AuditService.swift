@@ -18,6 +18,8 @@ package final class AuditService: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     private let key = NIOLockedValueBox<NoteSigningKey?>(nil)
+    /// The tree as far as the checkpoints have read it: each reads only what was appended since.
+    private let frontier = NIOLockedValueBox(MerkleFrontier())
     /// The last self-check's finding, so a mismatch raises its webhook once, not every pass.
     private let lastFinding = NIOLockedValueBox<String?>(nil)
 
@@ -66,8 +68,10 @@ package final class AuditService: Sendable {
     /// Signs a checkpoint when the log grew since the last one.
     @discardableResult
     package func checkpoint() async throws -> AuditLog.StoredCheckpoint? {
+        var read = frontier.withLockedValue { $0 }
         let signed = try await AuditLog(sql: try sql).signCheckpoint(with: try await signingKey(), reading: AuditLog(sql: try readSQL),
-                                                                     now: clock.now())
+                                                                     frontier: &read, now: clock.now())
+        frontier.withLockedValue { if read.size > $0.size { $0 = read } }
         if let signed { metrics.auditCheckpointSize.set(Double(signed.size)) }
         return signed
     }
