@@ -238,6 +238,18 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  name: Chart
+                  role: target
+                  appIDs:
+                  - A1B2C3D4E5.org.example.chart
+                  logoutAction: https://chart.example.org/logout
+                  logoutMethod: ulc
+                  paths:
+                  - /chart/*
+                  deadlineSeconds: 20
+                  maxReissues: 1
+                  backchannelLogoutURI: https://chart-api.example.org/oidc/backchannel-logout
                 schema:
                   $ref: "#/components/schemas/AppInput"
           responses:
@@ -317,6 +329,9 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  deadlineSeconds: 30
+                  maxReissues: 2
                 schema:
                   $ref: "#/components/schemas/AppUpdate"
           responses:
@@ -369,6 +384,11 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  name: ward-7-phone-12
+                  serialNumber: F2LXK3Q1N72M
+                  mdmDeviceID: '412'
+                  site: ward-7
                 schema:
                   $ref: "#/components/schemas/DeviceInput"
           responses:
@@ -466,6 +486,8 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  site: ICU
                 schema:
                   $ref: "#/components/schemas/DeviceUpdate"
           responses:
@@ -482,27 +504,5 @@ extension OpenAPIDocument {
             "429":
               $ref: "#/components/responses/RateLimited"
             "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/devices/{deviceID}/back-in-service:
-        parameters:
-          - $ref: "#/components/parameters/DeviceID"
-        post:
-          tags: [registry]
-          operationId: returnDeviceToService
-          x-handover-role: operator
-          summary: Put a device that is out of service or overdue back in service, with a note. Operator role or above.
-          description: |
-            A person's decision: the note says why the device may be handed on again (what was
-            checked, who decided) and is kept in the device's history with the key that acted. 422
-            `note_required` without a note; 409 `not_out_of_service` for a device in service or
-            handing over.
-          requestBody:
-            required: true
     """#
 }

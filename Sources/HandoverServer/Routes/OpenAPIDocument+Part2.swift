@@ -4,8 +4,32 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/devices/{deviceID}/back-in-service:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [registry]
+          operationId: returnDeviceToService
+          x-handover-role: operator
+          summary: Put a device that is out of service or overdue back in service, with a note. Operator role or above.
+          description: |
+            A person's decision: the note says why the device may be handed on again (what was
+            checked, who decided) and is kept in the device's history with the key that acted. 422
+            `note_required` without a note; 409 `not_out_of_service` for a device in service or
+            handing over.
+          requestBody:
+            required: true
             content:
               application/json:
+                example:
+                  note: Chart signed out by hand at the IT desk; ticket 4711.
                 schema:
                   $ref: "#/components/schemas/BackInServiceInput"
           responses:
@@ -82,6 +106,8 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  badge: 04A2241C
                 schema:
                   $ref: "#/components/schemas/CheckOutInput"
           responses:
@@ -123,6 +149,9 @@ extension OpenAPIDocument {
             required: false
             content:
               application/json:
+                example:
+                  apps:
+                  - 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
                 schema:
                   $ref: "#/components/schemas/RunInput"
           responses:
@@ -222,6 +251,8 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  url: https://handover.example.org/ulc/cb/6f1c2a9e-3b7d-4c85-9e21-5d0a7b4c8f13/b2e4d6f8-1a3c-4e5b-8d7f-9c0a2b4d6e81/success?n=q7RkT2mXw9VbL4sE
                 schema:
                   $ref: "#/components/schemas/CallbackReport"
           responses:
@@ -473,36 +504,5 @@ extension OpenAPIDocument {
                 application/json:
                   schema:
                     type: array
-                    items:
-                      $ref: "#/components/schemas/APIKey"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/keys/{keyID}:
-        parameters:
-          - $ref: "#/components/parameters/KeyID"
-        delete:
-          tags: [registry]
-          operationId: revokeKey
-          x-handover-role: admin
-          summary: Revoke an API key; its next request is a 401, on every instance. Admin role.
-          description: |
-            Admin role. Revoking is final and idempotent: a revoked key stays listed with its
-            revocation time. A device's own key is revoked here too (the device then needs a new
-            one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
-          responses:
-            "204":
-              description: The key is revoked.
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
     """#
 }

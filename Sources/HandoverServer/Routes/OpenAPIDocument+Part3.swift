@@ -4,6 +4,37 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+                    items:
+                      $ref: "#/components/schemas/APIKey"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/keys/{keyID}:
+        parameters:
+          - $ref: "#/components/parameters/KeyID"
+        delete:
+          tags: [registry]
+          operationId: revokeKey
+          x-handover-role: admin
+          summary: Revoke an API key; its next request is a 401, on every instance. Admin role.
+          description: |
+            Admin role. Revoking is final and idempotent: a revoked key stays listed with its
+            revocation time. A device's own key is revoked here too (the device then needs a new
+            one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+          responses:
+            "204":
+              description: The key is revoked.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
             "409":
@@ -81,6 +112,12 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  url: https://mdm.example.com/hooks/handover
+                  events:
+                  - run.completed
+                  - run.failed
+                  - device.out_of_service
                 schema:
                   $ref: "#/components/schemas/WebhookInput"
           responses:
@@ -164,6 +201,8 @@ extension OpenAPIDocument {
             required: false
             content:
               application/json:
+                example:
+                  secret: whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=
                 schema:
                   type: object
                   properties:
@@ -227,6 +266,12 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  identityToken: eyJraWQiOiJXNldjT0tCIiwiYWxnIjoiUlMyNTYifQ.eyJpc3MiOiJodHRwczovL2FwcGxlaWQuYXBwbGUuY29tIn0.c2lnbmF0dXJl
+                  authorizationCode: c3f1e5a0b2d44e6f8a9b0c1d2e3f4a5b6.0.mrty.Xk2pQ
+                  nonce: hY8q3mW1ZrT0vN6k
+                  scope: openid email
+                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
                 schema:
                   $ref: "#/components/schemas/AppleSignInInput"
           responses:
@@ -262,6 +307,8 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  refreshToken: rt_8Gq3LwZ0xVb6NfYp2sKd
                 schema:
                   $ref: "#/components/schemas/RefreshInput"
           responses:
@@ -315,6 +362,8 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  payload: eyJraWQiOiJZdXlYb1kiLCJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2FwcGxlaWQuYXBwbGUuY29tIn0.c2lnbmF0dXJl
                 schema:
                   type: object
                   required: [payload]
@@ -382,6 +431,9 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  email: avery.nurse@example.org
+                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
                 schema:
                   type: object
                   required: [email]
@@ -429,6 +481,11 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  token: et_Zk4mQ8rW2xT6vB0n
+                  scope: openid
+                  clientID: org.example.chart
+                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
                 schema:
                   type: object
                   required: [token]
@@ -447,62 +504,5 @@ extension OpenAPIDocument {
                         control characters or over 255 characters, is refused with 400
                         `invalid_client_id` before the link is used up.
                     deviceID:
-                      type: string
-                      format: uuid
-                      description: The registered fleet device; its logout run ends the device session.
-          responses:
-            "200":
-              description: A new session.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/SessionGrant"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SignInRefused"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /auth/email/verify:
-        get:
-          tags: [sessions]
-          operationId: emailSignInPage
-          summary: The link opened in a browser; a page that offers to sign this browser in.
-          security: []
-          parameters:
-            - name: token
-              in: query
-              required: false
-              schema:
-                type: string
-          responses:
-            "200":
-              description: A page with a one-click form.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "410":
-              description: The link is unknown, used or expired.
-              content:
-                text/html:
-                  schema:
-                    type: string
-        post:
-          tags: [sessions]
-          operationId: emailSignInInBrowser
-          summary: Signs this browser in (the page's form) and says so.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                schema:
-                  type: object
-                  properties:
     """#
 }

@@ -4,6 +4,65 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                      type: string
+                      format: uuid
+                      description: The registered fleet device; its logout run ends the device session.
+          responses:
+            "200":
+              description: A new session.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/SessionGrant"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SignInRefused"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /auth/email/verify:
+        get:
+          tags: [sessions]
+          operationId: emailSignInPage
+          summary: The link opened in a browser; a page that offers to sign this browser in.
+          security: []
+          parameters:
+            - name: token
+              in: query
+              required: false
+              schema:
+                type: string
+          responses:
+            "200":
+              description: A page with a one-click form.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "410":
+              description: The link is unknown, used or expired.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: emailSignInInBrowser
+          summary: Signs this browser in (the page's form) and says so.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                example:
+                  token: et_Zk4mQ8rW2xT6vB0n
+                schema:
+                  type: object
+                  properties:
                     token:
                       type: string
           responses:
@@ -49,6 +108,13 @@ extension OpenAPIDocument {
             required: true
             content:
               application/x-www-form-urlencoded:
+                example:
+                  grant_type: urn:ietf:params:oauth:grant-type:token-exchange
+                  client_id: org.example.notes
+                  subject_token: eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhdmVyeSJ9.c2ln
+                  subject_token_type: urn:ietf:params:oauth:token-type:id_token
+                  actor_token: ds_Vn3pQ7sX1kM9wR5t
+                  actor_token_type: urn:openid:params:token-type:device-secret
                 schema:
                   type: object
                   properties:
@@ -180,6 +246,11 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  client_name: Chart backend
+                  token_endpoint_auth_method: client_secret_basic
+                  backchannel_logout_uri: https://chart-api.example.org/oidc/backchannel-logout
+                  backchannel_logout_session_required: true
                 schema:
                   type: object
                   properties:
@@ -236,6 +307,9 @@ extension OpenAPIDocument {
             required: true
             content:
               application/x-www-form-urlencoded:
+                example:
+                  token: at_3Hs8Kq1Lw6Zp0Xv4
+                  token_type_hint: access_token
                 schema:
                   type: object
                   required: [token]
@@ -301,6 +375,9 @@ extension OpenAPIDocument {
             required: true
             content:
               application/x-www-form-urlencoded:
+                example:
+                  token: rt_8Gq3LwZ0xVb6NfYp2sKd
+                  token_type_hint: refresh_token
                 schema:
                   type: object
                   required: [token]
@@ -340,6 +417,12 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  type: transaction-confirmation
+                  user: avery
+                  message: Release 5 mg morphine for bed 12?
+                  dispatcher: push
+                  expiresIn: 120
                 schema:
                   $ref: "#/components/schemas/OperationInput"
           responses:
@@ -393,6 +476,11 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  hosts:
+                  - erp.example.org
+                  schemes:
+                  - erp
                 schema:
                   $ref: "#/components/schemas/CallbackAllowlistInput"
           responses:
@@ -416,93 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Unprocessable"
       /api/v1/operations/{operationID}:
         parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: getOperation
-          x-handover-role: viewer
-          summary: One operation and its status. Any role (viewer or above).
-          description: One past its expiry and still unanswered is marked `expired` first.
-          responses:
-            "200":
-              description: The operation.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: followOperation
-          x-handover-role: viewer
-          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
-          description: |
-            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
-            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
-            stream ends. A `: keep-alive` comment every 15 seconds.
-          responses:
-            "200":
-              description: The stream of operation events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/OperationEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/cancel:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [operations]
-          operationId: cancelOperation
-          x-handover-role: operator
-          summary: Cancel an operation that has not ended. Operator role or above.
-          responses:
-            "200":
-              description: Cancelled.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-      /api/v1/operations/{operationID}/qr.svg:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: operationQRCodeSVG
-          x-handover-role: operator
-          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Operator role or above.
     """#
 }

@@ -4,6 +4,94 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: getOperation
+          x-handover-role: viewer
+          summary: One operation and its status. Any role (viewer or above).
+          description: One past its expiry and still unanswered is marked `expired` first.
+          responses:
+            "200":
+              description: The operation.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: followOperation
+          x-handover-role: viewer
+          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
+          description: |
+            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
+            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
+            stream ends. A `: keep-alive` comment every 15 seconds.
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/cancel:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [operations]
+          operationId: cancelOperation
+          x-handover-role: operator
+          summary: Cancel an operation that has not ended. Operator role or above.
+          responses:
+            "200":
+              description: Cancelled.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+      /api/v1/operations/{operationID}/qr.svg:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodeSVG
+          x-handover-role: operator
+          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Operator role or above.
           responses:
             "200":
               description: The QR code.
@@ -147,6 +235,12 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  operation: 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+                  challenge: mF2kQ9xT4vR7wZ1b
+                  decision: approve
+                  signature: MEUCIQDk4r2Xo1v9wQ8sZp0yLk3mN6bT7cR5aE2fH1jG4dS9uAIgV3xW8zY2bQ5nM7kL1pO4rT6vX9cZ0aS3dF8gH2jK5lE=
+                  deviceID: 7c6b5a49-3827-4165-9e8d-7c6b5a493827
                 schema:
                   $ref: "#/components/schemas/RedeemRequest"
           responses:
@@ -187,6 +281,11 @@ extension OpenAPIDocument {
             required: true
             content:
               application/json:
+                example:
+                  deviceID: 7c6b5a49-3827-4165-9e8d-7c6b5a493827
+                  token: 7b1e9d3c5a2f4e6d8b0a1c3e5f7d9b2a4c6e8f0a1b3d5f7e9c2a4b6d8f0e1a3c
+                  timestamp: 1795000000
+                  signature: MEQCIB3v9wQ8sZp0yLk3mN6bT7cR5aE2fH1jG4dS9uXo1k4rAiBV3xW8zY2bQ5nM7kL1pO4rT6vX9cZ0aS3dF8gH2jK5lQ==
                 schema:
                   $ref: "#/components/schemas/PushTokenRegistration"
           responses:
@@ -230,6 +329,9 @@ extension OpenAPIDocument {
             required: false
             content:
               application/json:
+                example:
+                  dispatcher: qr
+                  expiresIn: 120
                 schema:
                   type: object
                   properties:
@@ -280,6 +382,8 @@ extension OpenAPIDocument {
             required: true
             content:
               application/x-www-form-urlencoded:
+                example:
+                  user: avery
                 schema:
                   type: object
                   properties:
@@ -400,109 +504,5 @@ extension OpenAPIDocument {
             is checked before the body is read: no valid key is a 401, a role too low a 403.
       headers:
         ETag:
-          description: A strong ETag of the body.
-          schema:
-            type: string
-      parameters:
-        IfNoneMatch:
-          name: If-None-Match
-          in: header
-          required: false
-          description: An ETag from an earlier response, or `*`; a match is answered with 304.
-          schema:
-            type: string
-        AppID:
-          name: appID
-          in: path
-          required: true
-          description: An app id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        KeyID:
-          name: keyID
-          in: path
-          required: true
-          description: An API key's id (from `GET /api/v1/keys`); anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        DeviceID:
-          name: deviceID
-          in: path
-          required: true
-          description: A device id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        WebhookID:
-          name: webhookID
-          in: path
-          required: true
-          description: A webhook id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        OperationID:
-          name: operationID
-          in: path
-          required: true
-          description: An operation id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        RunID:
-          name: runID
-          in: path
-          required: true
-          description: A logout run id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-      responses:
-        Gone:
-          description: The operation has ended or expired (`expired`, `operation_ended`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        MailUnavailable:
-          description: The email could not be sent (`mail_unavailable`); try again later.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        RateLimited:
-          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
-          headers:
-            Retry-After:
-              schema:
-                type: integer
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        OAuthError:
-          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [error]
-                properties:
-                  error:
-                    type: string
-                  error_description:
-                    type: string
-        SessionUnauthorized:
-          description: |
-            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
-            or its session was signed out (`session_revoked`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        SignInRefused:
-          description: |
     """#
 }

@@ -4,6 +4,110 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+          description: A strong ETag of the body.
+          schema:
+            type: string
+      parameters:
+        IfNoneMatch:
+          name: If-None-Match
+          in: header
+          required: false
+          description: An ETag from an earlier response, or `*`; a match is answered with 304.
+          schema:
+            type: string
+        AppID:
+          name: appID
+          in: path
+          required: true
+          description: An app id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        KeyID:
+          name: keyID
+          in: path
+          required: true
+          description: An API key's id (from `GET /api/v1/keys`); anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        DeviceID:
+          name: deviceID
+          in: path
+          required: true
+          description: A device id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        WebhookID:
+          name: webhookID
+          in: path
+          required: true
+          description: A webhook id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        OperationID:
+          name: operationID
+          in: path
+          required: true
+          description: An operation id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        RunID:
+          name: runID
+          in: path
+          required: true
+          description: A logout run id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+      responses:
+        Gone:
+          description: The operation has ended or expired (`expired`, `operation_ended`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        MailUnavailable:
+          description: The email could not be sent (`mail_unavailable`); try again later.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        RateLimited:
+          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+          headers:
+            Retry-After:
+              schema:
+                type: integer
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        OAuthError:
+          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [error]
+                properties:
+                  error:
+                    type: string
+                  error_description:
+                    type: string
+        SessionUnauthorized:
+          description: |
+            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
+            or its session was signed out (`session_revoked`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        SignInRefused:
+          description: |
             The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
             `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
             `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
@@ -400,109 +504,5 @@ extension OpenAPIDocument {
             fullName:
               type: object
               description: Apple sends the name at the first sign-in only.
-              properties:
-                givenName:
-                  type: string
-                  maxLength: 200
-                familyName:
-                  type: string
-                  maxLength: 200
-        RefreshInput:
-          type: object
-          required: [refreshToken]
-          properties:
-            refreshToken:
-              type: string
-              description: The latest refresh token of the session (`hrt_…`).
-        SessionGrant:
-          type: object
-          additionalProperties: false
-          required: [accessToken, refreshToken, expiresIn, tokenType, user]
-          properties:
-            accessToken:
-              type: string
-              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
-            refreshToken:
-              type: string
-              description: Single use; a second use signs the session out.
-            expiresIn:
-              type: integer
-              description: Seconds the access token lives (the server's session TTL, 300 by default).
-            tokenType:
-              type: string
-              enum: [Bearer]
-            user:
-              $ref: "#/components/schemas/Me"
-            idToken:
-              type: string
-              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
-            deviceSecret:
-              type: string
-              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
-        Me:
-          type: object
-          additionalProperties: false
-          required: [id]
-          properties:
-            id:
-              type: string
-              format: uuid
-            email:
-              type: string
-        NotificationResult:
-          type: object
-          additionalProperties: false
-          required: [status, event]
-          properties:
-            status:
-              type: string
-              enum: [processed, duplicate]
-            event:
-              type: string
-              description: The event type, such as consent-revoked.
-        Error:
-          type: object
-          additionalProperties: false
-          required: [error, reason]
-          properties:
-            error:
-              type: string
-              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
-              example: invalid_field
-            reason:
-              type: string
-              description: A sentence for people.
-              example: "name: give 1 to 100 characters"
-            field:
-              type: string
-              description: The request field at fault, as a path such as `appIDs[0]`.
-              example: name
-        AppInput:
-          type: object
-          required: [name, appIDs]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: Unique; 1 to 100 characters after trimming white space, no control characters.
-              example: Notes
-            role:
-              type: string
-              enum: [target, launcher]
-              default: target
-              description: target (an app to log out) or launcher (the app that starts logouts).
-            appIDs:
-              type: array
-              minItems: 1
-              description: Team ID, a dot, then bundle ID.
-              items:
-                type: string
-                example: ABCDE12345.com.example.notes
-            logoutAction:
-              type: string
-              description: |
-                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
     """#
 }

@@ -4,6 +4,110 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+              properties:
+                givenName:
+                  type: string
+                  maxLength: 200
+                familyName:
+                  type: string
+                  maxLength: 200
+        RefreshInput:
+          type: object
+          required: [refreshToken]
+          properties:
+            refreshToken:
+              type: string
+              description: The latest refresh token of the session (`hrt_…`).
+        SessionGrant:
+          type: object
+          additionalProperties: false
+          required: [accessToken, refreshToken, expiresIn, tokenType, user]
+          properties:
+            accessToken:
+              type: string
+              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
+            refreshToken:
+              type: string
+              description: Single use; a second use signs the session out.
+            expiresIn:
+              type: integer
+              description: Seconds the access token lives (the server's session TTL, 300 by default).
+            tokenType:
+              type: string
+              enum: [Bearer]
+            user:
+              $ref: "#/components/schemas/Me"
+            idToken:
+              type: string
+              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
+            deviceSecret:
+              type: string
+              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
+        Me:
+          type: object
+          additionalProperties: false
+          required: [id]
+          properties:
+            id:
+              type: string
+              format: uuid
+            email:
+              type: string
+        NotificationResult:
+          type: object
+          additionalProperties: false
+          required: [status, event]
+          properties:
+            status:
+              type: string
+              enum: [processed, duplicate]
+            event:
+              type: string
+              description: The event type, such as consent-revoked.
+        Error:
+          type: object
+          additionalProperties: false
+          required: [error, reason]
+          properties:
+            error:
+              type: string
+              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
+              example: invalid_field
+            reason:
+              type: string
+              description: A sentence for people.
+              example: "name: give 1 to 100 characters"
+            field:
+              type: string
+              description: The request field at fault, as a path such as `appIDs[0]`.
+              example: name
+        AppInput:
+          type: object
+          required: [name, appIDs]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: Unique; 1 to 100 characters after trimming white space, no control characters.
+              example: Notes
+            role:
+              type: string
+              enum: [target, launcher]
+              default: target
+              description: target (an app to log out) or launcher (the app that starts logouts).
+            appIDs:
+              type: array
+              minItems: 1
+              description: Team ID, a dot, then bundle ID.
+              items:
+                type: string
+                example: ABCDE12345.com.example.notes
+            logoutAction:
+              type: string
+              description: |
+                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
                 out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
                 x-success, x-error or x-cancel; absent with backend-only and for a launcher.
               example: https://notes.example.com/logout
@@ -400,109 +504,5 @@ extension OpenAPIDocument {
               minItems: 1
               items:
                 $ref: "#/components/schemas/EventType"
-            secret:
-              type: string
-              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
-              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
-        Webhook:
-          type: object
-          additionalProperties: false
-          required: [id, url, events, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            url:
-              type: string
-            events:
-              type: array
-              items:
-                $ref: "#/components/schemas/EventType"
-            createdAt:
-              type: string
-              format: date-time
-        CreatedWebhook:
-          type: object
-          additionalProperties: false
-          required: [webhook, secret]
-          properties:
-            webhook:
-              $ref: "#/components/schemas/Webhook"
-            secret:
-              type: string
-              description: The signing secret, shown only now.
-        EventType:
-          type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious]
-        OutOfBandLock:
-          type: object
-          additionalProperties: false
-          required: [user, operationID, lockedAt]
-          properties:
-            user:
-              type: string
-            operationID:
-              type: string
-              format: uuid
-              description: The operation the user reported.
-            lockedAt:
-              type: string
-              format: date-time
-        Delivery:
-          type: object
-          additionalProperties: false
-          required: [id, event, status, attempts, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              $ref: "#/components/schemas/EventType"
-            status:
-              type: string
-              enum: [pending, delivered, failed]
-            attempts:
-              type: integer
-              minimum: 0
-            nextAttemptAt:
-              type: string
-              format: date-time
-              description: Present while pending.
-            lastStatusCode:
-              type: integer
-            lastError:
-              type: string
-            createdAt:
-              type: string
-              format: date-time
-            deliveredAt:
-              type: string
-              format: date-time
-        RunInput:
-          type: object
-          properties:
-            apps:
-              type: array
-              description: The target apps to log out, in order; every target app when left out.
-              items:
-                type: string
-                format: uuid
-        LogoutRun:
-          type: object
-          additionalProperties: false
-          required: [id, deviceID, status, createdAt, items]
-          properties:
-            id:
-              type: string
-              format: uuid
-            deviceID:
-              type: string
-              format: uuid
-            status:
-              type: string
-              enum: [running, completed, failed]
-            createdAt:
-              type: string
-              format: date-time
     """#
 }
