@@ -10,8 +10,10 @@
 # The check unpacks the archive in a temporary folder and asserts: the binary links no Swift
 # library dynamically (ldd), prints the version in Sources/HandoverProtocol/HandoverVersion.swift,
 # starts with the example configuration on a fresh data directory, creates its database and
-# answers /healthz with that version; and `systemd-analyze verify` accepts the unit (when
-# systemd-analyze is installed). The build takes about 10 minutes on 2 cores the first time
+# answers /healthz with that version; `systemd-analyze verify` accepts the unit (when
+# systemd-analyze is installed); and the same holds in a minimal Debian root made with
+# debootstrap, started in a chroot (as root, when debootstrap is installed; RELEASE_CHROOT=0
+# skips it). The build takes about 10 minutes on 2 cores the first time
 # (its own scratch folder, .build-static).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,4 +92,49 @@ if command -v systemd-analyze > /dev/null; then
   systemd-analyze verify "$unit"
 fi
 rm -rf "$check"
-echo "release: dist/$name.tar.gz runs without a Swift toolchain's libraries, answers /healthz with $version, and its unit verifies"
+
+# The same archive on a bare machine: a minimal Debian root made with debootstrap (minbase, plus
+# libcurl4 as INSTALL.md asks; no Swift toolchain), the archive unpacked in /opt, the server
+# started there in a chroot; it must answer /healthz (the chroot shares the network) and create
+# its database. Needs root and debootstrap (CI installs it); RELEASE_CHROOT=0 skips it. The
+# suite is this machine's Debian release (bookworm elsewhere); debootstrap fetches from its
+# default mirror.
+chrooted=
+if [ "${RELEASE_CHROOT:-1}" != 0 ] && command -v debootstrap > /dev/null && [ "$(id -u)" = 0 ]; then
+  suite=bookworm
+  if [ -r /etc/os-release ] && grep -q '^ID=debian' /etc/os-release; then
+    suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+  fi
+  bare=$(mktemp -d /tmp/handover-bare.XXXXXX)
+  cleanup_bare() {
+    [ -n "${bare_pid:-}" ] && kill "$bare_pid" 2>/dev/null && wait "$bare_pid" 2>/dev/null
+    if mountpoint -q "$bare/proc"; then umount "$bare/proc" || { echo "release: $bare/proc is still mounted; not removing $bare" >&2; return; }; fi
+    rm -rf "$bare" "$bare.log"
+  }
+  trap 'rm -rf "$stage"; cleanup_bare' EXIT
+  echo "== a bare Debian root ($suite, debootstrap --variant=minbase): no Swift toolchain"
+  debootstrap --variant=minbase --include=libcurl4 "$suite" "$bare" > "$bare.log" 2>&1 \
+    || { tail -20 "$bare.log" >&2; echo "release: debootstrap failed" >&2; exit 1; }
+  if [ -n "$(find "$bare" -name 'libswiftCore*' -print -quit)" ] || [ -e "$bare/usr/bin/swift" ]; then
+    echo "release: the bare root holds a Swift toolchain" >&2; exit 1
+  fi
+  tar -C "$bare/opt" -xzf "dist/$name.tar.gz"
+  mount -t proc proc "$bare/proc" 2>/dev/null || true
+  chroot "$bare" "/opt/$name/bin/handover" serve --config "/opt/$name/handover.yaml" --data-dir /var/lib/handover --port 0 \
+    > "$bare.log" 2>&1 &
+  bare_pid=$!
+  url=
+  for _ in $(seq 1 150); do
+    url=$(sed -n 's/^Handover is listening on \(http:[^ ]*\).*/\1/p' "$bare.log" | head -1)
+    [ -n "$url" ] && break
+    sleep 0.2
+  done
+  [ -n "$url" ] || { cat "$bare.log" >&2; echo "release: the server did not start in the bare root" >&2; exit 1; }
+  health=$(curl -fsS "$url/healthz")
+  echo "$health" | grep -q "\"version\":\"$version\"" || { echo "release: /healthz in the bare root answered $health" >&2; exit 1; }
+  [ -f "$bare/var/lib/handover/handover.sqlite" ] || { echo "release: no database in the bare root" >&2; exit 1; }
+  cleanup_bare
+  trap 'rm -rf "$stage"' EXIT
+  chrooted=", in a bare $suite root too,"
+fi
+echo "release: dist/$name.tar.gz runs without a Swift toolchain's libraries$chrooted answers /healthz with $version, and its unit verifies"
