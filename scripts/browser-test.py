@@ -354,6 +354,13 @@ def main():
             raise SystemExit(f"the session cookie lacks its flags: {cookie}")
         shot(driver, "02-dashboard")
 
+        # A dashboard address that leads nowhere is a page a person can read, not an API error body.
+        driver.get(base + "/dashboard/no-such-page")
+        heading = driver.find_elements(By.TAG_NAME, "h1")
+        if not heading or heading[0].text != "Nothing here" or not driver.find_elements(By.CSS_SELECTOR, "a[href='/dashboard']"):
+            raise SystemExit(f"/dashboard/no-such-page is not the HTML not-found page: {driver.page_source[:300]}")
+        shot(driver, "02b-not-found")
+
         driver.get(base + "/dashboard/apps")
         driver.find_element(By.NAME, "name").send_keys("ward-notes")
         Select(driver.find_element(By.NAME, "role")).select_by_value("target")
