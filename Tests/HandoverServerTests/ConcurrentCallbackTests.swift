@@ -92,6 +92,11 @@ import Testing
         // One run.completed event per run, no more.
         #expect(try await test.server.deliverWebhooks() == runCount)
         #expect(receiver.deliveries.filter { $0.event == "run.completed" }.count == runCount)
+        // A batch that finishes several runs writes their events together: each run's own, with its own receipt.
+        let completed = receiver.deliveries.filter { $0.event == "run.completed" }
+            .compactMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+        #expect(completed.compactMap { ($0["run"] as? [String: Any])?["id"] as? String }.sorted() == runs.map(\.id).sorted())
+        #expect(completed.allSatisfy { ($0["receipt"] as? String)?.split(separator: ".").count == 3 }, "each event carries its run's receipt")
         // Each instance counts what it recorded; together, every callback once.
         var counted: [String: Int] = [:]
         for instance in instances {
