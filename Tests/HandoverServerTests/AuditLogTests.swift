@@ -258,6 +258,38 @@ struct AuditLogTests {
         }
     }
 
+    /// A self-check reads every leaf hash but only a window of entries' bytes, in turn: a byte
+    /// changed outside the window is named when the window reaches it; an entry rewritten with
+    /// a matching hash, or deleted, is caught by the root or the missing index at once.
+    @Test func theSelfCheckReadsEntriesBytesInTurnAndEveryHashEachTime() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let db = test.server.application.db
+            let now = Date()
+            try await AuditTrail.append((0..<12).map { AuditEvent(type: "test.entry", at: now, actor: .server, detail: ["n": "\($0)"]) },
+                                        on: db, now: now)
+            try await test.server.signAuditCheckpoint()
+            let log = AuditLog(sql: try #require(db as? any SQLDatabase))
+            let key = try NoteVerifierKey(try await test.server.auditVerifierKey())
+            let size = try await log.size()
+            func check(from start: Int) async throws -> AuditLog.SelfCheck {
+                try await log.selfCheck(key: key, bytesFrom: start, window: 4)
+            }
+            #expect(try await check(from: 0) == .init(finding: nil, nextByteCheck: 4))
+            #expect(try await check(from: size - 2) == .init(finding: nil, nextByteCheck: 0), "the last window wraps to the start")
+            // A byte of the second-to-last entry, its hash left alone.
+            let changed = size - 2
+            try await Self.tamper(test, #"UPDATE audit_entries SET leaf = CAST(REPLACE(CAST(leaf AS TEXT), '"v":1', '"v":2') AS BLOB) WHERE seq = "# + "\(changed)")
+            #expect(try await check(from: 0) == .init(finding: nil, nextByteCheck: 4), "outside the window, the hashes still agree")
+            #expect(try await check(from: size - 4) == .init(finding: "entry \(changed) does not match its leaf hash", nextByteCheck: size - 4),
+                    "named when the window reaches it, and again until it is mended")
+            // The entry rewritten with a hash that matches: the root no longer does, whatever the window.
+            try await Self.tamper(test, "UPDATE audit_entries SET leaf_hash = X'\(MerkleHash.leaf(Array("forged".utf8)).hex)', leaf = CAST('forged' AS BLOB) WHERE seq = \(changed)")
+            #expect(try await check(from: 0).finding == "the entries' root differs from the checkpoint of \(size) entries")
+            try await Self.tamper(test, "DELETE FROM audit_entries WHERE seq = \(changed)")
+            #expect(try await check(from: 0).finding == "entry \(changed) is missing")
+        }
+    }
+
     /// Changes the stored log by hand, as someone with the database file could.
     static func tamper(_ test: TestServer, _ statement: String) async throws {
         #expect(try SQLiteByHand.execute(statement, on: test.dataDirectory.appendingPathComponent("handover.sqlite")) == 0)

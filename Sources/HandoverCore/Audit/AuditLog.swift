@@ -130,35 +130,71 @@ package struct AuditLog: Sendable {
         return try await self.checkpoint(size: size)
     }
 
-    /// Compares the stored log with its latest checkpoint: every entry's bytes against its leaf
-    /// hash, every index present, and the root the entries make against the signed one. Returns
-    /// nil when they agree, or what is wrong, naming the first entry that does not verify.
-    package func selfCheck(key: NoteVerifierKey) async throws -> String? {
-        guard let checkpoint = try await latestCheckpoint() else { return nil }
+    /// How many entries' bytes one self-check reads at most (about 100 MB of a log of receipts).
+    package static let selfCheckByteWindow = 100_000
+
+    /// What a self-check found, and where the next one goes on reading entries' bytes.
+    package struct SelfCheck: Sendable, Equatable {
+        /// What is wrong, naming the first entry that does not verify; nil when all agree.
+        package var finding: String?
+        /// The first entry whose bytes the next check reads.
+        package var nextByteCheck: Int
+
+        package init(finding: String?, nextByteCheck: Int) {
+            self.finding = finding
+            self.nextByteCheck = nextByteCheck
+        }
+    }
+
+    /// Compares the stored log with its latest checkpoint, returning nil when they agree, or
+    /// what is wrong, naming the first entry that does not verify:
+    ///
+    /// - the checkpoint's signature, by `key`;
+    /// - every index present, and the root of the stored leaf hashes against the signed root (a
+    ///   changed, added or deleted entry whose hash was rewritten to match shows here); this
+    ///   reads 32 bytes an entry, the whole log every time;
+    /// - the entries' bytes against their stored leaf hashes, for `window` entries from
+    ///   `bytesFrom` (wrapping to 0 at the end), so that a check costs at most that many
+    ///   entries' bytes however long the log grows, and successive checks read every entry in
+    ///   turn. A log no longer than the window is read whole every time.
+    package func selfCheck(key: NoteVerifierKey, bytesFrom: Int = 0, window: Int = AuditLog.selfCheckByteWindow) async throws -> SelfCheck {
+        guard let checkpoint = try await latestCheckpoint() else { return SelfCheck(finding: nil, nextByteCheck: 0) }
         do {
             let note = try SignedNote(serialized: checkpoint.note)
             try note.verify(with: key)
             let signed = try Checkpoint(text: note.text)
             guard signed.size == checkpoint.size, signed.rootHash == checkpoint.rootHash else {
-                return "the stored checkpoint's size or root differs from the note it signed"
+                return SelfCheck(finding: "the stored checkpoint's size or root differs from the note it signed", nextByteCheck: bytesFrom)
             }
         } catch {
-            return "the latest checkpoint (size \(checkpoint.size)) does not verify: \(error)"
+            return SelfCheck(finding: "the latest checkpoint (size \(checkpoint.size)) does not verify: \(error)", nextByteCheck: bytesFrom)
         }
-        var tree = MerkleTree()
-        let batch = 5_000
-        for start in stride(from: 0, to: checkpoint.size, by: batch) {
-            for entry in try await entries(from: start, to: min(start + batch, checkpoint.size)) {
-                guard entry.index == tree.size else { return "entry \(tree.size) is missing" }
-                let recomputed = MerkleHash.leaf(entry.leaf)
-                guard Data(recomputed.bytes) == entry.leafHash else { return "entry \(entry.index) does not match its leaf hash" }
-                tree.append(entry: entry.leaf)
+        // The bytes of the window first: a changed entry is named by its own mismatch.
+        let size = checkpoint.size
+        let start = size <= window || bytesFrom >= size ? 0 : bytesFrom
+        let end = min(start + window, size)
+        var next = start
+        while next < end {
+            let batch = try await entries(from: next, to: min(next + 5_000, end))
+            for entry in batch {
+                guard entry.index == next else { return SelfCheck(finding: "entry \(next) is missing", nextByteCheck: start) }
+                guard Data(MerkleHash.leaf(entry.leaf).bytes) == entry.leafHash else {
+                    return SelfCheck(finding: "entry \(entry.index) does not match its leaf hash", nextByteCheck: start)
+                }
+                next += 1
             }
+            guard !batch.isEmpty else { return SelfCheck(finding: "entry \(next) is missing", nextByteCheck: start) }
         }
-        guard tree.size == checkpoint.size else { return "entry \(tree.size) is missing" }
-        guard try tree.rootHash() == checkpoint.rootHash else {
-            return "the entries' root differs from the checkpoint of \(checkpoint.size) entries"
+        // Then every leaf hash, against the signed root.
+        var frontier = MerkleFrontier()
+        do {
+            try await extend(&frontier, to: size)
+        } catch AuditLogError.entry(let index, let why) {
+            return SelfCheck(finding: "entry \(index) \(why)", nextByteCheck: start)
         }
-        return nil
+        guard frontier.rootHash == checkpoint.rootHash else {
+            return SelfCheck(finding: "the entries' root differs from the checkpoint of \(size) entries", nextByteCheck: start)
+        }
+        return SelfCheck(finding: nil, nextByteCheck: end >= size ? 0 : end)
     }
 }

@@ -20,6 +20,8 @@ package final class AuditService: Sendable {
     private let key = NIOLockedValueBox<NoteSigningKey?>(nil)
     /// The tree as far as the checkpoints have read it: each reads only what was appended since.
     private let frontier = NIOLockedValueBox(MerkleFrontier())
+    /// Where the next self-check reads entries' bytes (each reads a window of them, in turn).
+    private let byteCheck = NIOLockedValueBox(0)
     /// The last self-check's finding, so a mismatch raises its webhook once, not every pass.
     private let lastFinding = NIOLockedValueBox<String?>(nil)
 
@@ -76,11 +78,15 @@ package final class AuditService: Sendable {
         return signed
     }
 
-    /// Compares the stored log with its latest checkpoint. A new mismatch is logged, counted and
-    /// sent to the webhooks that subscribe to `audit.mismatch`; returns the finding.
+    /// Compares the stored log with its latest checkpoint (``AuditLog/selfCheck(key:bytesFrom:window:)``:
+    /// every leaf hash against the signed root, and the next window of entries' bytes). A new
+    /// mismatch is logged, counted and sent to the webhooks that subscribe to `audit.mismatch`;
+    /// returns the finding.
     @discardableResult
     package func selfCheck() async throws -> String? {
-        let finding = try await AuditLog(sql: try readSQL).selfCheck(key: try await verifierKey())
+        let check = try await AuditLog(sql: try readSQL).selfCheck(key: try await verifierKey(), bytesFrom: byteCheck.withLockedValue { $0 })
+        byteCheck.withLockedValue { $0 = check.nextByteCheck }
+        let finding = check.finding
         metrics.auditSelfChecks(finding == nil ? "ok" : "mismatch").increment()
         let isNew = lastFinding.withLockedValue { last in
             defer { last = finding }
