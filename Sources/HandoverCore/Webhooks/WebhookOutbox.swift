@@ -33,6 +33,7 @@ package enum WebhookOutbox {
         }
     }
 
+    /// Writes one event of `type` at `now` for every webhook subscribed to it.
     package static func enqueue(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil,
                                 operation: SuspiciousOperation? = nil, receipt: String? = nil, on db: Database, now: Date) async throws {
         try await enqueue([Event(type, run: run, deviceID: deviceID, reason: reason, operation: operation, receipt: receipt, at: now)], on: db)
