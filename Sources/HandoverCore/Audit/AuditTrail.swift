@@ -22,7 +22,7 @@ package enum AuditTrail {
         }
         let leaves = try events.map { try $0.leaf() }
         // SQLite: one statement. Its one writer orders appends, and a trigger moves the counter
-        // row with each inserted entry (``AddAuditLog``), so the entries' indexes follow the
+        // row with each inserted entry (``AddAuditAppendTrigger``), so the entries' indexes follow the
         // counter as it stood when the statement began (SQLite evaluates a subquery that does
         // not refer to the outer row once a statement).
         let sqlite = sql.dialect.name == "sqlite"

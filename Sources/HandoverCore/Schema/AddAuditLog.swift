@@ -5,8 +5,7 @@ import SQLKit
 ///
 /// - `audit_entries`: one row a leaf, `seq` from 0 with no gap; the leaf's exact bytes and its
 ///   RFC 9162 hash; the run, device and site it concerns, for the receipt route and exports.
-/// - `audit_head`: the one counter row appends move (its lock orders two instances' appends; on
-///   SQLite a trigger moves it with each inserted entry).
+/// - `audit_head`: the one counter row appends move (its lock orders two instances' appends).
 /// - `audit_checkpoints`: each signed checkpoint (tree size, root, the signed note).
 /// - `audit_keys`: the Ed25519 key that signs checkpoints, sealed like the other keys, and its
 ///   verifier key in the clear (what `handover audit export --key` writes).
@@ -50,13 +49,6 @@ struct AddAuditLog: AsyncMigration {
             .create()
         guard let sql = database as? SQLDatabase else { return }
         try await sql.raw("INSERT INTO audit_head (id, size) VALUES (1, 0)").run()
-        // SQLite appends in one statement (``AuditTrail``): each entry moves the counter row.
-        if sql.dialect.name == "sqlite" {
-            try await sql.raw("""
-                CREATE TRIGGER IF NOT EXISTS audit_entries_head AFTER INSERT ON audit_entries
-                BEGIN UPDATE audit_head SET size = size + 1 WHERE id = 1; END
-                """).run()
-        }
         try await sql.raw("CREATE INDEX IF NOT EXISTS audit_receipts ON audit_entries (run_id) WHERE type = 'run.receipt'").run()
         try await sql.raw("CREATE INDEX IF NOT EXISTS audit_by_time ON audit_entries (created_at)").run()
     }
