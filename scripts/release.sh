@@ -97,8 +97,8 @@ rm -rf "$check"
 # libcurl4 as INSTALL.md asks; no Swift toolchain), the archive unpacked in /opt, the server
 # started there in a chroot; it must answer /healthz (the chroot shares the network) and create
 # its database. Needs root and debootstrap (CI installs it); RELEASE_CHROOT=0 skips it. The
-# suite is this machine's Debian release (bookworm elsewhere); debootstrap fetches from its
-# default mirror.
+# suite is this machine's Debian release (bookworm elsewhere); debootstrap fetches from the
+# mirror apt's sources name here, or from its own default.
 chrooted=
 if [ "${RELEASE_CHROOT:-1}" != 0 ] && command -v debootstrap > /dev/null && [ "$(id -u)" = 0 ]; then
   suite=bookworm
@@ -113,7 +113,10 @@ if [ "${RELEASE_CHROOT:-1}" != 0 ] && command -v debootstrap > /dev/null && [ "$
   }
   trap 'rm -rf "$stage"; cleanup_bare' EXIT
   echo "== a bare Debian root ($suite, debootstrap --variant=minbase): no Swift toolchain"
-  debootstrap --variant=minbase --include=libcurl4 "$suite" "$bare" > "$bare.log" 2>&1 \
+  # The mirror apt uses here, when its sources name one (deb822 or one-line form); debootstrap's own default otherwise.
+  mirror=$(sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+  [ -n "$mirror" ] || mirror=$(sed -n 's#^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' /etc/apt/sources.list 2>/dev/null | head -1)
+  debootstrap --variant=minbase --include=libcurl4 "$suite" "$bare" ${mirror:+"$mirror"} > "$bare.log" 2>&1 \
     || { tail -20 "$bare.log" >&2; echo "release: debootstrap failed" >&2; exit 1; }
   if [ -n "$(find "$bare" -name 'libswiftCore*' -print -quit)" ] || [ -e "$bare/usr/bin/swift" ]; then
     echo "release: the bare root holds a Swift toolchain" >&2; exit 1
