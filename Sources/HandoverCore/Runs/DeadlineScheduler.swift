@@ -86,7 +86,7 @@ package struct DeadlineScheduler: Sendable {
                 let locked = try await LogoutRunService.lockRuns(Set(ordered.map(\.0.runID)), skippingLocked: true, on: sql)
                 for (item, _) in ordered { lockedRuns[item.runID] = locked.contains(item.runID) }
             }
-            var finishedRuns: [FinishedRun] = []
+            var timedOutRuns: [UUID] = []
             var firedDeadlines: [Date] = []
             for (item, app) in ordered {
                 let locked: Bool
@@ -105,14 +105,17 @@ package struct DeadlineScheduler: Sendable {
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { continue }
                     pass.timedOut += 1
-                    if let finished = try await runs.finishRunIfDone(item.runID, on: db, now: now) { finishedRuns.append(finished) }
+                    if !timedOutRuns.contains(item.runID) { timedOutRuns.append(item.runID) }
                 case .refuse:
                     continue
                 }
                 firedDeadlines.append(item.view.deadlineAt)
                 if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
             }
-            // Devices last, in id order, as the callback recorder moves them.
+            // The runs whose items timed out and left nothing pending finish together, as a
+            // callback batch's do; devices last, in id order, as the callback recorder moves them.
+            let stillPending = try await transitions.runsWithPendingItems(among: timedOutRuns)
+            let finishedRuns = try await runs.finishRuns(timedOutRuns.filter { !stillPending.contains($0) }.map { ($0, now) }, on: sql)
             try await runs.conclude(finishedRuns, on: db, now: now)
             return (pass, changedRuns, finishedRuns, firedDeadlines)
         }
