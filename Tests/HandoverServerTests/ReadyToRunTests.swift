@@ -72,6 +72,12 @@ import Testing
             #expect(none.status == 400 && none.text.contains("takes no query parameters"), "\(none.text)")
             let badStatus = try await test.request(.GET, "/api/v1/devices?status=lost", key: test.adminKey)
             #expect(badStatus.status == 400, "\(badStatus.text)")
+            // Before: a site with a NUL reached PostgreSQL, which refused the text, and the
+            // server answered 500 (schemathesis, `site=%00P…&status=overdue`).
+            for site in ["%00P%C3%A7", "ICU%00", "a%20b", String(repeating: "x", count: 65)] {
+                let badSite = try await test.request(.GET, "/api/v1/devices?site=\(site)", key: test.adminKey)
+                #expect(badSite.status == 400 && badSite.json["field"] as? String == "site", "\(site): \(badSite.status) \(badSite.text)")
+            }
         }
     }
 }

@@ -66,7 +66,13 @@ extension APIHandler {
             guard let wanted = DeviceStatus(rawValue: status.rawValue) else { throw APIError.invalid("status", "'\(status.rawValue)' is not a status") }
             query = query.filter(\.$status == wanted)
         }
-        if let site = input.query.site { query = query.filter(\.$site == site) }
+        if let site = input.query.site {
+            guard RoleMap.isSiteName(site) else {
+                throw APIError(.badRequest, code: "invalid_parameter",
+                               reason: "site: '\(site.prefix(80))' is not a site name: give 1 to 64 letters, digits, '-', '_' or '.'", field: "site")
+            }
+            query = query.filter(\.$site == site)
+        }
         let devices = try await query.sort(\.$createdAt).all()
         return .ok(.init(body: .json(try devices.map(DeviceView.init))))
     }

@@ -426,11 +426,12 @@ extension OpenAPIDocument {
                 enum: [in_service, out_of_service, handing_over, overdue]
             - name: site
               in: query
-              description: Only the devices of this site (as the registry names it).
+              description: Only the devices of this site (as the registry names it), 1 to 64 letters, digits, '-', '_' or '.'.
               schema:
                 type: string
                 minLength: 1
-                maxLength: 100
+                maxLength: 64
+                pattern: "^[A-Za-z0-9._-]{1,64}$"
           responses:
             "400":
               $ref: "#/components/responses/BadRequest"
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Unauthorized"
             "429":
               $ref: "#/components/responses/RateLimited"
-            "403":
     """#
 }

@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+            "403":
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
               content:
                 application/json:
                   schema:
-                    type: array
     """#
 }

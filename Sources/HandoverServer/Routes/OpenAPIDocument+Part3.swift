@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+                    type: array
                     items:
                       $ref: "#/components/schemas/APIKey"
             "401":
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
                         required with `device_sso`. An id the registry does not hold, or one with
                         control characters or over 255 characters, is refused with 400
                         `invalid_client_id` before the link is used up.
-                    deviceID:
     """#
 }

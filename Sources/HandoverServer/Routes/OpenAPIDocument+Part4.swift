@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                    deviceID:
                       type: string
                       format: uuid
                       description: The registered fleet device; its logout run ends the device session.
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
             "422":
               $ref: "#/components/responses/Unprocessable"
       /api/v1/operations/{operationID}:
-        parameters:
     """#
 }

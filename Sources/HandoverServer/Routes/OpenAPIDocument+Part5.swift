@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+        parameters:
           - $ref: "#/components/parameters/OperationID"
         get:
           tags: [operations]
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
             `x-handover-device: true` where a device key may call it for its own device. The role
             is checked before the body is read: no valid key is a 401, a role too low a 403.
       headers:
-        ETag:
     """#
 }

@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+        ETag:
           description: A strong ETag of the body.
           schema:
             type: string
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
               description: The registered fleet device; its logout run ends the device session.
             fullName:
               type: object
-              description: Apple sends the name at the first sign-in only.
     """#
 }

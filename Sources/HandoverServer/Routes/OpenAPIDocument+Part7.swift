@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+              description: Apple sends the name at the first sign-in only.
               properties:
                 givenName:
                   type: string
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
               type: array
               minItems: 1
               items:
-                $ref: "#/components/schemas/EventType"
     """#
 }
