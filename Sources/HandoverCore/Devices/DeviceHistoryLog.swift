@@ -49,5 +49,25 @@ package enum DeviceHistoryLog {
             let actor = step.actor == DeviceLifeCycle.serverActor ? AuditActor.server : AuditActor(kind: "recorded", name: step.actor)
             return AuditEvent(type: "device.\(step.event.rawValue)", at: now, actor: actor, device: step.device, run: step.run, detail: detail)
         }, on: sql, now: now)
+        // Shared Signals: CAEP device-compliance-change when a step crosses between compliant
+        // and not (most steps do not, and then nothing is read).
+        let changes = steps.compactMap { step in compliance(from: step.from, to: step.to).map { (step, $0) } }
+        guard !changes.isEmpty else { return }
+        try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
+            changes.map { step, compliant in
+                SecurityEvent.deviceCompliance(device: step.device, compliant: compliant,
+                                               reason: step.reason ?? step.note ?? "\(step.from.rawValue) to \(step.to.rawValue)", run: step.run, at: now)
+            }
+        }
+    }
+
+    /// Whether a step makes a device compliant (true) or not (false), or leaves that as it was
+    /// (nil). Out of service and overdue are not compliant; in service is; a hand-over in
+    /// progress is neither, so only its end says which way it went.
+    static func compliance(from: DeviceStatus, to: DeviceStatus) -> Bool? {
+        let failing: Set<DeviceStatus> = [.outOfService, .overdue]
+        if failing.contains(to), !failing.contains(from) { return false }
+        if to == .inService, failing.contains(from) { return true }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 import FluentKit
+import SQLKit
 import Foundation
 
 /// A stored API key: only its SHA-256 hash is kept; the key itself is shown once at creation.
@@ -61,7 +62,16 @@ extension APIKey {
     package func revoke(at now: Date, on database: any Database) async throws -> Bool {
         guard revokedAt == nil else { return false }
         revokedAt = now
-        try await update(on: database)
+        let device = deviceID, name = name
+        try await database.transaction { db in
+            try await self.update(on: db)
+            // Shared Signals: a device's key revoked is CAEP credential-change, in the same transaction.
+            if let device, let sql = db as? any SQLDatabase {
+                try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
+                    [.credentialRevoked(device: device, user: nil, email: nil, issuer: "", name: "device key \(name)", at: now)]
+                }
+            }
+        }
         return true
     }
 

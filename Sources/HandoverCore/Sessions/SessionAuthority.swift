@@ -291,6 +291,18 @@ package final class SessionAuthority: Sendable {
         guard !ended.isEmpty else { return }
         let sessions = try await UserSession.query(on: db).filter(\.$id ~~ ended).all()
         try await BackChannelLogoutOutbox.enqueue(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
+        // Shared Signals: CAEP session-revoked for each, to every stream that carries it.
+        try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
+            let users = Array(Set(sessions.map(\.userID)))
+            let emails = try await sql.raw("SELECT id, email FROM users WHERE id IN (\(binds: users))").all()
+                .reduce(into: [UUID: String]()) { $0[try $1.decode(column: "id", as: UUID.self)] = try $1.decode(column: "email", as: String?.self) }
+            return sessions.compactMap { session in
+                session.id.map {
+                    SecurityEvent.sessionRevoked(session: $0, user: session.userID, email: emails[session.userID], device: session.deviceID ?? deviceID,
+                                                 issuer: ring.issuer, reason: reason, run: runID, at: now)
+                }
+            }
+        }
     }
 
     /// Revokes device secrets and every session that came with or from them (global sign-out),
@@ -310,6 +322,16 @@ package final class SessionAuthority: Sendable {
     package func end(deviceSecrets ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: Database, now: Date) async throws -> [UUID] {
         guard !ids.isEmpty else { return [] }
         try await DeviceSecret.query(on: db).filter(\.$id ~~ ids).filter(\.$revokedAt == nil).set(\.$revokedAt, to: now).update()
+        if let sql = db as? any SQLDatabase {
+            // Shared Signals: each Native SSO device secret revoked is CAEP credential-change.
+            try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
+                try await sql.raw("SELECT user_id, device_id FROM device_secrets WHERE id IN (\(binds: ids))").all().map { row in
+                    SecurityEvent.credentialRevoked(device: try row.decode(column: "device_id", as: UUID?.self) ?? deviceID,
+                                                    user: try row.decode(column: "user_id", as: UUID.self), email: nil, issuer: ring.issuer,
+                                                    name: "Native SSO device secret", at: now)
+                }
+            }
+        }
         let sessions = try await UserSession.query(on: db).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all().compactMap(\.id)
         try await end(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
         return sessions
