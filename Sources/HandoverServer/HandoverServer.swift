@@ -49,7 +49,7 @@ public final class HandoverServer: Sendable {
     let detachedWork: DetachedWork
     /// Webhook and Back-Channel Logout deliveries on their way, by destination, across passes.
     let webhookLanes = DeliveryLanes()
-    let backChannelLanes = DeliveryLanes()
+    let backChannelLanes = DeliveryLanes(), signalLanes = DeliveryLanes()
     /// Which addresses deliveries may reach.
     let webhookTargets: WebhookTargetPolicy
     /// Seals secrets kept in the database (``ServerSecrets``).
@@ -62,6 +62,8 @@ public final class HandoverServer: Sendable {
     let audit: AuditService
     /// The audit log's stream to the SIEMs; nil when none is configured.
     let siem: SIEMStream?
+    /// Polls the identity provider for security events; nil without a poll URL.
+    let signalsPollClient: SharedSignalsPollClient?
     /// The background services (swift-service-lifecycle) and the task that runs their group.
     private let background: NIOLockedValueBox<(group: ServiceGroup, task: Task<Void, Never>)?>
 
@@ -96,6 +98,7 @@ public final class HandoverServer: Sendable {
         push = parts.push
         audit = parts.audit
         siem = parts.siem
+        signalsPollClient = parts.signalsPollClient
         self.background = NIOLockedValueBox(nil)
     }
 
@@ -116,6 +119,7 @@ public final class HandoverServer: Sendable {
         var push: PushSender?
         var audit: AuditService
         var siem: SIEMStream?
+        var signalsPollClient: SharedSignalsPollClient?
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
@@ -137,12 +141,10 @@ public final class HandoverServer: Sendable {
                 // database to itself, and SQLite answers the old mode instead of failing when it
                 // cannot have it, so the answer is checked.
                 try await enableWriteAheadLog(sql)
-                // A statement that writes many rows inside a transaction (a batch of callbacks'
-                // UPDATE … FROM (VALUES …), a batch's INSERTs) keeps a statement journal, to undo
-                // itself alone if it fails half-way. In a temporary file (SQLite's default) that
-                // is a write system call per page it touches, on the one writer's path: in memory
-                // it is a copy. It is a setting of the connection, and the writer has one for the
-                // server's life (``SingleConnectionDatabase``). Issue 37.
+                // A statement that writes many rows in a transaction keeps a statement journal, to
+                // undo itself alone if it fails half-way: in a temporary file (SQLite's default) a
+                // write system call per page it touches, on the writer's path; in memory a copy.
+                // The writer is one connection for the server's life. Issue 37.
                 try await sql.raw("PRAGMA temp_store = MEMORY").run()
                 try await WALCheckpoint.configureWriter(sql)
             }
@@ -168,9 +170,7 @@ public final class HandoverServer: Sendable {
             application.http.client.configuration.connectionPool.retryConnectionEstablishment = false
             var outboundSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
             outboundSettings.timeout = .init(connect: .seconds(5), read: .seconds(10))
-            // The outboxes retry with their own back-off and log every attempt: a refused
-            // connection fails its attempt at once instead of being retried until the timeout.
-            outboundSettings.connectionPool.retryConnectionEstablishment = false
+            outboundSettings.connectionPool.retryConnectionEstablishment = false  // as above
             let outbound = HTTPClient(eventLoopGroupProvider: .shared(application.eventLoopGroup), configuration: outboundSettings)
             outboundClient = outbound
             let sessions = SessionAuthority(settings: configuration.sessions, sealer: sealer, clock: clock,
@@ -293,7 +293,10 @@ public final class HandoverServer: Sendable {
             try application.register(collection: TesterRoutes(auth: dashboardAuth, hub: hub, launch: testerLaunch))
             try application.register(collection: AppleAuthRoutes(appleSignIn: apple, throttle: throttle, clock: clock, sessions: sessions))
             try application.register(collection: EmailSignInRoutes(throttle: throttle, clock: clock, origin: origin, sessions: sessions, mailer: mailer))
-            try application.register(collection: OAuthTokenRoutes(sessions: sessions))
+            try application.register(collection: OAuthTokenRoutes(sessions: sessions, throttle: throttle, clock: clock))
+            let signals = Self.signalsReceiver(configuration, sessions: sessions, runs: runs(application.db), origin: origin, http: outbound, clock: clock)
+            try Self.registerSharedSignals(on: application, configuration: configuration, sessions: sessions, receiver: signals, targets: targets,
+                                           throttle: throttle, origin: origin, clock: clock)
             try application.register(collection: OpenIDRoutes(sessions: sessions))
             try application.register(collection: ClientRegistrationRoutes(throttle: throttle, clock: clock, targets: targets))
             try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions))
@@ -304,7 +307,8 @@ public final class HandoverServer: Sendable {
                               idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
                               sealer: sealer, outboundClient: outbound, push: push, audit: audit,
                               siem: Self.siemStream(configuration, database: application.db, reads: application.readDB, clock: clock,
-                                                    group: application.eventLoopGroup, http: outbound))
+                                                    group: application.eventLoopGroup, http: outbound),
+                              signalsPollClient: signals.flatMap { $0.settings.pollURL == nil ? nil : SharedSignalsPollClient(receiver: $0, http: outbound, logger: logger) })
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {
@@ -369,6 +373,7 @@ public final class HandoverServer: Sendable {
         await detachedWork.cancelAll()
         await webhookLanes.cancelAll()
         await backChannelLanes.cancelAll()
+        await signalLanes.cancelAll()
         try? await outboundClient.shutdown()
         await push?.shutdown()
         await application.server.shutdown()
@@ -456,11 +461,6 @@ public final class HandoverServer: Sendable {
     @discardableResult
     public func deliverBackChannelLogouts() async throws -> Int {
         try await backChannelDispatcher.deliverDue()
-    }
-
-    /// Creates an API key and returns it (shown once).
-    public func createAPIKey(name: String, scope: APIKeyScope) async throws -> String {
-        try await APIKeyIssuer.create(name: name, scope: scope, on: application.db, now: clock.now())
     }
 
     private var dispatcher: WebhookDispatcher {
@@ -560,7 +560,7 @@ public final class HandoverServer: Sendable {
             },
             // A second without a request after a burst: the caches' memory goes back.
             RepeatingPass(name: "idle memory", interval: .seconds(1), logger: logger) { try await idleMemory.pass(releasing: connections) },
-        ] + (walCheckpoint.map { checkpoint in
+        ] + sharedSignalsPasses(every: interval) + (walCheckpoint.map { checkpoint in
             // SQLite's log back into the file, beside the writer rather than on its path.
             [RepeatingPass(name: "WAL checkpoint", interval: .milliseconds(100), logger: logger) { try await checkpoint.pass() }]
         } ?? []) + (mdmDispatcher.map { mdm in
@@ -585,14 +585,5 @@ public final class HandoverServer: Sendable {
             do { try await group.run() } catch { logger.warning("background services stopped", metadata: ["error": "\(error)"]) }
         }
         background.withLockedValue { $0 = (group, task) }
-    }
-}
-
-extension HandoverServer {
-    /// Creates an admin key when the database has none (a first start); returns it, or nil.
-    public func createFirstAdminKeyIfNeeded() async throws -> String? {
-        let existing = try await APIKey.query(on: application.db).filter(\.$scope == APIKeyScope.admin.rawValue).count()
-        guard existing == 0 else { return nil }
-        return try await createAPIKey(name: "first admin key", scope: .admin)
     }
 }

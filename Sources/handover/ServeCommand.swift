@@ -90,6 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "People: dashboard sign-in through your identity provider") var people: AdminSignInOptions
 
+    @OptionGroup(title: "Shared Signals: security events to and from your identity provider") var signals: SharedSignalsOptions
+
     @Option(name: .customLong("mail-drop"),
             help: ArgumentHelp("For development: write sign-in mail as .eml files into this folder instead of sending it over SMTP (HANDOVER_SMTP_*). Env: HANDOVER_MAIL_DROP_DIR.",
                                valueName: "dir"))
@@ -134,6 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
         try push.apply(to: &configuration, environment: environment)
         try people.apply(to: &configuration, environment: environment)
+        try signals.apply(to: &configuration)
         // Before anything is created: a port in use costs one line and leaves the disk as it was.
         try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.

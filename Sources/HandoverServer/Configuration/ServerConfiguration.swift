@@ -75,6 +75,8 @@ public struct ServerConfiguration: Sendable {
     public var custody = CustodySettings()
     /// The audit log's checkpoints and the SIEMs it streams to.
     public var audit = AuditSettings()
+    /// Shared Signals: the transmitter's event retention, and the identity provider as a transmitter.
+    public var sharedSignals = SharedSignalsSettings()
     /// The fleet's MDM and what to ask of it when a device goes out of service or overdue
     /// (`HANDOVER_MDM_*`, see ``MDMConfiguration``); nil asks nothing.
     public var mdm: MDMConfiguration?
@@ -159,6 +161,7 @@ public struct ServerConfiguration: Sendable {
         try readSessionSettings(environment, into: &configuration)
         try readCustodySettings(environment, into: &configuration)
         try readAuditSettings(environment, into: &configuration)
+        try readSharedSignalsSettings(environment, into: &configuration)
         return configuration
     }
 

@@ -15,10 +15,10 @@ struct OpenIDProviderMetadata: Codable, Equatable, Sendable {
     var revocationEndpoint: String
     var registrationEndpoint: String
     var responseTypesSupported: [String] = []
-    var grantTypesSupported = [OAuthTokenRoutes.tokenExchange]
+    var grantTypesSupported = [OAuthTokenRoutes.tokenExchange, OAuthTokenRoutes.clientCredentials]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["ES256"]
-    var tokenEndpointAuthMethodsSupported = ["none"]
+    var tokenEndpointAuthMethodsSupported = ["none"] + ClientAuthentication.methods
     var introspectionEndpointAuthMethodsSupported = ClientAuthentication.methods
     var revocationEndpointAuthMethodsSupported = ClientAuthentication.methods
     var scopesSupported = ["openid", "email", "device_sso"]

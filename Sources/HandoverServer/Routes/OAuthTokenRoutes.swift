@@ -8,8 +8,12 @@ import Vapor
 /// `POST /oauth/token`: OpenID Connect Native SSO for Mobile Apps. A sibling app of the same
 /// team trades the first app's ID token and device secret for its own session, with no user
 /// step (RFC 8693 token exchange). Form-encoded in; errors in the RFC 6749 form.
+///
+/// Also the client credentials grant (RFC 6749 §4.4): a registered client (RFC 7591) gets the
+/// bearer token the Shared Signals endpoints take (``ClientCredentialsTokens``).
 struct OAuthTokenRoutes: RouteCollection {
     static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let clientCredentials = "client_credentials"
     static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
     /// Both actor-token types in use: the draft's current one and the earlier one.
@@ -17,10 +21,13 @@ struct OAuthTokenRoutes: RouteCollection {
                                                  "urn:x-oath:params:oauth:token-type:device-secret"]
 
     let sessions: SessionAuthority
+    let throttle: Throttle
+    let clock: ServerClock
 
     struct ExchangeForm: Content {
         var grant_type: String?
         var client_id: String?
+        var client_secret: String?
         var subject_token: String?
         var subject_token_type: String?
         var actor_token: String?
@@ -42,10 +49,24 @@ struct OAuthTokenRoutes: RouteCollection {
         routes.post("oauth", "token", use: token)
     }
 
+    /// RFC 6749 §4.4.3: a client credentials grant's answer, with no refresh token.
+    struct ClientTokenResponse: Content {
+        var access_token: String
+        var token_type = "Bearer"
+        var expires_in = Int(ClientCredentialsTokens.lifetime)
+    }
+
     @Sendable func token(request: Request) async throws -> Response {
         do {
             let response = Response(status: .ok)
-            try response.content.encode(try await exchange(request))
+            if let form = try? request.content.decode(ExchangeForm.self, as: .urlEncodedForm), form.grant_type == Self.clientCredentials,
+               request.headers.contentType == .urlEncodedForm {
+                let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
+                let token = try await ClientCredentialsTokens.issue(client: client.clientID, on: try AuditRoutes.sql(request.db), now: clock.now())
+                try response.content.encode(ClientTokenResponse(access_token: token))
+            } else {
+                try response.content.encode(try await exchange(request))
+            }
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
             return response
         } catch let error as OAuthError {
@@ -63,7 +84,7 @@ struct OAuthTokenRoutes: RouteCollection {
         guard let grantType = form.grant_type else { throw OAuthError.invalidRequest("grant_type is required.") }
         guard grantType == Self.tokenExchange else {
             throw OAuthError(status: .badRequest, error: "unsupported_grant_type",
-                             description: "Only \(Self.tokenExchange) (Native SSO) is served here.")
+                             description: "Only \(Self.tokenExchange) (Native SSO) and client_credentials (RFC 6749 §4.4) are served here.")
         }
         guard let clientID = form.client_id, !clientID.isEmpty else { throw OAuthError.invalidRequest("client_id is required.") }
         guard let subjectToken = form.subject_token, !subjectToken.isEmpty else { throw OAuthError.invalidRequest("subject_token is required.") }
