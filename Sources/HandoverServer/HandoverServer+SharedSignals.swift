@@ -51,6 +51,14 @@ extension HandoverServer {
         try await signalsPollClient?.pass() ?? 0
     }
 
+    /// Drops the security events older than the retention that no receiver took (the background
+    /// pass does it hourly); returns how many went.
+    @discardableResult
+    public func expireSecurityEvents() async throws -> Int {
+        guard let sql = application.db as? any SQLDatabase else { return 0 }
+        return try await SharedSignalsOutbox.purge(on: sql, now: clock.now(), retention: configuration.sharedSignals.eventRetention)
+    }
+
     /// Shared Signals' background passes: push delivery, the outbox's retention, and polling the
     /// identity provider when configured.
     func sharedSignalsPasses(every interval: Duration) -> [any Service] {

@@ -12,11 +12,12 @@ struct SharedSignalsReceiverTests {
     static let pushSecret = "Bearer handover-push-0123456789abcdef"
 
     /// A server that takes `transmitter`'s SETs, with Sign in with Apple for the sessions.
-    static func rig(_ database: TestDatabase, transmitter: SharedSignalsPeers.Transmitter) async throws -> (AppleRig, String) {
+    static func rig(_ database: TestDatabase, transmitter: SharedSignalsPeers.Transmitter, polling: Bool = false) async throws -> (AppleRig, String) {
         let issuer = transmitter.issuer, jwks = transmitter.jwksURL
         let rig = try await AppleRig.startOnFreePort(database) { configuration, port in
             configuration.publicURL = try? ServerConfiguration.parsePublicURL("http://127.0.0.1:\(port)", setting: "test")
-            try? ServerConfiguration.applySharedSignals(.init(issuer: issuer, jwksURL: jwks.absoluteString, pushAuthorization: pushSecret),
+            try? ServerConfiguration.applySharedSignals(.init(issuer: issuer, jwksURL: jwks.absoluteString, pushAuthorization: pushSecret,
+                                                              pollURL: polling ? issuer + "/poll" : nil, pollAuthorization: polling ? "Bearer poll-secret" : nil),
                                                         to: &configuration, flags: false)
         }
         return (rig, rig.test.server.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")))
@@ -125,6 +126,31 @@ struct SharedSignalsReceiverTests {
         #expect(revoked.json["status"] as? Int == 204, "\(revoked.text)")
         #expect(try await rig.me(held.accessToken).status == 401)
         #expect(try await Self.runs(rig, device: held.device.id).count == 1, "the device they held hands over")
+        try await rig.stop()
+    }
+
+    /// RFC 8936 the other way: this server polls the provider's endpoint, acts on what it gets,
+    /// acknowledges it in the next poll, and reports a SET it refused in `setErrs`.
+    @Test(arguments: TestDatabase.available) func pollingTheProviderActsAcknowledgesAndReportsRefusals(database: TestDatabase) async throws {
+        guard SharedSignalsPeers.isAvailable() else { return }
+        let transmitter = try await SharedSignalsPeers.Transmitter(now: Date())
+        defer { transmitter.stop() }
+        let (rig, issuer) = try await Self.rig(database, transmitter: transmitter, polling: true)
+        let held = try await Self.heldDevice(rig)
+        let iat = Int(rig.test.clock.now().timeIntervalSince1970)
+        let good = try await transmitter.control(rig.test, "queue", ["event_type": SharedSignalsPeers.caep + "session-revoked", "aud": issuer, "iat": iat,
+                                                                     "sub_id": ["format": "complex", "user": ["format": "email", "email": "ward7@example.com"]]])
+        let forged = try await transmitter.control(rig.test, "queue", ["event_type": SharedSignalsPeers.risc + "account-purged", "aud": issuer, "iat": iat,
+                                                                       "sub_id": ["format": "email", "email": "ward7@example.com"], "sign_with": "unpublished"])
+        #expect(try await rig.test.server.pollIdentityProvider() == 2)
+        #expect(try await Self.runs(rig, device: held.device.id).count == 1, "the session-revoked SET handed the device over")
+        #expect(try await rig.me(held.accessToken).status == 401)
+        #expect(try await rig.test.server.pollIdentityProvider() == 0, "nothing more is waiting")
+        let acks = try await transmitter.control(rig.test, "acks")
+        #expect(acks.json["acked"] as? [String] == [good.json["jti"] as? String ?? "?"], "\(acks.text)")
+        let errors = acks.json["setErrs"] as? [String: [String: Any]] ?? [:]
+        #expect(errors[forged.json["jti"] as? String ?? "?"]?["err"] as? String == "invalid_key", "\(acks.text)")
+        #expect((acks.json["pending"] as? [Any])?.isEmpty == true)
         try await rig.stop()
     }
 

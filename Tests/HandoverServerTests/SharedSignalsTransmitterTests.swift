@@ -134,6 +134,15 @@ struct SharedSignalsTransmitterTests {
         #expect(((session?["sub_id"] as? [String: Any])?["session"] as? [String: Any])?["id"] as? String == sessionIDs.first)
         // The push lane leaves a poll stream alone.
         #expect(try await rig.test.server.deliverSecurityEvents() == 0)
+
+        // An event nobody takes is kept for the retention (7 days by default), then dropped.
+        #expect(try await receiver.control("verify", ["state": "never-polled"]).json["status"] as? Int == 204)
+        rig.advance(6 * 86_400)
+        #expect(try await rig.test.server.expireSecurityEvents() == 0, "within the retention it stays")
+        rig.advance(86_400 + 60)
+        #expect(try await rig.test.server.expireSecurityEvents() >= 1, "the one never polled, and the settled ones as old")
+        let late = try await receiver.control("poll", ["returnImmediately": true, "ack": true])
+        #expect((late.json["jtis"] as? [String])?.isEmpty == true, "\(late.text)")
         try await rig.stop()
     }
 }

@@ -5,7 +5,7 @@ Every operation of Sources/HandoverServer/openapi.yaml that takes a body carries
 on its media type. This script checks each example against its schema (jsonschema, the
 components' `$ref`s resolved), then writes them into README.md between the markers
 `<!-- request-examples:start -->` and `<!-- request-examples:end -->`: JSON bodies as JSON, form
-bodies as the `key=value&…` text that is sent.
+bodies as the `key=value&…` text that is sent, any other body (a SET) as its text.
 
     python3 scripts/openapi/request-examples.py           # rewrite README.md's section
     python3 scripts/openapi/request-examples.py --check   # exit 1 when README.md is not what it writes,
@@ -67,6 +67,8 @@ def section(spec):
         lines.append("")
         if media == "application/json":
             lines += ["```json", json.dumps(example, indent=2, ensure_ascii=False), "```", ""]
+        elif isinstance(example, str):  # a body sent as it is, such as a SET (application/secevent+jwt)
+            lines += [f"```text\n{example}\n```", ""]
         else:
             lines += [f"```text\n{urllib.parse.urlencode(example)}\n```", ""]
     lines += ["</details>", END]

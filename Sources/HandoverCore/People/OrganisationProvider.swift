@@ -11,9 +11,8 @@ import NIOHTTP1
 ///
 /// - The discovery document is fetched on first use and kept for an hour; its `issuer` must be
 ///   the configured one exactly (Discovery 1.0 §4.3).
-/// - The key set (`jwks_uri`) is kept for its `Cache-Control: max-age` (an hour without one). A
-///   token naming a key id the set lacks makes it fetch the set again, at most once a minute, so
-///   forged key ids cannot make this server hammer the provider.
+/// - The key set (`jwks_uri`) is a ``RemoteKeySet``: kept for its `Cache-Control: max-age`, fetched
+///   again for an unknown key id at most once a minute.
 package actor OrganisationProvider {
     package nonisolated let settings: AdminSignInSettings
     private let http: HTTPClient
@@ -26,8 +25,8 @@ package actor OrganisationProvider {
     package static let maximumLogoutTokenAge: TimeInterval = 10 * 60
 
     private var metadata: (value: ProviderMetadata, expiresAt: Date)?
-    private var keys: (collection: JWTKeyCollection, ids: Set<String>, expiresAt: Date)?
-    private var lastUnknownKeyFetch: Date?
+    /// The key set at the discovery document's `jwks_uri` (made again if that changes).
+    private var keys: RemoteKeySet?
 
     package init(settings: AdminSignInSettings, http: HTTPClient, now: @escaping @Sendable () -> Date = { Date() }) {
         self.settings = settings
@@ -54,26 +53,12 @@ package actor OrganisationProvider {
         return value
     }
 
-    private func keySet(refetch: Bool) async throws(ProviderTokenRefusal) -> (collection: JWTKeyCollection, ids: Set<String>) {
-        if !refetch, let keys, now() < keys.expiresAt { return (keys.collection, keys.ids) }
+    private func keySet() async throws(ProviderTokenRefusal) -> RemoteKeySet {
         let url = try await discover().jwksURI.absoluteString
-        let (status, headers, body) = try await fetch(url)
-        guard status == 200 else { throw .keysUnavailable("GET \(url) answered HTTP \(status)") }
-        let collection = JWTKeyCollection()
-        var ids: Set<String> = []
-        do {
-            let set = try JSONDecoder().decode(JWKS.self, from: body)
-            for key in set.keys {
-                guard let kid = key.keyIdentifier else { continue }
-                if (try? await collection.add(jwk: key)) != nil { ids.insert(kid.string) }
-            }
-        } catch {
-            throw .keysUnavailable("\(url) is not a JSON Web Key Set (\(error))")
-        }
-        guard !ids.isEmpty else { throw .keysUnavailable("\(url) holds no signing key with a key id") }
-        let maxAge = CacheControl.maxAge(headers.first(name: "Cache-Control")) ?? 3600
-        keys = (collection, ids, now().addingTimeInterval(maxAge))
-        return (collection, ids)
+        if let keys, keys.url == url { return keys }
+        let fresh = RemoteKeySet(url: url, http: http, now: now)
+        keys = fresh
+        return fresh
     }
 
     private func fetch(_ url: String) async throws(ProviderTokenRefusal) -> (UInt, HTTPHeaders, Data) {
@@ -172,47 +157,22 @@ package actor OrganisationProvider {
         }
     }
 
-    private struct Header: Decodable {
-        var alg: String?
-        var kid: String?
-        var typ: String?
+    private static func header(_ token: String) throws(ProviderTokenRefusal) -> RemoteKeySet.Header {
+        do { return try RemoteKeySet.header(token) } catch { throw Self.refusal(error) }
     }
-
-    private static func header(_ token: String) throws(ProviderTokenRefusal) -> Header {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("\(parts.count) parts, not 3") }
-        var text = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        guard let data = Data(base64Encoded: text), let header = try? JSONDecoder().decode(Header.self, from: data) else {
-            throw .malformed("its header is not base64url JSON")
-        }
-        return header
-    }
-
-    /// The algorithms a provider's ID token may use: asymmetric only (a client secret is never a
-    /// signing key here, and `none` is never accepted).
-    static let acceptedAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
 
     private func verifiedClaims(_ token: String) async throws(ProviderTokenRefusal) -> ProviderClaims {
-        let header = try Self.header(token)
-        guard let alg = header.alg, Self.acceptedAlgorithms.contains(alg) else { throw .algorithm(header.alg ?? "missing") }
-        var set = try await keySet(refetch: false)
-        if let kid = header.kid, !set.ids.contains(kid) {
-            let now = now()
-            if lastUnknownKeyFetch.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
-                lastUnknownKeyFetch = now
-                set = try await keySet(refetch: true)
-            }
-            guard set.ids.contains(kid) else { throw .unknownKey(kid) }
-        } else if header.kid == nil, set.ids.count != 1 {
-            throw .malformed("its header has no key id (kid) and the provider has \(set.ids.count) keys")
-        }
-        do {
-            return try await set.collection.verify(token, as: ProviderClaims.self)
-        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            throw .badSignature
-        } catch {
-            throw .malformed("\(error)")
+        let keys = try await keySet()
+        do { return try await keys.verify(token, as: ProviderClaims.self) } catch { throw Self.refusal(error) }
+    }
+
+    private static func refusal(_ error: RemoteKeySet.Refusal) -> ProviderTokenRefusal {
+        switch error {
+        case .malformed(let detail): .malformed(detail)
+        case .algorithm(let alg): .algorithm(alg)
+        case .unknownKey(let kid): .unknownKey(kid)
+        case .badSignature: .badSignature
+        case .keysUnavailable(let detail): .keysUnavailable(detail)
         }
     }
 

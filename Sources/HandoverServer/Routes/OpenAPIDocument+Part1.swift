@@ -50,6 +50,11 @@ extension OpenAPIDocument {
         description: |
           Sign in with Apple and the server's own user sessions: short-lived access tokens (ES256
           JWTs sent as `Authorization: Bearer …`) and single-use refresh tokens.
+      - name: signals
+        description: |
+          Shared Signals (docs/shared-signals.md): Handover as an SSF 1.0 transmitter of CAEP events
+          (stream management with client-credentials tokens; push, RFC 8935; poll, RFC 8936), and as
+          a receiver of the identity provider's SETs and Global Token Revocation requests.
     security:
       - bearerAuth: []
     paths:
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
                   schema:
                     $ref: "#/components/schemas/Device"
             "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
     """#
 }

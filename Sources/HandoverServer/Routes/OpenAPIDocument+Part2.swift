@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 501–1000 of the YAML.
     static let part2 = #"""
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
             "404":
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
           responses:
             "400":
               $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The keys.
-              content:
-                application/json:
-                  schema:
     """#
 }

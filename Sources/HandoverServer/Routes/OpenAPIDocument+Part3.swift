@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "200":
+              description: The keys.
+              content:
+                application/json:
+                  schema:
                     type: array
                     items:
                       $ref: "#/components/schemas/APIKey"
@@ -499,10 +504,5 @@ extension OpenAPIDocument {
                     clientID:
                       type: string
                       maxLength: 255
-                      description: |
-                        The app's bundle id, as registered (an appID's part after the team id);
-                        required with `device_sso`. An id the registry does not hold, or one with
-                        control characters or over 255 characters, is refused with 400
-                        `invalid_client_id` before the link is used up.
     """#
 }

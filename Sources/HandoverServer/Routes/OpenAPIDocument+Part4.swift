@@ -4,6 +4,11 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                      description: |
+                        The app's bundle id, as registered (an appID's part after the team id);
+                        required with `device_sso`. An id the registry does not hold, or one with
+                        control characters or over 255 characters, is refused with 400
+                        `invalid_client_id` before the link is used up.
                     deviceID:
                       type: string
                       format: uuid
@@ -104,6 +109,11 @@ extension OpenAPIDocument {
             `subject_token_type=urn:ietf:params:oauth:token-type:id_token`, `actor_token` (the device
             secret) and `actor_token_type` `urn:openid:params:token-type:device-secret` or
             `urn:x-oath:params:oauth:token-type:device-secret`. Errors are RFC 6749 JSON.
+
+            Also the client credentials grant (RFC 6749 §4.4): `grant_type=client_credentials` with
+            a registered client's credentials (HTTP Basic, or `client_id` and `client_secret` in the
+            form) answers `access_token`, `token_type` `Bearer` and `expires_in` (3600): the bearer
+            token of the Shared Signals endpoints.
           security: []
           requestBody:
             required: true
@@ -131,14 +141,16 @@ extension OpenAPIDocument {
                       type: string
                     actor_token_type:
                       type: string
+                    client_secret:
+                      type: string
           responses:
             "200":
-              description: The sibling's own tokens.
+              description: The sibling's own tokens; or, for client credentials, a bearer token alone.
               content:
                 application/json:
                   schema:
                     type: object
-                    required: [access_token, issued_token_type, token_type, expires_in, refresh_token]
+                    required: [access_token, token_type, expires_in]
                     properties:
                       access_token:
                         type: string
@@ -402,107 +414,95 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/PayloadTooLarge"
             "429":
               $ref: "#/components/responses/OAuthError"
-      /api/v1/operations:
-        post:
-          tags: [operations]
-          operationId: createOperation
-          x-handover-role: operator
-          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
+      /.well-known/ssf-configuration:
+        get:
+          tags: [signals]
+          operationId: ssfConfiguration
+          summary: The transmitter's configuration metadata (SSF 1.0 §7.1).
           description: |
-            Every type but `registration` goes to an enrolled phone of `user` (the one named in
-            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
-            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
-            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
-            dispatch result; for `authentication` also the `number` the web page shows.
+            Where a receiver finds the stream management endpoints, the JWKS that signs the SETs, and
+            the delivery methods: push (`urn:ietf:rfc:8935`) and poll (`urn:ietf:rfc:8936`). Needs
+            an issuer URL (`--public-url`), like OpenID discovery; without one, 404 `not_configured`.
+          security: []
+          responses:
+            "200":
+              description: The metadata.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/TransmitterConfiguration"
+            "404":
+              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Error"
+      /ssf/stream:
+        post:
+          tags: [signals]
+          operationId: createSignalStream
+          summary: Create an event stream (SSF 1.0 §8.1.1.1).
+          description: |
+            Without `delivery`, a poll stream whose `endpoint_url` the answer gives. For push, the
+            receiver's `endpoint_url` (https; http only to loopback) and the `authorization_header`
+            sent with each SET. `events_delivered` is what was requested of `events_supported`.
+            A receiver holds at most 10 streams (409).
+          security:
+            - clientCredentials: []
           requestBody:
             required: true
             content:
               application/json:
                 example:
-                  type: transaction-confirmation
-                  user: avery
-                  message: Release 5 mg morphine for bed 12?
-                  dispatcher: push
-                  expiresIn: 120
+                  delivery:
+                    method: urn:ietf:rfc:8935
+                    endpoint_url: https://siem.example.com/ssf/events
+                    authorization_header: Bearer 6f1c0d2b9a8e4f7a
+                  events_requested:
+                    - https://schemas.openid.net/secevent/caep/event-type/session-revoked
+                    - https://schemas.openid.net/secevent/caep/event-type/device-compliance-change
+                  description: Hand-overs for the SIEM
                 schema:
-                  $ref: "#/components/schemas/OperationInput"
+                  $ref: "#/components/schemas/StreamConfigurationRequest"
           responses:
             "201":
-              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
+              description: The stream's configuration.
               content:
                 application/json:
                   schema:
-                    $ref: "#/components/schemas/Operation"
+                    $ref: "#/components/schemas/StreamConfiguration"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Error"
             "409":
               $ref: "#/components/responses/Conflict"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/callback-allowlist:
         get:
-          tags: [operations]
-          operationId: getCallbackAllowlist
-          x-handover-role: viewer
-          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
+          tags: [signals]
+          operationId: readSignalStreams
+          summary: Read one stream's configuration, or every stream of the receiver (SSF 1.0 §8.1.1.2).
+          security:
+            - clientCredentials: []
+          parameters:
+            - $ref: "#/components/parameters/StreamIDQuery"
           responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
             "200":
-              description: The allowlist; empty lists allow no targets.
+              description: One configuration with `stream_id`; an array of them without.
               content:
                 application/json:
                   schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-        put:
-          tags: [operations]
-          operationId: setCallbackAllowlist
-          x-handover-role: admin
-          summary: Replace the allowlist. Admin role.
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  hosts:
-                  - erp.example.org
-                  schemes:
-                  - erp
-                schema:
-                  $ref: "#/components/schemas/CallbackAllowlistInput"
-          responses:
-            "200":
-              description: The allowlist now.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/{operationID}:
+                    oneOf:
+                      - $ref: "#/components/schemas/StreamConfiguration"
+                      - type: array
+                        items:
+                          $ref: "#/components/schemas/StreamConfiguration"
     """#
 }

@@ -4,6 +4,467 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+        patch:
+          tags: [signals]
+          operationId: updateSignalStream
+          summary: Change the fields given (SSF 1.0 §8.1.1.3).
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  stream_id: 9d1c1f7e4b0a4d3c8a2e5f6b7c8d9e0f
+                  description: Hand-overs for the SIEM (ward 7)
+                schema:
+                  $ref: "#/components/schemas/StreamConfigurationRequest"
+          responses:
+            "200":
+              description: The whole configuration, updated.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/StreamConfiguration"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+        put:
+          tags: [signals]
+          operationId: replaceSignalStream
+          summary: Replace the receiver's fields (SSF 1.0 §8.1.1.4); those left out are cleared.
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  stream_id: 9d1c1f7e4b0a4d3c8a2e5f6b7c8d9e0f
+                  delivery:
+                    method: urn:ietf:rfc:8936
+                  events_requested:
+                    - https://schemas.openid.net/secevent/caep/event-type/session-revoked
+                schema:
+                  $ref: "#/components/schemas/StreamConfigurationRequest"
+          responses:
+            "200":
+              description: The whole configuration, replaced.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/StreamConfiguration"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+        delete:
+          tags: [signals]
+          operationId: deleteSignalStream
+          summary: Delete a stream and the events it still owed (SSF 1.0 §8.1.1.5).
+          security:
+            - clientCredentials: []
+          parameters:
+            - $ref: "#/components/parameters/StreamIDQuery"
+          responses:
+            "204":
+              description: Deleted.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /ssf/status:
+        get:
+          tags: [signals]
+          operationId: readSignalStreamStatus
+          summary: A stream's status (SSF 1.0 §8.1.2.1).
+          security:
+            - clientCredentials: []
+          parameters:
+            - $ref: "#/components/parameters/StreamIDQuery"
+          responses:
+            "200":
+              description: The status.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/StreamStatus"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+        post:
+          tags: [signals]
+          operationId: updateSignalStreamStatus
+          summary: Enable, pause or disable a stream (SSF 1.0 §8.1.2.2).
+          description: A paused stream holds its events until it is enabled; a disabled one drops them.
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  stream_id: 9d1c1f7e4b0a4d3c8a2e5f6b7c8d9e0f
+                  status: paused
+                  reason: SIEM maintenance window
+                schema:
+                  $ref: "#/components/schemas/StreamStatus"
+          responses:
+            "200":
+              description: The status now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/StreamStatus"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /ssf/subjects:add:
+        post:
+          tags: [signals]
+          operationId: addSignalStreamSubject
+          summary: Add a subject back to a stream (SSF 1.0 §8.1.3.2).
+          description: Streams carry every subject by default (`default_subjects` `ALL`); this undoes a removal.
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  stream_id: 9d1c1f7e4b0a4d3c8a2e5f6b7c8d9e0f
+                  subject:
+                    format: email
+                    email: avery@example.com
+                  verified: true
+                schema:
+                  $ref: "#/components/schemas/StreamSubjectRequest"
+          responses:
+            "200":
+              description: Added.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /ssf/subjects:remove:
+        post:
+          tags: [signals]
+          operationId: removeSignalStreamSubject
+          summary: Stop a subject's events on a stream (SSF 1.0 §8.1.3.3).
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  stream_id: 9d1c1f7e4b0a4d3c8a2e5f6b7c8d9e0f
+                  subject:
+                    format: opaque
+                    id: 3f9e1c52-8a7b-4d6e-9f0a-1b2c3d4e5f60
+                schema:
+                  $ref: "#/components/schemas/StreamSubjectRequest"
+          responses:
+            "204":
+              description: Removed.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /ssf/verify:
+        post:
+          tags: [signals]
+          operationId: verifySignalStream
+          summary: Ask for a verification event on a stream (SSF 1.0 §8.1.4.2).
+          description: At most one every `min_verification_interval` (5) seconds; sooner is 429.
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  stream_id: 9d1c1f7e4b0a4d3c8a2e5f6b7c8d9e0f
+                  state: VGhpcyBpcyBhIHN0YXRlLg
+                schema:
+                  $ref: "#/components/schemas/VerificationRequest"
+          responses:
+            "204":
+              description: The verification event is owed to the stream.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /ssf/poll/{streamID}:
+        post:
+          tags: [signals]
+          operationId: pollSignalStream
+          summary: A poll stream's SETs (RFC 8936 §2).
+          description: |
+            Acknowledges `ack` and records `setErrs` first, then answers the oldest SETs still owed,
+            at most `maxEvents` (100 by default; 0 only acknowledges). What is returned and not
+            acknowledged is returned again by the next poll. With `returnImmediately` false (the
+            default) and nothing owed, the request waits up to 20 s for an event (long polling).
+          security:
+            - clientCredentials: []
+          parameters:
+            - name: streamID
+              in: path
+              required: true
+              schema:
+                type: string
+                maxLength: 64
+          requestBody:
+            required: false
+            content:
+              application/json:
+                example:
+                  ack: [4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a]
+                  maxEvents: 10
+                  returnImmediately: true
+                schema:
+                  $ref: "#/components/schemas/PollRequest"
+          responses:
+            "200":
+              description: The SETs by `jti`, and whether more are waiting.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/PollResponse"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /ssf/push:
+        post:
+          tags: [signals]
+          operationId: receiveSecurityEvent
+          summary: Receive a SET from the organisation's identity provider (RFC 8935).
+          description: |
+            One SET as `application/secevent+jwt`, with the exact `Authorization` value of
+            `HANDOVER_SSF_PUSH_AUTHORIZATION`. CAEP session-revoked and credential-change, and RISC
+            account-disabled, account-purged, credential-compromise and sessions-revoked end the
+            person's sessions and hand over the device they hold; other types are acknowledged and
+            ignored; a repeated `jti` does nothing. Refusals are RFC 8935 §2.3 bodies with §2.4's
+            codes. Without a configured transmitter, 404 `not_configured`.
+          security:
+            - pushAuthorization: []
+          requestBody:
+            required: true
+            content:
+              application/secevent+jwt:
+                example: eyJhbGciOiJFUzI1NiIsInR5cCI6InNlY2V2ZW50K2p3dCJ9.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlLmNvbSJ9.c2ln
+                schema:
+                  type: string
+          responses:
+            "202":
+              description: Accepted (acted on, ignored, or a repeat).
+            "400":
+              $ref: "#/components/responses/SETRefused"
+            "401":
+              $ref: "#/components/responses/SETRefused"
+            "404":
+              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Error"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "503":
+              $ref: "#/components/responses/SETRefused"
+      /oauth/global-token-revocation:
+        post:
+          tags: [signals]
+          operationId: globalTokenRevocation
+          summary: End a person's sessions at the identity provider's request (Global Token Revocation).
+          description: |
+            As Okta's Universal Logout calls it (draft-parecki-oauth-global-token-revocation): the
+            bearer is a JWT the configured transmitter signed (`iss`, `aud` this URL, `exp`), and the
+            body names the person by `email` or `iss_sub`. 204 when their sessions ended and the
+            device they hold hands over; 404 when nobody matches.
+          security:
+            - providerJWT: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  sub_id:
+                    format: email
+                    email: avery@example.com
+                schema:
+                  type: object
+                  required: [sub_id]
+                  properties:
+                    sub_id:
+                      $ref: "#/components/schemas/SubjectIdentifier"
+          responses:
+            "204":
+              description: The person's sessions ended.
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "404":
+              description: Nobody matches (`user_not_found`), or no transmitter is configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
+                    type: object
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/OAuthError"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/operations:
+        post:
+          tags: [operations]
+          operationId: createOperation
+          x-handover-role: operator
+          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
+          description: |
+            Every type but `registration` goes to an enrolled phone of `user` (the one named in
+            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
+            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
+            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
+            dispatch result; for `authentication` also the `number` the web page shows.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  type: transaction-confirmation
+                  user: avery
+                  message: Release 5 mg morphine for bed 12?
+                  dispatcher: push
+                  expiresIn: 120
+                schema:
+                  $ref: "#/components/schemas/OperationInput"
+          responses:
+            "201":
+              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/callback-allowlist:
+        get:
+          tags: [operations]
+          operationId: getCallbackAllowlist
+          x-handover-role: viewer
+          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The allowlist; empty lists allow no targets.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+        put:
+          tags: [operations]
+          operationId: setCallbackAllowlist
+          x-handover-role: admin
+          summary: Replace the allowlist. Admin role.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  hosts:
+                  - erp.example.org
+                  schemes:
+                  - erp
+                schema:
+                  $ref: "#/components/schemas/CallbackAllowlistInput"
+          responses:
+            "200":
+              description: The allowlist now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/{operationID}:
         parameters:
           - $ref: "#/components/parameters/OperationID"
         get:
@@ -43,466 +504,5 @@ extension OpenAPIDocument {
             stream ends. A `: keep-alive` comment every 15 seconds.
           responses:
             "200":
-              description: The stream of operation events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/OperationEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/cancel:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [operations]
-          operationId: cancelOperation
-          x-handover-role: operator
-          summary: Cancel an operation that has not ended. Operator role or above.
-          responses:
-            "200":
-              description: Cancelled.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-      /api/v1/operations/{operationID}/qr.svg:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: operationQRCodeSVG
-          x-handover-role: operator
-          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Operator role or above.
-          responses:
-            "200":
-              description: The QR code.
-              content:
-                image/svg+xml:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "410":
-              $ref: "#/components/responses/Gone"
-      /api/v1/operations/{operationID}/qr.png:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: operationQRCodePNG
-          x-handover-role: operator
-          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Operator role or above.
-          responses:
-            "200":
-              description: The QR code.
-              content:
-                image/png:
-                  schema:
-                    type: string
-                    format: binary
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "410":
-              $ref: "#/components/responses/Gone"
-      /api/v1/oob-locks:
-        get:
-          tags: [operations]
-          operationId: listOutOfBandLocks
-          x-handover-role: viewer
-          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The locks, most recent first.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/OutOfBandLock"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/oob-locks/{user}:
-        parameters:
-          - name: user
-            in: path
-            required: true
-            schema:
-              type: string
-        delete:
-          tags: [operations]
-          operationId: clearOutOfBandLock
-          x-handover-role: operator
-          summary: Lets the user sign in out-of-band again. Operator role or above.
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "204":
-              description: Cleared.
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/enrolled-devices:
-        get:
-          tags: [operations]
-          operationId: listEnrolledDevices
-          x-handover-role: viewer
-          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
-          parameters:
-            - name: user
-              in: query
-              required: false
-              description: Only this user's phones.
-              schema:
-                type: string
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The phones.
-              content:
-                application/json:
-                  schema:
-                    type: array
-                    items:
-                      $ref: "#/components/schemas/EnrolledDevice"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /oob/operations/{operationID}/redeem:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [phone]
-          operationId: redeemOperation
-          summary: The phone's signed answer (the envelope's redeem URL).
-          description: |
-            No API key: the signature by the device's enrolled key (for a registration, by the key
-            being enrolled) is the credential. Checked in order: operation, challenge, expiry, device,
-            signature, number. A refused answer changes nothing, except that a late one marks the
-            operation `expired` (410) and a wrong number signed by the right device fails it (403
-            `wrong_number`). Exactly one answer is accepted; later ones are a 409 `already_answered`.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  operation: 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
-                  challenge: mF2kQ9xT4vR7wZ1b
-                  decision: approve
-                  signature: MEUCIQDk4r2Xo1v9wQ8sZp0yLk3mN6bT7cR5aE2fH1jG4dS9uAIgV3xW8zY2bQ5nM7kL1pO4rT6vX9cZ0aS3dF8gH2jK5lE=
-                  deviceID: 7c6b5a49-3827-4165-9e8d-7c6b5a493827
-                schema:
-                  $ref: "#/components/schemas/RedeemRequest"
-          responses:
-            "200":
-              description: Accepted; the operation after it (`succeeded` or `cancelled`).
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "410":
-              $ref: "#/components/responses/Gone"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/devices/{deviceID}/push-token:
-        parameters:
-          - name: deviceID
-            in: path
-            required: true
-            description: The enrolled device's id.
-            schema:
-              type: string
-        put:
-          tags: [phone]
-          operationId: registerPushToken
-          summary: The phone's APNs token, signed with its enrolled key within 5 minutes of the server's time.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  deviceID: 7c6b5a49-3827-4165-9e8d-7c6b5a493827
-                  token: 7b1e9d3c5a2f4e6d8b0a1c3e5f7d9b2a4c6e8f0a1b3d5f7e9c2a4b6d8f0e1a3c
-                  timestamp: 1795000000
-                  signature: MEQCIB3v9wQ8sZp0yLk3mN6bT7cR5aE2fH1jG4dS9uXo1k4rAiBV3xW8zY2bQ5nM7kL1pO4rT6vX9cZ0aS3dF8gH2jK5lQ==
-                schema:
-                  $ref: "#/components/schemas/PushTokenRegistration"
-          responses:
-            "200":
-              description: The token is stored and active.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/EnrolledDevice"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/open:
-        get:
-          tags: [phone]
-          operationId: operationLinkInBrowser
-          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-      /auth/oob/enroll:
-        post:
-          tags: [sessions]
-          operationId: enrollPhoneFromSession
-          summary: A registration operation for the signed-in user; its link enrolls a phone.
-          security:
-            - sessionAuth: []
-          requestBody:
-            required: false
-            content:
-              application/json:
-                example:
-                  dispatcher: qr
-                  expiresIn: 120
-                schema:
-                  type: object
-                  properties:
-                    dispatcher:
-                      type: string
-                      enum: [link, qr, x-callback-link]
-                      description: "`link` when absent."
-                    expiresIn:
-                      type: integer
-                      minimum: 1
-                      maximum: 600
-          responses:
-            "201":
-              description: The registration operation, with its link.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/sign-in:
-        get:
-          tags: [sessions]
-          operationId: phoneSignInStart
-          summary: "Sign in on this computer with your phone: the page that asks for the user name."
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-        post:
-          tags: [sessions]
-          operationId: phoneSignInBegin
-          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                example:
-                  user: avery
-                schema:
-                  type: object
-                  properties:
-                    user:
-                      type: string
-          responses:
-            "303":
-              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              description: No user name, or no phone enrolled for it; the page again.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "429":
-              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
-              headers:
-                Retry-After:
-                  schema:
-                    type: integer
-              content:
-                text/html:
-                  schema:
-                    type: string
-      /oob/sign-in/{operationID}:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [sessions]
-          operationId: phoneSignInPage
-          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
-          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oob/sign-in/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [sessions]
-          operationId: phoneSignInEvents
-          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
-          security: []
-          responses:
-            "200":
-              description: The stream of operation events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/OperationEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oob/sign-in/{operationID}/session:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [sessions]
-          operationId: phoneSignInCollectSession
-          summary: After the phone approved, signs this browser in (once).
-          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
-          security: []
-          responses:
-            "200":
-              description: Signed in.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    additionalProperties: false
-                    required: [user]
-                    properties:
-                      user:
-                        type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-    components:
-      securitySchemes:
-        clientBasic:
-          type: http
-          scheme: basic
-          description: |
-            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
-            form-urlencoded first (RFC 6749 section 2.3.1).
-        sessionAuth:
-          type: http
-          scheme: bearer
-          bearerFormat: JWT
-          description: |
-            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
-            that lives the session TTL (300 s by default).
-        bearerAuth:
-          type: http
-          scheme: bearer
-          bearerFormat: hov_…
-          description: |
-            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
-            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
-            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
-            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
-            `x-handover-device: true` where a device key may call it for its own device. The role
-            is checked before the body is read: no valid key is a 401, a role too low a 403.
-      headers:
     """#
 }

@@ -4,11 +4,497 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/cancel:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [operations]
+          operationId: cancelOperation
+          x-handover-role: operator
+          summary: Cancel an operation that has not ended. Operator role or above.
+          responses:
+            "200":
+              description: Cancelled.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+      /api/v1/operations/{operationID}/qr.svg:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodeSVG
+          x-handover-role: operator
+          summary: The operation's universal link as a QR code (SVG), while it takes an answer. Operator role or above.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/svg+xml:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/operations/{operationID}/qr.png:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: operationQRCodePNG
+          x-handover-role: operator
+          summary: The operation's universal link as a QR code (PNG, 6 pixels a module), while it takes an answer. Operator role or above.
+          responses:
+            "200":
+              description: The QR code.
+              content:
+                image/png:
+                  schema:
+                    type: string
+                    format: binary
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "410":
+              $ref: "#/components/responses/Gone"
+      /api/v1/oob-locks:
+        get:
+          tags: [operations]
+          operationId: listOutOfBandLocks
+          x-handover-role: viewer
+          summary: Users whose out-of-band sign-in is locked after they reported a request as "this was not me". Any role (viewer or above).
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The locks, most recent first.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/OutOfBandLock"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/oob-locks/{user}:
+        parameters:
+          - name: user
+            in: path
+            required: true
+            schema:
+              type: string
+        delete:
+          tags: [operations]
+          operationId: clearOutOfBandLock
+          x-handover-role: operator
+          summary: Lets the user sign in out-of-band again. Operator role or above.
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "204":
+              description: Cleared.
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/enrolled-devices:
+        get:
+          tags: [operations]
+          operationId: listEnrolledDevices
+          x-handover-role: viewer
+          summary: Phones enrolled for out-of-band operations, newest first (at most 500). Any role (viewer or above).
+          parameters:
+            - name: user
+              in: query
+              required: false
+              description: Only this user's phones.
+              schema:
+                type: string
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The phones.
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/EnrolledDevice"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /oob/operations/{operationID}/redeem:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [phone]
+          operationId: redeemOperation
+          summary: The phone's signed answer (the envelope's redeem URL).
+          description: |
+            No API key: the signature by the device's enrolled key (for a registration, by the key
+            being enrolled) is the credential. Checked in order: operation, challenge, expiry, device,
+            signature, number. A refused answer changes nothing, except that a late one marks the
+            operation `expired` (410) and a wrong number signed by the right device fails it (403
+            `wrong_number`). Exactly one answer is accepted; later ones are a 409 `already_answered`.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  operation: 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+                  challenge: mF2kQ9xT4vR7wZ1b
+                  decision: approve
+                  signature: MEUCIQDk4r2Xo1v9wQ8sZp0yLk3mN6bT7cR5aE2fH1jG4dS9uAIgV3xW8zY2bQ5nM7kL1pO4rT6vX9cZ0aS3dF8gH2jK5lE=
+                  deviceID: 7c6b5a49-3827-4165-9e8d-7c6b5a493827
+                schema:
+                  $ref: "#/components/schemas/RedeemRequest"
+          responses:
+            "200":
+              description: Accepted; the operation after it (`succeeded` or `cancelled`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "410":
+              $ref: "#/components/responses/Gone"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/devices/{deviceID}/push-token:
+        parameters:
+          - name: deviceID
+            in: path
+            required: true
+            description: The enrolled device's id.
+            schema:
+              type: string
+        put:
+          tags: [phone]
+          operationId: registerPushToken
+          summary: The phone's APNs token, signed with its enrolled key within 5 minutes of the server's time.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  deviceID: 7c6b5a49-3827-4165-9e8d-7c6b5a493827
+                  token: 7b1e9d3c5a2f4e6d8b0a1c3e5f7d9b2a4c6e8f0a1b3d5f7e9c2a4b6d8f0e1a3c
+                  timestamp: 1795000000
+                  signature: MEQCIB3v9wQ8sZp0yLk3mN6bT7cR5aE2fH1jG4dS9uXo1k4rAiBV3xW8zY2bQ5nM7kL1pO4rT6vX9cZ0aS3dF8gH2jK5lQ==
+                schema:
+                  $ref: "#/components/schemas/PushTokenRegistration"
+          responses:
+            "200":
+              description: The token is stored and active.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/EnrolledDevice"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/open:
+        get:
+          tags: [phone]
+          operationId: operationLinkInBrowser
+          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /auth/oob/enroll:
+        post:
+          tags: [sessions]
+          operationId: enrollPhoneFromSession
+          summary: A registration operation for the signed-in user; its link enrolls a phone.
+          security:
+            - sessionAuth: []
+          requestBody:
+            required: false
+            content:
+              application/json:
+                example:
+                  dispatcher: qr
+                  expiresIn: 120
+                schema:
+                  type: object
+                  properties:
+                    dispatcher:
+                      type: string
+                      enum: [link, qr, x-callback-link]
+                      description: "`link` when absent."
+                    expiresIn:
+                      type: integer
+                      minimum: 1
+                      maximum: 600
+          responses:
+            "201":
+              description: The registration operation, with its link.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/sign-in:
+        get:
+          tags: [sessions]
+          operationId: phoneSignInStart
+          summary: "Sign in on this computer with your phone: the page that asks for the user name."
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: phoneSignInBegin
+          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                example:
+                  user: avery
+                schema:
+                  type: object
+                  properties:
+                    user:
+                      type: string
+          responses:
+            "303":
+              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              description: No user name, or no phone enrolled for it; the page again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
+              headers:
+                Retry-After:
+                  schema:
+                    type: integer
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /oob/sign-in/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInPage
+          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
+          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInEvents
+          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
+          security: []
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/session:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [sessions]
+          operationId: phoneSignInCollectSession
+          summary: After the phone approved, signs this browser in (once).
+          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
+          security: []
+          responses:
+            "200":
+              description: Signed in.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [user]
+                    properties:
+                      user:
+                        type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+    components:
+      securitySchemes:
+        clientCredentials:
+          type: http
+          scheme: bearer
+          bearerFormat: hcc_…
+          description: |
+            A token from `POST /oauth/token` with `grant_type=client_credentials` and a registered
+            client's credentials (RFC 6749 §4.4); it lives an hour. The Shared Signals stream
+            endpoints and poll endpoints take it; each stream belongs to the client that made it.
+        pushAuthorization:
+          type: apiKey
+          in: header
+          name: Authorization
+          description: The exact value of `HANDOVER_SSF_PUSH_AUTHORIZATION`, as the identity provider sends it.
+        providerJWT:
+          type: http
+          scheme: bearer
+          bearerFormat: JWT
+          description: A JWT the configured transmitter (identity provider) signed with a key of its JWKS.
+        clientBasic:
+          type: http
+          scheme: basic
+          description: |
+            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
+            form-urlencoded first (RFC 6749 section 2.3.1).
+        sessionAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: JWT
+          description: |
+            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
+            that lives the session TTL (300 s by default).
+        bearerAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: hov_…
+          description: |
+            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
+            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
+            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
+            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
+            `x-handover-device: true` where a device key may call it for its own device. The role
+            is checked before the body is read: no valid key is a 401, a role too low a 403.
+      headers:
         ETag:
           description: A strong ETag of the body.
           schema:
             type: string
       parameters:
+        StreamIDQuery:
+          name: stream_id
+          in: query
+          description: The stream (SSF 1.0 §8.1.1.2); without it, reading answers every stream of the receiver.
+          schema:
+            type: string
+            maxLength: 64
         IfNoneMatch:
           name: If-None-Match
           in: header
@@ -18,491 +504,5 @@ extension OpenAPIDocument {
             type: string
         AppID:
           name: appID
-          in: path
-          required: true
-          description: An app id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        KeyID:
-          name: keyID
-          in: path
-          required: true
-          description: An API key's id (from `GET /api/v1/keys`); anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        DeviceID:
-          name: deviceID
-          in: path
-          required: true
-          description: A device id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        WebhookID:
-          name: webhookID
-          in: path
-          required: true
-          description: A webhook id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        OperationID:
-          name: operationID
-          in: path
-          required: true
-          description: An operation id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-        RunID:
-          name: runID
-          in: path
-          required: true
-          description: A logout run id; anything else is a 400 (`invalid_id`).
-          schema:
-            type: string
-            format: uuid
-      responses:
-        Gone:
-          description: The operation has ended or expired (`expired`, `operation_ended`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        MailUnavailable:
-          description: The email could not be sent (`mail_unavailable`); try again later.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        RateLimited:
-          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
-          headers:
-            Retry-After:
-              schema:
-                type: integer
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        OAuthError:
-          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [error]
-                properties:
-                  error:
-                    type: string
-                  error_description:
-                    type: string
-        SessionUnauthorized:
-          description: |
-            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
-            or its session was signed out (`session_revoked`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        SignInRefused:
-          description: |
-            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
-            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
-            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
-            `apple_grant_revoked`.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        NotConfigured:
-          description: Sign in with Apple is not configured on this server (`not_configured`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        AppleUnavailable:
-          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        BadRequest:
-          description: |
-            A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Unauthorized:
-          description: No valid API key (`unauthorized`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Forbidden:
-          description: The key's scope does not allow this (`forbidden`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        NotFound:
-          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Conflict:
-          description: |
-            The request conflicts with the current state: an app name that exists already
-            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
-            outcome (`already_recorded`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        BadgeLookupUnavailable:
-          description: The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        PayloadTooLarge:
-          description: The body is larger than 16 KB (`payload_too_large`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-        Unprocessable:
-          description: |
-            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
-            or the body is missing (`unprocessable_entity`).
-          content:
-            application/json:
-              schema:
-                $ref: "#/components/schemas/Error"
-      schemas:
-        AuditEntries:
-          type: object
-          required: [treeSize, entries]
-          properties:
-            treeSize:
-              type: integer
-              description: The log's size now.
-            entries:
-              type: array
-              items:
-                type: object
-                required: [index, leaf]
-                properties:
-                  index:
-                    type: integer
-                  leaf:
-                    type: string
-                    description: Base64 of the exact bytes that were hashed (RFC 9162 leaf input).
-                  entry:
-                    type: object
-                    description: The entry decoded, for people (docs/audit.md lists its fields).
-                    additionalProperties: true
-        InclusionProof:
-          type: object
-          required: [index, treeSize, path]
-          properties:
-            index:
-              type: integer
-            treeSize:
-              type: integer
-            path:
-              type: array
-              description: Base64 hashes from the leaf up, in RFC 9162's order.
-              items:
-                type: string
-        ConsistencyProof:
-          type: object
-          required: [from, to, path]
-          properties:
-            from:
-              type: integer
-            to:
-              type: integer
-            path:
-              type: array
-              description: Base64 hashes in RFC 9162's order.
-              items:
-                type: string
-        RunEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [run]
-            data:
-              type: string
-              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
-        OperationEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [operation]
-            data:
-              type: string
-        OperationInput:
-          type: object
-          required: [type, user, dispatcher]
-          properties:
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-              minLength: 1
-              maxLength: 200
-              description: The handle your system knows the user by (for enrollment from a session, the user's id).
-            message:
-              type: string
-              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            callbacks:
-              type: object
-              description: x-callback targets; each must pass the tenant's allowlist.
-              properties:
-                success:
-                  type: string
-                error:
-                  type: string
-                cancel:
-                  type: string
-            expiresIn:
-              type: integer
-              minimum: 1
-              maximum: 600
-              description: Seconds; 120 when absent.
-            device:
-              type: string
-              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
-        Operation:
-          type: object
-          additionalProperties: false
-          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-            status:
-              type: string
-              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            device:
-              type: string
-              description: The enrolled device it is sealed to; absent for a registration.
-            message:
-              type: string
-            number:
-              type: integer
-              minimum: 10
-              maximum: 99
-              description: For `authentication`, the number the web page shows (number matching).
-            createdAt:
-              type: string
-              format: date-time
-            updatedAt:
-              type: string
-              format: date-time
-            expiresAt:
-              type: string
-              format: date-time
-            answeredBy:
-              type: string
-              description: The device whose answer ended it.
-            failure:
-              type: object
-              additionalProperties: false
-              required: [code, reason]
-              properties:
-                code:
-                  type: string
-                  example: wrong_number
-                reason:
-                  type: string
-            dispatch:
-              type: object
-              additionalProperties: false
-              description: Only in the answer to createOperation.
-              properties:
-                link:
-                  type: string
-                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
-                qr:
-                  type: object
-                  additionalProperties: false
-                  required: [svg, png]
-                  properties:
-                    svg:
-                      type: string
-                    png:
-                      type: string
-                push:
-                  type: object
-                  additionalProperties: false
-                  required: [outcome, device]
-                  properties:
-                    outcome:
-                      type: string
-                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
-                    device:
-                      type: string
-        CallbackAllowlist:
-          type: object
-          additionalProperties: false
-          required: [hosts, schemes]
-          properties:
-            hosts:
-              type: array
-              items:
-                type: string
-            schemes:
-              type: array
-              items:
-                type: string
-        CallbackAllowlistInput:
-          type: object
-          required: [hosts]
-          properties:
-            hosts:
-              type: array
-              maxItems: 200
-              description: Host names, or `*.suffix` for any subdomain.
-              items:
-                type: string
-            schemes:
-              type: array
-              maxItems: 50
-              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
-              items:
-                type: string
-        EnrolledDevice:
-          type: object
-          additionalProperties: false
-          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
-          properties:
-            id:
-              type: string
-            user:
-              type: string
-            signingKey:
-              type: string
-              description: base64url of the x9.63 P-256 public key.
-            agreementKey:
-              type: string
-              description: base64url of the raw X25519 public key.
-            hasPushToken:
-              type: boolean
-            pushTokenActive:
-              type: boolean
-            enrolledAt:
-              type: string
-              format: date-time
-            deregisteredAt:
-              type: string
-              format: date-time
-        RedeemRequest:
-          type: object
-          required: [operation, challenge, decision, signature, deviceID]
-          description: See docs/out-of-band.md for the signed lines.
-          properties:
-            operation:
-              type: string
-            challenge:
-              type: string
-            decision:
-              type: string
-              enum: [approve, deny]
-            number:
-              type: integer
-            signature:
-              type: string
-              description: base64url of the raw 64-byte ECDSA P-256 signature.
-            deviceID:
-              type: string
-            keys:
-              type: object
-              description: For a registration, the keys being enrolled.
-              required: [signingKey, agreementKey]
-              properties:
-                signingKey:
-                  type: string
-                agreementKey:
-                  type: string
-        PushTokenRegistration:
-          type: object
-          required: [deviceID, token, timestamp, signature]
-          properties:
-            deviceID:
-              type: string
-            token:
-              type: string
-              description: The APNs device token as hex.
-            timestamp:
-              type: integer
-              description: UNIX seconds; within 5 minutes of the server's time.
-            signature:
-              type: string
-        Nonce:
-          type: object
-          additionalProperties: false
-          required: [nonce, expiresIn]
-          properties:
-            nonce:
-              type: string
-              description: 43 base64url characters; single use.
-            expiresIn:
-              type: integer
-              description: Seconds the nonce stays valid (600).
-        AppleSignInInput:
-          type: object
-          required: [identityToken, authorizationCode, nonce]
-          properties:
-            identityToken:
-              type: string
-              minLength: 1
-              maxLength: 8192
-              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
-            authorizationCode:
-              type: string
-              minLength: 1
-              maxLength: 1024
-              description: The single-use authorization code, as UTF-8 text.
-            nonce:
-              type: string
-              minLength: 16
-              maxLength: 256
-              description: The raw nonce from `POST /auth/apple/nonce`.
-            scope:
-              type: string
-              description: Space-separated; `device_sso` also returns a device secret and an ID token.
-            deviceID:
-              type: string
-              format: uuid
-              description: The registered fleet device; its logout run ends the device session.
-            fullName:
-              type: object
     """#
 }

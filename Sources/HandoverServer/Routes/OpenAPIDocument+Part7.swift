@@ -4,505 +4,505 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
-              description: Apple sends the name at the first sign-in only.
-              properties:
-                givenName:
-                  type: string
-                  maxLength: 200
-                familyName:
-                  type: string
-                  maxLength: 200
-        RefreshInput:
-          type: object
-          required: [refreshToken]
-          properties:
-            refreshToken:
-              type: string
-              description: The latest refresh token of the session (`hrt_…`).
-        SessionGrant:
-          type: object
-          additionalProperties: false
-          required: [accessToken, refreshToken, expiresIn, tokenType, user]
-          properties:
-            accessToken:
-              type: string
-              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
-            refreshToken:
-              type: string
-              description: Single use; a second use signs the session out.
-            expiresIn:
-              type: integer
-              description: Seconds the access token lives (the server's session TTL, 300 by default).
-            tokenType:
-              type: string
-              enum: [Bearer]
-            user:
-              $ref: "#/components/schemas/Me"
-            idToken:
-              type: string
-              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
-            deviceSecret:
-              type: string
-              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
-        Me:
-          type: object
-          additionalProperties: false
-          required: [id]
-          properties:
-            id:
-              type: string
-              format: uuid
-            email:
-              type: string
-        NotificationResult:
-          type: object
-          additionalProperties: false
-          required: [status, event]
-          properties:
-            status:
-              type: string
-              enum: [processed, duplicate]
-            event:
-              type: string
-              description: The event type, such as consent-revoked.
-        Error:
-          type: object
-          additionalProperties: false
-          required: [error, reason]
-          properties:
-            error:
-              type: string
-              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
-              example: invalid_field
-            reason:
-              type: string
-              description: A sentence for people.
-              example: "name: give 1 to 100 characters"
-            field:
-              type: string
-              description: The request field at fault, as a path such as `appIDs[0]`.
-              example: name
-        AppInput:
-          type: object
-          required: [name, appIDs]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: Unique; 1 to 100 characters after trimming white space, no control characters.
-              example: Notes
-            role:
-              type: string
-              enum: [target, launcher]
-              default: target
-              description: target (an app to log out) or launcher (the app that starts logouts).
-            appIDs:
-              type: array
-              minItems: 1
-              description: Team ID, a dot, then bundle ID.
-              items:
-                type: string
-                example: ABCDE12345.com.example.notes
-            logoutAction:
-              type: string
-              description: |
-                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
-                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
-                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
-              example: https://notes.example.com/logout
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              default: ulc
-              description: |
-                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
-                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
-                nothing on the device, the backend ending the session on its Back-Channel Logout token
-                (needs backchannelLogoutURI).
-            paths:
-              type: array
-              description: Path patterns the app claims on this server's domain.
-              items:
-                type: string
-                minLength: 1
-                maxLength: 1024
-                example: /logout
-            allowedCallbackHosts:
-              type: array
-              description: Hosts the app's callbacks may go to besides this server.
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-              default: 20
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-              default: 2
-            androidPackage:
-              type: string
-              example: com.example.notes
-            androidFingerprints:
-              type: array
-              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
-              description: |
-                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
-                `logout_token`) when one of the app's sessions ends: https, no fragment.
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-              default: false
-              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
-        AppUpdate:
+          in: path
+          required: true
+          description: An app id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        KeyID:
+          name: keyID
+          in: path
+          required: true
+          description: An API key's id (from `GET /api/v1/keys`); anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        DeviceID:
+          name: deviceID
+          in: path
+          required: true
+          description: A device id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        WebhookID:
+          name: webhookID
+          in: path
+          required: true
+          description: A webhook id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        OperationID:
+          name: operationID
+          in: path
+          required: true
+          description: An operation id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+        RunID:
+          name: runID
+          in: path
+          required: true
+          description: A logout run id; anything else is a 400 (`invalid_id`).
+          schema:
+            type: string
+            format: uuid
+      responses:
+        InvalidClientToken:
+          description: No bearer token from the client credentials grant, or an expired one (`invalid_token`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        SETRefused:
+          description: |
+            The SET was refused (400: `invalid_request`, `invalid_key`, `invalid_issuer`,
+            `invalid_audience`), the push not authenticated (401: `authentication_failed`), or it
+            could not be processed now (503: `temporarily_unavailable`; send it again).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/SETError"
+        Gone:
+          description: The operation has ended or expired (`expired`, `operation_ended`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        MailUnavailable:
+          description: The email could not be sent (`mail_unavailable`); try again later.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        RateLimited:
+          description: Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+          headers:
+            Retry-After:
+              schema:
+                type: integer
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        OAuthError:
+          description: An RFC 6749 error (`invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [error]
+                properties:
+                  error:
+                    type: string
+                  error_description:
+                    type: string
+        SessionUnauthorized:
+          description: |
+            No valid access token (`unauthorized`, `invalid_access_token` with the check that failed),
+            or its session was signed out (`session_revoked`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        SignInRefused:
+          description: |
+            The sign-in or refresh was refused, with the reason: `invalid_identity_token`,
+            `nonce_invalid`, `authorization_code_rejected`, `code_subject_mismatch`,
+            `invalid_refresh_token`, `refresh_token_reused`, `session_revoked`, `session_expired` or
+            `apple_grant_revoked`.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotConfigured:
+          description: Sign in with Apple is not configured on this server (`not_configured`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        AppleUnavailable:
+          description: Apple could not be reached (`apple_unavailable`); nothing was changed. Try again.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        BadRequest:
+          description: |
+            A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unauthorized:
+          description: No valid API key (`unauthorized`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Forbidden:
+          description: The key's scope does not allow this (`forbidden`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        NotFound:
+          description: No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Conflict:
+          description: |
+            The request conflicts with the current state: an app name that exists already
+            (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            outcome (`already_recorded`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        BadgeLookupUnavailable:
+          description: The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        PayloadTooLarge:
+          description: The body is larger than 16 KB (`payload_too_large`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        Unprocessable:
+          description: |
+            A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            or the body is missing (`unprocessable_entity`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+      schemas:
+        SubjectIdentifier:
           type: object
           description: |
-            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-            removes it. Admin role.
+            A subject identifier (RFC 9493 §3): `email`, `iss_sub`, `opaque`, `aliases`, or SSF's
+            `complex` (with `user`, `device`, `session`, `tenant` members).
+          required: [format]
           properties:
-            logoutAction:
+            format:
               type: string
-              description: An empty string removes it (for a change to backend-only).
-            logoutMethod:
+              maxLength: 100
+            email:
               type: string
-              enum: [ulc, x-callback, backend-only]
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-            backchannelLogoutURI:
+            iss:
+              type: string
+            sub:
+              type: string
+            id:
+              type: string
+          additionalProperties: true
+        TransmitterConfiguration:
+          type: object
+          required: [issuer, jwks_uri, delivery_methods_supported, configuration_endpoint]
+          properties:
+            spec_version:
+              type: string
+            issuer:
+              type: string
+            jwks_uri:
+              type: string
+            delivery_methods_supported:
+              type: array
+              items:
+                type: string
+            configuration_endpoint:
+              type: string
+            status_endpoint:
+              type: string
+            add_subject_endpoint:
+              type: string
+            remove_subject_endpoint:
+              type: string
+            verification_endpoint:
+              type: string
+            authorization_schemes:
+              type: array
+              items:
+                type: object
+                properties:
+                  spec_urn:
+                    type: string
+            default_subjects:
+              type: string
+              enum: [ALL, NONE]
+        StreamDelivery:
+          type: object
+          required: [method]
+          properties:
+            method:
+              type: string
+              enum: ["urn:ietf:rfc:8935", "urn:ietf:rfc:8936"]
+            endpoint_url:
               type: string
               maxLength: 2048
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-        App:
-          type: object
-          additionalProperties: false
-          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
-              type: string
-            role:
-              type: string
-              enum: [target, launcher]
-            appIDs:
-              type: array
-              items:
-                type: string
-            logoutAction:
-              type: string
-              description: Present for target apps logged out by ulc or x-callback.
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              description: Present for target apps.
-            opensWithPrompt:
-              type: boolean
-              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
-            paths:
-              type: array
-              items:
-                type: string
-            allowedCallbackHosts:
-              type: array
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-            maxReissues:
-              type: integer
-            androidPackage:
-              type: string
-            androidFingerprints:
-              type: array
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-            backchannelLogoutSessionRequired:
-              type: boolean
-            createdAt:
-              type: string
-              format: date-time
-        DeviceInput:
-          type: object
-          required: [name]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: 1 to 100 characters after trimming white space, no control characters.
-              example: ward-7-phone-3
-            serialNumber:
-              type: string
-              maxLength: 64
-              description: |
-                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
-                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
-              example: C02XK1ABJG5H
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
-            site:
-              type: string
-              maxLength: 64
-              description: |
-                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
-                or '.', compared exactly. People whose role holds at named sites see and act on that
-                site's devices only. Without one, only people with a role at every site see it.
-              example: ICU
-        DeviceUpdate:
-          type: object
-          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
-          properties:
-            name:
-              type: string
-              maxLength: 100
-              description: 1 to 100 characters after trimming white space, no control characters.
-            site:
-              type: string
-              maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
-            serialNumber:
-              type: string
-              maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: 1 to 128 characters without spaces; empty to remove it.
-        CheckOutInput:
-          type: object
-          description: Exactly one of the two.
-          properties:
-            accessToken:
+            authorization_header:
               type: string
               maxLength: 4096
-              description: The person's Handover access token.
-            badge:
-              type: string
-              maxLength: 128
-              description: The person's badge, as the reader gives it.
-        CustodyPage:
+        StreamConfiguration:
           type: object
-          additionalProperties: false
-          required: [custodies, page, pageCount, total]
+          required: [stream_id, iss, aud, delivery, events_delivered]
           properties:
-            custodies:
-              type: array
-              items:
-                $ref: "#/components/schemas/CustodyRecord"
-            page:
-              type: integer
-            pageCount:
-              type: integer
-            total:
-              type: integer
-        CustodyRecord:
-          type: object
-          additionalProperties: false
-          required: [id, deviceID, deviceName, userID, checkedOutBy, checkedOutAt, appsLeftSignedIn]
-          properties:
-            id:
+            stream_id:
               type: string
-              format: uuid
-            deviceID:
+            iss:
               type: string
-              format: uuid
-            deviceName:
+            aud:
               type: string
-            site:
-              type: string
-            userID:
-              type: string
-              format: uuid
-              description: The person, as this server's users are identified (the subject of its tokens).
-            personName:
-              type: string
-            personEmail:
-              type: string
-            checkedOutBy:
-              type: string
-              enum: [email_link, sign_in_with_apple, native_sso, out_of_band, launcher, badge]
-              description: How the person signed in on the device, or how the launcher checked them out.
-            checkedOutAt:
-              type: string
-              format: date-time
-            checkedInAt:
-              type: string
-              format: date-time
-              description: When the hand-over started; absent while the person holds the device.
-            runID:
-              type: string
-              format: uuid
-              description: The hand-over's logout run.
-            runStatus:
-              type: string
-              enum: [running, completed, failed]
-            appsLeftSignedIn:
+            delivery:
+              $ref: "#/components/schemas/StreamDelivery"
+            events_supported:
               type: array
               items:
                 type: string
-              description: The hand-over's apps that did not sign out (failed, timed out, or not yet answered).
-            endedWithoutRun:
+            events_requested:
+              type: array
+              items:
+                type: string
+            events_delivered:
+              type: array
+              items:
+                type: string
+            description:
               type: string
-              description: Why the custody ended without a hand-over (the next person signed in first).
-        APIKey:
+            min_verification_interval:
+              type: integer
+        StreamConfigurationRequest:
+          type: object
+          description: The receiver's fields; the transmitter's (`iss`, `aud`, `events_delivered`), when sent, must match.
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            delivery:
+              $ref: "#/components/schemas/StreamDelivery"
+            events_requested:
+              type: array
+              maxItems: 50
+              items:
+                type: string
+                maxLength: 256
+            description:
+              type: string
+            iss:
+              type: string
+            aud:
+              type: string
+            events_delivered:
+              type: array
+              items:
+                type: string
+        StreamStatus:
+          type: object
+          required: [stream_id, status]
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            status:
+              type: string
+              enum: [enabled, paused, disabled]
+            reason:
+              type: string
+              maxLength: 500
+        StreamSubjectRequest:
+          type: object
+          required: [stream_id, subject]
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            subject:
+              $ref: "#/components/schemas/SubjectIdentifier"
+            verified:
+              type: boolean
+        VerificationRequest:
+          type: object
+          required: [stream_id]
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            state:
+              type: string
+              maxLength: 1024
+        PollRequest:
+          type: object
+          properties:
+            ack:
+              type: array
+              items:
+                type: string
+                maxLength: 256
+            setErrs:
+              type: object
+              additionalProperties:
+                type: object
+                required: [err]
+                properties:
+                  err:
+                    type: string
+                  description:
+                    type: string
+            maxEvents:
+              type: integer
+              minimum: 0
+              maximum: 1000
+            returnImmediately:
+              type: boolean
+        PollResponse:
+          type: object
+          required: [sets, moreAvailable]
+          properties:
+            sets:
+              type: object
+              additionalProperties:
+                type: string
+            moreAvailable:
+              type: boolean
+        SETError:
+          type: object
+          description: RFC 8935 §2.3's error body; `err` is one of §2.4's codes.
+          required: [err, description]
+          properties:
+            err:
+              type: string
+            description:
+              type: string
+        AuditEntries:
+          type: object
+          required: [treeSize, entries]
+          properties:
+            treeSize:
+              type: integer
+              description: The log's size now.
+            entries:
+              type: array
+              items:
+                type: object
+                required: [index, leaf]
+                properties:
+                  index:
+                    type: integer
+                  leaf:
+                    type: string
+                    description: Base64 of the exact bytes that were hashed (RFC 9162 leaf input).
+                  entry:
+                    type: object
+                    description: The entry decoded, for people (docs/audit.md lists its fields).
+                    additionalProperties: true
+        InclusionProof:
+          type: object
+          required: [index, treeSize, path]
+          properties:
+            index:
+              type: integer
+            treeSize:
+              type: integer
+            path:
+              type: array
+              description: Base64 hashes from the leaf up, in RFC 9162's order.
+              items:
+                type: string
+        ConsistencyProof:
+          type: object
+          required: [from, to, path]
+          properties:
+            from:
+              type: integer
+            to:
+              type: integer
+            path:
+              type: array
+              description: Base64 hashes in RFC 9162's order.
+              items:
+                type: string
+        RunEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [run]
+            data:
+              type: string
+              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
+        OperationEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [operation]
+            data:
+              type: string
+        OperationInput:
+          type: object
+          required: [type, user, dispatcher]
+          properties:
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+              minLength: 1
+              maxLength: 200
+              description: The handle your system knows the user by (for enrollment from a session, the user's id).
+            message:
+              type: string
+              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            callbacks:
+              type: object
+              description: x-callback targets; each must pass the tenant's allowlist.
+              properties:
+                success:
+                  type: string
+                error:
+                  type: string
+                cancel:
+                  type: string
+            expiresIn:
+              type: integer
+              minimum: 1
+              maximum: 600
+              description: Seconds; 120 when absent.
+            device:
+              type: string
+              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
+        Operation:
           type: object
           additionalProperties: false
-          required: [id, name, scope, prefix, createdAt]
+          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
           properties:
             id:
               type: string
               format: uuid
-            name:
+            type:
               type: string
-              description: Who or what holds it ("IT on-call", "ward-7 wall screen").
-            scope:
-              type: string
-              enum: [admin, operator, viewer, device]
-              description: Its role (viewer, operator, admin), or device for a device's own key.
-            prefix:
-              type: string
-              description: The key's first 12 characters (`hov_` and 8 more), to tell keys apart.
-            deviceID:
-              type: string
-              format: uuid
-            createdAt:
-              type: string
-              format: date-time
-            lastUsedAt:
-              type: string
-              format: date-time
-              description: When it was last used, to the minute; absent when never.
-            expiresAt:
-              type: string
-              format: date-time
-              description: When it stops working, when it was made with an expiry.
-            revokedAt:
-              type: string
-              format: date-time
-        Device:
-          type: object
-          additionalProperties: false
-          required: [id, name, status, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
               type: string
             status:
               type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
-              description: |
-                handing_over while a run is under way; out_of_service after a run failed on it, until
-                an admin puts it back in service; overdue when it completed no hand-over in time.
-            statusReason:
-              type: string
-              description: Which apps stayed signed in (out_of_service), or the note it went back in service with.
-            statusChangedAt:
-              type: string
-              format: date-time
-            lastCompletedAt:
-              type: string
-              format: date-time
-              description: When it last completed a hand-over (or went back in service).
-            serialNumber:
-              type: string
-            mdmDeviceID:
-              type: string
-            site:
-              type: string
-              description: The device's site, when it has one.
-            createdAt:
-              type: string
-              format: date-time
-            lastRunID:
-              type: string
-              format: uuid
-        BackInServiceInput:
-          type: object
-          required: [note]
-          properties:
-            note:
-              type: string
-              maxLength: 1000
-              description: Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
-              example: Mail signed out by hand; checked by J. Ortiz, IT desk.
-        DeviceHistoryEntry:
-          type: object
-          additionalProperties: false
-          required: [id, event, fromStatus, toStatus, actor, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              type: string
-              enum: [run_started, run_completed, run_failed, back_in_service, overdue]
-            fromStatus:
-              type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
-            toStatus:
-              type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
-            runID:
-              type: string
-              format: uuid
-            reason:
-              type: string
-            note:
-              type: string
-            actor:
-              type: string
-              description: The API key that acted (`"ops" (admin key hov_AbC…)`), or `server`.
-            createdAt:
-              type: string
-              format: date-time
-        CreatedDevice:
-          type: object
-          additionalProperties: false
-          required: [device, key]
-          properties:
-            device:
-              $ref: "#/components/schemas/Device"
-            key:
-              type: string
-              pattern: "^hov_"
-              description: The device's API key (device scope), shown only now.
-        WebhookInput:
-          type: object
-          required: [url, events]
-          properties:
-            url:
-              type: string
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: An https URL (http only on loopback), no control characters.
-              example: https://mdm.example.com/hooks/handover
-            events:
-              type: array
-              minItems: 1
-              items:
+              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
     """#
 }

@@ -2,198 +2,507 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 3501–3691 of the YAML.
+    /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
-                $ref: "#/components/schemas/EventType"
-            secret:
+            dispatcher:
               type: string
-              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
-              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
-        Webhook:
-          type: object
-          additionalProperties: false
-          required: [id, url, events, createdAt]
-          properties:
-            id:
+              enum: [push, qr, link, x-callback-link]
+            device:
               type: string
-              format: uuid
-            url:
+              description: The enrolled device it is sealed to; absent for a registration.
+            message:
               type: string
-            events:
-              type: array
-              items:
-                $ref: "#/components/schemas/EventType"
+            number:
+              type: integer
+              minimum: 10
+              maximum: 99
+              description: For `authentication`, the number the web page shows (number matching).
             createdAt:
               type: string
               format: date-time
-        CreatedWebhook:
+            updatedAt:
+              type: string
+              format: date-time
+            expiresAt:
+              type: string
+              format: date-time
+            answeredBy:
+              type: string
+              description: The device whose answer ended it.
+            failure:
+              type: object
+              additionalProperties: false
+              required: [code, reason]
+              properties:
+                code:
+                  type: string
+                  example: wrong_number
+                reason:
+                  type: string
+            dispatch:
+              type: object
+              additionalProperties: false
+              description: Only in the answer to createOperation.
+              properties:
+                link:
+                  type: string
+                  description: The universal link (`…/oob/open#p=…`), or the custom-scheme x-callback-url link.
+                qr:
+                  type: object
+                  additionalProperties: false
+                  required: [svg, png]
+                  properties:
+                    svg:
+                      type: string
+                    png:
+                      type: string
+                push:
+                  type: object
+                  additionalProperties: false
+                  required: [outcome, device]
+                  properties:
+                    outcome:
+                      type: string
+                      description: "`delivered`, `unregistered` (the token was turned off) or `failed: <reason>`."
+                    device:
+                      type: string
+        CallbackAllowlist:
           type: object
           additionalProperties: false
-          required: [webhook, secret]
+          required: [hosts, schemes]
           properties:
-            webhook:
-              $ref: "#/components/schemas/Webhook"
-            secret:
-              type: string
-              description: The signing secret, shown only now.
-        EventType:
-          type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious]
-        OutOfBandLock:
-          type: object
-          additionalProperties: false
-          required: [user, operationID, lockedAt]
-          properties:
-            user:
-              type: string
-            operationID:
-              type: string
-              format: uuid
-              description: The operation the user reported.
-            lockedAt:
-              type: string
-              format: date-time
-        Delivery:
-          type: object
-          additionalProperties: false
-          required: [id, event, status, attempts, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              $ref: "#/components/schemas/EventType"
-            status:
-              type: string
-              enum: [pending, delivered, failed]
-            attempts:
-              type: integer
-              minimum: 0
-            nextAttemptAt:
-              type: string
-              format: date-time
-              description: Present while pending.
-            lastStatusCode:
-              type: integer
-            lastError:
-              type: string
-            createdAt:
-              type: string
-              format: date-time
-            deliveredAt:
-              type: string
-              format: date-time
-        RunInput:
-          type: object
-          properties:
-            apps:
+            hosts:
               type: array
-              description: The target apps to log out, in order; every target app when left out.
               items:
                 type: string
-                format: uuid
-        LogoutRun:
+            schemes:
+              type: array
+              items:
+                type: string
+        CallbackAllowlistInput:
+          type: object
+          required: [hosts]
+          properties:
+            hosts:
+              type: array
+              maxItems: 200
+              description: Host names, or `*.suffix` for any subdomain.
+              items:
+                type: string
+            schemes:
+              type: array
+              maxItems: 50
+              description: Custom schemes x-callback targets may use (not http, https, javascript, data, file, vbscript, blob).
+              items:
+                type: string
+        EnrolledDevice:
           type: object
           additionalProperties: false
-          required: [id, deviceID, status, createdAt, items]
+          required: [id, user, signingKey, agreementKey, hasPushToken, pushTokenActive, enrolledAt]
           properties:
             id:
               type: string
-              format: uuid
+            user:
+              type: string
+            signingKey:
+              type: string
+              description: base64url of the x9.63 P-256 public key.
+            agreementKey:
+              type: string
+              description: base64url of the raw X25519 public key.
+            hasPushToken:
+              type: boolean
+            pushTokenActive:
+              type: boolean
+            enrolledAt:
+              type: string
+              format: date-time
+            deregisteredAt:
+              type: string
+              format: date-time
+        RedeemRequest:
+          type: object
+          required: [operation, challenge, decision, signature, deviceID]
+          description: See docs/out-of-band.md for the signed lines.
+          properties:
+            operation:
+              type: string
+            challenge:
+              type: string
+            decision:
+              type: string
+              enum: [approve, deny]
+            number:
+              type: integer
+            signature:
+              type: string
+              description: base64url of the raw 64-byte ECDSA P-256 signature.
+            deviceID:
+              type: string
+            keys:
+              type: object
+              description: For a registration, the keys being enrolled.
+              required: [signingKey, agreementKey]
+              properties:
+                signingKey:
+                  type: string
+                agreementKey:
+                  type: string
+        PushTokenRegistration:
+          type: object
+          required: [deviceID, token, timestamp, signature]
+          properties:
+            deviceID:
+              type: string
+            token:
+              type: string
+              description: The APNs device token as hex.
+            timestamp:
+              type: integer
+              description: UNIX seconds; within 5 minutes of the server's time.
+            signature:
+              type: string
+        Nonce:
+          type: object
+          additionalProperties: false
+          required: [nonce, expiresIn]
+          properties:
+            nonce:
+              type: string
+              description: 43 base64url characters; single use.
+            expiresIn:
+              type: integer
+              description: Seconds the nonce stays valid (600).
+        AppleSignInInput:
+          type: object
+          required: [identityToken, authorizationCode, nonce]
+          properties:
+            identityToken:
+              type: string
+              minLength: 1
+              maxLength: 8192
+              description: The identity token from `ASAuthorizationAppleIDCredential`, as UTF-8 text.
+            authorizationCode:
+              type: string
+              minLength: 1
+              maxLength: 1024
+              description: The single-use authorization code, as UTF-8 text.
+            nonce:
+              type: string
+              minLength: 16
+              maxLength: 256
+              description: The raw nonce from `POST /auth/apple/nonce`.
+            scope:
+              type: string
+              description: Space-separated; `device_sso` also returns a device secret and an ID token.
             deviceID:
               type: string
               format: uuid
-            status:
+              description: The registered fleet device; its logout run ends the device session.
+            fullName:
+              type: object
+              description: Apple sends the name at the first sign-in only.
+              properties:
+                givenName:
+                  type: string
+                  maxLength: 200
+                familyName:
+                  type: string
+                  maxLength: 200
+        RefreshInput:
+          type: object
+          required: [refreshToken]
+          properties:
+            refreshToken:
               type: string
-              enum: [running, completed, failed]
-            createdAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            items:
-              type: array
-              items:
-                $ref: "#/components/schemas/LogoutItem"
-        LogoutItem:
+              description: The latest refresh token of the session (`hrt_…`).
+        SessionGrant:
           type: object
           additionalProperties: false
-          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
+          required: [accessToken, refreshToken, expiresIn, tokenType, user]
+          properties:
+            accessToken:
+              type: string
+              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
+            refreshToken:
+              type: string
+              description: Single use; a second use signs the session out.
+            expiresIn:
+              type: integer
+              description: Seconds the access token lives (the server's session TTL, 300 by default).
+            tokenType:
+              type: string
+              enum: [Bearer]
+            user:
+              $ref: "#/components/schemas/Me"
+            idToken:
+              type: string
+              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
+            deviceSecret:
+              type: string
+              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
+        Me:
+          type: object
+          additionalProperties: false
+          required: [id]
           properties:
             id:
               type: string
               format: uuid
-            appID:
+            email:
               type: string
-              format: uuid
-            app:
-              type: string
-              description: The app's name.
-            position:
-              type: integer
-              minimum: 0
-            status:
-              type: string
-              enum: [pending, succeeded, failed, timed_out]
-            attempts:
-              type: integer
-              minimum: 1
-              description: How many times the link was issued.
-            issuedAt:
-              type: string
-              format: date-time
-            deadlineAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            reportedBy:
-              type: string
-              enum: [browser, launcher]
-            link:
-              type: string
-              description: The ULC link to open now; only while the item is pending.
-            backend:
-              type: object
-              additionalProperties: false
-              required: [clientID, state, attempts]
-              description: |
-                The backend side: the OpenID Connect Back-Channel Logout token owed to the app's
-                backend for the session the run ended, when the app has a `backchannelLogoutURI`.
-              properties:
-                clientID:
-                  type: string
-                state:
-                  type: string
-                  enum: [pending, delivered, refused, failed]
-                attempts:
-                  type: integer
-                  minimum: 0
-                lastStatusCode:
-                  type: integer
-                lastError:
-                  type: string
-                  description: Why the last attempt failed when it got no HTTP answer (connection refused, timeout), or the start of the refusing answer.
-        CallbackReport:
-          type: object
-          required: [url]
-          properties:
-            url:
-              type: string
-              description: The callback URL the launcher received, `<public URL>/ulc/cb/<run>/<item>/success|error?n=<nonce>`.
-        CallbackReportResult:
+        NotificationResult:
           type: object
           additionalProperties: false
-          required: [recorded, status]
+          required: [status, event]
           properties:
-            recorded:
-              type: boolean
             status:
               type: string
-              enum: [succeeded, failed]
-            app:
+              enum: [processed, duplicate]
+            event:
               type: string
+              description: The event type, such as consent-revoked.
+        Error:
+          type: object
+          additionalProperties: false
+          required: [error, reason]
+          properties:
+            error:
+              type: string
+              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
+              example: invalid_field
+            reason:
+              type: string
+              description: A sentence for people.
+              example: "name: give 1 to 100 characters"
+            field:
+              type: string
+              description: The request field at fault, as a path such as `appIDs[0]`.
+              example: name
+        AppInput:
+          type: object
+          required: [name, appIDs]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: Unique; 1 to 100 characters after trimming white space, no control characters.
+              example: Notes
+            role:
+              type: string
+              enum: [target, launcher]
+              default: target
+              description: target (an app to log out) or launcher (the app that starts logouts).
+            appIDs:
+              type: array
+              minItems: 1
+              description: Team ID, a dot, then bundle ID.
+              items:
+                type: string
+                example: ABCDE12345.com.example.notes
+            logoutAction:
+              type: string
+              description: |
+                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
+                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
+                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
+              example: https://notes.example.com/logout
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              default: ulc
+              description: |
+                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
+                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
+                nothing on the device, the backend ending the session on its Back-Channel Logout token
+                (needs backchannelLogoutURI).
+            paths:
+              type: array
+              description: Path patterns the app claims on this server's domain.
+              items:
+                type: string
+                minLength: 1
+                maxLength: 1024
+                example: /logout
+            allowedCallbackHosts:
+              type: array
+              description: Hosts the app's callbacks may go to besides this server.
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+              default: 20
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+              default: 2
+            androidPackage:
+              type: string
+              example: com.example.notes
+            androidFingerprints:
+              type: array
+              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              description: |
+                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
+                `logout_token`) when one of the app's sessions ends: https, no fragment.
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+              default: false
+              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
+        AppUpdate:
+          type: object
+          description: |
+            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
+            removes it. Admin role.
+          properties:
+            logoutAction:
+              type: string
+              description: An empty string removes it (for a change to backend-only).
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+        App:
+          type: object
+          additionalProperties: false
+          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+            role:
+              type: string
+              enum: [target, launcher]
+            appIDs:
+              type: array
+              items:
+                type: string
+            logoutAction:
+              type: string
+              description: Present for target apps logged out by ulc or x-callback.
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              description: Present for target apps.
+            opensWithPrompt:
+              type: boolean
+              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
+            paths:
+              type: array
+              items:
+                type: string
+            allowedCallbackHosts:
+              type: array
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+            maxReissues:
+              type: integer
+            androidPackage:
+              type: string
+            androidFingerprints:
+              type: array
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+            backchannelLogoutSessionRequired:
+              type: boolean
+            createdAt:
+              type: string
+              format: date-time
+        DeviceInput:
+          type: object
+          required: [name]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: 1 to 100 characters after trimming white space, no control characters.
+              example: ward-7-phone-3
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: |
+                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
+                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
+              example: C02XK1ABJG5H
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            site:
+              type: string
+              maxLength: 64
+              description: |
+                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+                or '.', compared exactly. People whose role holds at named sites see and act on that
+                site's devices only. Without one, only people with a role at every site see it.
+              example: ICU
+        DeviceUpdate:
+          type: object
+          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
+          properties:
+            name:
+              type: string
+              maxLength: 100
+              description: 1 to 100 characters after trimming white space, no control characters.
+            site:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: 1 to 128 characters without spaces; empty to remove it.
+        CheckOutInput:
+          type: object
+          description: Exactly one of the two.
+          properties:
+            accessToken:
+              type: string
+              maxLength: 4096
+              description: The person's Handover access token.
+            badge:
+              type: string
+              maxLength: 128
+              description: The person's badge, as the reader gives it.
+        CustodyPage:
+          type: object
+          additionalProperties: false
+          required: [custodies, page, pageCount, total]
     """#
 }

@@ -30,7 +30,7 @@ struct TransmitterRoutes: RouteCollection {
         ssf.on(.POST, "subjects:add", body: .collect(maxSize: "16kb"), use: addSubject)
         ssf.on(.POST, "subjects:remove", body: .collect(maxSize: "16kb"), use: removeSubject)
         ssf.on(.POST, "verify", body: .collect(maxSize: "16kb"), use: verify)
-        ssf.on(.POST, "poll", ":stream", body: .collect(maxSize: "1mb"), use: poll)
+        ssf.on(.POST, "poll", ":streamID", body: .collect(maxSize: "1mb"), use: poll)
     }
 
     /// The transmitter on this request's database, or 404 without an issuer URL.
@@ -166,6 +166,6 @@ struct TransmitterRoutes: RouteCollection {
         let transmitter = try transmitter(request), client = try await client(request)
         let pollRequest = request.body.data.map { $0.readableBytes > 0 } == true ? try body(PollRequest.self, request) : PollRequest()
         let poll = SharedSignalsPoll(transmitter: transmitter, ring: sessions.ring)
-        return try json(try await poll.poll(stream: request.parameters.get("stream") ?? "", pollRequest, client: client))
+        return try json(try await poll.poll(stream: request.parameters.get("streamID") ?? "", pollRequest, client: client))
     }
 }

@@ -1313,7 +1313,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/status`.
                 internal var status: Operations.ListDevices.Input.Query.StatusPayload?
-                /// Only the devices of this site (as the registry names it).
+                /// Only the devices of this site (as the registry names it), 1 to 64 letters, digits, '-', '_' or '.'.
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/site`.
                 internal var site: Swift.String?
@@ -1321,7 +1321,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - status: Only the devices in this status.
-                ///   - site: Only the devices of this site (as the registry names it).
+                ///   - site: Only the devices of this site (as the registry names it), 1 to 64 letters, digits, '-', '_' or '.'.
                 internal init(
                     status: Operations.ListDevices.Input.Query.StatusPayload? = nil,
                     site: Swift.String? = nil
