@@ -67,6 +67,13 @@ struct SharedSignalsReceiverTests {
         let entries = try await rig.test.request(.GET, "/api/v1/audit/entries?start=0&end=\(size)", key: rig.test.adminKey)
         #expect(entries.text.contains("signals.received") && entries.text.contains(set.json["jti"] as? String ?? "?"), "\(entries.text.prefix(400))")
 
+        // The dashboard's audit page shows what the provider sent and what it did.
+        let browser = DashboardBrowser(rig.test)
+        _ = try await browser.signIn(key: rig.test.adminKey)
+        let page = try await browser.get("/dashboard/audit")
+        #expect(page.text.contains("From the identity provider") && page.text.contains("account-disabled")
+                && page.text.contains(set.json["jti"] as? String ?? "?") && page.text.contains("runs started 1"), "\(page.text.suffix(1500))")
+
         // An event type this receiver does not act on is acknowledged and ignored.
         let unknown = try await transmitter.control(rig.test, "push", ["url": issuer + "/ssf/push", "authorization": Self.pushSecret,
                                                                        "event_type": "https://example.com/event-type/weather", "aud": issuer, "iat": iat,

@@ -92,6 +92,11 @@ struct SharedSignalsTransmitterTests {
         #expect(events.last.flatMap { ($0["event"] as? [String: Any])?["state"] as? String } == "second-check", "\(events)")
         #expect(try await receiver.control("events").json["refused"].map { ($0 as? [Any])?.count ?? 0 } == 1)
         #expect(events.allSatisfy { $0["repeat"] == nil }, "nothing was delivered twice")
+        // The dashboard's audit page shows the stream and what it took.
+        let browser = DashboardBrowser(rig.test)
+        _ = try await browser.signIn(key: rig.test.adminKey)
+        let page = try await browser.get("/dashboard/audit")
+        #expect(page.text.contains("signal-streams") && page.text.contains("SIEM") && page.text.contains("push (RFC 8935)"), "\(page.text.suffix(1500))")
         try await rig.stop()
     }
 

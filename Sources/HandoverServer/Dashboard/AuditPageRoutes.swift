@@ -4,8 +4,9 @@ import HandoverCore
 import SQLKit
 import Vapor
 
-/// `/dashboard/audit`: the audit log's size, its latest signed checkpoint and verifier key, and
-/// each SIEM's delivery log (how far it has the log, its attempts and last error). Admins only.
+/// `/dashboard/audit`: the audit log's size, its latest signed checkpoint and verifier key, each
+/// SIEM's delivery log (how far it has the log, its attempts and last error), and Shared Signals:
+/// each stream's deliveries and the identity provider's latest SETs. Admins only.
 struct AuditPageRoutes: RouteCollection {
     let auth: DashboardAuth
     let audit: AuditService
@@ -22,6 +23,8 @@ struct AuditPageRoutes: RouteCollection {
             let checkpoint = try await log.latestCheckpoint()
             let destinations = try await SIEMStream.statuses(on: sql)
             let key = try await audit.verifierKey().description
+            let streams = try await SharedSignalsReport.streams(on: sql)
+            let received = try await SharedSignalsReport.received(on: sql)
             return DashboardLayout.page("Audit log", signedIn: session) {
                 HTML.element("p", ["class": "note"]) {
                     "Every receipt, device step, admin action and sign-in, as a Merkle tree (RFC 9162) with signed checkpoints. "
@@ -70,6 +73,7 @@ struct AuditPageRoutes: RouteCollection {
                         }
                     }
                 }
+                SignalsSection.render(streams: streams, received: received)
             }
         }
     }
