@@ -45,7 +45,7 @@ strip "$stage/$name/bin/handover" 2>/dev/null || true
 cp packaging/handover.service "$stage/$name/"
 "$binary" config example > "$stage/$name/handover.yaml"
 cp README.md CHANGELOG.md "$stage/$name/"
-cp docs/operations.md docs/launcher.md docs/custody.md docs/people-and-roles.md docs/mdm.md "$stage/$name/docs/"
+cp docs/operations.md docs/launcher.md docs/custody.md docs/people-and-roles.md docs/mdm.md docs/audit.md docs/shared-signals.md "$stage/$name/docs/"
 cat > "$stage/$name/INSTALL.md" <<TEXT
 # Installing Handover $version
 
