@@ -137,6 +137,13 @@ struct SharedSignalsTransmitterTests {
         #expect(types.contains(SharedSignalsPeers.caep + "session-revoked") && types.contains(SharedSignalsPeers.caep + "device-compliance-change"), "\(types)")
         let session = received.first { $0["type"] as? String == SharedSignalsPeers.caep + "session-revoked" }
         #expect(((session?["sub_id"] as? [String: Any])?["session"] as? [String: Any])?["id"] as? String == sessionIDs.first)
+        // Back in service: compliant again, by poll too.
+        let back = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/back-in-service", json: ["note": "checked by hand"], key: rig.test.adminKey)
+        #expect(back.status == 200, "\(back.text)")
+        #expect((try await receiver.control("poll", ["returnImmediately": true, "ack": true]).json["jtis"] as? [String])?.count == 1)
+        let compliance = try await receiver.events().filter { $0["type"] as? String == SharedSignalsPeers.caep + "device-compliance-change" }
+        #expect(compliance.map { ($0["event"] as? [String: Any])?["current_status"] as? String ?? "" } == ["not-compliant", "compliant"], "\(compliance)")
+
         // The push lane leaves a poll stream alone.
         #expect(try await rig.test.server.deliverSecurityEvents() == 0)
 
