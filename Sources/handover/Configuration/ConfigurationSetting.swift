@@ -64,7 +64,7 @@ struct ConfigurationSetting: Sendable {
         .init(variable: "HANDOVER_SSF_TRANSMITTER_ISSUER", summary: "your identity provider as a transmitter: the iss of its SETs", example: "https://example.okta.com"),
         .init(variable: "HANDOVER_SSF_TRANSMITTER_JWKS_URL", summary: "the key set that signs its SETs", example: "https://example.okta.com/oauth2/v1/keys"),
         .init(variable: "HANDOVER_SSF_PUSH_AUTHORIZATION", summary: "the exact Authorization value it pushes SETs with", example: "Bearer …", isSecret: true),
-        .init(variable: "HANDOVER_SSF_TRANSMITTER_POLL_URL", summary: "its RFC 8936 poll endpoint, to poll instead", example: "https://example.okta.com/security/api/v1/poll"),
+        .init(variable: "HANDOVER_SSF_TRANSMITTER_POLL_URL", summary: "its RFC 8936 poll endpoint, to poll instead", example: "https://idp.example.com/ssf/poll/9d1c1f7e"),
         .init(variable: "HANDOVER_SSF_TRANSMITTER_POLL_AUTHORIZATION", summary: "the Authorization value to poll with", example: "Bearer …", isSecret: true),
         .init(variable: "HANDOVER_BADGE_LOOKUP_URL", summary: "your badge directory: GET <url>?id=<badge> answers {\"user\": \"<login>\"}", example: "https://badges.example.com/lookup"),
         .init(variable: "HANDOVER_MDM", summary: "the fleet's MDM: jamf, intune or webhook", example: "jamf"),
