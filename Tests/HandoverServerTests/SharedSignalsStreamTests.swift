@@ -1,4 +1,6 @@
+import FluentKit
 import Foundation
+import HandoverCore
 import HandoverServer
 import Testing
 
@@ -74,6 +76,15 @@ struct SharedSignalsStreamTests {
         _ = try await rig.signIn(extra: ["deviceID": third.id])
         _ = try await rig.test.request(.POST, "/api/v1/devices/\(third.id)/logout-runs", json: ["apps": [app]], key: third.key)
         #expect((try await receiver.control("poll", ["returnImmediately": true, "ack": true]).json["jtis"] as? [String])?.count == 1)
+
+        // A device key revoked: CAEP credential-change for the device (§3.3).
+        // (Device keys are not listed by GET /api/v1/keys; the test reads its id from the database.)
+        let deviceKey = try #require(try await APIKey.query(on: rig.test.server.application.db).filter(\.$deviceID == UUID(uuidString: third.id)).first()?.id)
+        #expect(try await rig.test.request(.DELETE, "/api/v1/keys/\(deviceKey)", key: rig.test.adminKey).status == 204)
+        #expect((try await receiver.control("poll", ["returnImmediately": true, "ack": true]).json["jtis"] as? [String])?.count == 1)
+        let change = try #require(try await receiver.events().last)
+        #expect(change["type"] as? String == Self.credential && (change["event"] as? [String: Any])?["change_type"] as? String == "revoke", "\(change)")
+        #expect((((change["sub_id"] as? [String: Any])?["device"]) as? [String: Any])?["id"] as? String == third.id.lowercased())
 
         // Another receiver sees none of it.
         let other = try await OpenIDConnectTests.register(rig.test, ["client_name": "someone else"])
