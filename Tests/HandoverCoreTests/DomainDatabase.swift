@@ -44,24 +44,32 @@ final class DomainDatabase: Sendable {
     let loop: any EventLoop
     let clock: ManualServerClock
     private let folder: URL?
+    /// SQLite's blocking calls run on a pool of this database's own, not on NIO's shared one:
+    /// every in-process server of the suite (Vapor's default) does its SQLite work on the shared
+    /// pool's two threads, and under a full parallel run three of these tests once waited on it
+    /// past their two-minute limit.
+    private let pool: NIOThreadPool
 
     static let logger = Logger(label: "handover.core-tests")
 
     var db: any Database { databases.database(logger: Self.logger, on: loop)! }
     var sql: any SQLDatabase { db as! any SQLDatabase }
 
-    private init(store: DomainStore, databases: Databases, loop: any EventLoop, folder: URL?) {
+    private init(store: DomainStore, databases: Databases, loop: any EventLoop, folder: URL?, pool: NIOThreadPool) {
         self.store = store
         self.databases = databases
         self.loop = loop
         self.folder = folder
+        self.pool = pool
         self.clock = ManualServerClock()
     }
 
     /// A fresh database (a new SQLite file, or a new PostgreSQL database) with every migration run.
     static func open(_ store: DomainStore) async throws -> DomainDatabase {
         let group = MultiThreadedEventLoopGroup.singleton
-        let databases = Databases(threadPool: NIOThreadPool.singleton, on: group)
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        let databases = Databases(threadPool: pool, on: group)
         var folder: URL?
         switch store {
         case .sqlite:
@@ -70,9 +78,14 @@ final class DomainDatabase: Sendable {
             folder = scratch
             databases.use(.sqlite(.file(scratch.appendingPathComponent("handover.sqlite").path)), as: .sqlite)
         case .postgres:
-            databases.use(try .postgres(url: try await freshPostgres()), as: .psql)
+            do {
+                databases.use(try .postgres(url: try await freshPostgres()), as: .psql)
+            } catch {
+                try? await pool.shutdownGracefully()
+                throw error
+            }
         }
-        let database = DomainDatabase(store: store, databases: databases, loop: group.next(), folder: folder)
+        let database = DomainDatabase(store: store, databases: databases, loop: group.next(), folder: folder, pool: pool)
         do {
             _ = try await database.migrate()
         } catch {
@@ -95,6 +108,7 @@ final class DomainDatabase: Sendable {
 
     func close() async {
         await databases.shutdownAsync()
+        try? await pool.shutdownGracefully()
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
