@@ -149,8 +149,28 @@ import Testing
         configuration.developerMode = true
         configuration.schedulerInterval = .milliseconds(20)
         configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-test-\(UUID().uuidString)")
-        let server = try await HandoverServer.start(configuration, clock: ScaledServerClock(speed: 5), logger: TestServer.logger,
+        // A failure (a start refused under load, a #require) must still shut the phone's and the
+        // server's HTTP clients down: one released unshut traps, and takes the whole suite with it.
+        let server: HandoverServer
+        do {
+            server = try await HandoverServer.start(configuration, clock: ScaledServerClock(speed: 5), logger: TestServer.logger,
                                                     testerSimulator: phone)
+        } catch {
+            await phone.phone.shutdown()
+            throw error
+        }
+        do {
+            try await Self.expectVerdict(server: server, phone: phone, behaviour: behaviour, expected: expected)
+        } catch {
+            try? await server.shutdown()
+            await phone.phone.shutdown()
+            throw error
+        }
+        try await server.shutdown()
+        await phone.phone.shutdown()
+    }
+
+    private static func expectVerdict(server: HandoverServer, phone: TestTesterPhone, behaviour: String, expected: String) async throws {
         let id = try await server.createTesterRun(action: nil, declaresAllowlist: false, simulate: behaviour)
         var status: TesterVerdictStatus? = .running
         for _ in 0..<1200 where status == .running {
@@ -173,8 +193,6 @@ import Testing
         default:
             #expect(verdict.rows.first { $0.check == "callback" }?.detail.contains("timed out") == true, "\(verdict.rows)")
         }
-        try await server.shutdown()
-        await phone.phone.shutdown()
     }
 }
 
