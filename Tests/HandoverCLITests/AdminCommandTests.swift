@@ -56,7 +56,7 @@ import Testing
     /// A server's database in `data`, made as an administrator makes one: `handover serve`
     /// starts once on it and stops.
     static func makeDatabase(in data: URL) throws {
-        let server = try ServerProcess.start(dataDirectory: data)
+        let server = try ServerProcess.startBlocking(dataDirectory: data)
         _ = server.terminate()
     }
 }

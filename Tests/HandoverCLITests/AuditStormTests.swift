@@ -94,7 +94,7 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data")
         let port = try LoopbackPort.free()
-        let server = try ServerProcess.start(dataDirectory: data, port: port,
+        let server = try await ServerProcess.start(dataDirectory: data, port: port,
                                              arguments: ["--public-url", "http://127.0.0.1:\(port)"])
         let key = try #require(server.firstAdminKey)
         let early = try await Self.checkpoint(server, key: key)
@@ -170,7 +170,7 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data")
         let environment: [String: String] = [:]
-        let server = try ServerProcess.start(dataDirectory: data, environment: environment)
+        let server = try await ServerProcess.start(dataDirectory: data, environment: environment)
         let key = try #require(server.firstAdminKey)
         let (storm, progress) = try Self.storm(server, key: key, devices: 200, window: 6)
         // SIGKILL once 50 hand-overs are done (the storm's progress lines say so).
@@ -182,7 +182,7 @@ import FoundationNetworking
         server.kill()
         _ = await Self.exitStatus(of: storm)
 
-        let again = try ServerProcess.start(dataDirectory: data, environment: environment)
+        let again = try await ServerProcess.start(dataDirectory: data, environment: environment)
         defer { _ = again.terminate() }
         // Every run that finished, before the kill or since, has its receipt (one still running
         // gets its own when its deadlines end it).

@@ -49,7 +49,7 @@ import FoundationNetworking
         defer { backend.stop() }
         let backendURL = "http://127.0.0.1:\(backend.port)"
 
-        let first = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
+        let first = try await ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
         let admin = try #require(first.firstAdminKey)
         let appID = try await AppleOnLoopback.registerApp(backchannelLogoutURI: backendURL + "/backchannel", on: first, key: admin)
 
@@ -70,7 +70,7 @@ import FoundationNetworking
         first.kill()
         let beforeRestart = try await received(backendURL)
 
-        let second = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
+        let second = try await ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
         // Rows leased by the killed instance wait out their 30 s lease, then are sent again.
         var report = try await received(backendURL)
         let give = Date().addingTimeInterval(90)

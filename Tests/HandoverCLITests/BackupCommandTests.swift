@@ -26,7 +26,7 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data"), restored = work.appendingPathComponent("restored")
         let backup = work.appendingPathComponent("backup.sqlite")
-        let server = try ServerProcess.start(dataDirectory: data)
+        let server = try await ServerProcess.start(dataDirectory: data)
         let key = try #require(server.firstAdminKey)
 
         // A 100-phone storm against the running server; the backup is taken in its middle.
@@ -71,7 +71,7 @@ import FoundationNetworking
         let restore = try HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", restored.path])
         #expect(restore.status == 0, "\(restore.stdout)\(restore.stderr)")
         try FileManager.default.copyItem(at: data.appendingPathComponent("token-encryption.key"), to: restored.appendingPathComponent("token-encryption.key"))
-        let second = try ServerProcess.start(dataDirectory: restored)
+        let second = try await ServerProcess.start(dataDirectory: restored)
         let back = try await Self.items(of: runs, on: second, key: key)
         _ = second.terminate()
         // Every callback recorded a second or more before the backup began is in it, as it was.

@@ -83,7 +83,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storm-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServerProcess.start(dataDirectory: folder)
+        let server = try ServerProcess.startBlocking(dataDirectory: folder)
         defer { _ = server.terminate() }
         let key = try #require(server.firstAdminKey)
         for storm in 1...2 {

@@ -61,7 +61,7 @@ import Testing
             (["HANDOVER_PUBLIC_URL": "https://environment.example.com"], [], "https://environment.example.com"),
             (["HANDOVER_PUBLIC_URL": "https://environment.example.com"], ["--public-url", "https://flag.example.com"], "https://flag.example.com"),
         ] {
-            let server = try ServerProcess.start(dataDirectory: folder, environment: environment, arguments: ["--config", settings.path] + flags)
+            let server = try ServerProcess.startBlocking(dataDirectory: folder, environment: environment, arguments: ["--config", settings.path] + flags)
             #expect(server.startupText.contains("(public URL \(expected))"), "\(server.startupText)")
             _ = server.terminate()
         }

@@ -37,7 +37,7 @@ import FoundationNetworking
             return (report?["requests"] as? [String: Int])?["trickle"] ?? 0
         }
 
-        let first = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
+        let first = try await ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
         let admin = try #require(first.firstAdminKey)
         let appID = try await AppleOnLoopback.registerApp(backchannelLogoutURI: peerURL + "/trickle/backchannel", on: first, key: admin)
         let device = try await first.request("POST", "api/v1/devices", json: ["name": "ward-7-phone-1"], key: admin)
@@ -55,7 +55,7 @@ import FoundationNetworking
 
         // After its 30 s lease the delivery is due again: one more attempt, cut off after 8 KB, and
         // that was the last of two.
-        let second = try ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
+        let second = try await ServerProcess.start(dataDirectory: data, port: port, environment: environment, arguments: arguments)
         var backend: [String: Any] = [:]
         let give = Date().addingTimeInterval(70)
         while backend["state"] as? String != "failed", Date() < give {

@@ -42,7 +42,7 @@ import FoundationNetworking
             environment["HANDOVER_MDM_GRAPH_URL"] = jamf
         }
         let data = work.appendingPathComponent("data")
-        let first = try ServerProcess.start(dataDirectory: data, environment: environment)
+        let first = try await ServerProcess.start(dataDirectory: data, environment: environment)
         let admin = try #require(first.firstAdminKey)
         let app = try await first.request("POST", "api/v1/apps", json: [
             "name": "Mail", "appIDs": ["ABCDE12345.com.example.mail"], "logoutAction": "https://mail.example.com/logout",
@@ -67,7 +67,7 @@ import FoundationNetworking
         let beforeRestart = try await Self.log(jamf).accepted.count
         #expect(beforeRestart >= count / 2, "at least half were in flight at the kill (a slow machine may have retried some 503s already)")
 
-        let second = try ServerProcess.start(dataDirectory: data, environment: environment)
+        let second = try await ServerProcess.start(dataDirectory: data, environment: environment)
         var accepted = try await Self.log(jamf).accepted
         // The interrupted ones wait out their one-minute lease, then are looked up, not resent.
         let deadline = Date().addingTimeInterval(120)

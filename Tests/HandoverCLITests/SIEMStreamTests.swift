@@ -38,7 +38,7 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: work) }
         // A host of its own: this server's lines in rsyslog's shared log are told apart by HOSTNAME.
         let host = "siem-\(UUID().uuidString.prefix(8).lowercased()).example.org"
-        let server = try ServerProcess.start(dataDirectory: work.appendingPathComponent("data"), environment: [
+        let server = try await ServerProcess.start(dataDirectory: work.appendingPathComponent("data"), environment: [
             "HANDOVER_AUDIT_CHECKPOINT_INTERVAL": "1",
             "HANDOVER_SIEM_SYSLOG": syslog, "HANDOVER_SIEM_SYSLOG_CA": ca,
             "HANDOVER_SIEM_SPLUNK_URL": collector, "HANDOVER_SIEM_SPLUNK_TOKEN": "hec-test-token",

@@ -9,7 +9,7 @@ import FoundationNetworking
 @Suite(.serialized, .timeLimit(.minutes(5))) struct ServeCrashTests {
     @Test func everyAcknowledgedCallbackSurvivesASIGKILLAndPendingDeadlinesStillFire() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-crash-\(UUID().uuidString)")
-        let first = try ServerProcess.start(dataDirectory: directory)
+        let first = try await ServerProcess.start(dataDirectory: directory)
         let admin = try #require(first.firstAdminKey)
 
         let appCount = 30, runCount = 4, deadline = 4
@@ -57,7 +57,7 @@ import FoundationNetworking
         let acked = Set(acknowledged.text.split(separator: "\n").map(String.init))
 
         // Restart on the same data directory.
-        let second = try ServerProcess.start(dataDirectory: directory)
+        let second = try await ServerProcess.start(dataDirectory: directory)
         #expect(second.firstAdminKey == nil)  // the database survived: no new first-start key
         var recorded = 0, lost = 0
         for runID in runs {

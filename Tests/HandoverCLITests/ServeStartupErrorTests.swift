@@ -100,7 +100,7 @@ import Testing
     @Test func aSecondServeOnTheSameDataDirectoryIsRefused() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try ServerProcess.start(dataDirectory: data)
+        let first = try ServerProcess.startBlocking(dataDirectory: data)
         defer { _ = first.terminate() }
         let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", data.path], timeout: 60)
         Self.expectOneReadableLine(result, setting: "--data-dir", mentions: "another handover serve")
@@ -109,7 +109,7 @@ import Testing
     @Test func aDataDirectoryAndItsDatabaseAreTheOwnersOnly() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess.start(dataDirectory: data)
+        let server = try ServerProcess.startBlocking(dataDirectory: data)
         _ = server.terminate()
         func mode(_ path: String) throws -> Int {
             try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
@@ -133,7 +133,7 @@ import Testing
         let first = FileManager.default.temporaryDirectory.appendingPathComponent("handover-pg-a-\(UUID().uuidString)")
         let second = FileManager.default.temporaryDirectory.appendingPathComponent("handover-pg-b-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: first); try? FileManager.default.removeItem(at: second) }
-        let server = try ServerProcess.start(dataDirectory: first, arguments: ["--database", url])
+        let server = try ServerProcess.startBlocking(dataDirectory: first, arguments: ["--database", url])
         defer { _ = server.terminate() }
         let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", second.path, "--database", url], timeout: 60)
         Self.expectOneReadableLine(result, setting: "HANDOVER_TOKEN_ENCRYPTION_KEY", mentions: "every instance")

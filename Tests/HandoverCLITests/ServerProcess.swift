@@ -11,7 +11,22 @@ final class ServerProcess: @unchecked Sendable {
     let startupText: String
 
     /// Starts the server on a free port with `dataDirectory`, and waits until it listens.
-    static func start(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
+    ///
+    /// The wait runs on a thread of its own: it polls the child's output, and on one of Swift's
+    /// cooperative threads (two here) two servers starting at once starved every other test of
+    /// the run (transport tests on a manual clock passed their one-minute limit).
+    static func start(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) async throws -> ServerProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    try startBlocking(dataDirectory: dataDirectory, port: port, environment: environment, arguments: arguments)
+                })
+            }
+        }
+    }
+
+    /// The same, blocking the calling thread: for a synchronous caller only.
+    static func startBlocking(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
         let process = Process()
         process.executableURL = HandoverBinary.url
         process.arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path] + arguments

@@ -26,7 +26,7 @@ import Testing
         let arguments = ["--public-url", issuer, "--webhook-private-targets"]
         let data = work.appendingPathComponent("data")
 
-        let first = try ServerProcess.start(dataDirectory: data, port: port, environment: apple.environment, arguments: arguments)
+        let first = try await ServerProcess.start(dataDirectory: data, port: port, environment: apple.environment, arguments: arguments)
         let admin = try #require(first.firstAdminKey)
         let appID = try await AppleOnLoopback.registerApp(backchannelLogoutURI: issuer + "/no-backend", on: first, key: admin)
         var receivers: [PythonPeer] = []
@@ -59,7 +59,7 @@ import Testing
         first.kill()
         let pushedBefore = try await sessions(push).count
 
-        let second = try ServerProcess.start(dataDirectory: data, port: port, environment: apple.environment, arguments: arguments)
+        let second = try await ServerProcess.start(dataDirectory: data, port: port, environment: apple.environment, arguments: arguments)
         var pushed = try await sessions(push), polled: Set<String> = []
         let give = Date().addingTimeInterval(90)
         while (pushed.count < count || polled.count < count) && Date() < give {

@@ -12,7 +12,7 @@ import Testing
     @Test func everyDispatcherAndDecisionEndsInItsStatus() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-oob-cli-\(UUID().uuidString)")
         let apns = try APNsLoopbackProcess.start()
-        let server = try ServerProcess.start(dataDirectory: directory, environment: apns.environment, arguments: ["--developer-mode"])
+        let server = try ServerProcess.startBlocking(dataDirectory: directory, environment: apns.environment, arguments: ["--developer-mode"])
         defer {
             _ = server.terminate()
             apns.stop()
