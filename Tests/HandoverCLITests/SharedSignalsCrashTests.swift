@@ -14,11 +14,8 @@ import Testing
     static let sessionRevoked = "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
 
     @Test func noSecurityEventIsLostToASIGKILL() async throws {
-        guard (try? BackChannelCrashTests.python(["-c", "import joserfc"]).0) == 0 else {
-            print("SKIP the Shared Signals crash test: python3 with the joserfc package is not installed (bash .ci/run installs it)")
-            return
-        }
-        let port = try #require(Int(try BackChannelCrashTests.python(["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]).1))
+        guard PythonPeer.canImport("joserfc", skipping: "the Shared Signals crash test") else { return }
+        let port = try LoopbackPort.free()
         let issuer = "http://127.0.0.1:\(port)"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-ssf-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

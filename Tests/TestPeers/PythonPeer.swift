@@ -20,7 +20,30 @@ public struct PythonPeer: Sendable {
         .appendingPathComponent("Peers")
 
     /// Whether python3 can import `module`; prints why a test skips when it cannot.
+    ///
+    /// Each module is probed once per test process: the probe starts python3 and waits for it on
+    /// the caller's thread, one of Swift's two cooperative threads here, and a dozen suites probing
+    /// at the suite's start held both for seconds at a time.
     public static func canImport(_ module: String, skipping what: String) -> Bool {
+        probedLock.lock()
+        let known = probed[module]
+        probedLock.unlock()
+        let available = known ?? probe(module)
+        if known == nil {
+            probedLock.lock()
+            probed[module] = available
+            probedLock.unlock()
+        }
+        if !available {
+            print("SKIP \(what): python3 with \(module) is not installed (bash .ci/run installs what the tests need)")
+        }
+        return available
+    }
+
+    nonisolated(unsafe) private static var probed: [String: Bool] = [:]  // guarded by probedLock
+    private static let probedLock = NSLock()
+
+    private static func probe(_ module: String) -> Bool {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = ["python3", "-c", "import \(module)"]
@@ -28,9 +51,6 @@ public struct PythonPeer: Sendable {
         probe.standardOutput = FileHandle.nullDevice
         do { try probe.run() } catch { return false }
         probe.waitUntilExit()
-        if probe.terminationStatus != 0 {
-            print("SKIP \(what): python3 with \(module) is not installed (bash .ci/run installs what the tests need)")
-        }
         return probe.terminationStatus == 0
     }
 
