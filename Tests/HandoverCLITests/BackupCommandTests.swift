@@ -78,7 +78,11 @@ import FoundationNetworking
         let before = live.filter { $0.value.finished.map { $0 < began.addingTimeInterval(-1) } ?? false }
         let missing = before.filter { back[$0.key]?.status != $0.value.status }
         #expect(before.count >= 30 && missing.isEmpty, "\(before.count) callbacks recorded before the backup; \(missing.count) not in it as they were")
-        #expect(back.count < live.count || before.count == live.count, "the backup holds what was committed when it began")
+        // Nothing in the backup that was not in the live database, as it was or earlier: under
+        // load the storm may have started every run before the backup began (its progress lines
+        // lag), so the backup may hold every item, pending where the live database has it done.
+        let invented = back.filter { live[$0.key] == nil || ($0.value.finished != nil && $0.value.status != live[$0.key]?.status) }
+        #expect(back.count <= live.count && invented.isEmpty, "the backup holds what was committed when it began: \(invented.count) items not as the live database has them")
         print("backup during a storm: \(before.count) of \(live.count) items were recorded before it began; all \(before.count) restored")
     }
 }
