@@ -60,6 +60,9 @@ It prints its port as its first line and serves on 127.0.0.1:
       "push"|"poll", "repeat"?: true}...], "refused": [{"via", "status", "err", "description"}...]}
       in arrival order: every receipt of a valid SET (a jti received before comes again with
       "repeat": true), and every push or polled SET refused (503s of /control/fail included).
+  POST /control/wait     {"type"?, "count", "timeout"?: seconds (60)}
+      The same answer as /control/events, once `count` valid SETs (of `type`, when given) have
+      arrived, not counting repeats, or when the timeout passes.
   POST /control/fail     {"count": n}   the next n pushes are answered 503.
   POST /control/request  {"method", "path", "json"?, "query"?: {...}}
       An authenticated (bearer) request to ISSUER+path; answers {"status": N, "body": the JSON
@@ -71,41 +74,17 @@ import json
 import sys
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from joserfc import jws, jwt
 from joserfc.errors import BadSignatureError, JoseError
+from ssf_http import POLL, PUSH, opener, parsed, send  # noqa: F401  (beside this script)
 from joserfc.jwk import KeySet
 
-PUSH = "urn:ietf:rfc:8935"
-POLL = "urn:ietf:rfc:8936"
 PUSH_AUTHORIZATION = "Bearer push-secret"
 VERIFICATION = "https://schemas.openid.net/secevent/ssf/event-type/verification"
 DAY = 86400
-
-# No proxy from the environment: every peer is on loopback.
-opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def send(method, url, data=None, headers=None, timeout=30):
-    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    try:
-        with opener.open(request, timeout=timeout) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
-
-
-def parsed(raw):
-    if not raw:
-        return None
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw.decode(errors="replace")
 
 
 class Refusal(Exception):
@@ -125,6 +104,7 @@ class Receiver:
         self.now = int(now) if now else None
         self.port = None
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)  # notified as each valid SET is recorded
         self.metadata = None  # SSF transmitter configuration metadata (section 7.1)
         self.keys = None
         self.token = None
@@ -258,6 +238,7 @@ class Receiver:
                 entry["repeat"] = True
             self.seen.add(claims["jti"])
             self.events.append(entry)
+            self.arrived.notify_all()
 
     def refuse(self, via, status, err, description):
         with self.lock:
@@ -399,6 +380,20 @@ class Receiver:
         with self.lock:
             return {"events": list(self.events), "refused": list(self.refused)}
 
+    def wait(self, body):
+        """Answers the report once `count` valid SETs of `type` have arrived (or `timeout`
+        seconds have passed): a test awaits deliveries instead of sleeping."""
+        wanted, count = body.get("type"), int(body["count"])
+        deadline = time.monotonic() + float(body.get("timeout", 60))
+
+        def arrived():
+            return sum(1 for e in self.events if not e.get("repeat") and (wanted is None or e["type"] == wanted)) >= count
+
+        with self.lock:
+            while not arrived() and time.monotonic() < deadline:
+                self.arrived.wait(max(0.0, deadline - time.monotonic()))
+            return {"events": list(self.events), "refused": list(self.refused)}
+
     def fail(self, body):
         with self.lock:
             self.fail_next = int(body["count"])
@@ -412,6 +407,7 @@ def serve(issuer, client_id, secret, now=None):
         ("POST", "/control/verify"): receiver.verify,
         ("POST", "/control/poll"): receiver.poll,
         ("GET", "/control/events"): receiver.report,
+        ("POST", "/control/wait"): receiver.wait,
         ("POST", "/control/fail"): receiver.fail,
         ("POST", "/control/request"): receiver.request,
     }

@@ -56,40 +56,16 @@ import base64
 import json
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections import OrderedDict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from joserfc import jws
+from ssf_http import POLL, PUSH, opener, parsed, send  # noqa: F401  (beside this script)
 from joserfc.jwk import ECKey
 
-PUSH = "urn:ietf:rfc:8935"
-POLL = "urn:ietf:rfc:8936"
 POLL_AUTHORIZATION = "Bearer poll-secret"
 LONG_POLL_SECONDS = 10
-
-# No proxy from the environment: every peer is on loopback.
-opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def send(method, url, data=None, headers=None, timeout=30):
-    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    try:
-        with opener.open(request, timeout=timeout) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
-
-
-def parsed(raw):
-    if not raw:
-        return None
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw.decode(errors="replace")
 
 
 def claims_of(token):
