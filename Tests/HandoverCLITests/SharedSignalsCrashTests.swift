@@ -57,15 +57,17 @@ import Testing
         let pushedBefore = try await sessions(push).count
 
         let second = try await ServerProcess.start(dataDirectory: data, port: port, environment: apple.environment, arguments: arguments)
-        var pushed = try await sessions(push), polled: Set<String> = []
-        let give = Date().addingTimeInterval(90)
-        while (pushed.count < count || polled.count < count) && Date() < give {
-            let answer = try await control(poll, "poll", ["returnImmediately": true, "ack": true])
+        // Awaited, not slept on: the push receiver answers once every event has arrived (a push
+        // cut off by the kill waits out its 30 s lease); each poll waits at the server until an
+        // event is owed (RFC 8936 long polling), and acknowledges what the last one brought.
+        let pushed = try await sessions(from: try await control(push, "wait", ["type": Self.sessionRevoked, "count": count, "timeout": 90]))
+        var polled = try await sessions(poll), polls = 0
+        repeat {
+            let answer = try await control(poll, "poll", ["returnImmediately": polled.count >= count, "ack": true])
             #expect((answer.json["errors"] as? [String: Any])?.isEmpty != false, "\(answer.text)")
             polled = try await sessions(poll)
-            pushed = try await sessions(push)
-            if pushed.count < count || polled.count < count { try await Task.sleep(for: .milliseconds(500)) }
-        }
+            polls += 1
+        } while polled.count < count && polls <= count
         let againAfterRestart = try await control(poll, "poll", ["returnImmediately": true, "ack": true]).json["jtis"] as? [String] ?? []
         _ = second.terminate()
         try await apple.shutdown()
@@ -84,7 +86,7 @@ import Testing
     }
 
     func control(_ peer: PythonPeer, _ path: String, _ json: [String: Any]? = nil) async throws -> Reply {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(peer.port)/control/\(path)")!, timeoutInterval: 60)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(peer.port)/control/\(path)")!, timeoutInterval: 120)
         if let json {
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -96,7 +98,11 @@ import Testing
 
     /// The distinct sessions the receiver was told of.
     func sessions(_ peer: PythonPeer) async throws -> Set<String> {
-        let events = try await control(peer, "events").json["events"] as? [[String: Any]] ?? []
+        try await sessions(from: control(peer, "events"))
+    }
+
+    func sessions(from report: Reply) async throws -> Set<String> {
+        let events = report.json["events"] as? [[String: Any]] ?? []
         return Set(events.filter { $0["type"] as? String == Self.sessionRevoked }
             .compactMap { (($0["sub_id"] as? [String: Any])?["session"] as? [String: Any])?["id"] as? String })
     }
