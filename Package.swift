@@ -388,7 +388,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QRCodeTests",
-            dependencies: ["QRCode", server("PropertyBased", "swift-property-based")]
+            dependencies: ["QRCode", "TestPeers", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "HandoverServerTests",
@@ -447,7 +447,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoverClientTests",
-            dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness",
+            dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness", "TestPeers",
                            server("Clocks", "swift-clocks"), server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(

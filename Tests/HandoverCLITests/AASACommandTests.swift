@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import Testing
 
 /// End-to-end tests of `handover aasa`, run as a child process.
@@ -24,20 +25,10 @@ import Testing
 
     struct Result { var status: Int32; var output: String }
 
-    static func run(_ arguments: [String], input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    /// Runs `handover` to its end on a thread of its own (``ChildProcess``).
+    static func run(_ arguments: [String], input: String = "") async throws -> Result {
+        let result = try await ChildProcess.run(try binary(), arguments, input: Data(input.utf8))
+        return Result(status: result.status, output: result.outputText)
     }
 
     static func temporaryFile(_ text: String) throws -> String {
@@ -46,7 +37,7 @@ import Testing
         return path
     }
 
-    @Test func decideAnswersEveryLineAndReportsBadLinesWithoutStopping() throws {
+    @Test func decideAnswersEveryLineAndReportsBadLinesWithoutStopping() async throws {
         let aasa = Self.file
         let input = """
             {"id":1,"aasa":\(aasa),"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/buy"}
@@ -55,7 +46,7 @@ import Testing
             {"id":4,"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/buy"}
             {"id":5,"aasa":{"applinks":{"details":[{"appIDs":["\(Self.appID)"],"components":[{"/":"/x/*","exclude":true}]}]}},"domain":"example.com","appId":"\(Self.appID)","url":"https://example.com/x/1"}
             """
-        let result = try Self.run(["aasa", "decide"], input: input)
+        let result = try await Self.run(["aasa", "decide"], input: input)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(result.status == 0)
         #expect(lines.count == 5)
@@ -66,53 +57,53 @@ import Testing
         #expect(lines[4] == #"{"id":5,"decision":"exclude"}"#)
     }
 
-    @Test func matchPrintsDecisionAndDecidingComponent() throws {
+    @Test func matchPrintsDecisionAndDecidingComponent() async throws {
         let path = try Self.temporaryFile(Self.file)
-        let result = try Self.run(["aasa", "match", path, "--domain", "example.com", "--app", Self.appID, "https://example.com/buy/42", "https://other.com/buy/42"])
+        let result = try await Self.run(["aasa", "match", path, "--domain", "example.com", "--app", Self.appID, "https://example.com/buy/42", "https://other.com/buy/42"])
         #expect(result.status == 0)
         #expect(result.output.contains(#"https://example.com/buy/42  match by components[1] {"/":"/buy/*"}"#))
         #expect(result.output.contains("https://other.com/buy/42  no match"))
     }
 
-    @Test func diffListsTheURLsWhoseDecisionChangesAndExitsOne() throws {
+    @Test func diffListsTheURLsWhoseDecisionChangesAndExitsOne() async throws {
         let old = try Self.temporaryFile(Self.file)
         let new = try Self.temporaryFile(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"},{"/":"/buy/old/*","exclude":true},{"/":"/buy/*"}]}]}}"#)
-        let result = try Self.run(["aasa", "diff", old, new, "--domain", "example.com"])
+        let result = try await Self.run(["aasa", "diff", old, new, "--domain", "example.com"])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains(#"ABCDE12345.com.example.app  https://example.com/buy/old/x1  match by details[0].components[1] {"/":"/buy/*"}  →  exclude by details[0].components[1] {"/":"/buy/old/*","exclude":true}"#), "\(result.output)")
         #expect(!result.output.contains("https://example.com/help "), "\(result.output)")
-        #expect(try Self.run(["aasa", "diff", old, old, "--domain", "example.com"]).status == 0)
+        #expect(try await Self.run(["aasa", "diff", old, old, "--domain", "example.com"]).status == 0)
     }
 
-    @Test func diffDecidesOnlyTheGivenURLs() throws {
+    @Test func diffDecidesOnlyTheGivenURLs() async throws {
         let old = try Self.temporaryFile(Self.file)
         let new = try Self.temporaryFile(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]}]}}"#)
         let list = try Self.temporaryFile("# probes\nhttps://example.com/buy/42\n\nhttps://example.com/help\n")
-        let result = try Self.run(["aasa", "diff", old, new, "--domain", "example.com", "--urls", list])
+        let result = try await Self.run(["aasa", "diff", old, new, "--domain", "example.com", "--urls", list])
         #expect(result.status == 1)
         #expect(result.output.contains("https://example.com/buy/42  match by details[0].components[1]"), "\(result.output)")
         #expect(result.output.contains("1 of 2 decisions changed (2 URLs × 1 apps)"), "\(result.output)")
     }
 
-    @Test func matchExplainsWhatRefusedAURL() throws {
+    @Test func matchExplainsWhatRefusedAURL() async throws {
         let path = try Self.temporaryFile(Self.file)
-        let result = try Self.run(["aasa", "match", path, "--domain", "example.com", "--app", Self.appID, "--explain", "https://example.com/Buy/42"])
+        let result = try await Self.run(["aasa", "match", path, "--domain", "example.com", "--app", Self.appID, "--explain", "https://example.com/Buy/42"])
         #expect(result.status == 0)
         #expect(result.output.contains(#"no match: closest: $.applinks.details[0].components[1] {"/":"/buy/*"}; path refused it"#), "\(result.output)")
         #expect(result.output.contains(#"it would match with "caseSensitive": false"#), "\(result.output)")
     }
 
-    @Test func checkExitsZeroForValidFileAndOneForErrors() throws {
+    @Test func checkExitsZeroForValidFileAndOneForErrors() async throws {
         let good = try Self.temporaryFile(Self.file)
-        #expect(try Self.run(["aasa", "check", good]).status == 0)
+        #expect(try await Self.run(["aasa", "check", good]).status == 0)
         let bad = try Self.temporaryFile(#"{"applinks":{"apps":["x"],"details":[{"appIDs":["nope"],"components":[]}]}}"#)
-        let result = try Self.run(["aasa", "check", bad, "--json"])
+        let result = try await Self.run(["aasa", "check", bad, "--json"])
         #expect(result.status == 1)
         #expect(result.output.contains(#""errors":2"#))
     }
 
-    @Test func checkRefusesPlainHTTPWithoutFlag() throws {
-        let result = try Self.run(["aasa", "check", "http://127.0.0.1:9/.well-known/apple-app-site-association"])
+    @Test func checkRefusesPlainHTTPWithoutFlag() async throws {
+        let result = try await Self.run(["aasa", "check", "http://127.0.0.1:9/.well-known/apple-app-site-association"])
         #expect(result.status != 0)
     }
 
@@ -155,24 +146,24 @@ import Testing
         return (process, Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
     }
 
-    @Test func checkFetchesOverLoopbackAndRefusesRedirects() throws {
+    @Test func checkFetchesOverLoopbackAndRefusesRedirects() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.file.write(to: directory.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
         let (server, port) = try Self.startServer(directory.path)
         defer { server.terminate() }
         #expect(port > 0)
-        let ok = try Self.run(["aasa", "check", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association", "--insecure-http"])
+        let ok = try await Self.run(["aasa", "check", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association", "--insecure-http"])
         #expect(ok.status == 0)
         #expect(ok.output.contains("plain http"))
-        let moved = try Self.run(["aasa", "check", "http://127.0.0.1:\(port)/moved", "--insecure-http"])
+        let moved = try await Self.run(["aasa", "check", "http://127.0.0.1:\(port)/moved", "--insecure-http"])
         #expect(moved.status == 1)
         #expect(moved.output.contains("redirect"))
     }
 
     /// A local server plays both the origin and Apple's CDN (`/a/v1/<domain>`, from
     /// https://app-site-association.cdn-apple.com/a/v1/<domain>).
-    @Test func cdnComparesTheOriginsFileWithTheCDNsCopy() throws {
+    @Test func cdnComparesTheOriginsFileWithTheCDNsCopy() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.file.write(to: directory.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
@@ -180,18 +171,18 @@ import Testing
         defer { server.terminate() }
         let arguments = ["aasa", "check", "127.0.0.1:\(port)", "--cdn", "--insecure-http", "--cdn-base-url", "http://127.0.0.1:\(port)/a/v1/"]
 
-        let missing = try Self.run(arguments)
+        let missing = try await Self.run(arguments)
         #expect(missing.status == 1)
         #expect(missing.output.contains("the CDN answers HTTP 404"), "\(missing.output)")
 
         try Self.file.write(to: directory.appendingPathComponent("cdn.json"), atomically: true, encoding: .utf8)
-        let same = try Self.run(arguments)
+        let same = try await Self.run(arguments)
         #expect(same.status == 0, "\(same.output)")
         #expect(same.output.contains("byte for byte"), "\(same.output)")
 
         try #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]},{"appIDs":["ABCDE12345.com.example.gone"],"components":[{"/":"/*"}]}]}}"#
             .write(to: directory.appendingPathComponent("cdn.json"), atomically: true, encoding: .utf8)
-        let stale = try Self.run(arguments)
+        let stale = try await Self.run(arguments)
         #expect(stale.status == 1)
         #expect(stale.output.contains(#"ABCDE12345.com.example.app: its rules differ; origin [{"/":"/help"}, {"/":"/buy/*"}], CDN [{"/":"/help"}]"#), "\(stale.output)")
         #expect(stale.output.contains("ABCDE12345.com.example.gone: in the CDN's copy, not in the origin's file"), "\(stale.output)")

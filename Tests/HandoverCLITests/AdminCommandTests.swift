@@ -12,7 +12,7 @@ import Testing
     ]
 
     @Test(arguments: commands)
-    func aFolderWithNoDatabaseIsRefusedAndLeftEmpty(_ command: [String]) throws {
+    func aFolderWithNoDatabaseIsRefusedAndLeftEmpty(_ command: [String]) async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try "name,serialNumber\nphone-1,SER1\n".write(to: folder.appendingPathComponent("fleet.csv"), atomically: true, encoding: .utf8)
@@ -21,7 +21,7 @@ import Testing
         let missing = folder.appendingPathComponent("missing/data")
         for data in [empty, missing] {
             let arguments = command.map { $0.replacingOccurrences(of: "FOLDER", with: folder.path) } + ["--data-dir", data.path]
-            let result = try HandoverBinary.run(arguments, timeout: 60)
+            let result = try await HandoverBinary.run(arguments, timeout: 60)
             let lines = result.stderr.split(whereSeparator: \.isNewline).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             #expect(result.status != 0, "\(arguments): exit 0: \(result.stdout)")
             #expect(lines.count == 1, "\(arguments): \(result.stderr)")
@@ -35,12 +35,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fleet.csv.keys.csv").path), "no keys file was left")
     }
 
-    @Test func aServersDataDirectoryTakesANewKey() throws {
+    @Test func aServersDataDirectoryTakesANewKey() async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data")
-        try Self.makeDatabase(in: data)
-        let result = try HandoverBinary.run(["admin", "create-key", "--scope", "device", "--name", "ward 7", "--data-dir", data.path], timeout: 60)
+        try await Self.makeDatabase(in: data)
+        let result = try await HandoverBinary.run(["admin", "create-key", "--scope", "device", "--name", "ward 7", "--data-dir", data.path], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("hov_"), "\(result.stdout)")
         #expect(result.stderr.isEmpty, "nothing but the key: \(result.stderr)")
@@ -55,8 +55,8 @@ import Testing
 
     /// A server's database in `data`, made as an administrator makes one: `handover serve`
     /// starts once on it and stops.
-    static func makeDatabase(in data: URL) throws {
-        let server = try ServerProcess.startBlocking(dataDirectory: data)
-        _ = server.terminate()
+    static func makeDatabase(in data: URL) async throws {
+        let server = try await ServerProcess.start(dataDirectory: data)
+        _ = await server.terminate()
     }
 }

@@ -142,25 +142,25 @@ import FoundationNetworking
                                                                                 "newRoot": latest.root, "path": consistency.json["path"] ?? []]]]
         let proofs = try await PythonPeer.run("merkle_check.py", [], input: try JSONSerialization.data(withJSONObject: checks))
         #expect(proofs.status == 0 && proofs.output.contains("verified 100 inclusion proofs and 1 consistency proofs"), "\(proofs.output)")
-        _ = server.terminate()
+        _ = await server.terminate()
 
         // The export verifies offline; one changed byte, then one deleted entry, are named.
         let export = work.appendingPathComponent("log.jsonl"), note = work.appendingPathComponent("checkpoint.txt")
         let verifier = work.appendingPathComponent("audit.key")
-        func exportAndVerify() throws -> HandoverBinary.Result {
-            let exported = try HandoverBinary.run(["audit", "export", "--data-dir", data.path, "--checkpoint", note.path, "--key", verifier.path])
+        func exportAndVerify() async throws -> HandoverBinary.Result {
+            let exported = try await HandoverBinary.run(["audit", "export", "--data-dir", data.path, "--checkpoint", note.path, "--key", verifier.path])
             #expect(exported.status == 0, "\(exported.stderr)")
             try Data(exported.stdout.utf8).write(to: export)
-            return try HandoverBinary.run(["audit", "verify", export.path, "--checkpoint", note.path, "--key", verifier.path])
+            return try await HandoverBinary.run(["audit", "verify", export.path, "--checkpoint", note.path, "--key", verifier.path])
         }
-        let clean = try exportAndVerify()
+        let clean = try await exportAndVerify()
         #expect(clean.status == 0 && clean.stdout.contains("verified: \(size) entries"), "\(clean.stdout)\(clean.stderr)")
         let changed = size / 2
         try Self.tamper(data, #"UPDATE audit_entries SET leaf = CAST(REPLACE(CAST(leaf AS TEXT), '"v":1', '"v":2') AS BLOB) WHERE seq = \#(changed)"#)
-        let caught = try exportAndVerify()
+        let caught = try await exportAndVerify()
         #expect(caught.status == 1 && caught.stderr.contains("entry \(changed) does not verify"), "\(caught.stdout)\(caught.stderr)")
         try Self.tamper(data, "DELETE FROM audit_entries WHERE seq = \(changed - 7)")
-        let missing = try exportAndVerify()
+        let missing = try await exportAndVerify()
         #expect(missing.status == 1 && missing.stderr.contains("entry \(changed - 7) is missing"), "\(missing.stdout)\(missing.stderr)")
     }
 
@@ -183,7 +183,7 @@ import FoundationNetworking
         _ = await Self.exitStatus(of: storm)
 
         let again = try await ServerProcess.start(dataDirectory: data, environment: environment)
-        defer { _ = again.terminate() }
+        defer { again.terminateInBackground() }
         // Every run that finished, before the kill or since, has its receipt (one still running
         // gets its own when its deadlines end it).
         var finished = 0, withReceipt = 0
@@ -198,14 +198,14 @@ import FoundationNetworking
         #expect(try await Self.checkpoint(again, key: key).size >= size)
         let note = work.appendingPathComponent("checkpoint.txt"), verifier = work.appendingPathComponent("audit.key")
         let export = work.appendingPathComponent("log.jsonl")
-        let exported = try HandoverBinary.run(["audit", "export", "--data-dir", data.path, "--checkpoint", note.path, "--key", verifier.path])
+        let exported = try await HandoverBinary.run(["audit", "export", "--data-dir", data.path, "--checkpoint", note.path, "--key", verifier.path])
         try Data(exported.stdout.utf8).write(to: export)
-        let verified = try HandoverBinary.run(["audit", "verify", export.path, "--checkpoint", note.path, "--key", verifier.path])
+        let verified = try await HandoverBinary.run(["audit", "verify", export.path, "--checkpoint", note.path, "--key", verifier.path])
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }
 
     /// Changes the stored log by hand.
     static func tamper(_ data: URL, _ statement: String) throws {
-        #expect(try SQLiteByHand.execute(statement, on: data.appendingPathComponent("handover.sqlite")) == 0)
+        #expect(try await SQLiteByHand.execute(statement, on: data.appendingPathComponent("handover.sqlite")) == 0)
     }
 }

@@ -16,25 +16,17 @@ import FoundationNetworking
 @Suite(.serialized, .timeLimit(.minutes(5))) struct BackChannelCrashTests {
     static let clientID = "com.example.handover"
 
-    static func python(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    static func python(_ arguments: [String]) async throws -> (Int32, String) {
+        let result = try await ChildProcess.run(["python3"] + arguments, mergingErrors: true)
+        return (result.status, result.outputText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test func everyOwedLogoutTokenIsDeliveredAfterASIGKILL() async throws {
-        guard (try? Self.python(["-c", "import joserfc"]).0) == 0 else {
+        guard (try? await Self.python(["-c", "import joserfc"]).0) == 0 else {
             print("SKIP the back-channel crash test: python3 with the joserfc package is not installed (bash .ci/run installs it)")
             return
         }
-        let port = try #require(Int(try Self.python(["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]).1))
+        let port = try LoopbackPort.free()
         let issuer = "http://127.0.0.1:\(port)"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-bcl-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -78,7 +70,7 @@ import FoundationNetworking
             try await Task.sleep(for: .milliseconds(500))
             report = try await received(backendURL)
         }
-        _ = second.terminate()
+        _ = await second.terminate()
         try await apple.shutdown()
 
         let sessions = report.compactMap { $0["sid"] }

@@ -51,29 +51,29 @@ import FoundationNetworking
             if started >= 30 { break }
         }
         let began = Date()
-        let backedUp = try HandoverBinary.run(["admin", "backup", "--data-dir", data.path, "--to", backup.path])
+        let backedUp = try await HandoverBinary.run(["admin", "backup", "--data-dir", data.path, "--to", backup.path])
         #expect(backedUp.status == 0 && backedUp.stdout.contains("integrity ok"), "\(backedUp.stdout)\(backedUp.stderr)")
-        storm.waitUntilExit()
+        let stormStatus = await AuditStormTests.exitStatus(of: storm)
         output.fileHandleForReading.readabilityHandler = nil
-        #expect(storm.terminationStatus == 0, "the storm was clean")
+        #expect(stormStatus == 0, "the storm was clean")
 
         // A restore is refused while the server runs on the directory.
-        let refused = try HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", data.path])
+        let refused = try await HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", data.path])
         #expect(refused.status != 0 && refused.stderr.contains("already using"), "\(refused.stderr)")
 
         let devices = try JSONSerialization.jsonObject(with: try await server.request("GET", "api/v1/devices", key: key).body) as? [[String: Any]] ?? []
         let runs = devices.compactMap { ($0["lastRunID"] as? String)?.lowercased() }
         #expect(runs.count == 100)
         let live = try await Self.items(of: runs, on: server, key: key)
-        _ = server.terminate()
+        _ = await server.terminate()
 
         // Restored into a new directory, with the server's key.
-        let restore = try HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", restored.path])
+        let restore = try await HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", restored.path])
         #expect(restore.status == 0, "\(restore.stdout)\(restore.stderr)")
         try FileManager.default.copyItem(at: data.appendingPathComponent("token-encryption.key"), to: restored.appendingPathComponent("token-encryption.key"))
         let second = try await ServerProcess.start(dataDirectory: restored)
         let back = try await Self.items(of: runs, on: second, key: key)
-        _ = second.terminate()
+        _ = await second.terminate()
         // Every callback recorded a second or more before the backup began is in it, as it was.
         let before = live.filter { $0.value.finished.map { $0 < began.addingTimeInterval(-1) } ?? false }
         let missing = before.filter { back[$0.key]?.status != $0.value.status }

@@ -28,7 +28,7 @@ import Testing
         var database: String
     }
 
-    @Test func aSmallStormIsPlayedAndEveryCallbackIsFoundRecorded() throws {
+    @Test func aSmallStormIsPlayedAndEveryCallbackIsFoundRecorded() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("storm-\(UUID().uuidString).json")
         let csv = FileManager.default.temporaryDirectory.appendingPathComponent("storm-\(UUID().uuidString).csv")
         // A temporary directory of its own, to see that a clean storm leaves nothing in it.
@@ -39,7 +39,7 @@ import Testing
             try? FileManager.default.removeItem(at: csv)
             try? FileManager.default.removeItem(at: temporary)
         }
-        let result = try HandoverBinary.run(["bench", "shift-change", "--devices", "20", "--apps", "3", "--window", "2",
+        let result = try await HandoverBinary.run(["bench", "shift-change", "--devices", "20", "--apps", "3", "--window", "2",
                                              "--stall-rate", "0.2", "--failure-rate", "0.1", "--deadline", "1", "--json", file.path,
                                              "--custody-csv", csv.path],
                                             environment: ["TMPDIR": temporary.path])
@@ -79,16 +79,16 @@ import Testing
     /// Against a running server (`--server`) that has other target apps than the storm's (here:
     /// the first storm's), each launcher logs out the storm's apps only. It asked for every
     /// target app once, so a second storm on one server left every run unfinished.
-    @Test func aStormOnAServerWithOtherAppsLogsOutItsOwnApps() throws {
+    @Test func aStormOnAServerWithOtherAppsLogsOutItsOwnApps() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storm-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServerProcess.startBlocking(dataDirectory: folder)
-        defer { _ = server.terminate() }
+        let server = try await ServerProcess.start(dataDirectory: folder)
+        defer { server.terminateInBackground() }
         let key = try #require(server.firstAdminKey)
         for storm in 1...2 {
             let file = folder.appendingPathComponent("storm-\(storm).json")
-            let result = try HandoverBinary.run(["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key,
+            let result = try await HandoverBinary.run(["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key,
                                                  "--devices", "10", "--apps", "2", "--window", "1", "--stall-rate", "0",
                                                  "--failure-rate", "0", "--page-samples", "0", "--json", file.path])
             #expect(result.status == 0, "storm \(storm): \(result.stdout)\n\(result.stderr)")
@@ -101,14 +101,14 @@ import Testing
         }
     }
 
-    @Test func badSharesAndSQLiteInstancesAreRefusedWithWhatIsAccepted() throws {
-        let stall = try HandoverBinary.run(["bench", "shift-change", "--stall-rate", "0.9"])
+    @Test func badSharesAndSQLiteInstancesAreRefusedWithWhatIsAccepted() async throws {
+        let stall = try await HandoverBinary.run(["bench", "shift-change", "--stall-rate", "0.9"])
         #expect(stall.status != 0)
         #expect(stall.stderr.contains("--stall-rate must be a share from 0 to 0.5"))
-        let instances = try HandoverBinary.run(["bench", "shift-change", "--instances", "2"])
+        let instances = try await HandoverBinary.run(["bench", "shift-change", "--instances", "2"])
         #expect(instances.status != 0)
         #expect(instances.stderr.contains("needs --database postgres://"))
-        let server = try HandoverBinary.run(["bench", "shift-change", "--server", "http://127.0.0.1:1"])
+        let server = try await HandoverBinary.run(["bench", "shift-change", "--server", "http://127.0.0.1:1"])
         #expect(server.stderr.contains("--server needs --admin-key"))
     }
 }

@@ -23,8 +23,8 @@ import Testing
         Misuse(arguments: ["frobnicate"], says: ["'frobnicate' is not a subcommand of 'handover'", "Usage: handover <subcommand>"]),
     ]
 
-    @Test(arguments: misuses) func aMisuseExits64WithItsCommandsUsage(_ misuse: Misuse) throws {
-        let result = try HandoverBinary.run(misuse.arguments)
+    @Test(arguments: misuses) func aMisuseExits64WithItsCommandsUsage(_ misuse: Misuse) async throws {
+        let result = try await HandoverBinary.run(misuse.arguments)
         #expect(result.status == 64, "\(misuse): exit \(result.status)\n\(result.stderr)")
         for text in misuse.says {
             #expect(result.stderr.contains(text), "\(misuse): '\(text)' not in:\n\(result.stderr)")
@@ -33,12 +33,12 @@ import Testing
         #expect(result.stdout.isEmpty, "\(misuse): \(result.stdout)")
     }
 
-    @Test func theRuleIsInTheHelpAndEveryHelpFitsEightyColumns() throws {
-        let root = try HandoverBinary.run(["--help"])
+    @Test func theRuleIsInTheHelpAndEveryHelpFitsEightyColumns() async throws {
+        let root = try await HandoverBinary.run(["--help"])
         #expect(root.stdout.contains("64 for a usage") && root.stdout.contains("partial success (an import"), "\(root.stdout)")
         for path in [[], ["serve"], ["demo"], ["admin"], ["admin", "import-devices"], ["admin", "custody-report"], ["link", "inspect"],
                      ["bench", "shift-change"], ["tester", "run"], ["aasa", "check"], ["qr"]] {
-            let help = try HandoverBinary.run(path + ["--help"], environment: ["COLUMNS": "80"])
+            let help = try await HandoverBinary.run(path + ["--help"], environment: ["COLUMNS": "80"])
             // ArgumentParser keeps the usage line whole, and a URL or JSON example cannot break.
             let long = help.stdout.split(separator: "\n").map(String.init)
                 .filter { $0.count > 80 && !$0.hasPrefix("USAGE:") && $0.trimmingCharacters(in: .whitespaces).contains(" ") }

@@ -10,13 +10,13 @@ import Testing
         return url
     }
 
-    @Test func theExampleChecksAndAFileGivesItsSettings() throws {
-        let example = try HandoverBinary.run(["config", "example"])
+    @Test func theExampleChecksAndAFileGivesItsSettings() async throws {
+        let example = try await HandoverBinary.run(["config", "example"])
         #expect(example.status == 0 && example.stdout.contains("# public-url: https://handover.example.com")
                 && example.stdout.contains("# mdm-client-secret:"), "\(example.stdout.prefix(500))")
         let commented = try Self.file(example.stdout)
         defer { try? FileManager.default.removeItem(at: commented) }
-        #expect(try HandoverBinary.run(["config", "check", commented.path]).status == 0, "every line of the example is a comment")
+        #expect(try await HandoverBinary.run(["config", "check", commented.path]).status == 0, "every line of the example is a comment")
 
         let settings = try Self.file("""
             # The ward's server
@@ -28,30 +28,30 @@ import Testing
             smtp-password: s3cret-relay
             """)
         defer { try? FileManager.default.removeItem(at: settings) }
-        let check = try HandoverBinary.run(["config", "check", settings.path], environment: ["HANDOVER_CUSTODY_LIMIT": "2"])
+        let check = try await HandoverBinary.run(["config", "check", settings.path], environment: ["HANDOVER_CUSTODY_LIMIT": "2"])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("public-url: https://handover.example.com    # file, line 2")
                 && check.stdout.contains("custody-limit: 2    # environment, HANDOVER_CUSTODY_LIMIT")
                 && check.stdout.contains("smtp-password: <hidden, 12 characters>") && !check.stdout.contains("s3cret-relay"), "\(check.stdout)")
     }
 
-    @Test func anUnknownKeyOrABadValueIsRefusedWithItsLine() throws {
+    @Test func anUnknownKeyOrABadValueIsRefusedWithItsLine() async throws {
         let typo = try Self.file("public-url: https://handover.example.com\n\noverdue_afer: 13h\n")
         defer { try? FileManager.default.removeItem(at: typo) }
-        let refused = try HandoverBinary.run(["config", "check", typo.path])
+        let refused = try await HandoverBinary.run(["config", "check", typo.path])
         #expect(refused.status == 1 && refused.stderr.contains("\(typo.path):3:") && refused.stderr.contains("did you mean 'overdue-after'?"),
                 "\(refused.status) \(refused.stderr)")
         let bad = try Self.file("overdue-after: forever\n")
         defer { try? FileManager.default.removeItem(at: bad) }
-        let value = try HandoverBinary.run(["config", "check", bad.path])
+        let value = try await HandoverBinary.run(["config", "check", bad.path])
         #expect(value.status == 1 && value.stderr.contains("HANDOVER_OVERDUE_AFTER") && value.stderr.contains("'forever'"), "\(value.stderr)")
         let nested = try Self.file("mdm:\n  url: https://x.example.com\n")
         defer { try? FileManager.default.removeItem(at: nested) }
-        let indented = try HandoverBinary.run(["config", "check", nested.path])
+        let indented = try await HandoverBinary.run(["config", "check", nested.path])
         #expect(indented.status == 1 && indented.stderr.contains(":2:") && indented.stderr.contains("one per line"), "\(indented.stderr)")
     }
 
-    @Test func flagsOverrideTheEnvironmentWhichOverridesTheFile() throws {
+    @Test func flagsOverrideTheEnvironmentWhichOverridesTheFile() async throws {
         let settings = try Self.file("public-url: https://file.example.com\n")
         defer { try? FileManager.default.removeItem(at: settings) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-config-serve-\(UUID().uuidString)")
@@ -61,9 +61,9 @@ import Testing
             (["HANDOVER_PUBLIC_URL": "https://environment.example.com"], [], "https://environment.example.com"),
             (["HANDOVER_PUBLIC_URL": "https://environment.example.com"], ["--public-url", "https://flag.example.com"], "https://flag.example.com"),
         ] {
-            let server = try ServerProcess.startBlocking(dataDirectory: folder, environment: environment, arguments: ["--config", settings.path] + flags)
+            let server = try await ServerProcess.start(dataDirectory: folder, environment: environment, arguments: ["--config", settings.path] + flags)
             #expect(server.startupText.contains("(public URL \(expected))"), "\(server.startupText)")
-            _ = server.terminate()
+            _ = await server.terminate()
         }
     }
 }

@@ -3,9 +3,9 @@ import Testing
 
 /// `handover demo` and `handover tester run`, as a newcomer runs them.
 @Suite(.timeLimit(.minutes(5))) struct DemoAndTesterCommandTests {
-    @Test func theDemoPlaysEveryBehaviourAndMethodAndExitsZero() throws {
+    @Test func theDemoPlaysEveryBehaviourAndMethodAndExitsZero() async throws {
         let started = Date()
-        let result = try HandoverBinary.run(["demo"])
+        let result = try await HandoverBinary.run(["demo"])
         print("handover demo: exit \(result.status) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s wall")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("Every app and backend ended as predicted."))
@@ -33,21 +33,21 @@ import Testing
                 "\(result.stdout)")
     }
 
-    @Test func theTesterPassesAConformantSimulatedAppAndFailsAPrematureOne() throws {
-        let good = try HandoverBinary.run(["tester", "run", "--simulate", "conformant"])
+    @Test func theTesterPassesAConformantSimulatedAppAndFailsAPrematureOne() async throws {
+        let good = try await HandoverBinary.run(["tester", "run", "--simulate", "conformant"])
         #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
         #expect(good.stdout.contains("Verdict: PASSED"))
-        let bad = try HandoverBinary.run(["tester", "run", "--simulate", "premature", "--json"])
+        let bad = try await HandoverBinary.run(["tester", "run", "--simulate", "premature", "--json"])
         #expect(bad.status == 1, "\(bad.stdout)\(bad.stderr)")
         #expect(bad.stdout.contains(#""status" : "failed""#))
         #expect(bad.stdout.contains("outside its allowlist"))
     }
 
-    @Test func theTesterNamesAMissingActionAndAnUnknownBehaviour() throws {
-        let missing = try HandoverBinary.run(["tester", "run"])
+    @Test func theTesterNamesAMissingActionAndAnUnknownBehaviour() async throws {
+        let missing = try await HandoverBinary.run(["tester", "run"])
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("--action"))
-        let unknown = try HandoverBinary.run(["tester", "run", "--simulate", "sleepy"])
+        let unknown = try await HandoverBinary.run(["tester", "run", "--simulate", "sleepy"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("Accepted: conformant, slow, silent"))
     }

@@ -16,7 +16,7 @@ import FoundationNetworking
 
     @Test func aDeliveryCutOffByASIGKILLCountsAndGivesUpAfterItsAttempts() async throws {
         guard PythonPeer.canImport("http.server", skipping: "the endless-reply crash test") else { return }
-        let port = try #require(Int(try BackChannelCrashTests.python(["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]).1))
+        let port = try LoopbackPort.free()
         let issuer = "http://127.0.0.1:\(port)"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-endless-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -65,7 +65,7 @@ import FoundationNetworking
         }
         // `failed` is final: the outbox takes pending rows only, so the count now is the count for good.
         let requests = try await trickles()
-        _ = second.terminate()
+        _ = await second.terminate()
         try await apple.shutdown()
         print("endless-reply crash: \(requests) requests reached the backend; the delivery ended \(backend["state"] ?? "?") "
               + "after \(backend["attempts"] ?? "?") attempts: \(backend["lastError"] ?? "")")

@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 
 /// Runs the built `handover` executable as a child process, the way a user or a script does.
 struct HandoverBinary {
@@ -24,30 +25,12 @@ struct HandoverBinary {
     }
 
     /// Runs the executable to its end, or until `timeout` seconds have passed (then kills it and
-    /// says so in ``Result/timedOut``). `environment` is added to this process's.
+    /// says so in ``Result/timedOut``). `environment` is added to this process's. It waits on a
+    /// thread of its own (``ChildProcess``), not on one of Swift's few cooperative threads.
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    timeout: TimeInterval = 300) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let timer = DispatchWorkItem { if process.isRunning { process.interrupt(); kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let timedOut = timer.isCancelled == false && process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
-        timer.cancel()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self), timedOut: timedOut)
+                    timeout: TimeInterval = 300) async throws -> Result {
+        let result = try await ChildProcess.run(url, arguments, environment: environment.isEmpty ? nil : environment,
+                                                input: stdin.map { Data($0.utf8) }, timeout: timeout)
+        return Result(status: result.status, stdout: result.outputText, stderr: result.errorText, timedOut: result.timedOut)
     }
 }

@@ -79,7 +79,7 @@ import FoundationNetworking
         }
         try await Task.sleep(for: .seconds(6))  // time for a duplicate to show, were there one
         accepted = try await Self.log(jamf).accepted
-        _ = second.terminate()
+        _ = await second.terminate()
         print("MDM crash (\(vendor)): \(count) devices out of service; \(beforeRestart) commands in flight (accepted, unanswered) at the SIGKILL, "
               + "\(settled) recorded as sent after the restart, \(accepted.count) accepted in all, \(Set(accepted).count) distinct devices, "
               + "\(accepted.count - Set(accepted).count) duplicates")

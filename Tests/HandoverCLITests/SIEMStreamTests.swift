@@ -43,7 +43,7 @@ import FoundationNetworking
             "HANDOVER_SIEM_SYSLOG": syslog, "HANDOVER_SIEM_SYSLOG_CA": ca,
             "HANDOVER_SIEM_SPLUNK_URL": collector, "HANDOVER_SIEM_SPLUNK_TOKEN": "hec-test-token",
         ], arguments: ["--public-url", "https://\(host)"])
-        defer { _ = server.terminate() }
+        defer { server.terminateInBackground() }
         let key = try #require(server.firstAdminKey)
         let (storm, _) = try AuditStormTests.storm(server, key: key, devices: 100, window: 8)
         #expect(await AuditStormTests.exitStatus(of: storm) == 0, "the storm was clean")

@@ -52,7 +52,7 @@ import Testing
     ]
 
     @Test(arguments: table)
-    func aBadConfigurationExitsWithOneReadableLine(_ bad: BadConfiguration) throws {
+    func aBadConfigurationExitsWithOneReadableLine(_ bad: BadConfiguration) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data")
@@ -61,35 +61,35 @@ import Testing
         }
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         for (path, contents) in bad.files {
-            let text = contents == "RSA" ? try Self.rsaKeyPEM() : contents
+            let text = contents == "RSA" ? try await Self.rsaKeyPEM() : contents
             try Data(text.utf8).write(to: URL(fileURLWithPath: place(path)))
         }
         var arguments = ["serve", "--port", "0"]
         if !bad.arguments.contains("--data-dir") { arguments += ["--data-dir", data.path] }
         arguments += bad.arguments.map(place)
-        let result = try HandoverBinary.run(arguments, environment: bad.environment.mapValues(place), timeout: 60)
+        let result = try await HandoverBinary.run(arguments, environment: bad.environment.mapValues(place), timeout: 60)
         Self.expectOneReadableLine(result, setting: bad.setting, mentions: bad.mentions)
     }
 
-    @Test func aPortInUseIsNamed() throws {
+    @Test func aPortInUseIsNamed() async throws {
         let listener = try TakenPort()
         defer { listener.close() }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let result = try HandoverBinary.run(["serve", "--port", "\(listener.port)", "--data-dir", data.path], timeout: 60)
+        let result = try await HandoverBinary.run(["serve", "--port", "\(listener.port)", "--data-dir", data.path], timeout: 60)
         Self.expectOneReadableLine(result, setting: "--port", mentions: "already in use")
     }
 
     /// Issue 38: the listen address is checked before anything is created. A port in use on a
     /// new folder: at most three lines on stderr (no migration chatter), a non-zero exit, and
     /// no folder, database or key left behind.
-    @Test func aPortInUseIsFoundBeforeAnythingIsCreated() throws {
+    @Test func aPortInUseIsFoundBeforeAnythingIsCreated() async throws {
         let listener = try TakenPort()
         defer { listener.close() }
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
         let data = parent.appendingPathComponent("data")
-        let result = try HandoverBinary.run(["serve", "--port", "\(listener.port)", "--data-dir", data.path], timeout: 60)
+        let result = try await HandoverBinary.run(["serve", "--port", "\(listener.port)", "--data-dir", data.path], timeout: 60)
         let lines = result.stderr.split(whereSeparator: \.isNewline).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(result.status != 0 && !result.timedOut, "\(result.stdout)\(result.stderr)")
         #expect(lines.count <= 3, "\(lines.count) lines on stderr: \(result.stderr.prefix(800))")
@@ -97,20 +97,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: parent.path), "created \(parent.path)")
     }
 
-    @Test func aSecondServeOnTheSameDataDirectoryIsRefused() throws {
+    @Test func aSecondServeOnTheSameDataDirectoryIsRefused() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try ServerProcess.startBlocking(dataDirectory: data)
-        defer { _ = first.terminate() }
-        let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", data.path], timeout: 60)
+        let first = try await ServerProcess.start(dataDirectory: data)
+        defer { first.terminateInBackground() }
+        let result = try await HandoverBinary.run(["serve", "--port", "0", "--data-dir", data.path], timeout: 60)
         Self.expectOneReadableLine(result, setting: "--data-dir", mentions: "another handover serve")
     }
 
-    @Test func aDataDirectoryAndItsDatabaseAreTheOwnersOnly() throws {
+    @Test func aDataDirectoryAndItsDatabaseAreTheOwnersOnly() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess.startBlocking(dataDirectory: data)
-        _ = server.terminate()
+        let server = try await ServerProcess.start(dataDirectory: data)
+        _ = await server.terminate()
         func mode(_ path: String) throws -> Int {
             try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
         }
@@ -121,21 +121,21 @@ import Testing
 
     /// Two instances on one PostgreSQL database with their own data directories (and so their
     /// own generated keys): the second says that every instance needs the same key.
-    @Test func aSecondPostgreSQLInstanceWithAnotherKeySaysWhichKeyToShare() throws {
+    @Test func aSecondPostgreSQLInstanceWithAnotherKeySaysWhichKeyToShare() async throws {
         guard let base = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"], !base.isEmpty,
               let slash = base.lastIndex(of: "/") else {
             print("SKIP aSecondPostgreSQLInstanceWithAnotherKeySaysWhichKeyToShare: HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
             return
         }
         let name = "handover_cli_\(UUID().uuidString.prefix(8).lowercased())"
-        try #require(try ToolProcess.run(["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]).status == 0)
+        try #require(try await ToolProcess.run(["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]).status == 0)
         let url = String(base[...slash]) + name
         let first = FileManager.default.temporaryDirectory.appendingPathComponent("handover-pg-a-\(UUID().uuidString)")
         let second = FileManager.default.temporaryDirectory.appendingPathComponent("handover-pg-b-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: first); try? FileManager.default.removeItem(at: second) }
-        let server = try ServerProcess.startBlocking(dataDirectory: first, arguments: ["--database", url])
-        defer { _ = server.terminate() }
-        let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", second.path, "--database", url], timeout: 60)
+        let server = try await ServerProcess.start(dataDirectory: first, arguments: ["--database", url])
+        defer { server.terminateInBackground() }
+        let result = try await HandoverBinary.run(["serve", "--port", "0", "--data-dir", second.path, "--database", url], timeout: 60)
         Self.expectOneReadableLine(result, setting: "HANDOVER_TOKEN_ENCRYPTION_KEY", mentions: "every instance")
     }
 
@@ -160,8 +160,8 @@ import Testing
     }
 
     /// A 2048-bit RSA key in PEM, made by openssl (keys of the wrong kind must be refused).
-    static func rsaKeyPEM() throws -> String {
-        String(decoding: try ToolProcess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]).output, as: UTF8.self)
+    static func rsaKeyPEM() async throws -> String {
+        String(decoding: try await ToolProcess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]).output, as: UTF8.self)
     }
 }
 

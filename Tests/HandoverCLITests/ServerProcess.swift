@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,8 +26,8 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// The same, blocking the calling thread: for a synchronous caller only.
-    static func startBlocking(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
+    /// The same, blocking the calling thread: ``start(dataDirectory:port:environment:arguments:)`` runs it on a thread of its own.
+    private static func startBlocking(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
         let process = Process()
         process.executableURL = HandoverBinary.url
         process.arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path] + arguments
@@ -67,15 +68,28 @@ final class ServerProcess: @unchecked Sendable {
 
     private let running: Process
 
+    /// SIGKILL, and the child reaped (at once: a killed process has nothing left to do).
     func kill() {
         Foundation.kill(running.processIdentifier, SIGKILL)
         running.waitUntilExit()
     }
 
-    func terminate() -> Int32 {
+    /// SIGTERM, and its exit status once it has shut down, awaited on a thread of its own: a
+    /// graceful shutdown drains requests and closes the database, which can take seconds.
+    func terminate() async -> Int32 {
+        let running = running
         running.terminate()
-        running.waitUntilExit()
-        return running.terminationStatus
+        return (try? await ChildProcess.onOwnThread {
+            running.waitUntilExit()
+            return running.terminationStatus
+        }) ?? -1
+    }
+
+    /// SIGTERM without waiting, for a `defer`: the child is reaped on a thread of its own.
+    func terminateInBackground() {
+        let running = running
+        running.terminate()
+        Thread.detachNewThread { running.waitUntilExit() }
     }
 
     struct Reply {

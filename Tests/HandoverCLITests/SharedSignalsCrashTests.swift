@@ -69,7 +69,7 @@ import Testing
             polls += 1
         } while polled.count < count && polls <= count
         let againAfterRestart = try await control(poll, "poll", ["returnImmediately": true, "ack": true]).json["jtis"] as? [String] ?? []
-        _ = second.terminate()
+        _ = await second.terminate()
         try await apple.shutdown()
         print("Shared Signals crash: \(count) sessions ended; \(pushedBefore) pushed and \(polledBefore.count) polled (unacknowledged) before the SIGKILL; "
               + "after the restart \(pushed.count) pushed and \(polled.count) polled")

@@ -19,9 +19,9 @@ import Testing
     /// The wall time is printed, not asserted: timing belongs in benchmarks, and a loaded CI
     /// machine must not fail this test. That simulated time is used is asserted instead: the
     /// timed-out apps alone account for a minute of it.
-    @Test func simulateLogoutReportsEachBehaviourInJSONInSimulatedTime() throws {
+    @Test func simulateLogoutReportsEachBehaviourInJSONInSimulatedTime() async throws {
         let started = Date()
-        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant,slow,silent,flaky,failing,killed,premature", "--json"])
+        let result = try await HandoverBinary.run(["simulate", "logout", "--apps", "conformant,slow,silent,flaky,failing,killed,premature", "--json"])
         let wall = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")
         let output = try JSONDecoder().decode(Output.self, from: Data(result.stdout.utf8))
@@ -39,27 +39,27 @@ import Testing
         print("simulate logout: \(output.simulated_ms) ms simulated in \(Int(wall * 1000)) ms of wall time")
     }
 
-    @Test func unknownBehaviourSaysWhatToTypeInstead() throws {
-        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant,sleepy"])
+    @Test func unknownBehaviourSaysWhatToTypeInstead() async throws {
+        let result = try await HandoverBinary.run(["simulate", "logout", "--apps", "conformant,sleepy"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("'sleepy' is not a behaviour"))
         #expect(result.stderr.contains("conformant, slow, silent"))
     }
 
-    @Test func xCallbackAppsArePlayedWithIOSsPromptCounted() throws {
-        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant", "--x-callback-apps", "conformant,failing", "--json"])
+    @Test func xCallbackAppsArePlayedWithIOSsPromptCounted() async throws {
+        let result = try await HandoverBinary.run(["simulate", "logout", "--apps", "conformant", "--x-callback-apps", "conformant,failing", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let output = try JSONDecoder().decode(Output.self, from: Data(result.stdout.utf8))
         #expect(output.apps.map(\.app) == ["conformant", "x-conformant", "x-failing"])
         #expect(output.apps.map(\.outcome) == ["succeeded", "succeeded", "failed"])
         #expect(output.prompts == 4)  // two links opened, two replies to the launcher's scheme
-        let refused = try HandoverBinary.run(["simulate", "logout", "--apps", "conformant", "--x-callback-apps", "tapping"])
+        let refused = try await HandoverBinary.run(["simulate", "logout", "--apps", "conformant", "--x-callback-apps", "tapping"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--x-callback-apps: 'tapping' is not a behaviour"))
     }
 
-    @Test func resendsChangeTheAttemptsOfATimedOutApp() throws {
-        let result = try HandoverBinary.run(["simulate", "logout", "--apps", "silent", "--resends", "1", "--timeout", "5", "--json"])
+    @Test func resendsChangeTheAttemptsOfATimedOutApp() async throws {
+        let result = try await HandoverBinary.run(["simulate", "logout", "--apps", "silent", "--resends", "1", "--timeout", "5", "--json"])
         let output = try JSONDecoder().decode(Output.self, from: Data(result.stdout.utf8))
         #expect(output.apps.first?.attempts == 2)
         #expect(output.apps.first?.outcome == "timed_out")

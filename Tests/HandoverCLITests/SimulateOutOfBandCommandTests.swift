@@ -9,12 +9,12 @@ import Testing
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/zbarimg") }
     }
 
-    @Test func everyDispatcherAndDecisionEndsInItsStatus() throws {
+    @Test func everyDispatcherAndDecisionEndsInItsStatus() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-oob-cli-\(UUID().uuidString)")
         let apns = try APNsLoopbackProcess.start()
-        let server = try ServerProcess.startBlocking(dataDirectory: directory, environment: apns.environment, arguments: ["--developer-mode"])
+        let server = try await ServerProcess.start(dataDirectory: directory, environment: apns.environment, arguments: ["--developer-mode"])
         defer {
-            _ = server.terminate()
+            server.terminateInBackground()
             apns.stop()
             try? FileManager.default.removeItem(at: directory)
         }
@@ -33,7 +33,7 @@ import Testing
             print("SKIP the qr case: zbarimg is not installed (apt-get install zbar-tools; bash .ci/run does)")
         }
         for (dispatcher, decision, type, status) in cases {
-            let result = try HandoverBinary.run(["simulate", "oob", "--server", server.baseURL.absoluteString, "--admin-key", key,
+            let result = try await HandoverBinary.run(["simulate", "oob", "--server", server.baseURL.absoluteString, "--admin-key", key,
                                                  "--dispatcher", dispatcher, "--decision", decision, "--type", type,
                                                  "--keys-file", keys, "--json"], environment: apns.environment)
             #expect(result.status == 0, "\(dispatcher) \(decision): \(result.stderr)")
@@ -42,30 +42,30 @@ import Testing
             #expect(report?["dispatcher"] as? String == dispatcher)
         }
         // The phone enrolled once (its keys are kept in the file) and says so on later runs.
-        let again = try HandoverBinary.run(["simulate", "oob", "--server", server.baseURL.absoluteString, "--admin-key", key,
+        let again = try await HandoverBinary.run(["simulate", "oob", "--server", server.baseURL.absoluteString, "--admin-key", key,
                                             "--dispatcher", "link", "--keys-file", keys])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("already enrolled"))
         #expect(again.stdout.contains("final status: succeeded"))
     }
 
-    @Test func badArgumentsAreNamedWithWhatIsAccepted() throws {
-        let wrongDispatcher = try HandoverBinary.run(["simulate", "oob", "--server", "http://127.0.0.1:9", "--admin-key", "k", "--dispatcher", "fax"])
+    @Test func badArgumentsAreNamedWithWhatIsAccepted() async throws {
+        let wrongDispatcher = try await HandoverBinary.run(["simulate", "oob", "--server", "http://127.0.0.1:9", "--admin-key", "k", "--dispatcher", "fax"])
         #expect(wrongDispatcher.status != 0)
         #expect(wrongDispatcher.stderr.contains("--dispatcher: 'fax' is not a dispatcher. Accepted: push, qr, link, x-callback-link."))
-        let wrongNumber = try HandoverBinary.run(["simulate", "oob", "--server", "http://127.0.0.1:9", "--admin-key", "k", "--dispatcher", "link",
+        let wrongNumber = try await HandoverBinary.run(["simulate", "oob", "--server", "http://127.0.0.1:9", "--admin-key", "k", "--dispatcher", "link",
                                                   "--decision", "wrong-number", "--type", "deregistration"])
         #expect(wrongNumber.stderr.contains("needs --type authentication"))
-        let help = try HandoverBinary.run(["simulate", "oob", "--help"])
+        let help = try await HandoverBinary.run(["simulate", "oob", "--help"])
         #expect(help.stdout.contains("wrong-number  picks another number"))
     }
 
-    @Test func anAPNsBaseURLNeedsDeveloperMode() throws {
+    @Test func anAPNsBaseURLNeedsDeveloperMode() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-oob-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let apns = try APNsLoopbackProcess.start()
         defer { apns.stop() }
-        let result = try HandoverBinary.run(["serve", "--port", "0", "--data-dir", directory.path], environment: apns.environment, timeout: 60)
+        let result = try await HandoverBinary.run(["serve", "--port", "0", "--data-dir", directory.path], environment: apns.environment, timeout: 60)
         #expect(result.status != 0)
         #expect(result.stderr.contains("--apns-base-url: only with --developer-mode"), "\(result.stderr)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPeers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,65 +35,85 @@ private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
         }
     }
 
-    @Test func everyAcknowledgedLinkSurvivesSIGKILLAtRandomPoints() throws {
+    /// What one kill-and-restart left: the links sent, those the killed receiver acknowledged, the
+    /// callbacks opened, and how the restarted receiver ended.
+    struct Trial: Sendable {
+        var links: [String] = []
+        var acknowledged: [String] = []
+        var opened: [String] = []
+        var finished = false
+        var endedIdle = false
+        var leftovers: [String] = []
+    }
+
+    @Test func everyAcknowledgedLinkSurvivesSIGKILLAtRandomPoints() async throws {
         var counts = Counts()
-        var generator = SystemRandomNumberGenerator()
         for iteration in 0..<200 {
-            let folder = temporaryFolder("crash\(iteration)")
-            let journal = folder.appendingPathComponent("journal").path
-            let log = folder.appendingPathComponent("callbacks.log").path
-            let links = (0..<5).map { index in
-                "https://app.example.com/logout?ulc-success=https%3A%2F%2Flauncher.example.com%2Fok%3Fn%3D\(iteration)-\(index)" +
-                    "&ulc-error=https%3A%2F%2Flauncher.example.com%2Ffail%3Fn%3D\(iteration)-\(index)"
-            }
-            counts.sent += links.count
-
-            // First run: feed links, kill at a random moment.
-            let first = try Child(arguments: [journal, log])
-            first.waitForReady()
-            first.write(links.joined(separator: "\n") + "\n")
-            // Three iterations in four wait for the first acknowledgement and then kill 0–3 ms
-            // later, so the kill lands while the others are being journaled, run and answered
-            // even on a slow machine; the fourth kills 0–6 ms after the write, acknowledged or not.
-            if iteration % 4 != 0 {
-                first.waitForFirstAcknowledgement()
-                usleep(UInt32.random(in: 0...3_000, using: &generator))
-            } else {
-                usleep(UInt32.random(in: 0...6_000, using: &generator))
-            }
-            first.kill()
-            let acknowledged = first.output.split(separator: "\n").compactMap { line -> String? in
-                line.hasPrefix("accepted ") ? String(line.dropFirst("accepted ".count)) : nil
-            }
-
-            // Second run: recovery only.
-            let second = try Child(arguments: [journal, log])
-            second.closeInput()
-            let finished = second.wait(seconds: 20)
-            #expect(finished, "the restarted receiver did not finish")
-            #expect(second.output.hasSuffix("idle\n"))
-
-            let opened = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            // Each trial waits on its children and in real time: on a thread of its own, not on
+            // one of Swift's two cooperative threads, which the tests beside it need.
+            let trial = try await ChildProcess.onOwnThread { try Self.trial(iteration) }
+            #expect(trial.finished, "the restarted receiver did not finish")
+            #expect(trial.endedIdle)
+            #expect(trial.leftovers.isEmpty, "commands left in the journal: \(trial.leftovers)")
+            counts.sent += trial.links.count
             counts.iterations += 1
-            counts.accepted += acknowledged.count
-            for (index, link) in links.enumerated() {
+            counts.accepted += trial.acknowledged.count
+            for (index, link) in trial.links.enumerated() {
                 let callback = "https://launcher.example.com/ok?n=\(iteration)-\(index)"
-                let times = opened.filter { $0 == callback }.count
-                if acknowledged.contains(link) {
+                let times = trial.opened.filter { $0 == callback }.count
+                if trial.acknowledged.contains(link) {
                     if times == 0 { counts.lost += 1 } else { counts.completed += 1 }
                 } else if times > 0 {
                     counts.unacknowledgedCompleted += 1
                 }
                 counts.duplicates += max(0, times - 1)
             }
-            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: journal))?.filter { $0.hasSuffix(".command.json") } ?? []
-            #expect(leftovers.isEmpty, "commands left in the journal: \(leftovers)")
-            try? FileManager.default.removeItem(at: folder)
         }
         print(counts)
         #expect(counts.lost == 0)
         #expect(counts.completed == counts.accepted)
         #expect(counts.iterations >= 200)
+    }
+
+    /// Feeds five links to a receiver, kills it at a random moment, and lets a second one recover.
+    static func trial(_ iteration: Int) throws -> Trial {
+        var generator = SystemRandomNumberGenerator()
+        var trial = Trial()
+        let folder = temporaryFolder("crash\(iteration)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let journal = folder.appendingPathComponent("journal").path
+        let log = folder.appendingPathComponent("callbacks.log").path
+        trial.links = (0..<5).map { index in
+            "https://app.example.com/logout?ulc-success=https%3A%2F%2Flauncher.example.com%2Fok%3Fn%3D\(iteration)-\(index)" +
+                "&ulc-error=https%3A%2F%2Flauncher.example.com%2Ffail%3Fn%3D\(iteration)-\(index)"
+        }
+
+        // First run: feed links, kill at a random moment.
+        let first = try Child(arguments: [journal, log])
+        first.waitForReady()
+        first.write(trial.links.joined(separator: "\n") + "\n")
+        // Three iterations in four wait for the first acknowledgement and then kill 0–3 ms
+        // later, so the kill lands while the others are being journaled, run and answered
+        // even on a slow machine; the fourth kills 0–6 ms after the write, acknowledged or not.
+        if iteration % 4 != 0 {
+            first.waitForFirstAcknowledgement()
+            usleep(UInt32.random(in: 0...3_000, using: &generator))
+        } else {
+            usleep(UInt32.random(in: 0...6_000, using: &generator))
+        }
+        first.kill()
+        trial.acknowledged = first.output.split(separator: "\n").compactMap { line -> String? in
+            line.hasPrefix("accepted ") ? String(line.dropFirst("accepted ".count)) : nil
+        }
+
+        // Second run: recovery only.
+        let second = try Child(arguments: [journal, log])
+        second.closeInput()
+        trial.finished = second.wait(seconds: 20)
+        trial.endedIdle = second.output.hasSuffix("idle\n")
+        trial.opened = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        trial.leftovers = (try? FileManager.default.contentsOfDirectory(atPath: journal))?.filter { $0.hasSuffix(".command.json") } ?? []
+        return trial
     }
 
     /// A child process with piped stdin and stdout.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPeers
 
 /// An iOS app must be able to link HandoverClient without NIO, Vapor or Fluent. This reads the
 /// manifest as SwiftPM evaluates it (`swift package dump-package`) and walks every target and
@@ -36,8 +37,8 @@ import Testing
 
     /// Nothing built only for tests ships in the `handover` binary: no loopback peer of Apple's
     /// or an SMTP server's protocol, no developer tool.
-    @Test func theHandoverExecutableLinksNoTestPeer() throws {
-        let reachable = Self.reachable(fromProduct: "handover", manifest: try Self.manifest())
+    @Test func theHandoverExecutableLinksNoTestPeer() async throws {
+        let reachable = Self.reachable(fromProduct: "handover", manifest: try await Self.manifest())
         #expect(reachable.targets.contains("HandoverServer"))
         for target in reachable.targets {
             #expect(!target.contains("TestServer") && target != "apns-loopback" && target != "ReceiverCrashHarness", "handover links \(target)")
@@ -47,8 +48,8 @@ import Testing
 
     /// The domain core knows nothing of HTTP serving: no Vapor, no Fluent's Vapor integration, no
     /// server target; only the contract and the Vapor-free protocol targets beneath it (issue 38).
-    @Test func theDomainCoreDoesNotReachVapor() throws {
-        let reachable = Self.reachable(fromTargets: ["HandoverCore"], manifest: try Self.manifest())
+    @Test func theDomainCoreDoesNotReachVapor() async throws {
+        let reachable = Self.reachable(fromTargets: ["HandoverCore"], manifest: try await Self.manifest())
         let (packages, local) = (reachable.packages, reachable.targets.subtracting(["HandoverCore"]))
         #expect(!packages.contains("vapor") && !packages.contains("fluent"), "\(packages)")
         #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks", "SessionTokens", "AppleSignIn", "OutOfBand", "APNs",
@@ -56,16 +57,16 @@ import Testing
     }
 
     /// Mail (SMTP and the drop folder) is an adapter beneath the server, above the domain: no Vapor.
-    @Test func mailDoesNotReachVaporOrTheServer() throws {
-        let reachable = Self.reachable(fromTargets: ["Mail"], manifest: try Self.manifest())
+    @Test func mailDoesNotReachVaporOrTheServer() async throws {
+        let reachable = Self.reachable(fromTargets: ["Mail"], manifest: try await Self.manifest())
         #expect(!reachable.packages.contains("vapor") && !reachable.packages.contains("fluent"), "\(reachable.packages)")
         #expect(!reachable.targets.contains("HandoverServer"), "\(reachable.targets)")
     }
 
     /// The domain's own tests run it without the server (issue 38): no Vapor, no Fluent's Vapor
     /// integration, no HandoverServer.
-    @Test func theDomainsTestsDoNotLinkVaporOrTheServer() throws {
-        let reachable = Self.reachable(fromTargets: ["HandoverCoreTests"], manifest: try Self.manifest())
+    @Test func theDomainsTestsDoNotLinkVaporOrTheServer() async throws {
+        let reachable = Self.reachable(fromTargets: ["HandoverCoreTests"], manifest: try await Self.manifest())
         #expect(reachable.targets.contains("HandoverCore"))
         #expect(!reachable.packages.contains("vapor") && !reachable.packages.contains("fluent"), "\(reachable.packages)")
         #expect(!reachable.targets.contains("HandoverServer"), "\(reachable.targets)")
@@ -73,8 +74,8 @@ import Testing
 
     /// The MDM vendors' connectors and the outbound exchange are Vapor-free targets of their own,
     /// as APNs is (issue 38).
-    @Test func theMDMConnectorsAndTheOutboundExchangeDoNotReachVapor() throws {
-        let manifest = try Self.manifest()
+    @Test func theMDMConnectorsAndTheOutboundExchangeDoNotReachVapor() async throws {
+        let manifest = try await Self.manifest()
         for target in ["MDMConnectors", "OutboundHTTP"] {
             let reachable = Self.reachable(fromTargets: [target], manifest: manifest)
             #expect(!reachable.packages.contains("vapor") && !reachable.packages.contains("fluent") && !reachable.packages.contains("fluent-kit"),
@@ -83,24 +84,26 @@ import Testing
         }
     }
 
-    static func manifest() throws -> [String: Any] {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    /// The manifest as SwiftPM evaluates it, read once for the suite: `dump-package` compiles
+    /// the manifest, which takes many seconds on a loaded 2-core machine. It runs on a thread of
+    /// its own (``ChildProcess``): seven of these waits on Swift's two cooperative threads held
+    /// every other test of the run for 88 seconds on CI.
+    static func manifest() async throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: try await dumped.value) as? [String: Any] ?? [:]
     }
 
-    @Test func handoverClientProductReachesNoNIOVaporOrFluent() throws {
-        let manifest = try Self.manifest()
+    private static let dumped = Task<Data, any Error> {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try await ChildProcess.run(["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"])
+        guard result.status == 0 else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "swift package dump-package exited \(result.status): \(result.errorText)"])
+        }
+        return result.output
+    }
+
+    @Test func handoverClientProductReachesNoNIOVaporOrFluent() async throws {
+        let manifest = try await Self.manifest()
         let reachable = Self.reachable(fromProduct: "HandoverClient", manifest: manifest)
         #expect(reachable.targets == ["HandoverClient", "HandoverProtocol", "LinkCallbacks", "OutOfBand"])
         // swift-crypto, and the runtime of the generated fleet client over URLSession.

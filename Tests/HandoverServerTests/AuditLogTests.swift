@@ -292,6 +292,6 @@ struct AuditLogTests {
 
     /// Changes the stored log by hand, as someone with the database file could.
     static func tamper(_ test: TestServer, _ statement: String) async throws {
-        #expect(try SQLiteByHand.execute(statement, on: test.dataDirectory.appendingPathComponent("handover.sqlite")) == 0)
+        #expect(try await SQLiteByHand.execute(statement, on: test.dataDirectory.appendingPathComponent("handover.sqlite")) == 0)
     }
 }

@@ -34,9 +34,10 @@ struct MDMFollowThroughTests {
             let lift = try #require(commands.last)
             switch vendor {
             case .jamf:
+                let managementID = try await MDMVendorPeer.jamfManagementID("17")
                 #expect(lift.path == "/api/v2/mdm/commands")
                 #expect(lift.body.contains(#""commandType":"DISABLE_LOST_MODE""#)
-                        && lift.body.contains(#""managementId":"\#(MDMVendorPeer.jamfManagementID("17"))""#), "\(lift.body)")
+                        && lift.body.contains(#""managementId":"\#(managementID)""#), "\(lift.body)")
             case .intune:
                 #expect(lift.path == "/beta/deviceManagement/managedDevices/\(MDMRemediationTests.deviceID(for: vendor))/disableLostMode")
                 #expect(lift.body.isEmpty, "\(lift.body)")

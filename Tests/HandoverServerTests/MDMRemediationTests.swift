@@ -59,8 +59,9 @@ struct MDMRemediationTests {
             let command = try #require(try await peer.commands().first)
             switch vendor {
             case .jamf:
+                let managementID = try await MDMVendorPeer.jamfManagementID("17")
                 #expect(command.path == "/api/v2/mdm/commands")
-                #expect(command.body.contains(#""managementId":"\#(MDMVendorPeer.jamfManagementID("17"))""#), "\(command.body)")
+                #expect(command.body.contains(#""managementId":"\#(managementID)""#), "\(command.body)")
                 #expect(command.body.contains(#""commandType":"ENABLE_LOST_MODE""#) && command.body.contains(#""lostModeMessage":"Return to the ward 7 desk""#))
                 #expect(command.body.contains(#""lostModePhone":"+44 20 7946 0000""#) && command.body.contains(#""lostModeFootnote":"St Elsewhere IT""#))
             case .intune:

@@ -71,14 +71,8 @@ final class MDMVendorPeer: @unchecked Sendable {
     func stop() { PythonPeer(process: process, port: port).stop() }
 
     /// The management id the Jamf loopback gives a device id (uuid5 of the URL namespace).
-    static func jamfManagementID(_ deviceID: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import uuid,sys;print(uuid.uuid5(uuid.NAMESPACE_URL,'jamf-management-'+sys.argv[1]))", deviceID]
-        let output = Pipe()
-        process.standardOutput = output
-        try? process.run()
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    static func jamfManagementID(_ deviceID: String) async throws -> String {
+        try await ChildProcess.run(["python3", "-c", "import uuid,sys;print(uuid.uuid5(uuid.NAMESPACE_URL,'jamf-management-'+sys.argv[1]))", deviceID])
+            .outputText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

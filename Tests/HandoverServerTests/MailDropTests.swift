@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import TestPeers
 import Mail
 import HandoverClient
 import HandoverServer
@@ -31,19 +32,13 @@ struct MailDropTests {
             try await test.stop()
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", """
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
             import email, email.policy, sys
             m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
             print(m["To"]); print(m["Subject"]); print(m.get_content())
-            """, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0)
+            """, file.path])
+        let text = result.outputText
+        #expect(result.status == 0)
         #expect(text.hasPrefix("night.porter@hospital.example\n"), "\(text)")
         let link = text.split(whereSeparator: \.isWhitespace).first { $0.contains("/auth/email/verify?token=") }.flatMap { URL(string: String($0)) }
         #expect(link?.absoluteString.hasPrefix(test.server.publicURL.absoluteString + "/auth/email/verify?token=") == true, "\(text)")

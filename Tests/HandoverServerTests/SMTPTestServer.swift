@@ -13,18 +13,12 @@ final class SMTPTestServer: @unchecked Sendable {
     private let process: Process
 
     /// Why the SMTP tests cannot run here, or nil when they can.
-    static func unavailableReason() -> String? {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import aiosmtpd"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        do { try probe.run() } catch { return "python3 is not installed" }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0 ? nil : "aiosmtpd is not installed (pip install aiosmtpd; bash .ci/run does)"
+    static func unavailableReason() async -> String? {
+        guard let probe = try? await ChildProcess.run(["python3", "-c", "import aiosmtpd"]) else { return "python3 is not installed" }
+        return probe.status == 0 ? nil : "aiosmtpd is not installed (pip install aiosmtpd; bash .ci/run does)"
     }
 
-    static func start(tls: Bool = false) throws -> SMTPTestServer {
+    static func start(tls: Bool = false) async throws -> SMTPTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-smtp-\(UUID().uuidString)")
         for folder in ["tmp", "new", "cur"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("mail/\(folder)"), withIntermediateDirectories: true)
@@ -33,8 +27,8 @@ final class SMTPTestServer: @unchecked Sendable {
         var arguments = ["python3", "-m", "aiosmtpd", "-n"]
         if tls {
             let cert = directory.appendingPathComponent("cert.pem"), key = directory.appendingPathComponent("key.pem")
-            try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", cert.path,
-                     "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+            _ = try await ChildProcess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", cert.path,
+                                            "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
             arguments += ["--tlscert", cert.path, "--tlskey", key.path]
             certificate = cert
         }
@@ -47,8 +41,13 @@ final class SMTPTestServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let server = SMTPTestServer(port: port, directory: directory, certificateFile: certificate, process: process)
-        for _ in 0..<200 where !canConnect(port) { usleep(50_000) }
-        guard canConnect(port) else {
+        // aiosmtpd says nothing when it listens: the port is tried until it answers, on a thread
+        // of its own (``ChildProcess/onOwnThread(_:)``), not on one of Swift's cooperative threads.
+        let listening = try await ChildProcess.onOwnThread {
+            for _ in 0..<200 where !canConnect(port) { usleep(50_000) }
+            return canConnect(port)
+        }
+        guard listening else {
             server.stop()
             throw NSError(domain: "SMTPTestServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "aiosmtpd did not start"])
         }
@@ -100,16 +99,6 @@ final class SMTPTestServer: @unchecked Sendable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
     }
 
     private static func canConnect(_ port: Int) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import HandoverServer
 import NIOCore
 import NIOPosix
@@ -46,8 +47,8 @@ import Testing
             #expect(deliveries.prefix(2).allSatisfy { $0.isSigned(with: first) && !$0.isSigned(with: second) })
             #expect(deliveries.suffix(2).allSatisfy { $0.isSigned(with: first) && $0.isSigned(with: second) }, "both secrets sign during the overlap")
             #expect(deliveries.suffix(2).allSatisfy { $0.signature.split(separator: " ").count == 2 })
-            try Self.verifyWithStandardLibrary(deliveries.prefix(2), secret: first)
-            try Self.verifyWithStandardLibrary(deliveries.suffix(2), secret: second)
+            try await Self.verifyWithStandardLibrary(deliveries.prefix(2), secret: first)
+            try await Self.verifyWithStandardLibrary(deliveries.suffix(2), secret: second)
         }
         try await receiver.stop()
     }
@@ -91,14 +92,8 @@ import Testing
 
     /// Runs the `standardwebhooks` library over the deliveries: each must verify as received,
     /// and must fail once its timestamp or body is changed.
-    static func verifyWithStandardLibrary(_ deliveries: some Collection<WebhookReceiver.Received>, secret: String) throws {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import standardwebhooks"]
-        probe.standardError = FileHandle.nullDevice
-        try? probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
+    static func verifyWithStandardLibrary(_ deliveries: some Collection<WebhookReceiver.Received>, secret: String) async throws {
+        guard await ChildProcess.succeeds(["python3", "-c", "import standardwebhooks"]) else {
             print("SKIP standardwebhooks verification: python3 with the standardwebhooks package is not installed (bash .ci/run installs it)")
             return
         }
@@ -127,16 +122,9 @@ import Testing
                     pass
             print("standardwebhooks verified", len(data["cases"]))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let result = try await ChildProcess.run(["python3", "-c", script, file.path], mergingErrors: true)
+        let text = result.outputText
+        #expect(result.status == 0, "\(text)")
         print(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

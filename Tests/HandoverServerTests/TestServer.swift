@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestPeers
 import HandoverServer
 import Logging
 import NIOConcurrencyHelpers
@@ -194,12 +195,8 @@ enum PostgresTestDatabase {
             throw Unavailable(description: "HANDOVER_TEST_POSTGRES_URL is not set")
         }
         let name = "handover_test_\(UUID().uuidString.prefix(8).lowercased())"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Unavailable(description: "psql could not create database \(name)") }
+        let created = try await ChildProcess.run(["psql", base, "-q", "-c", "CREATE DATABASE \(name)"])
+        guard created.status == 0 else { throw Unavailable(description: "psql could not create database \(name)") }
         return String(base[...slash]) + name
     }
 }

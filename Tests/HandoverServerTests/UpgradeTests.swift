@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import HandoverCore
 import HandoverServer
 import SQLKit
@@ -81,13 +82,9 @@ struct UpgradeTests {
         }
         guard let expected = try Self.expected(release).postgres else { return }
         let url = try await PostgresTestDatabase.fresh()
-        let restore = Process()
-        restore.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        restore.arguments = ["psql", url, "-qX", "-v", "ON_ERROR_STOP=1", "-f", Self.fixtures.appendingPathComponent("\(release)/postgres.sql").path]
-        restore.standardOutput = FileHandle.nullDevice
-        try restore.run()
-        restore.waitUntilExit()
-        #expect(restore.terminationStatus == 0, "psql restored the dump")
+        let restore = try await ChildProcess.run(["psql", url, "-qX", "-v", "ON_ERROR_STOP=1", "-f",
+                                                  Self.fixtures.appendingPathComponent("\(release)/postgres.sql").path])
+        #expect(restore.status == 0, "psql restored the dump: \(restore.errorText)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handover-upgrade-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

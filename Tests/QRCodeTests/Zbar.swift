@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 @testable import QRCode
 
 /// Decodes QR code images with `zbarimg` (Debian package zbar-tools), an independent reader.
@@ -9,7 +10,8 @@ import Foundation
 /// back. `-Sdisable -Sqrcode.enable` turns off the 1D symbologies: otherwise zbar now and then
 /// "finds" an Interleaved 2 of 5 barcode in a row of random modules and appends its digits. A batch is checked by
 /// cutting that output at the expected lengths; a batch that does not match is decoded again one
-/// image at a time to say which image failed.
+/// image at a time to say which image failed. Each zbarimg is waited for on a thread of its own
+/// (``ChildProcess``).
 struct Zbar {
     let executable: URL
 
@@ -35,17 +37,9 @@ struct Zbar {
 
     /// The bytes of every symbol zbarimg reads in `files`, concatenated, and its exit status
     /// (0: all found; 4: some image had no symbol).
-    func decode(_ files: [URL]) throws -> (output: [UInt8], status: Int32) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary"] + files.map(\.path)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ([UInt8](output), process.terminationStatus)
+    func decode(_ files: [URL]) async throws -> (output: [UInt8], status: Int32) {
+        let result = try await ChildProcess.run(executable, ["--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary"] + files.map(\.path))
+        return ([UInt8](result.output), result.status)
     }
 
     /// A code to check: the bytes it should decode to, and a label for failure messages.
@@ -57,7 +51,7 @@ struct Zbar {
 
     /// Writes each sample as a PNG, decodes them in batches, and returns the labels of those that
     /// did not decode to exactly their bytes (empty when all did).
-    func failures(of samples: [Sample], scale: Int = 3, batchSize: Int = 40) throws -> [String] {
+    func failures(of samples: [Sample], scale: Int = 3, batchSize: Int = 40) async throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qrcode-zbar-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -71,10 +65,10 @@ struct Zbar {
                 try sample.code.png(scale: scale).write(to: file)
                 files.append(file)
             }
-            let (output, status) = try decode(files)
+            let (output, status) = try await decode(files)
             if status == 0 && output == batch.flatMap(\.bytes) { continue }
             for (sample, file) in zip(batch, files) {  // find the culprits one by one
-                let single = try decode([file])
+                let single = try await decode([file])
                 if single.status != 0 || single.output != sample.bytes {
                     failed.append("\(sample.label): zbarimg exit \(single.status), \(single.output.count) bytes read, "
                                   + "\(sample.bytes.count) expected (version \(sample.code.version), \(sample.code.mask))")

@@ -10,7 +10,7 @@ struct ZbarDecodingTests {
 
     /// The "done when" check: 200 random inputs of 1 to 1,000 random bytes at each level decode exactly.
     @Test(arguments: ErrorCorrectionLevel.allCases)
-    func randomInputsDecodeByteForByte(correction: ErrorCorrectionLevel) throws {
+    func randomInputsDecodeByteForByte(correction: ErrorCorrectionLevel) async throws {
         let seed = SeededGenerator.runSeed &+ UInt64(correction.tableIndex)
         var random = SeededGenerator(seed: seed)
         let started = Date()
@@ -19,7 +19,7 @@ struct ZbarDecodingTests {
             let bytes = (0..<Int.random(in: 1...1000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             samples.append(Zbar.Sample(bytes: bytes, label: "input \(index)", code: try QRCode(encoding: bytes, correction: correction)))
         }
-        let failures = try Self.zbar.failures(of: samples)
+        let failures = try await Self.zbar.failures(of: samples)
         let versions = Set(samples.map(\.code.version))
         print("zbarimg: ECC \(correction): \(samples.count - failures.count) of \(samples.count) random inputs decoded "
               + "(versions \(versions.min()!)–\(versions.max()!)) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; "
@@ -29,7 +29,7 @@ struct ZbarDecodingTests {
 
     /// Every version at every level, each filled to capacity so that exactly that version is chosen.
     @Test(arguments: ErrorCorrectionLevel.allCases)
-    func everyVersionFilledToCapacityDecodes(correction: ErrorCorrectionLevel) throws {
+    func everyVersionFilledToCapacityDecodes(correction: ErrorCorrectionLevel) async throws {
         var random = SeededGenerator(seed: SeededGenerator.runSeed &+ 100 &+ UInt64(correction.tableIndex))
         var samples: [Zbar.Sample] = []
         for version in 1...40 {
@@ -39,13 +39,13 @@ struct ZbarDecodingTests {
             #expect(code.version == version)
             samples.append(Zbar.Sample(bytes: bytes, label: "version \(version) \(correction)", code: code))
         }
-        let failures = try Self.zbar.failures(of: samples, batchSize: 10)
+        let failures = try await Self.zbar.failures(of: samples, batchSize: 10)
         print("zbarimg: ECC \(correction): versions 1–40 at full capacity: \(40 - failures.count) of 40 decoded")
         #expect(failures.isEmpty, "seed \(SeededGenerator.runSeed): \(failures.joined(separator: "; "))")
     }
 
     /// All 256 byte values, in order and reversed, at every level and with every mask forced.
-    @Test func allByteValuesAndEveryMaskDecode() throws {
+    @Test func allByteValuesAndEveryMaskDecode() async throws {
         let all = (0...255).map(UInt8.init)
         var samples: [Zbar.Sample] = []
         for correction in ErrorCorrectionLevel.allCases {
@@ -57,22 +57,22 @@ struct ZbarDecodingTests {
                 samples.append(Zbar.Sample(bytes: bytes, label: "\(mask) \(correction)", code: code))
             }
         }
-        let failures = try Self.zbar.failures(of: samples)
+        let failures = try await Self.zbar.failures(of: samples)
         print("zbarimg: all byte values and every mask: \(samples.count - failures.count) of \(samples.count) decoded")
         #expect(failures.isEmpty, "\(failures.joined(separator: "; "))")
     }
 
     /// Text comes back as its UTF-8, including a ULC logout link.
-    @Test func textDecodesAsItsUTF8() throws {
+    @Test func textDecodesAsItsUTF8() async throws {
         let texts = ["https://appb.example.com/logout?ulc-success=https%3A%2F%2Fappa.com%2Fok&ulc-error=https%3A%2F%2Fappa.com%2Ferr",
                      "Grüße, 日本語, emoji 🎉", "a"]
         let samples = try texts.map { Zbar.Sample(bytes: Array($0.utf8), label: $0, code: try QRCode(encoding: $0)) }
-        #expect(try Self.zbar.failures(of: samples).isEmpty)
+        #expect(try await Self.zbar.failures(of: samples).isEmpty)
     }
 
     /// The uncompressed (stored-block) PNG variant decodes too, as do 2 and 10 pixels per module,
     /// with a minimum version. (zbarimg does not read 1 pixel per module.)
-    @Test func storedPNGsAndOtherScalesDecode() throws {
+    @Test func storedPNGsAndOtherScalesDecode() async throws {
         let bytes = Array("stored deflate blocks".utf8)
         let code = try QRCode(encoding: bytes, correction: .quartile, minimumVersion: 12)
         #expect(code.version == 12)
@@ -85,7 +85,7 @@ struct ZbarDecodingTests {
             try png.write(to: file)
             files.append(file)
         }
-        let (output, status) = try Self.zbar.decode(files)
+        let (output, status) = try await Self.zbar.decode(files)
         #expect(status == 0)
         #expect(output == bytes + bytes + bytes)
     }

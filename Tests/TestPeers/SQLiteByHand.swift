@@ -5,13 +5,8 @@ import Foundation
 public enum SQLiteByHand {
     /// Runs `statement` on `file` and commits; returns Python's exit status (0 when it ran).
     @discardableResult
-    public static func execute(_ statement: String, on file: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-                             file.path, statement]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    public static func execute(_ statement: String, on file: URL) async throws -> Int32 {
+        try await ChildProcess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+                                    file.path, statement]).status
     }
 }

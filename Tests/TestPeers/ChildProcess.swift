@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs another program (the `handover` binary, python3, psql, openssl, zbarimg, swift) to its
+/// end for a test, waiting on a thread of its own.
+///
+/// Swift's cooperative pool has one thread per core: two on CI's machines. A test that waits for
+/// a child with `waitUntilExit` on one of them holds it for as long as the child runs, and two
+/// such waits at once stop every other test in the process; tests on a time limit then fail for
+/// time they never had (issue 37's CI runs: `swift package dump-package` held both threads for
+/// 88 seconds). Every test that runs a program to its end goes through here.
+public enum ChildProcess {
+    /// What a finished program left.
+    public struct Result: Sendable {
+        /// Its exit status (the signal's number when a signal ended it).
+        public var status: Int32
+        /// What it wrote to standard output.
+        public var output: Data
+        /// What it wrote to standard error (empty when `mergingErrors` sent it to `output`).
+        public var errors: Data
+        /// Whether it was still running at the time limit, and was killed.
+        public var timedOut: Bool
+
+        /// Standard output as UTF-8 text.
+        public var outputText: String { String(decoding: output, as: UTF8.self) }
+        /// Standard error as UTF-8 text.
+        public var errorText: String { String(decoding: errors, as: UTF8.self) }
+    }
+
+    /// Runs `executable` with `arguments` to its end.
+    ///
+    /// - Parameters:
+    ///   - environment: added to this process's environment (nil: inherited as it is).
+    ///   - input: written to the program's standard input, which is then closed; without it the
+    ///     program reads an empty input.
+    ///   - mergingErrors: sends standard error to the same pipe as standard output.
+    ///   - timeout: kills the program (SIGKILL) once it has run this long, and says so.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                           input: Data? = nil, mergingErrors: Bool = false,
+                           timeout: TimeInterval? = nil) async throws -> Result {
+        // The input is read from a file: a pipe written here could fill while the program waits.
+        let inputFile = try input.map { data -> URL in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("child-input-\(UUID().uuidString)")
+            try data.write(to: file)
+            return file
+        }
+        defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = arguments
+                if let environment {
+                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+                }
+                let out = Pipe(), err = Pipe()
+                process.standardOutput = out
+                process.standardError = mergingErrors ? out : err
+                process.standardInput = inputFile.flatMap { FileHandle(forReadingAtPath: $0.path) } ?? FileHandle.nullDevice
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let killer = Killer()
+                if let timeout {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                        if process.isRunning {
+                            killer.fired = true
+                            kill(process.processIdentifier, SIGKILL)
+                        }
+                    }
+                }
+                // Standard error is drained beside standard output, so neither pipe fills.
+                let errors = ErrorDrain()
+                if !mergingErrors {
+                    let reader = Thread { errors.data = err.fileHandleForReading.readDataToEndOfFile(); errors.done.signal() }
+                    reader.start()
+                }
+                let output = out.fileHandleForReading.readDataToEndOfFile()
+                if !mergingErrors { errors.done.wait() }
+                process.waitUntilExit()
+                continuation.resume(returning: Result(status: process.terminationStatus, output: output,
+                                                      errors: errors.data, timedOut: killer.fired))
+            }
+        }
+    }
+
+    /// Runs a program found on `PATH`, through `/usr/bin/env`: `arguments[0]` names it.
+    public static func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
+                           mergingErrors: Bool = false, timeout: TimeInterval? = nil) async throws -> Result {
+        try await run(URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: environment, input: input,
+                      mergingErrors: mergingErrors, timeout: timeout)
+    }
+
+    /// Whether `arguments` run to a zero exit (false also when the program cannot be started).
+    public static func succeeds(_ arguments: [String]) async -> Bool {
+        (try? await run(arguments))?.status == 0
+    }
+
+    /// Runs `body`, which waits synchronously (on child processes, pipes or real time), on a
+    /// thread of its own and returns its value. Expectations belong after the await, on the
+    /// test's task: a thread of its own has no current test to record them against.
+    public static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try body() }) }
+        }
+    }
+
+    /// Whether the time limit killed the program; set on a dispatch queue, read on the waiting thread.
+    private final class Killer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var fired: Bool {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
+    /// Standard error, read to its end on a thread of its own (`done` is signalled after `data` is set).
+    private final class ErrorDrain: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
+    }
+}
