@@ -156,10 +156,10 @@ import FoundationNetworking
         let clean = try await exportAndVerify()
         #expect(clean.status == 0 && clean.stdout.contains("verified: \(size) entries"), "\(clean.stdout)\(clean.stderr)")
         let changed = size / 2
-        try Self.tamper(data, #"UPDATE audit_entries SET leaf = CAST(REPLACE(CAST(leaf AS TEXT), '"v":1', '"v":2') AS BLOB) WHERE seq = \#(changed)"#)
+        try await Self.tamper(data, #"UPDATE audit_entries SET leaf = CAST(REPLACE(CAST(leaf AS TEXT), '"v":1', '"v":2') AS BLOB) WHERE seq = \#(changed)"#)
         let caught = try await exportAndVerify()
         #expect(caught.status == 1 && caught.stderr.contains("entry \(changed) does not verify"), "\(caught.stdout)\(caught.stderr)")
-        try Self.tamper(data, "DELETE FROM audit_entries WHERE seq = \(changed - 7)")
+        try await Self.tamper(data, "DELETE FROM audit_entries WHERE seq = \(changed - 7)")
         let missing = try await exportAndVerify()
         #expect(missing.status == 1 && missing.stderr.contains("entry \(changed - 7) is missing"), "\(missing.stdout)\(missing.stderr)")
     }
@@ -205,7 +205,7 @@ import FoundationNetworking
     }
 
     /// Changes the stored log by hand.
-    static func tamper(_ data: URL, _ statement: String) throws {
+    static func tamper(_ data: URL, _ statement: String) async throws {
         #expect(try await SQLiteByHand.execute(statement, on: data.appendingPathComponent("handover.sqlite")) == 0)
     }
 }
