@@ -67,7 +67,10 @@ public struct LogoutRunView: Sendable, Hashable, Codable {
             }
 
             /// Still owed, after at least one failed attempt: the dashboard shows it as failing.
-            public var isFailing: Bool { state == .pending && attempts > 0 }
+            ///
+            /// An attempt is counted when it starts, so `attempts` alone does not say that one
+            /// failed: a failed attempt leaves its answer's status or its error.
+            public var isFailing: Bool { state == .pending && attempts > 0 && (lastStatusCode != nil || lastError != nil) }
         }
 
         /// Whether the item still waits for an answer.

@@ -24,9 +24,12 @@ import Testing
         let line = { (app: String) in result.stdout.split(separator: "\n").first { $0.hasPrefix("  \(app) ") }.map(String.init) ?? "" }
         #expect(line("sim-pager").contains(" x-callback ") && line("sim-rota").contains(" backend-only ") && line("sim-slow").contains(" ULC "))
         #expect(result.stdout.contains("iOS asked 1 time before opening a custom scheme"))
-        // The down backend was retried, and shown failing, before it was given up.
-        #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("  backend of sim-flaky ") && $0.hasSuffix(" failing after 1 attempt (connection refused)") },
-                "\(result.stdout)")
+        // The down backend was retried, and shown failing, with its reason, before it was given
+        // up. Which attempt the demo's reads catch between a failure and the next try depends on
+        // the machine's speed; a first attempt on its way is not failing (it has no reason yet).
+        let backendLines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  backend of sim-flaky ") }
+        #expect(backendLines.contains { $0.contains(" failing after ") && $0.hasSuffix(" (connection refused)") }, "\(result.stdout)")
+        #expect(backendLines.allSatisfy { !$0.contains(" failing ") || $0.hasSuffix(" (connection refused)") }, "\(result.stdout)")
         #expect(result.stdout.contains("sim-conformant's backend received one logout token: aud com.example.sim-conformant"))
         // Before: it printed the dashboard's address of a server that had already stopped.
         #expect(!result.stdout.contains("/dashboard") && !result.stdout.contains("Admin key:") && result.stdout.contains("--keep-running"),

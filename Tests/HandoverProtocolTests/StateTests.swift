@@ -45,4 +45,17 @@ import Testing
         #expect(run.items.first?.status == .timedOut)
         #expect(run.items.first?.reportedBy == .browser)
     }
+
+    /// A backend is failing once an attempt has failed, not while its first attempt is on its way:
+    /// the outbox counts an attempt when it leases the token, before the backend answers (the demo
+    /// once printed "failing after 1 attempt" with no reason, for a first attempt in flight).
+    @Test func aBackendIsFailingOnlyAfterAnAttemptFailed() {
+        typealias Backend = LogoutRunView.Item.BackendLogout
+        #expect(!Backend(clientID: "a", state: .pending, attempts: 0).isFailing)
+        #expect(!Backend(clientID: "a", state: .pending, attempts: 1).isFailing, "the first attempt is in flight")
+        #expect(Backend(clientID: "a", state: .pending, attempts: 1, lastError: "connection refused").isFailing)
+        #expect(Backend(clientID: "a", state: .pending, attempts: 2, lastStatusCode: 503).isFailing)
+        #expect(!Backend(clientID: "a", state: .delivered, attempts: 2, lastStatusCode: 200).isFailing)
+        #expect(!Backend(clientID: "a", state: .failed, attempts: 8, lastError: "connection refused").isFailing)
+    }
 }

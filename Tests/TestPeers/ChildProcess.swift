@@ -37,9 +37,33 @@ public enum ChildProcess {
     ///     program reads an empty input.
     ///   - mergingErrors: sends standard error to the same pipe as standard output.
     ///   - timeout: kills the program (SIGKILL) once it has run this long, and says so.
+    ///
+    /// At most ``concurrentPrograms`` run at once; the others wait their turn (without holding a
+    /// thread), and a program's `timeout` counts from its start.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                            input: Data? = nil, mergingErrors: Bool = false,
                            timeout: TimeInterval? = nil) async throws -> Result {
+        await slots.acquire()
+        do {
+            let result = try await runNow(executable, arguments, environment: environment, input: input,
+                                          mergingErrors: mergingErrors, timeout: timeout)
+            await slots.release()
+            return result
+        } catch {
+            await slots.release()
+            throw error
+        }
+    }
+
+    /// How many programs run at once. Waiting on threads of their own, the tests would otherwise
+    /// start every `handover` they run together (dozens at a suite's start), and on 2 cores the
+    /// tests with real timeouts beside them would pay for it.
+    public static let concurrentPrograms = 4
+
+    private static let slots = Slots(count: concurrentPrograms)
+
+    private static func runNow(_ executable: URL, _ arguments: [String], environment: [String: String]?,
+                               input: Data?, mergingErrors: Bool, timeout: TimeInterval?) async throws -> Result {
         // The input is read from a file: a pipe written here could fill while the program waits.
         let inputFile = try input.map { data -> URL in
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("child-input-\(UUID().uuidString)")
@@ -107,6 +131,31 @@ public enum ChildProcess {
     public static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Swift.Result { try body() }) }
+        }
+    }
+
+    /// A counting semaphore that waits without a thread.
+    private actor Slots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(count: Int) { free = count }
+
+        func acquire() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        /// Hands the slot to the longest waiter, or frees it.
+        func release() {
+            if waiting.isEmpty {
+                free += 1
+            } else {
+                waiting.removeFirst().resume()
+            }
         }
     }
 

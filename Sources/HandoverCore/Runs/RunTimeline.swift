@@ -67,9 +67,10 @@ package struct RunTimeline: Sendable, Equatable {
         package var createdAt: Date
         package var deliveredAt: Date?
         package var lastStatusCode: Int?
+        package var lastError: String?
 
         package init(event: String, url: String, status: WebhookDeliveryStatus, attempts: Int, createdAt: Date,
-                     deliveredAt: Date?, lastStatusCode: Int?) {
+                     deliveredAt: Date?, lastStatusCode: Int?, lastError: String? = nil) {
             self.event = event
             self.url = url
             self.status = status
@@ -77,6 +78,7 @@ package struct RunTimeline: Sendable, Equatable {
             self.createdAt = createdAt
             self.deliveredAt = deliveredAt
             self.lastStatusCode = lastStatusCode
+            self.lastError = lastError
         }
     }
 
@@ -147,7 +149,8 @@ package struct RunTimeline: Sendable, Equatable {
             text += " after \(backend.attempts) attempt\(backend.attempts == 1 ? "" : "s")"
             if let code = backend.lastStatusCode { text += " (HTTP \(code))" } else if let error = backend.lastError { text += " (\(error.prefix(120)))" }
             entries.append(Entry(at: backend.deliveredAt ?? backend.createdAt, app: backend.app, kind: .backend, text: text,
-                                 isProblem: backend.state == .failed || backend.state == .refused || (backend.state == .pending && backend.attempts > 0)))
+                                 isProblem: backend.state == .failed || backend.state == .refused
+                                     || (backend.state == .pending && (backend.lastStatusCode != nil || backend.lastError != nil))))
         }
         for webhook in webhooks {
             var text = "Webhook \(webhook.event) to \(webhook.url): "
@@ -157,9 +160,10 @@ package struct RunTimeline: Sendable, Equatable {
             case .pending: text += webhook.attempts == 0 ? "queued" : "still trying"
             }
             text += " after \(webhook.attempts) attempt\(webhook.attempts == 1 ? "" : "s")"
-            if let code = webhook.lastStatusCode { text += " (HTTP \(code))" }
+            if let code = webhook.lastStatusCode { text += " (HTTP \(code))" } else if let error = webhook.lastError { text += " (\(error.prefix(120)))" }
             entries.append(Entry(at: webhook.deliveredAt ?? webhook.createdAt, app: nil, kind: .webhook, text: text,
-                                 isProblem: webhook.status == .failed || (webhook.status == .pending && webhook.attempts > 0)))
+                                 isProblem: webhook.status == .failed
+                                     || (webhook.status == .pending && (webhook.lastStatusCode != nil || webhook.lastError != nil))))
         }
         if let finished = run.finishedAt {
             entries.append(Entry(at: finished, app: nil, kind: .finished,

@@ -133,9 +133,12 @@ enum DashboardLayout {
         backend.isFailing ? badge("failing", .bad) : badge(backend.state)
     }
 
-    /// An MDM command: its state, and "failing" while a pending one has already failed an attempt.
+    /// An MDM command: its state, and "failing" while a pending one has already failed an attempt
+    /// (an attempt is counted when it starts; a failed one leaves its status or its error).
     static func badge(_ command: MDMCommand) -> HTML {
-        if command.status == .pending, command.attempts > 0 { return badge("failing", .bad) }
+        if command.status == .pending, command.attempts > 0, command.lastStatusCode != nil || command.lastError != nil {
+            return badge("failing", .bad)
+        }
         let tone: Tone = switch command.status {
         case .sent: .good
         case .failed: .bad

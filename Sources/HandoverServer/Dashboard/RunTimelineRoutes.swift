@@ -130,7 +130,7 @@ struct RunTimelineRoutes: RouteCollection {
         let webhooks = webhookRows.map {
             RunTimeline.WebhookDelivery(event: $0.event, url: urlByHook[$0.webhookID] ?? "a deleted webhook", status: $0.status,
                                         attempts: $0.attempts, createdAt: $0.createdAt, deliveredAt: $0.deliveredAt,
-                                        lastStatusCode: $0.lastStatusCode)
+                                        lastStatusCode: $0.lastStatusCode, lastError: $0.lastError)
         }
         return RunTimeline(run: run, device: device, reissues: reissues, backends: backends, webhooks: webhooks)
     }
