@@ -132,11 +132,11 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, directory]
-        let out = Pipe()
+        let out = ChildProcess.pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.start(process)
         var portText = ""
         while !portText.hasSuffix("\n") {
             let chunk = out.fileHandleForReading.availableData

@@ -44,7 +44,7 @@ import FoundationNetworking
         storm.executableURL = HandoverBinary.url
         storm.arguments = ["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key, "--devices", String(devices),
                            "--apps", "7", "--window", String(window), "--deadline", "2", "--dashboards", "0", "--page-samples", "0"]
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         storm.standardOutput = output
         storm.standardError = FileHandle.nullDevice
         let (progress, lines) = AsyncStream<String>.makeStream()
@@ -57,7 +57,7 @@ import FoundationNetworking
                 lines.yield(String(decoding: data, as: UTF8.self))
             }
         }
-        try storm.run()
+        try ChildProcess.start(storm)
         return (storm, progress)
     }
 

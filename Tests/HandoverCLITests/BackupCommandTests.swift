@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -42,7 +43,7 @@ import FoundationNetworking
         storm.arguments = ["bench", "shift-change", "--server", server.baseURL.absoluteString, "--admin-key", key, "--devices", "100",
                            "--apps", "7", "--window", "8", "--deadline", "2", "--dashboards", "0", "--page-samples", "0"]
         // Its progress lines (every 2 s) say how many runs have started: the backup waits for them.
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         storm.standardOutput = output
         storm.standardError = FileHandle.nullDevice
         let (progress, lines) = AsyncStream<String>.makeStream()
@@ -50,7 +51,7 @@ import FoundationNetworking
             let data = handle.availableData
             if data.isEmpty { lines.finish() } else { lines.yield(String(decoding: data, as: UTF8.self)) }
         }
-        try storm.run()
+        try ChildProcess.start(storm)
         var seen = ""
         for await chunk in progress {
             seen += chunk

@@ -35,7 +35,7 @@ final class ServerProcess: @unchecked Sendable {
         env["LOG_LEVEL"] = "error"
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let buffer = LockedText()
@@ -43,7 +43,7 @@ final class ServerProcess: @unchecked Sendable {
             let data = handle.availableData
             if !data.isEmpty { buffer.append(String(decoding: data, as: UTF8.self)) }
         }
-        try process.run()
+        try ChildProcess.start(process)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = buffer.text

@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import Testing
 
 /// `handover simulate oob` against `handover serve --developer-mode` pushing to `apns-loopback`, as
@@ -79,10 +80,10 @@ struct APNsLoopbackProcess {
     static func start() throws -> APNsLoopbackProcess {
         let process = Process()
         process.executableURL = HandoverBinary.url.deletingLastPathComponent().appendingPathComponent("apns-loopback")
-        let out = Pipe()
+        let out = ChildProcess.pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.start(process)
         var text = ""
         while !text.contains("HANDOVER_PUSH_INBOX=") || !text.hasSuffix("\n") {
             let chunk = out.fileHandleForReading.availableData

@@ -119,8 +119,8 @@ private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
     /// A child process with piped stdin and stdout.
     final class Child {
         let process = Process()
-        let input = Pipe()
-        let out = Pipe()
+        let input = ChildProcess.pipe()
+        let out = ChildProcess.pipe()
         private var collected: String?
 
         init(arguments: [String]) throws {
@@ -129,7 +129,7 @@ private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
             process.standardInput = input
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ChildProcess.start(process)
         }
 
         private var early = Data()

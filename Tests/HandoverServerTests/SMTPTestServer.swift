@@ -39,7 +39,7 @@ final class SMTPTestServer: @unchecked Sendable {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.start(process)
         let server = SMTPTestServer(port: port, directory: directory, certificateFile: certificate, process: process)
         // aiosmtpd says nothing when it listens: the port is tried until it answers, on a thread
         // of its own (``ChildProcess/onOwnThread(_:)``), not on one of Swift's cooperative threads.

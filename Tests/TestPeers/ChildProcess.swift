@@ -79,12 +79,12 @@ public enum ChildProcess {
                 if let environment {
                     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
                 }
-                let out = Pipe(), err = Pipe()
+                let out = pipe(), err = pipe()
                 process.standardOutput = out
                 process.standardError = mergingErrors ? out : err
                 process.standardInput = inputFile.flatMap { FileHandle(forReadingAtPath: $0.path) } ?? FileHandle.nullDevice
                 do {
-                    try process.run()
+                    try start(process)
                 } catch {
                     continuation.resume(throwing: error)
                     return
@@ -112,6 +112,33 @@ public enum ChildProcess {
             }
         }
     }
+
+    /// A pipe for a child's standard input, output or error whose ends no other child inherits.
+    ///
+    /// Foundation closes a child's other descriptors by listing the open ones before it spawns;
+    /// a pipe made by another thread in that moment is inherited, and its reader then waits for
+    /// two children to close it (a restarted receiver seen running 20 s after it ended, with
+    /// tests starting children from many threads). These ends close on exec, and are made while
+    /// no child is being started (``start(_:)``); Foundation's `dup2` gives the child its own
+    /// standard streams without the flag.
+    public static func pipe() -> Pipe {
+        spawning.withLock {
+            let pipe = Pipe()
+            for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+                _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+            }
+            return pipe
+        }
+    }
+
+    /// Starts `process`, one child at a time in this test process: the descriptors Foundation
+    /// makes for a child (its termination socket) are then never open while another is spawned.
+    /// Every test that starts a program starts it here, with its pipes from ``pipe()``.
+    public static func start(_ process: Process) throws {
+        try spawning.withLock { try process.run() }
+    }
+
+    private static let spawning = NSLock()
 
     /// Runs a program found on `PATH`, through `/usr/bin/env`: `arguments[0]` names it.
     public static func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,

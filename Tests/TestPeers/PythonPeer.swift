@@ -49,7 +49,7 @@ public struct PythonPeer: Sendable {
         probe.arguments = ["python3", "-c", "import \(module)"]
         probe.standardError = FileHandle.nullDevice
         probe.standardOutput = FileHandle.nullDevice
-        do { try probe.run() } catch { return false }
+        do { try ChildProcess.start(probe) } catch { return false }
         probe.waitUntilExit()
         return probe.terminationStatus == 0
     }
@@ -59,7 +59,7 @@ public struct PythonPeer: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", folder.appendingPathComponent(script).path] + arguments
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         process.standardOutput = output
         let firstLine = FirstLine()
         output.fileHandleForReading.readabilityHandler = { handle in
@@ -70,7 +70,7 @@ public struct PythonPeer: Sendable {
         // output closing, or its exit). A peer that hangs without printing is the suite's time
         // limit's to stop.
         process.terminationHandler = { _ in firstLine.finish() }
-        try process.run()
+        try ChildProcess.start(process)
         let port = await firstLine.value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard let port else {
             kill(process.processIdentifier, SIGKILL)
@@ -96,12 +96,12 @@ public struct PythonPeer: Sendable {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = ["python3", folder.appendingPathComponent(script).path] + arguments
-                let output = Pipe()
+                let output = ChildProcess.pipe()
                 process.standardOutput = output
                 process.standardError = output
                 if let inputFile { process.standardInput = FileHandle(forReadingAtPath: inputFile.path) }
                 do {
-                    try process.run()
+                    try ChildProcess.start(process)
                 } catch {
                     continuation.resume(throwing: error)
                     return
