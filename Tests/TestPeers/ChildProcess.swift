@@ -71,6 +71,10 @@ public enum ChildProcess {
             return file
         }
         defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
+        if SpawnedProgram.isAvailable {
+            return try await runSpawned(executable, arguments, environment: environment, inputFile: inputFile,
+                                        mergingErrors: mergingErrors, timeout: timeout)
+        }
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 let process = Process()
@@ -91,8 +95,10 @@ public enum ChildProcess {
                 }
                 let killer = Killer()
                 if let timeout {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                        if process.isRunning {
+                    // Weakly: a strong capture kept each finished child's pipes open until its
+                    // time limit (5 minutes for `handover`), hundreds of descriptors in a run.
+                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak process] in
+                        if let process, process.isRunning {
                             killer.fired = true
                             kill(process.processIdentifier, SIGKILL)
                         }
@@ -107,8 +113,77 @@ public enum ChildProcess {
                 let output = out.fileHandleForReading.readDataToEndOfFile()
                 if !mergingErrors { errors.done.wait() }
                 process.waitUntilExit()
+                try? out.fileHandleForReading.close()
+                if !mergingErrors { try? err.fileHandleForReading.close() }
                 continuation.resume(returning: Result(status: process.terminationStatus, output: output,
                                                       errors: errors.data, timedOut: killer.fired))
+            }
+        }
+    }
+
+    /// ``runNow(_:_:environment:input:mergingErrors:timeout:)`` through ``SpawnedProgram``, not
+    /// Foundation's `Process`.
+    private static func runSpawned(_ executable: URL, _ arguments: [String], environment: [String: String]?,
+                                   inputFile: URL?, mergingErrors: Bool, timeout: TimeInterval?) async throws -> Result {
+        let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { _, new in new }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let out = pipe(), err = pipe()
+                let input = open(inputFile?.path ?? "/dev/null", O_RDONLY | O_CLOEXEC)
+                let program: SpawnedProgram
+                do {
+                    program = try spawning.withLock {
+                        try SpawnedProgram.start(executable.path, arguments, environment: variables, input: input,
+                                                 output: out.fileHandleForWriting.fileDescriptor,
+                                                 errors: (mergingErrors ? out : err).fileHandleForWriting.fileDescriptor)
+                    }
+                } catch {
+                    close(input)
+                    continuation.resume(throwing: error)
+                    return
+                }
+                // The child holds its own copies: closed here, its ends are the only writers left.
+                close(input)
+                try? out.fileHandleForWriting.close()
+                try? err.fileHandleForWriting.close()
+                let end = ProgramEnd()
+                if let timeout {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { end.killUnlessReaped(program.pid) }
+                }
+                let errors = ErrorDrain()
+                let reader = Thread { errors.data = err.fileHandleForReading.readDataToEndOfFile(); errors.done.signal() }
+                reader.start()
+                let output = out.fileHandleForReading.readDataToEndOfFile()
+                errors.done.wait()
+                var timedOut = false
+                let status = program.wait { timedOut = end.reaped() }
+                try? out.fileHandleForReading.close()
+                try? err.fileHandleForReading.close()
+                continuation.resume(returning: Result(status: status, output: output, errors: errors.data, timedOut: timedOut))
+            }
+        }
+    }
+
+    /// Whether a spawned program's time limit killed it. The limit kills only a program not yet
+    /// marked reaped, and the mark is set before its process id is released.
+    private final class ProgramEnd: @unchecked Sendable {
+        private let lock = NSLock()
+        private var isReaped = false
+        private var killed = false
+
+        func killUnlessReaped(_ pid: pid_t) {
+            lock.withLock {
+                guard !isReaped else { return }
+                killed = true
+                kill(pid, SIGKILL)
+            }
+        }
+
+        /// Marks the program reaped; returns whether the time limit killed it.
+        func reaped() -> Bool {
+            lock.withLock {
+                isReaped = true
+                return killed
             }
         }
     }
