@@ -9,7 +9,7 @@ import Glibc
 /// Swift's cooperative pool has one thread per core: two on CI's machines. A test that waits for
 /// a child with `waitUntilExit` on one of them holds it for as long as the child runs, and two
 /// such waits at once stop every other test in the process; tests on a time limit then fail for
-/// time they never had (issue 37's CI runs: `swift package dump-package` held both threads for
+/// time they never had (a CI run of November 2026: `swift package dump-package` held both threads for
 /// 88 seconds). Every test that runs a program to its end goes through here.
 public enum ChildProcess {
     /// What a finished program left.
