@@ -71,10 +71,12 @@ public enum ChildProcess {
             return file
         }
         defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
+        #if canImport(Glibc)
         if SpawnedProgram.isAvailable {
             return try await runSpawned(executable, arguments, environment: environment, inputFile: inputFile,
                                         mergingErrors: mergingErrors, timeout: timeout)
         }
+        #endif
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 let process = Process()
@@ -83,9 +85,9 @@ public enum ChildProcess {
                 if let environment {
                     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
                 }
-                let out = pipe(), err = pipe()
+                let out = pipe(), err = mergingErrors ? out : pipe()
                 process.standardOutput = out
-                process.standardError = mergingErrors ? out : err
+                process.standardError = err
                 process.standardInput = inputFile.flatMap { FileHandle(forReadingAtPath: $0.path) } ?? FileHandle.nullDevice
                 do {
                     try start(process)
@@ -93,34 +95,33 @@ public enum ChildProcess {
                     continuation.resume(throwing: error)
                     return
                 }
-                let killer = Killer()
+                let end = ProgramEnd(), pid = process.processIdentifier
                 if let timeout {
-                    // Weakly: a strong capture kept each finished child's pipes open until its
-                    // time limit (5 minutes for `handover`), hundreds of descriptors in a run.
-                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak process] in
-                        if let process, process.isRunning {
-                            killer.fired = true
-                            kill(process.processIdentifier, SIGKILL)
-                        }
-                    }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { end.killUnlessReaped(pid) }
                 }
-                // Standard error is drained beside standard output, so neither pipe fills.
-                let errors = ErrorDrain()
-                if !mergingErrors {
-                    let reader = Thread { errors.data = err.fileHandleForReading.readDataToEndOfFile(); errors.done.signal() }
-                    reader.start()
-                }
-                let output = out.fileHandleForReading.readDataToEndOfFile()
-                if !mergingErrors { errors.done.wait() }
+                let (output, errors) = drain(out, mergingErrors ? nil : err)
                 process.waitUntilExit()
-                try? out.fileHandleForReading.close()
-                if !mergingErrors { try? err.fileHandleForReading.close() }
-                continuation.resume(returning: Result(status: process.terminationStatus, output: output,
-                                                      errors: errors.data, timedOut: killer.fired))
+                let timedOut = end.reaped()
+                continuation.resume(returning: Result(status: process.terminationStatus, output: output, errors: errors, timedOut: timedOut))
             }
         }
     }
 
+    /// Reads a child's standard output and error to their ends (error on a thread of its own, so
+    /// that neither pipe fills while the other is read), then closes both.
+    private static func drain(_ out: Pipe, _ err: Pipe?) -> (output: Data, errors: Data) {
+        let errors = ErrorDrain()
+        if let err {
+            Thread { errors.data = err.fileHandleForReading.readDataToEndOfFile(); errors.done.signal() }.start()
+        }
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        if err != nil { errors.done.wait() }
+        try? out.fileHandleForReading.close()
+        try? err?.fileHandleForReading.close()
+        return (output, errors.data)
+    }
+
+    #if canImport(Glibc)
     /// ``runNow(_:_:environment:input:mergingErrors:timeout:)`` through ``SpawnedProgram``, not
     /// Foundation's `Process`.
     private static func runSpawned(_ executable: URL, _ arguments: [String], environment: [String: String]?,
@@ -128,14 +129,14 @@ public enum ChildProcess {
         let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { _, new in new }
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                let out = pipe(), err = pipe()
+                let out = pipe(), err = mergingErrors ? out : pipe()
                 let input = open(inputFile?.path ?? "/dev/null", O_RDONLY | O_CLOEXEC)
                 let program: SpawnedProgram
                 do {
                     program = try spawning.withLock {
                         try SpawnedProgram.start(executable.path, arguments, environment: variables, input: input,
                                                  output: out.fileHandleForWriting.fileDescriptor,
-                                                 errors: (mergingErrors ? out : err).fileHandleForWriting.fileDescriptor)
+                                                 errors: err.fileHandleForWriting.fileDescriptor)
                     }
                 } catch {
                     close(input)
@@ -145,27 +146,22 @@ public enum ChildProcess {
                 // The child holds its own copies: closed here, its ends are the only writers left.
                 close(input)
                 try? out.fileHandleForWriting.close()
-                try? err.fileHandleForWriting.close()
+                if !mergingErrors { try? err.fileHandleForWriting.close() }
                 let end = ProgramEnd()
                 if let timeout {
                     DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { end.killUnlessReaped(program.pid) }
                 }
-                let errors = ErrorDrain()
-                let reader = Thread { errors.data = err.fileHandleForReading.readDataToEndOfFile(); errors.done.signal() }
-                reader.start()
-                let output = out.fileHandleForReading.readDataToEndOfFile()
-                errors.done.wait()
+                let (output, errors) = drain(out, mergingErrors ? nil : err)
                 var timedOut = false
                 let status = program.wait { timedOut = end.reaped() }
-                try? out.fileHandleForReading.close()
-                try? err.fileHandleForReading.close()
-                continuation.resume(returning: Result(status: status, output: output, errors: errors.data, timedOut: timedOut))
+                continuation.resume(returning: Result(status: status, output: output, errors: errors, timedOut: timedOut))
             }
         }
     }
+    #endif
 
-    /// Whether a spawned program's time limit killed it. The limit kills only a program not yet
-    /// marked reaped, and the mark is set before its process id is released.
+    /// Whether a program's time limit killed it. The limit kills only a program not yet marked
+    /// reaped; ``SpawnedProgram`` sets the mark before its process id is released.
     private final class ProgramEnd: @unchecked Sendable {
         private let lock = NSLock()
         private var isReaped = false
@@ -258,16 +254,6 @@ public enum ChildProcess {
             } else {
                 waiting.removeFirst().resume()
             }
-        }
-    }
-
-    /// Whether the time limit killed the program; set on a dispatch queue, read on the waiting thread.
-    private final class Killer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var fired: Bool {
-            get { lock.withLock { value } }
-            set { lock.withLock { value = newValue } }
         }
     }
 

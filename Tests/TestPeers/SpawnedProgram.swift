@@ -1,7 +1,6 @@
-import Foundation
 #if canImport(Glibc)
+import Foundation
 import Glibc
-#endif
 
 /// A program started with `posix_spawn`, whose other descriptors the child closes itself
 /// (glibc's `posix_spawn_file_actions_addclosefrom_np`, found with `dlsym`), for
@@ -70,3 +69,4 @@ struct SpawnedProgram {
         return signal == 0 ? (status >> 8) & 0xff : signal
     }
 }
+#endif
