@@ -108,7 +108,7 @@ import Testing
     }
 
     /// A loopback server: a 200 with the file at the well-known path, and a 301 elsewhere.
-    static func startServer(_ directory: String) throws -> (Process, Int) {
+    static func startServer(_ directory: String) throws -> (SpawnedProgram, Int) {
         let script = """
             import http.server, sys, os, signal, threading
             signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
@@ -129,14 +129,8 @@ import Testing
             print(s.server_address[1], flush=True)
             s.serve_forever()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, directory]
         let out = ChildProcess.pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try ChildProcess.start(process)
+        let process = try SpawnedProgram.start(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, directory], output: out)
         var portText = ""
         while !portText.hasSuffix("\n") {
             let chunk = out.fileHandleForReading.availableData
@@ -151,7 +145,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.file.write(to: directory.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
         let (server, port) = try Self.startServer(directory.path)
-        defer { server.terminate() }
+        defer { server.signal(SIGKILL) }
         #expect(port > 0)
         let ok = try await Self.run(["aasa", "check", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association", "--insecure-http"])
         #expect(ok.status == 0)
@@ -168,7 +162,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.file.write(to: directory.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
         let (server, port) = try Self.startServer(directory.path)
-        defer { server.terminate() }
+        defer { server.signal(SIGKILL) }
         let arguments = ["aasa", "check", "127.0.0.1:\(port)", "--cdn", "--insecure-http", "--cdn-base-url", "http://127.0.0.1:\(port)/a/v1/"]
 
         let missing = try await Self.run(arguments)

@@ -7,8 +7,6 @@ import Glibc
 import Darwin
 #endif
 
-private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
-
 /// Runs a receiver in a child process, SIGKILLs it at random moments, restarts it, and checks
 /// that every acknowledged link has its callback opened (at least once).
 ///
@@ -118,18 +116,13 @@ private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
 
     /// A child process with piped stdin and stdout.
     final class Child {
-        let process = Process()
+        let process: SpawnedProgram
         let input = ChildProcess.pipe()
         let out = ChildProcess.pipe()
         private var collected: String?
 
         init(arguments: [String]) throws {
-            process.executableURL = CrashConsistencyTests.harness
-            process.arguments = arguments
-            process.standardInput = input
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try ChildProcess.start(process)
+            process = try SpawnedProgram.start(CrashConsistencyTests.harness, arguments, input: input, output: out)
         }
 
         private var early = Data()
@@ -157,21 +150,17 @@ private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
         func closeInput() { try? input.fileHandleForWriting.close() }
 
         func kill() {
-            sendKill(process.processIdentifier)
-            process.waitUntilExit()
+            process.signal(SIGKILL)
+            _ = process.wait()
             closeInput()
         }
 
-        /// Waits for a normal exit, polling; kills the child after `seconds`.
+        /// Waits for a normal exit; kills the child if it has not ended after `seconds`.
         func wait(seconds: Double) -> Bool {
-            let limit = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < limit { usleep(1_000) }
-            if process.isRunning {
-                kill()
-                return false
-            }
-            process.waitUntilExit()
-            return true
+            let process = process
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { process.signal(SIGKILL) }
+            _ = process.wait()
+            return !process.wasKilled
         }
 
         var output: String {

@@ -13,7 +13,7 @@ final class HostilePeer: @unchecked Sendable {
         case ok, endless, huge, trickle, longError = "long-error", hang
     }
 
-    let process: Process
+    let process: SpawnedProgram
     let port: Int
     var origin: String { "http://127.0.0.1:\(port)" }
 

@@ -27,7 +27,7 @@ final class MDMVendorPeer: @unchecked Sendable {
     }
 
     let vendor: Vendor
-    let process: Process
+    let process: SpawnedProgram
     let port: Int
     var url: String { "http://127.0.0.1:\(port)" }
     static let clientID = "handover-test-client"

@@ -30,7 +30,7 @@ enum OIDCBackendPeer {
 
     /// A running backend that takes logout tokens for `clientID`.
     final class Server: @unchecked Sendable {
-        let process: Process
+        let process: SpawnedProgram
         let port: Int
         var url: String { "http://127.0.0.1:\(port)" }
 

@@ -71,38 +71,23 @@ public enum ChildProcess {
             return file
         }
         defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
-        #if canImport(Glibc)
-        if SpawnedProgram.isAvailable {
-            return try await runSpawned(executable, arguments, environment: environment, inputFile: inputFile,
-                                        mergingErrors: mergingErrors, timeout: timeout)
-        }
-        #endif
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = arguments
-                if let environment {
-                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-                }
                 let out = pipe(), err = mergingErrors ? out : pipe()
-                process.standardOutput = out
-                process.standardError = err
-                process.standardInput = inputFile.flatMap { FileHandle(forReadingAtPath: $0.path) } ?? FileHandle.nullDevice
+                let program: SpawnedProgram
                 do {
-                    try start(process)
+                    program = try SpawnedProgram.start(executable, arguments, environment: environment ?? [:],
+                                                       output: out, errors: err, inputFile: inputFile)
                 } catch {
                     continuation.resume(throwing: error)
                     return
                 }
-                let end = ProgramEnd(), pid = process.processIdentifier
                 if let timeout {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { end.killUnlessReaped(pid) }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { program.signal(SIGKILL) }
                 }
                 let (output, errors) = drain(out, mergingErrors ? nil : err)
-                process.waitUntilExit()
-                let timedOut = end.reaped()
-                continuation.resume(returning: Result(status: process.terminationStatus, output: output, errors: errors, timedOut: timedOut))
+                let status = program.wait()
+                continuation.resume(returning: Result(status: status, output: output, errors: errors, timedOut: program.wasKilled))
             }
         }
     }
@@ -121,77 +106,14 @@ public enum ChildProcess {
         return (output, errors.data)
     }
 
-    #if canImport(Glibc)
-    /// ``runNow(_:_:environment:input:mergingErrors:timeout:)`` through ``SpawnedProgram``, not
-    /// Foundation's `Process`.
-    private static func runSpawned(_ executable: URL, _ arguments: [String], environment: [String: String]?,
-                                   inputFile: URL?, mergingErrors: Bool, timeout: TimeInterval?) async throws -> Result {
-        let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { _, new in new }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let out = pipe(), err = mergingErrors ? out : pipe()
-                let input = open(inputFile?.path ?? "/dev/null", O_RDONLY | O_CLOEXEC)
-                let program: SpawnedProgram
-                do {
-                    program = try spawning.withLock {
-                        try SpawnedProgram.start(executable.path, arguments, environment: variables, input: input,
-                                                 output: out.fileHandleForWriting.fileDescriptor,
-                                                 errors: err.fileHandleForWriting.fileDescriptor)
-                    }
-                } catch {
-                    close(input)
-                    continuation.resume(throwing: error)
-                    return
-                }
-                // The child holds its own copies: closed here, its ends are the only writers left.
-                close(input)
-                try? out.fileHandleForWriting.close()
-                if !mergingErrors { try? err.fileHandleForWriting.close() }
-                let end = ProgramEnd()
-                if let timeout {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { end.killUnlessReaped(program.pid) }
-                }
-                let (output, errors) = drain(out, mergingErrors ? nil : err)
-                var timedOut = false
-                let status = program.wait { timedOut = end.reaped() }
-                continuation.resume(returning: Result(status: status, output: output, errors: errors, timedOut: timedOut))
-            }
-        }
-    }
-    #endif
-
-    /// Whether a program's time limit killed it. The limit kills only a program not yet marked
-    /// reaped; ``SpawnedProgram`` sets the mark before its process id is released.
-    private final class ProgramEnd: @unchecked Sendable {
-        private let lock = NSLock()
-        private var isReaped = false
-        private var killed = false
-
-        func killUnlessReaped(_ pid: pid_t) {
-            lock.withLock {
-                guard !isReaped else { return }
-                killed = true
-                kill(pid, SIGKILL)
-            }
-        }
-
-        /// Marks the program reaped; returns whether the time limit killed it.
-        func reaped() -> Bool {
-            lock.withLock {
-                isReaped = true
-                return killed
-            }
-        }
-    }
-
     /// A pipe for a child's standard input, output or error whose ends no other child inherits.
     ///
-    /// Foundation closes a child's other descriptors by listing the open ones before it spawns;
-    /// a pipe made by another thread in that moment is inherited, and its reader then waits for
-    /// two children to close it (a restarted receiver seen running 20 s after it ended, with
-    /// tests starting children from many threads). These ends close on exec, and are made while
-    /// no child is being started (``start(_:)``); Foundation's `dup2` gives the child its own
-    /// standard streams without the flag.
+    /// The servers that tests stop with SIGTERM (`handover serve`, storms, `apns-loopback`) are
+    /// still started with Foundation's `Process`, which closes a child's other descriptors by
+    /// listing the open ones before it spawns: a pipe made by another thread in that moment is
+    /// inherited, and its reader then waits for two children to close it (a restarted receiver
+    /// seen running 20 s after it ended). These ends close on exec, and are made while no such
+    /// child is being started (``start(_:)``). Every pipe a test gives a child comes from here.
     public static func pipe() -> Pipe {
         spawning.withLock {
             let pipe = Pipe()
@@ -202,9 +124,10 @@ public enum ChildProcess {
         }
     }
 
-    /// Starts `process`, one child at a time in this test process: the descriptors Foundation
-    /// makes for a child (its termination socket) are then never open while another is spawned.
-    /// Every test that starts a program starts it here, with its pipes from ``pipe()``.
+    /// Starts `process` with Foundation, one at a time in this test process: the descriptors
+    /// Foundation makes for a child (its termination socket) are then never open while another
+    /// is spawned. For the servers tests stop with SIGTERM only; every other child is a
+    /// ``SpawnedProgram``.
     public static func start(_ process: Process) throws {
         try spawning.withLock { try process.run() }
     }

@@ -7,10 +7,10 @@ import Glibc
 /// it prints the port it listens on as its first line, which `start` awaits (or the peer's end),
 /// and it is killed with SIGKILL (a child of the test runner may inherit SIGTERM ignored).
 public struct PythonPeer: Sendable {
-    public let process: Process
+    public let process: SpawnedProgram
     public let port: Int
 
-    public init(process: Process, port: Int) {
+    public init(process: SpawnedProgram, port: Int) {
         self.process = process
         self.port = port
     }
@@ -44,23 +44,13 @@ public struct PythonPeer: Sendable {
     private static let probedLock = NSLock()
 
     private static func probe(_ module: String) -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import \(module)"]
-        probe.standardError = FileHandle.nullDevice
-        probe.standardOutput = FileHandle.nullDevice
-        do { try ChildProcess.start(probe) } catch { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        let probe = try? SpawnedProgram.start(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import \(module)"])
+        return probe?.wait() == 0
     }
 
     /// Starts `script` with `arguments` and waits for the port it prints.
     public static func start(_ script: String, _ arguments: [String] = []) async throws -> PythonPeer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", folder.appendingPathComponent(script).path] + arguments
         let output = ChildProcess.pipe()
-        process.standardOutput = output
         let firstLine = FirstLine()
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -69,53 +59,31 @@ public struct PythonPeer: Sendable {
         // The wait ends on an event, never on a timer: the first line, or the peer's end (its
         // output closing, or its exit). A peer that hangs without printing is the suite's time
         // limit's to stop.
-        process.terminationHandler = { _ in firstLine.finish() }
-        try ChildProcess.start(process)
+        let process = try SpawnedProgram.start(URL(fileURLWithPath: "/usr/bin/env"),
+                                               ["python3", folder.appendingPathComponent(script).path] + arguments, output: output)
+        process.onExit { _ in firstLine.finish() }
         let port = await firstLine.value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard let port else {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(script) ended without printing its port"])
         }
         return PythonPeer(process: process, port: port)
     }
 
     /// Runs `script` once with `arguments` to its end; returns its exit status and what it
-    /// printed (standard output and error together). It waits on a thread of its own, not on
-    /// one of Swift's few cooperative threads: a script that calls back into the server under
-    /// test (discovery, JWKS, introspection) must not starve the server it waits for.
+    /// printed (standard output and error together), waiting on a thread of its own
+    /// (``ChildProcess``): a script that calls back into the server under test (discovery, JWKS,
+    /// introspection) must not starve the server it waits for.
     public static func run(_ script: String, _ arguments: [String], input: Data? = nil) async throws -> (status: Int32, output: String) {
-        // The input, if any, is read from a file: a pipe written here could fill while the script waits to be read.
-        let inputFile = try input.map { data -> URL in
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("peer-input-\(UUID().uuidString)")
-            try data.write(to: file)
-            return file
-        }
-        defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", folder.appendingPathComponent(script).path] + arguments
-                let output = ChildProcess.pipe()
-                process.standardOutput = output
-                process.standardError = output
-                if let inputFile { process.standardInput = FileHandle(forReadingAtPath: inputFile.path) }
-                do {
-                    try ChildProcess.start(process)
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, text))
-            }
-        }
+        let result = try await ChildProcess.run(["python3", folder.appendingPathComponent(script).path] + arguments,
+                                                input: input, mergingErrors: true)
+        return (result.status, result.outputText)
     }
 
+    /// Kills the peer (SIGKILL) and waits for its end.
     public func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        _ = process.wait()
     }
 }
 
