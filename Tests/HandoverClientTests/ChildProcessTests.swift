@@ -4,7 +4,7 @@ import Testing
 
 /// The tests' way to run a program (``ChildProcess``): output, errors, input, exit status and
 /// the time limit, through `posix_spawn` where glibc has `addclosefrom`, else Foundation.
-@Suite(.timeLimit(.minutes(1))) struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(5))) struct ChildProcessTests {
     @Test func outputErrorsInputAndStatusComeBackApart() async throws {
         let result = try await ChildProcess.run(["sh", "-c", "cat; echo to-errors >&2; exit 3"], input: Data("from input\n".utf8))
         #expect(result.status == 3)
