@@ -58,7 +58,7 @@ public enum ChildProcess {
     /// How many programs run at once. Waiting on threads of their own, the tests would otherwise
     /// start every `handover` they run together (dozens at a suite's start), and on 2 cores the
     /// tests with real timeouts beside them would pay for it.
-    public static let concurrentPrograms = 8
+    public static let concurrentPrograms = 4
 
     private static let slots = Slots(count: concurrentPrograms)
 
