@@ -88,8 +88,8 @@ import FoundationNetworking
 
     @Test func aStormIsProvenAndTamperingIsNamed() async throws {
         guard Self.stormsRun(), let phones = Self.phones else { return }
-        guard PythonPeer.canImport("joserfc", skipping: "receipts checked with joserfc"),
-              PythonPeer.canImport("tlog_scales.tlog", skipping: "proofs checked with tlog-scales") else { return }
+        guard await PythonPeer.canImport("joserfc", skipping: "receipts checked with joserfc"),
+              await PythonPeer.canImport("tlog_scales.tlog", skipping: "proofs checked with tlog-scales") else { return }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-audit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data")

@@ -15,7 +15,7 @@ import FoundationNetworking
     static let clientID = AppleOnLoopback.clientID
 
     @Test func aDeliveryCutOffByASIGKILLCountsAndGivesUpAfterItsAttempts() async throws {
-        guard PythonPeer.canImport("http.server", skipping: "the endless-reply crash test") else { return }
+        guard await PythonPeer.canImport("http.server", skipping: "the endless-reply crash test") else { return }
         let port = try LoopbackPort.free()
         let issuer = "http://127.0.0.1:\(port)"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-endless-crash-\(UUID().uuidString)")

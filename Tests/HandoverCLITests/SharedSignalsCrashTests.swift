@@ -14,7 +14,7 @@ import Testing
     static let sessionRevoked = "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
 
     @Test func noSecurityEventIsLostToASIGKILL() async throws {
-        guard PythonPeer.canImport("joserfc", skipping: "the Shared Signals crash test") else { return }
+        guard await PythonPeer.canImport("joserfc", skipping: "the Shared Signals crash test") else { return }
         let port = try LoopbackPort.free()
         let issuer = "http://127.0.0.1:\(port)"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-ssf-crash-\(UUID().uuidString)")

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func anOperatorSignsInActsOnADeviceAndTheHistoryNamesThem() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func anIDTokenWithAnotherNonceIsRefusedThePageSaysWhyAndTheHistoryKeepsIt() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider, allowKeySignIn: true) { test in
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func anICUOperatorSeesOnlyICUDevicesAndActsOnThemAlone() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in
@@ -148,7 +148,7 @@ import Testing
     /// Each forged ID token goes through the whole sign-in: the page says why, the history keeps
     /// it, and no session is made (Core §3.1.3.7).
     @Test func forgedIDTokensAreRefusedOnThePageAndInTheHistory() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider, allowKeySignIn: true) { test in
@@ -181,7 +181,7 @@ import Testing
     }
 
     @Test func aViewerIsRefusedEveryForm() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in
@@ -201,7 +201,7 @@ import Testing
     }
 
     @Test func aPersonWhoseGroupsMapToNoRoleIsRefusedAndTheHistoryKeepsIt() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider, allowKeySignIn: true) { test in
@@ -224,7 +224,7 @@ import Testing
     }
 
     @Test func adminKeysOpenTheDashboardOnlyAsBreakGlass() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in
@@ -239,7 +239,7 @@ import Testing
     }
 
     @Test func theProvidersLogoutTokenEndsThePersonsSessions() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in
@@ -272,7 +272,7 @@ import Testing
     }
 
     @Test func signingOutEndsTheProvidersSessionToo() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in
@@ -291,7 +291,7 @@ import Testing
     }
 
     @Test func aSessionEndsAfterItsIdleTimeout() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await Self.withServer(provider) { test in

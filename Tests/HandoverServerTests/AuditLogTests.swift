@@ -66,7 +66,7 @@ struct AuditLogTests {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString).json")
             try jwks.body.write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            guard PythonPeer.canImport("joserfc", skipping: "receipts checked with joserfc") else { return }
+            guard await PythonPeer.canImport("joserfc", skipping: "receipts checked with joserfc") else { return }
             let (status, output) = try await PythonPeer.run("verify_receipt.py", [file.path], input: Data(receipts.joined(separator: "\n").utf8))
             #expect(status == 0, "\(output)")
             #expect(output.contains("verified 6 receipts with joserfc"), "\(output)")
@@ -156,7 +156,7 @@ struct AuditLogTests {
                 "consistency": [["from": first, "to": second, "oldRoot": old.rootHash.base64, "newRoot": checkpoint.rootHash.base64,
                                  "path": consistency.json["path"] ?? []]],
             ]
-            guard PythonPeer.canImport("tlog_scales.tlog", skipping: "proofs checked with tlog-scales") else { return }
+            guard await PythonPeer.canImport("tlog_scales.tlog", skipping: "proofs checked with tlog-scales") else { return }
             let (status, output) = try await PythonPeer.run("merkle_check.py", [], input: try JSONSerialization.data(withJSONObject: checks))
             #expect(status == 0, "\(output)")
             #expect(output.contains("verified 20 inclusion proofs and 1 consistency proofs"), "\(output)")

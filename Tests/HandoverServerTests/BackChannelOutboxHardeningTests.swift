@@ -35,7 +35,7 @@ struct BackChannelOutboxHardeningTests {
     }
 
     @Test func aReplyWithoutEndFailsItsAttemptAfterAFewKilobytes() async throws {
-        guard BackendPeers.pythonIsAvailable() else { return }
+        guard await BackendPeers.pythonIsAvailable() else { return }
         let peer = try await HostilePeer()
         defer { peer.stop() }
         let (rig, _) = try await OpenIDConnectTests.rig()
@@ -57,7 +57,7 @@ struct BackChannelOutboxHardeningTests {
     /// later waited 16.4 s. Now the hung backend holds its own two lanes and the background pass
     /// goes on: the healthy backend gets all 40 at once, and a later run's token too.
     @Test func aHangingBackendHoldsOnlyItsOwnLanes() async throws {
-        guard BackendPeers.pythonIsAvailable() else { return }
+        guard await BackendPeers.pythonIsAvailable() else { return }
         let peer = try await HostilePeer()
         defer { peer.stop() }
         let live = try await LoopbackServer.start(routes: ["/backchannel": .init(status: 200, contentType: "text/plain", body: "")])

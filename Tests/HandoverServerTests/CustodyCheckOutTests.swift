@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aBadgeIsLookedUpAndOnlyItsKeyedDigestKept() async throws {
-        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["0042=Ada@Hospital.example"])
         defer { directory.stop() }
         let base = "http://127.0.0.1:\(directory.port)"
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aLookupThatIsDownOrSlowIsRefusedWithinThreeSeconds() async throws {
-        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["0042=ada@hospital.example"])
         defer { directory.stop() }
         // Down: a port nothing listens on (the directory's, once stopped, is reused by nobody at once).
@@ -79,7 +79,7 @@ import Testing
     /// cost the writer a commit per statement). Now they are group-committed, in order, in one
     /// transaction per batch: of ten taps at once on ten devices, one checks out.
     @Test(arguments: TestDatabase.available) func tenTapsOfOneBadgeAtOnceCheckOutOneDevice(database: TestDatabase) async throws {
-        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["0042=ada@hospital.example"])
         defer { directory.stop() }
         try await TestServer.with(database, configure: { $0.badgeLookupURL = URL(string: "http://127.0.0.1:\(directory.port)/lookup") }) { test in

@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func anICUOperatorAddsAndMovesDevicesOnlyWithinTheICU() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         let provider = try await IdentityProviderPeer.start()
         defer { provider.stop() }
         try await AdminSignInTests.withServer(provider) { test in

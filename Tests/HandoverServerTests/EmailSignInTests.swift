@@ -7,7 +7,7 @@ import Testing
 
 /// A server that mails sign-in links through a real SMTP server on loopback (aiosmtpd).
 private func startWithMail(_ database: TestDatabase = .sqlite, tls: Bool = false) async throws -> (TestServer, SMTPTestServer)? {
-    guard PythonPeer.canImport("aiosmtpd", skipping: "the email sign-in test") else { return nil }
+    guard await PythonPeer.canImport("aiosmtpd", skipping: "the email sign-in test") else { return nil }
     let smtp = try await SMTPTestServer.start(tls: tls)
     let test = try await TestServer.start(database) { configuration in
         var mail = SMTPConfiguration(host: tls ? "localhost" : "127.0.0.1", port: smtp.port, from: "Handover <no-reply@handover.test>",

@@ -14,7 +14,7 @@ struct IdentityProviderPeer {
     let peer: PythonPeer
     var issuer: String { "http://127.0.0.1:\(peer.port)" }
 
-    static func isAvailable() -> Bool { PythonPeer.canImport("oidc_provider_mock", skipping: "the identity provider (oidc-provider-mock)") }
+    static func isAvailable() async -> Bool { await PythonPeer.canImport("oidc_provider_mock", skipping: "the identity provider (oidc-provider-mock)") }
 
     static func start() async throws -> IdentityProviderPeer {
         IdentityProviderPeer(peer: try await PythonPeer.start("identity_provider.py"))

@@ -10,7 +10,7 @@ import Testing
 /// the phone out, and the hand-over signs every app out and checks the person in (issue 41).
 @Suite(.serialized, .timeLimit(.minutes(2)), .stopsTestServers) struct LauncherGuideTests {
     @Test func theGuidesLauncherChecksOutAndHandsOver() async throws {
-        guard PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["04217733=grace@hospital.example"])
         defer { directory.stop() }
         try await TestServer.with(.sqlite, configure: { $0.badgeLookupURL = URL(string: "http://127.0.0.1:\(directory.port)/lookup") }) { test in

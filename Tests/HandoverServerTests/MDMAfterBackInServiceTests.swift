@@ -17,7 +17,7 @@ struct MDMAfterBackInServiceTests {
     /// Before: the device page still offered the erase form after back in service, a confirmation
     /// posted then answered 303, and the MDM received `ERASE_DEVICE` for a device in service.
     @Test func anEraseOwedIsCancelledByBackInServiceAndCanNoLongerBeConfirmed() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.jamf, devices: [MDMRemediationTests.serial: "17"])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = MDMRemediationTests.configuration(peer, action: .erase) }) { test in
@@ -47,7 +47,7 @@ struct MDMAfterBackInServiceTests {
     /// recovered `DEVICE_LOCK` went out 3 s later.
     @Test(arguments: MDMVendorPeer.Vendor.allCases)
     func aLockOwedIsNotSentAfterBackInService(vendor: MDMVendorPeer.Vendor) async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(vendor, devices: [MDMRemediationTests.serial: MDMRemediationTests.deviceID(for: vendor)])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = MDMRemediationTests.configuration(peer, action: .lock) }) { test in

@@ -21,7 +21,7 @@ struct MDMFollowThroughTests {
 
     @Test(arguments: MDMVendorPeer.Vendor.allCases)
     func backInServiceLiftsTheLostModeHandoverPutOnTheDevice(vendor: MDMVendorPeer.Vendor) async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(vendor, devices: [MDMRemediationTests.serial: MDMRemediationTests.deviceID(for: vendor)])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = MDMRemediationTests.configuration(peer, action: .lostMode) }) { test in
@@ -56,7 +56,7 @@ struct MDMFollowThroughTests {
     }
 
     @Test func aLiftIsNotSentToADeviceThatWentOutOfServiceAgain() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.jamf, devices: [MDMRemediationTests.serial: "17"])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = MDMRemediationTests.configuration(peer, action: .lostMode) }) { test in
@@ -88,7 +88,7 @@ struct MDMFollowThroughTests {
     }
 
     @Test func returnToServiceWaitsForItsConfirmationThenErasesWithTheWiFiProfile() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.jamf, devices: [MDMRemediationTests.serial: "17"])
         defer { peer.stop() }
         var configuration = MDMRemediationTests.configuration(peer, action: .returnToService)
@@ -119,7 +119,7 @@ struct MDMFollowThroughTests {
     }
 
     @Test func aDryRunOfReturnToServiceRecordsTheCommandWithoutTheProfile() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.jamf, devices: [MDMRemediationTests.serial: "17"])
         defer { peer.stop() }
         var configuration = MDMRemediationTests.configuration(peer, action: .returnToService, dryRun: true)

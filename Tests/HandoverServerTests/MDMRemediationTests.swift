@@ -45,7 +45,7 @@ struct MDMRemediationTests {
 
     @Test(arguments: MDMVendorPeer.Vendor.allCases)
     func aFailedRunSendsThePolicysCommandToTheRightDeviceAndRenewsAnExpiredTokenOnce(vendor: MDMVendorPeer.Vendor) async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(vendor, devices: [Self.serial: Self.deviceID(for: vendor), "C02SECOND001": Self.deviceID(for: vendor) + "2"])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = Self.configuration(peer, action: .lostMode) }) { test in
@@ -83,7 +83,7 @@ struct MDMRemediationTests {
 
     @Test(arguments: MDMVendorPeer.Vendor.allCases)
     func a429WaitsForRetryAfterAndA5xxIsRetriedThenShownAsFailing(vendor: MDMVendorPeer.Vendor) async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(vendor, devices: [Self.serial: Self.deviceID(for: vendor), "C02SECOND001": Self.deviceID(for: vendor) + "2"])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = Self.configuration(peer, action: .lock) }) { test in
@@ -119,7 +119,7 @@ struct MDMRemediationTests {
     }
 
     @Test func anEraseWaitsForAPersonToTypeTheDevicesName() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.jamf, devices: [Self.serial: "17"])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = Self.configuration(peer, action: .erase) }) { test in
@@ -147,7 +147,7 @@ struct MDMRemediationTests {
     }
 
     @Test func aDryRunRecordsWhatWouldBeSentAndSendsNothing() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.intune, devices: [Self.serial: "abc"])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = Self.configuration(peer, action: .lock, dryRun: true) }) { test in
@@ -161,7 +161,7 @@ struct MDMRemediationTests {
     }
 
     @Test func aDeviceTheMDMDoesNotKnowFailsAtOnce() async throws {
-        guard MDMVendorPeer.isAvailable() else { return }
+        guard await MDMVendorPeer.isAvailable() else { return }
         let peer = try await MDMVendorPeer(.jamf, devices: [:])
         defer { peer.stop() }
         try await TestServer.with(.sqlite, configure: { $0.mdm = Self.configuration(peer, action: .lock) }) { test in

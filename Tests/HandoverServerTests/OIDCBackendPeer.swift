@@ -11,7 +11,7 @@ import NIOPosix
 /// Tests that need it skip, saying why, when python3 with joserfc is missing (`.ci/run` installs it).
 enum OIDCBackendPeer {
     /// Whether python3 can import joserfc; prints the reason to skip when not.
-    static func isAvailable() -> Bool { PythonPeer.canImport("joserfc", skipping: "the joserfc backend") }
+    static func isAvailable() async -> Bool { await PythonPeer.canImport("joserfc", skipping: "the joserfc backend") }
 
     /// Verifies `token` as a backend would; returns (accepted, output).
     static func verify(issuer: String, audience: String, kind: String, token: String, now: Date) async throws -> (Bool, String) {

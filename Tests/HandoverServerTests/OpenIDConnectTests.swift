@@ -103,7 +103,7 @@ struct OpenIDConnectTests {
         let device = try await rig.test.registerDevice()
         let grant = try await rig.signIn(extra: ["scope": "openid device_sso", "deviceID": device.id])
         let access = grant["accessToken"] as? String ?? "", id = grant["idToken"] as? String ?? ""
-        if OIDCBackendPeer.isAvailable() {
+        if await OIDCBackendPeer.isAvailable() {
             let now = rig.test.clock.now()
             let (accepted, output) = try await OIDCBackendPeer.verify(issuer: issuer, audience: AppleRig.clientID, kind: "access", token: access, now: now)
             #expect(accepted, "\(output)")
@@ -196,7 +196,7 @@ struct OpenIDConnectTests {
 
     @Test(arguments: TestDatabase.available) func aHandOverSendsALogoutTokenThatTheBackendValidates(database: TestDatabase) async throws {
         let (rig, issuer) = try await Self.rig(database)
-        guard OIDCBackendPeer.isAvailable() else { try await rig.stop(); return }
+        guard await OIDCBackendPeer.isAvailable() else { try await rig.stop(); return }
         let backend = try await OIDCBackendPeer.Server(issuer: issuer, clientID: AppleRig.clientID, now: rig.test.clock.now())
         do {
             let appID = try await rig.test.registerTarget("handover")

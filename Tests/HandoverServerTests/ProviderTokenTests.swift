@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aGoodIDTokenIsAcceptedAndEachForgeryIsRefusedWithItsReason() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         try await Self.withProvider { peer, provider, client in
             let good = try await peer.sign(Self.claims(peer), client: client)
             #expect(await Self.refusal(provider, good) == nil)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func aLogoutTokenIsCheckedAsBackChannelLogoutSection2_6Says() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         try await Self.withProvider { peer, provider, client in
             let event = ["http://schemas.openid.net/event/backchannel-logout": [String: Any]()]
             func logout(_ changes: [String: Any?], typ: String = "logout+jwt") async throws -> ProviderTokenRefusal? {
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func theKeySetIsFetchedAgainForAnUnknownKeyAtMostOnceAMinute() async throws {
-        guard IdentityProviderPeer.isAvailable() else { return }
+        guard await IdentityProviderPeer.isAvailable() else { return }
         try await Self.withProvider { peer, provider, client in
             let good = try await peer.sign(Self.claims(peer), client: client)
             #expect(await Self.refusal(provider, good) == nil)

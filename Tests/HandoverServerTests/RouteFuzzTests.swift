@@ -48,7 +48,7 @@ import Testing
         // Loopback peers that play a team's backend, webhook receivers and the MDM, answering with
         // replies without end (or 1.5 GB, or a 1 MB error): the outboxes deliver to them between
         // requests, and the server must neither grow nor stop.
-        let peer = BackendPeers.pythonIsAvailable() ? try await HostilePeer() : nil
+        let peer = await BackendPeers.pythonIsAvailable() ? try await HostilePeer() : nil
         defer { peer?.stop() }
         let rig = try await AppleRig.startOnFreePort(.sqlite) { configuration, port in
             configuration.publicURL = try? ServerConfiguration.parsePublicURL("http://127.0.0.1:\(port)", setting: "test")

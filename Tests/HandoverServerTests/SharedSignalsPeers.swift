@@ -9,7 +9,7 @@ enum SharedSignalsPeers {
     static let risc = "https://schemas.openid.net/secevent/risc/event-type/"
     static let verification = "https://schemas.openid.net/secevent/ssf/event-type/verification"
 
-    static func isAvailable() -> Bool { PythonPeer.canImport("joserfc", skipping: "the Shared Signals peers") }
+    static func isAvailable() async -> Bool { await PythonPeer.canImport("joserfc", skipping: "the Shared Signals peers") }
 
     /// A receiver (a SIEM) of Handover's events, as the registered client `client`.
     final class Receiver: @unchecked Sendable {

@@ -36,7 +36,7 @@ struct SharedSignalsReceiverTests {
     }
 
     @Test(arguments: TestDatabase.available) func accountDisabledHandsTheDeviceOverAndEndsEverySessionOnceOnly(database: TestDatabase) async throws {
-        guard SharedSignalsPeers.isAvailable() else { return }
+        guard await SharedSignalsPeers.isAvailable() else { return }
         let transmitter = try await SharedSignalsPeers.Transmitter(now: Date())
         defer { transmitter.stop() }
         let (rig, issuer) = try await Self.rig(database, transmitter: transmitter)
@@ -83,7 +83,7 @@ struct SharedSignalsReceiverTests {
     }
 
     @Test(arguments: TestDatabase.available) func refusalsCarryTheRFC8935Codes(database: TestDatabase) async throws {
-        guard SharedSignalsPeers.isAvailable() else { return }
+        guard await SharedSignalsPeers.isAvailable() else { return }
         let transmitter = try await SharedSignalsPeers.Transmitter(now: Date())
         defer { transmitter.stop() }
         let (rig, issuer) = try await Self.rig(database, transmitter: transmitter)
@@ -114,7 +114,7 @@ struct SharedSignalsReceiverTests {
     }
 
     @Test(arguments: TestDatabase.available) func globalTokenRevocationEndsThePersonsSessions(database: TestDatabase) async throws {
-        guard SharedSignalsPeers.isAvailable() else { return }
+        guard await SharedSignalsPeers.isAvailable() else { return }
         let transmitter = try await SharedSignalsPeers.Transmitter(now: Date())
         defer { transmitter.stop() }
         let (rig, issuer) = try await Self.rig(database, transmitter: transmitter)
@@ -139,7 +139,7 @@ struct SharedSignalsReceiverTests {
     /// RFC 8936 the other way: this server polls the provider's endpoint, acts on what it gets,
     /// acknowledges it in the next poll, and reports a SET it refused in `setErrs`.
     @Test(arguments: TestDatabase.available) func pollingTheProviderActsAcknowledgesAndReportsRefusals(database: TestDatabase) async throws {
-        guard SharedSignalsPeers.isAvailable() else { return }
+        guard await SharedSignalsPeers.isAvailable() else { return }
         let transmitter = try await SharedSignalsPeers.Transmitter(now: Date())
         defer { transmitter.stop() }
         let (rig, issuer) = try await Self.rig(database, transmitter: transmitter, polling: true)

@@ -17,7 +17,7 @@ struct SharedSignalsStreamTests {
 
     @Test(arguments: TestDatabase.available) func aStreamIsUpdatedPausedNarrowedAndDeleted(database: TestDatabase) async throws {
         let (rig, issuer) = try await OpenIDConnectTests.rig(database)
-        guard SharedSignalsPeers.isAvailable() else { try await rig.stop(); return }
+        guard await SharedSignalsPeers.isAvailable() else { try await rig.stop(); return }
         let client = try await OpenIDConnectTests.register(rig.test, ["client_name": "proxy"])
         let receiver = try await SharedSignalsPeers.Receiver(test: rig.test, issuer: issuer, client: client)
         defer { receiver.stop() }

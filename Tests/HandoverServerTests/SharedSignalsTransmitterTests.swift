@@ -37,7 +37,7 @@ struct SharedSignalsTransmitterTests {
 
     @Test(arguments: TestDatabase.available) func aReceiverByPushGetsEveryEventAndAFailedPushIsSentAgain(database: TestDatabase) async throws {
         let (rig, issuer) = try await Self.rig(database)
-        guard SharedSignalsPeers.isAvailable() else { try await rig.stop(); return }
+        guard await SharedSignalsPeers.isAvailable() else { try await rig.stop(); return }
         let client = try await OpenIDConnectTests.register(rig.test, ["client_name": "SIEM"])
         let receiver = try await SharedSignalsPeers.Receiver(test: rig.test, issuer: issuer, client: client)
         defer { receiver.stop() }
@@ -102,7 +102,7 @@ struct SharedSignalsTransmitterTests {
 
     @Test(arguments: TestDatabase.available) func aReceiverByPollGetsEveryEventAndWhatItDoesNotAcknowledgeComesBack(database: TestDatabase) async throws {
         let (rig, issuer) = try await Self.rig(database)
-        guard SharedSignalsPeers.isAvailable() else { try await rig.stop(); return }
+        guard await SharedSignalsPeers.isAvailable() else { try await rig.stop(); return }
         let client = try await OpenIDConnectTests.register(rig.test, ["client_name": "zero-trust proxy"])
         let receiver = try await SharedSignalsPeers.Receiver(test: rig.test, issuer: issuer, client: client)
         defer { receiver.stop() }

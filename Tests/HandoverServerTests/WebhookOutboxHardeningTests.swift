@@ -31,7 +31,7 @@ struct WebhookOutboxHardeningTests {
     /// before it was cut. Now at most 8 KB is read, and the attempt fails naming the cause.
     @Test(arguments: [HostilePeer.Answer.endless, .huge, .longError, .trickle])
     func aReplyTooLongFailsItsAttemptAndIsNeverReadWhole(answer: HostilePeer.Answer) async throws {
-        guard BackendPeers.pythonIsAvailable() else { return }
+        guard await BackendPeers.pythonIsAvailable() else { return }
         let peer = try await HostilePeer()
         defer { peer.stop() }
         try await TestServer.with(.sqlite) { test in
@@ -54,7 +54,7 @@ struct WebhookOutboxHardeningTests {
     /// body killed the server) left `attempts = 0`, and the same delivery killed it again after
     /// every restart. Now the lease counts it: while the request is on its way it already shows.
     @Test func anAttemptIsCountedBeforeItGoesOut() async throws {
-        guard BackendPeers.pythonIsAvailable() else { return }
+        guard await BackendPeers.pythonIsAvailable() else { return }
         let peer = try await HostilePeer()
         defer { peer.stop() }
         try await TestServer.with(.sqlite) { test in
@@ -75,7 +75,7 @@ struct WebhookOutboxHardeningTests {
     /// median of 21.8 s. Now each receiver has its own lanes, and the background pass does not
     /// wait for them: the healthy receiver gets all 40 while the hung one still holds its two.
     @Test func aHangingReceiverHoldsOnlyItsOwnLanes() async throws {
-        guard BackendPeers.pythonIsAvailable() else { return }
+        guard await BackendPeers.pythonIsAvailable() else { return }
         let peer = try await HostilePeer()
         defer { peer.stop() }
         let healthy = try await WebhookReceiver.start()
@@ -110,5 +110,5 @@ struct WebhookOutboxHardeningTests {
 
 /// Whether python3 runs here (the loopback peers are Python scripts); prints why a test skips.
 enum BackendPeers {
-    static func pythonIsAvailable() -> Bool { PythonPeer.canImport("http.server", skipping: "the hostile peer") }
+    static func pythonIsAvailable() async -> Bool { await PythonPeer.canImport("http.server", skipping: "the hostile peer") }
 }

@@ -21,32 +21,25 @@ public struct PythonPeer: Sendable {
 
     /// Whether python3 can import `module`; prints why a test skips when it cannot.
     ///
-    /// Each module is probed once per test process: the probe starts python3 and waits for it on
-    /// the caller's thread, one of Swift's two cooperative threads here, and a dozen suites probing
-    /// at the suite's start held both for seconds at a time.
-    public static func canImport(_ module: String, skipping what: String) -> Bool {
-        probedLock.lock()
-        let known = probed[module]
-        probedLock.unlock()
-        let available = known ?? probe(module)
-        if known == nil {
-            probedLock.lock()
-            probed[module] = available
-            probedLock.unlock()
+    /// Each module is probed once per test process, by one task that every caller awaits, and
+    /// python3 is waited for on a thread of its own (``ChildProcess``): a dozen suites probing at
+    /// their start once held Swift's two cooperative threads for seconds at a time.
+    public static func canImport(_ module: String, skipping what: String) async -> Bool {
+        let probe = probedLock.withLock {
+            if let running = probed[module] { return running }
+            let started = Task { await ChildProcess.succeeds(["python3", "-c", "import \(module)"]) }
+            probed[module] = started
+            return started
         }
+        let available = await probe.value
         if !available {
             print("SKIP \(what): python3 with \(module) is not installed (bash .ci/run installs what the tests need)")
         }
         return available
     }
 
-    nonisolated(unsafe) private static var probed: [String: Bool] = [:]  // guarded by probedLock
+    nonisolated(unsafe) private static var probed: [String: Task<Bool, Never>] = [:]  // guarded by probedLock
     private static let probedLock = NSLock()
-
-    private static func probe(_ module: String) -> Bool {
-        let probe = try? SpawnedProgram.start(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import \(module)"])
-        return probe?.wait() == 0
-    }
 
     /// Starts `script` with `arguments` and waits for the port it prints.
     public static func start(_ script: String, _ arguments: [String] = []) async throws -> PythonPeer {
