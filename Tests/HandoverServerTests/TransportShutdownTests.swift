@@ -1,0 +1,93 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import Testing
+import Vapor
+@testable import HandoverServer
+
+/// Stopping ``HTTPTransport`` waits for every request it handed to the responder, not only for
+/// its connections to close. `HandoverServer.shutdown` closes the databases right after the
+/// transport stops, and a route still running then traps in Fluent's `Request.db` (a full test
+/// run crashed so: `APIHandler.listDeliveries` on a request whose client had gone, its server
+/// already shut down).
+@Suite(.timeLimit(.minutes(2))) struct TransportShutdownTests {
+    /// What happened, in order.
+    final class Events: Sendable {
+        private let box = NIOLockedValueBox<[String]>([])
+        func record(_ event: String) { box.withLockedValue { $0.append(event) } }
+        var all: [String] { box.withLockedValue { $0 } }
+    }
+
+    /// A Vapor application on ``HTTPTransport`` with `routes`, on a port of its own.
+    private static func start(shutdownTimeout: TimeAmount, routes: (Application) -> Void) async throws -> (Application, HTTPTransport, Int) {
+        let application = try await Application.make(.testing)
+        application.logger.logLevel = .critical
+        let transport = HTTPTransport(application: application, serverName: nil, shutdownTimeout: shutdownTimeout)
+        application.servers.use { _ in transport }
+        routes(application)
+        try await transport.start(address: .hostname("127.0.0.1", port: 0))
+        return (application, transport, try #require(transport.localAddress?.port))
+    }
+
+    @Test func shutdownWaitsForARouteWhoseClientHasGone() async throws {
+        let events = Events()
+        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let (application, transport, port) = try await Self.start(shutdownTimeout: .seconds(10)) { application in
+            application.get("hold") { _ async -> String in
+                enteredContinuation.yield()
+                for await _ in release { break }
+                events.record("route finished")
+                return "done"
+            }
+        }
+        // The client sends, waits one second for an answer that does not come, and closes.
+        let client = Task { try? await RawConnection.exchange(port: port, sending: "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n", timeoutSeconds: 1) }
+        for await _ in entered { break }
+        _ = await client.value
+
+        let stopping = Task {
+            await transport.shutdown()
+            events.record("transport stopped")
+        }
+        // Before the fix the transport stopped at once: its only connection had closed. Half a
+        // second is plenty for that; the route is released after it either way.
+        try await Task.sleep(for: .milliseconds(500))
+        let stoppedEarly = events.all.contains("transport stopped")
+        releaseContinuation.yield()
+        await stopping.value
+        #expect(!stoppedEarly)
+        #expect(events.all == ["route finished", "transport stopped"])
+        try await application.asyncShutdown()
+    }
+
+    @Test func shutdownEndsAStreamedBodyThatOutlastsTheDrainAndWaitsForIt() async throws {
+        let events = Events()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (application, transport, port) = try await Self.start(shutdownTimeout: .milliseconds(200)) { application in
+            application.get("stream") { _ -> Response in
+                let response = Response(status: .ok)
+                response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
+                response.storage[StreamedBody.Key.self] = StreamedBody { writer in
+                    try await writer.write(.buffer(ByteBuffer(string: ": open\n\n")))
+                    startedContinuation.yield()
+                    do {
+                        try await Task.sleep(for: .seconds(3600))  // an event that never comes
+                    } catch {
+                        events.record("stream ended")
+                        throw error
+                    }
+                }
+                return response
+            }
+        }
+        let client = Task { try? await RawConnection.exchange(port: port, sending: "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n", timeoutSeconds: 30) }
+        for await _ in started { break }
+        await transport.shutdown()
+        events.record("transport stopped")
+        #expect(events.all == ["stream ended", "transport stopped"])
+        client.cancel()
+        try await application.asyncShutdown()
+        _ = await client.value
+    }
+}
