@@ -6,7 +6,7 @@ import Testing
 import Vapor
 
 /// Each limit of the transport (issue 38), on a connection's real pipeline
-/// (``HTTPTransport/configureConnection(_:application:responder:serverName:limits:date:)``) over an
+/// (``HTTPTransport/configureConnection(_:application:responder:serverName:limits:date:requests:)``) over an
 /// `EmbeddedChannel`: no socket, and a manual clock (`advanceTime`) instead of sleeping.
 @Suite(.timeLimit(.minutes(1))) struct TransportStateTests {
     /// Answers `ok`, and `/events` with an event stream of one event.
@@ -38,7 +38,7 @@ import Vapor
     /// A connection's pipeline on `channel`, made active.
     static func open(_ channel: any Channel, _ application: Application) throws {
         try HTTPTransport.configureConnection(channel, application: application, responder: Answers(), serverName: nil,
-                                              limits: limits, date: HTTPDateHeader())
+                                              limits: limits, date: HTTPDateHeader(), requests: RequestsInFlight())
     }
 
     /// Everything written so far, as text.

@@ -21,9 +21,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private let date: HTTPDateHeader
     /// The front of the pipeline, which holds this connection's state (``HTTPConnectionStateMachine``).
     private let connection: ConnectionGuard
+    /// Every connection's requests whose work has not ended, which stopping the transport waits for.
+    private let requests: RequestsInFlight
 
-    init(application: Application, responder: any Responder, serverName: String?, date: HTTPDateHeader, connection: ConnectionGuard) {
+    init(application: Application, responder: any Responder, serverName: String?, date: HTTPDateHeader, connection: ConnectionGuard,
+         requests: RequestsInFlight) {
         self.connection = connection
+        self.requests = requests
         self.application = application
         self.responder = responder
         self.serverName = serverName
@@ -73,12 +77,14 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             on: context.eventLoop
         )
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        requests.begin()
         responder.respond(to: request).hop(to: context.eventLoop).whenComplete { result in
             let (handler, context) = bound.value
             switch result {
             case .success(let response):
                 handler.write(response, for: head, keepAlive: keepAlive, context: context)
             case .failure(let error):
+                handler.requests.end()
                 // The error middleware turns route errors into responses; this is a failure below it.
                 handler.application.logger.report(error: error)
                 var headers = HTTPHeaders([("Content-Length", "0")])
@@ -89,7 +95,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Writes a Vapor response: its head, then its body as the request and status allow.
+    /// Writes a Vapor response: its head, then its body as the request and status allow. The
+    /// request's work ends once its body is produced.
     private func write(_ response: Response, for request: HTTPRequestHead, keepAlive requested: Bool, context: ChannelHandlerContext) {
         var headers = response.headers
         // A route may end the connection (`Connection: close`, as a rate-limited answer does).
@@ -98,28 +105,32 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         finishHead(&headers, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
         if request.method == .HEAD || response.status == .noContent || response.status == .notModified {
+            requests.end()
             send(head, body: nil, keepAlive: keepAlive, context: context)
         } else if let streamed = response.storage[StreamedBody.Key.self] {
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.flush()
             stream(streamed, keepAlive: keepAlive, channel: context.channel)
         } else if let buffer = response.body.buffer {
+            requests.end()
             send(head, body: buffer, keepAlive: keepAlive, context: context)
         } else {
             // A body stream of Vapor's own kind: collected, then sent.
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             response.body.collect(on: context.eventLoop).whenComplete { result in
                 let (handler, context) = bound.value
+                handler.requests.end()
                 handler.send(head, body: try? result.get(), keepAlive: keepAlive, context: context)
             }
         }
     }
 
-    /// Sends a streamed body as it is written, then the end; a failed write closes the connection.
+    /// Sends a streamed body as it is written, then the end; a failed write, or the transport
+    /// stopping (which cancels the producer), closes the connection.
     private func stream(_ streamed: StreamedBody, keepAlive: Bool, channel: any Channel) {
         let writer = ChannelBodyWriter(channel: channel)
         let bound = NIOLoopBound(self, eventLoop: channel.eventLoop)
-        Task {
+        requests.stream {
             do {
                 try await streamed.write(writer)
                 // The state changes in the same event-loop turn as the end is written, before it:

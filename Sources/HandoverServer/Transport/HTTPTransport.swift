@@ -33,6 +33,8 @@ final class HTTPTransport: Vapor.Server, Sendable {
     /// Closes connections accepted beyond the limit.
     let cap: ConnectionCap
     private let date = HTTPDateHeader()
+    /// The requests handed to the responder whose work has not ended; ``shutdown()`` waits for them.
+    let requests = RequestsInFlight()
     private let running = NIOLockedValueBox<(channel: any Channel, quiesce: ServerQuiescingHelper)?>(nil)
     private let stopped: EventLoopPromise<Void>
 
@@ -69,7 +71,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
         let group = application.eventLoopGroup
         let quiesce = ServerQuiescingHelper(group: group)
         let responder = application.responder.current
-        let application = application, serverName = serverName, date = date, limits = limits, cap = cap
+        let application = application, serverName = serverName, date = date, limits = limits, cap = cap, requests = requests
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -85,7 +87,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configureConnection(channel, application: application, responder: responder, serverName: serverName,
-                                                 limits: limits, date: date)
+                                                 limits: limits, date: date, requests: requests)
                 }
             }
         let bound: EventLoopFuture<any Channel>
@@ -109,20 +111,29 @@ final class HTTPTransport: Vapor.Server, Sendable {
     /// in order, quiescing on shutdown) and error handler (a 400 for what does not parse); then
     /// ``HTTPConnectionHandler``, which hands each request to `responder`.
     static func configureConnection(_ channel: any Channel, application: Application, responder: any Responder, serverName: String?,
-                                    limits: ConnectionLimits, date: HTTPDateHeader) throws {
+                                    limits: ConnectionLimits, date: HTTPDateHeader, requests: RequestsInFlight) throws {
         let connection = ConnectionGuard(limits: limits, maximumBodySize: maximumBodySize)
         try channel.pipeline.syncOperations.addHandler(connection)
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
-            application: application, responder: responder, serverName: serverName, date: date, connection: connection))
+            application: application, responder: responder, serverName: serverName, date: date, connection: connection,
+            requests: requests))
     }
 
     func shutdown() {
         stop().whenComplete { _ in }
     }
 
+    /// Stops as ``stop()`` does, then ends the streamed bodies still being written and waits for
+    /// every request handed to the responder to end (at most `shutdownTimeout` more): a route runs
+    /// on after its client has gone, and `HandoverServer.shutdown` closes the databases next.
     func shutdown() async {
         try? await stop().get()
+        requests.cancelStreams()
+        let loop = application.eventLoopGroup.any()
+        if await !requests.idle(within: shutdownTimeout, on: loop) {
+            application.logger.warning("\(requests.count) requests still running \(shutdownTimeout.nanoseconds / 1_000_000_000) s after the transport stopped; stopping anyway")
+        }
     }
 
     /// Stops accepting, lets each connection finish the response it is sending (at most
