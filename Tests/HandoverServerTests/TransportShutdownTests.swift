@@ -61,7 +61,7 @@ import Vapor
         try await application.asyncShutdown()
     }
 
-    @Test func shutdownEndsAStreamedBodyThatOutlastsTheDrainAndWaitsForIt() async throws {
+    @Test func shutdownEndsAnOpenEventStreamAndWaitsForItsProducer() async throws {
         let events = Events()
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let (application, transport, port) = try await Self.start(shutdownTimeout: .milliseconds(200)) { application in

@@ -124,12 +124,13 @@ final class HTTPTransport: Vapor.Server, Sendable {
         stop().whenComplete { _ in }
     }
 
-    /// Stops as ``stop()`` does, then ends the streamed bodies still being written and waits for
-    /// every request handed to the responder to end (at most `shutdownTimeout` more): a route runs
-    /// on after its client has gone, and `HandoverServer.shutdown` closes the databases next.
+    /// Ends the event streams still open (each lasts until its run ends; its client reconnects),
+    /// stops as ``stop()`` does, then waits for every request handed to the responder to end (at
+    /// most `shutdownTimeout` more): a route runs on after its client has gone, and
+    /// `HandoverServer.shutdown` closes the databases next.
     func shutdown() async {
-        try? await stop().get()
         requests.cancelStreams()
+        try? await stop().get()
         let loop = application.eventLoopGroup.any()
         if await !requests.idle(within: shutdownTimeout, on: loop) {
             application.logger.warning("\(requests.count) requests still running \(shutdownTimeout.nanoseconds / 1_000_000_000) s after the transport stopped; stopping anyway")
