@@ -4,7 +4,7 @@ import Testing
 /// `handover admin …` works on a server's database and never makes one (issue 38): a mistyped
 /// `--data-dir` is refused with one line that names the folder and how to create a database, and
 /// the folder is left as it was.
-@Suite(.timeLimit(.minutes(3))) struct AdminCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct AdminCommandTests {
     static let commands: [[String]] = [
         ["admin", "create-key", "--scope", "admin"],
         ["admin", "import-devices", "FOLDER/fleet.csv"],

@@ -3,7 +3,7 @@ import Testing
 
 /// The command line's one exit-code rule and its answers to misuse (issue 41): 64 for a usage
 /// mistake, with the mistaken subcommand's own usage and, for a slip, what was probably meant.
-@Suite(.timeLimit(.minutes(2))) struct CommandMisuseTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandMisuseTests {
     struct Misuse: Sendable, CustomStringConvertible {
         var arguments: [String]
         /// Each must be on standard error.

@@ -3,7 +3,7 @@ import Testing
 
 /// `handover serve --config FILE` and `handover config check|example` (issue 41): one set of keys
 /// with one order, flags over the environment over the file over the defaults.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ConfigCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ConfigCommandTests {
     static func file(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("handover-config-\(UUID().uuidString).yaml")
         try Data(text.utf8).write(to: url)

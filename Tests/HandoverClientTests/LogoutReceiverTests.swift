@@ -244,7 +244,7 @@ import Testing
 
     /// A force-quit app has nothing more to wait for: waiting after `terminate()` returns, as
     /// waiting before it does.
-    @Test(.timeLimit(.minutes(1))) func waitingForIdleAfterTerminateReturns() async throws {
+    @Test(.timeLimit(.minutes(5))) func waitingForIdleAfterTerminateReturns() async throws {
         let fixture = try Fixture([.hang])
         fixture.receiver.appDidFinishLaunching()
         fixture.receiver.handle(ulc())

@@ -7,7 +7,7 @@ import Testing
 
 /// The one outbox every kind of delivery uses (webhooks, Back-Channel Logout, MDM commands), on
 /// a real table of the domain's schema, on SQLite and PostgreSQL.
-@Suite(.timeLimit(.minutes(2))) struct DeliveryOutboxTests {
+@Suite(.timeLimit(.minutes(5))) struct DeliveryOutboxTests {
     /// A pending webhook delivery; its id.
     static func owed(on database: DomainDatabase) async throws -> UUID {
         let hook = Webhook()

@@ -8,7 +8,7 @@ import Testing
 
 /// The domain's logout runs on SQLite and PostgreSQL, with no server: a run started, answered,
 /// reissued and timed out, and a hand-over that fails leaving nothing behind.
-@Suite(.timeLimit(.minutes(3))) struct RunLifeCycleTests {
+@Suite(.timeLimit(.minutes(5))) struct RunLifeCycleTests {
     @Test(arguments: DomainStore.available) func theSchemaIsTheDomainsAndRunsOnce(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in
             #expect(HandoverSchema.version == HandoverSchema.migrations.count - 1, "version 1 is the schema and its indexes")

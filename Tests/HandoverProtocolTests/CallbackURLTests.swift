@@ -3,7 +3,7 @@ import HandoverProtocol
 import PropertyBased
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct CallbackURLTests {
+@Suite(.timeLimit(.minutes(5))) struct CallbackURLTests {
     static let nonce = Gen<Character?>.element(of: Array("abcXYZ019-_")).compactMap { $0 }.string(of: 1...43)
     static let uuid = Gen<Int>.int(in: 0...Int.max).array(of: 2...2).map { halves in
         UUID(uuidString: String(format: "%08X-%04X-%04X-%04X-%012llX", UInt32(truncatingIfNeeded: halves[0]),

@@ -2,7 +2,7 @@ import HandoverProtocol
 import Testing
 
 /// Every transition of a device's life cycle, the refused ones included.
-@Suite(.timeLimit(.minutes(1))) struct DeviceLifeCycleTransitionTests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceLifeCycleTransitionTests {
     @Test func aHandOverMovesADeviceThroughHandingOver() {
         #expect(DeviceStatus.inService.on(.runStarted) == .move(.handingOver))
         #expect(DeviceStatus.handingOver.on(.runCompleted) == .move(.inService))

@@ -2,7 +2,7 @@ import Foundation
 import HandoverProtocol
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct StateTests {
+@Suite(.timeLimit(.minutes(5))) struct StateTests {
     /// The names the API, the database and the SDK share: changing one breaks every stored row and
     /// every app in the field, so they are pinned here.
     @Test func stateNamesAreThePublishedOnes() {

@@ -3,7 +3,7 @@ import Testing
 
 /// Unauthenticated writes and guesses meet one rate-limit mechanism (429 with Retry-After), a
 /// foreign page cannot sign a browser in, and the phone sign-in page does not tell who exists.
-@Suite(.timeLimit(.minutes(3)), .stopsTestServers) struct AbuseLimitTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AbuseLimitTests {
     @Test func aFloodOfSignInNoncesFromOneAddressIsHeldAt429() async throws {
         let rig = try await AppleRig.start(.sqlite)
         defer { Task { try? await rig.stop() } }

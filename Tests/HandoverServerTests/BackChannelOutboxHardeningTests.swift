@@ -7,7 +7,7 @@ import Testing
 /// Back-Channel Logout deliveries against backends that answer without end, never answer, or
 /// move (issue 36, findings 1, 2 and 5): a backend costs the server a few KB and its own lanes,
 /// its address is read when its token is sent, and a run keeps the logout methods it started with.
-@Suite("Back-channel outbox hardening", .serialized, .timeLimit(.minutes(4)), .stopsTestServers)
+@Suite("Back-channel outbox hardening", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct BackChannelOutboxHardeningTests {
     /// Registers the rig's app with `uri` as its back-channel logout URI; returns its id.
     static func app(_ rig: AppleRig, uri: String, method: String = "ulc") async throws -> String {

@@ -6,7 +6,7 @@ import Testing
 
 /// The launcher's explicit check-out (issue 40): with the person's access token, or with their
 /// badge through the customer's badge lookup (answered, unknown, down, slow).
-@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct CustodyCheckOutTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct CustodyCheckOutTests {
     @Test func theLauncherChecksAPersonOutWithTheirAccessToken() async throws {
         let rig = try await AppleRig.start(.sqlite)
         let test = rig.test

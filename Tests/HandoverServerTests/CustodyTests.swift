@@ -5,7 +5,7 @@ import Testing
 
 /// Custody (issue 40): a sign-in that carries a device checks it out to the person, the device's
 /// next logout run checks it in, and a person holds one device at a time.
-@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct CustodyTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct CustodyTests {
     @Test(arguments: TestDatabase.available) func aSignInChecksTheDeviceOutAndItsHandOverChecksItIn(database: TestDatabase) async throws {
         let rig = try await AppleRig.start(database)
         let test = rig.test

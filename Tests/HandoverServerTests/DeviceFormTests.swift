@@ -4,7 +4,7 @@ import Testing
 
 /// Devices added and changed through `PATCH /api/v1/devices/{id}` and the dashboard's forms,
 /// with the same checks and sentences (issue 39), and an ICU operator kept to the ICU.
-@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct DeviceFormTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct DeviceFormTests {
     @Test func aDeviceIsRenamedMovedAndItsIdentifiersChangedThroughTheAPI() async throws {
         try await TestServer.with(.sqlite) { test in
             let device = try await test.registerDevice("icu-phone-1", site: "ICU")

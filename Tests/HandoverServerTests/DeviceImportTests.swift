@@ -6,7 +6,7 @@ import Testing
 
 /// Devices imported from a CSV file: the RFC 4180 reader, and each kind of bad row refused with
 /// its line and why while the good rows go in.
-@Suite("Device import", .serialized, .timeLimit(.minutes(2)), .stopsTestServers)
+@Suite("Device import", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct DeviceImportTests {
     static let field = Gen<Character?>.element(of: Array("ab Z9,\"\r\n;é-=+@\t'")).compactMap { $0 }.string(of: 0...8)
 

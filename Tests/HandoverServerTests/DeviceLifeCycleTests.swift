@@ -5,7 +5,7 @@ import Testing
 
 /// A device's life cycle on the server: handing over, out of service with the reason, back in
 /// service only with a note (API and dashboard), and the history that records every step.
-@Suite("Device life cycle", .serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite("Device life cycle", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct DeviceLifeCycleTests {
     static func device(_ test: TestServer, _ id: String) async throws -> [String: Any] {
         try await test.request(.GET, "/api/v1/devices/\(id)", key: test.adminKey).json

@@ -7,7 +7,7 @@ import Testing
 
 /// The hand-over is one domain operation in one transaction (issue 38): the run, the device's
 /// step, the previous holder's sessions ended and their backends' logout tokens owed, all or none.
-@Suite(.timeLimit(.minutes(3))) struct HandOverAtomicityTests {
+@Suite(.timeLimit(.minutes(5))) struct HandOverAtomicityTests {
     struct Injected: Error {}
 
     /// The server's steps, then a failure, still inside the hand-over's transaction.

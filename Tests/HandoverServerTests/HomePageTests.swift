@@ -3,7 +3,7 @@ import HandoverServer
 import Testing
 
 /// A person who opens the server's root URL in a browser lands on a page that leads on.
-@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct HomePageTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct HomePageTests {
     @Test func theRootIsAPageThatLeadsToTheDashboardAndTheTester() async throws {
         try await TestServer.with(.sqlite) { test in
             let reply = try await test.request(.GET, "/", headers: [("Accept", "text/html")])

@@ -5,7 +5,7 @@ import Testing
 
 /// After a burst of requests the server gives its caches' memory back, once, when a whole pass
 /// went by without a request; never while requests keep coming.
-@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct IdleMemoryReleaseTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct IdleMemoryReleaseTests {
     @Test func aPassReleasesOnlyAfterAQuietPassAndOnlyOncePerBurst() {
         var decision = IdleMemoryRelease.Decision()
         // A server that never served anything has nothing to give back.

@@ -8,7 +8,7 @@ import Testing
 
 /// `docs/launcher.md`'s code, compiled and run against a real server on loopback: a badge checks
 /// the phone out, and the hand-over signs every app out and checks the person in (issue 41).
-@Suite(.serialized, .timeLimit(.minutes(2)), .stopsTestServers) struct LauncherGuideTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct LauncherGuideTests {
     @Test func theGuidesLauncherChecksOutAndHandsOver() async throws {
         guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["04217733=grace@hospital.example"])

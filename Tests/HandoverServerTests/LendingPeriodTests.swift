@@ -4,7 +4,7 @@ import Testing
 
 /// The lending period per site, the overview's devices held past it, and the custody records'
 /// retention (issue 40, items 3, 5 and 7).
-@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers) struct LendingPeriodTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct LendingPeriodTests {
     static func setSite(_ test: TestServer, _ device: String, _ site: String) async throws {
         let reply = try await test.request(.PATCH, "/api/v1/devices/\(device)", json: ["site": site], key: test.adminKey)
         #expect(reply.status == 200, "\(reply.text)")

@@ -8,7 +8,7 @@ import Testing
 
 /// Each app's logout method: a ULC, an x-callback-url (its replies are the run's callback URLs;
 /// iOS asks before opening it), or backend-only (its item ends with its backend's logout token).
-@Suite("Logout methods", .serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite("Logout methods", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct LogoutMethodTests {
     static func app(_ test: TestServer, _ fields: [String: Any]) async throws -> TestServer.Reply {
         var body: [String: Any] = ["name": "Notes", "appIDs": ["ABCDE12345.com.example.notes"]]

@@ -6,7 +6,7 @@ import Testing
 /// A device back in service owes its MDM nothing (issue 36, findings 3 and 4): every command
 /// still owed is cancelled with the step, in the device's history, and the confirmation and the
 /// sender check the device's state at their own moment.
-@Suite("MDM commands after back in service", .serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite("MDM commands after back in service", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct MDMAfterBackInServiceTests {
     static func backInService(_ test: TestServer, _ device: String) async throws {
         let reply = try await test.request(.POST, "/api/v1/devices/\(device)/back-in-service",

@@ -8,7 +8,7 @@ import Testing
 /// vendors' references (Tests/Peers/mdm_vendor.py cites the pages): back in service lifts the
 /// Lost Mode Handover put on the device, and Apple's Return to Service is a remediation for Jamf
 /// Pro that waits for its confirmation like an erase.
-@Suite("MDM follow-through", .serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite("MDM follow-through", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct MDMFollowThroughTests {
     /// A Wi-Fi configuration profile, as Apple Configurator writes one (shortened).
     static let wifiProfile = Data("""

@@ -5,7 +5,7 @@ import Testing
 
 /// When a device goes out of service, the fleet's MDM is asked to act, through a durable outbox,
 /// against loopback servers that speak Jamf Pro's and Microsoft Graph's documented APIs.
-@Suite("MDM remediation", .serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite("MDM remediation", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct MDMRemediationTests {
     static let serial = "C02XK1ABJG5H"
 

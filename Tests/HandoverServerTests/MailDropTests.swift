@@ -8,7 +8,7 @@ import Testing
 
 /// Email-link sign-in with the mail written to a folder (`handover serve --mail-drop`), as
 /// development machines and `handover demo` use it, and the SDK's `EmailLinkSignIn`.
-@Suite("Mail drop and EmailLinkSignIn", .serialized, .timeLimit(.minutes(2)), .stopsTestServers)
+@Suite("Mail drop and EmailLinkSignIn", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct MailDropTests {
     static func start() async throws -> (TestServer, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-mail-\(UUID().uuidString)")

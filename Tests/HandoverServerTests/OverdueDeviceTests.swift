@@ -4,7 +4,7 @@ import Testing
 
 /// A device that completes no hand-over in time is marked overdue, the server starts a run for
 /// it, and that run escalates like any failed one.
-@Suite("Overdue devices", .serialized, .timeLimit(.minutes(2)), .stopsTestServers)
+@Suite("Overdue devices", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct OverdueDeviceTests {
     @Test(arguments: TestDatabase.available) func aDeviceWithoutAHandOverInTimeIsOverdueAndItsRunEscalates(database: TestDatabase) async throws {
         try await TestServer.with(database, configure: { $0.overdueAfter = 13 * 3600 }) { test in

@@ -6,7 +6,7 @@ import Testing
 /// The statements of a shift change's path find their rows through an index (SQLite's plans):
 /// a full scan of a table that grows with the fleet, its runs or its sessions would make every
 /// hand-over slower as the fleet ages.
-@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct QueryPlanTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct QueryPlanTests {
     static let hotStatements = [
         "SELECT id FROM api_keys WHERE key_hash = 'h' AND revoked_at IS NULL LIMIT 1",
         "SELECT device_id FROM logout_runs WHERE id = 'r'",

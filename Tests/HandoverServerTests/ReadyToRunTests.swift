@@ -8,7 +8,7 @@ import Testing
 /// page, a server without `--public-url` saying its links are plain http, refusals that name the
 /// switch that would allow an internal address, and a page (not JSON) for a dashboard address
 /// that leads nowhere.
-@Suite(.serialized, .timeLimit(.minutes(2)), .stopsTestServers) struct ReadyToRunTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct ReadyToRunTests {
     @Test func healthAndTheHomePageShowTheVersionAndAPlainHTTPServerSaysSo() async throws {
         try await TestServer.with(.sqlite) { test in
             let health = try await test.request(.GET, "/healthz")
@@ -84,7 +84,7 @@ import Testing
 
 /// A rollback to an older binary (issue 41): a database a later release migrated is refused at
 /// start, with the way back, instead of being read (or written) by code that does not know it.
-@Suite(.serialized, .timeLimit(.minutes(2)), .stopsTestServers) struct SchemaRollbackTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct SchemaRollbackTests {
     @Test func aDatabaseALaterReleaseMigratedIsRefusedAtStart() async throws {
         let test = try await TestServer.start(.sqlite)
         try await MigrationLog(name: "AddSomethingFromAFutureRelease", batch: 99).create(on: test.server.application.db)

@@ -4,7 +4,7 @@ import Testing
 
 /// The dashboard manages what the API manages (issue 39): webhooks added and their secrets
 /// rotated, apps changed and removed, with the API's checks and sentences, admins only.
-@Suite(.timeLimit(.minutes(3)), .stopsTestServers) struct RegistryFormTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct RegistryFormTests {
     @Test func webhooksAreAddedAndTheirSecretsRotatedThroughTheDashboard() async throws {
         try await TestServer.with(.sqlite) { test in
             let browser = DashboardBrowser(test)

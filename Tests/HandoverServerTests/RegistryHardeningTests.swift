@@ -4,7 +4,7 @@ import Testing
 /// What the registry refuses or tidies so that the server never serves or sends something
 /// unsafe: association files over iOS's limit, look-alike callback hosts, webhook targets inside
 /// the network, runs that repeat an app, and secrets in clear text at rest.
-@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct RegistryHardeningTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct RegistryHardeningTests {
     static func target(_ name: String, paths: [String] = [], hosts: [String] = []) -> [String: Any] {
         ["name": name, "appIDs": ["ABCDE12345.com.example.\(name.lowercased())"],
          "logoutAction": "https://\(name.lowercased()).example.com/logout", "paths": paths, "allowedCallbackHosts": hosts]

@@ -7,7 +7,7 @@ import Testing
 import Vapor
 
 /// Start-up speaks once (issue 38): the migrations log one line at info, each migration at debug.
-@Suite(.timeLimit(.minutes(2))) struct SchemaMigrationsTests {
+@Suite(.timeLimit(.minutes(5))) struct SchemaMigrationsTests {
     @Test func aFirstStartAndALaterOneEachLogOneLineAtInfo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-migrations-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -9,7 +9,7 @@ import Glibc
 
 /// Slow and silent clients are dropped within the configured limits, a declared body over the
 /// limit is answered at once, and the server keeps serving everyone else meanwhile.
-@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct SlowClientTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct SlowClientTests {
     static func limited(_ configuration: inout ServerConfiguration) {
         configuration.connectionLimits.idleTimeout = .seconds(1)
         configuration.connectionLimits.headerTimeout = .seconds(1)

@@ -7,7 +7,7 @@ import Testing
 
 /// Webhook deliveries follow the Standard Webhooks specification, checked by its own Python
 /// library (`standardwebhooks`, which `.ci/run` installs), not by our code.
-@Suite(.timeLimit(.minutes(2)), .stopsTestServers) struct StandardWebhooksTests {
+@Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct StandardWebhooksTests {
     /// The example of the specification's reference libraries.
     @Test func theFixedVectorSigns() {
         let signature = WebhookSignature.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,

@@ -10,7 +10,7 @@ import Vapor
 /// transport stops, and a route still running then traps in Fluent's `Request.db` (a full test
 /// run crashed so: `APIHandler.listDeliveries` on a request whose client had gone, its server
 /// already shut down).
-@Suite(.timeLimit(.minutes(2))) struct TransportShutdownTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportShutdownTests {
     /// What happened, in order.
     final class Events: Sendable {
         private let box = NIOLockedValueBox<[String]>([])

@@ -8,7 +8,7 @@ import Vapor
 /// Each limit of the transport (issue 38), on a connection's real pipeline
 /// (``HTTPTransport/configureConnection(_:application:responder:serverName:limits:date:requests:)``) over an
 /// `EmbeddedChannel`: no socket, and a manual clock (`advanceTime`) instead of sleeping.
-@Suite(.timeLimit(.minutes(1))) struct TransportStateTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportStateTests {
     /// Answers `ok`, and `/events` with an event stream of one event.
     struct Answers: Responder {
         func respond(to request: Request) -> EventLoopFuture<Response> {

@@ -12,7 +12,7 @@ import Testing
 /// `expected.json` (the keys it used, and every table's rows as text). This build opens each,
 /// migrates it, and must find every row of every table the release wrote, column for column
 /// (migrations may add rows, never change or drop one), and serve them: the release's admin key lists its devices, a device key reads its run.
-@Suite(.serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct UpgradeTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/upgrade")

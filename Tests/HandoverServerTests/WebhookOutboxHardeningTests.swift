@@ -6,7 +6,7 @@ import Testing
 /// The webhook outbox against receivers that answer with bodies without end, never answer, or
 /// stop existing (issue 36, findings 1 and 2): a receiver costs the server a few KB and its own
 /// lanes, never the others' time, and an attempt is counted before it goes out.
-@Suite("Webhook outbox hardening", .serialized, .timeLimit(.minutes(3)), .stopsTestServers)
+@Suite("Webhook outbox hardening", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct WebhookOutboxHardeningTests {
     /// The server's resident memory, from `/proc/self/status` (the test server runs in this process).
     static func residentBytes() -> Int {
