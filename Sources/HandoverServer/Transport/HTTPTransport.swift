@@ -131,6 +131,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
     func shutdown() async {
         requests.cancelStreams()
         try? await stop().get()
+        requests.cancelStreams()  // one a kept-alive connection asked for in the meantime
         let loop = application.eventLoopGroup.any()
         if await !requests.idle(within: shutdownTimeout, on: loop) {
             application.logger.warning("\(requests.count) requests still running \(shutdownTimeout.nanoseconds / 1_000_000_000) s after the transport stopped; stopping anyway")
