@@ -18,10 +18,27 @@ import Vapor
         var all: [String] { box.withLockedValue { $0 } }
     }
 
-    /// A Vapor application on ``HTTPTransport`` with `routes`, on a port of its own.
-    private static func start(shutdownTimeout: TimeAmount, routes: (Application) -> Void) async throws -> (Application, HTTPTransport, Int) {
+    /// Hands each message logged to `notice`.
+    struct LogCapture: LogHandler {
+        var notice: @Sendable (String) -> Void
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .notice
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+                 function: String, line: UInt) {
+            notice(message.description)
+        }
+    }
+
+    /// A Vapor application on ``HTTPTransport`` with `routes`, on a port of its own; what it logs
+    /// goes to `log`.
+    private static func start(shutdownTimeout: TimeAmount, log: @escaping @Sendable (String) -> Void = { _ in },
+                              routes: (Application) -> Void) async throws -> (Application, HTTPTransport, Int) {
         let application = try await Application.make(.testing)
-        application.logger.logLevel = .critical
+        application.logger = Logger(label: "transport-shutdown-test") { _ in LogCapture(notice: log) }
         let transport = HTTPTransport(application: application, serverName: nil, shutdownTimeout: shutdownTimeout)
         application.servers.use { _ in transport }
         routes(application)
@@ -33,7 +50,10 @@ import Vapor
         let events = Events()
         let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
         let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
-        let (application, transport, port) = try await Self.start(shutdownTimeout: .seconds(10)) { application in
+        // What happens first once shutdown begins: it says it waits for the route, or it stops.
+        let (firsts, first) = AsyncStream<String>.makeStream()
+        let log: @Sendable (String) -> Void = { message in if message.hasPrefix("Waiting for the requests still running (1)") { first.yield("waiting") } }
+        let (application, transport, port) = try await Self.start(shutdownTimeout: .seconds(10), log: log) { application in
             application.get("hold") { _ async -> String in
                 enteredContinuation.yield()
                 for await _ in release { break }
@@ -49,11 +69,12 @@ import Vapor
         let stopping = Task {
             await transport.shutdown()
             events.record("transport stopped")
+            first.yield("stopped")
         }
-        // Before the fix the transport stopped at once: its only connection had closed. Half a
-        // second is plenty for that; the route is released after it either way.
-        try await Task.sleep(for: .milliseconds(500))
-        let stoppedEarly = events.all.contains("transport stopped")
+        // Before the fix the transport stopped at once: its only connection had closed.
+        var firstEvent: String?
+        for await event in firsts { firstEvent = event; break }
+        let stoppedEarly = firstEvent == "stopped"
         releaseContinuation.yield()
         await stopping.value
         #expect(!stoppedEarly)
@@ -64,6 +85,7 @@ import Vapor
     @Test func shutdownEndsAnOpenEventStreamAndWaitsForItsProducer() async throws {
         let events = Events()
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (neverSent, neverSentContinuation) = AsyncStream<Void>.makeStream()  // never yields: an event that never comes
         let (application, transport, port) = try await Self.start(shutdownTimeout: .milliseconds(200)) { application in
             application.get("stream") { _ -> Response in
                 let response = Response(status: .ok)
@@ -71,12 +93,9 @@ import Vapor
                 response.storage[StreamedBody.Key.self] = StreamedBody { writer in
                     try await writer.write(.buffer(ByteBuffer(string: ": open\n\n")))
                     startedContinuation.yield()
-                    do {
-                        try await Task.sleep(for: .seconds(3600))  // an event that never comes
-                    } catch {
-                        events.record("stream ended")
-                        throw error
-                    }
+                    for await _ in neverSent {}  // ends when the task is cancelled
+                    events.record("stream ended")
+                    throw CancellationError()
                 }
                 return response
             }
@@ -86,6 +105,7 @@ import Vapor
         await transport.shutdown()
         events.record("transport stopped")
         #expect(events.all == ["stream ended", "transport stopped"])
+        neverSentContinuation.finish()
         client.cancel()
         try await application.asyncShutdown()
         _ = await client.value
