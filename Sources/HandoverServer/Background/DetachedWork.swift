@@ -1,20 +1,29 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Tasks that outlive the request that started them (the tester driving a simulated app);
-/// cancelled when the server shuts down.
+/// Tasks that the server cancels when it shuts down: the tester driving a simulated app (work
+/// that outlives the request that started it), and the event streams ``HTTPTransport`` is
+/// writing (``RequestsInFlight``).
 final class DetachedWork: Sendable {
     private let tasks = NIOLockedValueBox<[UUID: Task<Void, Never>]>([:])
 
     func start(_ work: @escaping @Sendable () async -> Void) {
         let id = UUID()
-        let task = Task {
-            await work()
-            self.tasks.withLockedValue { $0[id] = nil }
+        // Made under the lock, so a task that ends at once finds its entry to remove.
+        tasks.withLockedValue { tasks in
+            tasks[id] = Task {
+                await work()
+                self.tasks.withLockedValue { $0[id] = nil }
+            }
         }
-        tasks.withLockedValue { $0[id] = task }
     }
 
+    /// Cancels every task still running, without waiting for it.
+    func cancel() {
+        for task in tasks.withLockedValue({ Array($0.values) }) { task.cancel() }
+    }
+
+    /// Cancels every task still running and waits for each to end.
     func cancelAll() async {
         let running = tasks.withLockedValue { Array($0.values) }
         for task in running { task.cancel() }

@@ -10,12 +10,12 @@ import NIOCore
 final class RequestsInFlight: Sendable {
     private struct State {
         var count = 0
-        var streams: [Int: Task<Void, Never>] = [:]
         var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
         var nextID = 0
     }
 
     private let state = NIOLockedValueBox(State())
+    private let streams = DetachedWork()
 
     /// How many requests are in flight now.
     var count: Int { state.withLockedValue { $0.count } }
@@ -39,20 +39,15 @@ final class RequestsInFlight: Sendable {
     /// Writes a begun request's streamed body in a task ``cancelStreams()`` can cancel; the
     /// request ends when `body` returns.
     func stream(_ body: @escaping @Sendable () async -> Void) {
-        state.withLockedValue { state in
-            let id = state.nextID
-            state.nextID += 1
-            state.streams[id] = Task {
-                await body()
-                self.state.withLockedValue { _ = $0.streams.removeValue(forKey: id) }
-                self.end()
-            }
+        streams.start {
+            await body()
+            self.end()
         }
     }
 
     /// Cancels every streamed body still being written (an event stream lasts until its run ends).
     func cancelStreams() {
-        for task in state.withLockedValue({ Array($0.streams.values) }) { task.cancel() }
+        streams.cancel()
     }
 
     /// Waits until no request is in flight, at most `timeout`; returns whether none is.
