@@ -46,8 +46,14 @@ package final class GroupCommit<Work: Sendable, Output: Sendable>: Sendable {
                 queue.writers += 1
                 return true
             }
+            // The writer runs at high priority, whoever started it: it is the serial part of every
+            // write (one SQLite connection), and each statement of its batch hops between threads.
+            // At the caller's priority each hop queued behind the requests being parsed, encoded
+            // and answered, and the writer, with every write waiting for it, was held that much
+            // longer. (On 2 cores: closed-loop callbacks 1.07x, storm p99s up to 21 % lower below
+            // the machine's limit; no change past it.)
             if startsWriter {
-                Task { await self.drain(using: write) }
+                Task(priority: .high) { await self.drain(using: write) }
             }
         }
     }
