@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(HandoverProtocol LinkCallbacks UniversalLinks QRCode OutOfBand TransparencyLog HandoverClient AppleSignIn APNs SessionTokens Mail)
 mkdir -p .build/docs
+# The targets' archives of an earlier run go first, so that each one checked below is this run's.
+for target in "${targets[@]}"; do rm -rf ".build/docs/$target.doccarchive"; done
 # One run of the plugin for every target: SwiftPM loads the package and plans the build once, not
 # once per target (on 2 cores, eleven runs took 2 min 46 s and one takes about 1 min 15 s).
 target_args=()

@@ -133,12 +133,13 @@ final class HTTPTransport: Vapor.Server, Sendable {
         try? await stop().get()
         requests.cancelStreams()  // one a kept-alive connection asked for in the meantime
         let running = requests.count
+        let seconds = shutdownTimeout.nanoseconds / 1_000_000_000
         if running > 0 {
-            application.logger.notice("Waiting for the requests still running (\(running)), at most \(shutdownTimeout.nanoseconds / 1_000_000_000) s")
+            application.logger.notice("Waiting for the requests still running (\(running)), at most \(seconds) s")
         }
         let loop = application.eventLoopGroup.any()
         if await !requests.idle(within: shutdownTimeout, on: loop) {
-            application.logger.warning("\(requests.count) requests still running \(shutdownTimeout.nanoseconds / 1_000_000_000) s after the transport stopped; stopping anyway")
+            application.logger.warning("\(requests.count) requests still running \(seconds) s after the transport stopped; stopping anyway")
         }
     }
 
