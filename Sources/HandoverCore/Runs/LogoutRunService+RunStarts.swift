@@ -71,6 +71,7 @@ extension LogoutRunService {
                     continue
                 }
                 metrics.runsCreated.increment()
+                runDevices?.remember(run: run.id, device: starts[index].deviceID)
                 if aftermath.changedRuns.contains(run.id), let changed = try? await view(run.id) {
                     results[index] = .success(changed)
                 }

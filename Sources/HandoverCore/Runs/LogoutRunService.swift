@@ -20,6 +20,9 @@ package struct LogoutRunService: Sendable {
     package var handOver: (any HandOverSteps)?
     /// Signs each finished run's receipt into the audit log; nil: no receipts (the domain's own tests).
     package var receipts: RunReceipts?
+    /// The device of each run, remembered (the server's one, shared by every request); nil:
+    /// ``deviceOfRun(_:)`` reads it each time.
+    package var runDevices: RunDevices?
 
     package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
                  metrics: ServerMetrics, mdm: MDMPolicy? = nil) {
@@ -46,10 +49,14 @@ package struct LogoutRunService: Sendable {
         try await Self.sql(database).raw("SELECT 1 AS found FROM devices WHERE id = \(bind: deviceID)").first() != nil
     }
 
-    /// The device a run belongs to, if the run exists (one read by primary key).
+    /// The device a run belongs to, if the run exists: from ``runDevices`` when remembered,
+    /// else one read by primary key (then remembered).
     package func deviceOfRun(_ runID: UUID) async throws -> UUID? {
-        try await Self.sql(database).raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?
+        if let device = runDevices?.device(of: runID) { return device }
+        let device = try await Self.sql(database).raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?
             .decode(column: "device_id", as: UUID.self)
+        if let device { runDevices?.remember(run: runID, device: device) }
+        return device
     }
 
     /// The run with its items, and the link of each pending item's current attempt.
