@@ -1,5 +1,6 @@
 import Foundation
 import HandoverServer
+import LinkCallbacks
 import Testing
 
 @Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AuthAndRegistryTests {
@@ -33,6 +34,51 @@ import Testing
         let second = try await test.registerDevice("b")
         let reply = try await test.request(.POST, "/api/v1/devices/\(second.id)/logout-runs", key: first.key)
         #expect(reply.status == 403)
+        try await test.stop()
+    }
+
+    /// A start for an unknown device is a 404, whatever else is wrong with it (no target app,
+    /// an app id that is not a UUID, an unknown app): the device is what the path names. The
+    /// start's own transaction finds the device missing; the read that orders the errors is made
+    /// only when a start fails.
+    @Test(arguments: TestDatabase.available)
+    func aRunForAnUnknownDeviceIsA404WhateverElseIsWrong(database: TestDatabase) async throws {
+        let test = try await TestServer.start(database)
+        let path = "/api/v1/devices/\(UUID())/logout-runs"
+        var reply = try await test.request(.POST, path, key: test.adminKey)
+        #expect(reply.status == 404, "no target app yet: \(reply.text)")
+        #expect(reply.json["error"] as? String == "not_found")
+        try await test.registerTarget("Notes")
+        for body in [[:], ["apps": ["nope"]], ["apps": [UUID().uuidString]]] as [[String: [String]]] {
+            reply = try await test.request(.POST, path, json: body, key: test.adminKey)
+            #expect(reply.status == 404, "\(body): \(reply.text)")
+            #expect(reply.json["reason"] as? String == "No device with that id.", "\(body)")
+        }
+        // A known device with a bad app id: the app id is named.
+        let device = try await test.registerDevice()
+        reply = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": ["nope"]], key: device.key)
+        #expect([400, 422].contains(reply.status), "\(reply.text)")
+        #expect(reply.json["field"] as? String == "apps[0]")
+        try await test.stop()
+    }
+
+    /// A device's key reports callbacks only on its own device's runs, whether the run's device
+    /// is remembered (started on this server) or read (``RunDevices``).
+    @Test(arguments: TestDatabase.available)
+    func aDeviceKeyReportsOnlyOnItsOwnDevicesRuns(database: TestDatabase) async throws {
+        let test = try await TestServer.start(database)
+        try await test.registerTarget("Notes")
+        let first = try await test.registerDevice("a")
+        let second = try await test.registerDevice("b")
+        let run = try await LogoutRunTests.startRun(test, device: first)
+        let url = try UniversalLinkCallback(parsing: try #require(run.link("Notes"))).success.absoluteString
+        let path = "/api/v1/logout-runs/\(run.id)/callbacks"
+        var reply = try await test.request(.POST, path, json: ["url": url], key: second.key)
+        #expect(reply.status == 403, "\(reply.text)")
+        reply = try await test.request(.POST, "/api/v1/logout-runs/\(UUID())/callbacks", json: ["url": url], key: first.key)
+        #expect(reply.status == 404, "\(reply.text)")
+        reply = try await test.request(.POST, path, json: ["url": url], key: first.key)
+        #expect(reply.status == 200, "\(reply.text)")
         try await test.stop()
     }
 

@@ -14,17 +14,25 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
         }
-        guard try await runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
-        var apps: [UUID]?
-        if case .json(let body) = input.body, let texts = body.apps {
-            apps = try texts.enumerated().map { index, text in
-                guard let app = UUID(uuidString: text) else { throw APIError.invalid("apps[\(index)]", "'\(text)' is not an app id (a UUID)") }
-                return app
+        let view: LogoutRunView
+        do {
+            var apps: [UUID]?
+            if case .json(let body) = input.body, let texts = body.apps {
+                apps = try texts.enumerated().map { index, text in
+                    guard let app = UUID(uuidString: text) else { throw APIError.invalid("apps[\(index)]", "'\(text)' is not an app id (a UUID)") }
+                    return app
+                }
             }
+            // The hand-over, in one transaction: the run, the device's step, its sessions and pushes
+            // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``). An
+            // unknown device fails it with a 404, found by the start's own locking of the device.
+            view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
+        } catch {
+            // Whatever else is wrong, an unknown device answers 404 first (read only when a start fails).
+            if let domain = error as? DomainError, domain.kind == .notFound { throw error }
+            guard try await runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
+            throw error
         }
-        // The hand-over, in one transaction: the run, the device's step, its sessions and pushes
-        // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``).
-        let view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
         return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.readDB))))
     }
 
