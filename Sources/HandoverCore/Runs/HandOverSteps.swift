@@ -37,11 +37,16 @@ package struct HandOverStart: Sendable {
 package struct HandOverAftermath: Sendable {
     /// Runs whose items the steps finished: their views are read again.
     package var changedRuns: Set<UUID>
+    /// Runs whose device had someone signed in, whose sessions the steps ended: only their
+    /// backends can be owed a logout token, so only their answers are read for the tokens' state
+    /// (``BackChannelLogoutReport``).
+    package var signedOutRuns: Set<UUID>
     /// Runs once the transaction has committed, never when it rolls back.
     package var afterCommit: @Sendable () -> Void
 
-    package init(changedRuns: Set<UUID> = [], afterCommit: @escaping @Sendable () -> Void = {}) {
+    package init(changedRuns: Set<UUID> = [], signedOutRuns: Set<UUID> = [], afterCommit: @escaping @Sendable () -> Void = {}) {
         self.changedRuns = changedRuns
+        self.signedOutRuns = signedOutRuns
         self.afterCommit = afterCommit
     }
 

@@ -36,7 +36,8 @@ extension LogoutRunService {
     /// Starts runs in one transaction (a group commit; the routes call this through
     /// ``GroupCommit``), each as if alone: the devices locked and stepped, the runs and their
     /// items written, with a few statements for the whole batch, and the rest of each hand-over
-    /// (``handOver``) in the same transaction. A start that cannot begin (an
+    /// (``handOver``) in the same transaction. A run whose hand-over ended sessions comes back
+    /// with the state of the logout tokens it owes backends (``BackChannelLogoutReport``). A start that cannot begin (an
     /// unknown device or app, no target app) fails alone; when the transaction fails, each start
     /// is tried again in a transaction of its own.
     ///
@@ -74,6 +75,12 @@ extension LogoutRunService {
                 runDevices?.remember(run: run.id, device: starts[index].deviceID)
                 if aftermath.changedRuns.contains(run.id), let changed = try? await view(run.id) {
                     results[index] = .success(changed)
+                }
+                // The state of the logout tokens the hand-over owes backends: read only for a run
+                // whose device had someone signed in (no other run can owe one yet).
+                if aftermath.signedOutRuns.contains(run.id), case .success(let current) = results[index],
+                   let reported = try? await BackChannelLogoutReport.adding(to: current, on: reads ?? database) {
+                    results[index] = .success(reported)
                 }
                 await changes.runChanged(run.id, on: database)
             }

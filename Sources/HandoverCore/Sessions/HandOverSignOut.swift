@@ -30,8 +30,10 @@ package struct HandOverSignOut: HandOverSteps {
             """).all()
         let occupied = Set(try rows.map { try $0.decode(column: "device", as: UUID.self) })
         var ended: [UUID] = []
+        var signedOut = Set<UUID>()
         for start in handOvers where occupied.contains(start.device) {
             ended += try await signOut(start.device, run: start.run.id, on: sql, db: db, now: now)
+            signedOut.insert(start.run.id)
         }
         // The hand-over checks the held devices in, each custody ending with its run: one
         // statement for the batch, whether or not anyone holds them (a held device has nothing
@@ -46,7 +48,7 @@ package struct HandOverSignOut: HandOverSteps {
             finished += settled.finishedRuns
         }
         let announced = ended.map(\.uuidString)
-        return HandOverAftermath(changedRuns: changed) { [sessions, metrics = runs.metrics, finished] in
+        return HandOverAftermath(changedRuns: changed, signedOutRuns: signedOut) { [sessions, metrics = runs.metrics, finished] in
             sessions.announce(announced, now: now)
             for run in finished { metrics.runsFinished(run.state.rawValue).increment() }
         }

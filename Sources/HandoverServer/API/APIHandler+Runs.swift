@@ -24,8 +24,9 @@ extension APIHandler {
                 }
             }
             // The hand-over, in one transaction: the run, the device's step, its sessions and pushes
-            // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``). An
-            // unknown device fails it with a 404, found by the start's own locking of the device.
+            // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``); the
+            // answer shows the logout tokens owed to backends. An unknown device fails it with a
+            // 404, found by the start's own locking of the device.
             view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
         } catch {
             // Whatever else is wrong, an unknown device answers 404 first (read only when a start fails).
@@ -33,7 +34,7 @@ extension APIHandler {
             guard try await runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
             throw error
         }
-        return .created(.init(body: .json(try await BackChannelLogoutReport.adding(to: view, on: request.readDB))))
+        return .created(.init(body: .json(view)))
     }
 
     func getLogoutRun(_ input: Operations.GetLogoutRun.Input) async throws -> Operations.GetLogoutRun.Output {
