@@ -37,9 +37,9 @@ extension LogoutRunService {
     /// ``GroupCommit``), each as if alone: the devices locked and stepped, the runs and their
     /// items written, with a few statements for the whole batch, and the rest of each hand-over
     /// (``handOver``) in the same transaction. A run whose hand-over ended sessions comes back
-    /// with the state of the logout tokens it owes backends (``BackChannelLogoutReport``). A start that cannot begin (an
-    /// unknown device or app, no target app) fails alone; when the transaction fails, each start
-    /// is tried again in a transaction of its own.
+    /// with the state of the logout tokens it owes backends (``BackChannelLogoutReport``). A
+    /// start that cannot begin (an unknown device or app, no target app) fails alone; when the
+    /// transaction fails, each start is tried again in a transaction of its own.
     ///
     /// Returns one result per start, in the order given.
     package func createRuns(_ starts: [RunStart], readingAppsOn reads: Database? = nil) async -> [Result<LogoutRunView, any Error>] {

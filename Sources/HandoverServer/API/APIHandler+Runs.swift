@@ -29,9 +29,10 @@ extension APIHandler {
             // 404, found by the start's own locking of the device.
             view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
         } catch {
-            // Whatever else is wrong, an unknown device answers 404 first (read only when a start fails).
+            // Whatever else is wrong, an unknown device answers 404 first (read only when a start
+            // fails; should that read fail too, the start's own error stands).
             if let domain = error as? DomainError, domain.kind == .notFound { throw error }
-            guard try await runs(request.readDB).deviceExists(deviceID) else { throw APIError.notFound("device") }
+            if (try? await runs(request.readDB).deviceExists(deviceID)) == false { throw APIError.notFound("device") }
             throw error
         }
         return .created(.init(body: .json(view)))
