@@ -37,13 +37,15 @@ crashes). Both are made here in the work directory; nothing of them reaches the 
 
 The budget is in scripts/cost-guard/budget.json, one section per path, for the debug build CI
 makes (`swift build`). The guard fails when a count is more than `tolerance` (10 %) above it.
+Lower the budget when a change makes the path cheaper (--record); raise it only with a sentence in
+the commit that says why. The count depends on the toolchain and the build configuration, not on
+the machine's load. Record it from a clean debug build, as CI makes: an incremental debug build
+of the same tree counted up to 12 % more (the callback page: 6,316,386 against 5,648,539 from a
+fresh clone, same machine).
+
 Statements per request (calls to SQLite's prepare, less the idle passes' estimated share) are
 printed beside each count, not budgeted: the idle passes run less often under load than idle, so
-the estimate moves by a few tenths of a statement with the machine and the build. Lower the budget when a
-change makes the path cheaper (--record); raise it only with a sentence in the commit that says
-why. The count depends on the toolchain and the build configuration, not on the machine's load. Record
-it from a clean debug build, as CI makes: an incremental debug build of the same tree counted up
-to 12 % more (the callback page: 6,316,386 against 5,648,539 from a fresh clone, same machine).
+the estimate moves by a few tenths of a statement with the machine and the build.
 """
 import argparse
 import json
