@@ -9,6 +9,15 @@ import SQLKit
 /// connection does the same work beside the writer, which keeps appending to the log meanwhile.
 /// The writer still checkpoints by itself past ``writerBackstopPages``, should this pass fall
 /// behind or stop. Issue 37.
+///
+/// The server runs a pass every 100 ms, a trade measured on 2 cores (release builds, alternating):
+/// - The closed loop's p99 follows the pause, since a smaller checkpoint syncs less and a COMMIT
+///   waits less behind it: 20 ms 17-21 ms, 50 ms 22-23 ms, 100 ms 25-30 ms, 300 ms 28-32 ms. With
+///   no pass at all (the writer's backstop only), 33-42 ms.
+/// - The shift change pays for short pauses: a page the writer touches in every commit is copied
+///   at every checkpoint, and each checkpoint syncs twice. A 20 ms pause while the log grows
+///   (backing off to 200 ms while it does not) took the 6,000-phone storm's callback p50/p99
+///   from 13-28 / 63-228 ms to 26-107 / 102-573 ms, in four rounds each.
 struct WALCheckpoint: Sendable {
     /// The log size (pages of 4 KB) at which the writer's own commit checkpoints after all.
     static let writerBackstopPages = 10_000
