@@ -27,6 +27,13 @@ import Testing
         WHERE logout_items.id = answer.column1 AND logout_items.run_id = answer.column2 AND logout_items.status = 'pending'
         AND logout_items.attempts >= answer.column3 RETURNING id, app_name
         """,
+        // A batch of deadlines' reissues (DeadlineScheduler), in one statement.
+        """
+        UPDATE logout_items SET attempts = attempts + 1, issued_at = 1.0, deadline_at = due.column3, version = version + 1
+        FROM (VALUES ('i', 1, 2.0), ('j', 3, 2.0)) AS due
+        WHERE logout_items.id = due.column1 AND logout_items.version = due.column2 AND logout_items.status = 'pending'
+        RETURNING id, run_id, attempts
+        """,
         // The runs left with nothing pending: their items, then the runs, each in one statement.
         "SELECT id FROM logout_items WHERE run_id IN (\(Self.list(32))) ORDER BY run_id, position",
         """

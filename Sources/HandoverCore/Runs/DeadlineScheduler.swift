@@ -88,29 +88,34 @@ package struct DeadlineScheduler: Sendable {
             }
             var timedOutRuns: [UUID] = []
             var firedDeadlines: [Date] = []
+            var reissues: [LogoutItemTransitions.Reissue] = []
             for (item, app) in ordered {
-                let locked: Bool
-                if let known = lockedRuns[item.runID] { locked = known } else {
-                    locked = try await LogoutRunService.lockRun(item.runID, on: db)
-                    lockedRuns[item.runID] = locked
-                }
-                guard locked else { continue }
+                // SQLite needs no row lock (its write transactions run one at a time), and an item
+                // whose run is gone is gone with it (the foreign key cascades), so its update
+                // below finds nothing.
+                guard lockedRuns[item.runID] ?? true else { continue }
                 let id = item.view.id
                 switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
                 case .reissue:
-                    let deadline = now.addingTimeInterval(TimeInterval(app.deadlineSeconds))
-                    guard try await transitions.reissue(item: id, version: item.version, missed: item.view.deadlineAt, at: now, deadline: deadline)
-                    else { continue }
-                    pass.reissued += 1
+                    reissues.append(.init(item: id, version: item.version, missed: item.view.deadlineAt,
+                                          deadline: now.addingTimeInterval(TimeInterval(app.deadlineSeconds))))
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { continue }
                     pass.timedOut += 1
                     if !timedOutRuns.contains(item.runID) { timedOutRuns.append(item.runID) }
+                    firedDeadlines.append(item.view.deadlineAt)
+                    if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
                 case .refuse:
                     continue
                 }
-                firedDeadlines.append(item.view.deadlineAt)
-                if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
+            }
+            // The reissues of the batch in two statements, whatever their number.
+            let reissued = try await transitions.reissue(reissues, at: now)
+            for reissue in reissues {
+                guard let run = reissued[reissue.item] else { continue }
+                pass.reissued += 1
+                firedDeadlines.append(reissue.missed)
+                if !changedRuns.contains(run) { changedRuns.append(run) }
             }
             // The runs whose items timed out and left nothing pending finish together, as a
             // callback batch's do; devices last, in id order, as the callback recorder moves them.

@@ -86,24 +86,62 @@ package struct LogoutItemTransitions {
             """).all().isEmpty
     }
 
-    /// Issues the pending item at `version` again: one more attempt (a new nonce), a new deadline,
-    /// and a row in `logout_item_reissues` for the run's timeline (the deadline it `missed`).
-    /// False when the item changed since it was read.
-    package func reissue(item: UUID, version: Int, missed: Date, at now: Date, deadline: Date) async throws -> Bool {
-        let rows = try await sql.raw("""
+    /// One deadline for ``reissue(_:at:)``: the pending item at `version` to issue again, the
+    /// deadline it `missed`, and its new one.
+    package struct Reissue: Sendable, Equatable {
+        package var item: UUID
+        package var version: Int
+        package var missed: Date
+        package var deadline: Date
+
+        package init(item: UUID, version: Int, missed: Date, deadline: Date) {
+            self.item = item
+            self.version = version
+            self.missed = missed
+            self.deadline = deadline
+        }
+    }
+
+    /// Issues each pending item again, in two statements for them all: one more attempt (a new
+    /// nonce) and a new deadline, then a row each in `logout_item_reissues` for the run's
+    /// timeline (the deadline it missed). Returns the run of each item it reissued, by item; an
+    /// item left out changed since it was read (a callback or another instance got there first).
+    ///
+    /// In a shift change past the server's capacity, nearly every item's deadline passes before
+    /// its callback is written, so this is the writer's bulk path next to the callbacks'.
+    package func reissue(_ reissues: [Reissue], at now: Date) async throws -> [UUID: UUID] {
+        guard !reissues.isEmpty else { return [:] }
+        // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
+        let rows = reissues.map { reissue -> SQLQueryString in
+            "(\(bind: reissue.item), \(bind: reissue.version), \(bind: reissue.deadline))"
+        }
+        let updated = try await sql.raw("""
             UPDATE logout_items SET attempts = attempts + 1, issued_at = \(bind: now),
-            deadline_at = \(bind: deadline), version = version + 1
-            WHERE id = \(bind: item) AND version = \(bind: version) AND status = \(bind: LogoutItemState.pending.rawValue)
-            RETURNING run_id, attempts
+            deadline_at = due.column3, version = version + 1
+            FROM (VALUES \(SQLList(rows))) AS due
+            WHERE logout_items.id = due.column1 AND logout_items.version = due.column2
+            AND logout_items.status = \(bind: LogoutItemState.pending.rawValue)
+            RETURNING id, run_id, attempts
             """).all()
-        guard let row = rows.first else { return false }
-        let run = try row.decode(column: "run_id", as: UUID.self)
-        let attempt = try row.decode(column: "attempts", as: Int.self)
+        guard !updated.isEmpty else { return [:] }
+        let asked = Dictionary(reissues.map { ($0.item, $0) }) { first, _ in first }
+        var runs: [UUID: UUID] = [:]
+        var inserts: [SQLQueryString] = []
+        for row in updated {
+            let item = try row.decode(column: "id", as: UUID.self)
+            let run = try row.decode(column: "run_id", as: UUID.self)
+            guard let reissue = asked[item] else { continue }
+            runs[item] = run
+            inserts.append("""
+                (\(bind: UUID()), \(bind: run), \(bind: item), \(bind: try row.decode(column: "attempts", as: Int.self)), \
+                \(bind: reissue.missed), \(bind: now), \(bind: reissue.deadline))
+                """)
+        }
         try await sql.raw("""
             INSERT INTO logout_item_reissues (id, run_id, item_id, attempt, missed_deadline_at, issued_at, deadline_at)
-            VALUES (\(bind: UUID()), \(bind: run), \(bind: item), \(bind: attempt), \(bind: missed), \(bind: now), \(bind: deadline))
+            VALUES \(SQLList(inserts))
             """).run()
-        return true
+        return runs
     }
 
     /// How many items of the run are still pending.
