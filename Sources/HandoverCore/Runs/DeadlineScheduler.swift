@@ -79,21 +79,19 @@ package struct DeadlineScheduler: Sendable {
             let transitions = LogoutItemTransitions(sql: sql)
             var pass = Pass()
             var changedRuns: [UUID] = []
-            var lockedRuns: [UUID: Bool] = [:]
             // PostgreSQL: the batch's runs in one statement, skipping those another instance is
             // firing now (two schedulers found the same due items) or a callback batch holds.
-            if runs.changes.usesPostgres {
-                let locked = try await LogoutRunService.lockRuns(Set(ordered.map(\.0.runID)), skippingLocked: true, on: sql)
-                for (item, _) in ordered { lockedRuns[item.runID] = locked.contains(item.runID) }
-            }
+            // SQLite needs no row lock (its write transactions run one at a time), and an item
+            // whose run is gone is gone with it (the foreign key cascades), so its update below
+            // finds nothing.
+            let lockedRuns: Set<UUID>? = runs.changes.usesPostgres
+                ? try await LogoutRunService.lockRuns(Set(ordered.map(\.0.runID)), skippingLocked: true, on: sql)
+                : nil
             var timedOutRuns: [UUID] = []
             var firedDeadlines: [Date] = []
             var reissues: [LogoutItemTransitions.Reissue] = []
             for (item, app) in ordered {
-                // SQLite needs no row lock (its write transactions run one at a time), and an item
-                // whose run is gone is gone with it (the foreign key cascades), so its update
-                // below finds nothing.
-                guard lockedRuns[item.runID] ?? true else { continue }
+                if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
                 let id = item.view.id
                 switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
                 case .reissue:

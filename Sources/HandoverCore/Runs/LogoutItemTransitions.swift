@@ -93,13 +93,6 @@ package struct LogoutItemTransitions {
         package var version: Int
         package var missed: Date
         package var deadline: Date
-
-        package init(item: UUID, version: Int, missed: Date, deadline: Date) {
-            self.item = item
-            self.version = version
-            self.missed = missed
-            self.deadline = deadline
-        }
     }
 
     /// Issues each pending item again, in two statements for them all: one more attempt (a new
