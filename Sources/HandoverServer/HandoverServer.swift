@@ -206,10 +206,13 @@ public final class HandoverServer: Sendable {
             let mdmPolicy = configuration.mdm.map { MDMPolicy(connector: $0.connector.name, action: $0.action, dryRun: $0.dryRun) }
             // Which device each run is on, remembered by every request: a callback's authorization reads nothing.
             let runDevices = RunDevices()
+            // The callbacks waiting in the group commit, whose items' deadlines must not fire.
+            let uncommittedCallbacks = UncommittedCallbacks()
             let runs: @Sendable (Database) -> LogoutRunService = { database in
                 var runs = LogoutRunService(database: database, clock: clock, publicURL: origin.url, nonces: nonces, changes: notifier,
                                             metrics: metrics, mdm: mdmPolicy)
                 runs.runDevices = runDevices
+                runs.uncommittedCallbacks = uncommittedCallbacks
                 // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
                 runs.handOver = HandOverSignOut(sessions: sessions, runs: runs)
                 // Every run that ends gets a receipt signed with the JWKS's key, in the audit log.

@@ -22,7 +22,9 @@ package struct DeadlineScheduler: Sendable {
     }
 
     /// Fires every item due now, `limit` at a time until none is left (a shift change can bring
-    /// thousands within a second; they must not wait for the next pass).
+    /// thousands within a second; they must not wait for the next pass). Items whose callback
+    /// waits in this instance's group commit are left for a later pass; when a whole batch is
+    /// such items, the items due after them wait for that pass too.
     @discardableResult
     package func fireDue(limit: Int = 100) async throws -> Pass {
         var total = Pass()
@@ -42,7 +44,10 @@ package struct DeadlineScheduler: Sendable {
         // The apps of this batch not met in an earlier one, in one read.
         let unknown = Set(due.map(\.view.appID)).subtracting(apps.keys)
         if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(database))) { first, _ in first } }
-        let firing = due.compactMap { item in apps[item.view.appID].map { (item, $0) } }
+        // An item whose callback this instance holds, not yet committed, has been answered: its
+        // deadline waits for the write (``UncommittedCallbacks``).
+        let answered = runs.uncommittedCallbacks?.holding(due.map(\.view.id)) ?? []
+        let firing = due.compactMap { item in answered.contains(item.view.id) ? nil : apps[item.view.appID].map { (item, $0) } }
         let pass: Pass
         let changedRuns: [UUID]
         do {

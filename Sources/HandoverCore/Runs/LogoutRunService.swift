@@ -23,6 +23,9 @@ package struct LogoutRunService: Sendable {
     /// The device of each run, remembered (the server's one, shared by every request); nil:
     /// ``deviceOfRun(_:)`` reads it each time.
     package var runDevices: RunDevices?
+    /// The callbacks this instance received and has not yet committed (the server's one, shared
+    /// by the group commit and the deadline scheduler); nil: the scheduler knows of none.
+    package var uncommittedCallbacks: UncommittedCallbacks?
 
     package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
                  metrics: ServerMetrics, mdm: MDMPolicy? = nil) {

@@ -19,9 +19,12 @@ struct RunCommits: Sendable {
         self.clock = clock
     }
 
-    /// Records a callback through the group-commit writer; returns once it is committed.
+    /// Records a callback through the group-commit writer; returns once it is committed. Until
+    /// then its item's deadline does not fire (``UncommittedCallbacks``).
     func record(_ callback: LogoutRunService.Callback, on application: Application) async throws -> LogoutRunService.Recording {
         let runs = runs(application.db)
+        runs.uncommittedCallbacks?.received(callback.item)
+        defer { runs.uncommittedCallbacks?.settled(callback.item) }
         return try await callbacks.submit((callback, clock.now()), writers: runs.groupCommitWriters) { await runs.record($0) }
     }
 
