@@ -4,10 +4,9 @@ import HandoverProtocol
 import Testing
 
 /// A callback the server has received is an answer, even while it waits in the group commit
-/// behind earlier batches: its item's deadline must not fire. Before, a shift change past the
-/// server's capacity reissued nearly every item (55,141 deadlines fired at 8,000 phones where the
-/// stalled apps called for about 2,800), and an item out of resends timed out and failed its run
-/// although its app had answered.
+/// behind earlier batches: its item's deadline must not fire. Before, such an item was reissued
+/// past the server's capacity, and an item out of resends timed out and failed its run although
+/// its app had answered.
 @Suite(.timeLimit(.minutes(5))) struct UncommittedCallbacksTests {
     @Test(arguments: DomainStore.available) func aDeadlineWaitsForTheCallbackTheServerHolds(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in

@@ -7,9 +7,10 @@ import NIOConcurrencyHelpers
 /// The deadline scheduler leaves these items alone. Their app has answered; the server holds the
 /// answer and will write it within a batch or two. Firing their deadline would act as if the app
 /// were silent: a reissue (the launcher opens the app again) or, after the last resend, a time-out
-/// that fails the run. In a shift change past the server's capacity, callbacks wait longer than
-/// the apps' deadlines, and before this nearly every item's deadline fired, adding writes to the
-/// writer that was already behind.
+/// that fails the run. In a shift change past the server's capacity, callbacks wait here for
+/// seconds, and their deadlines fired, adding writes to the writer that was already behind. (Most
+/// deadlines that fire there have another cause: a launcher opens a run's apps in turn, and every
+/// first deadline counts from the run's start; `docs/operations.md`.)
 ///
 /// An instance knows only its own callbacks: with PostgreSQL and several instances, a callback
 /// waiting on another instance does not hold the deadline back. A callback whose write fails
