@@ -297,8 +297,8 @@ PATHS = [
 
 
 def median(rounds):
-    """The round whose count is the median, path by path (the first round when there is one);
-    each path's line says which rounds' counts it chose from."""
+    """Path by path, the result of the round whose count is the median (a single round is its own
+    median); prints each path's counts, in order."""
     if len(rounds) == 1:
         return rounds[0]
     results = {"idle_per_second": sorted(r["idle_per_second"] for r in rounds)[len(rounds) // 2]}
