@@ -65,21 +65,24 @@ struct ShiftChangeLauncher: Sendable {
             $0.runs.append((run.id, key, baseIndex))
         }
         let items = run.items.sorted { $0.position < $1.position }
-        var stalled: [(item: LogoutRunView.Item, appTime: Duration, browser: Bool)] = []
+        // A stalled app's first deadline counts from its turn: the run's start, or the last
+        // answer of an app before it. The server took both at some moment before this launcher
+        // saw them acknowledged, so from these the lateness measured is an upper bound.
+        var turn = sent
+        var stalled: [(item: LogoutRunView.Item, appTime: Duration, browser: Bool, due: ContinuousClock.Instant)] = []
         for (item, part) in zip(items, parts) {
             switch part.part {
             case .stalls:
-                stalled.append((item, part.appTime, part.browser))
+                stalled.append((item, part.appTime, part.browser, turn + deadline))
             case .answers, .fails:
                 try? await Task.sleep(for: part.appTime)
-                await answerLink(item.link, run: run.id, item: item.id, success: part.part == .answers, browser: part.browser,
-                                 duplicate: part.duplicate)
+                if await answerLink(item.link, run: run.id, item: item.id, success: part.part == .answers, browser: part.browser,
+                                    duplicate: part.duplicate) {
+                    turn = .now
+                }
             }
         }
-        // The server set each first deadline at some moment between sending and answering the
-        // request: from `sent`, the lateness measured is an upper bound.
-        let due = sent + deadline
-        for (item, appTime, browser) in stalled {
+        for (item, appTime, browser, due) in stalled {
             await awaitReissue(of: item, run: run.id, due: due, appTime: appTime, browser: browser)
         }
         tally.update { $0.devicesDone += 1 }
@@ -139,10 +142,12 @@ struct ShiftChangeLauncher: Sendable {
     }
 
     /// Sends the app's answer: the callback URL through the device API or the browser page.
-    private func answerLink(_ link: String?, run: UUID, item: UUID, success: Bool, browser: Bool, duplicate: Bool) async {
+    /// True when the server acknowledged it.
+    @discardableResult
+    private func answerLink(_ link: String?, run: UUID, item: UUID, success: Bool, browser: Bool, duplicate: Bool) async -> Bool {
         guard let link, let ulc = try? UniversalLinkCallback(parsing: link) else {
             tally.update { $0.refusals["no link", default: 0] += 1 }
-            return
+            return false
         }
         let callback = success ? ulc.success : ulc.error
         do {
@@ -150,13 +155,15 @@ struct ShiftChangeLauncher: Sendable {
             let acknowledged = answer.isSuccess ? StormTally.Acknowledged(run: run, item: item, succeeded: success) : nil
             tally.callback(answer.milliseconds, acknowledged: acknowledged, browser: browser,
                            refusal: acknowledged == nil ? "callback \(answer.status)" : nil)
-            guard acknowledged != nil, duplicate else { return }
+            guard acknowledged != nil, duplicate else { return acknowledged != nil }
             let again = try await report(callback, run: run, browser: false)
             tally.update {
                 if again.status == 409 { $0.duplicatesRefused += 1 } else { $0.duplicatesAccepted += 1 }
             }
+            return true
         } catch {
             tally.update { $0.transportErrors += 1; $0.refusals["callback: \(Self.kind(of: error))", default: 0] += 1 }
+            return false
         }
     }
 

@@ -16,9 +16,9 @@ import LinkCallbacks
 /// first pending item (in position order) whose current attempt has not been opened yet — a
 /// new attempt after the server reissued it, or an item not reached yet — then wait for a
 /// callback or ``pollInterval``, whichever comes first, and read the run again. Items are
-/// opened one per turn rather than strictly one after another, because the server's deadlines
-/// for every item start when the run is created: an app that stalls must not make the apps
-/// after it miss their own deadlines.
+/// opened one per turn rather than strictly one after another, so that an app that stalls does
+/// not hold up the apps after it: the server counts an app's first deadline from the run's start
+/// or, when later, the last answer of an app before it, not from when this launcher opened it.
 ///
 /// Callbacks are reported only when they answer the link this launcher opened last for their
 /// item (as in local mode, an answer to an attempt that was superseded is too late and is

@@ -6,6 +6,12 @@ import SQLKit
 /// Finds items whose deadline passed: reissues them while resends are left, then times them
 /// out, which fails the run and escalates.
 ///
+/// A launcher opens a run's apps in turn, so an app's first link is given its whole deadline
+/// from its turn: the run's start or, when later, the last answer of an app before it in the
+/// run (``turnDeadline(of:app:)``). An item found due before that is postponed to it, not
+/// reissued. A slow server then delays the apps after a slow answer instead of reissuing links
+/// the launcher has not opened yet.
+///
 /// Deadlines live in the database, so they survive restarts; every instance runs the scheduler,
 /// and each change is a conditional update on the item's version, so a deadline fires once.
 package struct DeadlineScheduler: Sendable {
@@ -19,6 +25,8 @@ package struct DeadlineScheduler: Sendable {
     package struct Pass: Equatable {
         package var reissued = 0
         package var timedOut = 0
+        /// Deadlines moved later because the item's turn began after its link was issued.
+        package var postponed = 0
     }
 
     /// Fires every item due now, `limit` at a time until none is left (a shift change can bring
@@ -33,6 +41,7 @@ package struct DeadlineScheduler: Sendable {
             let (pass, found) = try await fireBatch(limit: limit, apps: &apps)
             total.reissued += pass.reissued
             total.timedOut += pass.timedOut
+            total.postponed += pass.postponed
             if found < limit || pass == Pass() { return total }
         }
     }
@@ -42,12 +51,12 @@ package struct DeadlineScheduler: Sendable {
         let database = runs.database
         let due = try await LogoutRunRows(sql: LogoutRunService.sql(database)).due(at: now, limit: limit)
         // The apps of this batch not met in an earlier one, in one read.
-        let unknown = Set(due.map(\.view.appID)).subtracting(apps.keys)
+        let unknown = Set(due.map(\.item.view.appID)).subtracting(apps.keys)
         if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(database))) { first, _ in first } }
         // An item whose callback this instance holds, not yet committed, has been answered: its
         // deadline waits for the write (``UncommittedCallbacks``).
-        let answered = runs.uncommittedCallbacks?.holding(due.map(\.view.id)) ?? []
-        let firing = due.compactMap { item in answered.contains(item.view.id) ? nil : apps[item.view.appID].map { (item, $0) } }
+        let answered = runs.uncommittedCallbacks?.holding(due.map(\.item.view.id)) ?? []
+        let firing = due.compactMap { due in answered.contains(due.item.view.id) ? nil : apps[due.item.view.appID].map { (due, $0) } }
         let pass: Pass
         let changedRuns: [UUID]
         do {
@@ -60,6 +69,7 @@ package struct DeadlineScheduler: Sendable {
                 let (alone, runs) = try await fire([one], now: now)
                 total.reissued += alone.reissued
                 total.timedOut += alone.timedOut
+                total.postponed += alone.postponed
                 changed += runs
             }
             (pass, changedRuns) = (total, changed)
@@ -72,13 +82,13 @@ package struct DeadlineScheduler: Sendable {
 
     /// Fires `items` in one transaction (one COMMIT, one fsync on SQLite, however many deadlines
     /// passed at once), and counts what finished once it committed. Returns the runs it changed.
-    private func fire(_ items: [(LogoutRunRows.Item, RunApp)], now: Date) async throws -> (Pass, changedRuns: [UUID]) {
+    private func fire(_ items: [(LogoutRunRows.Due, RunApp)], now: Date) async throws -> (Pass, changedRuns: [UUID]) {
         // Nothing due (most passes): no transaction. An empty one still took SQLite's one writer
         // ten times a second, BEGIN and COMMIT each a trip to the thread pool, ahead of callbacks.
         guard !items.isEmpty else { return (Pass(), []) }
         // Runs are locked in id order, as the callback recorder locks them (PostgreSQL), so a
         // batch of deadlines and a batch of callbacks never wait on each other in a cycle.
-        let ordered = items.sorted { ($0.0.runID.uuidString, $0.0.view.position) < ($1.0.runID.uuidString, $1.0.view.position) }
+        let ordered = items.map { ($0.0.item, $0.0, $0.1) }.sorted { ($0.0.runID.uuidString, $0.0.view.position) < ($1.0.runID.uuidString, $1.0.view.position) }
         let (pass, changedRuns, finishedRuns, firedDeadlines) = try await runs.database.transaction { db in
             let sql = try LogoutRunService.sql(db)
             let transitions = LogoutItemTransitions(sql: sql)
@@ -95,18 +105,27 @@ package struct DeadlineScheduler: Sendable {
             var timedOutRuns: [UUID] = []
             var firedDeadlines: [Date] = []
             var reissues: [LogoutItemTransitions.Reissue] = []
-            for (item, app) in ordered {
+            var postponements: [LogoutItemTransitions.Postponement] = []
+            for (item, due, app) in ordered {
                 if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
                 let id = item.view.id
+                var missed = item.view.deadlineAt
+                if let turnDeadline = Self.turnDeadline(of: due, app: app) {
+                    guard turnDeadline <= now else {
+                        postponements.append(.init(item: id, version: item.version, deadline: turnDeadline))
+                        continue
+                    }
+                    missed = turnDeadline
+                }
                 switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
                 case .reissue:
-                    reissues.append(.init(item: id, version: item.version, missed: item.view.deadlineAt,
+                    reissues.append(.init(item: id, version: item.version, missed: missed,
                                           deadline: now.addingTimeInterval(TimeInterval(app.deadlineSeconds))))
                 case .finish(let state):
                     guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { continue }
                     pass.timedOut += 1
                     if !timedOutRuns.contains(item.runID) { timedOutRuns.append(item.runID) }
-                    firedDeadlines.append(item.view.deadlineAt)
+                    firedDeadlines.append(missed)
                     if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
                 case .refuse:
                     continue
@@ -118,6 +137,11 @@ package struct DeadlineScheduler: Sendable {
                 guard let run = reissued[reissue.item] else { continue }
                 pass.reissued += 1
                 firedDeadlines.append(reissue.missed)
+                if !changedRuns.contains(run) { changedRuns.append(run) }
+            }
+            // The postponements of the batch in one statement.
+            for run in try await transitions.postpone(postponements).values {
+                pass.postponed += 1
                 if !changedRuns.contains(run) { changedRuns.append(run) }
             }
             // The runs whose items timed out and left nothing pending finish together, as a
@@ -134,5 +158,16 @@ package struct DeadlineScheduler: Sendable {
         }
         for finished in finishedRuns { runs.metrics.runsFinished(finished.state.rawValue).increment() }
         return (pass, changedRuns)
+    }
+
+    /// When the deadline of a due item's first link falls, counted from its turn: the later of
+    /// its deadline and the last answer of an app before it in the run plus the app's
+    /// `deadlineSeconds`. Nil when the turn did not begin after the link was issued, and for
+    /// resends (they count from when they were issued) and backend-only apps (no launcher opens
+    /// them).
+    static func turnDeadline(of due: LogoutRunRows.Due, app: RunApp) -> Date? {
+        let item = due.item
+        guard item.view.attempts == 1, item.method != .backendOnly, let turn = due.turnStartedAt, turn > item.view.issuedAt else { return nil }
+        return max(item.view.deadlineAt, turn.addingTimeInterval(TimeInterval(app.deadlineSeconds)))
     }
 }

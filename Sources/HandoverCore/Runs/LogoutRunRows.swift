@@ -61,12 +61,21 @@ package struct LogoutRunRows {
         return Dictionary(grouping: rows, by: \.runID)
     }
 
+    /// A pending item whose deadline passed, and when its turn began: the last answer of an app
+    /// before it in its run (nil when none has finished).
+    package struct Due: Sendable, Equatable {
+        package var item: Item
+        package var turnStartedAt: Date?
+    }
+
     /// Pending items whose deadline is at or before `now`, the earliest first, at most `limit`.
-    package func due(at now: Date, limit: Int) async throws -> [Item] {
+    package func due(at now: Date, limit: Int) async throws -> [Due] {
         try await sql.raw("""
-            SELECT \(Self.itemColumns) FROM logout_items WHERE status = \(literal: LogoutItemState.pending.rawValue)
+            SELECT \(Self.itemColumns), (SELECT MAX(earlier.finished_at) FROM logout_items AS earlier
+            WHERE earlier.run_id = logout_items.run_id AND earlier.position < logout_items.position) AS turn_started_at
+            FROM logout_items WHERE status = \(literal: LogoutItemState.pending.rawValue)
             AND deadline_at <= \(bind: now) ORDER BY deadline_at LIMIT \(literal: limit)
-            """).all().map(Self.item(row:))
+            """).all().map { row in Due(item: try Self.item(row: row), turnStartedAt: try row.decode(column: "turn_started_at", as: Date?.self)) }
     }
 
     private static func item(row: any SQLRow) throws -> Item {

@@ -1,0 +1,79 @@
+import Foundation
+@testable import HandoverCore
+import HandoverProtocol
+import Testing
+
+/// A launcher opens a run's apps in turn (ULC: each app hands the phone back before the next is
+/// opened), so an app's first link cannot be answered before the apps ahead of it were. Its
+/// deadline counts from the run's start or, when later, from the last answer of an app before it
+/// in the run. Before, every first deadline counted from the run's start: when the server took
+/// longer to record the first answers, the last apps' deadlines passed before they were opened,
+/// their links were reissued, and an app out of resends timed out and failed its run although it
+/// had answered.
+@Suite(.timeLimit(.minutes(5))) struct TurnDeadlineTests {
+    @Test(arguments: DomainStore.available) func aFirstDeadlineCountsFromTheAnswerOfTheAppBeforeIt(store: DomainStore) async throws {
+        try await DomainDatabase.with(store) { database in
+            let runs = database.runs()
+            // No resends: a deadline that fires too early fails the run.
+            let apps = [try await database.targetApp("mail", maxReissues: 0), try await database.targetApp("chart", maxReissues: 0),
+                        try await database.targetApp("pager", maxReissues: 0)]
+            let run = try await runs.createRun(deviceID: try await database.device(), appIDs: apps)
+            let start = database.clock.now()
+            let scheduler = DeadlineScheduler(runs: runs)
+
+            // The mail app answers 15 s in; the run's 20 s deadline passes 6 s later.
+            database.clock.advance(by: 15)
+            _ = await runs.record([(try RunLifeCycleTests.callback(run.items[0], run: run.id), database.clock.now())])
+            database.clock.advance(by: 6)
+            #expect(try await scheduler.fireDue() == .init(postponed: 2), "the chart's and the pager's turns began at the mail's answer")
+            var view = try await runs.view(run.id)
+            #expect(view.status == .running)
+            #expect(view.items[1].deadlineAt == start.addingTimeInterval(35) && view.items[1].isPending && view.items[1].attempts == 1)
+            #expect(view.items[2].deadlineAt == start.addingTimeInterval(35))
+
+            // The chart answers at 30 s: the pager's turn begins again.
+            database.clock.advance(by: 9)
+            _ = await runs.record([(try RunLifeCycleTests.callback(run.items[1], run: run.id), database.clock.now())])
+            database.clock.advance(by: 6)
+            #expect(try await scheduler.fireDue() == .init(postponed: 1))
+            view = try await runs.view(run.id)
+            #expect(view.items[2].deadlineAt == start.addingTimeInterval(50))
+
+            // The pager stays silent: 20 s after its turn began, it times out, and the run fails.
+            database.clock.advance(by: 13)
+            #expect(try await scheduler.fireDue() == .init(), "49 s: not yet")
+            database.clock.advance(by: 2)
+            #expect(try await scheduler.fireDue() == .init(timedOut: 1))
+            view = try await runs.view(run.id)
+            #expect(view.status == .failed && view.items[2].status == .timedOut)
+            #expect(view.items[0].status == .succeeded && view.items[1].status == .succeeded)
+        }
+    }
+
+    /// An app that stalls keeps its own deadline: the answers of the apps after it (which the
+    /// launcher opens while it waits) do not move it, and its link is reissued on time.
+    @Test(arguments: DomainStore.available) func theAppsAfterAStalledAppDoNotDelayIt(store: DomainStore) async throws {
+        try await DomainDatabase.with(store) { database in
+            let runs = database.runs()
+            let apps = [try await database.targetApp("mail"), try await database.targetApp("chart"), try await database.targetApp("pager")]
+            let run = try await runs.createRun(deviceID: try await database.device(), appIDs: apps)
+            let start = database.clock.now()
+            let scheduler = DeadlineScheduler(runs: runs)
+
+            database.clock.advance(by: 5)
+            _ = await runs.record([(try RunLifeCycleTests.callback(run.items[0], run: run.id), database.clock.now())])
+            database.clock.advance(by: 10)
+            _ = await runs.record([(try RunLifeCycleTests.callback(run.items[2], run: run.id), database.clock.now())])
+            database.clock.advance(by: 6)
+            #expect(try await scheduler.fireDue() == .init(postponed: 1), "21 s: the chart's turn began at 5 s")
+            database.clock.advance(by: 4)
+            #expect(try await scheduler.fireDue() == .init(reissued: 1), "25 s: the pager's answer at 15 s did not move it")
+            let view = try await runs.view(run.id)
+            #expect(view.items[1].attempts == 2 && view.items[1].isPending)
+            #expect(view.items[1].deadlineAt == start.addingTimeInterval(45), "a resend counts from when it was issued")
+            // The run's timeline says which deadline it missed: its turn's, not the run's.
+            let missed = try await database.sql.raw("SELECT missed_deadline_at FROM logout_item_reissues").all()
+            #expect(try missed.map { try $0.decode(column: "missed_deadline_at", as: Date.self) } == [start.addingTimeInterval(25)])
+        }
+    }
+}
