@@ -17,7 +17,9 @@ public struct LogoutRunView: Sendable, Hashable, Codable {
         public var attempts: Int
         /// When the current link was issued.
         public var issuedAt: Date
-        /// When the current link times out.
+        /// When the current link times out, counted from ``issuedAt``. A first link waiting for
+        /// its turn is given the same time from its turn instead, when that began later (the
+        /// last answer of an app before it in the run).
         public var deadlineAt: Date
         public var finishedAt: Date?
         /// Who reported the answer, once one was recorded.

@@ -22,7 +22,8 @@ struct ShiftChangeReport {
         }
         lines += [
             "  runs       \(count(f.runs.started)) started, \(count(f.runs.completed)) completed, \(count(f.runs.failed)) failed"
-                + " (an app answered error), \(count(f.runs.unfinished)) unfinished, \(count(f.runs.refused)) refused",
+                + " (\(count(f.runs.failed - f.runs.failedByTimeOut)) an app answered error, \(count(f.runs.failedByTimeOut)) an app timed out),"
+                + " \(count(f.runs.unfinished)) unfinished, \(count(f.runs.refused)) refused",
             "  callbacks  \(count(f.callbacks.acknowledged)) acknowledged, \(count(f.callbacks.recorded)) recorded, \(count(f.callbacks.lost)) lost;"
                 + " \(count(f.callbacks.viaBrowser)) through the browser page",
             "  duplicates \(count(f.callbacks.duplicatesRefused)) refused (409), \(count(f.callbacks.duplicatesAccepted)) accepted",

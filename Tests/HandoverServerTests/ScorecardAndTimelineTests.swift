@@ -31,9 +31,11 @@ import Testing
 
         test.clock.advance(by: 3)
         #expect(try await test.request(.GET, try LogoutRunTests.callback(try #require(run.link("Mail")), "success", on: test)).status == 200)
-        test.clock.advance(by: 18)  // +21 s: Silent's first deadline passed
+        test.clock.advance(by: 18)  // +21 s: not yet: Silent's turn began at Mail's answer, so its first link is due at +23 s
+        #expect(try await test.server.fireDeadlines() == (0, 0))
+        test.clock.advance(by: 3)  // +24 s: Silent's first deadline passed
         #expect(try await test.server.fireDeadlines() == (1, 0))
-        test.clock.advance(by: 21)  // +42 s: its second too, and no reissue is left
+        test.clock.advance(by: 21)  // +45 s: its second too, and no reissue is left
         #expect(try await test.server.fireDeadlines() == (0, 1))
         #expect(try await test.server.deliverWebhooks() == 1)
 
@@ -47,10 +49,10 @@ import Testing
             "+0 ms Mail Link issued (attempt 1)",
             "+0 ms Silent Link issued (attempt 1)",
             "+3000 ms Mail Answered: logged out through the browser page, attempt 1, 3000 ms after the start",
-            "+21.0 s Silent No answer by",
-            "+42.0 s Silent Timed out: no answer after 2 attempts",
-            "+42.0 s — Run failed in 42.0 s",
-            "+42.0 s — Webhook run.failed to \(receiver.url): delivered after 1 attempt (HTTP 200)",
+            "+24.0 s Silent No answer by",
+            "+45.0 s Silent Timed out: no answer after 2 attempts",
+            "+45.0 s — Run failed in 45.0 s",
+            "+45.0 s — Webhook run.failed to \(receiver.url): delivered after 1 attempt (HTTP 200)",
         ]
         #expect(rows.count == expected.count, "\(rows)")
         for (row, start) in zip(rows, expected) {

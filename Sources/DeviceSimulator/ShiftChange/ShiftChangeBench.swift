@@ -193,7 +193,7 @@ public struct ShiftChangeBench: Sendable {
                 plan: plan, database: databaseName, instances: servers.count, setupSeconds: setupSeconds,
                 stormSeconds: Double(stormTook.components.seconds) + Double(stormTook.components.attoseconds) / 1e18,
                 runs: .init(started: counts.runsStarted, refused: counts.runsRefused, completed: verified.completed,
-                            failed: verified.failed, unfinished: verified.unfinished),
+                            failed: verified.failed, failedByTimeOut: verified.failedByTimeOut, unfinished: verified.unfinished),
                 runStartLatency: LatencySummary(milliseconds: counts.runStartMilliseconds),
                 callbacks: .init(acknowledged: counts.callbacksAcknowledged, recorded: verified.recorded, lost: verified.lost,
                                  viaBrowser: counts.viaBrowser, refused: counts.callbacksRefused,
@@ -292,7 +292,7 @@ public struct ShiftChangeBench: Sendable {
     }
 
     private struct Verified {
-        var completed = 0, failed = 0, unfinished = 0, recorded = 0, lost = 0
+        var completed = 0, failed = 0, failedByTimeOut = 0, unfinished = 0, recorded = 0, lost = 0
         var problems: [String: Int] = [:]
     }
 
@@ -320,7 +320,9 @@ public struct ShiftChangeBench: Sendable {
                     }
                     switch view.status {
                     case .completed: one.completed = 1
-                    case .failed: one.failed = 1
+                    case .failed:
+                        one.failed = 1
+                        if view.items.contains(where: { $0.status == .timedOut }) { one.failedByTimeOut = 1 }
                     default: one.unfinished = 1
                     }
                     for item in items {
@@ -334,6 +336,7 @@ public struct ShiftChangeBench: Sendable {
             for await one in group {
                 verified.completed += one.completed
                 verified.failed += one.failed
+                verified.failedByTimeOut += one.failedByTimeOut
                 verified.unfinished += one.unfinished
                 verified.recorded += one.recorded
                 verified.lost += one.lost

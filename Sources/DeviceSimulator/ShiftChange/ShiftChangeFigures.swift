@@ -7,6 +7,9 @@ public struct ShiftChangeFigures: Sendable, Codable {
         public var refused: Int
         public var completed: Int
         public var failed: Int
+        /// Of the failed runs, those with an app that timed out (no answer after its resends);
+        /// the others failed because an app answered error.
+        public var failedByTimeOut: Int
         /// Still running when the storm was over (each is a lost hand-over).
         public var unfinished: Int
     }

@@ -8,9 +8,9 @@ import SQLKit
 ///
 /// A launcher opens a run's apps in turn, so an app's first link is given its whole deadline
 /// from its turn: the run's start or, when later, the last answer of an app before it in the
-/// run (``turnDeadline(of:app:)``). An item found due before that is postponed to it, not
-/// reissued. A slow server then delays the apps after a slow answer instead of reissuing links
-/// the launcher has not opened yet.
+/// run (``LogoutRunRows/due(at:limit:)`` leaves the item out until then). A slow server then
+/// delays the apps after a slow answer instead of reissuing links the launcher has not opened
+/// yet.
 ///
 /// Deadlines live in the database, so they survive restarts; every instance runs the scheduler,
 /// and each change is a conditional update on the item's version, so a deadline fires once.
@@ -25,8 +25,6 @@ package struct DeadlineScheduler: Sendable {
     package struct Pass: Equatable {
         package var reissued = 0
         package var timedOut = 0
-        /// Deadlines moved later because the item's turn began after its link was issued.
-        package var postponed = 0
     }
 
     /// Fires every item due now, `limit` at a time until none is left (a shift change can bring
@@ -41,7 +39,6 @@ package struct DeadlineScheduler: Sendable {
             let (pass, found) = try await fireBatch(limit: limit, apps: &apps)
             total.reissued += pass.reissued
             total.timedOut += pass.timedOut
-            total.postponed += pass.postponed
             if found < limit || pass == Pass() { return total }
         }
     }
@@ -69,7 +66,6 @@ package struct DeadlineScheduler: Sendable {
                 let (alone, runs) = try await fire([one], now: now)
                 total.reissued += alone.reissued
                 total.timedOut += alone.timedOut
-                total.postponed += alone.postponed
                 changed += runs
             }
             (pass, changedRuns) = (total, changed)
@@ -105,18 +101,10 @@ package struct DeadlineScheduler: Sendable {
             var timedOutRuns: [UUID] = []
             var firedDeadlines: [Date] = []
             var reissues: [LogoutItemTransitions.Reissue] = []
-            var postponements: [LogoutItemTransitions.Postponement] = []
             for (item, due, app) in ordered {
                 if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
                 let id = item.view.id
-                var missed = item.view.deadlineAt
-                if let turnDeadline = Self.turnDeadline(of: due, app: app) {
-                    guard turnDeadline <= now else {
-                        postponements.append(.init(item: id, version: item.version, deadline: turnDeadline))
-                        continue
-                    }
-                    missed = turnDeadline
-                }
+                let missed = Self.turnDeadline(of: due)
                 switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
                 case .reissue:
                     reissues.append(.init(item: id, version: item.version, missed: missed,
@@ -139,11 +127,6 @@ package struct DeadlineScheduler: Sendable {
                 firedDeadlines.append(reissue.missed)
                 if !changedRuns.contains(run) { changedRuns.append(run) }
             }
-            // The postponements of the batch in one statement.
-            for run in try await transitions.postpone(postponements).values {
-                pass.postponed += 1
-                if !changedRuns.contains(run) { changedRuns.append(run) }
-            }
             // The runs whose items timed out and left nothing pending finish together, as a
             // callback batch's do; devices last, in id order, as the callback recorder moves them.
             let stillPending = try await transitions.runsWithPendingItems(among: timedOutRuns)
@@ -160,14 +143,11 @@ package struct DeadlineScheduler: Sendable {
         return (pass, changedRuns)
     }
 
-    /// When the deadline of a due item's first link falls, counted from its turn: the later of
-    /// its deadline and the last answer of an app before it in the run plus the app's
-    /// `deadlineSeconds`. Nil when the turn did not begin after the link was issued, and for
-    /// resends (they count from when they were issued) and backend-only apps (no launcher opens
-    /// them).
-    static func turnDeadline(of due: LogoutRunRows.Due, app: RunApp) -> Date? {
-        let item = due.item
-        guard item.view.attempts == 1, item.method != .backendOnly, let turn = due.turnStartedAt, turn > item.view.issuedAt else { return nil }
-        return max(item.view.deadlineAt, turn.addingTimeInterval(TimeInterval(app.deadlineSeconds)))
+    /// The deadline a due item missed: its link's, or, when its turn began later, the same time
+    /// counted from its turn (``LogoutRunRows/due(at:limit:)``).
+    static func turnDeadline(of due: LogoutRunRows.Due) -> Date {
+        let item = due.item.view
+        guard item.attempts == 1, due.item.method != .backendOnly, let turn = due.turnStartedAt, turn > item.issuedAt else { return item.deadlineAt }
+        return turn.addingTimeInterval(item.deadlineAt.timeIntervalSince(item.issuedAt))
     }
 }

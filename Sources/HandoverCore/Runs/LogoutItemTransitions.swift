@@ -137,29 +137,6 @@ package struct LogoutItemTransitions {
         return runs
     }
 
-    /// One deadline for ``postpone(_:)``: the pending item at `version`, and its later deadline.
-    package struct Postponement: Sendable, Equatable {
-        package var item: UUID
-        package var version: Int
-        package var deadline: Date
-    }
-
-    /// Moves each pending item's deadline later, in one statement for them all (an item whose
-    /// turn in its run began after its link was issued: ``DeadlineScheduler``). Returns the run of
-    /// each item it moved, by item; an item left out changed since it was read.
-    package func postpone(_ postponements: [Postponement]) async throws -> [UUID: UUID] {
-        guard !postponements.isEmpty else { return [:] }
-        let rows = postponements.map { "(\(bind: $0.item), \(bind: $0.version), \(bind: $0.deadline))" as SQLQueryString }
-        let moved = try await sql.raw("""
-            UPDATE logout_items SET deadline_at = later.column3, version = version + 1
-            FROM (VALUES \(SQLList(rows))) AS later
-            WHERE logout_items.id = later.column1 AND logout_items.version = later.column2
-            AND logout_items.status = \(bind: LogoutItemState.pending.rawValue)
-            RETURNING id, run_id
-            """).all()
-        return Dictionary(try moved.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "run_id", as: UUID.self)) }) { first, _ in first }
-    }
-
     /// How many items of the run are still pending.
     package func pendingCount(run: UUID) async throws -> Int {
         try await sql.raw("""
