@@ -78,18 +78,11 @@ package struct LogoutRunRows {
     /// backend-only apps (no launcher opens them) count from when they were issued. Nothing is
     /// written for this: the item's stored deadline stays its link's.
     package func due(at now: Date, limit: Int) async throws -> [Due] {
-        // Most passes find nothing due: a short statement says so. The turn's statement added
-        // about 0.35 M SQLite instructions to every pass, ten a second, although it reads no row
-        // when nothing is due (a debug build, the cost guard's idle): preparing it is the cost.
-        let pending = LogoutItemState.pending.rawValue
-        guard try await sql.raw("""
-            SELECT 1 FROM logout_items WHERE status = \(literal: pending) AND deadline_at <= \(bind: now) LIMIT 1
-            """).first() != nil else { return [] }
-        return try await sql.raw("""
+        try await sql.raw("""
             SELECT * FROM (SELECT \(Self.itemColumns), (SELECT MAX(earlier.finished_at) FROM logout_items AS earlier
             WHERE earlier.run_id = logout_items.run_id AND earlier.position < logout_items.position
             AND earlier.attempts = 1 AND earlier.reported_by IS NOT NULL) AS turn_started_at
-            FROM logout_items WHERE status = \(literal: pending) AND deadline_at <= \(bind: now)) AS due
+            FROM logout_items WHERE status = \(literal: LogoutItemState.pending.rawValue) AND deadline_at <= \(bind: now)) AS due
             WHERE turn_started_at IS NULL OR turn_started_at <= issued_at OR attempts > 1
             OR COALESCE(logout_method, '') = \(literal: LogoutMethod.backendOnly.rawValue)
             OR turn_started_at + (deadline_at - issued_at) <= \(bind: now)
