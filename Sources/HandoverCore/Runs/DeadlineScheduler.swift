@@ -84,7 +84,7 @@ package struct DeadlineScheduler: Sendable {
         guard !items.isEmpty else { return (Pass(), []) }
         // Runs are locked in id order, as the callback recorder locks them (PostgreSQL), so a
         // batch of deadlines and a batch of callbacks never wait on each other in a cycle.
-        let ordered = items.map { ($0.0.item, $0.0, $0.1) }.sorted { ($0.0.runID.uuidString, $0.0.view.position) < ($1.0.runID.uuidString, $1.0.view.position) }
+        let ordered = items.sorted { ($0.0.item.runID.uuidString, $0.0.item.view.position) < ($1.0.item.runID.uuidString, $1.0.item.view.position) }
         let (pass, changedRuns, finishedRuns, firedDeadlines) = try await runs.database.transaction { db in
             let sql = try LogoutRunService.sql(db)
             let transitions = LogoutItemTransitions(sql: sql)
@@ -96,12 +96,13 @@ package struct DeadlineScheduler: Sendable {
             // whose run is gone is gone with it (the foreign key cascades), so its update below
             // finds nothing.
             let lockedRuns: Set<UUID>? = runs.changes.usesPostgres
-                ? try await LogoutRunService.lockRuns(Set(ordered.map(\.0.runID)), skippingLocked: true, on: sql)
+                ? try await LogoutRunService.lockRuns(Set(ordered.map(\.0.item.runID)), skippingLocked: true, on: sql)
                 : nil
             var timedOutRuns: [UUID] = []
             var firedDeadlines: [Date] = []
             var reissues: [LogoutItemTransitions.Reissue] = []
-            for (item, due, app) in ordered {
+            for (due, app) in ordered {
+                let item = due.item
                 if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
                 let id = item.view.id
                 let missed = Self.turnDeadline(of: due)
