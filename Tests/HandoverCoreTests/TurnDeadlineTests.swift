@@ -1,6 +1,8 @@
 import Foundation
 @testable import HandoverCore
 import HandoverProtocol
+import PropertyBased
+import SQLKit
 import Testing
 
 /// A launcher opens a run's apps in turn (ULC: each app hands the phone back before the next is
@@ -29,7 +31,9 @@ import Testing
             var view = try await runs.view(run.id)
             #expect(view.status == .running)
             #expect(view.items[1].isPending && view.items[1].attempts == 1 && view.items[2].isPending && view.items[2].attempts == 1)
-            #expect(view.items[1].deadlineAt == start.addingTimeInterval(20), "the links' own deadlines are kept")
+            #expect(view.items[1].deadlineAt == start.addingTimeInterval(35), "the view shows the deadline from the chart's turn")
+            let stored = try await LogoutRunRows(sql: database.sql).items(run: run.id)
+            #expect(stored[1].view.deadlineAt == start.addingTimeInterval(20), "the links' own deadlines are kept")
 
             // The chart answers at 30 s: the pager's turn begins again.
             database.clock.advance(by: 9)
@@ -89,6 +93,54 @@ import Testing
             let missed = try await database.sql.raw("SELECT missed_deadline_at FROM logout_item_reissues ORDER BY missed_deadline_at").all()
             #expect(try missed.map { try $0.decode(column: "missed_deadline_at", as: Date.self) }
                     == [start.addingTimeInterval(25), start.addingTimeInterval(28)])
+        }
+    }
+
+    /// The rule's two forms (``TurnDeadline/deadline(of:in:)`` in Swift for the run's view,
+    /// ``TurnDeadline/sql`` for the scheduler) give every pending item of any run the same
+    /// deadline: runs of 1-7 items in any state, attempt, issue, length, answer and method.
+    @Test(arguments: DomainStore.available) func theRulesSwiftAndSQLFormsAgree(store: DomainStore) async throws {
+        try await DomainDatabase.with(store) { database in
+            var apps: [UUID] = []
+            for index in 0..<7 { apps.append(try await database.targetApp("app\(index)")) }
+            let device = try await database.device()
+            let rows = LogoutRunRows(sql: database.sql)
+            let base = database.clock.now()
+            let methods: [LogoutMethod?] = [nil] + LogoutMethod.allCases
+            let reporters: [CallbackReporter?] = [nil] + CallbackReporter.allCases
+            let states: [LogoutItemState] = [.pending, .succeeded, .failed, .timedOut]
+            // Each number is one item: its fields are its digits in mixed bases.
+            await propertyCheck(count: 60, input: Gen.int(in: 0...Int(Int32.max)).array(of: 1...7)) { numbers in
+                let runID = UUID()
+                let items = numbers.enumerated().map { position, _ in
+                    LogoutRunView.Item(id: UUID(), appID: apps[position], app: "app\(position)", position: position, status: .pending,
+                                       attempts: 1, issuedAt: base, deadlineAt: base)
+                }
+                try await rows.insert([.init(id: runID, deviceID: device, createdAt: base, items: items)])
+                for (item, number) in zip(items, numbers) {
+                    var rest = number
+                    func digit(_ base: Int) -> Int { defer { rest /= base }; return rest % base }
+                    let state = states[digit(states.count)], attempts = 1 + digit(3)
+                    let issued = base.addingTimeInterval(TimeInterval(digit(40))), length = TimeInterval(1 + digit(30))
+                    let finished = state == .pending ? nil : base.addingTimeInterval(TimeInterval(digit(90)))
+                    let reporter = state == .pending || state == .timedOut ? nil : reporters[digit(reporters.count)]
+                    let method = methods[digit(methods.count)]
+                    try await database.sql.raw("""
+                        UPDATE logout_items SET status = \(bind: state.rawValue), attempts = \(bind: attempts), issued_at = \(bind: issued),
+                        deadline_at = \(bind: issued.addingTimeInterval(length)), finished_at = \(bind: finished),
+                        reported_by = \(bind: reporter?.rawValue), logout_method = \(bind: method?.rawValue) WHERE id = \(bind: item.id)
+                        """).run()
+                }
+                let stored = try await rows.items(run: runID)
+                let fromSQL = try await database.sql.raw("""
+                    SELECT id, \(TurnDeadline.sql) AS due_at FROM logout_items WHERE run_id = \(bind: runID) AND status = \(literal: LogoutItemState.pending.rawValue)
+                    """).all().map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "due_at", as: Date.self)) }
+                for (id, deadline) in fromSQL {
+                    let item = try #require(stored.first { $0.view.id == id })
+                    let swift = TurnDeadline.deadline(of: item, in: stored)
+                    #expect(abs(swift.timeIntervalSince(deadline)) < 0.001, "\(item.view.app): SQL \(deadline), Swift \(swift) in \(stored)")
+                }
+            }
         }
     }
 }

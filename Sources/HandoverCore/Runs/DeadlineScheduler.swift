@@ -8,9 +8,8 @@ import SQLKit
 ///
 /// A launcher opens a run's apps in turn, so an app's first link is given its whole deadline
 /// from its turn: the run's start or, when later, the last answer of an app before it in the
-/// run (``LogoutRunRows/due(at:limit:)`` leaves the item out until then). A slow server then
-/// delays the apps after a slow answer instead of reissuing links the launcher has not opened
-/// yet.
+/// run (``TurnDeadline``). A slow server then delays the apps after a slow answer instead of
+/// reissuing links the launcher has not opened yet.
 ///
 /// Deadlines live in the database, so they survive restarts; every instance runs the scheduler,
 /// and each change is a conditional update on the item's version, so a deadline fires once.
@@ -105,7 +104,7 @@ package struct DeadlineScheduler: Sendable {
                 let item = due.item
                 if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
                 let id = item.view.id
-                let missed = Self.turnDeadline(of: due)
+                let missed = due.deadline
                 switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
                 case .reissue:
                     reissues.append(.init(item: id, version: item.version, missed: missed,
@@ -142,13 +141,5 @@ package struct DeadlineScheduler: Sendable {
         }
         for finished in finishedRuns { runs.metrics.runsFinished(finished.state.rawValue).increment() }
         return (pass, changedRuns)
-    }
-
-    /// The deadline a due item missed: its link's, or, when its turn began later, the same time
-    /// counted from its turn (``LogoutRunRows/due(at:limit:)``).
-    static func turnDeadline(of due: LogoutRunRows.Due) -> Date {
-        let item = due.item.view
-        guard item.attempts == 1, due.item.method != .backendOnly, let turn = due.turnStartedAt, turn > item.issuedAt else { return item.deadlineAt }
-        return turn.addingTimeInterval(item.deadlineAt.timeIntervalSince(item.issuedAt))
     }
 }

@@ -61,33 +61,26 @@ package struct LogoutRunRows {
         return Dictionary(grouping: rows, by: \.runID)
     }
 
-    /// A pending item whose deadline passed, and when its turn began: the last answer to a first
-    /// link of an app before it in its run (nil when there is none).
+    /// A pending item whose deadline passed, and that deadline (``TurnDeadline``).
     package struct Due: Sendable, Equatable {
         package var item: Item
-        package var turnStartedAt: Date?
+        /// When its current link was due: its stored deadline, or a first link's from its turn.
+        package var deadline: Date
     }
 
-    /// Pending items whose deadline is at or before `now`, the earliest first, at most `limit`.
+    /// Pending items whose deadline (``TurnDeadline``, from an app's turn for a first link) is at
+    /// or before `now`, the earliest first, at most `limit`.
     ///
-    /// A first link's deadline counts from its turn: an item whose turn began after its link was
-    /// issued is due only once the same time has passed since its turn (its deadline less its
-    /// issue, added to the turn: seconds on SQLite, an interval on PostgreSQL). Its turn began at
-    /// the last answer to a first link of an app before it; answers to resends do not count, as a
-    /// launcher opens an app's first link before it goes back to reissued ones. Resends and
-    /// backend-only apps (no launcher opens them) count from when they were issued. Nothing is
-    /// written for this: the item's stored deadline stays its link's.
+    /// A deadline from a turn is never earlier than the link's own, so only the items whose
+    /// stored deadline passed are candidates (the `logout_items_pending_due` index). They are
+    /// materialised once, so that the turn's subquery is written, prepared and run once for each,
+    /// however often the filter and the order name it.
     package func due(at now: Date, limit: Int) async throws -> [Due] {
         try await sql.raw("""
-            SELECT * FROM (SELECT \(Self.itemColumns), (SELECT MAX(earlier.finished_at) FROM logout_items AS earlier
-            WHERE earlier.run_id = logout_items.run_id AND earlier.position < logout_items.position
-            AND earlier.attempts = 1 AND earlier.reported_by IS NOT NULL) AS turn_started_at
-            FROM logout_items WHERE status = \(literal: LogoutItemState.pending.rawValue) AND deadline_at <= \(bind: now)) AS due
-            WHERE turn_started_at IS NULL OR turn_started_at <= issued_at OR attempts > 1
-            OR COALESCE(logout_method, '') = \(literal: LogoutMethod.backendOnly.rawValue)
-            OR turn_started_at + (deadline_at - issued_at) <= \(bind: now)
-            ORDER BY deadline_at LIMIT \(literal: limit)
-            """).all().map { row in Due(item: try Self.item(row: row), turnStartedAt: try row.decode(column: "turn_started_at", as: Date?.self)) }
+            WITH candidates AS MATERIALIZED (SELECT \(Self.itemColumns), \(TurnDeadline.sql) AS due_at FROM logout_items
+            WHERE status = \(literal: LogoutItemState.pending.rawValue) AND deadline_at <= \(bind: now))
+            SELECT * FROM candidates WHERE due_at <= \(bind: now) ORDER BY due_at LIMIT \(literal: limit)
+            """).all().map { row in Due(item: try Self.item(row: row), deadline: try row.decode(column: "due_at", as: Date.self)) }
     }
 
     private static func item(row: any SQLRow) throws -> Item {

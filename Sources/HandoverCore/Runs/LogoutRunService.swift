@@ -62,7 +62,9 @@ package struct LogoutRunService: Sendable {
         return device
     }
 
-    /// The run with its items, and the link of each pending item's current attempt.
+    /// The run with its items, and the link of each pending item's current attempt. An item's
+    /// deadline is the one the scheduler fires by (``TurnDeadline``): a first link's counts from
+    /// its turn.
     package func view(_ runID: UUID) async throws -> LogoutRunView {
         let sql = try Self.sql(database)
         let rows = LogoutRunRows(sql: sql)
@@ -74,6 +76,7 @@ package struct LogoutRunService: Sendable {
             id: runID, deviceID: run.deviceID, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt,
             items: items.map { row in
                 var item = row.view
+                item.deadlineAt = TurnDeadline.deadline(of: row, in: items)
                 if item.status == .pending {
                     item.link = apps[item.appID].flatMap { try? self.link(for: $0, run: runID, item: item.id, attempt: item.attempts) }
                 }

@@ -1,0 +1,49 @@
+import Foundation
+import HandoverProtocol
+import SQLKit
+
+/// When an item's current link is really due: the rule the deadline scheduler fires by, and the
+/// deadline a run's view shows.
+///
+/// A launcher opens a run's apps in turn (in ULC each app hands the phone back before the next
+/// is opened), so an app's first link cannot be answered before the apps ahead of it were. Its
+/// deadline counts from its turn: when its turn began after the link was issued, it is due the
+/// same time after its turn as its link gave it (its deadline less its issue). Its turn began at
+/// the last answer to a first link of an app before it in the run. Answers to resends do not
+/// count, as a launcher opens an app's first link before it goes back to reissued ones; so a
+/// stalled app is not kept waiting by the apps after it, nor by their resends. Resends count
+/// from when they were issued, and so do backend-only apps, which no launcher opens.
+///
+/// Nothing is written for this: an item's stored deadline stays its link's. The rule has two
+/// forms, kept together here: ``deadline(of:in:)`` over a run's items, and ``sql`` over a row of
+/// `logout_items`. `TurnDeadlineTests` checks that they agree.
+package enum TurnDeadline {
+    /// The deadline of `item` among its run's `items` (the item included or not), as the
+    /// scheduler sees it while the item is pending. For an item that finished, only the answers
+    /// up to its end count.
+    package static func deadline(of item: LogoutRunRows.Item, in items: [LogoutRunRows.Item]) -> Date {
+        let link = item.view
+        guard link.attempts == 1, item.method != .backendOnly else { return link.deadlineAt }
+        let turn = items.lazy.map(\.view)
+            .filter { earlier in
+                earlier.position < link.position && earlier.attempts == 1 && earlier.reportedBy != nil
+                    && (link.finishedAt.map { end in earlier.finishedAt.map { $0 <= end } ?? false } ?? true)
+            }
+            .compactMap(\.finishedAt).max()
+        guard let turn, turn > link.issuedAt else { return link.deadlineAt }
+        return turn.addingTimeInterval(link.deadlineAt.timeIntervalSince(link.issuedAt))
+    }
+
+    /// The same deadline as an SQL expression over the row `logout_items` of the enclosing
+    /// statement: seconds on SQLite (SQLiteNIO stores a date as a REAL), `timestamptz` plus an
+    /// interval on PostgreSQL, so one text serves both. The turn is one correlated subquery on
+    /// the `logout_items_run` index, with no answer after the link's issue when it did not begin
+    /// later (then the link's own deadline).
+    package static let sql: SQLQueryString = """
+        CASE WHEN logout_items.attempts = 1 AND COALESCE(logout_items.logout_method, '') <> \(literal: LogoutMethod.backendOnly.rawValue)
+        THEN COALESCE((SELECT MAX(earlier.finished_at) + (logout_items.deadline_at - logout_items.issued_at)
+        FROM logout_items AS earlier WHERE earlier.run_id = logout_items.run_id AND earlier.position < logout_items.position
+        AND earlier.attempts = 1 AND earlier.reported_by IS NOT NULL AND earlier.finished_at > logout_items.issued_at),
+        logout_items.deadline_at) ELSE logout_items.deadline_at END
+        """
+}
