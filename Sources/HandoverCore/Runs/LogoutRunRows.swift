@@ -75,10 +75,18 @@ package struct LogoutRunRows {
     /// stored deadline passed are candidates (the `logout_items_pending_due` index). They are
     /// materialised once, so that the turn's subquery is written, prepared and run once for each,
     /// however often the filter and the order name it.
+    ///
+    /// Most passes find no candidate, and a short statement says so first: with no row to read,
+    /// the turn's statement costs about ten times the short one, nearly all of it in preparing
+    /// it (108 against 10 µs on an empty table, SQLite), and the scheduler asks ten times a second.
     package func due(at now: Date, limit: Int) async throws -> [Due] {
-        try await sql.raw("""
+        let pending = LogoutItemState.pending.rawValue
+        guard try await sql.raw("""
+            SELECT 1 FROM logout_items WHERE status = \(literal: pending) AND deadline_at <= \(bind: now) LIMIT 1
+            """).first() != nil else { return [] }
+        return try await sql.raw("""
             WITH candidates AS MATERIALIZED (SELECT \(Self.itemColumns), \(TurnDeadline.sql) AS due_at FROM logout_items
-            WHERE status = \(literal: LogoutItemState.pending.rawValue) AND deadline_at <= \(bind: now))
+            WHERE status = \(literal: pending) AND deadline_at <= \(bind: now))
             SELECT * FROM candidates WHERE due_at <= \(bind: now) ORDER BY due_at LIMIT \(literal: limit)
             """).all().map { row in Due(item: try Self.item(row: row), deadline: try row.decode(column: "due_at", as: Date.self)) }
     }
