@@ -83,10 +83,7 @@ package struct LogoutRunRows {
     /// the turn's statement costs about ten times the short one, nearly all of it in preparing
     /// it (108 against 10 µs on an empty table, SQLite), and the scheduler asks ten times a second.
     package func due(at now: Date, limit: Int) async throws -> [Due] {
-        let pending = LogoutItemState.pending.rawValue
-        guard try await sql.raw("""
-            SELECT 1 FROM logout_items WHERE status = \(literal: pending) AND deadline_at <= \(bind: now) LIMIT 1
-            """).first() != nil else { return [] }
+        guard try await sql.raw("SELECT 1 FROM logout_items WHERE \(Self.candidates(at: now)) LIMIT 1").first() != nil else { return [] }
         return try await sql.raw(Self.dueStatement(at: now, limit: limit)).all().map { row in
             Due(item: try Self.item(row: row), deadline: try row.decode(column: "due_at", as: Date.self))
         }
@@ -95,10 +92,15 @@ package struct LogoutRunRows {
     /// The statement of ``due(at:limit:)`` after its short one.
     static func dueStatement(at now: Date, limit: Int) -> SQLQueryString {
         """
-        SELECT * FROM (SELECT \(Self.itemColumns), \(TurnDeadline.sql) AS due_at FROM logout_items
-        WHERE status = \(literal: LogoutItemState.pending.rawValue) AND deadline_at <= \(bind: now)) AS candidates
+        SELECT * FROM (SELECT \(Self.itemColumns), \(TurnDeadline.sql) AS due_at FROM logout_items WHERE \(candidates(at: now))) AS candidates
         WHERE due_at <= \(bind: now) ORDER BY deadline_at LIMIT \(literal: limit)
         """
+    }
+
+    /// The due query's candidates, pending items whose stored deadline passed, as both its
+    /// statements ask for them (the `logout_items_pending_due` partial index's condition).
+    private static func candidates(at now: Date) -> SQLQueryString {
+        "status = \(literal: LogoutItemState.pending.rawValue) AND deadline_at <= \(bind: now)"
     }
 
     private static func item(row: any SQLRow) throws -> Item {

@@ -24,12 +24,13 @@ package enum TurnDeadline {
     package static func deadline(of item: LogoutRunRows.Item, in items: [LogoutRunRows.Item]) -> Date {
         let link = item.view
         guard link.attempts == 1, item.method != .backendOnly else { return link.deadlineAt }
-        let turn = items.lazy.map(\.view)
-            .filter { earlier in
-                earlier.position < link.position && earlier.attempts == 1 && earlier.reportedBy != nil
-                    && (link.finishedAt.map { end in earlier.finishedAt.map { $0 <= end } ?? false } ?? true)
-            }
-            .compactMap(\.finishedAt).max()
+        let end = link.finishedAt ?? .distantFuture
+        let turn = items.compactMap { other -> Date? in
+            let earlier = other.view
+            guard earlier.position < link.position, earlier.attempts == 1, earlier.reportedBy != nil,
+                  let answered = earlier.finishedAt, answered <= end else { return nil }
+            return answered
+        }.max()
         guard let turn, turn > link.issuedAt else { return link.deadlineAt }
         return turn.addingTimeInterval(link.deadlineAt.timeIntervalSince(link.issuedAt))
     }
