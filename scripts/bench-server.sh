@@ -43,9 +43,10 @@ cleanup() {
 trap cleanup EXIT
 
 for tool in wrk nginx; do
-  if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$tool" ]; then
     echo "installing $tool" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >/dev/null
+    # A fresh machine has no package index yet: read it first.
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >/dev/null
   fi
 done
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)

@@ -26,7 +26,7 @@ trap cleanup EXIT
 
 if ! command -v wrk >/dev/null 2>&1; then
   echo "installing wrk" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
 fi
 
 echo "== building (release): session-bench, apple-signin-peer, handover"
