@@ -13,11 +13,22 @@ import SQLKit
 ///
 /// Deadlines live in the database, so they survive restarts; every instance runs the scheduler,
 /// and each change is a conditional update on the item's version, so a deadline fires once.
+///
+/// The search for due items reads through `reads`: on SQLite a reader connection beside the one
+/// writer, so a pass that has many items to look through (thousands wait for their turn when a
+/// shift change runs past the server's capacity) does not hold the writer, and the callbacks'
+/// commits behind it. A snapshot a commit has overtaken is harmless: each change is conditional
+/// on the version read.
 package struct DeadlineScheduler: Sendable {
     package let runs: LogoutRunService
+    /// Where due items are looked for: SQLite's readers, or the runs' database.
+    package let reads: any Database
 
-    package init(runs: LogoutRunService) {
+    /// - Parameter reads: a database that sees every committed write, for the search of due
+    ///   items (SQLite's read connections); the runs' database when nil.
+    package init(runs: LogoutRunService, reads: (any Database)? = nil) {
         self.runs = runs
+        self.reads = reads ?? runs.database
     }
 
     /// What one pass did.
@@ -45,10 +56,10 @@ package struct DeadlineScheduler: Sendable {
     private func fireBatch(limit: Int, apps: inout [UUID: RunApp]) async throws -> (Pass, found: Int) {
         let now = runs.clock.now()
         let database = runs.database
-        let due = try await LogoutRunRows(sql: LogoutRunService.sql(database)).due(at: now, limit: limit)
+        let due = try await LogoutRunRows(sql: LogoutRunService.sql(reads)).due(at: now, limit: limit)
         // The apps of this batch not met in an earlier one, in one read.
         let unknown = Set(due.map(\.item.view.appID)).subtracting(apps.keys)
-        if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(database))) { first, _ in first } }
+        if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(reads))) { first, _ in first } }
         // An item whose callback this instance holds, not yet committed, has been answered: its
         // deadline waits for the write (``UncommittedCallbacks``).
         let answered = runs.uncommittedCallbacks?.holding(due.map(\.item.view.id)) ?? []
