@@ -386,10 +386,15 @@ public final class HandoverServer: Sendable {
         try await application.asyncShutdown()
     }
 
+    /// The deadline scheduler, which looks for due items on SQLite's readers (``DeadlineScheduler/reads``).
+    func deadlineScheduler() -> DeadlineScheduler {
+        DeadlineScheduler(runs: runs(application.db), reads: application.readDB)
+    }
+
     /// Runs one scheduler pass now: reissue or time out items whose deadline passed.
     @discardableResult
     public func fireDeadlines() async throws -> (reissued: Int, timedOut: Int) {
-        let pass = try await DeadlineScheduler(runs: runs(application.db), reads: application.readDB).fireDue()
+        let pass = try await deadlineScheduler().fireDue()
         try await testerLaunch.tester(application.db).fireDue()
         return (pass.reissued, pass.timedOut)
     }
@@ -527,7 +532,7 @@ public final class HandoverServer: Sendable {
     /// back-channel logout delivery, the expiry of out-of-band operations, session upkeep once a
     /// minute, and the custody records' retention once an hour.
     private func backgroundPasses(every interval: Duration) -> [any Service] {
-        let scheduler = DeadlineScheduler(runs: runs(application.db), reads: application.readDB)
+        let scheduler = deadlineScheduler()
         let tester = testerLaunch.tester(application.db)
         let dispatcher = self.dispatcher
         let backChannel = self.backChannelDispatcher

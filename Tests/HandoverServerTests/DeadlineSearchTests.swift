@@ -26,9 +26,8 @@ import Testing
         #expect(try await test.request(.GET, answer).status == 200)
         test.clock.advance(by: 2)
 
-        let application = test.server.application
-        let scheduler = DeadlineScheduler(runs: test.server.runs(application.db), reads: application.readDB)
-        try await application.db.transaction { _ in
+        let scheduler = test.server.deadlineScheduler()
+        try await test.server.application.db.transaction { _ in
             let pass = try await scheduler.fireDue()
             #expect(pass.reissued == 0 && pass.timedOut == 0)
         }
