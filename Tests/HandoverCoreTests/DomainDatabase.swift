@@ -49,13 +49,17 @@ final class DomainDatabase: Sendable {
     /// pool's two threads, and under a full parallel run three of these tests once waited on it
     /// past their two-minute limit.
     private let pool: NIOThreadPool
+    /// How the database was configured, for ``withSeparateConnections(logging:_:)``.
+    private let configuration: (factory: DatabaseConfigurationFactory, id: DatabaseID)
 
     static let logger = Logger(label: "handover.core-tests")
 
     var db: any Database { databases.database(logger: Self.logger, on: loop)! }
     var sql: any SQLDatabase { db as! any SQLDatabase }
 
-    private init(store: DomainStore, databases: Databases, loop: any EventLoop, folder: URL?, pool: NIOThreadPool) {
+    private init(store: DomainStore, databases: Databases, loop: any EventLoop, folder: URL?, pool: NIOThreadPool,
+                 configuration: (factory: DatabaseConfigurationFactory, id: DatabaseID)) {
+        self.configuration = configuration
         self.store = store
         self.databases = databases
         self.loop = loop
@@ -71,21 +75,23 @@ final class DomainDatabase: Sendable {
         pool.start()
         let databases = Databases(threadPool: pool, on: group)
         var folder: URL?
+        let configuration: (factory: DatabaseConfigurationFactory, id: DatabaseID)
         switch store {
         case .sqlite:
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handover-core-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             folder = scratch
-            databases.use(.sqlite(.file(scratch.appendingPathComponent("handover.sqlite").path)), as: .sqlite)
+            configuration = (.sqlite(.file(scratch.appendingPathComponent("handover.sqlite").path)), .sqlite)
         case .postgres:
             do {
-                databases.use(try .postgres(url: try await freshPostgres()), as: .psql)
+                configuration = (try .postgres(url: try await freshPostgres()), .psql)
             } catch {
                 try? await pool.shutdownGracefully()
                 throw error
             }
         }
-        let database = DomainDatabase(store: store, databases: databases, loop: group.next(), folder: folder, pool: pool)
+        databases.use(configuration.factory, as: configuration.id)
+        let database = DomainDatabase(store: store, databases: databases, loop: group.next(), folder: folder, pool: pool, configuration: configuration)
         do {
             _ = try await database.migrate()
         } catch {
@@ -110,6 +116,22 @@ final class DomainDatabase: Sendable {
         await databases.shutdownAsync()
         try? await pool.shutdownGracefully()
         if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Runs `body` on the same database through connections of its own, made with `logger`:
+    /// SQLite logs a transaction's statements to the logger its connection was made with, not to
+    /// the one a query names.
+    func withSeparateConnections<T>(logging logger: Logger, _ body: (any Database) async throws -> T) async throws -> T {
+        let separate = Databases(threadPool: pool, on: MultiThreadedEventLoopGroup.singleton)
+        separate.use(configuration.factory, as: configuration.id)
+        do {
+            let result = try await body(separate.database(logger: logger, on: loop)!)
+            await separate.shutdownAsync()
+            return result
+        } catch {
+            await separate.shutdownAsync()
+            throw error
+        }
     }
 
     /// Runs `body` on a fresh database of `store`, and closes it whatever happens.

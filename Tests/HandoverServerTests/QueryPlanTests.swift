@@ -68,6 +68,18 @@ import Testing
         """,
         "SELECT leaf FROM audit_entries WHERE run_id = 'r' AND type = 'run.receipt'",
         "SELECT seq, leaf, leaf_hash, site FROM audit_entries WHERE seq >= 0 AND seq < 500 ORDER BY seq",
+        // A batch of launchers' check-outs (CustodyLedger): the people, their and the devices'
+        // open custodies, the devices' sites, the custodies taken over.
+        "SELECT id, full_name, email FROM users WHERE email IN ('a', 'b') ORDER BY created_at, id",
+        "SELECT id, full_name, email FROM users WHERE id IN ('a', 'b') ORDER BY created_at, id",
+        """
+        SELECT id, device_id, user_id, person_name, person_email, site, checked_out_by, checked_out_at, badge_digest
+        FROM custodies WHERE checked_in_at IS NULL AND user_id IN ('u', 'v') UNION ALL
+        SELECT id, device_id, user_id, person_name, person_email, site, checked_out_by, checked_out_at, badge_digest
+        FROM custodies WHERE checked_in_at IS NULL AND device_id IN ('d', 'e')
+        """,
+        "SELECT id, site FROM devices WHERE id IN ('d', 'e')",
+        "UPDATE custodies SET checked_in_at = 1, ended_without_run = 'x' WHERE id IN ('c', 'd')",
         // A batch of run starts, and of devices moving: locked and read, then stepped.
         "UPDATE devices SET status = status WHERE id IN ('d', 'e') RETURNING id, status",
         "UPDATE devices SET last_run_id = started.column2 FROM (VALUES ('d', 'r'), ('e', 's')) AS started WHERE devices.id = started.column1",

@@ -9,13 +9,19 @@ import SQLKit
 ///   on another device is refused with a typed error that names the device they still hold.
 /// - A device held by someone else is taken over: that custody ends, marked as ended without a
 ///   hand-over, and the new one begins.
-/// - The device's next logout run checks it in (``checkIn(devices:runs:on:now:)``, in the run's
-///   own transaction).
+/// - The device's next logout run checks it in (``checkIn(_:on:now:)``, in the run's own
+///   transaction).
+///
+/// A check-out is plain SQL, a few statements for a whole batch whatever its size: the launcher's
+/// check-outs of a shift come by the thousand, inside the one writer's transaction.
 package struct CustodyLedger: Sendable {
     /// The most devices one person may hold at once; 0: no limit.
     package var limit: Int
 
     package init(limit: Int = 1) { self.limit = limit }
+
+    /// The reason a custody taken over by the next person's check-out records.
+    static let takenOver = "the next person signed in before a hand-over"
 
     /// Checks `device` out to `user`; returns the custody (the one in progress when they already
     /// hold it).
@@ -25,34 +31,10 @@ package struct CustodyLedger: Sendable {
     @discardableResult
     package func checkOut(_ device: UUID, to user: User, by method: Custody.CheckOut, badgeDigest: String? = nil, on database: any Database,
                           now: Date) async throws -> Custody {
-        let userID = try user.requireID()
-        // Two check-outs of one person at once (two docks, two instances) wait for each other here.
-        try await Self.serialize("custody person " + userID.uuidString, on: database)
-        let open = try await Custody.query(on: database).filter(\.$userID == userID).filter(\.$checkedInAt == nil).all()
-        if let held = open.first(where: { $0.deviceID == device }) { return held }
-        if limit > 0, open.count >= limit {
-            let names = try await Device.query(on: database).filter(\.$id ~~ open.map(\.deviceID)).all().map(\.name).sorted()
-            throw DomainError(.conflict, code: "already_holds_a_device",
-                              reason: "\(user.fullName ?? user.email ?? "This person") still holds \(names.joined(separator: ", ")): "
-                                + "hand \(names.count == 1 ? "it" : "them") over (a logout run on \(names.count == 1 ? "it" : "each")) before taking another device.")
-        }
-        // Someone else still holds the device: their custody ends here, without a hand-over.
-        for other in try await Custody.query(on: database).filter(\.$deviceID == device).filter(\.$checkedInAt == nil).all() {
-            other.checkedInAt = now
-            other.endedWithoutRun = "the next person signed in before a hand-over"
-            try await other.update(on: database)
-        }
-        let custody = Custody()
-        custody.deviceID = device
-        custody.userID = userID
-        custody.personName = user.fullName
-        custody.personEmail = user.email
-        custody.site = try await Device.find(device, on: database)?.site
-        custody.checkedOutBy = method.rawValue
-        custody.badgeDigest = badgeDigest
-        custody.checkedOutAt = now
-        try await custody.create(on: database)
-        return custody
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        let holder = Holder(id: try user.requireID(), fullName: user.fullName, email: user.email)
+        let request = CheckOutRequest(device: device, person: .user(holder.id), method: method, badgeDigest: badgeDigest)
+        return try await record([(request, .success(holder))], on: sql, now: now)[0].get()
     }
 
     /// One launcher's check-out, for a batch (``checkOut(_:on:now:)``): the device, and the person
@@ -88,50 +70,89 @@ package struct CustodyLedger: Sendable {
                 guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
                 // Written first (SQLite takes its write lock), the devices' rows taken (PostgreSQL).
                 _ = try await DeviceLifeCycle.lock(Set(batch.map(\.device)), on: sql)
-                var results: [Result<Custody, any Error>] = []
-                for request in batch {
-                    do {
-                        let user = try await Self.person(request.person, on: db, now: now)
-                        results.append(.success(try await checkOut(request.device, to: user, by: request.method, badgeDigest: request.badgeDigest,
-                                                                   on: db, now: now)))
-                    } catch let refusal as DomainError where refusal.kind != .storage {
-                        results.append(.failure(refusal))
-                    }
-                }
-                return results
+                let people = try await Self.holders(of: batch.map(\.person), on: sql, now: now)
+                return try await record(Array(zip(batch, people)), on: sql, now: now)
             }
         } catch {
             return batch.map { _ in .failure(error) }
         }
     }
 
-    /// The person a check-out names: the user with that id, or with that email (made on first use).
-    package static func person(_ person: CheckOutRequest.Person, on database: any Database, now: Date) async throws -> User {
-        switch person {
-        case .user(let id):
-            guard let user = try await User.find(id, on: database) else {
-                throw DomainError(.unauthenticated, code: "invalid_access_token", reason: "accessToken: its person no longer exists.", field: "accessToken")
+    /// Records check-outs in order, in the caller's transaction: the rules above, applied to the
+    /// open custodies of the batch's people and devices (read in one statement), then the
+    /// custodies taken over ended in one statement and the new ones written in one. A check-out
+    /// whose person is unknown answers with that refusal and changes nothing.
+    private func record(_ checkOuts: [(request: CheckOutRequest, person: Result<Holder, any Error>)], on sql: any SQLDatabase,
+                        now: Date) async throws -> [Result<Custody, any Error>] {
+        let people = Set(checkOuts.compactMap { try? $0.person.get().id }), devices = Set(checkOuts.map(\.request.device))
+        // Two check-outs of one person at once (two docks, two instances) wait for each other here.
+        try await Self.serialize(people.map { "custody person " + $0.uuidString }, on: sql)
+        var open = try await OpenCustody.open(people: people, devices: devices, on: sql)
+        let sites = try await Self.sites(of: devices, on: sql)
+        var takenOver: [UUID] = [], created: [OpenCustody] = []
+        var results: [Result<Custody, any Error>] = []
+        for (request, person) in checkOuts {
+            let holder: Holder
+            switch person {
+            case .success(let known): holder = known
+            case .failure(let refusal):
+                results.append(.failure(refusal))
+                continue
             }
-            return user
-        case .login(let login):
-            let email = login.lowercased()
-            try await serialize("custody login " + email, on: database)  // made once, however many taps at once
-            if let user = try await User.query(on: database).filter(\.$email == email).first() { return user }
-            let user = User()
-            user.email = email
-            user.emailForwardingDisabled = false
-            user.createdAt = now
-            try await user.create(on: database)
-            return user
+            let held = open.filter { $0.userID == holder.id }
+            if let same = held.first(where: { $0.deviceID == request.device }) {
+                results.append(.success(same.model))
+                continue
+            }
+            if limit > 0, held.count >= limit {
+                results.append(.failure(try await refusal(holder, holding: held.map(\.deviceID), on: sql)))
+                continue
+            }
+            // Someone else still holds the device: their custody ends here, without a hand-over.
+            for other in open where other.deviceID == request.device {
+                if let index = created.firstIndex(where: { $0.id == other.id }) {
+                    created[index].end(at: now)
+                } else {
+                    takenOver.append(other.id)
+                }
+            }
+            open.removeAll { $0.deviceID == request.device }
+            let custody = OpenCustody(id: UUID(), deviceID: request.device, userID: holder.id, personName: holder.fullName,
+                                      personEmail: holder.email, site: sites[request.device] ?? nil, checkedOutBy: request.method.rawValue,
+                                      checkedOutAt: now, badgeDigest: request.badgeDigest)
+            open.append(custody)
+            created.append(custody)
+            results.append(.success(custody.model))
         }
+        try await OpenCustody.end(takenOver, at: now, on: sql)
+        try await OpenCustody.insert(created, on: sql)
+        return results
     }
 
-    /// Holds the rest of the caller's transaction against any other that names the same `key`:
-    /// PostgreSQL's transaction-scoped advisory lock; nothing on SQLite, whose writer is one at a
-    /// time already.
-    static func serialize(_ key: String, on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
-        try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
+    /// The refusal of a person who holds ``limit`` devices already, naming them.
+    private func refusal(_ holder: Holder, holding devices: [UUID], on sql: any SQLDatabase) async throws -> DomainError {
+        let names = try await sql.raw("SELECT name FROM devices WHERE id IN (\(SQLList(devices.map { SQLBind($0) })))").all()
+            .map { try $0.decode(column: "name", as: String.self) }.sorted()
+        return DomainError(.conflict, code: "already_holds_a_device",
+                           reason: "\(holder.fullName ?? holder.email ?? "This person") still holds \(names.joined(separator: ", ")): "
+                               + "hand \(names.count == 1 ? "it" : "them") over (a logout run on \(names.count == 1 ? "it" : "each")) before taking another device.")
+    }
+
+    /// Each device's site, for the custodies it begins.
+    private static func sites(of devices: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: String?] {
+        guard !devices.isEmpty else { return [:] }
+        let rows = try await sql.raw("SELECT id, site FROM devices WHERE id IN (\(SQLList(devices.map { SQLBind($0) })))").all()
+        return try Dictionary(rows.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "site", as: String?.self)) }) { first, _ in first }
+    }
+
+    /// Holds the rest of the caller's transaction against any other that names one of the same
+    /// `keys`: PostgreSQL's transaction-scoped advisory locks, in one statement; nothing on SQLite,
+    /// whose writer is one at a time already. `unnest` reads the array in its order, so every
+    /// batch takes its locks in the keys' sorted order and two batches never wait for each other
+    /// in a circle.
+    static func serialize(_ keys: [String], on sql: any SQLDatabase) async throws {
+        guard sql.dialect.name == "postgresql", !keys.isEmpty else { return }
+        try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(\(bind: Set(keys).sorted())::text[]) AS key").run()
     }
 
     /// Checks the devices of a batch of starting runs in: the hand-over. One statement for the
