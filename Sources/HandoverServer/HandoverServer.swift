@@ -362,14 +362,6 @@ public final class HandoverServer: Sendable {
                                  accepted: "a data directory no other program is using")
     }
 
-    /// The background checkpoint of SQLite's log, on a reader connection; nil on PostgreSQL.
-    static func walCheckpoint(of application: Application) -> WALCheckpoint? {
-        guard application.databases.configuration(for: .sqliteReads) != nil,
-              let reader = application.databases.database(.sqliteReads, logger: application.logger,
-                                                          on: application.eventLoopGroup.any()) as? any SQLDatabase else { return nil }
-        return WALCheckpoint(reader: reader)
-    }
-
     /// Stops background work, closes connections and releases the port.
     public func shutdown() async throws {
         if let (group, task) = background.withLockedValue({ $0 }) {
@@ -520,9 +512,11 @@ public final class HandoverServer: Sendable {
             try DataDirectory.prepare(configuration.dataDirectory)
         }
         let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
-        // One writer for the whole server, and readers beside it (``DatabaseID/sqliteReads``).
+        // One writer for the whole server, readers beside it (``DatabaseID/sqliteReads``), and the
+        // checkpoint's connection (``DatabaseID/sqliteCheckpoints``).
         application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
         application.databases.use(.sqlite(.file(file)), as: .sqliteReads, isDefault: false)
+        application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqliteCheckpoints, isDefault: false)
         return false
     }
 

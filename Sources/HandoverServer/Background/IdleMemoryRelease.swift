@@ -67,13 +67,15 @@ final class IdleMemoryRelease: Sendable {
         #endif
     }()
 
-    /// The connections a release shrinks: SQLite's writer and its reader on each event loop.
+    /// The connections a release shrinks: SQLite's writer, its reader on each event loop, and the
+    /// checkpoints' connection.
     static func sqliteConnections(of application: Application) -> [any SQLDatabase] {
         guard application.databases.configuration(for: .sqliteReads) != nil else { return [] }
         let readers = application.eventLoopGroup.makeIterator().compactMap { loop in
             application.databases.database(.sqliteReads, logger: application.logger, on: loop)
         }
-        return ([application.db] + readers).compactMap { $0 as? any SQLDatabase }
+        let checkpoints = application.databases.database(.sqliteCheckpoints, logger: application.logger, on: application.eventLoopGroup.any())
+        return ([application.db] + readers + [checkpoints].compactMap { $0 }).compactMap { $0 as? any SQLDatabase }
     }
 }
 

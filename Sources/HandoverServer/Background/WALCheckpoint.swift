@@ -1,7 +1,9 @@
+import FluentKit
 import SQLKit
+import Vapor
 
-/// SQLite's write-ahead log copied back into the database file by a background pass on a reader
-/// connection, rather than by whichever commit crossed SQLite's threshold.
+/// SQLite's write-ahead log copied back into the database file by a background pass on a
+/// connection of its own, rather than by whichever commit crossed SQLite's threshold.
 ///
 /// By default the commit that takes the log past 1,000 pages copies them all (and syncs the
 /// file) before it returns, on the one writer's path: every callback queued behind that commit
@@ -22,7 +24,9 @@ struct WALCheckpoint: Sendable {
     /// The log size (pages of 4 KB) at which the writer's own commit checkpoints after all.
     static let writerBackstopPages = 10_000
 
-    /// A connection of the readers' pool.
+    /// The checkpoints' own connection (``DatabaseID/sqliteCheckpoints``). Not a reader's: the
+    /// readers' pool has one connection per event loop, and a pass there (copying and syncing)
+    /// held back every read of its loop, the API key of each request on it included.
     let reader: any SQLDatabase
 
     /// Sets the writer's threshold to the backstop (a setting of the connection; the writer has
@@ -37,5 +41,21 @@ struct WALCheckpoint: Sendable {
     func pass() async throws -> (logFrames: Int, checkpointed: Int) {
         guard let row = try await reader.raw("PRAGMA wal_checkpoint(PASSIVE)").first() else { return (0, 0) }
         return (try row.decode(column: "log", as: Int.self), try row.decode(column: "checkpointed", as: Int.self))
+    }
+}
+
+extension DatabaseID {
+    /// The connection SQLite's background checkpoint runs on (``WALCheckpoint``), one for the
+    /// server, beside the writer and the readers. Not configured on PostgreSQL.
+    static let sqliteCheckpoints = DatabaseID(string: "sqlite-checkpoints")
+}
+
+extension HandoverServer {
+    /// The background checkpoint of SQLite's log, on its own connection; nil on PostgreSQL.
+    static func walCheckpoint(of application: Application) -> WALCheckpoint? {
+        guard application.databases.configuration(for: .sqliteCheckpoints) != nil,
+              let connection = application.databases.database(.sqliteCheckpoints, logger: application.logger,
+                                                              on: application.eventLoopGroup.any()) as? any SQLDatabase else { return nil }
+        return WALCheckpoint(reader: connection)
     }
 }
