@@ -159,7 +159,7 @@ import Testing
         let test = try await TestServer.start(.sqlite)
         let application = test.server.application
         let checkpoint = try #require(HandoverServer.walCheckpoint(of: application))
-        let held = try #require(checkpoint.reader as? any Database)
+        let held = try #require(checkpoint.connection as? any Database)
         try await held.transaction { _ in
             for loop in application.eventLoopGroup.makeIterator() {
                 let reader = try #require(application.databases.database(.sqliteReads, logger: application.logger, on: loop) as? any SQLDatabase)

@@ -27,7 +27,7 @@ struct WALCheckpoint: Sendable {
     /// The checkpoints' own connection (``DatabaseID/sqliteCheckpoints``). Not a reader's: the
     /// readers' pool has one connection per event loop, and a pass there (copying and syncing)
     /// held back every read of its loop, the API key of each request on it included.
-    let reader: any SQLDatabase
+    let connection: any SQLDatabase
 
     /// Sets the writer's threshold to the backstop (a setting of the connection; the writer has
     /// one for the server's life).
@@ -39,7 +39,7 @@ struct WALCheckpoint: Sendable {
     /// frames and how many of them are now in the database file.
     @discardableResult
     func pass() async throws -> (logFrames: Int, checkpointed: Int) {
-        guard let row = try await reader.raw("PRAGMA wal_checkpoint(PASSIVE)").first() else { return (0, 0) }
+        guard let row = try await connection.raw("PRAGMA wal_checkpoint(PASSIVE)").first() else { return (0, 0) }
         return (try row.decode(column: "log", as: Int.self), try row.decode(column: "checkpointed", as: Int.self))
     }
 }
@@ -56,6 +56,6 @@ extension HandoverServer {
         guard application.databases.configuration(for: .sqliteCheckpoints) != nil,
               let connection = application.databases.database(.sqliteCheckpoints, logger: application.logger,
                                                               on: application.eventLoopGroup.any()) as? any SQLDatabase else { return nil }
-        return WALCheckpoint(reader: connection)
+        return WALCheckpoint(connection: connection)
     }
 }
