@@ -21,12 +21,7 @@ import Testing
         "UPDATE enrolled_devices SET push_token_active = 0 WHERE fleet_device_id = 'd' AND push_token_active = 1",
         "SELECT 1 FROM backchannel_logout_deliveries WHERE run_id IN ('r') LIMIT 1",
         // A batch of callbacks: the usual ones in one statement, then their runs counted.
-        """
-        UPDATE logout_items SET status = answer.column4, finished_at = answer.column5, reported_by = answer.column6, version = version + 1
-        FROM (VALUES ('i', 'r', 1, 'succeeded', 1.0, 'browser'), ('j', 's', 2, 'failed', 1.0, 'launcher')) AS answer
-        WHERE logout_items.id = answer.column1 AND logout_items.run_id = answer.column2 AND logout_items.status = 'pending'
-        AND logout_items.attempts >= answer.column3 RETURNING id, app_name
-        """,
+        callbackBatch,
         // A batch of deadlines' reissues (DeadlineScheduler), in one statement.
         """
         UPDATE logout_items SET attempts = attempts + 1, issued_at = 1.0, deadline_at = due.column3, version = version + 1
@@ -89,9 +84,68 @@ import Testing
         """,
     ]
 
+    /// A batch of callbacks, the usual ones (`LogoutItemTransitions.finishByNonce(_:)`).
+    static let callbackBatch = """
+        UPDATE logout_items SET status = answer.column4, finished_at = answer.column5, reported_by = answer.column6, version = version + 1
+        FROM (VALUES ('i', 'r', 1, 'succeeded', 1.0, 'browser'), ('j', 's', 2, 'failed', 1.0, 'launcher')) AS answer
+        WHERE logout_items.id = answer.column1 AND logout_items.run_id = answer.column2 AND logout_items.status = 'pending'
+        AND logout_items.attempts >= answer.column3 RETURNING id, app_name
+        """
+
     /// `count` quoted ids, as a batch lists them.
     static func list(_ count: Int) -> String {
         (0..<count).map { "'id\($0)'" }.joined(separator: ", ")
+    }
+
+    /// The statements that read a run's pending items, and an app's finished ones, each with the
+    /// index it must search (a search of `logout_items_pending_due` would read every pending item
+    /// of the fleet: it is ordered by deadline, not by run).
+    static let itemSearches: [(statement: String, table: String, index: String)] = [
+        ("SELECT COUNT(*) FROM logout_items WHERE run_id = 'r' AND status = 'pending'", "logout_items", "logout_items_run"),
+        ("SELECT DISTINCT run_id FROM logout_items WHERE run_id IN (\(list(32))) AND status = 'pending'", "logout_items", "logout_items_run"),
+        // The callback fast path's count of the run's other pending items (the item itself by id).
+        ("""
+         UPDATE logout_items SET status = 'succeeded' WHERE id = 'i' AND run_id = 'r' AND status = 'pending'
+         RETURNING (SELECT COUNT(*) FROM logout_items AS other WHERE other.run_id = 'r' AND other.status = 'pending' AND other.id <> 'i')
+         """, "other", "logout_items_run"),
+        // AppScorecard's counts and its page.
+        ("""
+         SELECT status, COUNT(*) FROM logout_items WHERE app_id = 'a' AND finished_at >= 1.0 AND finished_at <= 2.0 GROUP BY status
+         """, "logout_items", "logout_items_finished_by_app"),
+        ("""
+         SELECT i.status, i.finished_at, r.created_at FROM logout_items i JOIN logout_runs r ON r.id = i.run_id
+         WHERE i.app_id = 'a' AND i.finished_at >= 1.0 AND i.finished_at <= 2.0
+         """, "i", "logout_items_finished_by_app"),
+    ]
+
+    @Test func itemsAreFoundByRunAndByAppThroughTheirIndexes() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        for (statement, table, index) in Self.itemSearches {
+            let plan = try await sql.raw("EXPLAIN QUERY PLAN \(unsafeRaw: statement)").all()
+                .map { try $0.decode(column: "detail", as: String.self) }
+            let items = plan.filter { $0.hasPrefix("SEARCH \(table) ") || $0.hasPrefix("SCAN \(table) ") }
+            #expect(!items.isEmpty && items.allSatisfy { $0.contains("INDEX \(index) ") }, "\(statement): \(plan)")
+        }
+        try await test.stop()
+    }
+
+    /// A batch of callbacks writes the item's row and two indexes: `logout_items_pending_due`
+    /// (the item's entry removed) and `logout_items_finished_by_app` (its entry added). Every
+    /// index page it writes is a page more in SQLite's log for the checkpoint to copy, and a
+    /// shift change's callbacks write pages all over the table; with four indexes, the
+    /// checkpoint stalled a commit for about 20 ms every 300 ms (issue 37). Read from the
+    /// statement's program: the b-trees it opens for writing, by name.
+    @Test func aCallbackWritesTwoIndexesOfItsItem() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let roots = try await sql.raw("SELECT name, rootpage FROM sqlite_master WHERE tbl_name = 'logout_items'").all()
+            .reduce(into: [Int: String]()) { $0[try $1.decode(column: "rootpage", as: Int.self)] = try $1.decode(column: "name", as: String.self) }
+        let program = try await sql.raw("EXPLAIN \(unsafeRaw: Self.callbackBatch)").all()
+        let written = try program.filter { try $0.decode(column: "opcode", as: String.self) == "OpenWrite" }
+            .compactMap { roots[try $0.decode(column: "p2", as: Int.self)] }
+        #expect(Set(written) == ["logout_items", "logout_items_pending_due", "logout_items_finished_by_app"], "\(written)")
+        try await test.stop()
     }
 
     @Test func everyHotStatementSearchesAnIndex() async throws {

@@ -7,7 +7,8 @@ import SQLKit
 /// - `logout_items_pending_by_run (run_id) WHERE status = 'pending'`: a batch of callbacks asks
 ///   which of its runs still have a pending item. With only `run_id` and `(status, deadline_at)`
 ///   indexed, SQLite chose the second for a list of more than a few runs, and read every pending
-///   item of the fleet for each batch: the callback rate halved (issue 37).
+///   item of the fleet for each batch: the callback rate halved (issue 37). Dropped in version
+///   27 (``TrimCallbackIndexes``): with `(status, deadline_at)` gone, `logout_items_run` serves.
 /// - `logout_items_pending_due (deadline_at) WHERE status = 'pending'`, in place of
 ///   `(status, deadline_at)`, for the deadline scheduler.
 ///

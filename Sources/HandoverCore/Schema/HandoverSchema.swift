@@ -17,7 +17,7 @@ package enum HandoverSchema {
             AddDeviceLifeCycle(), AddDeviceIdentifiers(), AddMDMCommands(), AddLogoutMethods(),
             AddFleetScaleIndexes(), AddRunTimeline(), AddDeviceSignOutIndexes(), AddItemLogoutMethods(),
             AddPendingItemIndexes(), AddPeople(), AddDeviceSites(), AddKeyExpiry(),
-            AddCustody(), AddAuditLog(), AddAuditAppendTrigger(), AddSharedSignals(),
+            AddCustody(), AddAuditLog(), AddAuditAppendTrigger(), AddSharedSignals(), TrimCallbackIndexes(),
         ]
     }
 
