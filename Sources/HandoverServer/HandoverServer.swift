@@ -567,7 +567,7 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "idle memory", interval: .seconds(1), logger: logger) { try await idleMemory.pass(releasing: connections) },
         ] + sharedSignalsPasses(every: interval) + (walCheckpoint.map { checkpoint in
             // SQLite's log back into the file, beside the writer rather than on its path.
-            [RepeatingPass(name: "WAL checkpoint", interval: WALCheckpoint.pause, logger: logger) { try await checkpoint.pass() }]
+            [RepeatingPass(name: "WAL checkpoint", logger: logger, pause: { checkpoint.pause }) { try await checkpoint.pass() }]
         } ?? []) + (mdmDispatcher.map { mdm in
             [RepeatingPass(name: "MDM commands", interval: interval, logger: logger) { try await mdm.deliverDue() }]
         } ?? []) + (siem.map { siem in

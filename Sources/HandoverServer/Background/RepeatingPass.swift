@@ -8,9 +8,24 @@ import ServiceLifecycle
 struct RepeatingPass: Service {
     /// What the log calls it.
     let name: String
-    let interval: Duration
+    /// The pause after each pass, asked for after it (a pass may set its own pace, as SQLite's
+    /// checkpoint does from how fast its log grows).
+    let pause: @Sendable () -> Duration
     let logger: Logger
     let pass: @Sendable () async throws -> Void
+
+    /// A pass every `interval`.
+    init(name: String, interval: Duration, logger: Logger, pass: @escaping @Sendable () async throws -> Void) {
+        self.init(name: name, logger: logger, pause: { interval }, pass: pass)
+    }
+
+    /// A pass, then the pause `pause` answers, and again.
+    init(name: String, logger: Logger, pause: @escaping @Sendable () -> Duration, pass: @escaping @Sendable () async throws -> Void) {
+        self.name = name
+        self.pause = pause
+        self.logger = logger
+        self.pass = pass
+    }
 
     func run() async throws {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
@@ -19,7 +34,7 @@ struct RepeatingPass: Service {
             } catch {
                 logger.warning("background pass failed", metadata: ["pass": "\(name)", "error": "\(error)"])
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause()) }
         }
     }
 }
