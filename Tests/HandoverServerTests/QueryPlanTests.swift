@@ -133,7 +133,7 @@ import Testing
     /// A batch of callbacks writes the item's row and two indexes: `logout_items_pending_due`
     /// (the item's entry removed) and `logout_items_finished_by_app` (its entry added). Every
     /// index page it writes is a page more in SQLite's log for the checkpoint to copy, and a
-    /// shift change's callbacks write pages all over the table; with four indexes, the
+    /// shift change's callbacks write pages all over the table; with three indexes, the
     /// checkpoint stalled a commit for about 20 ms every 300 ms (issue 37). Read from the
     /// statement's program: the b-trees it opens for writing, by name.
     @Test func aCallbackWritesTwoIndexesOfItsItem() async throws {

@@ -2,13 +2,13 @@ import FluentKit
 import HandoverProtocol
 import SQLKit
 
-/// Version 27: a callback writes two of `logout_items`' indexes, not four.
+/// Version 27: a callback writes two of `logout_items`' indexes, not three.
 ///
 /// A callback finishes its item: `status`, `finished_at`, `reported_by` and `version` change.
 /// Each index over one of those columns (or whose `WHERE` names one) is written too, and on
 /// SQLite each page it touches is one more page in the log, copied again by the checkpoint. A
 /// shift change's callbacks land on items all over the table, so those pages are mostly
-/// different ones: with four such indexes a batch of 16 callbacks wrote about 80 pages, and the
+/// different ones: with three such indexes a batch of 16 callbacks wrote about 80 pages, and the
 /// checkpoint's copying and syncing of them stalled a commit for about 20 ms every 300 ms
 /// (issue 37: the closed loop's p99 was twice 39f22d9's, whose items had no such index).
 ///
