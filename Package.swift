@@ -453,7 +453,7 @@ let package = Package(
         .testTarget(
             name: "DeviceSimulatorTests",
             dependencies: ["DeviceSimulator", "HandoverClient", "LinkCallbacks", "UniversalLinks",
-                           server("Clocks", "swift-clocks")]
+                           server("Clocks", "swift-clocks"), server("PropertyBased", "swift-property-based")]
         ),
     ]
 )

@@ -66,11 +66,9 @@ struct DashboardProbe: Sendable {
                     let response = try await client.execute(request, timeout: .hours(2))
                     guard response.status == .ok else { watch.record(dropped: 1); return }
                     watch.record(connected: 1)
-                    var carry = ""
+                    var counter = ReplaceEventCounter()
                     for try await chunk in response.body {
-                        let text = carry + String(buffer: chunk)
-                        watch.record(updates: text.components(separatedBy: "event: replace").count - 1)
-                        carry = String(text.suffix(13))  // a split "event: replace" (14 characters) completes next time
+                        watch.record(updates: counter.count(chunk.readableBytesView))
                     }
                     if !Task.isCancelled { watch.record(dropped: 1) }
                 } catch {
