@@ -9,7 +9,8 @@ struct ReplaceEventCounter: Sendable {
     /// What starts each counted event.
     static let marker = Array("event: replace".utf8)
 
-    /// The end of the last chunk: a marker's beginning, cut off (never a whole marker).
+    /// The last chunk's final bytes, one fewer than a marker: where a marker cut by the chunk's
+    /// end begins (too short to hold a whole one).
     private var carry: [UInt8] = []
 
     /// The markers that end in `chunk` (begun in it or in the chunk before).

@@ -19,12 +19,12 @@ import SQLKit
 ///   longer moves one from the unfinished items' part of the index (a delete and an insert, on
 ///   two pages).
 /// - `logout_items_pending_by_run (run_id) WHERE status = 'pending'` goes on SQLite (PostgreSQL
-///   keeps it: see `prepare`). The statements that ask
-///   which of a batch's runs still have a pending item search `logout_items_run (run_id)`, which
-///   a callback does not write, and read those runs' items (a handful each, on the pages the
-///   batch has just written). Version 19 added it because SQLite then preferred `(status,
-///   deadline_at)` for a list of runs and read every pending item of the fleet; that index is
-///   gone since, and `QueryPlanTests` holds each of these statements to `logout_items_run`.
+///   keeps it: see `prepare`). The statements that ask which of a batch's runs still have a
+///   pending item search `logout_items_run (run_id)`, which a callback does not write, and read
+///   those runs' items (a handful each, on the pages the batch has just written). Version 19
+///   added it because SQLite then preferred `(status, deadline_at)` for a list of runs and read
+///   every pending item of the fleet; that index is gone since, and `QueryPlanTests` holds each
+///   of these statements to `logout_items_run`.
 ///
 /// `logout_items_pending_due` stays: the deadline scheduler cannot find due items without it,
 /// and a callback removes its entry (one page) and adds none.
