@@ -108,6 +108,10 @@ public enum DeviceHistoryEvent: String, Sendable, Hashable, Codable, CaseIterabl
     case eraseConfirmed = "erase_confirmed"
     /// A command still owed was cancelled, unsent: the device went back in service first.
     case mdmCommandCancelled = "mdm_command_cancelled"
+    /// Its API key was revoked (a lost phone): it has none until it is given a new one.
+    case keyRevoked = "key_revoked"
+    /// It was given a new API key; every key it had before is revoked.
+    case keyReplaced = "key_replaced"
 }
 
 /// What the fleet's MDM is asked to do with a device that goes out of service or overdue.

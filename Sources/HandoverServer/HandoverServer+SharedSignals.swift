@@ -21,12 +21,12 @@ extension HandoverServer {
 
     /// The receiver of the identity provider's SETs, when one is configured.
     static func signalsReceiver(_ configuration: ServerConfiguration, sessions: SessionAuthority, runs: LogoutRunService, origin: PublicOrigin,
-                                http: HTTPClient, clock: ServerClock) -> SharedSignalsReceiver? {
+                                http: HTTPClient, dashboard: DashboardSessions, clock: ServerClock) -> SharedSignalsReceiver? {
         configuration.sharedSignals.receiver.map { settings in
             var origin = origin.url.absoluteString
             while origin.hasSuffix("/") { origin.removeLast() }
             return SharedSignalsReceiver(settings: settings, audiences: [origin, sessions.ring.issuer], http: http, database: runs.database,
-                                         sessions: sessions, runs: runs, clock: clock)
+                                         sessions: sessions, runs: runs, dashboard: dashboard, clock: clock)
         }
     }
 

@@ -64,6 +64,10 @@ public final class HandoverServer: Sendable {
     let siem: SIEMStream?
     /// Polls the identity provider for security events; nil without a poll URL.
     let signalsPollClient: SharedSignalsPollClient?
+    /// Every open event stream, ended with the credential that opened it.
+    let revocations: CredentialRevocations
+    /// Each API key's last use, noted in memory and written by a background pass.
+    let keyUses: KeyUses
     /// The background services (swift-service-lifecycle) and the task that runs their group.
     private let background: NIOLockedValueBox<(group: ServiceGroup, task: Task<Void, Never>)?>
 
@@ -99,6 +103,8 @@ public final class HandoverServer: Sendable {
         audit = parts.audit
         siem = parts.siem
         signalsPollClient = parts.signalsPollClient
+        revocations = parts.revocations
+        keyUses = parts.keyUses
         self.background = NIOLockedValueBox(nil)
     }
 
@@ -120,6 +126,8 @@ public final class HandoverServer: Sendable {
         var audit: AuditService
         var siem: SIEMStream?
         var signalsPollClient: SharedSignalsPollClient?
+        var revocations: CredentialRevocations
+        var keyUses: KeyUses
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
@@ -243,16 +251,19 @@ public final class HandoverServer: Sendable {
                              filesChanged: { associationFiles.invalidate() })
             }
             let throttle = Throttle(limits: RateLimits(), clock: clock, trustsForwardedFor: configuration.trustsForwardedFor)
+            let revocations = CredentialRevocations(usesPostgres: usesPostgres, logger: logger)
+            let keys = KeyRevocation(revocations: revocations), keyUses = KeyUses()
             let idleMemory = IdleMemoryRelease()
             let api = APIHandler(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
                                  commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
                                  webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
                                  associationFiles: associationFiles, sessions: sessions,
-                                 badges: configuration.badgeLookupURL.map { BadgeLookup(url: $0, http: outbound) })
+                                 badges: configuration.badgeLookupURL.map { BadgeLookup(url: $0, http: outbound) }, keys: keys, keyUses: keyUses)
             let adminSignIn = configuration.adminSignIn.map { settings in
                 AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
             }
-            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn)
+            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn,
+                                              revocations: revocations)
             application.middleware = Middlewares()
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
@@ -273,9 +284,9 @@ public final class HandoverServer: Sendable {
                                                                         cache: associationFiles, clock: clock))
             try application.register(collection: CallbackPageRoutes(commits: api.commits))
             try api.register(on: application)
-            let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle))
-            try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api))
-            try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
+            let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses))
+            try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api, streams: revocations.streams))
+            try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations, streams: revocations.streams, clock: clock))
             try apiGroup.register(collection: AuditRoutes(api: api, audit: audit))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
@@ -286,7 +297,8 @@ public final class HandoverServer: Sendable {
                 dashboardRoutes.signInPage(request, message: message, status: status)
             })
             try application.register(collection: PeopleRoutes(auth: dashboardAuth))
-            try application.register(collection: KeyRoutes(auth: dashboardAuth))
+            try application.register(collection: KeyRoutes(auth: dashboardAuth, keys: keys, keyUses: keyUses))
+            try application.register(collection: DeviceKeyRoutes(auth: dashboardAuth, keys: keys, keyUses: keyUses))
             try application.register(collection: AuditPageRoutes(auth: dashboardAuth, audit: audit))
             try application.register(collection: CustodyRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
@@ -300,11 +312,12 @@ public final class HandoverServer: Sendable {
             try application.register(collection: AppleAuthRoutes(appleSignIn: apple, throttle: throttle, clock: clock, sessions: sessions))
             try application.register(collection: EmailSignInRoutes(throttle: throttle, clock: clock, origin: origin, sessions: sessions, mailer: mailer))
             try application.register(collection: OAuthTokenRoutes(sessions: sessions, throttle: throttle, clock: clock))
-            let signals = Self.signalsReceiver(configuration, sessions: sessions, runs: runs(application.db), origin: origin, http: outbound, clock: clock)
+            let signals = Self.signalsReceiver(configuration, sessions: sessions, runs: runs(application.db), origin: origin, http: outbound,
+                                               dashboard: dashboardAuth.sessions, clock: clock)
             try Self.registerSharedSignals(on: application, configuration: configuration, sessions: sessions, receiver: signals, targets: targets,
                                            throttle: throttle, origin: origin, clock: clock)
             try application.register(collection: OpenIDRoutes(sessions: sessions))
-            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, clock: clock, targets: targets))
+            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, keyUses: keyUses, clock: clock, targets: targets))
             try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions))
             try application.register(collection: TokenRevocationRoutes(throttle: throttle, sessions: sessions))
             try application.register(collection: PhoneSignInRoutes(throttle: throttle, clock: clock, origin: origin, hub: hub,
@@ -314,7 +327,8 @@ public final class HandoverServer: Sendable {
                               sealer: sealer, outboundClient: outbound, push: push, audit: audit,
                               siem: Self.siemStream(configuration, database: application.db, reads: application.readDB, clock: clock,
                                                     group: application.eventLoopGroup, http: outbound),
-                              signalsPollClient: signals.flatMap { $0.settings.pollURL == nil ? nil : SharedSignalsPollClient(receiver: $0, http: outbound, logger: logger) })
+                              signalsPollClient: signals.flatMap { $0.settings.pollURL == nil ? nil : SharedSignalsPollClient(receiver: $0, http: outbound, logger: logger) },
+                              revocations: revocations, keyUses: keyUses)
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {
@@ -336,6 +350,9 @@ public final class HandoverServer: Sendable {
                 services.append(NotificationListener(configuration: postgres, channel: SessionAuthority.revocationChannel, logger: logger) { payload in
                     sessions.announce([payload])
                 })
+                services.append(NotificationListener(configuration: postgres, channel: CredentialRevocations.channel, logger: logger) { payload in
+                    revocations.heard(payload)
+                })
             }
             if let interval = configuration.schedulerInterval { services += server.backgroundPasses(every: interval) }
             server.startBackground(services)
@@ -350,24 +367,13 @@ public final class HandoverServer: Sendable {
         }
     }
 
-    /// Puts the SQLite database in WAL mode (persistent in the file), retrying briefly while
-    /// another connection holds it; throws when it cannot.
-    static func enableWriteAheadLog(_ sql: any SQLDatabase) async throws {
-        for attempt in 1...20 {
-            let mode = try await sql.raw("PRAGMA journal_mode=WAL").first()?.decode(column: "journal_mode", as: String.self)
-            if mode?.lowercased() == "wal" { return }
-            if attempt < 20 { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        throw ConfigurationError(setting: "--data-dir", problem: "the SQLite database could not be put in WAL mode (another process has it open?)",
-                                 accepted: "a data directory no other program is using")
-    }
-
     /// Stops background work, closes connections and releases the port.
     public func shutdown() async throws {
         if let (group, task) = background.withLockedValue({ $0 }) {
             await group.triggerGracefulShutdown()
             await task.value
         }
+        try? await keyUses.flush(on: application.db)
         await detachedWork.cancelAll()
         await webhookLanes.cancelAll()
         await backChannelLanes.cancelAll()
@@ -482,44 +488,6 @@ public final class HandoverServer: Sendable {
                                         })
     }
 
-    // MARK: Set-up
-
-    /// Chooses SQLite in the data directory, or PostgreSQL when a database URL is given.
-    /// Returns whether PostgreSQL is used.
-    ///
-    /// - Parameter existingOnly: the `admin` commands: an SQLite data directory must already hold
-    ///   a Handover database (``DataDirectory/requireDatabase(_:)``); nothing is created.
-    static func configureDatabase(_ application: Application, _ configuration: ServerConfiguration, existingOnly: Bool = false) throws -> Bool {
-        SchemaMigrations.register(on: application)
-        if let url = configuration.databaseURL {
-            let accepted = "postgres://user:password@host:5432/database, or nothing for SQLite"
-            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-                throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' is not a PostgreSQL URL", accepted: accepted)
-            }
-            guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else {
-                throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' names no database host", accepted: accepted)
-            }
-            do {
-                application.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60)), as: .psql)
-            } catch {
-                throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' cannot be read as a PostgreSQL URL", accepted: accepted)
-            }
-            return true
-        }
-        if existingOnly {
-            try DataDirectory.requireDatabase(configuration.dataDirectory)
-        } else {
-            try DataDirectory.prepare(configuration.dataDirectory)
-        }
-        let file = configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path
-        // One writer for the whole server, readers beside it (``DatabaseID/sqliteReads``), and the
-        // checkpoint's connection (``DatabaseID/sqliteCheckpoints``).
-        application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
-        application.databases.use(.sqlite(.file(file)), as: .sqliteReads, isDefault: false)
-        application.databases.use(.singleConnection(.sqlite(.file(file))), as: .sqliteCheckpoints, isDefault: false)
-        return false
-    }
-
     // MARK: Background work
 
     /// The repeating background passes, each a service: deadlines (and the tester's), webhook and
@@ -560,6 +528,12 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { _ = try await backChannel.startDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions.maintain(on: database) },
+            // Open streams whose key or session may have expired are checked again (revocations
+            // end theirs at once); keys' last uses are written in one statement.
+            RepeatingPass(name: "open streams", interval: .seconds(1), logger: logger) { [streams = revocations.streams] in
+                await streams.sweep(now: clock.now())
+            },
+            RepeatingPass(name: "key uses", interval: .seconds(30), logger: logger) { [keyUses] in try await keyUses.flush(on: database) },
             RepeatingPass(name: "custody retention", interval: .seconds(3600), logger: logger) {
                 try await retention.forgetExpiredNames(on: database, now: clock.now())
             },

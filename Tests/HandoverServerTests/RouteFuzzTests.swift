@@ -216,7 +216,8 @@ struct HostileDeliveries {
     /// it owes.
     mutating func handOver(_ rig: AppleRig, device: (id: String, key: String), app: String, round: Int) async throws {
         _ = try await rig.signIn(sub: "fuzz-user-\(round)", extra: ["deviceID": device.id])
-        _ = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [app]], key: device.key)
+        // An admin key starts it: the fuzzer may have revoked or replaced the device's own key.
+        _ = try await rig.test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", json: ["apps": [app]], key: rig.test.adminKey)
         rounds += 1
         // Past the first deadline (the link is reissued) and the second (the run fails).
         for _ in 0..<2 {

@@ -58,21 +58,32 @@ public enum APIKeyScope: String, Codable, Sendable, CaseIterable {
 }
 
 extension APIKey {
-    /// Revokes the key at `now`; returns false when it was revoked already (revoking is final).
-    package func revoke(at now: Date, on database: any Database) async throws -> Bool {
-        guard revokedAt == nil else { return false }
+    /// Marks the key revoked at `now` inside the caller's transaction, and ends the dashboard
+    /// sessions it signed in (deleted with it); a device key's revocation is also CAEP
+    /// credential-change for Shared Signals. Returns the sessions that ended, or nil when the key
+    /// was revoked already (revoking is final). ``KeyRevocation`` wraps it and announces the end.
+    package func revoke(at now: Date, inTransaction db: any Database) async throws -> [UUID]? {
+        guard revokedAt == nil else { return nil }
         revokedAt = now
-        let device = deviceID, name = name
-        try await database.transaction { db in
-            try await self.update(on: db)
-            // Shared Signals: a device's key revoked is CAEP credential-change, in the same transaction.
-            if let device, let sql = db as? any SQLDatabase {
-                try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
-                    [.credentialRevoked(device: device, user: nil, email: nil, issuer: "", name: "device key \(name)", at: now)]
-                }
+        try await update(on: db)
+        let sessions = try await DashboardSession.query(on: db).filter(\.$apiKeyID == requireID()).all().compactMap(\.id)
+        if !sessions.isEmpty { try await DashboardSession.query(on: db).filter(\.$id ~~ sessions).delete() }
+        // Shared Signals: a device's key revoked is CAEP credential-change, in the same transaction.
+        if let device = deviceID, let sql = db as? any SQLDatabase {
+            let name = name
+            try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
+                [.credentialRevoked(device: device, user: nil, email: nil, issuer: "", name: "device key \(name)", at: now)]
             }
         }
-        return true
+        return sessions
+    }
+
+    /// Until when the key with this id works (its expiry, or `.distantFuture`), or nil when it is
+    /// revoked, expired or gone: what a stream opened with it checks again (``OpenStreams``).
+    package static func liveUntil(_ id: UUID, now: Date, on database: any Database) async throws -> Date? {
+        guard let key = try await APIKey.find(id, on: database), key.revokedAt == nil else { return nil }
+        let until = key.expiresAt ?? .distantFuture
+        return until > now ? until : nil
     }
 
     /// A new key, `hov_` and 32 random bytes in base64url (256 bits, so a fast hash is a safe way

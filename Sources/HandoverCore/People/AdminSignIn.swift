@@ -75,12 +75,16 @@ package struct AdminSignIn: Sendable {
     /// Finishes a sign-in from the provider's redirect: the `state` must name a stored attempt
     /// (used once), the code is exchanged, the ID token checked, and the role claim mapped.
     ///
+    /// A person whose grants no longer include the ones of their last sign-in lost a role at the
+    /// provider: every session they opened with the old grants ends (``DashboardSessions``), and so
+    /// does every session of a known person who now maps to no role at all.
+    ///
     /// - Throws: ``Refusal`` with the reason, already recorded in the history.
     package func finish(state: String?, code: String?, error: String?, errorDescription: String?, redirectURI: String,
-                        on database: any Database) async throws -> SignedIn {
+                        sessions: DashboardSessions, on database: any Database) async throws -> SignedIn {
         do {
             return try await complete(state: state, code: code, error: error, errorDescription: errorDescription,
-                                      redirectURI: redirectURI, on: database)
+                                      redirectURI: redirectURI, sessions: sessions, on: database)
         } catch let refusal as Refusal {
             try await AdminEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).record(on: database)
             throw refusal
@@ -88,7 +92,7 @@ package struct AdminSignIn: Sendable {
     }
 
     private func complete(state: String?, code: String?, error: String?, errorDescription: String?, redirectURI: String,
-                          on database: any Database) async throws -> SignedIn {
+                          sessions: DashboardSessions, on database: any Database) async throws -> SignedIn {
         guard let state, !state.isEmpty, state.utf8.count < 100,
               let attempt = try await AdminSignInAttempt.query(on: database).filter(\.$stateHash == BearerSecret.digest(state)).first()
         else {
@@ -113,12 +117,21 @@ package struct AdminSignIn: Sendable {
         let values = claims.values(of: settings.roleClaim)
         let who = [claims.name, claims.email ?? claims.preferredUsername].compactMap { $0 }.joined(separator: ", ")
         let permissions = settings.roleMap.permissions(for: values)
+        let known = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first()
+        if let known, let id = known.id, !permissions.includes((try? Permissions(text: known.grants)) ?? Permissions([])) {
+            let ended = try await sessions.endAll(of: id, on: database)
+            if ended > 0 {
+                try await AdminEvent(at: now(), kind: .signedOut, personID: id, who: Self.describe(known),
+                                 detail: "role changed at the identity provider (\(permissions.summary), was \(known.grants.isEmpty ? "no role" : known.grants)): "
+                                    + "\(ended) session(s) ended").record(on: database)
+            }
+        }
         guard !permissions.isEmpty else {
             let shown = values.isEmpty ? "no '\(settings.roleClaim)' claim" : "'\(settings.roleClaim)' = \(values.prefix(10).map { "'\($0)'" }.joined(separator: ", "))"
             throw Refusal(reason: "You signed in as \(who.isEmpty ? subject : who), but your account has \(shown), which maps to no Handover role. "
                           + "Ask your administrator to add you to a group in HANDOVER_ADMIN_ROLE_MAP.", who: who.isEmpty ? subject : who)
         }
-        let person = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first() ?? {
+        let person = known ?? {
             let person = Person()
             person.issuer = settings.issuer
             person.subject = subject

@@ -16,16 +16,19 @@ public struct SessionLimits: Sendable, Equatable {
 }
 
 /// The dashboard's signed-in browsers: made at sign-in, found by their cookie, ended at sign-out,
-/// by time, or for every browser of a person at once.
+/// by time, with the key that opened them, or for every browser of a person at once. Every end is
+/// announced (``CredentialRevocations``), so the session's live streams end with it.
 package struct DashboardSessions: Sendable {
     package let limits: SessionLimits
     package let now: @Sendable () -> Date
+    package let revocations: CredentialRevocations
     /// A session's `last_seen_at` is written again only after this long, so that browsing does
     /// not write on every page.
     package static let touchInterval: TimeInterval = 60
 
-    package init(limits: SessionLimits, now: @escaping @Sendable () -> Date) {
+    package init(limits: SessionLimits, revocations: CredentialRevocations, now: @escaping @Sendable () -> Date) {
         self.limits = limits
+        self.revocations = revocations
         self.now = now
     }
 
@@ -61,15 +64,16 @@ package struct DashboardSessions: Sendable {
         return (token, session)
     }
 
-    /// The live session a cookie's token names, or nil. A session past either timeout is deleted
-    /// when found; a live one has its last request moved forward (at most once a minute).
+    /// The live session a cookie's token names, or nil. A session past either timeout, or opened
+    /// with a key that has since been revoked or has expired, is ended when found; a live one has
+    /// its last request moved forward (at most once a minute).
     package func find(token: String, on database: any Database) async throws -> DashboardSession? {
         guard !token.isEmpty, token.utf8.count < 100,
               let session = try await DashboardSession.query(on: database).filter(\.$tokenHash == BearerSecret.digest(token)).first()
         else { return nil }
         let now = now()
-        guard session.expiresAt > now, now.timeIntervalSince(session.lastSeenAt) < limits.idle else {
-            try await session.delete(on: database)
+        guard let until = try await liveUntil(session, on: database), until > now else {
+            try await end([session], on: database)
             return nil
         }
         if now.timeIntervalSince(session.lastSeenAt) >= Self.touchInterval {
@@ -79,20 +83,50 @@ package struct DashboardSessions: Sendable {
         return session
     }
 
-    /// Ends every session of a person ("sign out everywhere", or the provider's logout token);
-    /// returns how many ended.
+    /// Until when the session with this id stays live as things stand (its absolute timeout, its
+    /// idle timeout from its last request, its key's expiry), or nil when it has ended: what a
+    /// live stream opened with it checks again (``OpenStreams``).
+    package func liveUntil(sessionID: UUID, on database: any Database) async throws -> Date? {
+        guard let session = try await DashboardSession.find(sessionID, on: database) else { return nil }
+        return try await liveUntil(session, on: database).flatMap { $0 > now() ? $0 : nil }
+    }
+
+    /// The earliest of the session's two timeouts and its key's expiry; nil when its key is
+    /// revoked or gone.
+    private func liveUntil(_ session: DashboardSession, on database: any Database) async throws -> Date? {
+        var until = min(session.expiresAt, session.lastSeenAt.addingTimeInterval(limits.idle))
+        if let keyID = session.apiKeyID {
+            guard let key = try await APIKey.find(keyID, on: database), key.revokedAt == nil else { return nil }
+            if let expiry = key.expiresAt { until = min(until, expiry) }
+        }
+        return until
+    }
+
+    /// Ends one browser's session (sign-out).
+    package func end(_ session: DashboardSession, on database: any Database) async throws {
+        try await end([session], on: database)
+    }
+
+    /// Ends every session of a person ("sign out everywhere", the provider's logout token, a
+    /// security event about them); returns how many ended.
     @discardableResult
     package func endAll(of personID: UUID, on database: any Database) async throws -> Int {
-        let sessions = try await DashboardSession.query(on: database).filter(\.$personID == personID).all()
-        for session in sessions { try await session.delete(on: database) }
-        return sessions.count
+        try await end(DashboardSession.query(on: database).filter(\.$personID == personID).all(), on: database)
     }
 
     /// Ends the sessions opened in the provider's session `sid`; returns how many ended.
     @discardableResult
     package func endAll(providerSID sid: String, on database: any Database) async throws -> Int {
-        let sessions = try await DashboardSession.query(on: database).filter(\.$providerSID == sid).all()
-        for session in sessions { try await session.delete(on: database) }
-        return sessions.count
+        try await end(DashboardSession.query(on: database).filter(\.$providerSID == sid).all(), on: database)
+    }
+
+    /// Deletes `sessions` and announces their end; returns how many.
+    @discardableResult
+    private func end(_ sessions: [DashboardSession], on database: any Database) async throws -> Int {
+        let ids = sessions.compactMap(\.id)
+        guard !ids.isEmpty else { return 0 }
+        try await DashboardSession.query(on: database).filter(\.$id ~~ ids).delete()
+        await revocations.announce(ids.map(RevokedCredential.dashboardSession), on: database)
+        return ids.count
     }
 }

@@ -29,6 +29,17 @@ package struct Permissions: Hashable, Sendable {
         }
     }
 
+    /// Whether everything `other` allows, this allows too: a person whose grants no longer
+    /// include their previous ones lost a role, and their sessions opened with the old grants end.
+    package func includes(_ other: Permissions) -> Bool {
+        other.grants.allSatisfy { grant in
+            switch grant.scope {
+            case .allSites: allows(grant.role, at: nil)
+            case .sites(let sites): sites.allSatisfy { allows(grant.role, at: $0) }
+            }
+        }
+    }
+
     /// The sites whose devices this person sees: nil for every site.
     package var visibleSites: Set<String>? {
         var names: Set<String> = []

@@ -38,7 +38,7 @@ extension SharedSignalsReceiver {
         }
         let done: PersonHandOver.Done
         do {
-            done = try await PersonHandOver(sessions: sessions, runs: runs)
+            done = try await PersonHandOver(sessions: sessions, runs: runs, dashboard: dashboard)
                 .handOver(person, trustedIssuers: [settings.issuer, sessions.ring.issuer] + audiences, reason: "identity provider: global token revocation")
             try await recordRevocation(jti: claims.jti, done: done)
         } catch {

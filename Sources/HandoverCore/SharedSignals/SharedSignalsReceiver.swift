@@ -49,18 +49,21 @@ package struct SharedSignalsReceiver: Sendable {
     package let database: any Database
     package let sessions: SessionAuthority
     package let runs: LogoutRunService
+    /// The dashboard's sessions: a person the provider disables is signed out of it too.
+    package let dashboard: DashboardSessions
     package let clock: ServerClock
     /// Clock skew allowed on `iat` in the future.
     static let leeway: TimeInterval = 60
 
     package init(settings: Settings, audiences: Set<String>, http: HTTPClient, database: any Database, sessions: SessionAuthority,
-                 runs: LogoutRunService, clock: ServerClock) {
+                 runs: LogoutRunService, dashboard: DashboardSessions, clock: ServerClock) {
         self.settings = settings
         self.audiences = audiences
         keys = RemoteKeySet(url: settings.jwksURL.absoluteString, http: http, now: { clock.now() })
         self.database = database
         self.sessions = sessions
         self.runs = runs
+        self.dashboard = dashboard
         self.clock = clock
     }
 
@@ -88,10 +91,10 @@ package struct SharedSignalsReceiver: Sendable {
             }
             var outcome = Outcome(jti: jti, type: type)
             if SecurityEventType.handOverTriggers.contains(type), let person = claims.sub_id?.person {
-                let done = try await PersonHandOver(sessions: sessions, runs: runs)
+                let done = try await PersonHandOver(sessions: sessions, runs: runs, dashboard: dashboard)
                     .handOver(person, trustedIssuers: [settings.issuer, sessions.ring.issuer] + audiences, reason: "identity provider: \(Self.shortName(type))")
                 outcome.people = done.people
-                outcome.sessionsEnded = done.sessions
+                outcome.sessionsEnded = done.sessions + done.dashboardSessions
                 outcome.runsStarted = done.runs
             } else {
                 outcome.ignored = true

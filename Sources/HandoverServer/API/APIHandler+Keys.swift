@@ -2,12 +2,18 @@ import Fluent
 import Foundation
 import HandoverCore
 
-/// `GET /api/v1/keys` and `DELETE /api/v1/keys/{keyID}`: the named credentials of people and
-/// services, listed without the keys themselves, and revoked.
+/// `GET /api/v1/keys`, `DELETE /api/v1/keys/{keyID}` and a device's key
+/// (`POST`/`DELETE /api/v1/devices/{deviceID}/key`): the credentials of people, services and
+/// devices, listed without the keys themselves, revoked, and a device's replaced. A revoked key's
+/// dashboard sessions and streams end with it (``KeyRevocation``).
 extension APIHandler {
     func listKeys(_ input: Operations.ListKeys.Input) async throws -> Operations.ListKeys.Output {
-        let keys = try await APIKey.query(on: try CurrentRequest.request.db).filter(\.$scope != APIKeyScope.device.rawValue)
-            .sort(\.$createdAt).sort(\.$id).all()
+        let request = try CurrentRequest.request
+        try await keyUses.flush(on: request.db)
+        var query = APIKey.query(on: request.db)
+        if let scope = input.query.scope { query = query.filter(\.$scope == scope.rawValue) }
+        if let device = input.query.device { query = query.filter(\.$deviceID == (try id(device, of: "device"))) }
+        let keys = try await query.sort(\.$createdAt).sort(\.$id).all()
         return .ok(.init(body: .json(try keys.map(APIKeyView.init))))
     }
 
@@ -15,13 +21,29 @@ extension APIHandler {
         let request = try CurrentRequest.request
         let keyID = try id(input.path.keyID, of: "key")
         guard let key = try await APIKey.find(keyID, on: request.db) else { throw APIError.notFound("key") }
-        guard keyID != (try request.principal.keyID) else {
+        let principal = try request.principal
+        guard keyID != principal.keyID else {
             throw APIError(.conflict, code: "revoking_own_key",
                            reason: "A key cannot revoke itself: revoke it with another admin key, or 'handover admin create-key' first.")
         }
-        if try await key.revoke(at: clock.now(), on: request.db) {
+        if try await keys.revoke(key, actor: principal.actor, now: clock.now(), on: request.db), key.deviceID == nil {
             try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", now: clock.now())
         }
+        return .noContent(.init())
+    }
+
+    func rekeyDevice(_ input: Operations.RekeyDevice.Input) async throws -> Operations.RekeyDevice.Output {
+        let request = try CurrentRequest.request
+        let device = try await find(Device.self, input.path.deviceID, "device")
+        let made = try await keys.rekey(device: device, actor: try request.principal.actor, now: clock.now(), on: request.db)
+        return .created(.init(body: .json(.init(key: made.key, keyInfo: try APIKeyView(made.row),
+                                                replaced: try made.replaced.map(APIKeyView.init)))))
+    }
+
+    func revokeDeviceKey(_ input: Operations.RevokeDeviceKey.Input) async throws -> Operations.RevokeDeviceKey.Output {
+        let request = try CurrentRequest.request
+        let device = try await find(Device.self, input.path.deviceID, "device")
+        _ = try await keys.revokeKeys(ofDevice: try device.requireID(), actor: try request.principal.actor, now: clock.now(), on: request.db)
         return .noContent(.init())
     }
 }

@@ -130,7 +130,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 
-    private func find<M: Model>(_ type: M.Type, _ text: String, _ what: String) async throws -> M where M.IDValue == UUID {
+    func find<M: Model>(_ type: M.Type, _ text: String, _ what: String) async throws -> M where M.IDValue == UUID {
         guard let model = try await M.find(try id(text, of: what), on: try CurrentRequest.request.db) else { throw APIError.notFound(what) }
         return model
     }

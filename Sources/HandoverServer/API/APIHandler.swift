@@ -31,6 +31,10 @@ struct APIHandler: APIProtocol {
     let sessions: SessionAuthority
     /// The customer's badge lookup (`HANDOVER_BADGE_LOOKUP_URL`), when configured.
     let badges: BadgeLookup?
+    /// Ends keys and what they opened.
+    let keys: KeyRevocation
+    /// Each key's last use, noted in memory and written in batches.
+    let keyUses: KeyUses
 
     /// The generated runtime's JSON: the same sorted keys, unescaped slashes and ISO 8601 dates
     /// as every other JSON body of the API.
@@ -38,7 +42,8 @@ struct APIHandler: APIProtocol {
 
     /// Registers every generated operation on `routes`, behind API-key authentication.
     func register(on routes: RoutesBuilder) throws {
-        let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(throttle: throttle), CurrentRequest.Binding()))
+        let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses),
+                                                                     CurrentRequest.Binding()))
         try registerHandlers(on: transport, configuration: Self.configuration, middlewares: [OperationScopes(), AbsentBody()])
     }
 

@@ -40,6 +40,8 @@ struct OperationScopes: ServerMiddleware {
         Operations.ListEnrolledDevices.id: .viewer,
         Operations.ListKeys.id: .admin,
         Operations.RevokeKey.id: .admin,
+        Operations.RekeyDevice.id: .operator,
+        Operations.RevokeDeviceKey.id: .operator,
         Operations.ListCustody.id: .viewer,
         Operations.CheckOutDevice.id: .operator,
     ]

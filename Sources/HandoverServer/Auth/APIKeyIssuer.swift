@@ -27,14 +27,14 @@ public enum APIKeyIssuer {
     /// The SHA-256 of a key, in hex.
     static func hash(_ key: String) -> String { BearerSecret.digest(key) }
 
-    /// What the API needs of a live key: its id, name, scope, prefix, device and last use.
+    /// What the API needs of a live key: its id, name, scope, prefix, device and expiry.
     struct LiveKey: Decodable {
         var id: UUID
         var name: String
         var scope: String
         var key_prefix: String
         var device_id: UUID?
-        var last_used_at: Date?
+        var expires_at: Date?
     }
 
     /// The live key for a presented key, read with one SQL statement on the `key_hash` index
@@ -45,11 +45,11 @@ public enum APIKeyIssuer {
         guard let sql = database as? any SQLDatabase else {
             return try await find(key, now: now, on: database).flatMap { row in
                 row.id.map { LiveKey(id: $0, name: row.name, scope: row.scope, key_prefix: row.keyPrefix, device_id: row.deviceID,
-                                     last_used_at: row.lastUsedAt) }
+                                     expires_at: row.expiresAt) }
             }
         }
         return try await sql.raw("""
-            SELECT id, name, scope, key_prefix, device_id, last_used_at FROM api_keys WHERE key_hash = \(bind: hash(key)) \
+            SELECT id, name, scope, key_prefix, device_id, expires_at FROM api_keys WHERE key_hash = \(bind: hash(key)) \
             AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > \(bind: now)) LIMIT 1
             """).first(decoding: LiveKey.self)
     }
@@ -63,13 +63,5 @@ public enum APIKeyIssuer {
             .first()
         guard let row, row.expiresAt.map({ $0 > now }) ?? true else { return nil }
         return row
-    }
-
-    /// Records that a person's or service's key was used, at most once a minute (device keys
-    /// are not tracked: a shift change would write once per request).
-    static func noteUse(of key: LiveKey, now: Date, on database: Database) async throws {
-        guard key.scope != APIKeyScope.device.rawValue, key.last_used_at.map({ now.timeIntervalSince($0) >= 60 }) ?? true,
-              let sql = database as? any SQLDatabase else { return }
-        try await sql.raw("UPDATE api_keys SET last_used_at = \(bind: now) WHERE id = \(bind: key.id)").run()
     }
 }

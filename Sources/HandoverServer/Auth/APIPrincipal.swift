@@ -8,6 +8,8 @@ struct APIPrincipal: Authenticatable {
     var deviceID: UUID?
     /// The key's name, scope and prefix, as a device's history names who acted: `"ops" (admin key hov_AbC…)`.
     var actor: String = ""
+    /// When the key stops working, for a key made with an expiry: a stream it opens ends then.
+    var expiresAt: Date?
 }
 
 /// Reads `Authorization: Bearer hov_…` and logs the key's principal in.
@@ -17,6 +19,8 @@ struct APIPrincipal: Authenticatable {
 /// guessed at the server's speed.
 struct APIKeyAuthenticator: AsyncBearerAuthenticator {
     let throttle: Throttle
+    /// Where each key's use is noted (written in batches, not on the request's path).
+    let keyUses: KeyUses
 
     func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
         if let wait = throttle.isBlocked(.wrongAPIKey, request) {
@@ -27,9 +31,9 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
             _ = throttle.attempt(.wrongAPIKey, request)
             return
         }
-        try await APIKeyIssuer.noteUse(of: key, now: now, on: request.db)
+        keyUses.note(key.id, at: now)
         request.auth.login(APIPrincipal(keyID: key.id, scope: scope, deviceID: key.device_id,
-                                        actor: "\"\(key.name)\" (\(key.scope) key \(key.key_prefix)…)"))
+                                        actor: "\"\(key.name)\" (\(key.scope) key \(key.key_prefix)…)", expiresAt: key.expires_at))
     }
 }
 

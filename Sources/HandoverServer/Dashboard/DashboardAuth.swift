@@ -18,10 +18,11 @@ struct DashboardAuth: Sendable {
     /// Whether an admin key may open the dashboard: with no provider, or `--allow-key-sign-in`.
     let allowsKeySignIn: Bool
 
-    init(clock: ServerClock, origin: PublicOrigin, limits: SessionLimits = SessionLimits(), provider: AdminSignIn? = nil) {
+    init(clock: ServerClock, origin: PublicOrigin, limits: SessionLimits = SessionLimits(), provider: AdminSignIn? = nil,
+         revocations: CredentialRevocations) {
         self.clock = clock
         self.origin = origin
-        self.sessions = DashboardSessions(limits: limits, now: { clock.now() })
+        self.sessions = DashboardSessions(limits: limits, revocations: revocations, now: { clock.now() })
         self.provider = provider
         self.allowsKeySignIn = provider.map { $0.provider.settings.allowsKeySignIn } ?? true
     }
@@ -33,6 +34,12 @@ struct DashboardAuth: Sendable {
     func session(_ request: Request) async throws -> DashboardSession? {
         guard let token = request.cookies[Self.sessionCookie]?.string else { return nil }
         return try await sessions.find(token: token, on: request.db)
+    }
+
+    /// The lease of a live stream opened with `session`: the stream ends with the session (sign-out,
+    /// the provider's logout token, its key revoked, its timeouts), on every instance.
+    func streamLease(for session: DashboardSession, _ request: Request) throws -> StreamLease {
+        try sessions.revocations.streams.lease(for: session, sessions: sessions, on: request.readDB)
     }
 
     /// Creates a session for a valid admin key; returns the cookie value, or nil for a bad key
@@ -94,6 +101,19 @@ struct DashboardAuth: Sendable {
             return try await page(session)
         } catch let error as DashboardError {
             return DashboardLayout.errorPage(error, signedIn: session)
+        }
+    }
+
+    /// Runs a form that acts on the path's device: the session must hold `role` at the device's
+    /// site (a device it cannot see is a 404), and the form's CSRF token must be right; `action`
+    /// gets the session, the device and who acts (``actor(of:on:)``).
+    func deviceAction(_ request: Request, needs role: AdminRole = .operator,
+                      _ action: (DashboardSession, Device, String) async throws -> Response) async throws -> Response {
+        try await signedIn(request, needs: role, everySite: false) { session in
+            let device = try await Self.visibleDevice(request, session: session)
+            try Self.requireRole(role, at: device.site, in: session)
+            try Self.checkCSRF(request, expected: session.csrfToken)
+            return try await action(session, device, try await Self.actor(of: session, on: request.db))
         }
     }
 

@@ -179,12 +179,18 @@ enum DashboardLayout {
         ol li{margin:.2rem 0}@media (max-width:40rem){main{padding:.5rem}th,td{padding:.3rem}}
         """
 
-    /// Live blocks follow their SSE stream; copy buttons copy their target's text.
+    /// Live blocks follow their SSE stream (until it says the session or key that opened it
+    /// ended: `revoked`); copy buttons copy their target's text.
     private static let liveScript = """
         document.querySelectorAll('[data-live]').forEach(function(el){
           var source=new EventSource(el.getAttribute('data-live'));
           source.addEventListener('update',function(e){el.innerHTML=e.data;});
           source.addEventListener('done',function(e){el.innerHTML=e.data;source.close();});
+          source.addEventListener('revoked',function(e){
+            source.close();var p=document.createElement('p');p.className='error';p.setAttribute('role','alert');
+            p.textContent=e.data+' ';var a=document.createElement('a');a.href='/dashboard/sign-in';a.textContent='Sign in';
+            p.appendChild(a);el.prepend(p);
+          });
           source.addEventListener('replace',function(e){
             var t=document.createElement('template');t.innerHTML=e.data;var n=t.content.firstElementChild;
             var old=n&&n.id&&document.getElementById(n.id);if(old)old.replaceWith(n);

@@ -103,7 +103,7 @@ struct DashboardRoutes: RouteCollection {
     @Sendable func signOut(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            try await session.delete(on: request.db)
+            try await auth.sessions.end(session, on: request.db)
             let who = try await DashboardAuth.actor(of: session, on: request.db)
             try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").record(on: request.db)
@@ -141,7 +141,7 @@ struct DashboardRoutes: RouteCollection {
         let stream = overviewUpdates.overview(for: sites).subscribe(changes: { hub.subscribeToEverything() }) {
             try await routes.overviewSections(application.readDB, sites: sites)
         }
-        return EventStream.response(broadcast: stream)
+        return EventStream.response(broadcast: stream, lease: try auth.streamLease(for: session, request))
     }
 
     /// Up to this many devices, the overview lists them all; above, it shows counts by status

@@ -27,12 +27,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     }
 
     @Sendable func backInService(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await DashboardAuth.visibleDevice(request, session: session)
-            try DashboardAuth.requireRole(.operator, at: device.site, in: session)
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.deviceAction(request) { session, device, actor in
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
-            let actor = try await DashboardAuth.actor(of: session, on: request.db)
             do {
                 _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: clock.now())
             } catch let error as DomainError {
@@ -46,15 +42,11 @@ struct DeviceLifeCycleRoutes: RouteCollection {
 
     /// A person confirms an erase by typing the device's name.
     @Sendable func confirmErase(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await DashboardAuth.visibleDevice(request, session: session)
-            try DashboardAuth.requireRole(.operator, at: device.site, in: session)
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.deviceAction(request) { session, device, actor in
             guard let text = request.parameters.get("commandID"), let commandID = UUID(uuidString: text) else {
                 throw DashboardError.notFound("No MDM command has this id.")
             }
             let typed = (try? request.content.get(String.self, at: "confirm")) ?? ""
-            let actor = try await DashboardAuth.actor(of: session, on: request.db)
             do {
                 try await EraseConfirmation.confirm(commandID, of: try device.requireID(), typedName: typed, actor: actor, on: request.db,
                                                     now: clock.now())
@@ -79,6 +71,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         let custodies = try await CustodyLedger.history(of: try device.requireID(), limit: 20, on: request.readDB)
         let custodyRuns = try await LogoutRun.query(on: request.readDB).filter(\.$id ~~ custodies.compactMap(\.runID)).all()
         let runsByID = Dictionary(custodyRuns.compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
+        let keys = try await APIKey.query(on: request.readDB).filter(\.$deviceID == (try device.requireID())).sort(\.$createdAt, .descending).all()
         return DashboardLayout.page(device.name, signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("p") {
@@ -116,6 +109,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 HTML.element("p", ["class": "error", "role": "alert"]) { error }
             }
             CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
+            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: session.permissions.allows(.operator, at: device.site), csrf: session.csrfToken)
             if !commands.isEmpty {
                 Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error)
             }

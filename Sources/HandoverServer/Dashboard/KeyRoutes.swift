@@ -5,9 +5,13 @@ import Vapor
 
 /// `/dashboard/keys`: the API keys of people and services (never the keys themselves), with
 /// when each was made, last used and expires, and a form to revoke each. Admins only; the same
-/// rules as `DELETE /api/v1/keys/{keyID}`.
+/// rules as `DELETE /api/v1/keys/{keyID}`. A device's key is on the device's page.
 struct KeyRoutes: RouteCollection {
     let auth: DashboardAuth
+    /// Ends keys and what they opened.
+    let keys: KeyRevocation
+    /// Each key's last use, noted in memory and written in batches.
+    let keyUses: KeyUses
 
     func boot(routes: RoutesBuilder) throws {
         let keys = routes.grouped("dashboard", "keys")
@@ -17,14 +21,16 @@ struct KeyRoutes: RouteCollection {
 
     @Sendable func list(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .admin) { session in
-            let keys = try await APIKey.query(on: request.readDB).filter(\.$scope != APIKeyScope.device.rawValue)
+            try await keyUses.flush(on: request.db)
+            let keys = try await APIKey.query(on: request.db).filter(\.$scope != APIKeyScope.device.rawValue)
                 .sort(\.$createdAt).sort(\.$id).all()
             let now = auth.clock.now()
             return DashboardLayout.page("API keys", signedIn: session) {
                 HTML.element("p", ["class": "note"]) {
                     "Keys of people and services; a device's own key is on its page. Make one with "
                     HTML.element("code") { "handover admin create-key --scope admin|operator|viewer --name … [--expires-in 90d]" }
-                    ". A revoked or expired key is refused on its next request, on every instance."
+                    ". A revoked or expired key is refused on its next request, on every instance; the dashboard sessions it "
+                    "signed in and the live streams it opened end with it."
                 }
                 HTML.element("div", ["class": "scroll"]) {
                     HTML.element("table", ["id": "keys"]) {
@@ -71,7 +77,8 @@ struct KeyRoutes: RouteCollection {
             guard key.id != session.apiKeyID else {
                 throw DashboardError(status: .conflict, message: "This session was opened with that key: revoke it from another session.")
             }
-            if try await key.revoke(at: auth.clock.now(), on: request.db) {
+            let actor = try await DashboardAuth.actor(of: session, on: request.db)
+            if try await keys.revoke(key, actor: actor, now: auth.clock.now(), on: request.db) {
                 try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", session: session,
                                                     now: auth.clock.now())
             }

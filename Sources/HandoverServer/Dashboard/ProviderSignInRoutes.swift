@@ -66,7 +66,8 @@ struct ProviderSignInRoutes: RouteCollection {
         let signedIn: AdminSignIn.SignedIn
         do {
             signedIn = try await provider.finish(state: state, code: query("code"), error: query("error"),
-                                                 errorDescription: query("error_description"), redirectURI: redirectURI, on: request.db)
+                                                 errorDescription: query("error_description"), redirectURI: redirectURI,
+                                                 sessions: auth.sessions, on: request.db)
         } catch let refusal as AdminSignIn.Refusal {
             let response = signInPage(request, refusal.reason, .forbidden)
             response.cookies[Self.stateCookie] = HTTPCookies.Value(string: "", maxAge: 0, path: "/dashboard/sign-in")

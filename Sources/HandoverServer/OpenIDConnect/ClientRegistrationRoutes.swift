@@ -18,6 +18,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     static let path = "/oauth/register"
 
     let throttle: Throttle
+    let keyUses: KeyUses
     let clock: ServerClock
     /// What a back-channel logout URI may point at.
     let targets: OutboundTargets
@@ -48,7 +49,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     }
 
     func boot(routes: RoutesBuilder) throws {
-        routes.grouped(APIKeyAuthenticator(throttle: throttle)).grouped(RequireScope(role: .admin))
+        routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses)).grouped(RequireScope(role: .admin))
             .post("oauth", "register", use: register)
     }
 

@@ -12,6 +12,9 @@ import Vapor
 struct OperationRoutes: RouteCollection {
     let hub: RunEventHub
     let operations: @Sendable (Database) -> OperationService
+    /// The open streams, which end with the key that opened them.
+    let streams: OpenStreams
+    let clock: ServerClock
 
     func boot(routes: RoutesBuilder) throws {
         // Following an operation is reading; its QR code carries the link that answers it.
@@ -27,14 +30,17 @@ struct OperationRoutes: RouteCollection {
         let id = try Self.operationID(request)
         let operations = operations(request.db)
         let first = try await operations.view(id)
-        return Self.stream(first, operations: operations, hub: hub)
+        let principal = try request.principal
+        let lease = streams.lease(forKey: principal.keyID, expiresAt: principal.expiresAt, clock: clock, on: request.readDB)
+        return Self.stream(first, operations: operations, hub: hub, lease: lease)
     }
 
-    /// The event stream of one operation (the API's and the sign-in page's).
-    static func stream(_ first: OperationView, operations: OperationService, hub: RunEventHub) -> Response {
+    /// The event stream of one operation (the API's, which ends with its key, and the sign-in
+    /// page's, which has none).
+    static func stream(_ first: OperationView, operations: OperationService, hub: RunEventHub, lease: StreamLease?) -> Response {
         let changes = hub.subscribe(to: first.id)
         let sent = NIOLockedValueBox(false)
-        return EventStream.response(changes: changes) {
+        return EventStream.response(changes: changes, lease: lease) {
             let view = sent.withLockedValue { $0 } ? try await operations.view(first.id) : first
             sent.withLockedValue { $0 = true }
             let json = String(decoding: try JSONEncoder.api.encode(view), as: UTF8.self)

@@ -129,7 +129,7 @@ struct PhoneSignInRoutes: RouteCollection {
         let operation = try await ownOperation(request)
         let operations = operations(request.db)
         let first = try await operations.view(try operation.requireID())
-        return OperationRoutes.stream(first, operations: operations, hub: hub)
+        return OperationRoutes.stream(first, operations: operations, hub: hub, lease: nil)
     }
 
     /// Once the phone approved: starts a session for the user on this browser (a cookie, as the

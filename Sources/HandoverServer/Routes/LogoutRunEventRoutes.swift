@@ -14,6 +14,8 @@ struct LogoutRunEventRoutes: RouteCollection {
     let hub: RunEventHub
     /// The generated API's handler: the stream is authorized as `GET /api/v1/logout-runs/{id}` is.
     let api: APIHandler
+    /// The open streams, which end with the key that opened them.
+    let streams: OpenStreams
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped(RequireScope(role: .viewer, device: true)).get("logout-runs", ":runID", "events", use: events)
@@ -28,7 +30,9 @@ struct LogoutRunEventRoutes: RouteCollection {
         let runs = api.runs
         let changes = hub.subscribe(to: runID)
         let sent = NIOLockedValueBox(false)
-        return EventStream.response(changes: changes) {
+        let principal = try request.principal
+        let lease = streams.lease(forKey: principal.keyID, expiresAt: principal.expiresAt, clock: api.clock, on: request.readDB)
+        return EventStream.response(changes: changes, lease: lease) {
             // The view read for authorization is the first event; later ones are read anew.
             let view = sent.withLockedValue { $0 } ? try await runs(database).view(runID) : first
             sent.withLockedValue { $0 = true }

@@ -61,6 +61,59 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Unprocessable"
             "429":
               $ref: "#/components/responses/RateLimited"
+      /api/v1/devices/{deviceID}/key:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [registry]
+          operationId: rekeyDevice
+          x-handover-role: operator
+          summary: Give a device a new API key (shown once); every key it had is revoked. Operator role or above.
+          description: |
+            Operator role or above. For a phone whose key leaked, or one found again after it was
+            lost: the new key goes into the launcher's managed configuration, and the old one is
+            refused from this answer on, on every instance; the event streams it opened end. The
+            device's history records who re-keyed it.
+          responses:
+            "201":
+              description: The device's new key and what it replaced.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/NewDeviceKey"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+        delete:
+          tags: [registry]
+          operationId: revokeDeviceKey
+          x-handover-role: operator
+          summary: Revoke a device's API key (a lost phone); it gets none until re-keyed. Operator role or above.
+          description: |
+            Operator role or above. The first step for a lost or stolen phone: its key is refused
+            from this answer on, on every instance, and the event streams it opened end. Idempotent:
+            a device with no live key answers 204 too. The device's history records who revoked it.
+            `docs/operations.md` has the whole lost-phone procedure.
+          responses:
+            "204":
+              description: The device has no live key.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "429":
+              $ref: "#/components/responses/RateLimited"
       /api/v1/devices/{deviceID}/history:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -449,59 +502,6 @@ extension OpenAPIDocument {
                 application/json:
                   schema:
                     $ref: "#/components/schemas/InclusionProof"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/audit/proofs/consistency:
-        get:
-          tags: [audit]
-          operationId: getAuditConsistencyProof
-          x-handover-role: admin
-          summary: The consistency proof between two tree sizes (RFC 9162 §2.1.4). Admin role.
-          parameters:
-            - name: from
-              in: query
-              description: The older tree's size.
-              schema:
-                type: integer
-                minimum: 0
-            - name: to
-              in: query
-              description: The newer tree's size, at most the log's.
-              schema:
-                type: integer
-                minimum: 0
-          responses:
-            "200":
-              description: The proof.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/ConsistencyProof"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/keys:
-        get:
-          tags: [registry]
-          operationId: listKeys
-          x-handover-role: admin
-          summary: Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
-          description: |
-            Admin role. Each key with its name, role, when it was made, last used (to the minute)
-            and expires, and whether it is revoked. The key itself is never shown again: only its
-            hash is stored, and its first 12 characters tell keys apart.
-          responses:
             "400":
               $ref: "#/components/responses/BadRequest"
     """#

@@ -4,6 +4,72 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/audit/proofs/consistency:
+        get:
+          tags: [audit]
+          operationId: getAuditConsistencyProof
+          x-handover-role: admin
+          summary: The consistency proof between two tree sizes (RFC 9162 §2.1.4). Admin role.
+          parameters:
+            - name: from
+              in: query
+              description: The older tree's size.
+              schema:
+                type: integer
+                minimum: 0
+            - name: to
+              in: query
+              description: The newer tree's size, at most the log's.
+              schema:
+                type: integer
+                minimum: 0
+          responses:
+            "200":
+              description: The proof.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/ConsistencyProof"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/keys:
+        get:
+          tags: [registry]
+          operationId: listKeys
+          x-handover-role: admin
+          summary: Every API key, devices' included, oldest first, or those of one role or device. Admin role.
+          description: |
+            Admin role. Each key with its name, role (or `device` and the device's id), when it was
+            made, last used (to the minute) and expires, and whether it is revoked. The key itself is
+            never shown again: only its hash is stored, and its first 12 characters tell keys apart.
+          parameters:
+            - name: scope
+              in: query
+              description: Only the keys of this role, or `device` for devices' keys.
+              schema:
+                type: string
+                enum: [admin, operator, viewer, device]
+            - name: device
+              in: query
+              description: Only this device's keys (its current one and those revoked).
+              schema:
+                type: string
+                format: uuid
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "200":
               description: The keys.
               content:
@@ -28,8 +94,10 @@ extension OpenAPIDocument {
           summary: Revoke an API key; its next request is a 401, on every instance. Admin role.
           description: |
             Admin role. Revoking is final and idempotent: a revoked key stays listed with its
-            revocation time. A device's own key is revoked here too (the device then needs a new
-            one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+            revocation time. The dashboard sessions the key signed in end with it, and the event
+            streams it opened end within seconds, on every instance. A device's own key is revoked
+            here too (the device then needs a new one: `POST /api/v1/devices/{deviceID}/key`). A
+            key cannot revoke itself: that would leave nobody able to undo a mistake.
           responses:
             "204":
               description: The key is revoked.
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
           requestBody:
             required: true
             content:
-              application/json:
-                example:
-                  email: avery.nurse@example.org
-                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
-                schema:
-                  type: object
-                  required: [email]
-                  properties:
-                    email:
-                      type: string
-                    deviceID:
-                      type: string
-                      format: uuid
-                      description: |
-                        The fleet device of the app asking for the link: the session the link starts,
-                        in the app or in a browser, ends with that device's hand-over.
-          responses:
-            "202":
-              description: The link was sent.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    additionalProperties: false
-                    required: [status]
-                    properties:
-                      status:
-                        type: string
-                        enum: [sent]
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotConfigured"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "503":
-              $ref: "#/components/responses/MailUnavailable"
-      /auth/email/redeem:
-        post:
-          tags: [sessions]
-          operationId: redeemEmailSignIn
-          summary: The app trades the link's token for a session.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  token: et_Zk4mQ8rW2xT6vB0n
-                  scope: openid
-                  clientID: org.example.chart
-                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
-                schema:
-                  type: object
-                  required: [token]
-                  properties:
-                    token:
-                      type: string
-                    scope:
-                      type: string
-                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
-                    clientID:
-                      type: string
-                      maxLength: 255
     """#
 }

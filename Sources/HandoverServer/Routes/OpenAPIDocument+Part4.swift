@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+              application/json:
+                example:
+                  email: avery.nurse@example.org
+                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
+                schema:
+                  type: object
+                  required: [email]
+                  properties:
+                    email:
+                      type: string
+                    deviceID:
+                      type: string
+                      format: uuid
+                      description: |
+                        The fleet device of the app asking for the link: the session the link starts,
+                        in the app or in a browser, ends with that device's hand-over.
+          responses:
+            "202":
+              description: The link was sent.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [status]
+                    properties:
+                      status:
+                        type: string
+                        enum: [sent]
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "503":
+              $ref: "#/components/responses/MailUnavailable"
+      /auth/email/redeem:
+        post:
+          tags: [sessions]
+          operationId: redeemEmailSignIn
+          summary: The app trades the link's token for a session.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  token: et_Zk4mQ8rW2xT6vB0n
+                  scope: openid
+                  clientID: org.example.chart
+                  deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
+                schema:
+                  type: object
+                  required: [token]
+                  properties:
+                    token:
+                      type: string
+                    scope:
+                      type: string
+                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
+                    clientID:
+                      type: string
+                      maxLength: 255
                       description: |
                         The app's bundle id, as registered (an appID's part after the team id);
                         required with `device_sso`. An id the registry does not hold, or one with
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
               content:
                 application/json:
                   schema:
-                    $ref: "#/components/schemas/Error"
-      /ssf/stream:
-        post:
-          tags: [signals]
-          operationId: createSignalStream
-          summary: Create an event stream (SSF 1.0 §8.1.1.1).
-          description: |
-            Without `delivery`, a poll stream whose `endpoint_url` the answer gives. For push, the
-            receiver's `endpoint_url` (https; http only to loopback) and the `authorization_header`
-            sent with each SET. `events_delivered` is what was requested of `events_supported`.
-            A receiver holds at most 10 streams (409).
-          security:
-            - clientCredentials: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  delivery:
-                    method: urn:ietf:rfc:8935
-                    endpoint_url: https://siem.example.com/ssf/events
-                    authorization_header: Bearer 6f1c0d2b9a8e4f7a
-                  events_requested:
-                    - https://schemas.openid.net/secevent/caep/event-type/session-revoked
-                    - https://schemas.openid.net/secevent/caep/event-type/device-compliance-change
-                  description: Hand-overs for the SIEM
-                schema:
-                  $ref: "#/components/schemas/StreamConfigurationRequest"
-          responses:
-            "201":
-              description: The stream's configuration.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/StreamConfiguration"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/InvalidClientToken"
-            "404":
-              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Error"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-        get:
-          tags: [signals]
-          operationId: readSignalStreams
-          summary: Read one stream's configuration, or every stream of the receiver (SSF 1.0 §8.1.1.2).
-          security:
-            - clientCredentials: []
-          parameters:
-            - $ref: "#/components/parameters/StreamIDQuery"
-          responses:
-            "200":
-              description: One configuration with `stream_id`; an array of them without.
-              content:
-                application/json:
-                  schema:
-                    oneOf:
-                      - $ref: "#/components/schemas/StreamConfiguration"
-                      - type: array
-                        items:
-                          $ref: "#/components/schemas/StreamConfiguration"
     """#
 }

@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                    $ref: "#/components/schemas/Error"
+      /ssf/stream:
+        post:
+          tags: [signals]
+          operationId: createSignalStream
+          summary: Create an event stream (SSF 1.0 §8.1.1.1).
+          description: |
+            Without `delivery`, a poll stream whose `endpoint_url` the answer gives. For push, the
+            receiver's `endpoint_url` (https; http only to loopback) and the `authorization_header`
+            sent with each SET. `events_delivered` is what was requested of `events_supported`.
+            A receiver holds at most 10 streams (409).
+          security:
+            - clientCredentials: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  delivery:
+                    method: urn:ietf:rfc:8935
+                    endpoint_url: https://siem.example.com/ssf/events
+                    authorization_header: Bearer 6f1c0d2b9a8e4f7a
+                  events_requested:
+                    - https://schemas.openid.net/secevent/caep/event-type/session-revoked
+                    - https://schemas.openid.net/secevent/caep/event-type/device-compliance-change
+                  description: Hand-overs for the SIEM
+                schema:
+                  $ref: "#/components/schemas/StreamConfigurationRequest"
+          responses:
+            "201":
+              description: The stream's configuration.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/StreamConfiguration"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/InvalidClientToken"
+            "404":
+              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Error"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+        get:
+          tags: [signals]
+          operationId: readSignalStreams
+          summary: Read one stream's configuration, or every stream of the receiver (SSF 1.0 §8.1.1.2).
+          security:
+            - clientCredentials: []
+          parameters:
+            - $ref: "#/components/parameters/StreamIDQuery"
+          responses:
+            "200":
+              description: One configuration with `stream_id`; an array of them without.
+              content:
+                application/json:
+                  schema:
+                    oneOf:
+                      - $ref: "#/components/schemas/StreamConfiguration"
+                      - type: array
+                        items:
+                          $ref: "#/components/schemas/StreamConfiguration"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
           summary: Replace the allowlist. Admin role.
           requestBody:
             required: true
-            content:
-              application/json:
-                example:
-                  hosts:
-                  - erp.example.org
-                  schemes:
-                  - erp
-                schema:
-                  $ref: "#/components/schemas/CallbackAllowlistInput"
-          responses:
-            "200":
-              description: The allowlist now.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/{operationID}:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: getOperation
-          x-handover-role: viewer
-          summary: One operation and its status. Any role (viewer or above).
-          description: One past its expiry and still unanswered is marked `expired` first.
-          responses:
-            "200":
-              description: The operation.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: followOperation
-          x-handover-role: viewer
-          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
-          description: |
-            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
-            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
-            stream ends. A `: keep-alive` comment every 15 seconds.
-          responses:
-            "200":
     """#
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import NIOConcurrencyHelpers
 import Vapor
 
 /// A `text/event-stream` response that follows a change stream: one event now, then one after
@@ -8,6 +9,10 @@ import Vapor
 ///
 /// The run API (`event: run` with the run's JSON) and the dashboard's live blocks (`update` and
 /// `done` events with an HTML fragment) both stream through it.
+///
+/// A stream opened with a credential carries its ``StreamLease``: when the key or session is
+/// revoked or expires (``OpenStreams``), the stream sends `event: revoked` with a sentence and
+/// ends. A client that reconnects then meets the refusal any request would.
 enum EventStream {
     /// One event to send.
     struct Event: Sendable {
@@ -17,18 +22,27 @@ enum EventStream {
         var isFinal: Bool
     }
 
-    static func response(changes: AsyncStream<Void>,
+    static func response(changes: AsyncStream<Void>, lease: StreamLease?,
                          next: @escaping @Sendable () async throws -> Event) -> Response {
         let response = Response(status: .ok)
         response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
         response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
         let write: @Sendable (any AsyncBodyStreamWriter) async throws -> Void = { writer in
-            enum Tick { case change, heartbeat }
-            let (ticks, continuation) = AsyncStream<Tick>.makeStream(bufferingPolicy: .bufferingNewest(2))
+            enum Tick { case change, heartbeat, ended }
+            let (ticks, continuation) = AsyncStream<Tick>.makeStream(bufferingPolicy: .bufferingNewest(3))
+            // Read at every tick: a burst of changes may push the `ended` tick out of the buffer.
+            let endedBy = NIOLockedValueBox<StreamEnd?>(nil)
             let forward = Task {
                 for await _ in changes { continuation.yield(.change) }
                 continuation.finish()
+            }
+            let revoked = Task {
+                guard let lease else { return }
+                for await end in lease.ended {
+                    endedBy.withLockedValue { $0 = end }
+                    continuation.yield(.ended)
+                }
             }
             let heartbeat = Task {
                 while !Task.isCancelled {
@@ -39,6 +53,8 @@ enum EventStream {
             defer {
                 forward.cancel()
                 heartbeat.cancel()
+                revoked.cancel()
+                lease?.close()
                 continuation.finish()
             }
             var last: String?
@@ -53,10 +69,15 @@ enum EventStream {
             }
             if try await send() { return }
             for await tick in ticks {
+                if let end = endedBy.withLockedValue({ $0 }) {
+                    try await writer.write(.buffer(ByteBuffer(string: format(revokedEvent(end)))))
+                    return
+                }
                 switch tick {
                 case .heartbeat: try await writer.write(.buffer(ByteBuffer(string: ": keep-alive\n\n")))
                 case .change:
                     if try await send() { return }
+                case .ended: break  // read above
                 }
             }
         }
@@ -68,7 +89,7 @@ enum EventStream {
 
     /// A `text/event-stream` response that writes each chunk of `broadcast` (SSE text shared by
     /// many streams, such as ``LiveOverview``'s), with the same keep-alive comment every 15 s.
-    static func response(broadcast: AsyncStream<String>) -> Response {
+    static func response(broadcast: AsyncStream<String>, lease: StreamLease?) -> Response {
         let response = Response(status: .ok)
         response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream")
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
@@ -79,6 +100,13 @@ enum EventStream {
                 for await chunk in broadcast { continuation.yield(chunk) }
                 continuation.finish()
             }
+            let revoked = Task {
+                guard let lease else { return }
+                for await end in lease.ended {
+                    continuation.yield(format(revokedEvent(end)))
+                    continuation.finish()
+                }
+            }
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(15))
@@ -88,6 +116,8 @@ enum EventStream {
             defer {
                 forward.cancel()
                 heartbeat.cancel()
+                revoked.cancel()
+                lease?.close()
                 continuation.finish()
             }
             for await chunk in chunks { try await writer.write(.buffer(ByteBuffer(string: chunk))) }
@@ -95,6 +125,15 @@ enum EventStream {
         response.body = .init(managedAsyncStream: write)
         response.storage[StreamedBody.Key.self] = StreamedBody(write: write)
         return response
+    }
+
+    /// The last event of a stream whose credential ended.
+    static func revokedEvent(_ end: StreamEnd) -> Event {
+        let sentence = switch end {
+        case .revoked: "The key or session this stream was opened with was revoked. Sign in again."
+        case .expired: "The key or session this stream was opened with has expired or ended. Sign in again."
+        }
+        return Event(name: "revoked", data: sentence, isFinal: true)
     }
 
     /// One SSE event; each line of the data gets its own `data:` field.

@@ -132,7 +132,7 @@ struct TesterRoutes: RouteCollection {
         guard let id = request.parameters.get("testID", as: UUID.self) else { throw Abort(.notFound) }
         let tester = self.tester(request)
         let csrf = session.csrfToken
-        return EventStream.response(changes: hub.subscribe(to: id)) {
+        return EventStream.response(changes: hub.subscribe(to: id), lease: try auth.streamLease(for: session, request)) {
             guard let test = try await tester.snapshot(id) else {
                 return EventStream.Event(name: "done", data: HTML("This test no longer exists.").rendered, isFinal: true)
             }

@@ -138,6 +138,28 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.rekeyDevice(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/api/v1/devices/{deviceID}/key")
+        )
+        try transport.register(
+            {
+                try await server.revokeDeviceKey(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .delete,
+            path: server.apiPathComponentsWithServerPrefix("/api/v1/devices/{deviceID}/key")
+        )
+        try transport.register(
+            {
                 try await server.getDeviceHistory(
                     request: $0,
                     body: $1,
@@ -2122,6 +2144,305 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
+    /// Give a device a new API key (shown once); every key it had is revoked. Operator role or above.
+    ///
+    /// Operator role or above. For a phone whose key leaked, or one found again after it was
+    /// lost: the new key goes into the launcher's managed configuration, and the old one is
+    /// refused from this answer on, on every instance; the event streams it opened end. The
+    /// device's history records who re-keyed it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)`.
+    func rekeyDevice(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.RekeyDevice.id,
+            using: {
+                APIHandler.rekeyDevice($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.RekeyDevice.Input.Path = .init(deviceID: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "deviceID",
+                    as: Components.Parameters.DeviceID.self
+                ))
+                let headers: Operations.RekeyDevice.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.RekeyDevice.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .created(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 201)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Revoke a device's API key (a lost phone); it gets none until re-keyed. Operator role or above.
+    ///
+    /// Operator role or above. The first step for a lost or stolen phone: its key is refused
+    /// from this answer on, on every instance, and the event streams it opened end. Idempotent:
+    /// a device with no live key answers 204 too. The device's history records who revoked it.
+    /// `docs/operations.md` has the whole lost-phone procedure.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)`.
+    func revokeDeviceKey(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.RevokeDeviceKey.id,
+            using: {
+                APIHandler.revokeDeviceKey($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.RevokeDeviceKey.Input.Path = .init(deviceID: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "deviceID",
+                    as: Components.Parameters.DeviceID.self
+                ))
+                let headers: Operations.RevokeDeviceKey.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.RevokeDeviceKey.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .noContent(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 204)
+                    suppressMutabilityWarning(&response)
+                    return (response, nil)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
     /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
@@ -3119,11 +3440,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+    /// Every API key, devices' included, oldest first, or those of one role or device. Admin role.
     ///
-    /// Admin role. Each key with its name, role, when it was made, last used (to the minute)
-    /// and expires, and whether it is revoked. The key itself is never shown again: only its
-    /// hash is stored, and its first 12 characters tell keys apart.
+    /// Admin role. Each key with its name, role (or `device` and the device's id), when it was
+    /// made, last used (to the minute) and expires, and whether it is revoked. The key itself is
+    /// never shown again: only its hash is stored, and its first 12 characters tell keys apart.
     ///
     ///
     /// - Remark: HTTP `GET /api/v1/keys`.
@@ -3142,8 +3463,27 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.listKeys($0)
             },
             deserializer: { request, requestBody, metadata in
+                let query: Operations.ListKeys.Input.Query = .init(
+                    scope: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "scope",
+                        as: Operations.ListKeys.Input.Query.ScopePayload.self
+                    ),
+                    device: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "device",
+                        as: Swift.String.self
+                    )
+                )
                 let headers: Operations.ListKeys.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
-                return Operations.ListKeys.Input(headers: headers)
+                return Operations.ListKeys.Input(
+                    query: query,
+                    headers: headers
+                )
             },
             serializer: { output, request in
                 switch output {
@@ -3251,8 +3591,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Revoke an API key; its next request is a 401, on every instance. Admin role.
     ///
     /// Admin role. Revoking is final and idempotent: a revoked key stays listed with its
-    /// revocation time. A device's own key is revoked here too (the device then needs a new
-    /// one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+    /// revocation time. The dashboard sessions the key signed in end with it, and the event
+    /// streams it opened end within seconds, on every instance. A device's own key is revoked
+    /// here too (the device then needs a new one: `POST /api/v1/devices/{deviceID}/key`). A
+    /// key cannot revoke itself: that would leave nobody able to undo a mistake.
     ///
     ///
     /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.

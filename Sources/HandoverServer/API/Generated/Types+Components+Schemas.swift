@@ -330,6 +330,59 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/NewDeviceKey`.
+        internal struct NewDeviceKey: Codable, Hashable, Sendable {
+            /// The device's new API key (device scope), shown only now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewDeviceKey/key`.
+            internal var key: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewDeviceKey/keyInfo`.
+            internal var keyInfo: Components.Schemas.APIKey
+            /// The keys it replaced, revoked by this call.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewDeviceKey/replaced`.
+            internal var replaced: [Components.Schemas.APIKey]
+            /// Creates a new `NewDeviceKey`.
+            ///
+            /// - Parameters:
+            ///   - key: The device's new API key (device scope), shown only now.
+            ///   - keyInfo:
+            ///   - replaced: The keys it replaced, revoked by this call.
+            internal init(
+                key: Swift.String,
+                keyInfo: Components.Schemas.APIKey,
+                replaced: [Components.Schemas.APIKey]
+            ) {
+                self.key = key
+                self.keyInfo = keyInfo
+                self.replaced = replaced
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case key
+                case keyInfo
+                case replaced
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.key = try container.decode(
+                    Swift.String.self,
+                    forKey: .key
+                )
+                self.keyInfo = try container.decode(
+                    Components.Schemas.APIKey.self,
+                    forKey: .keyInfo
+                )
+                self.replaced = try container.decode(
+                    [Components.Schemas.APIKey].self,
+                    forKey: .replaced
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "key",
+                    "keyInfo",
+                    "replaced"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/WebhookInput`.
         internal struct WebhookInput: Codable, Hashable, Sendable {
             /// An https URL (http only on loopback), no control characters.

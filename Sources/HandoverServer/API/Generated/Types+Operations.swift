@@ -2722,6 +2722,498 @@ internal enum Operations {
             }
         }
     }
+    /// Give a device a new API key (shown once); every key it had is revoked. Operator role or above.
+    ///
+    /// Operator role or above. For a phone whose key leaked, or one found again after it was
+    /// lost: the new key goes into the launcher's managed configuration, and the old one is
+    /// refused from this answer on, on every instance; the event streams it opened end. The
+    /// device's history records who re-keyed it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)`.
+    internal enum RekeyDevice {
+        internal static let id: Swift.String = "rekeyDevice"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A device id; anything else is a 400 (`invalid_id`).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/POST/path/deviceID`.
+                internal var deviceID: Components.Parameters.DeviceID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - deviceID: A device id; anything else is a 400 (`invalid_id`).
+                internal init(deviceID: Components.Parameters.DeviceID) {
+                    self.deviceID = deviceID
+                }
+            }
+            internal var path: Operations.RekeyDevice.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RekeyDevice.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RekeyDevice.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RekeyDevice.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RekeyDevice.Input.Path,
+                headers: Operations.RekeyDevice.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.NewDeviceKey)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.NewDeviceKey {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RekeyDevice.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RekeyDevice.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The device's new key and what it replaced.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.RekeyDevice.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.RekeyDevice.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Revoke a device's API key (a lost phone); it gets none until re-keyed. Operator role or above.
+    ///
+    /// Operator role or above. The first step for a lost or stolen phone: its key is refused
+    /// from this answer on, on every instance, and the event streams it opened end. Idempotent:
+    /// a device with no live key answers 204 too. The device's history records who revoked it.
+    /// `docs/operations.md` has the whole lost-phone procedure.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)`.
+    internal enum RevokeDeviceKey {
+        internal static let id: Swift.String = "revokeDeviceKey"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A device id; anything else is a 400 (`invalid_id`).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/DELETE/path/deviceID`.
+                internal var deviceID: Components.Parameters.DeviceID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - deviceID: A device id; anything else is a 400 (`invalid_id`).
+                internal init(deviceID: Components.Parameters.DeviceID) {
+                    self.deviceID = deviceID
+                }
+            }
+            internal var path: Operations.RevokeDeviceKey.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/key/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeDeviceKey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeDeviceKey.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RevokeDeviceKey.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RevokeDeviceKey.Input.Path,
+                headers: Operations.RevokeDeviceKey.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                internal init() {}
+            }
+            /// The device has no live key.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RevokeDeviceKey.Output.NoContent)
+            /// The device has no live key.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            internal static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.RevokeDeviceKey.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
@@ -4233,11 +4725,11 @@ internal enum Operations {
             }
         }
     }
-    /// Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+    /// Every API key, devices' included, oldest first, or those of one role or device. Admin role.
     ///
-    /// Admin role. Each key with its name, role, when it was made, last used (to the minute)
-    /// and expires, and whether it is revoked. The key itself is never shown again: only its
-    /// hash is stored, and its first 12 characters tell keys apart.
+    /// Admin role. Each key with its name, role (or `device` and the device's id), when it was
+    /// made, last used (to the minute) and expires, and whether it is revoked. The key itself is
+    /// never shown again: only its hash is stored, and its first 12 characters tell keys apart.
     ///
     ///
     /// - Remark: HTTP `GET /api/v1/keys`.
@@ -4245,6 +4737,37 @@ internal enum Operations {
     internal enum ListKeys {
         internal static let id: Swift.String = "listKeys"
         internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/keys/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/keys/GET/query/scope`.
+                internal enum ScopePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case admin = "admin"
+                    case _operator = "operator"
+                    case viewer = "viewer"
+                    case device = "device"
+                }
+                /// Only the keys of this role, or `device` for devices' keys.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/keys/GET/query/scope`.
+                internal var scope: Operations.ListKeys.Input.Query.ScopePayload?
+                /// Only this device's keys (its current one and those revoked).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/keys/GET/query/device`.
+                internal var device: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - scope: Only the keys of this role, or `device` for devices' keys.
+                ///   - device: Only this device's keys (its current one and those revoked).
+                internal init(
+                    scope: Operations.ListKeys.Input.Query.ScopePayload? = nil,
+                    device: Swift.String? = nil
+                ) {
+                    self.scope = scope
+                    self.device = device
+                }
+            }
+            internal var query: Operations.ListKeys.Input.Query
             /// - Remark: Generated from `#/paths/api/v1/keys/GET/header`.
             internal struct Headers: Sendable, Hashable {
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListKeys.AcceptableContentType>]
@@ -4260,8 +4783,13 @@ internal enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            internal init(headers: Operations.ListKeys.Input.Headers = .init()) {
+            internal init(
+                query: Operations.ListKeys.Input.Query = .init(),
+                headers: Operations.ListKeys.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
@@ -4446,8 +4974,10 @@ internal enum Operations {
     /// Revoke an API key; its next request is a 401, on every instance. Admin role.
     ///
     /// Admin role. Revoking is final and idempotent: a revoked key stays listed with its
-    /// revocation time. A device's own key is revoked here too (the device then needs a new
-    /// one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+    /// revocation time. The dashboard sessions the key signed in end with it, and the event
+    /// streams it opened end within seconds, on every instance. A device's own key is revoked
+    /// here too (the device then needs a new one: `POST /api/v1/devices/{deviceID}/key`). A
+    /// key cannot revoke itself: that would leave nobody able to undo a mistake.
     ///
     ///
     /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.

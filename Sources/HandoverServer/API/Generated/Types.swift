@@ -74,6 +74,28 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/back-in-service`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)`.
     func returnDeviceToService(_ input: Operations.ReturnDeviceToService.Input) async throws -> Operations.ReturnDeviceToService.Output
+    /// Give a device a new API key (shown once); every key it had is revoked. Operator role or above.
+    ///
+    /// Operator role or above. For a phone whose key leaked, or one found again after it was
+    /// lost: the new key goes into the launcher's managed configuration, and the old one is
+    /// refused from this answer on, on every instance; the event streams it opened end. The
+    /// device's history records who re-keyed it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)`.
+    func rekeyDevice(_ input: Operations.RekeyDevice.Input) async throws -> Operations.RekeyDevice.Output
+    /// Revoke a device's API key (a lost phone); it gets none until re-keyed. Operator role or above.
+    ///
+    /// Operator role or above. The first step for a lost or stolen phone: its key is refused
+    /// from this answer on, on every instance, and the event streams it opened end. Idempotent:
+    /// a device with no live key answers 204 too. The device's history records who revoked it.
+    /// `docs/operations.md` has the whole lost-phone procedure.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)`.
+    func revokeDeviceKey(_ input: Operations.RevokeDeviceKey.Input) async throws -> Operations.RevokeDeviceKey.Output
     /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
@@ -121,11 +143,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/logout-runs/{runID}/callbacks`.
     /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)`.
     func reportCallback(_ input: Operations.ReportCallback.Input) async throws -> Operations.ReportCallback.Output
-    /// Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+    /// Every API key, devices' included, oldest first, or those of one role or device. Admin role.
     ///
-    /// Admin role. Each key with its name, role, when it was made, last used (to the minute)
-    /// and expires, and whether it is revoked. The key itself is never shown again: only its
-    /// hash is stored, and its first 12 characters tell keys apart.
+    /// Admin role. Each key with its name, role (or `device` and the device's id), when it was
+    /// made, last used (to the minute) and expires, and whether it is revoked. The key itself is
+    /// never shown again: only its hash is stored, and its first 12 characters tell keys apart.
     ///
     ///
     /// - Remark: HTTP `GET /api/v1/keys`.
@@ -134,8 +156,10 @@ internal protocol APIProtocol: Sendable {
     /// Revoke an API key; its next request is a 401, on every instance. Admin role.
     ///
     /// Admin role. Revoking is final and idempotent: a revoked key stays listed with its
-    /// revocation time. A device's own key is revoked here too (the device then needs a new
-    /// one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+    /// revocation time. The dashboard sessions the key signed in end with it, and the event
+    /// streams it opened end within seconds, on every instance. A device's own key is revoked
+    /// here too (the device then needs a new one: `POST /api/v1/devices/{deviceID}/key`). A
+    /// key cannot revoke itself: that would leave nobody able to undo a mistake.
     ///
     ///
     /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.
@@ -378,6 +402,44 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Give a device a new API key (shown once); every key it had is revoked. Operator role or above.
+    ///
+    /// Operator role or above. For a phone whose key leaked, or one found again after it was
+    /// lost: the new key goes into the launcher's managed configuration, and the old one is
+    /// refused from this answer on, on every instance; the event streams it opened end. The
+    /// device's history records who re-keyed it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)`.
+    internal func rekeyDevice(
+        path: Operations.RekeyDevice.Input.Path,
+        headers: Operations.RekeyDevice.Input.Headers = .init()
+    ) async throws -> Operations.RekeyDevice.Output {
+        try await rekeyDevice(Operations.RekeyDevice.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Revoke a device's API key (a lost phone); it gets none until re-keyed. Operator role or above.
+    ///
+    /// Operator role or above. The first step for a lost or stolen phone: its key is refused
+    /// from this answer on, on every instance, and the event streams it opened end. Idempotent:
+    /// a device with no live key answers 204 too. The device's history records who revoked it.
+    /// `docs/operations.md` has the whole lost-phone procedure.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}/key`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)`.
+    internal func revokeDeviceKey(
+        path: Operations.RevokeDeviceKey.Input.Path,
+        headers: Operations.RevokeDeviceKey.Input.Headers = .init()
+    ) async throws -> Operations.RevokeDeviceKey.Output {
+        try await revokeDeviceKey(Operations.RevokeDeviceKey.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// A device's life cycle, newest first (the last 100 steps). Any role (viewer or above).
     ///
     /// Every step: a run started, completed or failed (with the apps that stayed signed in),
@@ -471,23 +533,31 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Every API key of a person or a service, oldest first (device keys are on their devices). Admin role.
+    /// Every API key, devices' included, oldest first, or those of one role or device. Admin role.
     ///
-    /// Admin role. Each key with its name, role, when it was made, last used (to the minute)
-    /// and expires, and whether it is revoked. The key itself is never shown again: only its
-    /// hash is stored, and its first 12 characters tell keys apart.
+    /// Admin role. Each key with its name, role (or `device` and the device's id), when it was
+    /// made, last used (to the minute) and expires, and whether it is revoked. The key itself is
+    /// never shown again: only its hash is stored, and its first 12 characters tell keys apart.
     ///
     ///
     /// - Remark: HTTP `GET /api/v1/keys`.
     /// - Remark: Generated from `#/paths//api/v1/keys/get(listKeys)`.
-    internal func listKeys(headers: Operations.ListKeys.Input.Headers = .init()) async throws -> Operations.ListKeys.Output {
-        try await listKeys(Operations.ListKeys.Input(headers: headers))
+    internal func listKeys(
+        query: Operations.ListKeys.Input.Query = .init(),
+        headers: Operations.ListKeys.Input.Headers = .init()
+    ) async throws -> Operations.ListKeys.Output {
+        try await listKeys(Operations.ListKeys.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Revoke an API key; its next request is a 401, on every instance. Admin role.
     ///
     /// Admin role. Revoking is final and idempotent: a revoked key stays listed with its
-    /// revocation time. A device's own key is revoked here too (the device then needs a new
-    /// one). A key cannot revoke itself: that would leave nobody able to undo a mistake.
+    /// revocation time. The dashboard sessions the key signed in end with it, and the event
+    /// streams it opened end within seconds, on every instance. A device's own key is revoked
+    /// here too (the device then needs a new one: `POST /api/v1/devices/{deviceID}/key`). A
+    /// key cannot revoke itself: that would leave nobody able to undo a mistake.
     ///
     ///
     /// - Remark: HTTP `DELETE /api/v1/keys/{keyID}`.
