@@ -22,14 +22,10 @@ struct Throttle: Sendable {
     }
 
     /// Counts one attempt of `request` (``RateLimits/attempt(_:address:key:now:)``); the seconds
-    /// to wait when a limit is reached, else nil.
+    /// to wait when a limit is reached, else nil. For a wrong credential, call it after the
+    /// credential was checked and found wrong: a right one is never counted, never refused.
     func attempt(_ policy: RateLimits.Policy, _ request: Request, key: String? = nil) -> Int? {
         limits.attempt(policy, address: clientAddress(request), key: key, now: clock.now())
-    }
-
-    /// Whether `request`'s address is over the limit now, without counting.
-    func isBlocked(_ policy: RateLimits.Policy, _ request: Request) -> Int? {
-        limits.isBlocked(policy, address: clientAddress(request), now: clock.now())
     }
 
     /// Throws a rate-limited `DomainError` (429, `Retry-After`) when ``attempt(_:_:key:)`` refuses.
