@@ -21,6 +21,13 @@ extension HandoverServer {
         try await audit.selfCheck()
     }
 
+    /// Writes the summaries of the refusal windows that have closed (``RefusalDigest``; the
+    /// background pass does it every minute); returns how many were written.
+    @discardableResult
+    public func writeRefusalSummaries() async throws -> Int {
+        try await throttle.refusals.writeClosed(on: application.db, now: clock.now())
+    }
+
     /// The checkpoints' verifier key, as C2SP writes it: `<name>+<hash>+<key>`.
     public func auditVerifierKey() async throws -> String {
         try await audit.verifierKey().description

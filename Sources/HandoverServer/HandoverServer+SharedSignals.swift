@@ -15,7 +15,7 @@ extension HandoverServer {
                                       receiver: SharedSignalsReceiver?, targets: OutboundTargets, throttle: Throttle, origin: PublicOrigin,
                                       clock: ServerClock) throws {
         try application.register(collection: TransmitterRoutes(sessions: sessions, targets: targets, clock: clock,
-                                                               retention: configuration.sharedSignals.eventRetention))
+                                                               retention: configuration.sharedSignals.eventRetention, throttle: throttle))
         try application.register(collection: ReceiverRoutes(receiver: receiver, throttle: throttle, origin: origin))
     }
 

@@ -62,6 +62,8 @@ public final class HandoverServer: Sendable {
     let audit: AuditService
     /// The audit log's stream to the SIEMs; nil when none is configured.
     let siem: SIEMStream?
+    /// The rate limits, and the refusals of unauthenticated requests summarised for the audit log.
+    let throttle: Throttle
     /// Polls the identity provider for security events; nil without a poll URL.
     let signalsPollClient: SharedSignalsPollClient?
     /// Every open event stream, ended with the credential that opened it.
@@ -102,6 +104,7 @@ public final class HandoverServer: Sendable {
         push = parts.push
         audit = parts.audit
         siem = parts.siem
+        throttle = parts.throttle
         signalsPollClient = parts.signalsPollClient
         revocations = parts.revocations
         keyUses = parts.keyUses
@@ -125,6 +128,7 @@ public final class HandoverServer: Sendable {
         var push: PushSender?
         var audit: AuditService
         var siem: SIEMStream?
+        var throttle: Throttle
         var signalsPollClient: SharedSignalsPollClient?
         var revocations: CredentialRevocations
         var keyUses: KeyUses
@@ -291,9 +295,9 @@ public final class HandoverServer: Sendable {
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
                                                   claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar,
-                                                  custody: configuration.custody)
+                                                  custody: configuration.custody, throttle: throttle)
             try application.register(collection: dashboardRoutes)
-            try application.register(collection: ProviderSignInRoutes(auth: dashboardAuth, origin: origin) { request, message, status in
+            try application.register(collection: ProviderSignInRoutes(auth: dashboardAuth, origin: origin, throttle: throttle) { request, message, status in
                 dashboardRoutes.signInPage(request, message: message, status: status)
             })
             try application.register(collection: PeopleRoutes(auth: dashboardAuth))
@@ -326,7 +330,7 @@ public final class HandoverServer: Sendable {
                               idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
                               sealer: sealer, outboundClient: outbound, push: push, audit: audit,
                               siem: Self.siemStream(configuration, database: application.db, reads: application.readDB, clock: clock,
-                                                    group: application.eventLoopGroup, http: outbound),
+                                                    group: application.eventLoopGroup, http: outbound), throttle: throttle,
                               signalsPollClient: signals.flatMap { $0.settings.pollURL == nil ? nil : SharedSignalsPollClient(receiver: $0, http: outbound, logger: logger) },
                               revocations: revocations, keyUses: keyUses)
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
@@ -374,6 +378,7 @@ public final class HandoverServer: Sendable {
             await task.value
         }
         try? await keyUses.flush(on: application.db)
+        _ = try? await throttle.refusals.writeAll(on: application.db, now: clock.now())  // the windows still open, summarised
         await detachedWork.cancelAll()
         await webhookLanes.cancelAll()
         await backChannelLanes.cancelAll()
@@ -507,7 +512,7 @@ public final class HandoverServer: Sendable {
         let walCheckpoint = Self.walCheckpoint(of: application)
         let retention = CustodyRetention(retention: configuration.custody.retention)
         let clock = self.clock
-        let audit = self.audit
+        let audit = self.audit, refusals = throttle.refusals
         return [
             // A checkpoint every 30 s (by default) while the log grows; the whole log checked
             // against its last checkpoint every 5 minutes.
@@ -534,6 +539,7 @@ public final class HandoverServer: Sendable {
                 await streams.sweep(now: clock.now())
             },
             RepeatingPass(name: "key uses", interval: .seconds(30), logger: logger) { [keyUses] in try await keyUses.flush(on: database) },
+            RepeatingPass(name: "refusal summaries", interval: .seconds(60), logger: logger) { try await refusals.writeClosed(on: database, now: clock.now()) },
             RepeatingPass(name: "custody retention", interval: .seconds(3600), logger: logger) {
                 try await retention.forgetExpiredNames(on: database, now: clock.now())
             },

@@ -61,6 +61,7 @@ struct ShiftChangeReport {
         if let audit = f.auditLog {
             lines.append("  audit log  \(count(audit.after - audit.before)) entries added (\(one(audit.perHandOver)) a hand-over), \(count(audit.after)) in all")
         }
+        if f.rateLimited > 0 { lines.append("  throttled  \(count(f.rateLimited)) requests with a valid key answered 429") }
         if f.callbacks.transportErrors > 0 { lines.append("  errors     \(count(f.callbacks.transportErrors)) requests got no answer") }
         if !f.refusals.isEmpty {
             lines.append("  refusals   " + f.refusals.sorted { $0.key < $1.key }.map { "\($0.key): \(count($0.value))" }.joined(separator: ", "))

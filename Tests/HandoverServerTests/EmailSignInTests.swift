@@ -118,6 +118,26 @@ struct EmailSignInTests {
         try await test.stop()
     }
 
+    /// A link is 256 random bits: wrong ones slow their sender (429 past 20 in 15 minutes), and a
+    /// right one from the same address (a ward's phones share one) still signs its person in.
+    @Test func aRightLinkIsRedeemedWhileWrongOnesFromItsAddressAre429() async throws {
+        guard let (test, smtp) = try await startWithMail() else { return }
+        defer { smtp.stop() }
+        #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "ada@hospital.example"]).status == 202)
+        let link = try #require(smtp.link(to: "ada@hospital.example"))
+        let token = try #require(URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
+        for attempt in 1...20 {
+            #expect(try await test.request(.POST, "/auth/email/redeem", json: ["token": "guess-\(attempt)"]).status == 401)
+        }
+        let wrong = try await test.request(.POST, "/auth/email/redeem", json: ["token": "guess-21"])
+        #expect(wrong.status == 429 && Int(wrong.headers.first(name: "Retry-After") ?? "") ?? 0 > 0, "\(wrong.status)")
+        #expect(try await test.request(.GET, link.absoluteString).status == 200, "the link's page opens")
+        let redeemed = try await test.request(.POST, "/auth/email/redeem", json: ["token": token])
+        #expect(redeemed.status == 200, "\(redeemed.status) \(redeemed.text)")
+        #expect(try await test.request(.POST, "/auth/email/redeem", json: ["token": token]).status == 429, "used now, so wrong")
+        try await test.stop()
+    }
+
     @Test func mailGoesThroughSTARTTLSWithAVerifiedCertificate() async throws {
         guard let (test, smtp) = try await startWithMail(tls: true) else { return }
         defer { smtp.stop() }

@@ -299,21 +299,32 @@ struct OpenIDConnectTests {
         try await rig.stop()
     }
 
-    /// The decision in docs/operations.md: once an address has sent 30 wrong client secrets in a
-    /// minute, even the right secret gets 429 until the window has passed. Answering the right
-    /// secret would tell a guesser when it has found it, which is what the lock is there to stop.
-    @Test func anAddressLockedOutForWrongSecretsGets429EvenWithTheRightOne() async throws {
+    /// Client authentication at introspection (RFC 7662 §2.1) and revocation (RFC 7009 §2.1) is
+    /// RFC 6749 §2.3's, whose §2.3.1 says an endpoint taking a client password MUST be protected
+    /// against brute force. Wrong secrets slow their sender: past 30 in a minute from an address
+    /// they answer 429 `slow_down` with `Retry-After`. A secret is 256 random bits, so the right
+    /// one tells a guesser nothing it could reach: it is served whatever its address sent before
+    /// (issue 63: one backend with a stale secret behind a proxy must not stop the others).
+    @Test func wrongClientSecretsAre429ButTheRightOneFromTheSameAddressIsServed() async throws {
         let (rig, _) = try await Self.rig()
         let fleet = try await Self.register(rig.test, ["client_name": "Ward systems"])
         for attempt in 1...30 {
             let wrong = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: (fleet.id, "hcs_wrong_\(attempt)"))
             #expect(wrong.status == 401, "attempt \(attempt): \(wrong.text)")
         }
-        let locked = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: fleet)
-        #expect(locked.status == 429 && locked.json["error"] as? String == "slow_down", "\(locked.status) \(locked.text)")
-        rig.test.clock.advance(by: 61)
-        let later = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: fleet)
-        #expect(later.status == 200 && later.json["active"] as? Bool == false, "\(later.status) \(later.text)")
+        for path in ["/oauth/introspect", "/oauth/revoke"] {
+            let wrong = try await Self.form(rig.test, path, ["token": "x"], basic: (fleet.id, "hcs_wrong"))
+            #expect(wrong.status == 429 && wrong.json["error"] as? String == "slow_down", "\(path): \(wrong.status) \(wrong.text)")
+            #expect(Int(wrong.headers.first(name: "Retry-After") ?? "") ?? 0 > 0, "\(path): Retry-After")
+            let posted = try await Self.form(rig.test, path, ["token": "x", "client_id": fleet.id, "client_secret": "hcs_wrong"])
+            #expect(posted.status == 429, "\(path), client_secret_post: \(posted.status)")
+        }
+        let introspected = try await Self.form(rig.test, "/oauth/introspect", ["token": "x"], basic: fleet)
+        #expect(introspected.status == 200 && introspected.json["active"] as? Bool == false, "\(introspected.status) \(introspected.text)")
+        let revoked = try await Self.form(rig.test, "/oauth/revoke", ["token": "x", "client_id": fleet.id, "client_secret": fleet.secret])
+        #expect(revoked.status == 200, "RFC 7009 §2.2: an unknown token is 200 too: \(revoked.status) \(revoked.text)")
+        let token = try await Self.form(rig.test, "/oauth/token", ["grant_type": "client_credentials"], basic: fleet)
+        #expect(token.status == 200 && token.json["access_token"] != nil, "\(token.status) \(token.text)")
         try await rig.stop()
     }
 

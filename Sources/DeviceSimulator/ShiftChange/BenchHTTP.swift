@@ -1,10 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import HandoverClient
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
-/// The load generator's HTTP: AsyncHTTPClient with a bounded pool, every request timed.
+/// The load generator's HTTP: AsyncHTTPClient with a bounded pool, every request timed, and
+/// every `429` counted (``rateLimited``): each request of a storm carries a valid key, and a valid
+/// key is never throttled.
 final class BenchHTTP: Sendable {
     /// An answer and how long it took.
     struct Answer: Sendable {
@@ -20,6 +23,13 @@ final class BenchHTTP: Sendable {
     }
 
     let client: HTTPClient
+    /// Answers received, and of them `429 Too Many Requests`.
+    private let counts = NIOLockedValueBox((answers: 0, rateLimited: 0))
+
+    /// How many requests were answered.
+    var answers: Int { counts.withLockedValue { $0.answers } }
+    /// How many answers were `429 Too Many Requests`.
+    var rateLimited: Int { counts.withLockedValue { $0.rateLimited } }
 
     init(connections: Int) {
         var configuration = HTTPClient.Configuration()
@@ -42,6 +52,10 @@ final class BenchHTTP: Sendable {
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 4 << 20)
         let took = started.duration(to: .now)
+        counts.withLockedValue {
+            $0.answers += 1
+            if response.status == .tooManyRequests { $0.rateLimited += 1 }
+        }
         return Answer(status: Int(response.status.code), body: body,
                       milliseconds: Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15)
     }

@@ -177,6 +177,7 @@ public struct ShiftChangeBench: Sendable {
             .compare(tally.read(\.checkedOut), http: http)
         let recordAfter = await deadlineRecord(http)
         let auditAfter = await auditLogSize(http)
+        let (answers, rateLimited) = (http.answers, http.rateLimited)
         await http.shutdown()
         var pages: [ShiftChangeFigures.PageTiming] = []
         if plan.pageSamples > 0, let dashboardCookie {
@@ -215,6 +216,7 @@ public struct ShiftChangeBench: Sendable {
             figures.dashboards = .init(opened: plan.dashboards, connected: watch.connected, updates: watch.updates, dropped: watch.dropped)
         }
         figures.pages = pages
+        (figures.answers, figures.rateLimited) = (answers, rateLimited)
         if let auditBefore, let auditAfter {
             let handOvers = max(1, figures.runs.completed + figures.runs.failed)
             figures.auditLog = .init(before: auditBefore, after: auditAfter, perHandOver: Double(auditAfter - auditBefore) / Double(handOvers))

@@ -132,14 +132,19 @@ public struct ShiftChangeFigures: Sendable, Codable {
     public var auditLog: AuditLogGrowth?
     /// Anything the storm saw go wrong, by kind (`callback 404`, `run 500`, …).
     public var refusals: [String: Int]
+    /// The storm's requests that were answered, the reads that check it afterwards included.
+    public var answers = 0
+    /// Of ``answers``, those that were `429`. Every request carried a valid key, which is never
+    /// throttled, whatever else its address sends: anything but 0 is a fault.
+    public var rateLimited = 0
 
     /// Whether every hand-over was recorded: nothing lost or unfinished, no duplicate accepted, no
-    /// deadline missed, no transport error, every check-out done and its custody checked in by
-    /// its run.
+    /// deadline missed, no transport error, no valid request throttled, every check-out done and
+    /// its custody checked in by its run.
     public var isClean: Bool {
         (checkOuts.map { $0.refused == 0 && $0.unmatched == 0 } ?? true)
             && callbacks.lost == 0 && runs.unfinished == 0 && runs.refused == 0 && callbacks.duplicatesAccepted == 0
-            && deadlines.missed == 0 && callbacks.transportErrors == 0 && pages.allSatisfy(\.isOK)
+            && deadlines.missed == 0 && callbacks.transportErrors == 0 && rateLimited == 0 && pages.allSatisfy(\.isOK)
             && (dashboards.map { $0.dropped == 0 && $0.connected == $0.opened } ?? true)
     }
 }

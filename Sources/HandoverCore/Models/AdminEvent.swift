@@ -38,12 +38,14 @@ package final class AdminEvent: Model, @unchecked Sendable {
 
     package init() {}
 
+    /// An event; `who` and `detail` are kept within 200 and 1,000 bytes, control characters
+    /// escaped (``StrangerText``): the audit log can never shed an entry, whatever text reached it.
     package init(at: Date, kind: Kind, personID: UUID? = nil, who: String, detail: String) {
         self.at = at
         self.kind = kind.rawValue
         self.personID = personID
-        self.who = who
-        self.detail = detail
+        self.who = StrangerText.bounded(who, limit: 200)
+        self.detail = StrangerText.bounded(detail, limit: 1_000)
     }
 }
 

@@ -5,16 +5,24 @@ import LinkCallbacks
 
 /// A person's sign-in to the dashboard through the organisation's provider: the authorization
 /// code flow with PKCE, `state` and `nonce` (OpenID Connect Core 1.0 §3.1; RFC 7636), then the
-/// role map. Every outcome, refusals included, is written to the sign-in history.
+/// role map. Every outcome of a sign-in this server started is written to the sign-in history;
+/// a callback no started sign-in is behind (an unknown `state`) is an ``Refusal/unsolicited``
+/// refusal, which the caller records through the refusal digest (``RefusalDigest``): anyone can
+/// send one, and the log records facts, not input.
 package struct AdminSignIn: Sendable {
     package let provider: OrganisationProvider
     package let now: @Sendable () -> Date
+    /// How many sign-ins may be in progress at once (each a stored `state`), whatever the
+    /// addresses that started them: past it a start is refused (``Busy``) until some finish or
+    /// expire. Starts are also limited per address (30 a minute).
+    package let maximumAttempts: Int
     /// How long a sign-in may take at the provider.
     package static let attemptLifetime: TimeInterval = 10 * 60
 
-    package init(provider: OrganisationProvider, now: @escaping @Sendable () -> Date) {
+    package init(provider: OrganisationProvider, now: @escaping @Sendable () -> Date, maximumAttempts: Int = 10_000) {
         self.provider = provider
         self.now = now
+        self.maximumAttempts = maximumAttempts
     }
 
     /// A refused sign-in: the sentence the page shows (and the history keeps).
@@ -22,11 +30,30 @@ package struct AdminSignIn: Sendable {
         package var reason: String
         /// Who, as far as known (after the ID token was read).
         package var who: String?
+        /// No sign-in this server started is behind the callback (its `state` is unknown): not
+        /// recorded by ``finish(state:code:error:errorDescription:redirectURI:on:)``.
+        package var unsolicited = false
+    }
+
+    /// Too many sign-ins are in progress (``maximumAttempts``): try again after `retryAfter` seconds.
+    package struct Busy: Error, Sendable {
+        package var retryAfter: Int
     }
 
     /// Starts a sign-in: stores a new `state`, `nonce` and PKCE verifier, and returns the
     /// provider's authorization URL to send the browser to.
+    ///
+    /// - Throws: ``Busy`` when ``maximumAttempts`` sign-ins are in progress; ``Refusal`` when
+    ///   the provider cannot be reached.
     package func begin(redirectURI: String, on database: any Database) async throws -> URL {
+        // Attempts never finished are removed by later sign-ins; the others are bounded.
+        let started = now()
+        try await AdminSignInAttempt.query(on: database).filter(\.$expiresAt < started).delete()
+        let inProgress = try await AdminSignInAttempt.query(on: database).count()
+        guard inProgress < maximumAttempts else {
+            let oldest = try await AdminSignInAttempt.query(on: database).sort(\.$expiresAt).first()?.expiresAt ?? started
+            throw Busy(retryAfter: max(1, Int(oldest.timeIntervalSince(started).rounded(.up))))
+        }
         let metadata: ProviderMetadata
         do { metadata = try await provider.discover() } catch {
             throw Refusal(reason: "The identity provider cannot be reached: \(error.description)")
@@ -36,11 +63,9 @@ package struct AdminSignIn: Sendable {
         attempt.stateHash = BearerSecret.digest(state)
         attempt.nonce = nonce
         attempt.codeVerifier = verifier
-        attempt.createdAt = now()
+        attempt.createdAt = started
         attempt.expiresAt = attempt.createdAt.addingTimeInterval(Self.attemptLifetime)
         try await attempt.create(on: database)
-        // Attempts never finished are removed by later sign-ins.
-        try await AdminSignInAttempt.query(on: database).filter(\.$expiresAt < attempt.createdAt).delete()
 
         var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
         var items = components?.queryItems ?? []
@@ -86,7 +111,9 @@ package struct AdminSignIn: Sendable {
             return try await complete(state: state, code: code, error: error, errorDescription: errorDescription,
                                       redirectURI: redirectURI, sessions: sessions, on: database)
         } catch let refusal as Refusal {
-            try await AdminEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).record(on: database)
+            if !refusal.unsolicited {
+                try await AdminEvent(at: now(), kind: .refused, who: refusal.who ?? "unknown", detail: refusal.reason).record(on: database)
+            }
             throw refusal
         }
     }
@@ -96,12 +123,13 @@ package struct AdminSignIn: Sendable {
         guard let state, !state.isEmpty, state.utf8.count < 100,
               let attempt = try await AdminSignInAttempt.query(on: database).filter(\.$stateHash == BearerSecret.digest(state)).first()
         else {
-            throw Refusal(reason: "This sign-in was not started here, or was already used (its state is unknown). Start again.")
+            throw Refusal(reason: "This sign-in was not started here, or was already used (its state is unknown). Start again.", unsolicited: true)
         }
         try await attempt.delete(on: database)
         guard attempt.expiresAt > now() else { throw Refusal(reason: "This sign-in took more than 10 minutes. Start again.") }
         if let error {
-            throw Refusal(reason: "The identity provider refused the sign-in: \(error)\(errorDescription.map { " (\($0))" } ?? "").")
+            throw Refusal(reason: "The identity provider refused the sign-in: \(StrangerText.bounded(error))"
+                          + "\(errorDescription.map { " (\(StrangerText.bounded($0, limit: 200)))" } ?? "").")
         }
         guard let code, !code.isEmpty else { throw Refusal(reason: "The identity provider sent no authorization code.") }
         let claims: ProviderClaims
@@ -115,7 +143,7 @@ package struct AdminSignIn: Sendable {
         guard let subject = claims.sub else { throw Refusal(reason: "The ID token has no subject.") }
         let settings = provider.settings
         let values = claims.values(of: settings.roleClaim)
-        let who = [claims.name, claims.email ?? claims.preferredUsername].compactMap { $0 }.joined(separator: ", ")
+        let who = StrangerText.bounded([claims.name, claims.email ?? claims.preferredUsername].compactMap { $0 }.joined(separator: ", "), limit: 200)
         let permissions = settings.roleMap.permissions(for: values)
         let known = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first()
         if let known, let id = known.id, !permissions.includes((try? Permissions(text: known.grants)) ?? Permissions([])) {
@@ -127,9 +155,11 @@ package struct AdminSignIn: Sendable {
             }
         }
         guard !permissions.isEmpty else {
-            let shown = values.isEmpty ? "no '\(settings.roleClaim)' claim" : "'\(settings.roleClaim)' = \(values.prefix(10).map { "'\($0)'" }.joined(separator: ", "))"
-            throw Refusal(reason: "You signed in as \(who.isEmpty ? subject : who), but your account has \(shown), which maps to no Handover role. "
-                          + "Ask your administrator to add you to a group in HANDOVER_ADMIN_ROLE_MAP.", who: who.isEmpty ? subject : who)
+            let shown = values.isEmpty ? "no '\(settings.roleClaim)' claim"
+                : "'\(settings.roleClaim)' = \(values.prefix(10).map { "'\(StrangerText.bounded($0, limit: 60))'" }.joined(separator: ", "))"
+            let who = who.isEmpty ? StrangerText.bounded(subject, limit: 200) : who
+            throw Refusal(reason: "You signed in as \(who), but your account has \(shown), which maps to no Handover role. "
+                          + "Ask your administrator to add you to a group in HANDOVER_ADMIN_ROLE_MAP.", who: who)
         }
         let person = known ?? {
             let person = Person()

@@ -130,7 +130,7 @@ package actor OrganisationProvider {
     /// with the back-channel logout event; no `nonce`; and `typ`, when present, `logout+jwt`.
     package func verifyLogoutToken(_ token: String) async throws(ProviderTokenRefusal) -> ProviderClaims {
         if let typ = try Self.header(token).typ, typ.lowercased() != "logout+jwt", typ.lowercased() != "application/logout+jwt" {
-            throw .notALogoutToken("its typ is '\(typ)', not logout+jwt")
+            throw .notALogoutToken("its typ is '\(StrangerText.bounded(typ))', not logout+jwt")
         }
         let claims = try await verifiedClaims(token)
         try checkCommon(claims, maximumAge: Self.maximumLogoutTokenAge)

@@ -13,15 +13,6 @@ package final class AttemptLimiter: Sendable {
         self.window = window
     }
 
-    /// The seconds to wait before `key` may try again, or `nil` when it may now; counts nothing.
-    package func waitTime(_ key: String, now: Date) -> Int? {
-        attempts.withLockedValue { table in
-            let recent = (table[key] ?? []).filter { now.timeIntervalSince($0) < window }
-            guard recent.count >= limit, let oldest = recent.first else { return nil }
-            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
-        }
-    }
-
     /// Records an attempt for `key` at `now`; returns the seconds to wait when over the limit
     /// (the attempt is then not counted), or `nil` when it is allowed.
     package func attempt(_ key: String, now: Date) -> Int? {

@@ -14,21 +14,19 @@ struct APIPrincipal: Authenticatable {
 
 /// Reads `Authorization: Bearer hov_…` and logs the key's principal in.
 ///
-/// Wrong keys count against the client's address (``RateLimits/Policy/wrongAPIKey``): past the
-/// limit, every key from that address is answered 429 until the window passes, so keys cannot be
-/// guessed at the server's speed.
+/// Wrong keys count against the client's address (``RateLimits/Policy/wrongAPIKey``), after they
+/// were looked up: past the limit a wrong key answers 429, while a right key from the same address
+/// is always served (keys are 256 random bits: a right one tells a guesser nothing it could
+/// reach, and one stale key behind a ward's NAT must not stop the other phones).
 struct APIKeyAuthenticator: AsyncBearerAuthenticator {
     let throttle: Throttle
     /// Where each key's use is noted (written in batches, not on the request's path).
     let keyUses: KeyUses
 
     func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
-        if let wait = throttle.isBlocked(.wrongAPIKey, request) {
-            throw APIError.tooManyRequests(retryAfter: wait)
-        }
         let now = throttle.clock.now()
         guard let key = try await APIKeyIssuer.live(bearer.token, now: now, on: request.readDB), let scope = APIKeyScope(rawValue: key.scope) else {
-            _ = throttle.attempt(.wrongAPIKey, request)
+            if let wait = throttle.attempt(.wrongAPIKey, request) { throw APIError.tooManyRequests(retryAfter: wait) }
             return
         }
         keyUses.note(key.id, at: now)

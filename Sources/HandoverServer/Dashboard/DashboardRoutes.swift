@@ -22,6 +22,8 @@ struct DashboardRoutes: RouteCollection {
     let appRegistrar: @Sendable () -> AppRegistrar
     /// The lending periods, for the overview's devices held too long.
     let custody: CustodySettings
+    /// Wrong admin keys at the sign-in form count as wrong API keys (``RateLimits/Policy/wrongAPIKey``).
+    let throttle: Throttle
 
     func boot(routes: RoutesBuilder) throws {
         let dashboard = routes.grouped("dashboard")
@@ -90,7 +92,14 @@ struct DashboardRoutes: RouteCollection {
         }
         let key = (try? request.content.get(String.self, at: "key")) ?? ""
         guard let (token, _) = try await auth.signIn(key: key, request: request) else {
-            return signInPage(request, message: "That is not a valid admin key.", status: .unauthorized)
+            // Counted once found wrong: the right key signs in whatever its address sent before.
+            guard let wait = throttle.attempt(.wrongAPIKey, request) else {
+                return signInPage(request, message: "That is not a valid admin key.", status: .unauthorized)
+            }
+            let response = signInPage(request, message: "Too many wrong keys from this address; try again in \(wait) seconds.",
+                                      status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
+            return response
         }
         let response = DashboardLayout.redirect("/dashboard")
         response.cookies[DashboardAuth.sessionCookie] = auth.sessionCookie(token)

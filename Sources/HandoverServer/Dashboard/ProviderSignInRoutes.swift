@@ -11,9 +11,16 @@ import Vapor
 /// - `POST /dashboard/backchannel-logout` is the Back-Channel Logout URI to register: the
 ///   provider's logout token ends the person's sessions (Back-Channel Logout 1.0 §2.5);
 /// - `POST /dashboard/sign-out-everywhere` ends every session of the signed-in person.
+///
+/// Anyone can call the first three. Starts are limited per address
+/// (``RateLimits/Policy/dashboardSignInStart``), and so are refused callbacks and refused logout
+/// tokens (``RateLimits/Policy/refusedSignIn``), counted once refused: a valid one is always taken.
+/// Those refusals reach the audit log through the refusal digest (``Throttle/recordRefusal(_:who:_:rateLimited:)``),
+/// not one entry per request.
 struct ProviderSignInRoutes: RouteCollection {
     let auth: DashboardAuth
     let origin: PublicOrigin
+    let throttle: Throttle
     /// The sign-in page, shown again with the reason when a sign-in is refused.
     let signInPage: @Sendable (Request, String?, HTTPResponseStatus) -> Response
 
@@ -36,11 +43,16 @@ struct ProviderSignInRoutes: RouteCollection {
         guard let provider = auth.provider else {
             return signInPage(request, "No identity provider is configured on this server.", .notFound)
         }
+        if let wait = throttle.attempt(.dashboardSignInStart, request) {
+            return waitPage(request, "Too many sign-ins were started from this address; try again in \(wait) seconds.", .tooManyRequests, wait)
+        }
         let url: URL
         do {
             url = try await provider.begin(redirectURI: redirectURI, on: request.db)
         } catch let refusal as AdminSignIn.Refusal {
             return signInPage(request, refusal.reason, .badGateway)
+        } catch let busy as AdminSignIn.Busy {
+            return waitPage(request, "Too many sign-ins are in progress; try again in \(busy.retryAfter) seconds.", .serviceUnavailable, busy.retryAfter)
         }
         let response = DashboardLayout.redirect(url.absoluteString)
         let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
@@ -59,9 +71,8 @@ struct ProviderSignInRoutes: RouteCollection {
         // The state must come back to the browser that asked for it: a sign-in started in one
         // browser cannot be finished in another (login CSRF).
         guard let state, let bound = request.cookies[Self.stateCookie]?.string, bound == BearerSecret.digest(state) else {
-            try await AdminEvent(at: auth.clock.now(), kind: .refused, who: "unknown",
-                                       detail: "the sign-in's state is not the one this browser started").record(on: request.db)
-            return signInPage(request, "This sign-in was not started in this browser, or it was already used. Start again.", .forbidden)
+            return try await refused(request, "the sign-in's state is not the one this browser started",
+                                     page: "This sign-in was not started in this browser, or it was already used. Start again.")
         }
         let signedIn: AdminSignIn.SignedIn
         do {
@@ -69,7 +80,11 @@ struct ProviderSignInRoutes: RouteCollection {
                                                  errorDescription: query("error_description"), redirectURI: redirectURI,
                                                  sessions: auth.sessions, on: request.db)
         } catch let refusal as AdminSignIn.Refusal {
-            let response = signInPage(request, refusal.reason, .forbidden)
+            let response = if refusal.unsolicited {
+                try await refused(request, refusal.reason, page: refusal.reason)
+            } else {
+                signInPage(request, refusal.reason, .forbidden)
+            }
             response.cookies[Self.stateCookie] = HTTPCookies.Value(string: "", maxAge: 0, path: "/dashboard/sign-in")
             return response
         }
@@ -101,12 +116,31 @@ struct ProviderSignInRoutes: RouteCollection {
             _ = try await provider.logout(token: token, sessions: auth.sessions, on: request.db)
             response = Response(status: .ok)
         } catch let refusal as ProviderTokenRefusal {
-            try await AdminEvent(at: auth.clock.now(), kind: .refused, who: "identity provider",
-                                       detail: "logout token refused: \(refusal.description)").record(on: request.db)
+            // Anyone can post here: counted once refused (the provider's valid tokens never are),
+            // and recorded through the refusal digest, with the token's text bounded.
+            let wait = throttle.attempt(.refusedSignIn, request)
+            try await throttle.recordRefusal("logout token refused: \(refusal.description)", who: "unknown", request, rateLimited: wait != nil)
+            if let wait { throw APIError.tooManyRequests(retryAfter: wait) }
             response = Response(status: .badRequest)
             try response.content.encode(["error": "invalid_request", "error_description": refusal.description], as: .json)
         }
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    /// A callback no sign-in this server started is behind: counted for the address's limit,
+    /// recorded through the refusal digest, and answered with `page` (or 429 past the limit).
+    private func refused(_ request: Request, _ reason: String, page: String) async throws -> Response {
+        let wait = throttle.attempt(.refusedSignIn, request)
+        try await throttle.recordRefusal(reason, who: "unknown", request, rateLimited: wait != nil)
+        guard let wait else { return signInPage(request, page, .forbidden) }
+        return waitPage(request, "Too many refused sign-ins from this address; try again in \(wait) seconds.", .tooManyRequests, wait)
+    }
+
+    /// The sign-in page saying `message`, with `Retry-After`.
+    private func waitPage(_ request: Request, _ message: String, _ status: HTTPResponseStatus, _ wait: Int) -> Response {
+        let response = signInPage(request, message, status)
+        response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
         return response
     }
 

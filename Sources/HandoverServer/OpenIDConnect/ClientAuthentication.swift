@@ -6,16 +6,17 @@ import Vapor
 /// Authenticates an OAuth client at the introspection and revocation endpoints (RFC 6749
 /// section 2.3.1): `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret) or
 /// `client_secret_post` (`client_id` and `client_secret` in the form). Secrets are compared by
-/// their SHA-256 digest in constant time; wrong ones count against the caller's address.
+/// their SHA-256 digest in constant time; wrong ones count against the caller's address
+/// (``RateLimits/Policy/wrongClientSecret``) once they were checked: past the limit a wrong one
+/// answers 429 `slow_down` with `Retry-After`, and the right one is served whatever its address
+/// sent before. §2.3.1 asks an endpoint taking a client password to be protected against brute
+/// force: a 256-bit secret cannot be reached by guessing, and wrong ones are slowed.
 enum ClientAuthentication {
     /// The methods accepted, as discovery names them.
     static let methods = ["client_secret_basic", "client_secret_post"]
 
     /// The client the request authenticates as, or `invalid_client`.
     static func client(_ request: Request, formClientID: String?, formSecret: String?, throttle: Throttle) async throws -> OAuthClient {
-        if let wait = throttle.isBlocked(.wrongAPIKey, request) {
-            throw OAuthError(status: .tooManyRequests, error: "slow_down", description: "Too many wrong client secrets; try again in \(wait) s.")
-        }
         let id: String, secret: String
         if let basic = request.headers.basicAuthorization {
             guard formSecret == nil else {
@@ -34,7 +35,10 @@ enum ClientAuthentication {
         // is unknown without asking the database.
         guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.query(on: request.db).filter(\.$clientID == id).first(),
               CallbackNonce.constantTimeEqual(client.secretHash, BearerSecret.digest(secret)) else {
-            _ = throttle.attempt(.wrongAPIKey, request)
+            if let wait = throttle.attempt(.wrongClientSecret, request) {
+                throw OAuthError(status: .tooManyRequests, error: "slow_down",
+                                 description: "Too many wrong client secrets from this address; try again in \(wait) s.", retryAfter: wait)
+            }
             throw OAuthError.invalidClient("The client id or secret is wrong.")
         }
         return client

@@ -101,26 +101,19 @@ struct EmailSignInRoutes: RouteCollection {
         return response
     }
 
-    /// Throws 429 when this client has sent too many links that did not open
-    /// (``RateLimits/Policy/wrongEmailToken``): tokens cannot be guessed at the server's speed.
-    private func checkGuesses(_ request: Request) throws {
-        if let wait = throttle.isBlocked(.wrongEmailToken, request) {
-            throw APIError.tooManyRequests(retryAfter: wait)
-        }
+    /// Counts a link that did not open against the client's address
+    /// (``RateLimits/Policy/wrongEmailToken``), once it was found wrong: the seconds to wait when
+    /// the address is past its limit (answer 429), else nil. A link is 256 random bits, so a right
+    /// one is never refused, whatever its address sent: tokens cannot be guessed at the server's
+    /// speed, and one stale link behind a ward's NAT does not stop the others.
+    private func wrongLink(_ request: Request) -> Int? {
+        throttle.attempt(.wrongEmailToken, request)
     }
 
     /// What a used link gives: the address it was sent to, and the fleet device that asked for it.
     struct UsedLink {
         var email: String
         var deviceID: UUID?
-    }
-
-    /// Uses a token once; nil when it is unknown, used or expired (then counted against the
-    /// client's address).
-    private func consume(_ token: String, request: Request) async throws -> UsedLink? {
-        let used = try await consumeToken(token, on: request.db)
-        if used == nil { _ = throttle.attempt(.wrongEmailToken, request) }
-        return used
     }
 
     private func consumeToken(_ token: String, on database: Database) async throws -> UsedLink? {
@@ -154,8 +147,8 @@ struct EmailSignInRoutes: RouteCollection {
         } else if scope.deviceSSO {
             throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
         }
-        try checkGuesses(request)
-        guard let used = try await consume(input.token, request: request) else {
+        guard let used = try await consumeToken(input.token, on: request.db) else {
+            if let wait = wrongLink(request) { throw APIError.tooManyRequests(retryAfter: wait) }
             throw APIError(.unauthorized, code: "invalid_link", reason: "This sign-in link is unknown, already used or expired; ask for a new one.",
                            field: "token")
         }
@@ -192,7 +185,7 @@ struct EmailSignInRoutes: RouteCollection {
         let now = clock.now()
         let valid = try await EmailLoginToken.query(on: request.db).filter(\.$tokenHash == BearerSecret.digest(token))
             .filter(\.$usedAt == nil).filter(\.$expiresAt > now).first()
-        guard let valid else { return Self.expired() }
+        guard let valid else { return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired() }
         let form = HTML.element("form", ["method": "post", "action": "/auth/email/verify"]) {
             HTML.element("input", ["type": "hidden", "name": "token", "value": token])
             HTML.element("button", ["type": "submit"]) { "Sign in on this browser" }
@@ -211,13 +204,9 @@ struct EmailSignInRoutes: RouteCollection {
                                                   paragraphs: ["Open the sign-in link from your email directly, then press the button on its page."]))
         }
         let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
-        if let wait = throttle.isBlocked(.wrongEmailToken, request) {
-            let response = Self.page(.tooManyRequests, HTMLPage(title: "Too many attempts", heading: "Too many attempts",
-                                                                 paragraphs: ["Try again in \(wait) seconds."]))
-            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
-            return response
+        guard let used = try await consumeToken(form.token, on: request.db) else {
+            return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired()
         }
-        guard let used = try await consume(form.token, request: request) else { return Self.expired() }
         let email = used.email
         let user = try await user(for: email, on: request.db)
         // A link an app on a fleet device asked for: this browser session ends with that device's hand-over.
@@ -249,6 +238,14 @@ struct EmailSignInRoutes: RouteCollection {
     static func expired() -> Response {
         page(.gone, HTMLPage(title: "Link expired", heading: "This link no longer works",
                              paragraphs: ["Sign-in links work once and expire after 15 minutes. Ask for a new one in the app."]))
+    }
+
+    /// The page for a wrong link past the limit: 429 with `Retry-After`.
+    static func tooManyAttempts(_ wait: Int) -> Response {
+        let response = page(.tooManyRequests, HTMLPage(title: "Too many attempts", heading: "Too many attempts",
+                                                      paragraphs: ["Try again in \(wait) seconds."]))
+        response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
+        return response
     }
 
     static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {

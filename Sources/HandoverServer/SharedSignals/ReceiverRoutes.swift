@@ -39,10 +39,10 @@ struct ReceiverRoutes: RouteCollection {
     /// when it is refused.
     @Sendable func push(request: Request) async throws -> Response {
         let receiver = try configured()
-        if let wait = throttle.isBlocked(.wrongAPIKey, request) { throw DomainError.rateLimited(retryAfter: wait) }
         guard let expected = receiver.settings.pushAuthorization, let given = request.headers.first(name: .authorization),
               CallbackNonce.constantTimeEqual(BearerSecret.digest(given), BearerSecret.digest(expected)) else {
-            _ = throttle.attempt(.wrongAPIKey, request)
+            // Counted once found wrong: the right Authorization is taken whatever its address sent.
+            if let wait = throttle.attempt(.wrongBearer, request) { throw DomainError.rateLimited(retryAfter: wait) }
             return try setError(.unauthorized, "authentication_failed",
                                 receiver.settings.pushAuthorization == nil ? "This server takes no pushed SETs (HANDOVER_SSF_PUSH_AUTHORIZATION is not set)."
                                     : "The Authorization header is not the one this receiver was given.")
@@ -65,9 +65,8 @@ struct ReceiverRoutes: RouteCollection {
     /// person's sessions ended.
     @Sendable func revoke(request: Request) async throws -> Response {
         let receiver = try configured()
-        if let wait = throttle.isBlocked(.wrongAPIKey, request) { throw DomainError.rateLimited(retryAfter: wait) }
         guard let bearer = request.headers.bearerAuthorization?.token else {
-            _ = throttle.attempt(.wrongAPIKey, request)
+            if let wait = throttle.attempt(.wrongBearer, request) { throw DomainError.rateLimited(retryAfter: wait) }
             return try oauthError(.unauthorized, "invalid_token", "Send Authorization: Bearer with a JWT your identity provider signed.")
         }
         guard request.headers.contentType == .json, let data = request.body.data,
@@ -78,7 +77,7 @@ struct ReceiverRoutes: RouteCollection {
             _ = try await receiver.revokeGlobally(bearer: bearer, request: body, endpoint: origin.url.absoluteString.trimmingSlash + Self.revocationPath)
             return Response(status: .noContent)
         } catch let refusal {
-            if refusal.status == 401 { _ = throttle.attempt(.wrongAPIKey, request) }
+            if refusal.status == 401, let wait = throttle.attempt(.wrongBearer, request) { throw DomainError.rateLimited(retryAfter: wait) }
             return try oauthError(HTTPResponseStatus(statusCode: refusal.status), refusal.error, refusal.description)
         }
     }

@@ -6,7 +6,8 @@ import Vapor
 /// Handover as a Shared Signals transmitter over HTTP (SSF 1.0 §7 and §8): the configuration
 /// metadata, stream management, status, subjects, verification, and each poll stream's endpoint
 /// (RFC 8936). Every route but the metadata takes `Authorization: Bearer` with a token of the
-/// client credentials grant (`POST /oauth/token`); the stream belongs to that client.
+/// client credentials grant (`POST /oauth/token`); the stream belongs to that client. Wrong
+/// bearers slow their sender (``RateLimits/Policy/wrongBearer``); a right one is always served.
 ///
 /// Like OpenID discovery, it needs an issuer that is a URL (`--public-url`): without one every
 /// route answers 404 `not_configured`. Refusals use the API's error body; the statuses are the
@@ -16,6 +17,7 @@ struct TransmitterRoutes: RouteCollection {
     let targets: OutboundTargets
     let clock: ServerClock
     let retention: TimeInterval
+    let throttle: Throttle
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "ssf-configuration", use: metadata)
@@ -43,10 +45,13 @@ struct TransmitterRoutes: RouteCollection {
         return SharedSignalsTransmitter(issuer: issuer, database: request.db, sealer: sessions.sealer, targets: targets, clock: clock, retention: retention)
     }
 
-    /// The client the bearer token names (RFC 6750 §2.1), or 401.
+    /// The client the bearer token names (RFC 6750 §2.1), or 401; a wrong bearer past the limit, 429.
     private func client(_ request: Request) async throws -> String {
         guard let token = request.headers.bearerAuthorization?.token,
               let client = try await ClientCredentialsTokens.client(of: token, on: try AuditRoutes.sql(request.db), now: clock.now()) else {
+            if request.headers.bearerAuthorization != nil, let wait = throttle.attempt(.wrongBearer, request) {
+                throw APIError.tooManyRequests(retryAfter: wait)
+            }
             throw APIError(.unauthorized, code: "invalid_token",
                            reason: "Send Authorization: Bearer with a token from POST /oauth/token (grant_type=client_credentials, a registered client's credentials).")
         }
