@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -12,9 +13,16 @@ final class EventStreamReader: @unchecked Sendable {
         var data: String
     }
 
+    /// The stream did not end, or send what was waited for, by its deadline.
+    struct TimedOut: Error, CustomStringConvertible {
+        var description: String { "the event stream sent nothing more before its deadline" }
+    }
+
     let status: Int
     private var iterator: HTTPClientResponse.Body.AsyncIterator
     private var buffer = ""
+    /// When the whole stream must be over (AsyncHTTPClient's deadline does not bound a body read).
+    private let deadline: ContinuousClock.Instant
 
     /// Opens `path` with `headers` (a bearer key, a session cookie).
     init(_ test: TestServer, _ path: String, headers: [(String, String)], timeout: Int64 = 20) async throws {
@@ -23,6 +31,7 @@ final class EventStreamReader: @unchecked Sendable {
         let response = try await test.client.execute(request, timeout: .seconds(timeout))
         status = Int(response.status.code)
         iterator = response.body.makeAsyncIterator()
+        deadline = .now + .seconds(timeout)
     }
 
     /// The dashboard's live stream, opened with a browser's cookies.
@@ -35,8 +44,31 @@ final class EventStreamReader: @unchecked Sendable {
         try await EventStreamReader(test, path, headers: [("Authorization", "Bearer \(key)")])
     }
 
-    /// The next event (keep-alive comments skipped), or nil when the stream ended.
+    /// The next event (keep-alive comments skipped), or nil when the stream ended; throws
+    /// ``TimedOut`` past the deadline (the read left behind ends when the test stops its server).
     func next() async throws -> Event? {
+        let outcome = NIOLockedValueBox<CheckedContinuation<Event?, any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { continuation in
+            outcome.withLockedValue { $0 = continuation }
+            let finish: @Sendable (Result<Event?, any Error>) -> Void = { result in
+                outcome.withLockedValue { waiting in
+                    waiting?.resume(with: result)
+                    waiting = nil
+                }
+            }
+            let reader = Task {
+                do { finish(.success(try await self.read())) } catch { finish(.failure(error)) }
+            }
+            let deadline = self.deadline
+            Task {
+                try? await Task.sleep(until: deadline)
+                finish(.failure(TimedOut()))
+                reader.cancel()
+            }
+        }
+    }
+
+    private func read() async throws -> Event? {
         while true {
             if let end = buffer.range(of: "\n\n") {
                 let message = buffer[..<end.lowerBound]
