@@ -252,7 +252,8 @@ public final class HandoverServer: Sendable {
             let adminSignIn = configuration.adminSignIn.map { settings in
                 AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
             }
-            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn)
+            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn,
+                                              auditAlarms: { [audit] in audit.openAlarms })
             application.middleware = Middlewares()
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
