@@ -31,6 +31,8 @@ package enum ProviderTokenRefusal: Error, Hashable, Sendable, CustomStringConver
     case notALogoutToken(String)
     /// The provider's key set could not be fetched.
     case keysUnavailable(String)
+    /// A logout token whose `jti` this server has received before (Back-Channel Logout 1.0 §2.6).
+    case replayed(jti: String)
 
     package var description: String {
         switch self {
@@ -49,6 +51,7 @@ package enum ProviderTokenRefusal: Error, Hashable, Sendable, CustomStringConver
         case .missingClaim(let claim): "the token has no '\(claim)' claim"
         case .notALogoutToken(let detail): "not a logout token: \(detail)"
         case .keysUnavailable(let detail): "the provider's keys could not be fetched: \(detail)"
+        case .replayed(let jti): "a logout token with the jti '\(jti.prefix(80))' was received before: it acts once (Back-Channel Logout 1.0 §2.6)"
         }
     }
 
