@@ -278,6 +278,7 @@ public final class HandoverServer: Sendable {
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api))
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations))
             try apiGroup.register(collection: AuditRoutes(api: api, audit: audit))
+            try apiGroup.register(collection: SignalsGrantRoutes(clock: clock))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
                                                   claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar,

@@ -301,7 +301,7 @@ package final class SessionAuthority: Sendable {
             return sessions.compactMap { session in
                 session.id.map {
                     SecurityEvent.sessionRevoked(session: $0, user: session.userID, email: emails[session.userID], device: session.deviceID ?? deviceID,
-                                                 issuer: ring.issuer, reason: reason, run: runID, at: now)
+                                                 issuer: ring.issuer, reason: reason, run: runID, app: session.clientID, at: now)
                 }
             }
         }

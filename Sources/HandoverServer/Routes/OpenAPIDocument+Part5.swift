@@ -149,7 +149,11 @@ extension OpenAPIDocument {
           tags: [signals]
           operationId: addSignalStreamSubject
           summary: Add a subject back to a stream (SSF 1.0 §8.1.3.2).
-          description: Streams carry every subject by default (`default_subjects` `ALL`); this undoes a removal.
+          description: |
+            Streams carry every subject appropriate for them by default (`default_subjects` `ALL`,
+            SSF 1.0 §7.1); this undoes a removal. What is appropriate is what the receiver may see
+            (§9.2): an app's backend hears of its own app's sessions, a client granted the fleet of
+            everyone (`PUT /api/v1/signals/clients/{clientID}`); adding a subject does not widen it.
           security:
             - clientCredentials: []
           requestBody:
@@ -325,9 +329,12 @@ extension OpenAPIDocument {
           summary: End a person's sessions at the identity provider's request (Global Token Revocation).
           description: |
             As Okta's Universal Logout calls it (draft-parecki-oauth-global-token-revocation): the
-            bearer is a JWT the configured transmitter signed (`iss`, `aud` this URL, `exp`), and the
-            body names the person by `email` or `iss_sub`. 204 when their sessions ended and the
-            device they hold hands over; 404 when nobody matches.
+            bearer is a JWT the configured transmitter signed (`iss`, `aud` this URL or this server,
+            `iat` and `exp` at most 600 s apart, a `jti`, and `scope` holding
+            `global_token_revocation`, §6.1), and the body names the person by `email` or `iss_sub`.
+            Each bearer acts once (its `jti` is remembered until its `exp`): used again, 401. 204 when
+            their sessions ended and the device they hold hands over; 403 when the scope is missing;
+            404 when nobody matches.
           security:
             - providerJWT: []
           requestBody:
@@ -351,6 +358,8 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/OAuthError"
             "401":
               $ref: "#/components/responses/OAuthError"
+            "403":
+              $ref: "#/components/responses/OAuthError"
             "404":
               description: Nobody matches (`user_not_found`), or no transmitter is configured (`not_configured`).
               content:
@@ -361,6 +370,65 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
               $ref: "#/components/responses/OAuthError"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/signals/clients/{clientID}:
+        put:
+          tags: [signals]
+          operationId: setSignalsSubjects
+          x-handover-role: admin
+          summary: Grant a registered client the whole fleet's security events, or limit it to its app's. Admin role.
+          description: |
+            What a client's Shared Signals streams carry (SSF 1.0 §9.2): `app`, the sessions of its
+            own app (an app's backend, registered with `software_id`, by default), or `fleet`, every
+            session and device (a fleet backend, registered without `software_id`, by default).
+            Recorded in the audit log (`admin.signals_granted`).
+          parameters:
+            - name: clientID
+              in: path
+              required: true
+              description: The client's `client_id` (RFC 7591).
+              schema:
+                type: string
+                maxLength: 255
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  subjects: fleet
+                schema:
+                  type: object
+                  additionalProperties: false
+                  required: [subjects]
+                  properties:
+                    subjects:
+                      type: string
+                      enum: [app, fleet]
+          responses:
+            "200":
+              description: The client's grant now.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [client_id, subjects]
+                    properties:
+                      client_id:
+                        type: string
+                      subjects:
+                        type: string
+                        enum: [app, fleet]
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
             "429":
               $ref: "#/components/responses/RateLimited"
       /api/v1/operations:
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
           summary: Replace the allowlist. Admin role.
           requestBody:
             required: true
-            content:
-              application/json:
-                example:
-                  hosts:
-                  - erp.example.org
-                  schemes:
-                  - erp
-                schema:
-                  $ref: "#/components/schemas/CallbackAllowlistInput"
-          responses:
-            "200":
-              description: The allowlist now.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/{operationID}:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: getOperation
-          x-handover-role: viewer
-          summary: One operation and its status. Any role (viewer or above).
-          description: One past its expiry and still unanswered is marked `expired` first.
-          responses:
-            "200":
-              description: The operation.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /api/v1/operations/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: followOperation
-          x-handover-role: viewer
-          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
-          description: |
-            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
-            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
-            stream ends. A `: keep-alive` comment every 15 seconds.
-          responses:
-            "200":
     """#
 }

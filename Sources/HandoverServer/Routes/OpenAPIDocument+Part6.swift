@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            content:
+              application/json:
+                example:
+                  hosts:
+                  - erp.example.org
+                  schemes:
+                  - erp
+                schema:
+                  $ref: "#/components/schemas/CallbackAllowlistInput"
+          responses:
+            "200":
+              description: The allowlist now.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: getOperation
+          x-handover-role: viewer
+          summary: One operation and its status. Any role (viewer or above).
+          description: One past its expiry and still unanswered is marked `expired` first.
+          responses:
+            "200":
+              description: The operation.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /api/v1/operations/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [operations]
+          operationId: followOperation
+          x-handover-role: viewer
+          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
+          description: |
+            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
+            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
+            stream ends. A `: keep-alive` comment every 15 seconds.
+          responses:
+            "200":
               description: The stream of operation events.
               content:
                 text/event-stream:
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "404":
               $ref: "#/components/responses/NotFound"
-            "409":
-              $ref: "#/components/responses/Conflict"
-    components:
-      securitySchemes:
-        clientCredentials:
-          type: http
-          scheme: bearer
-          bearerFormat: hcc_…
-          description: |
-            A token from `POST /oauth/token` with `grant_type=client_credentials` and a registered
-            client's credentials (RFC 6749 §4.4); it lives an hour. The Shared Signals stream
-            endpoints and poll endpoints take it; each stream belongs to the client that made it.
-        pushAuthorization:
-          type: apiKey
-          in: header
-          name: Authorization
-          description: The exact value of `HANDOVER_SSF_PUSH_AUTHORIZATION`, as the identity provider sends it.
-        providerJWT:
-          type: http
-          scheme: bearer
-          bearerFormat: JWT
-          description: A JWT the configured transmitter (identity provider) signed with a key of its JWKS.
-        clientBasic:
-          type: http
-          scheme: basic
-          description: |
-            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
-            form-urlencoded first (RFC 6749 section 2.3.1).
-        sessionAuth:
-          type: http
-          scheme: bearer
-          bearerFormat: JWT
-          description: |
-            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
-            that lives the session TTL (300 s by default).
-        bearerAuth:
-          type: http
-          scheme: bearer
-          bearerFormat: hov_…
-          description: |
-            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
-            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
-            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
-            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
-            `x-handover-device: true` where a device key may call it for its own device. The role
-            is checked before the body is read: no valid key is a 401, a role too low a 403.
-      headers:
-        ETag:
-          description: A strong ETag of the body.
-          schema:
-            type: string
-      parameters:
-        StreamIDQuery:
-          name: stream_id
-          in: query
-          description: The stream (SSF 1.0 §8.1.1.2); without it, reading answers every stream of the receiver.
-          schema:
-            type: string
-            maxLength: 64
-        IfNoneMatch:
-          name: If-None-Match
-          in: header
-          required: false
-          description: An ETag from an earlier response, or `*`; a match is answered with 304.
-          schema:
-            type: string
-        AppID:
-          name: appID
     """#
 }

@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+            "409":
+              $ref: "#/components/responses/Conflict"
+    components:
+      securitySchemes:
+        clientCredentials:
+          type: http
+          scheme: bearer
+          bearerFormat: hcc_…
+          description: |
+            A token from `POST /oauth/token` with `grant_type=client_credentials` and a registered
+            client's credentials (RFC 6749 §4.4); it lives an hour. The Shared Signals stream
+            endpoints and poll endpoints take it; each stream belongs to the client that made it.
+        pushAuthorization:
+          type: apiKey
+          in: header
+          name: Authorization
+          description: The exact value of `HANDOVER_SSF_PUSH_AUTHORIZATION`, as the identity provider sends it.
+        providerJWT:
+          type: http
+          scheme: bearer
+          bearerFormat: JWT
+          description: A JWT the configured transmitter (identity provider) signed with a key of its JWKS.
+        clientBasic:
+          type: http
+          scheme: basic
+          description: |
+            An OAuth client's id and secret from `POST /oauth/register` (client_secret_basic), each
+            form-urlencoded first (RFC 6749 section 2.3.1).
+        sessionAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: JWT
+          description: |
+            A user's access token from `POST /auth/apple` or `POST /auth/refresh`: an ES256 JWT
+            that lives the session TTL (300 s by default).
+        bearerAuth:
+          type: http
+          scheme: bearer
+          bearerFormat: hov_…
+          description: |
+            An API key, `hov_` and 43 base64url characters. `handover serve` prints an admin key on
+            its first start; `handover admin create-key --scope admin|operator|viewer` makes more;
+            `POST /api/v1/devices` makes a device's key. Each operation declares the role it needs
+            as `x-handover-role` (viewer < operator < admin; a higher role includes the lower), and
+            `x-handover-device: true` where a device key may call it for its own device. The role
+            is checked before the body is read: no valid key is a 401, a role too low a 403.
+      headers:
+        ETag:
+          description: A strong ETag of the body.
+          schema:
+            type: string
+      parameters:
+        StreamIDQuery:
+          name: stream_id
+          in: query
+          description: The stream (SSF 1.0 §8.1.1.2); without it, reading answers every stream of the receiver.
+          schema:
+            type: string
+            maxLength: 64
+        IfNoneMatch:
+          name: If-None-Match
+          in: header
+          required: false
+          description: An ETag from an earlier response, or `*`; a match is answered with 304.
+          schema:
+            type: string
+        AppID:
+          name: appID
           in: path
           required: true
           description: An app id; anything else is a 400 (`invalid_id`).
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
           description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
           required: [event, data]
           properties:
-            event:
-              type: string
-              enum: [run]
-            data:
-              type: string
-              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
-        OperationEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
-          required: [event, data]
-          properties:
-            event:
-              type: string
-              enum: [operation]
-            data:
-              type: string
-        OperationInput:
-          type: object
-          required: [type, user, dispatcher]
-          properties:
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-              minLength: 1
-              maxLength: 200
-              description: The handle your system knows the user by (for enrollment from a session, the user's id).
-            message:
-              type: string
-              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
-            dispatcher:
-              type: string
-              enum: [push, qr, link, x-callback-link]
-            callbacks:
-              type: object
-              description: x-callback targets; each must pass the tenant's allowlist.
-              properties:
-                success:
-                  type: string
-                error:
-                  type: string
-                cancel:
-                  type: string
-            expiresIn:
-              type: integer
-              minimum: 1
-              maximum: 600
-              description: Seconds; 120 when absent.
-            device:
-              type: string
-              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
-        Operation:
-          type: object
-          additionalProperties: false
-          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
-              type: string
-            status:
-              type: string
-              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
     """#
 }

@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+            event:
+              type: string
+              enum: [run]
+            data:
+              type: string
+              example: '{"createdAt":"2026-05-01T08:30:00Z","deviceID":"…","id":"…","items":[],"status":"running"}'
+        OperationEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: operation`, and `data`, the Operation as JSON on one line.'
+          required: [event, data]
+          properties:
+            event:
+              type: string
+              enum: [operation]
+            data:
+              type: string
+        OperationInput:
+          type: object
+          required: [type, user, dispatcher]
+          properties:
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+              minLength: 1
+              maxLength: 200
+              description: The handle your system knows the user by (for enrollment from a session, the user's id).
+            message:
+              type: string
+              description: For `transaction-confirmation` only, and required there; 1 to 1000 characters, no control or bidi-override characters but line breaks.
+            dispatcher:
+              type: string
+              enum: [push, qr, link, x-callback-link]
+            callbacks:
+              type: object
+              description: x-callback targets; each must pass the tenant's allowlist.
+              properties:
+                success:
+                  type: string
+                error:
+                  type: string
+                cancel:
+                  type: string
+            expiresIn:
+              type: integer
+              minimum: 1
+              maximum: 600
+              description: Seconds; 120 when absent.
+            device:
+              type: string
+              description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
+        Operation:
+          type: object
+          additionalProperties: false
+          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
+              type: string
+            status:
+              type: string
+              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
             dispatcher:
               type: string
               enum: [push, qr, link, x-callback-link]
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
             backchannelLogoutSessionRequired:
               type: boolean
             createdAt:
-              type: string
-              format: date-time
-        DeviceInput:
-          type: object
-          required: [name]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: 1 to 100 characters after trimming white space, no control characters.
-              example: ward-7-phone-3
-            serialNumber:
-              type: string
-              maxLength: 64
-              description: |
-                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
-                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
-              example: C02XK1ABJG5H
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
-            site:
-              type: string
-              maxLength: 64
-              description: |
-                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
-                or '.', compared exactly. People whose role holds at named sites see and act on that
-                site's devices only. Without one, only people with a role at every site see it.
-              example: ICU
-        DeviceUpdate:
-          type: object
-          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
-          properties:
-            name:
-              type: string
-              maxLength: 100
-              description: 1 to 100 characters after trimming white space, no control characters.
-            site:
-              type: string
-              maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
-            serialNumber:
-              type: string
-              maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: 1 to 128 characters without spaces; empty to remove it.
-        CheckOutInput:
-          type: object
-          description: Exactly one of the two.
-          properties:
-            accessToken:
-              type: string
-              maxLength: 4096
-              description: The person's Handover access token.
-            badge:
-              type: string
-              maxLength: 128
-              description: The person's badge, as the reader gives it.
-        CustodyPage:
-          type: object
-          additionalProperties: false
-          required: [custodies, page, pageCount, total]
     """#
 }

@@ -2,8 +2,76 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4001–4388 of the YAML.
+    /// Lines 4001–4457 of the YAML.
     static let part9 = #"""
+              type: string
+              format: date-time
+        DeviceInput:
+          type: object
+          required: [name]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: 1 to 100 characters after trimming white space, no control characters.
+              example: ward-7-phone-3
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: |
+                The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
+                digits, '-', '_' or '.'; stored upper-cased; unique (409 `duplicate_serial`).
+              example: C02XK1ABJG5H
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
+            site:
+              type: string
+              maxLength: 64
+              description: |
+                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+                or '.', compared exactly. People whose role holds at named sites see and act on that
+                site's devices only. Without one, only people with a role at every site see it.
+              example: ICU
+        DeviceUpdate:
+          type: object
+          description: The fields to change; those left out keep their value, an empty one (but the name) is removed.
+          properties:
+            name:
+              type: string
+              maxLength: 100
+              description: 1 to 100 characters after trimming white space, no control characters.
+            site:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            serialNumber:
+              type: string
+              maxLength: 64
+              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: 1 to 128 characters without spaces; empty to remove it.
+        CheckOutInput:
+          type: object
+          description: Exactly one of the two.
+          properties:
+            accessToken:
+              type: string
+              maxLength: 4096
+              description: The person's Handover access token.
+            badge:
+              type: string
+              maxLength: 128
+              description: The person's badge, as the reader gives it.
+        CustodyPage:
+          type: object
+          additionalProperties: false
+          required: [custodies, page, pageCount, total]
           properties:
             custodies:
               type: array
@@ -235,7 +303,8 @@ extension OpenAPIDocument {
               description: The signing secret, shown only now.
         EventType:
           type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious]
+          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious,
+                 audit.mismatch, audit.checkpoint]
         OutOfBandLock:
           type: object
           additionalProperties: false
