@@ -11,7 +11,7 @@ import TransparencyLog
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Export the audit log, and verify it or a hand-over's receipt offline.",
+        abstract: "Export the audit log, verify it or a hand-over's receipt offline, and acknowledge its alarms.",
         discussion: """
             The audit log is append-only: every receipt, device step, admin action and sign-in is \
             a leaf of a Merkle tree (RFC 9162), and the server signs a checkpoint of it (C2SP \
