@@ -200,6 +200,15 @@ struct AuditIntegrityTests {
             try await receiver.stop()
             #expect(body.contains("audit.mismatch") && body.lowercased().contains(failed.lowercased()), "\(body)")
             #expect(try await test.request(.GET, "/metrics").text.contains("handover_audit_integrity_failed 1"))
+            #expect(try await test.server.signAuditCheckpoint() != nil, "a run's alarm does not stop the checkpoints")
+
+            // Acknowledged: no epoch (the history is whole), and the same finding is not raised again.
+            var configuration = ServerConfiguration()
+            configuration.dataDirectory = test.dataDirectory
+            let acknowledged = try await HandoverServer.acknowledgeAuditAlarms(configuration, operatorName: "Ada", reason: "the run's row was mended by hand")
+            #expect(acknowledged.checkpoint == nil && acknowledged.findings == [finding])
+            #expect(try await test.server.checkAuditLog() == finding, "the row still differs")
+            #expect(try await test.request(.GET, "/metrics").text.contains("handover_audit_integrity_failed 0"), "but it was acknowledged")
         }
     }
 

@@ -42,11 +42,16 @@ package enum AuditAlarms {
     }
 
     /// Records `finding`, unless an open alarm already says it (the checks repeat it on every pass
-    /// until it is mended or acknowledged); returns the new alarm, or nil.
+    /// until it is mended or acknowledged), or it is about records and was acknowledged once (the
+    /// operator accepted that row as it is); returns the new alarm, or nil. A finding about the
+    /// history after an acknowledgement is new: the epoch began with the log as it then stood.
     package static func raise(_ kind: Kind, _ finding: String, on sql: any SQLDatabase, now: Date) async throws -> Alarm? {
         let alarm = Alarm(id: UUID(), kind: kind, finding: String(finding.prefix(findingLength)), raisedAt: now)
         let inserted = try await sql.raw("""
-            INSERT INTO audit_alarms (id, kind, finding, raised_at) VALUES (\(bind: alarm.id), \(bind: kind.rawValue), \(bind: alarm.finding), \(bind: now))
+            INSERT INTO audit_alarms (id, kind, finding, raised_at)
+            SELECT \(bind: alarm.id), \(bind: kind.rawValue), \(bind: alarm.finding), \(bind: now)
+            WHERE NOT EXISTS (SELECT 1 FROM audit_alarms WHERE finding = \(bind: alarm.finding)
+                              AND (acknowledged_at IS NULL OR kind = \(literal: Kind.records.rawValue)))
             ON CONFLICT DO NOTHING RETURNING id
             """).first()
         return inserted == nil ? nil : alarm
