@@ -159,6 +159,14 @@ struct AuditIntegrityTests {
             let path = (proof["path"] as? [String] ?? []).compactMap(MerkleHash.init(base64:))
             try MerkleProof.verifyConsistency(from: first, to: second, fromRoot: checkpoints[0].checkpoint.rootHash,
                                               toRoot: checkpoints[1].checkpoint.rootHash, path: path)
+            // The same proof, made from the tree's right edge, checked by tlog-scales (RFC 9162 §2.1.4.2).
+            if await PythonPeer.canImport("tlog_scales.tlog", skipping: "the webhook's consistency proof checked with tlog-scales") {
+                let check: [String: Any] = ["consistency": [[
+                    "from": first, "to": second, "oldRoot": checkpoints[0].checkpoint.rootHash.base64,
+                    "newRoot": checkpoints[1].checkpoint.rootHash.base64, "path": proof["path"] ?? []]]]
+                let (status, output) = try await PythonPeer.run("merkle_check.py", [], input: try JSONSerialization.data(withJSONObject: check))
+                #expect(status == 0 && output.contains("verified 0 inclusion proofs and 1 consistency proofs"), "\(output)")
+            }
 
             // The SIEM: every entry, each checkpoint right after the last entry it covers.
             #expect(try await stream.pass() > 0)
