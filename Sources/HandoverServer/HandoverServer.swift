@@ -267,7 +267,7 @@ public final class HandoverServer: Sendable {
                 AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
             }
             let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn,
-                                              revocations: revocations)
+                                              revocations: revocations, auditAlarms: { [audit] in audit.openAlarms })
             application.middleware = Middlewares()
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
@@ -292,6 +292,7 @@ public final class HandoverServer: Sendable {
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api, streams: revocations.streams))
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations, streams: revocations.streams, clock: clock))
             try apiGroup.register(collection: AuditRoutes(api: api, audit: audit))
+            try apiGroup.register(collection: SignalsGrantRoutes(clock: clock))
             try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
                                                   claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar,

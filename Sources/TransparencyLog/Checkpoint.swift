@@ -17,17 +17,21 @@ public struct Checkpoint: Sendable, Hashable {
     public var size: Int
     /// The tree's root hash.
     public var rootHash: MerkleHash
+    /// Extension lines after the root hash (C2SP tlog-checkpoint), each non-empty; a verifier
+    /// that does not know one ignores it.
+    public var extensions: [String]
 
-    public init(origin: String, size: Int, rootHash: MerkleHash) {
+    public init(origin: String, size: Int, rootHash: MerkleHash, extensions: [String] = []) {
         self.origin = origin
         self.size = size
         self.rootHash = rootHash
+        self.extensions = extensions
     }
 
-    /// The checkpoint's text: three lines, each ending in a newline.
-    public var text: String { "\(origin)\n\(size)\n\(rootHash.base64)\n" }
+    /// The checkpoint's text: three lines and its extension lines, each ending in a newline.
+    public var text: String { "\(origin)\n\(size)\n\(rootHash.base64)\n" + extensions.map { $0 + "\n" }.joined() }
 
-    /// Reads a checkpoint's text (extension lines after the third are allowed and ignored).
+    /// Reads a checkpoint's text (extension lines after the third are kept in ``extensions``).
     public init(text: String) throws(CheckpointError) {
         guard text.hasSuffix("\n") else { throw .malformed("the text does not end with a newline") }
         let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
@@ -37,7 +41,9 @@ public struct Checkpoint: Sendable, Hashable {
             throw .malformed("the size line \"\(lines[1])\" is not a decimal number without leading zeros")
         }
         guard let root = MerkleHash(base64: String(lines[2])) else { throw .malformed("the root hash line is not base64 of 32 bytes") }
-        self.init(origin: String(lines[0]), size: size, rootHash: root)
+        let extensions = lines.dropFirst(3).map(String.init)
+        guard extensions.allSatisfy({ !$0.isEmpty }) else { throw .malformed("an extension line is empty") }
+        self.init(origin: String(lines[0]), size: size, rootHash: root, extensions: extensions)
     }
 }
 

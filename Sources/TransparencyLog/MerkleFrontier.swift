@@ -35,6 +35,50 @@ public struct MerkleFrontier: Sendable, Equatable {
         return root
     }
 
+    /// This tree with `leafHashes` appended.
+    public func appending(_ leafHashes: some Sequence<MerkleHash>) -> MerkleFrontier {
+        var tree = self
+        for hash in leafHashes { tree.append(leafHash: hash) }
+        return tree
+    }
+
+    /// The consistency proof from this tree (its `size` leaves) to the tree with `leafHashes`
+    /// appended, PROOF(m, D[0:n]) as RFC 9162 §2.1.4.1 defines it, made without the old leaves:
+    /// every node the proof takes from the old tree is one of this edge's perfect subtrees, and
+    /// every other lies among the new leaves. Empty when this tree is empty or nothing is appended.
+    public func consistencyProof(appending leafHashes: [MerkleHash]) throws(MerkleProofError) -> [MerkleHash] {
+        let m = size, n = size + leafHashes.count
+        guard m > 0, n > m else { return [] }
+        var roots: [Int: (size: Int, root: MerkleHash)] = [:]
+        var offset = 0
+        for subtree in subtrees {
+            roots[offset] = subtree
+            offset += subtree.size
+        }
+        var proof: [MerkleHash] = []
+        // SUBPROOF(m, D[start:end], b), with D[0:size] the old leaves.
+        func subproof(_ m: Int, _ start: Int, _ end: Int, complete: Bool) throws(MerkleProofError) {
+            let count = end - start
+            if m == count {
+                guard !complete else { return }
+                guard let old = roots[start], old.size == count else { throw .wrongLength }
+                proof.append(old.root)
+                return
+            }
+            let k = MerkleTree.split(count)
+            if m <= k {
+                try subproof(m, start, start + k, complete: complete)
+                proof.append(MerkleTree.root(leafHashes[(start + k - size)..<(end - size)]))
+            } else {
+                try subproof(m - k, start + k, end, complete: false)
+                guard let old = roots[start], old.size == k else { throw .wrongLength }
+                proof.append(old.root)
+            }
+        }
+        try subproof(m, 0, n, complete: true)
+        return proof
+    }
+
     public static func == (lhs: MerkleFrontier, rhs: MerkleFrontier) -> Bool {
         lhs.size == rhs.size && lhs.subtrees.map(\.root) == rhs.subtrees.map(\.root)
     }

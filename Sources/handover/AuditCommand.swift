@@ -11,7 +11,7 @@ import TransparencyLog
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Export the audit log, and verify it or a hand-over's receipt offline.",
+        abstract: "Export the audit log, verify it or a hand-over's receipt offline, and acknowledge its alarms.",
         discussion: """
             The audit log is append-only: every receipt, device step, admin action and sign-in is \
             a leaf of a Merkle tree (RFC 9162), and the server signs a checkpoint of it (C2SP \
@@ -21,9 +21,11 @@ struct AuditCommand: AsyncParsableCommand {
             Examples:
               handover audit export --checkpoint cp.txt --key audit.key > log.jsonl
               handover audit verify log.jsonl --checkpoint cp.txt --key audit.key
+              handover audit verify log.jsonl --checkpoint old.txt --checkpoint cp.txt --key audit.key
               handover audit verify-receipt receipt.jwt --jwks https://handover.example.org/oauth/jwks
+              handover audit acknowledge --operator "Ada Lovelace" --reason "restored entry 3 from the SIEM"
             """,
-        subcommands: [Export.self, Verify.self, VerifyReceipt.self]
+        subcommands: [Export.self, Verify.self, VerifyReceipt.self, Acknowledge.self]
     )
 
     struct Export: AsyncParsableCommand {
@@ -82,20 +84,28 @@ struct AuditCommand: AsyncParsableCommand {
                 checkpoint's size is there once, that each entry's bytes make the leaf hash recorded \
                 with it, and that the entries make the checkpoint's root hash (RFC 9162). Exits 0 when \
                 all hold, 1 naming the first entry that does not.
+
+                Give --checkpoint once for each checkpoint you kept (from your SIEM, the \
+                audit.checkpoint webhook, or earlier exports): each is checked against the same \
+                export, so a history rewritten since an older checkpoint was signed is named even when \
+                a newer one was signed over it.
                 """
         )
 
         @Argument(help: ArgumentHelp("The JSON-lines export ('handover audit export').", valueName: "export"))
         var export: String
 
-        @Option(help: ArgumentHelp("The signed checkpoint (GET /api/v1/audit/checkpoint).", valueName: "file"))
-        var checkpoint: String
+        @Option(help: ArgumentHelp("A signed checkpoint (GET /api/v1/audit/checkpoint); repeat it for each you kept.", valueName: "file"))
+        var checkpoint: [String]
 
         @Option(help: ArgumentHelp("The verifier key, <name>+<hash>+<key> (GET /api/v1/audit/key).", valueName: "file"))
         var key: String
 
+        func validate() throws {
+            guard !checkpoint.isEmpty else { throw ValidationError("--checkpoint: give the signed checkpoint to verify against (GET /api/v1/audit/checkpoint).") }
+        }
+
         func run() throws {
-            let note = try AuditCommand.read(checkpoint, what: "--checkpoint")
             let verifier: NoteVerifierKey
             do { verifier = try NoteVerifierKey(try AuditCommand.read(key, what: "--key")) } catch let error as CheckpointError {
                 throw ValidationError("--key: \(error)")
@@ -109,12 +119,62 @@ struct AuditCommand: AsyncParsableCommand {
                 }
                 entries.append(.init(index: exported.index, leaf: leaf, recordedLeafHash: exported.leafHash.flatMap(MerkleHash.init(base64:))))
             }
-            do {
-                let verified = try LogVerification.verify(entries: entries, note: note, key: verifier)
-                print("verified: \(verified.size) entries make the root \(verified.rootHash.base64) signed by \(verifier.name)")
-            } catch {
-                throw AuditCommandFailure(error.description)
+            for file in checkpoint {
+                let note = try AuditCommand.read(file, what: "--checkpoint")
+                do {
+                    let verified = try LogVerification.verify(entries: entries, note: note, key: verifier)
+                    print("verified: \(verified.size) entries make the root \(verified.rootHash.base64) signed by \(verifier.name)"
+                          + (checkpoint.count > 1 ? " (\(file))" : ""))
+                } catch {
+                    throw AuditCommandFailure(checkpoint.count > 1 ? "\(file): \(error.description)" : error.description)
+                }
             }
+        }
+    }
+
+    struct Acknowledge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Acknowledge the audit log's alarms, say who and why, and start a new epoch.",
+            discussion: """
+                While an alarm about the log's history is open (its stored entries no longer make a \
+                checkpoint it signed), the server signs no checkpoint, shows a banner on every \
+                dashboard page and sets handover_audit_integrity_failed to 1. Find out what changed \
+                first (docs/operations.md, "The audit log's alarm"). This command then records in the \
+                log who acknowledged the alarms and why, makes each entry's stored leaf hash the hash \
+                of its bytes, and signs a checkpoint of the log as it now stands, marked as the start \
+                of an epoch; checkpoints go on from it. Checkpoints signed before keep saying what the \
+                log was. Run it where the server runs (it needs the server's encryption key) with the \
+                same --data-dir or --database; the server may be running. It refuses while an entry is \
+                missing: restore it first.
+                """
+        )
+
+        @Option(name: .customLong("operator"), help: ArgumentHelp("Who acknowledges: your name, as the log records it.", valueName: "name"))
+        var operatorName: String
+
+        @Option(help: ArgumentHelp("Why the log may go on as it is now stored (up to 500 characters).", valueName: "text"))
+        var reason: String
+
+        @OptionGroup var storage: StorageOptions
+
+        func validate() throws {
+            guard (1...100).contains(operatorName.count) else { throw ValidationError("--operator: give your name, 1 to 100 characters.") }
+            guard (1...500).contains(reason.count) else { throw ValidationError("--reason: say why, 1 to 500 characters.") }
+        }
+
+        func run() async throws {
+            var logger = Logger(label: "handover")
+            logger.logLevel = .warning
+            let done: HandoverServer.AuditAcknowledged
+            do {
+                done = try await HandoverServer.acknowledgeAuditAlarms(try storage.configuration(), operatorName: operatorName, reason: reason, logger: logger)
+            } catch let refusal as AuditAcknowledgementRefusal {
+                throw AuditCommandFailure(refusal.description)
+            }
+            print("acknowledged \(done.findings.count) alarm(s):")
+            for finding in done.findings { print("  \(finding)") }
+            if !done.rehashed.isEmpty { print("leaf hashes made the hash of their entry's bytes: \(done.rehashed.map(String.init).joined(separator: ", "))") }
+            if let checkpoint = done.checkpoint { print("a new epoch starts at this checkpoint:\n\(checkpoint)") }
         }
     }
 

@@ -105,6 +105,7 @@ import Testing
                 ([:], "logout+jwt", nil),
                 (["sub": nil, "sid": "s-1"], "logout+jwt", nil),  // a sid alone names the session
                 (["sub": nil], "logout+jwt", .missingClaim("sub or sid")),
+                (["jti": nil], "logout+jwt", .missingClaim("jti")),  // §2.4: REQUIRED (issue 63)
                 (["nonce": "n"], "logout+jwt", .notALogoutToken("it carries a nonce, which §2.4 forbids")),
                 (["events": ["urn:other": [String: Any]()]], "logout+jwt",
                  .notALogoutToken("its events claim lacks http://schemas.openid.net/event/backchannel-logout")),

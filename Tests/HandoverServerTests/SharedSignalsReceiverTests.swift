@@ -125,11 +125,11 @@ struct SharedSignalsReceiverTests {
                                                                      "sign_with": "unpublished", "iat": now, "exp": now + 300])
         #expect(forged.json["status"] as? Int == 401, "\(forged.text)")
         let nobody = try await transmitter.control(rig.test, "gtr", ["url": url, "sub_id": ["format": "email", "email": "nobody@example.com"],
-                                                                     "iat": now, "exp": now + 300])
+                                                                     "iat": now, "exp": now + 300, "claims": ReplayTests.scope])
         #expect(nobody.json["status"] as? Int == 404, "\(nobody.text)")
         #expect(try await rig.me(held.accessToken).status == 200)
         let revoked = try await transmitter.control(rig.test, "gtr", ["url": url, "sub_id": ["format": "email", "email": "ward7@example.com"],
-                                                                      "iat": now, "exp": now + 300])
+                                                                      "iat": now, "exp": now + 300, "claims": ReplayTests.scope])
         #expect(revoked.json["status"] as? Int == 204, "\(revoked.text)")
         #expect(try await rig.me(held.accessToken).status == 401)
         #expect(try await Self.runs(rig, device: held.device.id).count == 1, "the device they held hands over")

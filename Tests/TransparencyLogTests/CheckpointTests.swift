@@ -50,6 +50,20 @@ import Testing
         #expect(throws: CheckpointError.self) { try NoteVerifierKey("name+00000000+AAAA") }
     }
 
+    /// C2SP tlog-checkpoint's extension lines, after the root hash: kept, written back, signed
+    /// with the rest (Handover marks the start of an epoch with one); an empty one is refused.
+    @Test func extensionLinesAreKeptAndSigned() throws {
+        let text = "handover.example/audit\n12\n\(MerkleHash.empty.base64)\nhandover-epoch acknowledged\n"
+        let checkpoint = try Checkpoint(text: text)
+        #expect(checkpoint.extensions == ["handover-epoch acknowledged"] && checkpoint.text == text)
+        #expect(try Checkpoint(text: "handover.example/audit\n12\n\(MerkleHash.empty.base64)\n").extensions.isEmpty)
+        #expect(throws: CheckpointError.self) { try Checkpoint(text: "handover.example/audit\n12\n\(MerkleHash.empty.base64)\n\n") }
+        let key = try NoteSigningKey(name: "handover.example/audit", privateKey: .init())
+        let note = try SignedNote.sign(checkpoint.text, with: key)
+        try note.verify(with: key.verifier)
+        #expect(try Checkpoint(text: note.text) == checkpoint)
+    }
+
     /// The note reader takes any text without crashing, and what it accepts writes back the same.
     @Test func theNoteReaderTakesAnyText() async {
         let alphabet = Array("ab \n—+=/\u{2014}0123456789")

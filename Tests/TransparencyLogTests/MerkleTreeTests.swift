@@ -114,6 +114,22 @@ import Testing
         }
     }
 
+    /// Issue 63: the checkpoint pass proves consistency from the tree's right edge and the new
+    /// leaves alone. Its proof is RFC 9162 §2.1.4.1's PROOF(m, D[0:n]), hash for hash, for every
+    /// 1 ≤ m < n ≤ 70, and verifies by §2.1.4.2.
+    @Test func theFrontiersConsistencyProofIsTheTreesForEverySize() throws {
+        let tree = Self.tree((0..<70).map { [UInt8]("entry \($0)".utf8) })
+        for from in 0...70 {
+            let frontier = MerkleFrontier().appending(tree.leafHashes[0..<from])
+            #expect(frontier.rootHash == (try tree.rootHash(size: from)))
+            for to in from...70 {
+                let proof = try frontier.consistencyProof(appending: Array(tree.leafHashes[from..<to]))
+                #expect(proof == (try tree.consistencyProof(from: from, to: to)), "PROOF(\(from), D[0:\(to)])")
+                try MerkleProof.verifyConsistency(from: from, to: to, fromRoot: frontier.rootHash, toRoot: try tree.rootHash(size: to), path: proof)
+            }
+        }
+    }
+
     @Test func aChangedHashInAProofIsCaught() async throws {
         let tree = Self.tree((0..<300).map { [UInt8]("entry \($0)".utf8) })
         await propertyCheck(count: 200, input: Gen.int(in: 1...300), Gen.int(in: 0...299), Gen.int(in: 0...40), Gen.uint8()) { size, rawIndex, which, bit in

@@ -24,7 +24,9 @@ package enum AuditCheckpointKey {
         return stored
     }
 
-    private static func stored(sealer: SecretSealer, on sql: any SQLDatabase) async throws -> NoteSigningKey? {
+    /// The stored key, or nil before the first checkpoint (never made here: `handover audit
+    /// acknowledge` signs with the log's own key or not at all).
+    package static func stored(sealer: SecretSealer, on sql: any SQLDatabase) async throws -> NoteSigningKey? {
         guard let row = try await sql.raw("SELECT name, sealed_private_key FROM audit_keys ORDER BY created_at LIMIT 1").first() else {
             return nil
         }

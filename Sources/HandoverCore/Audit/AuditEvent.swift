@@ -36,6 +36,8 @@ package struct AuditEvent: Codable, Sendable, Equatable {
 
     /// The type of a run's receipt.
     package static let receiptType = "run.receipt"
+    /// The type of an alarm the checkpoint pass or the self-check raised (``AuditAlarms``).
+    package static let alarmType = "audit.alarm"
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

@@ -103,31 +103,28 @@ package struct AuditLog: Sendable {
         }
     }
 
-    /// Signs a checkpoint of the log as it is now, when it grew since the last one; returns it,
-    /// or nil when there was nothing new. Two instances may both sign one size: the first stored wins.
+    /// The leaf hashes of entries `start..<end`, each made again from the entry's bytes, 5,000
+    /// a read: what a checkpoint signs for the entries appended since the last one, rather than
+    /// the stored hashes, which a database writer can rewrite with the bytes.
     ///
-    /// - Parameters:
-    ///   - reads: where the log is read (SQLite's read connections: reading leaf hashes must not
-    ///     hold the one writer); only the checkpoint's row is written through `sql`.
-    ///   - frontier: the tree as far as the caller has read it (empty the first time); only the
-    ///     entries after it are read, so a checkpoint costs what was appended since the last one,
-    ///     not the whole log.
-    @discardableResult
-    package func signCheckpoint(with key: NoteSigningKey, reading reads: AuditLog? = nil, frontier: inout MerkleFrontier,
-                                now: Date) async throws -> StoredCheckpoint? {
-        let reads = reads ?? self
-        let size = try await reads.size()
-        let last = try await reads.latestCheckpoint()
-        guard size > (last?.size ?? 0) || (last == nil && size == 0) else { return nil }
-        guard size >= frontier.size else { throw AuditLogError.entry(size, "is missing: the log holds fewer entries than were read before") }
-        try await reads.extend(&frontier, to: size)
-        let checkpoint = Checkpoint(origin: key.verifier.name, size: size, rootHash: frontier.rootHash)
-        let note = try SignedNote.sign(checkpoint.text, with: key).serialized
-        try await sql.raw("""
-            INSERT INTO audit_checkpoints (size, root_hash, note, created_at)
-            VALUES (\(bind: size), \(bind: Data(frontier.rootHash.bytes)), \(bind: note), \(bind: now)) ON CONFLICT DO NOTHING
-            """).run()
-        return try await self.checkpoint(size: size)
+    /// - Throws: ``AuditLogError/entry(_:_:)`` for an entry missing, or whose stored leaf hash is
+    ///   not the hash of its bytes.
+    package func rehashed(from start: Int, to end: Int) async throws -> [MerkleHash] {
+        var hashes: [MerkleHash] = []
+        hashes.reserveCapacity(max(0, end - start))
+        var next = start
+        while next < end {
+            let batch = try await entries(from: next, to: min(next + 5_000, end))
+            guard !batch.isEmpty else { throw AuditLogError.entry(next, "is missing") }
+            for entry in batch {
+                guard entry.index == next else { throw AuditLogError.entry(next, "is missing") }
+                let hash = MerkleHash.leaf(entry.leaf)
+                guard Data(hash.bytes) == entry.leafHash else { throw AuditLogError.entry(entry.index, "does not match its leaf hash") }
+                hashes.append(hash)
+                next += 1
+            }
+        }
+        return hashes
     }
 
     /// How many entries' bytes one self-check reads at most (about 100 MB of a log of receipts).

@@ -58,6 +58,10 @@ package final class ServerMetrics: Sendable {
     /// The audit log's size at its latest checkpoint.
     package var auditCheckpointSize: Gauge { registry.makeGauge(name: "handover_audit_checkpoint_size") }
 
+    /// 1 while an alarm of the audit log is open (``AuditAlarms``: a history that no longer makes
+    /// its signed checkpoints, or a run's outcome that differs from its receipt), 0 otherwise.
+    package var auditIntegrityFailed: Gauge { registry.makeGauge(name: "handover_audit_integrity_failed") }
+
     package func pushesSent(_ outcome: String) -> Counter {
         registry.makeCounter(name: "handover_oob_pushes_total", labels: [("outcome", outcome)])
     }

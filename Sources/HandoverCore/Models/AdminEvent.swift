@@ -25,6 +25,8 @@ package final class AdminEvent: Model, @unchecked Sendable {
         case deviceChanged = "device_changed"
         /// An API key made or revoked.
         case keyChanged = "key_changed"
+        /// A client granted, or no longer granted, the whole fleet's security events (``SignalsAudience``).
+        case signalsGranted = "signals_granted"
     }
 
     @ID(key: .id) package var id: UUID?

@@ -2,6 +2,7 @@ import Crypto
 import FluentKit
 import Foundation
 import LinkCallbacks
+import SQLKit
 
 /// A person's sign-in to the dashboard through the organisation's provider: the authorization
 /// code flow with PKCE, `state` and `nonce` (OpenID Connect Core 1.0 §3.1; RFC 7636), then the
@@ -192,22 +193,36 @@ package struct AdminSignIn: Sendable {
     /// sessions opened in that provider session end; with only a `sub`, every session of that
     /// person (§2.7). Returns how many ended.
     ///
-    /// - Throws: ``ProviderTokenRefusal`` for a token that fails §2.6's checks.
+    /// Each token acts once: its `iss` and `jti` are recorded (``TokenReplayCache``, until its
+    /// `exp`) in the transaction that ends the sessions, so the same token posted again, after the
+    /// person signed back in, is refused (§2.6) on every instance, and a token whose sessions
+    /// could not be ended is not recorded and may be sent again.
+    ///
+    /// - Throws: ``ProviderTokenRefusal`` for a token that fails §2.6's checks, or was received before.
     package func logout(token: String, sessions: DashboardSessions, on database: any Database) async throws -> Int {
         let claims = try await provider.verifyLogoutToken(token)
-        var person: Person?
-        if let subject = claims.sub {
-            person = try await Person.query(on: database).filter(\.$issuer == provider.settings.issuer).filter(\.$subject == subject).first()
+        let jti = claims.jti ?? "", issuer = provider.settings.issuer, now = now()
+        return try await database.transaction { db in
+            // The claim is written first (on SQLite a transaction that reads first fails when
+            // another connection commits in between).
+            guard let sql = db as? any SQLDatabase,
+                  try await TokenReplayCache.claim(.logoutToken, issuer: issuer, jti: jti, expiresAt: claims.exp ?? now, on: sql, now: now) else {
+                throw ProviderTokenRefusal.replayed(jti: jti)
+            }
+            var person: Person?
+            if let subject = claims.sub {
+                person = try await Person.query(on: db).filter(\.$issuer == issuer).filter(\.$subject == subject).first()
+            }
+            var ended = 0
+            if let sid = claims.sid {
+                ended = try await sessions.endAll(providerSID: sid, on: db)
+            } else if let id = person?.id {
+                ended = try await sessions.endAll(of: id, on: db)
+            }
+            let who = person.map(Self.describe) ?? claims.sub ?? "provider session \(claims.sid ?? "")"
+            try await AdminEvent(at: now, kind: .loggedOutByProvider, personID: person?.id, who: who,
+                                 detail: "\(ended) dashboard session(s) ended").record(on: db)
+            return ended
         }
-        var ended = 0
-        if let sid = claims.sid {
-            ended = try await sessions.endAll(providerSID: sid, on: database)
-        } else if let id = person?.id {
-            ended = try await sessions.endAll(of: id, on: database)
-        }
-        let who = person.map(Self.describe) ?? claims.sub ?? "provider session \(claims.sid ?? "")"
-        try await AdminEvent(at: now(), kind: .loggedOutByProvider, personID: person?.id, who: who,
-                                   detail: "\(ended) dashboard session(s) ended").record(on: database)
-        return ended
     }
 }

@@ -126,7 +126,8 @@ package actor OrganisationProvider {
     }
 
     /// Checks a logout token as Back-Channel Logout 1.0 §2.6 says: the same signature, `iss`,
-    /// `aud`, `iat` and `exp` checks as an ID token; a `sub`, a `sid` or both; an `events` claim
+    /// `aud`, `iat` and `exp` checks as an ID token; a `sub`, a `sid` or both; a `jti` (§2.4:
+    /// REQUIRED; ``AdminSignIn/logout(token:sessions:on:)`` acts on each once); an `events` claim
     /// with the back-channel logout event; no `nonce`; and `typ`, when present, `logout+jwt`.
     package func verifyLogoutToken(_ token: String) async throws(ProviderTokenRefusal) -> ProviderClaims {
         if let typ = try Self.header(token).typ, typ.lowercased() != "logout+jwt", typ.lowercased() != "application/logout+jwt" {
@@ -135,6 +136,7 @@ package actor OrganisationProvider {
         let claims = try await verifiedClaims(token)
         try checkCommon(claims, maximumAge: Self.maximumLogoutTokenAge)
         guard claims.sub != nil || claims.sid != nil else { throw .missingClaim("sub or sid") }
+        guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256, !jti.containsControlCharacter else { throw .missingClaim("jti") }
         guard claims.events?.contains("http://schemas.openid.net/event/backchannel-logout") == true else {
             throw .notALogoutToken("its events claim lacks http://schemas.openid.net/event/backchannel-logout")
         }

@@ -33,6 +33,8 @@ package enum ProviderTokenRefusal: Error, Hashable, Sendable, CustomStringConver
     case notALogoutToken(String)
     /// The provider's key set could not be fetched.
     case keysUnavailable(String)
+    /// A logout token whose `jti` this server has received before (Back-Channel Logout 1.0 §2.6).
+    case replayed(jti: String)
 
     package var description: String {
         func shown(_ text: String) -> String { StrangerText.bounded(text) }
@@ -53,6 +55,7 @@ package enum ProviderTokenRefusal: Error, Hashable, Sendable, CustomStringConver
         case .missingClaim(let claim): "the token has no '\(shown(claim))' claim"
         case .notALogoutToken(let detail): "not a logout token: \(StrangerText.bounded(detail, limit: 300))"
         case .keysUnavailable(let detail): "the provider's keys could not be fetched: \(StrangerText.bounded(detail, limit: 300))"
+        case .replayed(let jti): "a logout token with the jti '\(shown(jti))' was received before: it acts once (Back-Channel Logout 1.0 §2.6)"
         }
     }
 

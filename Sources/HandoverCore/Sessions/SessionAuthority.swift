@@ -61,12 +61,14 @@ package final class SessionAuthority: Sendable {
         }
     }
 
-    /// Periodic upkeep: key rotation, pruning revocations, forgetting expired nonces.
+    /// Periodic upkeep: key rotation, pruning revocations, forgetting expired nonces and the
+    /// expired tokens of the replay cache.
     package func maintain(on database: Database) async throws {
         let now = clock.now()
         try await keys.synchronize(on: database, now: now)
         revocations.prune(now: now)
         try await AppleNonce.query(on: database).filter(\.$expiresAt < now).delete()
+        if let sql = database as? any SQLDatabase { try await TokenReplayCache.prune(on: sql, now: now) }
     }
 
     // MARK: Issuing
@@ -299,7 +301,7 @@ package final class SessionAuthority: Sendable {
             return sessions.compactMap { session in
                 session.id.map {
                     SecurityEvent.sessionRevoked(session: $0, user: session.userID, email: emails[session.userID], device: session.deviceID ?? deviceID,
-                                                 issuer: ring.issuer, reason: reason, run: runID, at: now)
+                                                 issuer: ring.issuer, reason: reason, run: runID, app: session.clientID, at: now)
                 }
             }
         }

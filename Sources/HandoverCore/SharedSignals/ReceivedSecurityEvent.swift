@@ -18,14 +18,17 @@ package struct ReceivedSecurityEvent: JWTPayload, Sendable {
     package func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// The claims of a Global Token Revocation request's bearer JWT (draft-parecki-oauth-global-token-revocation,
-/// "Authentication"): signed by the identity provider, for this endpoint, short-lived.
+/// The claims of a Global Token Revocation request's bearer JWT (draft-parecki-oauth-global-token-revocation
+/// §3.2 and §6.1): signed by the identity provider, for this server, short-lived, used once, and
+/// scoped to this one request.
 package struct RevocationRequestClaims: JWTPayload, Sendable {
     package var iss: String?
     package var aud: AudienceClaim?
     package var iat: Int?
     package var exp: Int?
     package var jti: String?
+    /// Space-separated scopes (RFC 8693 §4.2, RFC 9068 §2.2.3): must hold ``SharedSignalsReceiver/revocationScope``.
+    package var scope: String?
 
     package func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -39,12 +39,20 @@ package struct SecurityEvent: Codable, Sendable, Equatable {
     package var txn: String?
     package var sub_id: SubjectIdentifier
     package var events: [String: SecurityEventClaims]
+    /// The app (bundle id) whose session the event concerns, when it concerns one: whose backend
+    /// may hear of it (``SignalsAudience``). Not part of the SET, nor stored with it.
+    package var app: String?
 
-    package init(type: String, subject: SubjectIdentifier, claims: SecurityEventClaims, txn: String? = nil, at: Date) {
+    enum CodingKeys: String, CodingKey {
+        case jti, iat, txn, sub_id, events
+    }
+
+    package init(type: String, subject: SubjectIdentifier, claims: SecurityEventClaims, txn: String? = nil, app: String? = nil, at: Date) {
         jti = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         iat = Int(at.timeIntervalSince1970)
         self.txn = txn
         sub_id = subject
+        self.app = app
         var claims = claims
         if claims.event_timestamp == nil { claims.event_timestamp = iat }
         events = [type: claims]
@@ -54,14 +62,15 @@ package struct SecurityEvent: Codable, Sendable, Equatable {
     package var type: String { events.keys.first ?? "" }
 
     /// CAEP §3.1: a session of Handover's ended. The subject names the session, its person (by
-    /// Handover's issuer and user id, and by email when known) and the fleet device it was on.
+    /// Handover's issuer and user id, and by email when known) and the fleet device it was on;
+    /// `app` is the session's app, whose backend may hear of it.
     package static func sessionRevoked(session: UUID, user: UUID, email: String?, device: UUID?, issuer: String, reason: String,
-                                       run: UUID?, at: Date) -> SecurityEvent {
+                                       run: UUID?, app: String? = nil, at: Date) -> SecurityEvent {
         SecurityEvent(type: SecurityEventType.sessionRevoked,
                       subject: .complex(user: person(user, email: email, issuer: issuer), device: device.map { .opaque($0.uuidString.lowercased()) },
                                         session: .opaque(session.uuidString.lowercased()), tenant: nil),
                       claims: SecurityEventClaims(initiating_entity: run == nil ? "user" : "policy", reason_admin: ["en": reason]),
-                      txn: run?.uuidString.lowercased(), at: at)
+                      txn: run?.uuidString.lowercased(), app: app, at: at)
     }
 
     /// CAEP §3.5: a fleet device became not compliant (out of service, overdue) or compliant again.

@@ -21,13 +21,24 @@ package enum SharedSignalsOutbox {
     }
 
     /// Owes `events` to every stream that carries them: enabled or paused (a paused stream holds
-    /// its events, SSF 1.0 §8.1.2), whose `events_delivered` has the type, and from which the
-    /// receiver did not remove the event's subject. `events` is called only when some stream
-    /// exists, with nothing else read before.
+    /// its events, SSF 1.0 §8.1.2), whose `events_delivered` has the type, whose receiver may hear
+    /// of it (``SignalsAudience``: an app's backend, of its own app's sessions; SSF 1.0 §9.2), and
+    /// from which the receiver did not remove the event's subject. `events` is called only when
+    /// some stream exists, with nothing else read before (the streams' receivers come in the same
+    /// statement).
     package static func enqueue(on sql: any SQLDatabase, now: Date, _ events: () async throws -> [SecurityEvent]) async throws {
         let streams = try await sql.raw("""
-            SELECT id, events_delivered FROM ssf_streams WHERE status IN ('enabled', 'paused')
-            """).all().map { (id: try $0.decode(column: "id", as: String.self), types: Set(SignalStream.list(try $0.decode(column: "events_delivered", as: String.self)))) }
+            SELECT s.id, s.events_delivered, s.client_id, c.client_id AS registered, c.software_id, c.signals_subjects FROM ssf_streams s
+            LEFT JOIN oauth_clients c ON c.client_id = s.client_id WHERE s.status IN ('enabled', 'paused')
+            """).all().map { row in
+            let client = try row.decode(column: "client_id", as: String.self)
+            // A stream whose client is no longer registered hears of nothing beyond its own app's.
+            let audience = try row.decode(column: "registered", as: String?.self) == nil ? SignalsAudience.app(client)
+                : SignalsAudience.of(clientID: client, softwareID: try row.decode(column: "software_id", as: String?.self),
+                                     grant: try row.decode(column: "signals_subjects", as: String?.self))
+            return (id: try row.decode(column: "id", as: String.self),
+                    types: Set(SignalStream.list(try row.decode(column: "events_delivered", as: String.self))), audience: audience)
+        }
         guard !streams.isEmpty else { return }
         let built = try await events()
         guard !built.isEmpty else { return }
@@ -40,7 +51,7 @@ package enum SharedSignalsOutbox {
         }
         var rows: [(String, SecurityEvent)] = []
         for stream in streams {
-            for event in built where stream.types.contains(event.type) {
+            for event in built where stream.types.contains(event.type) && stream.audience.mayHear(event) {
                 if let gone = removed[stream.id], event.sub_id.simpleIdentifiers.contains(where: { gone.contains($0.canonicalJSON) }) || gone.contains(event.sub_id.canonicalJSON) {
                     continue
                 }

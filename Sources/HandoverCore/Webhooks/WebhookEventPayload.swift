@@ -16,6 +16,9 @@ package struct WebhookEventPayload: Codable, Equatable {
     /// For `run.completed` and `run.failed`: the run's signed receipt (a compact JWS, `typ`
     /// `handover-receipt+jwt`), verifiable with the server's JWKS.
     package var receipt: String?
+    /// For `audit.checkpoint`: the signed checkpoint, and the consistency proof from the one
+    /// before, so that an older copy of the log's checkpoints lives where the database does not.
+    package var checkpoint: AuditCheckpointEvent?
 }
 
 /// An out-of-band operation reported as "this was not me", as the webhook tells it.

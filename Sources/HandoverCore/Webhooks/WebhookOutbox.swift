@@ -9,7 +9,7 @@ package enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
     package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "device.back_in_service", "device.overdue",
                                      "device.mdm_command",
-                                     "operation.suspicious", "audit.mismatch"]
+                                     "operation.suspicious", "audit.mismatch", AuditCheckpointEvent.type]
 
     /// One event to write, for ``enqueue(_:on:)``.
     package struct Event: Sendable {
@@ -19,16 +19,18 @@ package enum WebhookOutbox {
         package var reason: String?
         package var operation: SuspiciousOperation?
         package var receipt: String?
+        package var checkpoint: AuditCheckpointEvent?
         package var at: Date
 
         package init(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil, operation: SuspiciousOperation? = nil,
-                     receipt: String? = nil, at: Date) {
+                     receipt: String? = nil, checkpoint: AuditCheckpointEvent? = nil, at: Date) {
             self.type = type
             self.run = run
             self.deviceID = deviceID
             self.reason = reason
             self.operation = operation
             self.receipt = receipt
+            self.checkpoint = checkpoint
             self.at = at
         }
     }
@@ -50,7 +52,8 @@ package enum WebhookOutbox {
             let hooks = webhooks.filter { $0.events.contains(event.type) }
             guard !hooks.isEmpty else { continue }
             let payload = WebhookEventPayload(id: UUID(), type: event.type, createdAt: event.at, run: event.run, deviceID: event.deviceID,
-                                              reason: event.reason, operation: event.operation, receipt: event.receipt)
+                                              reason: event.reason, operation: event.operation, receipt: event.receipt,
+                                              checkpoint: event.checkpoint)
             let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
             for hook in hooks {
                 let delivery = WebhookDelivery()

@@ -56,6 +56,52 @@ extension HandoverServer {
     }
 }
 
+extension HandoverServer {
+    /// What `handover audit acknowledge` did.
+    public struct AuditAcknowledged: Sendable {
+        /// The alarms acknowledged, each its finding.
+        public var findings: [String]
+        /// The new epoch's first checkpoint (its signed note), when the history was acknowledged.
+        public var checkpoint: String?
+        /// The entries whose stored leaf hash was made the hash of their bytes.
+        public var rehashed: [Int]
+    }
+
+    /// Acknowledges the audit log's open alarms (`handover audit acknowledge`), on the server's
+    /// machine: it needs the server's encryption key, which unseals the log's key, to sign the
+    /// new epoch's checkpoint. The server may be running. Never makes a key.
+    ///
+    /// - Throws: `ConfigurationError` when the encryption key or the log's key is missing; the
+    ///   domain's refusals (no open alarm, an entry missing, an operator or reason not accepted)
+    ///   as ``AuditAcknowledgementRefusal``.
+    public static func acknowledgeAuditAlarms(_ configuration: ServerConfiguration, operatorName: String, reason: String, now: Date = Date(),
+                                              logger: Logger = Logger(label: "handover")) async throws -> AuditAcknowledged {
+        let keyFile = configuration.dataDirectory.appendingPathComponent(EncryptionKeyFile.fileName)
+        guard configuration.sessions.encryptionKeyBase64 != nil || FileManager.default.fileExists(atPath: keyFile.path) else {
+            throw ConfigurationError(setting: "HANDOVER_TOKEN_ENCRYPTION_KEY", problem: "is not set, and \(keyFile.path) does not exist",
+                                     accepted: "the server's own key: run this where the server runs, with its --data-dir or its environment")
+        }
+        let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64, dataDirectory: configuration.dataDirectory)
+        return try await withOfflineDatabase(configuration, logger: logger) { db in
+            guard let sql = db as? any SQLDatabase else { throw AuditLogError.noHead }
+            guard let key = try await AuditCheckpointKey.stored(sealer: sealer, on: sql) else {
+                throw ConfigurationError(setting: "--data-dir", problem: "this database's audit log has no key yet", accepted: "the server's database")
+            }
+            do {
+                let done = try await AuditAcknowledgement.acknowledge(operatorName: operatorName, reason: reason, key: key, database: db, now: now)
+                return AuditAcknowledged(findings: done.alarms.map(\.finding), checkpoint: done.checkpoint?.note, rehashed: done.rehashed)
+            } catch let error as DomainError {
+                throw AuditAcknowledgementRefusal(description: error.reason)
+            }
+        }
+    }
+}
+
+/// Why `handover audit acknowledge` did nothing.
+public struct AuditAcknowledgementRefusal: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
 /// One line of a JSON-lines export: what `handover audit verify` reads.
 public struct ExportedAuditEntry: Codable, Sendable {
     public var index: Int

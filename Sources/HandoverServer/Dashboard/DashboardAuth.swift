@@ -17,14 +17,17 @@ struct DashboardAuth: Sendable {
     let provider: AdminSignIn?
     /// Whether an admin key may open the dashboard: with no provider, or `--allow-key-sign-in`.
     let allowsKeySignIn: Bool
+    /// The audit log's open alarms, as its passes last read them (no database read a page).
+    let auditAlarms: @Sendable () -> [AuditAlarms.Alarm]
 
     init(clock: ServerClock, origin: PublicOrigin, limits: SessionLimits = SessionLimits(), provider: AdminSignIn? = nil,
-         revocations: CredentialRevocations) {
+         revocations: CredentialRevocations, auditAlarms: @escaping @Sendable () -> [AuditAlarms.Alarm] = { [] }) {
         self.clock = clock
         self.origin = origin
         self.sessions = DashboardSessions(limits: limits, revocations: revocations, now: { clock.now() })
         self.provider = provider
         self.allowsKeySignIn = provider.map { $0.provider.settings.allowsKeySignIn } ?? true
+        self.auditAlarms = auditAlarms
     }
 
     static let sessionCookie = "handover_session"
@@ -93,14 +96,17 @@ struct DashboardAuth: Sendable {
         } else {
             permissions.grants.contains { $0.role.includes(role) }
         }
-        guard allowed else {
-            return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
-                                                        + (everySite && role != .viewer ? " at every site." : ".")), signedIn: session)
-        }
-        do {
-            return try await page(session)
-        } catch let error as DashboardError {
-            return DashboardLayout.errorPage(error, signedIn: session)
+        // Every page the session is shown carries the audit log's alarm, while one is open.
+        return try await DashboardLayout.$auditAlarm.withValue(DashboardLayout.alarmBanner(auditAlarms())) {
+            guard allowed else {
+                return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
+                                                            + (everySite && role != .viewer ? " at every site." : ".")), signedIn: session)
+            }
+            do {
+                return try await page(session)
+            } catch let error as DashboardError {
+                return DashboardLayout.errorPage(error, signedIn: session)
+            }
         }
     }
 

@@ -49,6 +49,9 @@ enum DashboardLayout {
                         }
                     }
                     HTML.element("main") {
+                        if signedIn != nil, let alarm = auditAlarm {
+                            HTML.element("p", ["id": "audit-alarm", "class": "alarm", "role": "alert"]) { alarm }
+                        }
                         HTML.element("h1") { title }
                         body()
                     }
@@ -64,6 +67,20 @@ enum DashboardLayout {
         response.headers.replaceOrAdd(name: "Content-Security-Policy",
                                       value: "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:")
         return response
+    }
+
+    /// The audit log's alarm, shown at the top of every page of a signed-in session while one is
+    /// open (set by ``DashboardAuth/signedIn(_:needs:everySite:_:)``).
+    @TaskLocal static var auditAlarm: String?
+
+    /// The banner's sentence for the open alarms, or nil when none is open.
+    static func alarmBanner(_ alarms: [AuditAlarms.Alarm]) -> String? {
+        guard let first = alarms.first else { return nil }
+        let more = alarms.count > 1 ? " (and \(alarms.count - 1) more)" : ""
+        let consequence = alarms.contains { $0.kind == .history }
+            ? "No checkpoint of the audit log is signed until an operator acknowledges it"
+            : "Checkpoints go on; the alarm stays until an operator acknowledges it"
+        return "Audit log integrity alarm: \(first.finding)\(more). \(consequence) with handover audit acknowledge (docs/operations.md)."
     }
 
     /// The hidden field every form carries.
@@ -174,7 +191,7 @@ enum DashboardLayout {
         button.link{background:none;color:#fff;padding:0;text-decoration:underline}form.inline{display:inline}
         .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600}.good{background:#d1f5dc;color:#0b6b2b}
         .bad{background:#fde2e1;color:#a1170f}.wait{background:#fff2cc;color:#7a5b00}.muted{background:#e5e5ea;color:#6e6e73}
-        .error{color:#a1170f;font-weight:600}.note{color:#6e6e73;font-size:.9rem}.verdict{font-size:1.1rem;font-weight:700}
+        .alarm{background:#a1170f;color:#fff;padding:.75rem 1rem;border-radius:10px;font-weight:600}.error{color:#a1170f;font-weight:600}.note{color:#6e6e73;font-size:.9rem}.verdict{font-size:1.1rem;font-weight:700}
         .qr svg{width:12rem;height:12rem;max-width:100%}.link-box{display:flex;gap:.5rem;align-items:flex-start;flex-wrap:wrap}.link-box code{flex:1 1 16rem}
         ol li{margin:.2rem 0}@media (max-width:40rem){main{padding:.5rem}th,td{padding:.3rem}}
         """

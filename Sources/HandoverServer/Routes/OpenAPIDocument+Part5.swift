@@ -217,7 +217,11 @@ extension OpenAPIDocument {
           tags: [signals]
           operationId: addSignalStreamSubject
           summary: Add a subject back to a stream (SSF 1.0 §8.1.3.2).
-          description: Streams carry every subject by default (`default_subjects` `ALL`); this undoes a removal.
+          description: |
+            Streams carry every subject appropriate for them by default (`default_subjects` `ALL`,
+            SSF 1.0 §7.1); this undoes a removal. What is appropriate is what the receiver may see
+            (§9.2): an app's backend hears of its own app's sessions, a client granted the fleet of
+            everyone (`PUT /api/v1/signals/clients/{clientID}`); adding a subject does not widen it.
           security:
             - clientCredentials: []
           requestBody:
@@ -393,9 +397,12 @@ extension OpenAPIDocument {
           summary: End a person's sessions at the identity provider's request (Global Token Revocation).
           description: |
             As Okta's Universal Logout calls it (draft-parecki-oauth-global-token-revocation): the
-            bearer is a JWT the configured transmitter signed (`iss`, `aud` this URL, `exp`), and the
-            body names the person by `email` or `iss_sub`. 204 when their sessions ended and the
-            device they hold hands over; 404 when nobody matches.
+            bearer is a JWT the configured transmitter signed (`iss`, `aud` this URL or this server,
+            `iat` and `exp` at most 600 s apart, a `jti`, and `scope` holding
+            `global_token_revocation`, §6.1), and the body names the person by `email` or `iss_sub`.
+            Each bearer acts once (its `jti` is remembered until its `exp`): used again, 401. 204 when
+            their sessions ended and the device they hold hands over; 403 when the scope is missing;
+            404 when nobody matches.
           security:
             - providerJWT: []
           requestBody:
@@ -419,6 +426,8 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/OAuthError"
             "401":
               $ref: "#/components/responses/OAuthError"
+            "403":
+              $ref: "#/components/responses/OAuthError"
             "404":
               description: Nobody matches (`user_not_found`), or no transmitter is configured (`not_configured`).
               content:
@@ -431,78 +440,69 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/OAuthError"
             "429":
               $ref: "#/components/responses/RateLimited"
-      /api/v1/operations:
-        post:
-          tags: [operations]
-          operationId: createOperation
-          x-handover-role: operator
-          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
+      /api/v1/signals/clients/{clientID}:
+        put:
+          tags: [signals]
+          operationId: setSignalsSubjects
+          x-handover-role: admin
+          summary: Grant a registered client the whole fleet's security events, or limit it to its app's. Admin role.
           description: |
-            Every type but `registration` goes to an enrolled phone of `user` (the one named in
-            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
-            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
-            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
-            dispatch result; for `authentication` also the `number` the web page shows.
+            What a client's Shared Signals streams carry (SSF 1.0 §9.2): `app`, the sessions of its
+            own app (an app's backend, registered with `software_id`, by default), or `fleet`, every
+            session and device (a fleet backend, registered without `software_id`, by default).
+            Recorded in the audit log (`admin.signals_granted`).
+          parameters:
+            - name: clientID
+              in: path
+              required: true
+              description: The client's `client_id` (RFC 7591).
+              schema:
+                type: string
+                maxLength: 255
           requestBody:
             required: true
             content:
               application/json:
                 example:
-                  type: transaction-confirmation
-                  user: avery
-                  message: Release 5 mg morphine for bed 12?
-                  dispatcher: push
-                  expiresIn: 120
+                  subjects: fleet
                 schema:
-                  $ref: "#/components/schemas/OperationInput"
+                  type: object
+                  additionalProperties: false
+                  required: [subjects]
+                  properties:
+                    subjects:
+                      type: string
+                      enum: [app, fleet]
           responses:
-            "201":
-              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
+            "200":
+              description: The client's grant now.
               content:
                 application/json:
                   schema:
-                    $ref: "#/components/schemas/Operation"
+                    type: object
+                    required: [client_id, subjects]
+                    properties:
+                      client_id:
+                        type: string
+                      subjects:
+                        type: string
+                        enum: [app, fleet]
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
             "403":
               $ref: "#/components/responses/Forbidden"
-            "409":
-              $ref: "#/components/responses/Conflict"
+            "404":
+              $ref: "#/components/responses/NotFound"
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /api/v1/operations/callback-allowlist:
-        get:
-          tags: [operations]
-          operationId: getCallbackAllowlist
-          x-handover-role: viewer
-          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The allowlist; empty lists allow no targets.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/CallbackAllowlist"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
             "429":
               $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-        put:
+      /api/v1/operations:
+        post:
           tags: [operations]
-          operationId: setCallbackAllowlist
-          x-handover-role: admin
-          summary: Replace the allowlist. Admin role.
-          requestBody:
-            required: true
+          operationId: createOperation
+          x-handover-role: operator
     """#
 }

@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+          summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
+          description: |
+            Every type but `registration` goes to an enrolled phone of `user` (the one named in
+            `device`, else the most recently enrolled), sealed to its key. A registration enrolls a
+            new phone, so its payload is plain and it cannot be pushed. Callback targets must pass
+            the tenant's allowlist (`/api/v1/operations/callback-allowlist`). The answer carries the
+            dispatch result; for `authentication` also the `number` the web page shows.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  type: transaction-confirmation
+                  user: avery
+                  message: Release 5 mg morphine for bed 12?
+                  dispatcher: push
+                  expiresIn: 120
+                schema:
+                  $ref: "#/components/schemas/OperationInput"
+          responses:
+            "201":
+              description: Created and dispatched (`dispatched`), or created with a push that did not go out (`created`).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /api/v1/operations/callback-allowlist:
+        get:
+          tags: [operations]
+          operationId: getCallbackAllowlist
+          x-handover-role: viewer
+          summary: The tenant's allowlist for operations' x-callback targets. Any role (viewer or above).
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The allowlist; empty lists allow no targets.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/CallbackAllowlist"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+        put:
+          tags: [operations]
+          operationId: setCallbackAllowlist
+          x-handover-role: admin
+          summary: Replace the allowlist. Admin role.
+          requestBody:
+            required: true
             content:
               application/json:
                 example:
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
                 Retry-After:
                   schema:
                     type: integer
-              content:
-                text/html:
-                  schema:
-                    type: string
-      /oob/sign-in/{operationID}:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [sessions]
-          operationId: phoneSignInPage
-          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
-          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oob/sign-in/{operationID}/events:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [sessions]
-          operationId: phoneSignInEvents
-          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
-          security: []
-          responses:
-            "200":
-              description: The stream of operation events.
-              content:
-                text/event-stream:
-                  schema:
-                    $ref: "#/components/schemas/OperationEvent"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
-      /oob/sign-in/{operationID}/session:
-        parameters:
-          - $ref: "#/components/parameters/OperationID"
-        post:
-          tags: [sessions]
-          operationId: phoneSignInCollectSession
-          summary: After the phone approved, signs this browser in (once).
-          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
-          security: []
-          responses:
-            "200":
-              description: Signed in.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    additionalProperties: false
-                    required: [user]
-                    properties:
-                      user:
-                        type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotFound"
     """#
 }

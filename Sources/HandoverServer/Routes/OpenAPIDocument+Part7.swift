@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /oob/sign-in/{operationID}:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInPage
+          summary: The QR code, the link and the number; follows the operation and signs the browser in when the phone approves.
+          description: Only the browser that began the sign-in (its `handover_oob_browser` cookie) sees it; any other gets a 404.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/events:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        get:
+          tags: [sessions]
+          operationId: phoneSignInEvents
+          summary: The page's live status (Server-Sent Events, as followOperation), for the browser that began it.
+          security: []
+          responses:
+            "200":
+              description: The stream of operation events.
+              content:
+                text/event-stream:
+                  schema:
+                    $ref: "#/components/schemas/OperationEvent"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
+      /oob/sign-in/{operationID}/session:
+        parameters:
+          - $ref: "#/components/parameters/OperationID"
+        post:
+          tags: [sessions]
+          operationId: phoneSignInCollectSession
+          summary: After the phone approved, signs this browser in (once).
+          description: Sets the HttpOnly `handover_web_session` cookie (an access token) and answers the user's handle.
+          security: []
+          responses:
+            "200":
+              description: Signed in.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    additionalProperties: false
+                    required: [user]
+                    properties:
+                      user:
+                        type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotFound"
             "409":
               $ref: "#/components/responses/Conflict"
     components:
@@ -435,74 +503,6 @@ extension OpenAPIDocument {
         PollResponse:
           type: object
           required: [sets, moreAvailable]
-          properties:
-            sets:
-              type: object
-              additionalProperties:
-                type: string
-            moreAvailable:
-              type: boolean
-        SETError:
-          type: object
-          description: RFC 8935 §2.3's error body; `err` is one of §2.4's codes.
-          required: [err, description]
-          properties:
-            err:
-              type: string
-            description:
-              type: string
-        AuditEntries:
-          type: object
-          required: [treeSize, entries]
-          properties:
-            treeSize:
-              type: integer
-              description: The log's size now.
-            entries:
-              type: array
-              items:
-                type: object
-                required: [index, leaf]
-                properties:
-                  index:
-                    type: integer
-                  leaf:
-                    type: string
-                    description: Base64 of the exact bytes that were hashed (RFC 9162 leaf input).
-                  entry:
-                    type: object
-                    description: The entry decoded, for people (docs/audit.md lists its fields).
-                    additionalProperties: true
-        InclusionProof:
-          type: object
-          required: [index, treeSize, path]
-          properties:
-            index:
-              type: integer
-            treeSize:
-              type: integer
-            path:
-              type: array
-              description: Base64 hashes from the leaf up, in RFC 9162's order.
-              items:
-                type: string
-        ConsistencyProof:
-          type: object
-          required: [from, to, path]
-          properties:
-            from:
-              type: integer
-            to:
-              type: integer
-            path:
-              type: array
-              description: Base64 hashes in RFC 9162's order.
-              items:
-                type: string
-        RunEvent:
-          type: object
-          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
-          required: [event, data]
           properties:
     """#
 }

@@ -4,6 +4,74 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+            sets:
+              type: object
+              additionalProperties:
+                type: string
+            moreAvailable:
+              type: boolean
+        SETError:
+          type: object
+          description: RFC 8935 §2.3's error body; `err` is one of §2.4's codes.
+          required: [err, description]
+          properties:
+            err:
+              type: string
+            description:
+              type: string
+        AuditEntries:
+          type: object
+          required: [treeSize, entries]
+          properties:
+            treeSize:
+              type: integer
+              description: The log's size now.
+            entries:
+              type: array
+              items:
+                type: object
+                required: [index, leaf]
+                properties:
+                  index:
+                    type: integer
+                  leaf:
+                    type: string
+                    description: Base64 of the exact bytes that were hashed (RFC 9162 leaf input).
+                  entry:
+                    type: object
+                    description: The entry decoded, for people (docs/audit.md lists its fields).
+                    additionalProperties: true
+        InclusionProof:
+          type: object
+          required: [index, treeSize, path]
+          properties:
+            index:
+              type: integer
+            treeSize:
+              type: integer
+            path:
+              type: array
+              description: Base64 hashes from the leaf up, in RFC 9162's order.
+              items:
+                type: string
+        ConsistencyProof:
+          type: object
+          required: [from, to, path]
+          properties:
+            from:
+              type: integer
+            to:
+              type: integer
+            path:
+              type: array
+              description: Base64 hashes in RFC 9162's order.
+              items:
+                type: string
+        RunEvent:
+          type: object
+          description: 'One Server-Sent Event: `event: run`, and `data`, the LogoutRun as JSON on one line.'
+          required: [event, data]
+          properties:
             event:
               type: string
               enum: [run]
@@ -436,73 +504,5 @@ extension OpenAPIDocument {
           properties:
             logoutAction:
               type: string
-              description: An empty string removes it (for a change to backend-only).
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-        App:
-          type: object
-          additionalProperties: false
-          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            name:
-              type: string
-            role:
-              type: string
-              enum: [target, launcher]
-            appIDs:
-              type: array
-              items:
-                type: string
-            logoutAction:
-              type: string
-              description: Present for target apps logged out by ulc or x-callback.
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              description: Present for target apps.
-            opensWithPrompt:
-              type: boolean
-              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
-            paths:
-              type: array
-              items:
-                type: string
-            allowedCallbackHosts:
-              type: array
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-            maxReissues:
-              type: integer
-            androidPackage:
-              type: string
-            androidFingerprints:
-              type: array
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-            backchannelLogoutSessionRequired:
-              type: boolean
-            createdAt:
     """#
 }

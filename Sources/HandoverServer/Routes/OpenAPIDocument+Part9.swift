@@ -2,8 +2,76 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4001–4472 of the YAML.
+    /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+              description: An empty string removes it (for a change to backend-only).
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+        App:
+          type: object
+          additionalProperties: false
+          required: [id, name, role, appIDs, opensWithPrompt, paths, allowedCallbackHosts, deadlineSeconds, maxReissues, androidFingerprints, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            name:
+              type: string
+            role:
+              type: string
+              enum: [target, launcher]
+            appIDs:
+              type: array
+              items:
+                type: string
+            logoutAction:
+              type: string
+              description: Present for target apps logged out by ulc or x-callback.
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              description: Present for target apps.
+            opensWithPrompt:
+              type: boolean
+              description: True for x-callback apps, which iOS opens only after the person taps "Open" in its prompt.
+            paths:
+              type: array
+              items:
+                type: string
+            allowedCallbackHosts:
+              type: array
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+            maxReissues:
+              type: integer
+            androidPackage:
+              type: string
+            androidFingerprints:
+              type: array
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+            backchannelLogoutSessionRequired:
+              type: boolean
+            createdAt:
               type: string
               format: date-time
         DeviceInput:
@@ -319,7 +387,8 @@ extension OpenAPIDocument {
               description: The signing secret, shown only now.
         EventType:
           type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious]
+          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious,
+                 audit.mismatch, audit.checkpoint]
         OutOfBandLock:
           type: object
           additionalProperties: false
@@ -434,47 +503,6 @@ extension OpenAPIDocument {
               type: string
               enum: [browser, launcher]
             link:
-              type: string
-              description: The ULC link to open now; only while the item is pending.
-            backend:
-              type: object
-              additionalProperties: false
-              required: [clientID, state, attempts]
-              description: |
-                The backend side: the OpenID Connect Back-Channel Logout token owed to the app's
-                backend for the session the run ended, when the app has a `backchannelLogoutURI`.
-              properties:
-                clientID:
-                  type: string
-                state:
-                  type: string
-                  enum: [pending, delivered, refused, failed]
-                attempts:
-                  type: integer
-                  minimum: 0
-                lastStatusCode:
-                  type: integer
-                lastError:
-                  type: string
-                  description: Why the last attempt failed when it got no HTTP answer (connection refused, timeout), or the start of the refusing answer.
-        CallbackReport:
-          type: object
-          required: [url]
-          properties:
-            url:
-              type: string
-              description: The callback URL the launcher received, `<public URL>/ulc/cb/<run>/<item>/success|error?n=<nonce>`.
-        CallbackReportResult:
-          type: object
-          additionalProperties: false
-          required: [recorded, status]
-          properties:
-            recorded:
-              type: boolean
-            status:
-              type: string
-              enum: [succeeded, failed]
-            app:
               type: string
     """#
 }

@@ -46,6 +46,7 @@ extension OpenAPIDocument {
         "GET /api/v1/operations/{operationID}/events": [],
         "GET /api/v1/operations/{operationID}/qr.png": [],
         "GET /api/v1/operations/{operationID}/qr.svg": [],
+        "PUT /api/v1/signals/clients/{clientID}": [],
         "GET /api/v1/webhooks": [],
         "POST /api/v1/webhooks": [],
         "GET /api/v1/webhooks/{webhookID}/deliveries": [],

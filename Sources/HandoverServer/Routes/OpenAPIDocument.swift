@@ -4,5 +4,5 @@
 /// The OpenAPI 3.0.3 description of the HTTP API, served at `/openapi.yaml`: the bytes of
 /// `Sources/HandoverServer/openapi.yaml` (less its final newline), in parts of 500 lines.
 enum OpenAPIDocument {
-    static let yaml = [part1, part2, part3, part4, part5, part6, part7, part8, part9].joined(separator: "\n")
+    static let yaml = [part1, part2, part3, part4, part5, part6, part7, part8, part9, part10].joined(separator: "\n")
 }

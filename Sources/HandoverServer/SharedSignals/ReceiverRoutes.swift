@@ -86,7 +86,12 @@ struct ReceiverRoutes: RouteCollection {
         let response = Response(status: status)
         try response.content.encode(["error": error, "error_description": description], using: JSONEncoder.api)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        // RFC 6750 §3: the challenge of a refused bearer; §3.1 names the scope a 403 lacks.
         if status == .unauthorized { response.headers.replaceOrAdd(name: .wwwAuthenticate, value: "Bearer realm=\"handover\", error=\"\(error)\"") }
+        if status == .forbidden {
+            response.headers.replaceOrAdd(name: .wwwAuthenticate,
+                                          value: "Bearer realm=\"handover\", error=\"\(error)\", scope=\"\(SharedSignalsReceiver.revocationScope)\"")
+        }
         return response
     }
 }

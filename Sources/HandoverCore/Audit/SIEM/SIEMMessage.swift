@@ -23,7 +23,8 @@ package protocol SIEMDestination: Sendable {
 
 /// Writes audit messages as RFC 5424 syslog messages.
 ///
-/// - PRI `<110>`: facility 13 (log audit), severity 6 (informational) (§6.2.1).
+/// - PRI `<110>`: facility 13 (log audit), severity 6 (informational) (§6.2.1); `<106>`,
+///   severity 2 (critical), for an `audit.alarm` entry.
 /// - VERSION 1; TIMESTAMP the entry's own time (§6.2.3); HOSTNAME the server's public host;
 ///   APP-NAME `handover`; PROCID `-`; MSGID the entry's type, such as `run.receipt`, or
 ///   `audit.checkpoint` (§6.2.7: at most 32 printable characters).
@@ -41,7 +42,9 @@ package enum SyslogMessage {
             if let device = event?.device { parameters.append(("device", device.uuidString.lowercased())) }
             if let run = event?.run { parameters.append(("run", run.uuidString.lowercased())) }
             if let site { parameters.append(("site", site)) }
-            return header(msgID: event?.type ?? "audit.entry", time: event?.at, hostname: hostname)
+            // An alarm of the log itself is critical (severity 2: PRI 106); every other entry informational.
+            return header(msgID: event?.type ?? "audit.entry", time: event?.at, hostname: hostname,
+                          severity: event?.type == AuditEvent.alarmType ? 2 : 6)
                 + " " + structuredData(parameters) + " \u{FEFF}" + String(decoding: leaf, as: UTF8.self)
         case .checkpoint(let size, let root, let note):
             return header(msgID: "audit.checkpoint", time: nil, hostname: hostname)
@@ -55,10 +58,10 @@ package enum SyslogMessage {
         return Array("\(bytes.count) ".utf8) + bytes
     }
 
-    private static func header(msgID: String, time: String?, hostname: String) -> String {
+    private static func header(msgID: String, time: String?, hostname: String, severity: Int = 6) -> String {
         let id = String(msgID.unicodeScalars.filter { $0.value >= 33 && $0.value <= 126 }.prefix(32).map(Character.init))
         let host = String(hostname.unicodeScalars.filter { $0.value >= 33 && $0.value <= 126 }.prefix(255).map(Character.init))
-        return "<110>1 \(time ?? RunReceiptTime.now()) \(host.isEmpty ? "-" : host) handover - \(id.isEmpty ? "-" : id)"
+        return "<\(13 * 8 + severity)>1 \(time ?? RunReceiptTime.now()) \(host.isEmpty ? "-" : host) handover - \(id.isEmpty ? "-" : id)"
     }
 
     /// §6.3.3: `"`, `\` and `]` are escaped with a backslash in a PARAM-VALUE.
