@@ -133,8 +133,12 @@ extension OpenAPIDocument {
         BadRequest:
           description: |
             A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            a parameter or body field outside the bounds this document declares for it (`minimum`,
+            `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            in `field` and saying what is accepted), or an integer parameter that is not a whole
+            number (`invalid_parameter`).
           content:
             application/json:
               schema:
@@ -500,9 +504,5 @@ extension OpenAPIDocument {
               type: string
               enum: [registration, authentication, transaction-confirmation, deregistration]
             user:
-              type: string
-            status:
-              type: string
-              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
     """#
 }

@@ -4,6 +4,10 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+              type: string
+            status:
+              type: string
+              enum: [created, dispatched, redeemed, succeeded, failed, cancelled, expired]
             dispatcher:
               type: string
               enum: [push, qr, link, x-callback-link]
@@ -159,6 +163,8 @@ extension OpenAPIDocument {
               description: The APNs device token as hex.
             timestamp:
               type: integer
+              minimum: 0
+              maximum: 253402300799
               description: UNIX seconds; within 5 minutes of the server's time.
             signature:
               type: string
@@ -298,9 +304,11 @@ extension OpenAPIDocument {
             appIDs:
               type: array
               minItems: 1
+              maxItems: 50
               description: Team ID, a dot, then bundle ID.
               items:
                 type: string
+                maxLength: 255
                 example: ABCDE12345.com.example.notes
             logoutAction:
               type: string
@@ -343,9 +351,11 @@ extension OpenAPIDocument {
               default: 2
             androidPackage:
               type: string
+              maxLength: 255
               example: com.example.notes
             androidFingerprints:
               type: array
+              maxItems: 20
               description: SHA-256 signing-certificate fingerprints; required with androidPackage.
               items:
                 type: string
@@ -494,15 +504,5 @@ extension OpenAPIDocument {
           properties:
             accessToken:
               type: string
-              maxLength: 4096
-              description: The person's Handover access token.
-            badge:
-              type: string
-              maxLength: 128
-              description: The person's badge, as the reader gives it.
-        CustodyPage:
-          type: object
-          additionalProperties: false
-          required: [custodies, page, pageCount, total]
     """#
 }

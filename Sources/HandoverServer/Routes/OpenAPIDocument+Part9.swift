@@ -2,8 +2,18 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4001–4388 of the YAML.
+    /// Lines 4001–4400 of the YAML.
     static let part9 = #"""
+              maxLength: 4096
+              description: The person's Handover access token.
+            badge:
+              type: string
+              maxLength: 128
+              description: The person's badge, as the reader gives it.
+        CustodyPage:
+          type: object
+          additionalProperties: false
+          required: [custodies, page, pageCount, total]
           properties:
             custodies:
               type: array
@@ -194,12 +204,14 @@ extension OpenAPIDocument {
           properties:
             url:
               type: string
+              maxLength: 2048
               pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: An https URL (http only on loopback), no control characters.
+              description: An https URL (http only on loopback), at most 2,048 characters, no control characters.
               example: https://mdm.example.com/hooks/handover
             events:
               type: array
               minItems: 1
+              maxItems: 20
               items:
                 $ref: "#/components/schemas/EventType"
             secret:

@@ -36,8 +36,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)/responses/400`.
@@ -307,8 +311,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)/responses/400`.
@@ -606,8 +614,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)/responses/400`.
@@ -863,8 +875,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)/responses/400`.
@@ -1145,8 +1161,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)/responses/400`.
@@ -1358,8 +1378,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)/responses/400`.
@@ -1625,8 +1649,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)/responses/400`.
@@ -1924,8 +1952,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)/responses/400`.
@@ -2186,8 +2218,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/400`.
@@ -2500,8 +2536,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)/responses/400`.
@@ -2826,8 +2866,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)/responses/400`.
@@ -3092,8 +3136,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/400`.
@@ -3427,8 +3475,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)/responses/400`.
@@ -3749,8 +3801,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)/responses/400`.
@@ -4011,8 +4067,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)/responses/400`.
@@ -4267,8 +4327,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/keys/get(listKeys)/responses/400`.
@@ -4532,8 +4596,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/keys/{keyID}/delete(revokeKey)/responses/400`.
@@ -4841,8 +4909,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/400`.
@@ -4995,8 +5067,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/get(listWebhooks)/responses/400`.
@@ -5269,8 +5345,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/post(createWebhook)/responses/400`.
@@ -5542,8 +5622,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/deliveries/get(listDeliveries)/responses/400`.
@@ -5816,8 +5900,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)/responses/400`.
@@ -6110,8 +6198,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)/responses/400`.
@@ -6338,8 +6430,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)/responses/400`.
@@ -6605,8 +6701,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)/responses/400`.
@@ -6880,8 +6980,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/get(getOperation)/responses/400`.
@@ -7128,8 +7232,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)/responses/400`.
@@ -7331,8 +7439,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)/responses/400`.
@@ -7554,8 +7666,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)/responses/400`.
@@ -7786,8 +7902,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)/responses/400`.
