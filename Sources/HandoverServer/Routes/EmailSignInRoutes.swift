@@ -259,22 +259,3 @@ struct EmailSignInRoutes: RouteCollection {
         return response
     }
 }
-
-/// A syntactically plausible email address, normalized to lowercase.
-struct EmailAddress {
-    let normalized: String
-
-    init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard trimmed.count <= 254, let at = trimmed.lastIndex(of: "@") else { return nil }
-        let local = trimmed[..<at], domain = trimmed[trimmed.index(after: at)...]
-        let localAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+/=?^_`{|}~-")
-        let domainAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.-")
-        guard !local.isEmpty, local.count <= 64, local.unicodeScalars.allSatisfy(localAllowed.contains),
-              !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
-              domain.contains("."), domain.unicodeScalars.allSatisfy(domainAllowed.contains),
-              domain.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty && $0.count <= 63 && !$0.hasPrefix("-") && !$0.hasSuffix("-") })
-        else { return nil }
-        normalized = trimmed
-    }
-}
