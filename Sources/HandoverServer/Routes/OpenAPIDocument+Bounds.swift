@@ -70,6 +70,10 @@ extension OpenAPIDocument {
             operationID: "redeemEmailSignIn", generated: false,
             parameters: [],
             body: .object(["clientID": .string(maxLength: 255)])),
+        "POST /auth/email/start": OperationBounds(
+            operationID: "startEmailSignIn", generated: false,
+            parameters: [],
+            body: .object(["clientID": .string(maxLength: 255)])),
         "POST /auth/oob/enroll": OperationBounds(
             operationID: "enrollPhoneFromSession", generated: false,
             parameters: [],

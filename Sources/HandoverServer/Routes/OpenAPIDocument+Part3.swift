@@ -440,6 +440,7 @@ extension OpenAPIDocument {
                 example:
                   email: avery.nurse@example.org
                   deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
+                  clientID: org.example.chart
                 schema:
                   type: object
                   required: [email]
@@ -452,6 +453,14 @@ extension OpenAPIDocument {
                       description: |
                         The fleet device of the app asking for the link: the session the link starts,
                         in the app or in a browser, ends with that device's hand-over.
+                    clientID:
+                      type: string
+                      maxLength: 255
+                      description: |
+                        The app asking for the link, its bundle id as registered (400
+                        `invalid_client_id` otherwise). The link opens the first installed app that
+                        claims it, of any team; named, only an app of this app's Apple team may
+                        redeem it (Native SSO's same-team rule).
           responses:
             "202":
               description: The link was sent.
@@ -495,14 +504,5 @@ extension OpenAPIDocument {
                 schema:
                   type: object
                   required: [token]
-                  properties:
-                    token:
-                      type: string
-                    scope:
-                      type: string
-                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
-                    clientID:
-                      type: string
-                      maxLength: 255
     """#
 }

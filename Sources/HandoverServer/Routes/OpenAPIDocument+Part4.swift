@@ -4,11 +4,22 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+                  properties:
+                    token:
+                      type: string
+                    scope:
+                      type: string
+                      description: Space-separated; `device_sso` also returns a device secret and an ID token.
+                    clientID:
+                      type: string
+                      maxLength: 255
                       description: |
                         The app's bundle id, as registered (an appID's part after the team id);
                         required with `device_sso`. An id the registry does not hold, or one with
-                        control characters or over 255 characters, is refused with 400
-                        `invalid_client_id` before the link is used up.
+                        control characters, is refused with 400 `invalid_client_id` (over 255
+                        characters, `out_of_bounds`) before the link is used up; for a link asked for
+                        with a `clientID`, an app of another team, or none named, with 400
+                        `wrong_team`, and the link stays usable.
                     deviceID:
                       type: string
                       format: uuid
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
             - clientCredentials: []
           parameters:
             - $ref: "#/components/parameters/StreamIDQuery"
-          responses:
-            "200":
-              description: One configuration with `stream_id`; an array of them without.
-              content:
-                application/json:
-                  schema:
-                    oneOf:
-                      - $ref: "#/components/schemas/StreamConfiguration"
-                      - type: array
-                        items:
-                          $ref: "#/components/schemas/StreamConfiguration"
     """#
 }

@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          responses:
+            "200":
+              description: One configuration with `stream_id`; an array of them without.
+              content:
+                application/json:
+                  schema:
+                    oneOf:
+                      - $ref: "#/components/schemas/StreamConfiguration"
+                      - type: array
+                        items:
+                          $ref: "#/components/schemas/StreamConfiguration"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
       /api/v1/operations/{operationID}/events:
         parameters:
           - $ref: "#/components/parameters/OperationID"
-        get:
-          tags: [operations]
-          operationId: followOperation
-          x-handover-role: viewer
-          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
-          description: |
-            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
-            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
-            stream ends. A `: keep-alive` comment every 15 seconds.
-          responses:
-            "200":
     """#
 }

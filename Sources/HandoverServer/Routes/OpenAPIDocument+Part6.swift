@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+        get:
+          tags: [operations]
+          operationId: followOperation
+          x-handover-role: viewer
+          summary: Follow an operation live (Server-Sent Events). Any role (viewer or above).
+          description: |
+            An `event: operation` whose `data` is the Operation as JSON on one line, at once and after
+            every change, until a final status (`succeeded`, `failed`, `cancelled`, `expired`); then the
+            stream ends. A `: keep-alive` comment every 15 seconds.
+          responses:
+            "200":
               description: The stream of operation events.
               content:
                 text/event-stream:
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
           in: query
           description: The stream (SSF 1.0 §8.1.1.2); without it, reading answers every stream of the receiver.
           schema:
-            type: string
-            maxLength: 64
-        IfNoneMatch:
-          name: If-None-Match
-          in: header
-          required: false
-          description: An ETag from an earlier response, or `*`; a match is answered with 304.
-          schema:
-            type: string
-        AppID:
-          name: appID
     """#
 }

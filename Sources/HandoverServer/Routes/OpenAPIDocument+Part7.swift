@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+            type: string
+            maxLength: 64
+        IfNoneMatch:
+          name: If-None-Match
+          in: header
+          required: false
+          description: An ETag from an earlier response, or `*`; a match is answered with 304.
+          schema:
+            type: string
+        AppID:
+          name: appID
           in: path
           required: true
           description: An app id; anything else is a 400 (`invalid_id`).
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
               type: string
               description: The enrolled device to address; the user's most recently enrolled when absent. Not for a registration.
         Operation:
-          type: object
-          additionalProperties: false
-          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            type:
-              type: string
-              enum: [registration, authentication, transaction-confirmation, deregistration]
-            user:
     """#
 }

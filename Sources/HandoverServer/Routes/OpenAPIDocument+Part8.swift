@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+          type: object
+          additionalProperties: false
+          required: [id, type, user, status, dispatcher, createdAt, updatedAt, expiresAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            type:
+              type: string
+              enum: [registration, authentication, transaction-confirmation, deregistration]
+            user:
               type: string
             status:
               type: string
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
             serialNumber:
               type: string
               maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
-            mdmDeviceID:
-              type: string
-              maxLength: 128
-              description: 1 to 128 characters without spaces; empty to remove it.
-        CheckOutInput:
-          type: object
-          description: Exactly one of the two.
-          properties:
-            accessToken:
-              type: string
     """#
 }

@@ -2,8 +2,19 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4001–4400 of the YAML.
+    /// Lines 4001–4411 of the YAML.
     static let part9 = #"""
+              description: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
+            mdmDeviceID:
+              type: string
+              maxLength: 128
+              description: 1 to 128 characters without spaces; empty to remove it.
+        CheckOutInput:
+          type: object
+          description: Exactly one of the two.
+          properties:
+            accessToken:
+              type: string
               maxLength: 4096
               description: The person's Handover access token.
             badge:
