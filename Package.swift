@@ -53,6 +53,8 @@ let package = Package(
         // `handover serve --config FILE` (YAML): one set of keys with the environment and the flags.
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        // The tests read openapi.yaml with it (swift-configuration's YAML trait resolves it already).
+        .package(url: "https://github.com/jpsim/Yams", "5.4.0"..<"7.0.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
         .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
         .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.52.0"),
@@ -414,6 +416,7 @@ let package = Package(
                 server("Vapor", "vapor"),
                 server("FluentKit", "fluent-kit"),
                 server("PropertyBased", "swift-property-based"),
+                server("Yams", "Yams"),
             ]
         ),
         // Starts the tests' loopback peers written in Python (Tests/Peers); linked by test targets only.

@@ -3,7 +3,9 @@
 # so `handover` serves it at /openapi.yaml without a resource bundle beside the binary:
 # Sources/HandoverServer/Routes/OpenAPIDocument.swift joins the parts, and
 # OpenAPIDocument+Part<N>.swift hold the YAML, 500 lines each; OpenAPIDocument+QueryParameters.swift
-# is the query parameters each /api/v1 operation declares (scripts/openapi/query-parameters.py, PyYAML).
+# is the query parameters each /api/v1 operation declares, and OpenAPIDocument+Bounds.swift the
+# bounds each operation declares on its parameters and JSON body (both by
+# scripts/openapi/query-parameters.py, PyYAML).
 #
 #   scripts/embed-openapi.sh           # rewrite the Swift files from the YAML
 #   scripts/embed-openapi.sh --check   # exit 1 when the Swift files are not the YAML's (CI)
@@ -44,8 +46,10 @@ done
   echo '}'
 } > "$generated/OpenAPIDocument.swift"
 rm "$generated"/chunk.*
-# The query parameters each API operation takes, for the server's QueryParameterGuard.
+# The query parameters each API operation takes, for the server's QueryParameterGuard, and the
+# bounds each operation declares, for its DeclaredBoundsGuard and DeclaredBodyBounds.
 python3 scripts/openapi/query-parameters.py "$yaml" > "$generated/OpenAPIDocument+QueryParameters.swift"
+python3 scripts/openapi/query-parameters.py --bounds "$yaml" > "$generated/OpenAPIDocument+Bounds.swift"
 if [ "${1:-}" = --check ]; then
   stale=0
   for file in "$generated"/*.swift; do

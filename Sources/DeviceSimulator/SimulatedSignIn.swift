@@ -30,7 +30,7 @@ struct SimulatedSignIn: Sendable {
                 let signIn = EmailLinkSignIn(server: server)
                 let inbox = MailDropInbox(folder: user.mailDrop)
                 let before = try? await inbox.signInLink(to: user.email, timeout: .zero)
-                try await signIn.requestLink(for: user.email, deviceID: deviceID)
+                try await signIn.requestLink(for: user.email, deviceID: deviceID, clientID: clientID)
                 let link = try await inbox.signInLink(to: user.email, excluding: before.map { [$0] } ?? [])
                 let grant = try await signIn.redeem(link: link, clientID: clientID, deviceID: deviceID, deviceSSO: true)
                 guard let secret = grant.deviceSecret, let idToken = grant.idToken else {

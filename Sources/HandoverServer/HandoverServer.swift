@@ -272,6 +272,7 @@ public final class HandoverServer: Sendable {
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
             application.middleware.use(QueryParameterGuard())
+            application.middleware.use(DeclaredBoundsGuard())
             application.get("healthz") { _ in ["status": "ok", "version": HandoverVersion.current] }
             application.get("metrics") { _ -> Response in
                 let response = Response(status: .ok, body: .init(string: metrics.render()))

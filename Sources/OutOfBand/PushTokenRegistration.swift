@@ -30,6 +30,9 @@ public struct PushTokenRegistration: Sendable, Hashable {
 
     /// How far the timestamp may be from the server's time.
     public static let maximumClockSkew: TimeInterval = 300
+    /// The timestamps a body may carry, in UNIX seconds: 1970 to the end of 9999 (the bounds
+    /// `openapi.yaml` declares), so the signed lines' `Int64` of it never traps.
+    public static let timestamps: ClosedRange<Int64> = 0...253_402_300_799
 
     /// Signs a registration of `token` for `deviceID` at `now`.
     public init(deviceID: String, token: String, keys: DeviceKeys, now: Date = Date()) throws {
@@ -79,6 +82,10 @@ public struct PushTokenRegistration: Sendable, Hashable {
         guard (64...200).contains(hex.count), hex.count.isMultiple(of: 2), hex.allSatisfy(\.isHexDigit) else {
             throw OutOfBandError(field: "token", problem: .invalidValue, detail: "it is not an APNs device token",
                                  accepted: "the token as hex, 64 to 200 characters")
+        }
+        guard Self.timestamps.contains(wire.timestamp) else {
+            throw OutOfBandError(field: "timestamp", problem: .invalidValue, detail: "\(wire.timestamp) is not a time this server can compare",
+                                 accepted: "UNIX seconds from \(Self.timestamps.lowerBound) to \(Self.timestamps.upperBound)")
         }
         try OperationEnvelope.validateIdentifier(wire.deviceID, field: "deviceID")
         deviceID = wire.deviceID

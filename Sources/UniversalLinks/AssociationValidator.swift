@@ -330,7 +330,7 @@ public enum AssociationValidator {
     private static func checkSlashes(_ text: String, at location: String, _ report: inout ValidationReport) {
         let normalized = ComponentPattern.normalizedPath(text)
         guard !text.isEmpty, normalized != text else { return }
-        report.add(.advice, location, "iOS reads the path pattern \"\(text)\" as \"\(normalized)\": a leading run of slashes is one slash and trailing slashes are dropped (a URL's own trailing slash stays optional, so \"/buy/\" matches /buy and /buy/). Write \"\(normalized)\" to say what iOS does")
+        report.add(.advice, location, "iOS reads the path pattern \"\(text)\" as \"\(normalized)\": a leading run of slashes is one slash and trailing slashes are dropped (a URL's own are ignored too, so \"/buy/\" matches /buy, /buy/ and /buy//). Write \"\(normalized)\" to say what iOS does")
     }
 
     /// Reports undefined variables and patterns that can never match.

@@ -127,17 +127,22 @@ final class ComponentPattern: Sendable {
         return true
     }
 
-    /// The path rules observed on iOS: a trailing `/` in the URL is optional (`/buy` matches
-    /// `/buy/`), and a trailing `/*` in the pattern also matches the bare path (`/buy/*` matches `/buy`).
+    /// The path rules observed on iOS: every trailing `/` of the URL's path is ignored, as the
+    /// pattern's are (`/buy` matches `/buy/`, and `/buy/` matches `/buy//`: swcutil, macOS 27), and
+    /// a trailing `/*` in the pattern also matches the bare path (`/buy/*` matches `/buy`).
     static func pathMatches(_ pattern: WildcardPattern, _ withoutSlashStar: WildcardPattern?, _ path: ArraySlice<UInt8>) -> Bool {
         path.withUnsafeBufferPointer { buffer in
-            if pattern.matches(buffer) { return true }
-            if buffer.count > 1, buffer[buffer.count - 1] == UInt8(ascii: "/"),
-               pattern.matches(UnsafeBufferPointer(rebasing: buffer.dropLast())) {
-                return true
-            }
-            if let withoutSlashStar, withoutSlashStar.matches(buffer) { return true }
+            let bare = UnsafeBufferPointer(rebasing: buffer[..<withoutTrailingSlashes(buffer)])
+            if pattern.matches(bare) { return true }
+            if let withoutSlashStar, withoutSlashStar.matches(bare) { return true }
             return false
         }
+    }
+
+    /// The end of `path` without its trailing slashes, keeping one byte: `/buy//` is `/buy`, `//` is `/`.
+    static func withoutTrailingSlashes(_ path: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = path.count
+        while end > 1, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        return end
     }
 }

@@ -535,14 +535,11 @@ final class MatchProgram: Sendable {
             return true
         }
 
-        /// `ComponentPattern.pathMatches`.
+        /// `ComponentPattern.pathMatches`: the path without its trailing slashes.
         func pathMatches(_ rule: Rule, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
-            if matches(rule.path, path) { return true }
-            if path.count > 1, path[path.count - 1] == UInt8(ascii: "/"),
-               matches(rule.path, UnsafeBufferPointer(rebasing: path.dropLast())) {
-                return true
-            }
-            if rule.pathWithoutSlashStar >= 0, matches(rule.pathWithoutSlashStar, path) { return true }
+            let bare = UnsafeBufferPointer(rebasing: path[..<ComponentPattern.withoutTrailingSlashes(path)])
+            if matches(rule.path, bare) { return true }
+            if rule.pathWithoutSlashStar >= 0, matches(rule.pathWithoutSlashStar, bare) { return true }
             return false
         }
 

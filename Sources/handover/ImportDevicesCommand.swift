@@ -44,7 +44,9 @@ struct ImportDevicesCommand: AsyncParsableCommand {
             folder without one is refused, and nothing is created in it.
 
             Exit status: 0 when every row was imported, 2 when some rows were refused (the others \
-            were imported), 1 when nothing could be imported or the import stopped midway.
+            were imported), 1 when nothing could be imported (the file is missing, too large or \
+            not a device list) or the import stopped midway, 64 when an option is wrong (such as \
+            a --keys-out file that exists already).
 
             Examples:
               handover admin import-devices fleet.csv --dry-run
@@ -75,6 +77,12 @@ struct ImportDevicesCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
+    /// Says `message` on standard error, as the import's other failures do, and exits 1.
+    static func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        return ExitCode(1)
+    }
+
     func validate() throws {
         guard HandoverServer.DeviceImportWrites.batchSizes.contains(batchSize) else {
             throw ValidationError("--batch-size: \(batchSize) rows; give 1 to 10000 (the default, 250, keeps each transaction well under a second).")
@@ -84,11 +92,13 @@ struct ImportDevicesCommand: AsyncParsableCommand {
     func run() async throws {
         let input = URL(fileURLWithPath: file)
         let attributes = try? FileManager.default.attributesOfItem(atPath: input.path)
+        // Nothing can be imported from a file that is not there or too large: a failure (1), as the
+        // help says, not a usage mistake (64).
         guard let size = (attributes?[.size] as? NSNumber)?.intValue else {
-            throw ValidationError("\(file): no such file, or it cannot be read.")
+            throw Self.failure("\(file): no such file, or it cannot be read. Nothing was imported.")
         }
         guard size <= 5 * 1024 * 1024 else {
-            throw ValidationError("\(file): the file has \(size) bytes; at most 5242880 (5 MB, about 50,000 devices). Split it.")
+            throw Self.failure("\(file): the file has \(size) bytes; at most 5242880 (5 MB, about 50,000 devices). Split it. Nothing was imported.")
         }
         let keysPath = URL(fileURLWithPath: keysOut ?? input.path + ".keys.csv").path
         var keysFile: KeysFile?

@@ -86,8 +86,15 @@ import Testing
         try await AdminCommandTests.makeDatabase(in: folder.appendingPathComponent("data"))
         let big = folder.appendingPathComponent("big.csv")
         try Data(repeating: UInt8(ascii: "a"), count: 10 * 1024 * 1024).write(to: big)
+        // Nothing can be imported from it: exit status 1, as the help says (it was 64, a usage mistake).
         let tooLarge = try await HandoverBinary.run(["admin", "import-devices", big.path, "--data-dir", folder.appendingPathComponent("data").path])
-        #expect(tooLarge.status == 64 && tooLarge.stderr.contains("at most 5242880 (5 MB"), "\(tooLarge.stderr)")
+        #expect(tooLarge.status == 1 && tooLarge.stderr.contains("at most 5242880 (5 MB") && tooLarge.stderr.contains("Nothing was imported."),
+                "\(tooLarge.status) \(tooLarge.stderr)")
+        // Issue 63, finding 13: a file that is not there is a failure (1), not a usage mistake (64).
+        let missing = try await HandoverBinary.run(["admin", "import-devices", folder.appendingPathComponent("nowhere.csv").path,
+                                                    "--data-dir", folder.appendingPathComponent("data").path])
+        #expect(missing.status == 1 && missing.stderr.contains("nowhere.csv: no such file, or it cannot be read") && missing.stderr.contains("Nothing was imported."),
+                "\(missing.status) \(missing.stderr)")
         let odd = folder.appendingPathComponent("odd.csv")
         try "name,colour\nphone,red\n".write(to: odd, atomically: true, encoding: .utf8)
         let unknown = try await HandoverBinary.run(["admin", "import-devices", odd.path, "--data-dir", folder.appendingPathComponent("data").path])

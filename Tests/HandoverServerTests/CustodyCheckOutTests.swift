@@ -54,6 +54,31 @@ import Testing
         }
     }
 
+    /// Issue 63, finding 13: a directory that answered `{"user": "not an email at all"}` checked
+    /// the device out to a person made from that text. A login is an email address, as email
+    /// sign-in accepts it (`EmailAddress`); any other answer is the directory failing (503
+    /// `badge_lookup_unavailable`), and nobody is made or checked out.
+    @Test func aLookupThatAnswersSomethingOtherThanAnEmailAddressChecksNobodyOut() async throws {
+        guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
+        let directory = try await PythonPeer.start("badge_directory.py", ["0042=not an email at all", "0043=ada@", "0044=@hospital.example",
+                                                                           "0045=ada@hospital", "0046=Ada@Hospital.example"])
+        defer { directory.stop() }
+        try await TestServer.with(.sqlite, configure: { $0.badgeLookupURL = URL(string: "http://127.0.0.1:\(directory.port)/lookup") }) { test in
+            let device = try await test.registerDevice("ward-7-phone-1")
+            for badge in ["0042", "0043", "0044", "0045"] {
+                let reply = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": badge], key: device.key)
+                #expect(reply.status == 503 && reply.json["error"] as? String == "badge_lookup_unavailable"
+                        && reply.text.contains("not an email address"), "\(badge): \(reply.status) \(reply.text)")
+            }
+            let sql = try #require(test.server.application.db as? any SQLDatabase)
+            let made = try await sql.raw("SELECT COUNT(*) AS n FROM custodies").first()?.decode(column: "n", as: Int.self)
+            let people = try await sql.raw("SELECT COUNT(*) AS n FROM users").first()?.decode(column: "n", as: Int.self)
+            #expect(made == 0 && people == 0, "\(String(describing: made)) custodies, \(String(describing: people)) people")
+            let good = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "0046"], key: device.key)
+            #expect(good.status == 201 && good.json["personEmail"] as? String == "ada@hospital.example", "\(good.text)")
+        }
+    }
+
     @Test func aLookupThatIsDownOrSlowIsRefusedWithinThreeSeconds() async throws {
         guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["0042=ada@hospital.example"])

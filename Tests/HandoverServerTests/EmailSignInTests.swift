@@ -161,7 +161,8 @@ struct EmailSignInTests {
         let refusals: [(String, String, String)] = [
             ("com.othercorp.notes", "", "not an app in this server's registry"),
             ("com.othercorp.notes", "openid device_sso", "not an app in this server's registry"),
-            (String(repeating: "a", count: 100_000), "", "at most 255"),
+            // Past openapi.yaml's maxLength: refused at the edge (`out_of_bounds`), before the route reads it.
+            (String(repeating: "a", count: 100_000), "", "at most 255 characters"),
             ("com.example.notes\u{0}", "", "control characters"),
             ("com.example.\u{1B}[31mnotes", "openid", "control characters"),
             ("", "", "at most 255"),
@@ -172,13 +173,47 @@ struct EmailSignInTests {
             let reply = try await test.request(.POST, "/auth/email/redeem", json: body)
             #expect(reply.status == 400, "\(clientID.prefix(30).debugDescription): \(reply.status) \(reply.text.prefix(200))")
             #expect(reply.json["field"] as? String == "clientID")
-            #expect(reply.json["error"] as? String == "invalid_client_id")
+            #expect(reply.json["error"] as? String == (clientID.count > 255 ? "out_of_bounds" : "invalid_client_id"), "\(reply.text.prefix(200))")
             #expect((reply.json["reason"] as? String ?? "").contains(expected), "\(reply.text.prefix(300))")
             #expect(reply.body.count < 2048, "the answer does not echo the whole id")
         }
         let redeemed = try await test.request(.POST, "/auth/email/redeem", json: ["token": token, "clientID": "com.example.notes"])
         #expect(redeemed.status == 200, "the link still works for a registered app: \(redeemed.text)")
         #expect(try await test.request(.GET, "/api/v1/me", key: redeemed.json["accessToken"] as? String ?? "").status == 200)
+        try await test.stop()
+    }
+
+    /// Issue 63, finding 13: the link's universal link opens the first installed app that claims
+    /// it, of any team, and `/auth/email/redeem` took any registered app's `clientID`: a link asked
+    /// for in one team's app gave a session to another team's. An app that names itself when it
+    /// asks (`clientID` at start) binds the link to its Apple team: only an app of that team may
+    /// redeem it (Native SSO's same-team rule, docs/shared-device-sessions.md), and a refusal
+    /// leaves the link for the right app.
+    @Test(arguments: TestDatabase.available)
+    func aLinkAskedForByOneTeamsAppIsRedeemedOnlyByAnAppOfThatTeam(_ database: TestDatabase) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-mail-\(UUID().uuidString)")
+        let test = try await TestServer.start(database) { $0.mailDropDirectory = folder }
+        try await test.registerTarget("Notes")     // ABCDE12345.com.example.notes
+        try await test.registerTarget("Pharmacy")  // ABCDE12345.com.example.pharmacy
+        let other = try await test.request(.POST, "/api/v1/apps", json: ["name": "Chart", "appIDs": ["ZZZZZ99999.org.other.chart"],
+                                                                          "logoutAction": "https://chart.other.example/logout"], key: test.adminKey)
+        #expect(other.status == 201, "\(other.text)")
+        let unknown = try await test.request(.POST, "/auth/email/start", json: ["email": "ada@hospital.example", "clientID": "com.nowhere.app"])
+        #expect(unknown.status == 400 && unknown.json["field"] as? String == "clientID", "only a registered app: \(unknown.text)")
+        #expect(try await test.request(.POST, "/auth/email/start", json: ["email": "ada@hospital.example", "clientID": "com.example.notes"]).status == 202)
+        let link = try await MailDropInbox(folder: folder).signInLink(to: "ada@hospital.example")
+        let token = try #require(URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
+        for (clientID, scope) in [("org.other.chart", "openid device_sso"), ("org.other.chart", ""), ("", "")] {
+            var body: [String: Any] = ["token": token]
+            if !clientID.isEmpty { body["clientID"] = clientID }
+            if !scope.isEmpty { body["scope"] = scope }
+            let refused = try await test.request(.POST, "/auth/email/redeem", json: body)
+            #expect(refused.status == 400 && refused.json["error"] as? String == "wrong_team" && refused.json["field"] as? String == "clientID"
+                    && refused.text.contains("ABCDE12345"), "\(clientID) \(scope): \(refused.status) \(refused.text)")
+        }
+        // A sibling of the team that asked may redeem it (Native SSO's rule); the link still works.
+        let redeemed = try await test.request(.POST, "/auth/email/redeem", json: ["token": token, "clientID": "com.example.pharmacy"])
+        #expect(redeemed.status == 200, "\(redeemed.text)")
         try await test.stop()
     }
 

@@ -10,6 +10,12 @@ import Testing
 /// integers, huge strings, UUID look-alikes, encodings and control characters in path segments,
 /// queries, headers and bodies. Passes only with no crash, no 5xx and no hang.
 ///
+/// Besides its fixed lists it draws, for the operation it hits, from what `openapi.yaml` declares
+/// (``DocumentBounds``, issue 63): each query and path parameter at its bounds and one past them,
+/// 0, -1, the 64-bit extremes and one past them, text that is not a number, `maxLength + 1` and
+/// huge strings; each bounded JSON body field on both sides of its bound, set into the
+/// operation's example; and the dashboard's own query parameters (`page`, `q`, …) the same way.
+///
 /// Runs for `HANDOVER_ROUTE_FUZZ_SECONDS` (5 by default, so that inside `swift test` it does not
 /// crowd the tests that run on a sped-up real clock; CI runs it alone for 180) and prints how many
 /// requests reached how many routes.
@@ -42,6 +48,48 @@ import Testing
         ("application/x-www-form-urlencoded", "csrf=x&round=-9223372036854775808&user=%00&token=%ff"),
         ("application/x-www-form-urlencoded", "deadlineSeconds=99999999999999999999&name=" + String(repeating: "n", count: 2000)),
         ("text/plain", "\u{1}\u{2}\u{3}"), ("application/octet-stream", String(repeating: "\u{7f}", count: 100)), ("", ""),
+    ]
+
+    /// The 64-bit extremes first (the fuzzer takes each list in order), then values on and around
+    /// an integer's bounds.
+    static func integers(minimum: Int64?, maximum: Int64?) -> [String] {
+        var values = [String(Int64.max), String(Int64.min), "9223372036854775808", "-9223372036854775809", String(Int64.max / 2)]
+        for bound in [minimum, maximum].compactMap({ $0 }) {
+            values += [String(bound), bound > .min ? String(bound - 1) : "", bound < .max ? String(bound + 1) : ""]
+        }
+        return values + ["0", "-1", "1", "99999999999999999999999999", "1e3", "1.5", "0x10", "abc", "", "%00", "+1", " 1"]
+    }
+
+    /// Strings on and around a string's length bounds, and huge ones.
+    static func strings(minLength: Int?, maxLength: Int?) -> [String] {
+        var values = ["", "a", String(repeating: "a", count: 5000), String(repeating: "%C3%A9", count: 300), "%00", "a%0d%0ab"]
+        for bound in [minLength, maxLength].compactMap({ $0 }) {
+            values += [String(repeating: "a", count: bound), String(repeating: "a", count: max(0, bound - 1)), String(repeating: "a", count: bound + 1)]
+        }
+        return values
+    }
+
+    /// The boundary values of each declared parameter of each operation (`METHOD /template`), and
+    /// of the dashboard's own query parameters (not in the document).
+    static func boundaryValues(_ document: DocumentBounds) -> [String: [(name: String, location: DocumentBounds.Location, values: [String])]] {
+        var result: [String: [(name: String, location: DocumentBounds.Location, values: [String])]] = [:]
+        for (method, template, _, _) in document.operations() {
+            let key = "\(method) \(template)"
+            result[key] = document.parameters(of: key).map { parameter in
+                let values = parameter.type == "integer" ? integers(minimum: parameter.minimum, maximum: parameter.maximum)
+                    : strings(minLength: parameter.minLength, maxLength: parameter.maxLength)
+                return (parameter.name, parameter.location, values)
+            }
+        }
+        return result
+    }
+
+    /// The dashboard's query parameters, which no document declares.
+    static let dashboardQuery: [(name: String, values: [String])] = [
+        ("page", integers(minimum: 1, maximum: 100_000)), ("q", strings(minLength: 0, maxLength: 100)),
+        ("status", ["overdue", "", "%00", String(repeating: "s", count: 3000)]), ("filter", ["all", "overdue", "", "x"]),
+        ("from", ["2026-01-01", "-9999-01-01T00:00:00Z", "99999-12-31", "2026-13-45", ""]), ("to", ["2026-01-02", "", "x"]),
+        ("device", ["00000000-0000-0000-0000-000000000000", "x"]), ("person", ["x", ""]),
     ]
 
     @Test func everyRouteSurvivesHostileInput() async throws {
@@ -105,6 +153,11 @@ import Testing
             let residentBefore = WebhookOutboxHardeningTests.residentBytes()
 
             let routes = test.server.application.routes.all
+            let document = try DocumentBounds()
+            let declared = Self.boundaryValues(document)
+            let bodyBounds = Dictionary(grouping: document.cases().filter { $0.location == .body }) { "\($0.method) \($0.template)" }
+            var boundaryRequests = 0
+            var boundaryTurns: [String: Int] = [:]
             var generator = SystemRandomNumberGenerator()
             var covered = Set<String>()
             var statuses: [Int: Int] = [:]
@@ -120,12 +173,22 @@ import Testing
                 let visit = requests / routes.count
                 let hostileAt = parameters.isEmpty ? nil : parameters[visit % parameters.count]
                 let hostile = Self.segments[(visit / max(1, parameters.count)) % Self.segments.count]
+                let key = "\(method) /" + route.path.map { component -> String in
+                    if case .parameter(let name) = component { return "{\(name)}" }
+                    return component.description
+                }.joined(separator: "/")
+                let declaredHere = declared[key] ?? []
                 for (position, component) in route.path.enumerated() {
                     let segment: String
                     switch component {
                     case .constant(let text): segment = text
                     case .parameter(let name):
-                        if position == hostileAt {
+                        if position == hostileAt, let bounded = declaredHere.first(where: { $0.location == .path && $0.name == name }),
+                           Bool.random(using: &generator) {
+                            // The document bounds this parameter: its boundary values, percent-encoded.
+                            let value = bounded.values.randomElement(using: &generator)!
+                            segment = value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value
+                        } else if position == hostileAt {
                             segment = hostile
                         } else if let values = plausible[name], Int.random(in: 0..<8, using: &generator) > 0 {
                             segment = values.randomElement(using: &generator)!
@@ -140,10 +203,30 @@ import Testing
                     path += "/" + segment
                 }
                 if path.isEmpty { path = "/" }
-                path += Bool.random(using: &generator) ? "?n=abc" : Self.queries.randomElement(using: &generator)!
+                // Three visits in four, the operation's declared query parameters (or the dashboard's)
+                // at and around their bounds, alone: every parameter's every value in turn (the first
+                // value of each parameter, then the second, …).
+                let queryDrawn: [(name: String, values: [String])] = key.contains(" /dashboard")
+                    ? Self.dashboardQuery : declaredHere.filter { $0.location == .query }.map { ($0.name, $0.values) }
+                var drawnAtBounds = false
+                if !queryDrawn.isEmpty, Int.random(in: 0..<4, using: &generator) > 0 {
+                    let turn = boundaryTurns[key, default: 0]
+                    boundaryTurns[key] = turn + 1
+                    let first = queryDrawn[turn % queryDrawn.count]
+                    let picked = [(first.name, first.values[(turn / queryDrawn.count) % first.values.count])]
+                    // Percent signs stay: the lists hold encoded bytes such as %00 and %C3%A9 on purpose.
+                    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "%-."))
+                    path += "?" + picked.map { "\($0.0)=" + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+                    boundaryRequests += 1
+                    drawnAtBounds = true
+                } else {
+                    path += Bool.random(using: &generator) ? "?n=abc" : Self.queries.randomElement(using: &generator)!
+                }
                 var request = HTTPClientRequest(url: test.server.baseURL.absoluteString + path)
                 request.method = method
-                if let key = keys.randomElement(using: &generator)! { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+                // A request at the bounds mostly carries the admin key, so it gets past the role to the parameters.
+                let bearer = drawnAtBounds && Int.random(in: 0..<4, using: &generator) > 0 ? test.adminKey : keys.randomElement(using: &generator)!
+                if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
                 if Bool.random(using: &generator) { request.headers.add(name: "Origin", value: ["https://evil.example", "null", test.server.publicURL.absoluteString].randomElement(using: &generator)!) }
                 switch Int.random(in: 0..<4, using: &generator) {
                 case 0: request.headers.add(name: "Cookie", value: "handover_dashboard=\(Self.segments.randomElement(using: &generator)!); handover_oob_browser=%00")
@@ -153,7 +236,17 @@ import Testing
                 if Int.random(in: 0..<8, using: &generator) == 0 { request.headers.add(name: "If-None-Match", value: String(repeating: "\"x\",", count: 500)) }
                 if method != .GET && method != .HEAD {
                     var (type, body) = Self.bodies.randomElement(using: &generator)!
-                    if Bool.random(using: &generator) { (type, body) = ("application/x-www-form-urlencoded", "csrf=\(csrf)&" + (body.contains("=") ? body : "x=1")) }
+                    if let cases = bodyBounds[key], Bool.random(using: &generator) {
+                        // A bounded body field of this operation on one side of its bound, or at a 64-bit extreme, in its example.
+                        let item = cases.randomElement(using: &generator)!
+                        let extreme: Any = [Int64.max, Int64.min, 0, -1].randomElement(using: &generator)!
+                        let value = [item.inside, item.outside, extreme].randomElement(using: &generator)!
+                        let json = DocumentBounds.setting(value, at: item.steps[...], in: item.example)
+                        (type, body) = ("application/json", String(decoding: (try? JSONSerialization.data(withJSONObject: json)) ?? Data(), as: UTF8.self))
+                        boundaryRequests += 1
+                    } else if Bool.random(using: &generator) {
+                        (type, body) = ("application/x-www-form-urlencoded", "csrf=\(csrf)&" + (body.contains("=") ? body : "x=1"))
+                    }
                     if !type.isEmpty { request.headers.add(name: "Content-Type", value: type) }
                     request.body = .bytes(ByteBuffer(string: body))
                 }
@@ -192,7 +285,9 @@ import Testing
                 #expect(try await test.request(.GET, "/healthz").status == 200)
             }
             let summary = statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
-            print("route fuzz: \(requests) requests over \(covered.count) of \(routes.count) routes in \(Int(Self.budget)) s; statuses \(summary)")
+            print("route fuzz: \(requests) requests over \(covered.count) of \(routes.count) routes in \(Int(Self.budget)) s "
+                  + "(\(boundaryRequests) with declared or dashboard parameters at their bounds); statuses \(summary)")
+            #expect(boundaryRequests > 0)
             #expect(covered.count == Set(routes.map { "\($0.method) \($0.path.map(\.description).joined(separator: "/"))" }).count)
         } catch {
             Issue.record(error)

@@ -207,7 +207,8 @@ struct SignInWithAppleTests {
         }
         #expect(expired.status == 401)
         #expect(expired.text.contains("expired"))
-        let missing = try await rig.test.request(.POST, "/auth/apple", json: ["identityToken": "x", "nonce": "y"])
+        // (A nonce of 16 characters at least, openapi.yaml's minLength, or the nonce is named first.)
+        let missing = try await rig.test.request(.POST, "/auth/apple", json: ["identityToken": "x", "nonce": String(repeating: "y", count: 16)])
         #expect(missing.status == 400)
         #expect(missing.json["field"] as? String == "authorizationCode")
         try await rig.stop()

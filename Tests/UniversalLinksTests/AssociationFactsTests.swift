@@ -54,13 +54,29 @@ import Testing
         #expect(try pathOutcome("/buy/", "/buy/42") == .noMatch)
     }
 
-    /// The outside corpus's last case (issue 38, item 9): iOS matches a pattern that ends in `*`
-    /// against a path that ends in a double slash. The URL's own trailing-slash rule removes one
-    /// slash at most; the `*` takes the rest, in components and in legacy `paths` alike.
+    /// Observed on swcutil (macOS 27, issue 63, finding 14): iOS ignores every trailing slash on
+    /// both sides, so the pattern `/buy/` matches `/buy//`. Handover dropped one trailing slash of
+    /// the URL at most, and said no match.
+    @Test func everyTrailingSlashIsIgnoredOnBothSides() throws {
+        #expect(try pathOutcome("/buy/", "/buy//") == .match)
+        #expect(try pathOutcome("/buy", "/buy///") == .match)
+        #expect(try pathOutcome("/buy//", "/buy//") == .match)
+        #expect(try pathOutcome("/buy/", "/buyer//") == .noMatch)
+        #expect(try pathOutcome("/buy/", "/buy/42/") == .noMatch)
+        #expect(try pathOutcome("/buy/42", "/buy/42//") == .match)
+        let file = try AssociationFileParser.parse(text: #"{"applinks":{"apps":[],"details":[{"appID":"\#(testAppID)","paths":["/buy/"]}]}}"#)
+        #expect(AssociationMatcher(file: file, domain: testDomain).decide(appID: testAppID, url: "https://example.com/buy//").outcome == .match)
+    }
+
+    /// The outside corpus's last case (issue 38, item 9): iOS matches `/buy/*` against a path that
+    /// ends in a double slash. With every trailing slash of the URL ignored, `/buy//` is `/buy`,
+    /// which `/buy/*` and `/buy*` match; `/buy/?*` (at least one character after `/buy/`) does
+    /// not, as it does not match `/buy` (Handover's inference in issue 38 said it did).
     @Test func aPatternEndingInStarMatchesAPathEndingInADoubleSlash() throws {
         #expect(try pathOutcome("/buy/*", "/buy//") == .match)
         #expect(try pathOutcome("/buy*", "/buy//") == .match)
-        #expect(try pathOutcome("/buy/?*", "/buy//") == .match)
+        let bare = try pathOutcome("/buy/?*", "/buy")
+        #expect(try pathOutcome("/buy/?*", "/buy//") == bare)
         #expect(try pathOutcome("/buy/*", "/buy///") == .match)
         #expect(try pathOutcome("/buy/*", "//buy//") == .noMatch)
         let file = try AssociationFileParser.parse(text: #"{"applinks":{"apps":[],"details":[{"appID":"\#(testAppID)","paths":["/buy/*"]}]}}"#)

@@ -36,8 +36,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)/responses/400`.
@@ -307,8 +311,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)/responses/400`.
@@ -615,8 +623,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)/responses/400`.
@@ -902,8 +914,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)/responses/400`.
@@ -1199,8 +1215,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)/responses/400`.

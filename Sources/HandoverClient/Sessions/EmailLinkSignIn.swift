@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// Sign-in by a link sent by email, from the app's side.
 ///
-/// The person types an address; ``requestLink(for:deviceID:)`` asks the server to mail a one-time link
+/// The person types an address; ``requestLink(for:deviceID:clientID:)`` asks the server to mail a one-time link
 /// (`https://<server>/auth/email/verify?token=…`, claimed by the app as a universal link). When the
 /// app opens that link, ``redeem(link:clientID:deviceID:deviceSSO:)`` trades it for a
 /// `SessionGrant`.
@@ -18,7 +18,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let signIn = EmailLinkSignIn(server: URL(string: "https://handover.example.com")!)
-/// try await signIn.requestLink(for: "nurse@hospital.example")
+/// try await signIn.requestLink(for: "nurse@hospital.example", clientID: "com.example.pharmacy")
 /// // … later, in the app's universal-link handler:
 /// let grant = try await signIn.redeem(link: url, clientID: "com.example.pharmacy", deviceID: fleetDeviceID, deviceSSO: true)
 /// ```
@@ -37,9 +37,13 @@ public struct EmailLinkSignIn: Sendable {
     ///   - email: the address the person typed.
     ///   - deviceID: the shared phone's fleet device id: the session the link starts ends with
     ///     the device's hand-over, even when the person opens the link in a browser.
-    public func requestLink(for email: String, deviceID: UUID? = nil) async throws(FleetServerError) {
+    ///   - clientID: this app's bundle id as registered. The link then works only for an app of
+    ///     this app's Apple team: the link opens the first installed app that claims it, which may
+    ///     be another team's (Native SSO's same-team rule). Give it.
+    public func requestLink(for email: String, deviceID: UUID? = nil, clientID: String? = nil) async throws(FleetServerError) {
         var body = ["email": email]
         body["deviceID"] = deviceID?.uuidString.lowercased()
+        body["clientID"] = clientID
         _ = try await post("auth/email/start", body)
     }
 

@@ -5,7 +5,8 @@ import NIOFoundationCompat
 import OutboundHTTP
 
 /// The customer's own identity lookup for badges (`HANDOVER_BADGE_LOOKUP_URL`), as Imprivata
-/// customers run one: `GET <url>?id=<badge>` answers `{"user": "<login>"}` (issue 40).
+/// customers run one: `GET <url>?id=<badge>` answers `{"user": "<login>"}` (issue 40), the login
+/// an email address (``EmailAddress``).
 ///
 /// The badge goes to the lookup and nowhere else: it is never stored or logged (a custody keeps
 /// a keyed digest of it). A lookup that is down or slow is refused within ``timeout``.
@@ -57,7 +58,12 @@ package struct BadgeLookup: Sendable {
         if status == 404 { throw .unknownBadge }
         guard status == 200 else { throw .unavailable("HTTP \(status)") }
         guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: body)) else { throw .unavailable("not the {\"user\": …} expected") }
-        guard let user = answer.user?.trimmingCharacters(in: .whitespaces), !user.isEmpty, user.count <= 320 else { throw .unknownBadge }
-        return user
+        guard let user = answer.user?.trimmingCharacters(in: .whitespaces), !user.isEmpty else { throw .unknownBadge }
+        // A login is an email address, as everywhere else on this server: a directory that answers
+        // other text (`{"user": "not an email at all"}`) failed; nobody is made from it.
+        guard let login = EmailAddress(user) else {
+            throw .unavailable("it answered a user that is not an email address (local@domain.tld, at most 254 characters)")
+        }
+        return login.normalized
     }
 }

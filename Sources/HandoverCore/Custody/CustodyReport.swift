@@ -9,6 +9,10 @@ import SQLKit
 package struct CustodyReport: Sendable {
     /// Rows per page.
     package static let pageSize = 100
+    /// The last page anyone may ask for (`openapi.yaml` declares it as `page`'s maximum): a page
+    /// is clamped to `1...maximumPage`, so its offset, `(page - 1) * pageSize`, never overflows
+    /// (`page=9223372036854775807` trapped there and took the server down, issue 63).
+    package static let maximumPage = 100_000
 
     /// Check-outs at or after this time.
     package var from: Date?
@@ -21,7 +25,7 @@ package struct CustodyReport: Sendable {
     package var personText: String?
     /// The sites the reader may see.
     package var sites: SiteFilter
-    /// 1-based.
+    /// 1-based, at most ``maximumPage``.
     package var page: Int
 
     package init(from: Date? = nil, to: Date? = nil, device: UUID? = nil, person: UUID? = nil, personText: String? = nil,
@@ -32,7 +36,7 @@ package struct CustodyReport: Sendable {
         self.person = person
         self.personText = personText.flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
         self.sites = sites
-        self.page = max(1, page)
+        self.page = min(max(1, page), Self.maximumPage)
     }
 
     /// One custody as reported.
@@ -81,12 +85,14 @@ package struct CustodyReport: Sendable {
     package func run(on database: any Database, pageSize: Int = CustodyReport.pageSize) async throws -> Page {
         guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
         let total = try await sql.raw("SELECT COUNT(*) AS n FROM custodies c WHERE \(condition)").first()?.decode(column: "n", as: Int.self) ?? 0
-        let offset = (page - 1) * pageSize
+        // `page` is at most `maximumPage`; a caller's larger `pageSize` gets an empty page, not a trap.
+        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: max(1, pageSize))
+        guard !overflow else { return Page(rows: [], total: total, page: page) }
         let rows = try await sql.raw("""
             SELECT c.id, c.device_id, COALESCE(d.name, '') AS device_name, c.site, c.user_id, c.person_name, c.person_email, c.checked_out_by,
                    c.checked_out_at, c.checked_in_at, c.run_id, r.status AS run_status, c.ended_without_run
             FROM custodies c LEFT JOIN devices d ON d.id = c.device_id LEFT JOIN logout_runs r ON r.id = c.run_id
-            WHERE \(condition) ORDER BY c.checked_out_at DESC, c.id LIMIT \(unsafeRaw: String(pageSize)) OFFSET \(unsafeRaw: String(offset))
+            WHERE \(condition) ORDER BY c.checked_out_at DESC, c.id LIMIT \(unsafeRaw: String(max(1, pageSize))) OFFSET \(unsafeRaw: String(offset))
             """).all()
         var result = try rows.map { row in
             Row(id: try row.decode(column: "id", as: UUID.self), deviceID: try row.decode(column: "device_id", as: UUID.self),

@@ -27,12 +27,15 @@ package struct DeviceSearch: Sendable, Equatable {
 
     /// Devices per page.
     package static let pageSize = 50
+    /// The last page anyone may ask for: a page is clamped to `1...maximumPage`, so its offset,
+    /// `(page - 1) * pageSize`, never overflows (issue 63).
+    package static let maximumPage = 100_000
 
     /// Text in the name or the serial number, any case; empty for every device.
     package var text: String
     package var status: DeviceStatus?
     package var filter: Filter
-    /// 1-based.
+    /// 1-based, at most ``maximumPage``.
     package var page: Int
     /// The sites whose devices the searcher may see.
     package var sites: SiteFilter
@@ -41,7 +44,7 @@ package struct DeviceSearch: Sendable, Equatable {
         self.text = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
         self.status = status
         self.filter = filter
-        self.page = max(1, page)
+        self.page = min(max(1, page), Self.maximumPage)
         self.sites = sites
     }
 

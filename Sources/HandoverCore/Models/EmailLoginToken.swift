@@ -15,6 +15,9 @@ package final class EmailLoginToken: Model, @unchecked Sendable {
     /// The fleet device whose app asked for the link: the session it starts ends with that
     /// device's hand-over, in the app or in a browser.
     @OptionalField(key: "device_id") package var deviceID: UUID?
+    /// The Apple team of the app that asked for the link, when it named itself (`clientID`): only
+    /// an app of that team may redeem it.
+    @OptionalField(key: "client_team") package var clientTeam: String?
 
     package init() {}
 }

@@ -18,7 +18,7 @@ package enum HandoverSchema {
             AddFleetScaleIndexes(), AddRunTimeline(), AddDeviceSignOutIndexes(), AddItemLogoutMethods(),
             AddPendingItemIndexes(), AddPeople(), AddDeviceSites(), AddKeyExpiry(),
             AddCustody(), AddAuditLog(), AddAuditAppendTrigger(), AddSharedSignals(), TrimCallbackIndexes(),
-            AddAuditAlarms(), AddTokenReplayCache(), AddSignalsSubjects(),
+            AddAuditAlarms(), AddTokenReplayCache(), AddSignalsSubjects(), AddEmailLinkTeam(),
         ]
     }
 

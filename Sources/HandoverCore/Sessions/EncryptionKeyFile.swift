@@ -6,13 +6,18 @@ import SessionTokens
 package enum EncryptionKeyFile {
     package static let fileName = "token-encryption.key"
 
-    package static func sealer(configured: String?, dataDirectory: URL) throws -> SecretSealer {
-        if let configured {
-            do { return try SecretSealer(base64: configured) } catch {
-                throw ConfigurationError(setting: "HANDOVER_TOKEN_ENCRYPTION_KEY", problem: "\(error)",
-                                         accepted: "base64 of 32 random bytes, e.g. from `openssl rand -base64 32`")
-            }
+    /// The configured key (`HANDOVER_TOKEN_ENCRYPTION_KEY`, `token-encryption-key`): base64 of 32
+    /// bytes. `handover serve` and `handover config check` both read it through here, so a key one
+    /// refuses the other refuses too (issue 63).
+    package static func configured(_ text: String) throws -> SecretSealer {
+        do { return try SecretSealer(base64: text) } catch {
+            throw ConfigurationError(setting: "HANDOVER_TOKEN_ENCRYPTION_KEY", problem: "\(error)",
+                                     accepted: "base64 of 32 random bytes, e.g. from `openssl rand -base64 32`")
         }
+    }
+
+    package static func sealer(configured: String?, dataDirectory: URL) throws -> SecretSealer {
+        if let configured { return try Self.configured(configured) }
         let file = dataDirectory.appendingPathComponent(fileName)
         if let text = try? String(contentsOf: file, encoding: .utf8) {
             do { return try SecretSealer(base64: text) } catch {

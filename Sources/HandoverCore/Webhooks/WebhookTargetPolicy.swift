@@ -60,12 +60,51 @@ package struct WebhookTargetPolicy: Sendable {
         }
     }
 
-    /// Checks a host written as an IP address (at registration); names pass here and are checked
-    /// at delivery, when they are resolved.
+    /// Checks a host as a URL writes it, at registration (a webhook, a backend's back-channel
+    /// logout URI, a Shared Signals push endpoint): an IP address in any spelling a resolver reads
+    /// (``numericIPv4(_:)``: `0xa9fea9fe`, `2852039166` and `0251.0376.0251.0376` are all
+    /// 169.254.169.254), and `localhost` or a name under it (RFC 6761 §6.3), which is loopback.
+    /// Other names pass here and are checked at delivery, when they are resolved.
     package func checkLiteral(_ host: String) -> Refusal? {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        guard let bytes = Self.addressBytes(bare) else { return nil }
-        return refusal(host: host, address: bare, class: Self.classify(bytes))
+        if Self.isLocalhostName(bare) { return refusal(host: host, address: host, class: .loopback) }
+        if let bytes = Self.addressBytes(bare) { return refusal(host: host, address: bare, class: Self.classify(bytes)) }
+        guard let bytes = Self.numericIPv4(bare) else { return nil }
+        return refusal(host: host, address: bytes.map(String.init).joined(separator: "."), class: Self.classify(bytes))
+    }
+
+    /// `localhost`, or a name under it (`ward7.localhost`), in any case, with or without a final dot.
+    package static func isLocalhostName(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name == "localhost" || name.hasSuffix(".localhost")
+    }
+
+    /// The 4 bytes of an IPv4 address written as `inet_aton` and the WHATWG URL standard's IPv4
+    /// parser read it: one to four parts separated by dots (a final dot allowed), each decimal,
+    /// hexadecimal (`0x`) or octal (a leading `0`), the last part filling the bytes the others
+    /// leave (`10.1` is 10.0.0.1, `2852039166` is 169.254.169.254); nil for a name.
+    package static func numericIPv4(_ text: String) -> [UInt8]? {
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        guard (1...4).contains(parts.count) else { return nil }
+        var numbers: [UInt64] = []
+        for part in parts {
+            var digits = part, radix = 10
+            if digits.count >= 2, digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+                digits = digits.dropFirst(2)
+                radix = 16
+            } else if digits.count >= 2, digits.hasPrefix("0") {
+                digits = digits.dropFirst()
+                radix = 8
+            }
+            guard let number = digits.isEmpty && radix == 16 ? 0 : UInt64(digits, radix: radix) else { return nil }
+            numbers.append(number)
+        }
+        guard numbers.dropLast().allSatisfy({ $0 <= 255 }), let last = numbers.last, last < UInt64(1) << (8 * (5 - numbers.count)) else { return nil }
+        var value = last
+        for (index, number) in numbers.dropLast().enumerated() { value += number << (8 * (3 - index)) }
+        return [UInt8(value >> 24 & 0xff), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
     }
 
     /// Resolves `host` and checks every address it has; throws the first refusal.

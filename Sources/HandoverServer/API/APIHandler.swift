@@ -12,7 +12,7 @@ import Vapor
 /// The generated code routes each operation, reads its path and body into typed input, and
 /// writes the typed output; these handlers do the work. Each one reads the Vapor request (its
 /// database and its authenticated key) from ``CurrentRequest``; ``OperationScopes`` has checked
-/// the key's scope before the body was read. Errors are thrown, not returned: an ``APIError`` or
+/// the key's scope before the body was read, and ``DeclaredBodyBounds`` the body's bounds after. Errors are thrown, not returned: an ``APIError`` or
 /// a `DomainError`, which ``APIErrorMiddleware`` turns into the API's error body.
 struct APIHandler: APIProtocol {
     let clock: ServerClock
@@ -44,7 +44,7 @@ struct APIHandler: APIProtocol {
     func register(on routes: RoutesBuilder) throws {
         let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses),
                                                                      CurrentRequest.Binding()))
-        try registerHandlers(on: transport, configuration: Self.configuration, middlewares: [OperationScopes(), AbsentBody()])
+        try registerHandlers(on: transport, configuration: Self.configuration, middlewares: [OperationScopes(), AbsentBody(), DeclaredBodyBounds()])
     }
 
     /// A path's id, or a 400 (`invalid_id`) naming what it should have been.

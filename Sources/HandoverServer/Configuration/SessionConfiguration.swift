@@ -21,7 +21,10 @@ extension ServerConfiguration {
         if let strict = value("HANDOVER_STRICT_SESSIONS") {
             configuration.sessions.strict = try parseSwitch(strict, setting: "HANDOVER_STRICT_SESSIONS")
         }
-        if let key = value("HANDOVER_TOKEN_ENCRYPTION_KEY") { configuration.sessions.encryptionKeyBase64 = key }
+        if let key = value("HANDOVER_TOKEN_ENCRYPTION_KEY") {
+            _ = try EncryptionKeyFile.configured(key)  // refused here, by `config check` as by `serve`
+            configuration.sessions.encryptionKeyBase64 = key
+        }
         if let url = value("HANDOVER_BADGE_LOOKUP_URL") {
             configuration.badgeLookupURL = try parsePublicURL(url, setting: "HANDOVER_BADGE_LOOKUP_URL")
         }

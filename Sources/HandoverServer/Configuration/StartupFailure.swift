@@ -64,11 +64,9 @@ enum StartupFailure {
                                   accepted: "an address of this machine and a free port")
     }
 
-    /// A database URL with its password replaced by `***`, for messages.
+    /// A URL with its password replaced by `***`, for messages (``ConfigurationError/redactingPasswords(_:)``).
     static func redacted(_ url: String) -> String {
-        guard var parts = URLComponents(string: url), parts.password != nil else { return url }
-        parts.password = "***"
-        return parts.string ?? url
+        ConfigurationError.redactingPasswords(url)
     }
 
     /// Text on one line: newlines and tabs become spaces, runs of spaces one.

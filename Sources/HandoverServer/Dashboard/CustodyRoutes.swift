@@ -24,7 +24,7 @@ struct CustodyRoutes: RouteCollection {
         func date(_ name: String) -> Date? { text(name).flatMap { try? Date($0, strategy: .iso8601) } ?? text(name).flatMap(Self.day) }
         return CustodyReport(from: date("from"), to: date("to"), device: text("device").flatMap(UUID.init(uuidString:)),
                              person: text("person").flatMap(UUID.init(uuidString:)), personText: text("q"), sites: session.siteFilter,
-                             page: min((try? request.query.get(Int.self, at: "page")) ?? 1, 100_000))
+                             page: (try? request.query.get(Int.self, at: "page")) ?? 1)
     }
 
     /// `2026-11-26` as the start of that day (UTC).

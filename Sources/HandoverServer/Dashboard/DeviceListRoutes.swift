@@ -71,7 +71,7 @@ struct DeviceListRoutes: RouteCollection {
         let status = ((try? request.query.get(String.self, at: "status")) ?? "").flatMap { DeviceStatus(rawValue: $0) }
         let filter = ((try? request.query.get(String.self, at: "filter")) ?? "").flatMap { DeviceSearch.Filter(rawValue: $0) } ?? .all
         let page = (try? request.query.get(Int.self, at: "page")) ?? 1
-        return DeviceSearch(text: text, status: status, filter: filter, page: min(page, 100_000))
+        return DeviceSearch(text: text, status: status, filter: filter, page: page)  // clamped to 1...maximumPage
     }
 
     /// The link to a view of the list.

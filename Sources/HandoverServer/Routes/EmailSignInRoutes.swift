@@ -9,14 +9,17 @@ import Vapor
 
 /// Email-link sign-in:
 ///
-/// - `POST /auth/email/start {email, deviceID?}` mails a one-time link (`/auth/email/verify?token=…`, a
-///   universal link claimed in this server's association file). 400 for a malformed address;
-///   202 for any well-formed one, whether or not an account exists. With `deviceID` (the fleet
-///   device of the app that asks), the session the link starts, in the app or in a browser, ends
-///   with that device's hand-over.
+/// - `POST /auth/email/start {email, deviceID?, clientID?}` mails a one-time link
+///   (`/auth/email/verify?token=…`, a universal link claimed in this server's association file).
+///   400 for a malformed address; 202 for any well-formed one, whether or not an account exists.
+///   With `deviceID` (the fleet device of the app that asks), the session the link starts, in the
+///   app or in a browser, ends with that device's hand-over. With `clientID` (the app that asks,
+///   registered), the link keeps the app's Apple team.
 /// - `POST /auth/email/redeem {token, scope?, clientID?, deviceID?}`: the app opened the link and
 ///   trades the token for a session; `clientID`, when given (always with `device_sso`), must be
-///   a registered app's, and every input is checked before the link is used up.
+///   a registered app's, of the team that asked for the link when it named one (the link opens
+///   the first installed app that claims it, of any team: Native SSO's same-team rule, 400
+///   `wrong_team`), and every input is checked before the link is used up.
 /// - `GET /auth/email/verify?token=…`: the link landed in a browser. The page asks for one click
 ///   (a `POST`), so that mail scanners that fetch links do not use the token up, then signs the
 ///   browser in and says so.
@@ -33,6 +36,8 @@ struct EmailSignInRoutes: RouteCollection {
         var email: String
         /// The fleet device the app asking for the link runs on.
         var deviceID: UUID?
+        /// The app asking for the link (its bundle id as registered): only an app of its team may redeem it.
+        var clientID: String?
     }
     struct RedeemInput: Content {
         var token: String
@@ -71,9 +76,12 @@ struct EmailSignInRoutes: RouteCollection {
         if let deviceID = input.deviceID, try await Device.find(deviceID, on: request.db) == nil {
             throw APIError.invalid("deviceID", "no registered device has this id.")
         }
+        var team: String?
+        if let clientID = input.clientID { team = try await Self.checkClientID(clientID, on: request.db) }
         let token = BearerSecret.random()
         let record = EmailLoginToken()
         record.deviceID = input.deviceID
+        record.clientTeam = team
         record.tokenHash = BearerSecret.digest(token)
         record.email = address.normalized
         record.createdAt = now
@@ -142,10 +150,18 @@ struct EmailSignInRoutes: RouteCollection {
         let input = try request.content.decode(RedeemInput.self, using: JSONDecoder.api)
         let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
         // Every input is checked before the link is used up: a refusal leaves it redeemable.
+        var team: String?
         if let clientID = input.clientID {
-            try await Self.checkClientID(clientID, on: request.db)
+            team = try await Self.checkClientID(clientID, on: request.db)
         } else if scope.deviceSSO {
             throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
+        }
+        if let linkTeam = try await Self.team(ofLink: input.token, on: request.db, now: clock.now()), linkTeam != team {
+            throw APIError(.badRequest, code: "wrong_team",
+                           reason: "clientID: this link was asked for by an app of team \(linkTeam), and only an app of that team may redeem it; "
+                               + (input.clientID.map { "'\($0.prefix(80))' is of team \(team ?? "?")" } ?? "name the app (clientID)")
+                               + ". The link still works for an app of team \(linkTeam).",
+                           field: "clientID")
         }
         guard let used = try await consumeToken(input.token, on: request.db) else {
             if let wait = wrongLink(request) { throw APIError.tooManyRequests(retryAfter: wait) }
@@ -165,8 +181,9 @@ struct EmailSignInRoutes: RouteCollection {
     /// registry (the bundle id after an appID's team id), as Native SSO's token exchange asks of
     /// its `client_id`. An id the registry does not hold is refused, whatever its team, so no
     /// token is made for an audience this server does not serve. 400 `invalid_client_id`,
-    /// naming `clientID`.
-    static func checkClientID(_ clientID: String, on database: Database) async throws {
+    /// naming `clientID`. Returns the app's Apple team.
+    @discardableResult
+    static func checkClientID(_ clientID: String, on database: Database) async throws -> String {
         func refuse(_ problem: String) -> APIError {
             APIError(.badRequest, code: "invalid_client_id", reason: "clientID: \(problem)", field: "clientID")
         }
@@ -174,10 +191,20 @@ struct EmailSignInRoutes: RouteCollection {
             throw refuse("give the app's bundle id as registered, 1 to at most 255 characters (\(clientID.utf8.count) were given)")
         }
         guard !clientID.containsControlCharacter else { throw refuse(String.controlCharacterAdvice) }
-        guard try await RegisteredClients.team(of: clientID, on: database) != nil else {
+        guard let team = try await RegisteredClients.team(of: clientID, on: database) else {
             throw refuse("'\(clientID.prefix(80))' is not an app in this server's registry; accepted: a registered app's bundle id "
                          + "(an appID's part after the team id), such as com.example.notes")
         }
+        return team
+    }
+
+    /// The Apple team a usable link (unused, unexpired) was asked for by, when its app named itself;
+    /// nil for a link that is unknown, used, expired or bound to no team.
+    static func team(ofLink token: String, on database: Database, now: Date) async throws -> String? {
+        guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
+        return try await sql.raw("""
+            SELECT client_team FROM email_login_tokens WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now)
+            """).first()?.decode(column: "client_team", as: String?.self)
     }
 
     @Sendable func verifyPage(request: Request) async throws -> Response {
@@ -254,24 +281,5 @@ struct EmailSignInRoutes: RouteCollection {
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
         return response
-    }
-}
-
-/// A syntactically plausible email address, normalized to lowercase.
-struct EmailAddress {
-    let normalized: String
-
-    init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard trimmed.count <= 254, let at = trimmed.lastIndex(of: "@") else { return nil }
-        let local = trimmed[..<at], domain = trimmed[trimmed.index(after: at)...]
-        let localAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+/=?^_`{|}~-")
-        let domainAllowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.-")
-        guard !local.isEmpty, local.count <= 64, local.unicodeScalars.allSatisfy(localAllowed.contains),
-              !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
-              domain.contains("."), domain.unicodeScalars.allSatisfy(domainAllowed.contains),
-              domain.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty && $0.count <= 63 && !$0.hasPrefix("-") && !$0.hasSuffix("-") })
-        else { return nil }
-        normalized = trimmed
     }
 }

@@ -2,8 +2,31 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4501–4541 of the YAML.
+    /// Lines 4501–4564 of the YAML.
     static let part10 = #"""
+              type: integer
+              minimum: 0
+            status:
+              type: string
+              enum: [pending, succeeded, failed, timed_out]
+            attempts:
+              type: integer
+              minimum: 1
+              description: How many times the link was issued.
+            issuedAt:
+              type: string
+              format: date-time
+            deadlineAt:
+              type: string
+              format: date-time
+            finishedAt:
+              type: string
+              format: date-time
+            reportedBy:
+              type: string
+              enum: [browser, launcher]
+            link:
+              type: string
               description: The ULC link to open now; only while the item is pending.
             backend:
               type: object

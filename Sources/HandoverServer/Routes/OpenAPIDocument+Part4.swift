@@ -8,6 +8,7 @@ extension OpenAPIDocument {
                 example:
                   email: avery.nurse@example.org
                   deviceID: 0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
+                  clientID: org.example.chart
                 schema:
                   type: object
                   required: [email]
@@ -20,6 +21,14 @@ extension OpenAPIDocument {
                       description: |
                         The fleet device of the app asking for the link: the session the link starts,
                         in the app or in a browser, ends with that device's hand-over.
+                    clientID:
+                      type: string
+                      maxLength: 255
+                      description: |
+                        The app asking for the link, its bundle id as registered (400
+                        `invalid_client_id` otherwise). The link opens the first installed app that
+                        claims it, of any team; named, only an app of this app's Apple team may
+                        redeem it (Native SSO's same-team rule).
           responses:
             "202":
               description: The link was sent.
@@ -75,8 +84,10 @@ extension OpenAPIDocument {
                       description: |
                         The app's bundle id, as registered (an appID's part after the team id);
                         required with `device_sso`. An id the registry does not hold, or one with
-                        control characters or over 255 characters, is refused with 400
-                        `invalid_client_id` before the link is used up.
+                        control characters, is refused with 400 `invalid_client_id` (over 255
+                        characters, `out_of_bounds`) before the link is used up; for a link asked for
+                        with a `clientID`, an app of another team, or none named, with 400
+                        `wrong_team`, and the link stays usable.
                     deviceID:
                       type: string
                       format: uuid
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
             an issuer URL (`--public-url`), like OpenID discovery; without one, 404 `not_configured`.
           security: []
           responses:
-            "200":
-              description: The metadata.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/TransmitterConfiguration"
-            "404":
-              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
-              content:
-                application/json:
-                  schema:
     """#
 }

@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            "200":
+              description: The metadata.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/TransmitterConfiguration"
+            "404":
+              description: No issuer URL (`--public-url`), or no transmitter configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
                     $ref: "#/components/schemas/Error"
       /ssf/stream:
         post:
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Unauthorized"
             "403":
               $ref: "#/components/responses/Forbidden"
-            "404":
-              $ref: "#/components/responses/NotFound"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-      /api/v1/operations:
-        post:
-          tags: [operations]
-          operationId: createOperation
-          x-handover-role: operator
     """#
 }

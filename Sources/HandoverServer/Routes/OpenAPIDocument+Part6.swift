@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/operations:
+        post:
+          tags: [operations]
+          operationId: createOperation
+          x-handover-role: operator
           summary: Create an out-of-band operation and dispatch it (push, QR code or link). Operator role or above.
           description: |
             Every type but `registration` goes to an enrolled phone of `user` (the one named in
@@ -493,16 +504,5 @@ extension OpenAPIDocument {
             "413":
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
-              description: No user name, or no phone enrolled for it; the page again.
-              content:
-                text/html:
-                  schema:
-                    type: string
-            "429":
-              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
-              headers:
-                Retry-After:
-                  schema:
-                    type: integer
     """#
 }

@@ -4,6 +4,17 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+              description: No user name, or no phone enrolled for it; the page again.
+              content:
+                text/html:
+                  schema:
+                    type: string
+            "429":
+              description: Too many requests from this address or for this user; `Retry-After` says when to try again.
+              headers:
+                Retry-After:
+                  schema:
+                    type: integer
               content:
                 text/html:
                   schema:
@@ -269,8 +280,12 @@ extension OpenAPIDocument {
         BadRequest:
           description: |
             A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            a parameter or body field outside the bounds this document declares for it (`minimum`,
+            `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            in `field` and saying what is accepted), or an integer parameter that is not a whole
+            number (`invalid_parameter`).
           content:
             application/json:
               schema:
@@ -489,20 +504,5 @@ extension OpenAPIDocument {
               additionalProperties:
                 type: object
                 required: [err]
-                properties:
-                  err:
-                    type: string
-                  description:
-                    type: string
-            maxEvents:
-              type: integer
-              minimum: 0
-              maximum: 1000
-            returnImmediately:
-              type: boolean
-        PollResponse:
-          type: object
-          required: [sets, moreAvailable]
-          properties:
     """#
 }

@@ -4,6 +4,21 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+                properties:
+                  err:
+                    type: string
+                  description:
+                    type: string
+            maxEvents:
+              type: integer
+              minimum: 0
+              maximum: 1000
+            returnImmediately:
+              type: boolean
+        PollResponse:
+          type: object
+          required: [sets, moreAvailable]
+          properties:
             sets:
               type: object
               additionalProperties:
@@ -295,6 +310,8 @@ extension OpenAPIDocument {
               description: The APNs device token as hex.
             timestamp:
               type: integer
+              minimum: 0
+              maximum: 253402300799
               description: UNIX seconds; within 5 minutes of the server's time.
             signature:
               type: string
@@ -434,9 +451,11 @@ extension OpenAPIDocument {
             appIDs:
               type: array
               minItems: 1
+              maxItems: 50
               description: Team ID, a dot, then bundle ID.
               items:
                 type: string
+                maxLength: 255
                 example: ABCDE12345.com.example.notes
             logoutAction:
               type: string
@@ -479,30 +498,11 @@ extension OpenAPIDocument {
               default: 2
             androidPackage:
               type: string
+              maxLength: 255
               example: com.example.notes
             androidFingerprints:
               type: array
+              maxItems: 20
               description: SHA-256 signing-certificate fingerprints; required with androidPackage.
-              items:
-                type: string
-            backchannelLogoutURI:
-              type: string
-              maxLength: 2048
-              description: |
-                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
-                `logout_token`) when one of the app's sessions ends: https, no fragment.
-              example: https://notes-api.example.com/oidc/backchannel-logout
-            backchannelLogoutSessionRequired:
-              type: boolean
-              default: false
-              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
-        AppUpdate:
-          type: object
-          description: |
-            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
-            removes it. Admin role.
-          properties:
-            logoutAction:
-              type: string
     """#
 }

@@ -4,6 +4,27 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+              items:
+                type: string
+            backchannelLogoutURI:
+              type: string
+              maxLength: 2048
+              description: |
+                Where the app's backend takes OpenID Connect Back-Channel Logout tokens (a form POST of
+                `logout_token`) when one of the app's sessions ends: https, no fragment.
+              example: https://notes-api.example.com/oidc/backchannel-logout
+            backchannelLogoutSessionRequired:
+              type: boolean
+              default: false
+              description: Whether the backend needs `sid` in logout tokens (every token carries `sid` and `sub`).
+        AppUpdate:
+          type: object
+          description: |
+            The fields to change; those left out keep their value. An empty `backchannelLogoutURI`
+            removes it. Admin role.
+          properties:
+            logoutAction:
+              type: string
               description: An empty string removes it (for a change to backend-only).
             logoutMethod:
               type: string
@@ -346,12 +367,14 @@ extension OpenAPIDocument {
           properties:
             url:
               type: string
+              maxLength: 2048
               pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: An https URL (http only on loopback), no control characters.
+              description: An https URL (http only on loopback), at most 2,048 characters, no control characters.
               example: https://mdm.example.com/hooks/handover
             events:
               type: array
               minItems: 1
+              maxItems: 20
               items:
                 $ref: "#/components/schemas/EventType"
             secret:
@@ -481,28 +504,5 @@ extension OpenAPIDocument {
               type: string
               description: The app's name.
             position:
-              type: integer
-              minimum: 0
-            status:
-              type: string
-              enum: [pending, succeeded, failed, timed_out]
-            attempts:
-              type: integer
-              minimum: 1
-              description: How many times the link was issued.
-            issuedAt:
-              type: string
-              format: date-time
-            deadlineAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            reportedBy:
-              type: string
-              enum: [browser, launcher]
-            link:
-              type: string
     """#
 }

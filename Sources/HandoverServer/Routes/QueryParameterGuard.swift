@@ -22,15 +22,7 @@ struct QueryParameterGuard: Middleware {
     func check(_ request: Request) throws {
         guard let query = request.url.query, !query.isEmpty, let route = request.route,
               request.url.path.hasPrefix("/api/v1/") else { return }
-        let template = "/" + route.path.map { component -> String in
-            switch component {
-            case .constant(let text): text
-            case .parameter(let name): "{\(name)}"
-            case .anything: "*"
-            case .catchall: "**"
-            }
-        }.joined(separator: "/")
-        let operation = "\(request.method.rawValue) \(template)"
+        let operation = route.operationKey
         guard let accepted = OpenAPIDocument.queryParameters[operation] else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let raw = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""

@@ -1,7 +1,15 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import HandoverServer
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
 
 /// `handover serve --config FILE`: a YAML file of settings, one set of keys with the environment
 /// and the flags, read with apple/swift-configuration. A setting's key is its environment
@@ -32,19 +40,22 @@ struct ConfigurationFile {
         var description: String { "\(path)" + (line.map { ":\($0)" } ?? "") + ": " + text }
     }
 
-    /// Reads `path`: its keys are checked line by line, its values read through
-    /// swift-configuration's YAML file provider.
+    /// The largest file read: 1 MB.
+    static let maximumSize = 1 << 20
+
+    /// Reads `path`: its size and mode first (``contents(of:)``), then its keys line by line; a
+    /// file that holds a secret must be readable by its owner only (``checkPermissions(_:of:keys:)``);
+    /// its values are read through swift-configuration's YAML file provider.
     static func read(_ path: String) async throws -> ConfigurationFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Problem(path: path, line: nil, text: "cannot be read (does it exist, and may this user read it?)")
-        }
-        guard data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
+        let (data, mode) = try Self.contents(of: path)
+        guard let text = String(data: data, encoding: .utf8) else {
             throw Problem(path: path, line: nil, text: "is not a UTF-8 text file of at most 1 MB")
         }
         let keys = try Self.keys(in: text, path: path)
         // A file of comments only sets nothing (and is no YAML mapping to read).
         guard !keys.isEmpty else { return ConfigurationFile(path: path, values: []) }
         let known = Dictionary(uniqueKeysWithValues: ConfigurationSetting.all.map { ($0.key, $0) })
+        try Self.checkPermissions(mode, of: path, keys: keys.compactMap { known[$0.key] })
         let file: FileProvider<YAMLSnapshot>
         do {
             file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
@@ -65,6 +76,52 @@ struct ConfigurationFile {
             values.append((setting.variable, value, line))
         }
         return ConfigurationFile(path: path, values: values)
+    }
+
+    /// The file's bytes and its permission bits. Its size is read first (`fstat` on the file this
+    /// opens, so it is the file read), and at most ``maximumSize`` and one byte are ever read:
+    /// a 1.5 GB file used to be read whole before its size was checked. What is not a regular file
+    /// (a pipe, a device) is refused; it is opened without waiting for a writer.
+    static func contents(of path: String) throws -> (data: Data, mode: mode_t) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Problem(path: path, line: nil, text: "cannot be read (does it exist, and may this user read it?)")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else {
+            throw Problem(path: path, line: nil, text: "is not a regular file; a configuration file is a UTF-8 text file of at most 1 MB")
+        }
+        let tooLarge = { (size: String) in Problem(path: path, line: nil, text: "has \(size) bytes; a configuration file is at most 1 MB (\(maximumSize) bytes)") }
+        guard Int(status.st_size) <= maximumSize else { throw tooLarge(String(status.st_size)) }
+        var data = Data(count: maximumSize + 1)
+        var count = 0
+        while count < data.count {
+            let got = data.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { systemRead(descriptor, $0 + count, buffer.count - count) } ?? 0
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw Problem(path: path, line: nil, text: "cannot be read (\(String(cString: strerror(errno))))") }
+            if got == 0 { break }
+            count += got
+        }
+        // It grew after its size was read.
+        guard count <= maximumSize else { throw tooLarge("more than \(maximumSize)") }
+        return (data.prefix(count), status.st_mode)
+    }
+
+    /// A file that holds a secret (a setting marked secret: the OIDC client secret, the encryption
+    /// key, the Shared Signals push authorization, the SMTP password, …) must be readable by its
+    /// owner only, as ssh requires of a private key: a group or others that may read it are refused,
+    /// naming the file, its mode and the command that fixes it. A file without a secret may be
+    /// readable by anyone.
+    static func checkPermissions(_ mode: mode_t, of path: String, keys: [ConfigurationSetting]) throws {
+        let secrets = keys.filter(\.isSecret).map(\.key)
+        let readers = [(mode_t(S_IRGRP), "its group"), (mode_t(S_IROTH), "everyone on this machine")].filter { mode & $0.0 != 0 }.map(\.1)
+        guard !secrets.isEmpty, !readers.isEmpty else { return }
+        let octal = "0" + String(mode & 0o777, radix: 8)
+        throw Problem(path: path, line: nil, text: "holds secrets (\(secrets.joined(separator: ", "))) and may be read by \(readers.joined(separator: " and ")) "
+                      + "(mode \(octal)); run `chmod 600 \(path)` so that only its owner (the user that runs handover) may read it")
     }
 
     /// The file's top-level keys and their lines. Settings are flat `key: value` lines; comments
@@ -112,7 +169,8 @@ struct ConfigurationFile {
         return ConfigurationSetting.all.compactMap { setting in
             guard let value = merged[setting.variable], !value.isEmpty else { return nil }
             let source = (environment[setting.variable] ?? "").isEmpty ? "file, line \(fromFile[setting.variable] ?? 0)" : "environment, \(setting.variable)"
-            let shown = setting.isSecret ? "<hidden, \(value.count) characters>" : value
+            // A URL's password is a secret wherever it is written (a badge lookup's, an MDM's).
+            let shown = setting.isSecret ? "<hidden, \(value.count) characters>" : ConfigurationError.redactingPasswords(value)
             return "\(setting.key): \(shown)    # \(source)"
         }
     }

@@ -125,8 +125,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/400`.
@@ -460,8 +464,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)/responses/400`.
@@ -782,8 +790,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)/responses/400`.
@@ -1044,8 +1056,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)/responses/400`.

@@ -30,7 +30,10 @@ package protocol SIEMDestination: Sendable {
 ///   `audit.checkpoint` (§6.2.7: at most 32 printable characters).
 /// - STRUCTURED-DATA `[handover@32473 …]`: the index, leaf hash, device, run and site (§6.3; 32473
 ///   is the enterprise number RFC 5612 reserves for documentation: Handover has none of its own).
-/// - MSG: a BOM and the entry's exact bytes (UTF-8 JSON), or the signed checkpoint (§6.4).
+/// - MSG: a BOM and the entry's exact bytes (UTF-8 JSON, which has no raw control character), or
+///   the signed checkpoint with its line feeds written `\n` (§6.4: control characters in MSG are
+///   the application's to escape; a note is lines of text, and a receiver that reads a message
+///   per line would cut it): see ``escaped(_:)``. One message is one line.
 package enum SyslogMessage {
     package static let structuredDataID = "handover@32473"
 
@@ -48,8 +51,29 @@ package enum SyslogMessage {
                 + " " + structuredData(parameters) + " \u{FEFF}" + String(decoding: leaf, as: UTF8.self)
         case .checkpoint(let size, let root, let note):
             return header(msgID: "audit.checkpoint", time: nil, hostname: hostname)
-                + " " + structuredData([("size", String(size)), ("rootHash", root.base64)]) + " \u{FEFF}" + note
+                + " " + structuredData([("size", String(size)), ("rootHash", root.base64)]) + " \u{FEFF}" + escaped(note)
         }
+    }
+
+    /// `text` on one line: a backslash is written `\\`, a line feed `\n`, a carriage return `\r`, a
+    /// tab `\t`, and any other control character (U+0000–U+001F, U+007F) `\u00XX`, as JSON writes
+    /// them; undoing these gives the text back byte for byte (docs/audit.md says how to verify a
+    /// checkpoint received by syslog).
+    package static func escaped(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// RFC 5425 §4.3: `MSG-LEN SP SYSLOG-MSG`, the length in octets.

@@ -385,7 +385,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/WebhookInput`.
         internal struct WebhookInput: Codable, Hashable, Sendable {
-            /// An https URL (http only on loopback), no control characters.
+            /// An https URL (http only on loopback), at most 2,048 characters, no control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookInput/url`.
             internal var url: Swift.String
@@ -398,7 +398,7 @@ extension Components {
             /// Creates a new `WebhookInput`.
             ///
             /// - Parameters:
-            ///   - url: An https URL (http only on loopback), no control characters.
+            ///   - url: An https URL (http only on loopback), at most 2,048 characters, no control characters.
             ///   - events:
             ///   - secret: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
             internal init(

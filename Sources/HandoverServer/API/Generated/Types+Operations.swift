@@ -36,8 +36,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/get(listApps)/responses/400`.
@@ -307,8 +311,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/post(createApp)/responses/400`.
@@ -606,8 +614,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/get(getApp)/responses/400`.
@@ -863,8 +875,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/patch(updateApp)/responses/400`.
@@ -1145,8 +1161,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/apps/{appID}/delete(deleteApp)/responses/400`.
@@ -1358,8 +1378,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/get(listDevices)/responses/400`.
@@ -1625,8 +1649,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/post(createDevice)/responses/400`.
@@ -1924,8 +1952,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/get(getDevice)/responses/400`.
@@ -2186,8 +2218,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)/responses/400`.
@@ -2500,8 +2536,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/back-in-service/post(returnDeviceToService)/responses/400`.
@@ -2828,8 +2868,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/400`.
@@ -3066,8 +3110,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/delete(revokeDeviceKey)/responses/400`.
@@ -3318,8 +3366,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/history/get(getDeviceHistory)/responses/400`.
@@ -3584,8 +3636,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/400`.
@@ -3919,8 +3975,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)/responses/400`.
@@ -4241,8 +4301,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/get(getLogoutRun)/responses/400`.
@@ -4503,8 +4567,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/logout-runs/{runID}/callbacks/post(reportCallback)/responses/400`.
@@ -4795,8 +4863,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/keys/get(listKeys)/responses/400`.
@@ -5062,8 +5134,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/keys/{keyID}/delete(revokeKey)/responses/400`.
@@ -5371,8 +5447,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/custody/get(listCustody)/responses/400`.
@@ -5525,8 +5605,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/get(listWebhooks)/responses/400`.
@@ -5799,8 +5883,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/post(createWebhook)/responses/400`.
@@ -6072,8 +6160,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/deliveries/get(listDeliveries)/responses/400`.
@@ -6346,8 +6438,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/webhooks/{webhookID}/rotate-secret/post(rotateWebhookSecret)/responses/400`.
@@ -6640,8 +6736,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/post(createOperation)/responses/400`.
@@ -6868,8 +6968,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/get(getCallbackAllowlist)/responses/400`.
@@ -7135,8 +7239,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/callback-allowlist/put(setCallbackAllowlist)/responses/400`.
@@ -7410,8 +7518,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/get(getOperation)/responses/400`.
@@ -7658,8 +7770,12 @@ internal enum Operations {
                 }
             }
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/operations/{operationID}/cancel/post(cancelOperation)/responses/400`.
@@ -7861,8 +7977,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/oob-locks/get(listOutOfBandLocks)/responses/400`.
@@ -8084,8 +8204,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/oob-locks/{user}/delete(clearOutOfBandLock)/responses/400`.
@@ -8316,8 +8440,12 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
-            /// expected shape (`invalid_json`, with `field` when one is at fault), or a query parameter
-            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes).
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
             ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/enrolled-devices/get(listEnrolledDevices)/responses/400`.
