@@ -13,9 +13,12 @@ import Testing
 ///
 /// The storm is `handover bench shift-change`'s load generator (``ShiftChangeBench``), played
 /// in-process against a ``TestServer`` on SQLite: 100 phones beside the rest of `swift test`, and
-/// `HANDOVER_AUDIT_STORM_PHONES` of them when set (`.ci/run`'s storm step sets 1000).
+/// `HANDOVER_REVOKED_STORM_PHONES` of them when set (`.ci/run`'s storm step sets 500). The phones
+/// arrive at 10 a second, well below what a debug build serves on a slow 2-core machine: the test
+/// is about who gets 429, and a load generator whose own pool times out (as a 20-second window of
+/// 1,000 phones did on CI) would measure the machine, not the throttle.
 @Suite(.serialized, .timeLimit(.minutes(10)), .stopsTestServers) struct RevokedPhoneStormTests {
-    static let phones = ProcessInfo.processInfo.environment["HANDOVER_AUDIT_STORM_PHONES"].flatMap(Int.init) ?? 100
+    static let phones = ProcessInfo.processInfo.environment["HANDOVER_REVOKED_STORM_PHONES"].flatMap(Int.init) ?? 100
 
     /// What the revoked phone got back.
     final class Answers: Sendable {
@@ -35,7 +38,7 @@ import Testing
         try await TestServer.with(.sqlite) { test in
             // The manual clock stands still: no deadline fires, so no app stalls; and the wrong-key
             // window never slides, so the revoked phone stays past its limit all storm long.
-            let plan = ShiftChangePlan(devices: Self.phones, apps: 7, windowSeconds: max(5, Double(Self.phones) / 50), stallRate: 0,
+            let plan = ShiftChangePlan(devices: Self.phones, apps: 7, windowSeconds: max(5, Double(Self.phones) / 10), stallRate: 0,
                                        deadlineSeconds: 60, pageSamples: 0, checksOut: false)
             let bench = ShiftChangeBench(plan: plan, servers: [test.server.baseURL], adminKey: test.adminKey, databaseName: "sqlite")
             let fleet = try await bench.register { _ in }

@@ -1,6 +1,6 @@
 import FluentKit
 
-/// Version 28: a sign-in link asked for by an app that names itself remembers the app's Apple
+/// Version 31: a sign-in link asked for by an app that names itself remembers the app's Apple
 /// team, and only an app of that team may redeem it (Native SSO's same-team rule; issue 63).
 struct AddEmailLinkTeam: AsyncMigration {
     func prepare(on database: Database) async throws {
