@@ -1,7 +1,9 @@
 import Foundation
-import HandoverServer
+@testable import HandoverServer
+import HandoverProtocol
 import Testing
 import Vapor
+import Yams
 
 /// Keeps `/openapi.yaml` exact: every route the server registers is described, and every
 /// operation described is a registered route.
@@ -109,5 +111,23 @@ import Vapor
         let list = try await test.request(.GET, "/api/v1/devices", key: test.adminKey)
         #expect(list.array.first?["createdAt"] as? String == "2027-01-15T08:00:00Z", "\(list.text)")
         try await test.stop()
+    }
+}
+
+/// The document's enums that name a shared contract list every case of it: a client generated
+/// from the document must be able to read every answer (issue 63: `key_revoked` and
+/// `key_replaced`, and the MDM events before them, were answered but not declared).
+@Suite struct DocumentedEnumTests {
+    /// The values of `components.schemas.<schema>.properties.<property>.enum` in the served document.
+    static func declared(_ schema: String, _ property: String) throws -> Set<String> {
+        let document = try #require(try Yams.load(yaml: OpenAPIDocument.yaml) as? [String: Any])
+        let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let properties = (schemas?[schema] as? [String: Any])?["properties"] as? [String: Any]
+        let values = try #require((properties?[property] as? [String: Any])?["enum"] as? [Any], "\(schema).\(property) declares an enum")
+        return Set(values.map { "\($0)" })
+    }
+
+    @Test func aDeviceHistoryEntrysEventIsEveryDeviceHistoryEvent() throws {
+        #expect(try Self.declared("DeviceHistoryEntry", "event") == Set(DeviceHistoryEvent.allCases.map(\.rawValue)))
     }
 }

@@ -2,8 +2,15 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4501–4564 of the YAML.
+    /// Lines 4501–4571 of the YAML.
     static let part10 = #"""
+            appID:
+              type: string
+              format: uuid
+            app:
+              type: string
+              description: The app's name.
+            position:
               type: integer
               minimum: 0
             status:

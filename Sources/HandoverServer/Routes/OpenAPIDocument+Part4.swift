@@ -134,6 +134,12 @@ extension OpenAPIDocument {
                 text/html:
                   schema:
                     type: string
+            "429":
+              description: Too many links that did not open from this address; `Retry-After` says when to try again.
+              content:
+                text/html:
+                  schema:
+                    type: string
         post:
           tags: [sessions]
           operationId: emailSignInInBrowser
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
           tags: [signals]
           operationId: ssfConfiguration
           summary: The transmitter's configuration metadata (SSF 1.0 §7.1).
-          description: |
-            Where a receiver finds the stream management endpoints, the JWKS that signs the SETs, and
-            the delivery methods: push (`urn:ietf:rfc:8935`) and poll (`urn:ietf:rfc:8936`). Needs
-            an issuer URL (`--public-url`), like OpenID discovery; without one, 404 `not_configured`.
-          security: []
-          responses:
     """#
 }

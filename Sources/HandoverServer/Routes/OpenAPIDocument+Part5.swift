@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          description: |
+            Where a receiver finds the stream management endpoints, the JWKS that signs the SETs, and
+            the delivery methods: push (`urn:ietf:rfc:8935`) and poll (`urn:ietf:rfc:8936`). Needs
+            an issuer URL (`--public-url`), like OpenID discovery; without one, 404 `not_configured`.
+          security: []
+          responses:
             "200":
               description: The metadata.
               content:
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
                       subjects:
                         type: string
                         enum: [app, fleet]
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "403":
-              $ref: "#/components/responses/Forbidden"
     """#
 }

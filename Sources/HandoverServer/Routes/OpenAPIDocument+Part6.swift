@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
             "413":
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
                   properties:
                     user:
                       type: string
-          responses:
-            "303":
-              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
     """#
 }

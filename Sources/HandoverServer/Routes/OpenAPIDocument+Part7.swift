@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+          responses:
+            "303":
+              description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
               description: No user name, or no phone enrolled for it; the page again.
               content:
                 text/html:
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
               type: array
               items:
                 type: string
-                maxLength: 256
-            setErrs:
-              type: object
-              additionalProperties:
-                type: object
-                required: [err]
     """#
 }

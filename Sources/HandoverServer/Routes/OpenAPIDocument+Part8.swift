@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+                maxLength: 256
+            setErrs:
+              type: object
+              additionalProperties:
+                type: object
+                required: [err]
                 properties:
                   err:
                     type: string
@@ -498,11 +504,5 @@ extension OpenAPIDocument {
               default: 2
             androidPackage:
               type: string
-              maxLength: 255
-              example: com.example.notes
-            androidFingerprints:
-              type: array
-              maxItems: 20
-              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
     """#
 }

@@ -4,6 +4,12 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+              maxLength: 255
+              example: com.example.notes
+            androidFingerprints:
+              type: array
+              maxItems: 20
+              description: SHA-256 signing-certificate fingerprints; required with androidPackage.
               items:
                 type: string
             backchannelLogoutURI:
@@ -314,7 +320,8 @@ extension OpenAPIDocument {
               format: uuid
             event:
               type: string
-              enum: [run_started, run_completed, run_failed, back_in_service, overdue]
+              enum: [run_started, run_completed, run_failed, back_in_service, overdue, mdm_command_queued, mdm_command_sent, mdm_command_failed,
+                     erase_confirmed, mdm_command_cancelled, key_revoked, key_replaced]
             fromStatus:
               type: string
               enum: [in_service, out_of_service, handing_over, overdue]
@@ -497,12 +504,5 @@ extension OpenAPIDocument {
             id:
               type: string
               format: uuid
-            appID:
-              type: string
-              format: uuid
-            app:
-              type: string
-              description: The app's name.
-            position:
     """#
 }
