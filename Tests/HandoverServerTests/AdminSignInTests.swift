@@ -19,6 +19,21 @@ import Testing
         try await TestServer.with(.sqlite, clock: ManualServerClock(Date()), configure: { $0.adminSignIn = settings }, body)
     }
 
+    /// Ada, an admin at the provider, signed in to the dashboard of a server that trusts it: the
+    /// provider, the server and Ada's browser. Returns without calling `body` (having said why)
+    /// where oidc-provider-mock is not installed.
+    static func withAdminSignedIn(_ body: (IdentityProviderPeer, TestServer, DashboardBrowser) async throws -> Void) async throws {
+        guard await IdentityProviderPeer.isAvailable() else { return }
+        let provider = try await IdentityProviderPeer.start()
+        defer { provider.stop() }
+        try await withServer(provider) { test in
+            try await provider.setPerson("ada", ["name": "Ada", "groups": ["handover-admins"]], client: test.client)
+            let browser = DashboardBrowser(test)
+            #expect(try await signIn(browser, at: provider, as: "ada").status == 200)
+            try await body(provider, test, browser)
+        }
+    }
+
     /// Signs `subject` in through the provider; returns the browser's last page (the callback's).
     static func signIn(_ browser: DashboardBrowser, at provider: IdentityProviderPeer, as subject: String) async throws -> TestServer.Reply {
         // The provider stamps its tokens with the wall's time: the server's clock catches up with
@@ -272,13 +287,7 @@ import Testing
     }
 
     @Test func signingOutEndsTheProvidersSessionToo() async throws {
-        guard await IdentityProviderPeer.isAvailable() else { return }
-        let provider = try await IdentityProviderPeer.start()
-        defer { provider.stop() }
-        try await Self.withServer(provider) { test in
-            try await provider.setPerson("ada", ["name": "Ada", "groups": ["handover-admins"]], client: test.client)
-            let browser = DashboardBrowser(test)
-            #expect(try await Self.signIn(browser, at: provider, as: "ada").status == 200)
+        try await AdminSignInTests.withAdminSignedIn { provider, test, browser in
             let page = try await browser.get("/dashboard")
             let csrf = try #require(DashboardBrowser.csrf(in: page.text))
             let out = try await browser.post("/dashboard/sign-out", [("csrf", csrf)])
@@ -291,13 +300,7 @@ import Testing
     }
 
     @Test func aSessionEndsAfterItsIdleTimeout() async throws {
-        guard await IdentityProviderPeer.isAvailable() else { return }
-        let provider = try await IdentityProviderPeer.start()
-        defer { provider.stop() }
-        try await Self.withServer(provider) { test in
-            try await provider.setPerson("ada", ["name": "Ada", "groups": ["handover-admins"]], client: test.client)
-            let browser = DashboardBrowser(test)
-            #expect(try await Self.signIn(browser, at: provider, as: "ada").status == 200)
+        try await AdminSignInTests.withAdminSignedIn { (_, test, browser) async throws in
             test.clock.advance(by: 14 * 60)
             #expect(try await browser.get("/dashboard").status == 200, "14 minutes idle: still signed in")
             test.clock.advance(by: 14 * 60)

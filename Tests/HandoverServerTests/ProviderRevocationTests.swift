@@ -10,13 +10,7 @@ import Testing
     /// Finding 6: after the provider's logout token ended a person's sessions, their open
     /// `/dashboard/live` stream kept sending (12 updates, a device registered afterwards included).
     @Test func theProvidersLogoutTokenEndsThePersonsLiveStream() async throws {
-        guard await IdentityProviderPeer.isAvailable() else { return }
-        let provider = try await IdentityProviderPeer.start()
-        defer { provider.stop() }
-        try await AdminSignInTests.withServer(provider) { test in
-            try await provider.setPerson("ada", ["name": "Ada", "groups": ["handover-admins"]], client: test.client)
-            let browser = DashboardBrowser(test)
-            #expect(try await AdminSignInTests.signIn(browser, at: provider, as: "ada").status == 200)
+        try await AdminSignInTests.withAdminSignedIn { provider, test, browser in
             let live = try await EventStreamReader.dashboard(browser)
             #expect(try await live.next()?.name == "replace")
 
@@ -36,13 +30,7 @@ import Testing
     /// every session opened with the old grants ends, with its stream; one that maps to no role
     /// at all ends the rest.
     @Test func aRoleRemovedAtTheProviderEndsTheSessionsOpenedWithIt() async throws {
-        guard await IdentityProviderPeer.isAvailable() else { return }
-        let provider = try await IdentityProviderPeer.start()
-        defer { provider.stop() }
-        try await AdminSignInTests.withServer(provider) { test in
-            try await provider.setPerson("ada", ["name": "Ada", "groups": ["handover-admins"]], client: test.client)
-            let asAdmin = DashboardBrowser(test)
-            #expect(try await AdminSignInTests.signIn(asAdmin, at: provider, as: "ada").status == 200)
+        try await AdminSignInTests.withAdminSignedIn { provider, test, asAdmin in
             let live = try await EventStreamReader.dashboard(asAdmin)
             #expect(try await live.next()?.name == "replace")
 

@@ -89,13 +89,7 @@ import Testing
     /// Refused logout tokens slow their sender; the provider's valid one from the same address is
     /// still taken (Back-Channel Logout 1.0 §2.8: 200 when the logout succeeded).
     @Test func refusedLogoutTokensAreLimitedButTheProvidersValidOneIsTaken() async throws {
-        guard await IdentityProviderPeer.isAvailable() else { return }
-        let provider = try await IdentityProviderPeer.start()
-        defer { provider.stop() }
-        try await AdminSignInTests.withServer(provider) { test in
-            try await provider.setPerson("ada", ["name": "Ada", "groups": ["handover-admins"]], client: test.client)
-            let browser = DashboardBrowser(test)
-            #expect(try await AdminSignInTests.signIn(browser, at: provider, as: "ada").status == 200)
+        try await AdminSignInTests.withAdminSignedIn { provider, test, browser in
             let form = [("Content-Type", "application/x-www-form-urlencoded")]
             for attempt in 1...30 {
                 let refused = try await test.request(.POST, "/dashboard/backchannel-logout", headers: form, body: "logout_token=forged.\(attempt).x")
