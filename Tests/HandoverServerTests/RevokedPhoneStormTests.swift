@@ -13,7 +13,7 @@ import Testing
 ///
 /// The storm is `handover bench shift-change`'s load generator (``ShiftChangeBench``), played
 /// in-process against a ``TestServer`` on SQLite: 100 phones beside the rest of `swift test`, and
-/// `HANDOVER_REVOKED_STORM_PHONES` of them when set (`.ci/run`'s storm step sets 500). The phones
+/// `HANDOVER_REVOKED_STORM_PHONES` of them when set (`.ci/run`'s storm step sets 1,000). The phones
 /// arrive at 10 a second, well below what a debug build serves on a slow 2-core machine: the test
 /// is about who gets 429, and a load generator whose own pool times out (as a 20-second window of
 /// 1,000 phones did on CI) would measure the machine, not the throttle.
