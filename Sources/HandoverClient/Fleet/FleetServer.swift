@@ -29,12 +29,22 @@ public struct FleetServer: Sendable {
     ///   - deviceID: this device's id in the registry.
     ///   - deviceKey: the device's API key (scope `device`), sent as a bearer token.
     ///   - session: the URL session requests go through.
-    public init(baseURL: URL, deviceID: UUID, deviceKey: String, session: URLSession = .shared) {
+    ///   - busyServer: how long to wait before sending a request again when the server is busy
+    ///     (`503`, or `429` with `Retry-After`), honouring its `Retry-After`; `nil` reports a busy
+    ///     server at once, as a ``FleetServerError/rejected(status:error:reason:)``. A request that
+    ///     got no answer is sent again only when that is harmless: reading a run and reporting a
+    ///     callback, not starting a run or checking out.
+    ///   - clock: the clock those waits are slept on (a `TestClock` in tests).
+    public init(baseURL: URL, deviceID: UUID, deviceKey: String, session: URLSession = .shared,
+                busyServer: BusyServerPolicy? = BusyServerPolicy(), clock: any Clock<Duration> = ContinuousClock()) {
         self.baseURL = baseURL
         self.deviceID = deviceID
+        // The first middleware is the outermost: the busy server's answers reach the retry before
+        // RefusalReader throws them away, and each attempt carries the bearer key.
+        let retry: [any ClientMiddleware] = busyServer.map { [BusyServerRetry(policy: $0, clock: clock)] } ?? []
         self.client = Client(serverURL: baseURL,
                              transport: URLSessionTransport(configuration: .init(session: session)),
-                             middlewares: [BearerKey(key: deviceKey), RefusalReader()])
+                             middlewares: [BearerKey(key: deviceKey), RefusalReader()] + retry)
     }
 
     /// Starts a logout run of `apps` (registered app ids), or of every target app when `nil`.

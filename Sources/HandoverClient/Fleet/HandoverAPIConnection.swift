@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,18 +20,27 @@ public struct HandoverAPIConnection: Sendable {
     public let baseURL: URL
     private let key: String
     private let session: URLSession
+    private let retry: BusyServerRetry?
 
     /// - Parameters:
     ///   - baseURL: the server's origin.
     ///   - key: an API key (`hov_…`), sent as a bearer token.
     ///   - session: the URL session requests go through.
-    public init(baseURL: URL, key: String, session: URLSession = .shared) {
+    ///   - busyServer: how long to wait before sending a request again when the server is busy
+    ///     (`503`, or `429` with `Retry-After`), as ``FleetServer`` does; `nil` reports a busy
+    ///     server at once. A request that got no answer is sent again only when it is a `GET` or
+    ///     `HEAD`.
+    ///   - clock: the clock those waits are slept on (a `TestClock` in tests).
+    public init(baseURL: URL, key: String, session: URLSession = .shared,
+                busyServer: BusyServerPolicy? = BusyServerPolicy(), clock: any Clock<Duration> = ContinuousClock()) {
         self.baseURL = baseURL
         self.key = key
         self.session = session
+        self.retry = busyServer.map { BusyServerRetry(policy: $0, clock: clock) }
     }
 
-    /// Sends a request with an optional JSON body; a status outside 2xx is thrown as `.rejected`.
+    /// Sends a request with an optional JSON body; a status outside 2xx is thrown as `.rejected`
+    /// (after the waits of the busy-server policy, when the server was busy).
     public func send(_ method: String, _ path: String, body: Data? = nil) async throws(FleetServerError) -> Reply {
         let text = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         guard let url = URL(string: text + path) else {
@@ -47,7 +57,17 @@ public struct HandoverAPIConnection: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            let session = self.session, sent = request
+            let attempt = { try await session.data(for: sent) }
+            if let retry {
+                let idempotent = HTTPRequest.Method(method.uppercased()).map { BusyServerRetry.isIdempotent(method: $0, operationID: nil) } ?? false
+                (data, response) = try await retry.exchange(idempotent: idempotent, operationID: nil, send: attempt) { answer in
+                    let http = answer.1 as? HTTPURLResponse
+                    return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Retry-After"))
+                }
+            } else {
+                (data, response) = try await attempt()
+            }
         } catch {
             throw .unreachable(url: url.absoluteString, detail: error.localizedDescription)
         }
