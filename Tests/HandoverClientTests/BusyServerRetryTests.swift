@@ -25,6 +25,20 @@ import FoundationNetworking
         return String(decoding: try encoder.encode(run), as: UTF8.self)
     }
 
+    /// Starts a run against `server`, expects one wait within `range` and lets it pass, and
+    /// expects the run the server then answers.
+    func startsARunAfterOneWait(in range: ClosedRange<Duration>, _ server: ScriptedServer, _ log: SleepLog) async throws {
+        let fleet = makeFleet(server, log: log)
+        let call = Task { try await fleet.startRun() }
+        log.endWaits(after: call)
+        var waits = log.waits.makeAsyncIterator()
+        let next = await waits.next()
+        let wait = try #require(next)
+        #expect(range.contains(wait), "\(wait)")
+        await log.pass(wait)
+        #expect(try await call.value == Self.run)
+    }
+
     func makeFleet(_ server: ScriptedServer, policy: BusyServerPolicy? = BusyServerPolicy(), log: SleepLog) -> FleetServer {
         FleetServer(baseURL: server.baseURL, deviceID: Self.deviceID, deviceKey: "hov_test_device_key", session: .fresh(),
                     busyServer: policy, clock: log.clock)
@@ -77,15 +91,7 @@ import FoundationNetworking
         let server = try await ScriptedServer.start([.json(503, Self.overloaded), .json(201, try Self.runJSON())])
         defer { server.stop() }
         let log = SleepLog()
-        let fleet = makeFleet(server, log: log)
-        let call = Task { try await fleet.startRun() }
-        log.endWaits(after: call)
-        var waits = log.waits.makeAsyncIterator()
-        let next = await waits.next()
-        let wait = try #require(next)
-        #expect(wait >= .zero && wait <= .milliseconds(500), "\(wait)")
-        await log.pass(wait)
-        #expect(try await call.value == Self.run)
+        try await startsARunAfterOneWait(in: .zero ... .milliseconds(500), server, log)
         #expect(try await server.received().count == 2)
     }
 
@@ -109,15 +115,7 @@ import FoundationNetworking
                                                      .json(201, try Self.runJSON())])
         defer { server.stop() }
         let log = SleepLog()
-        let fleet = makeFleet(server, log: log)
-        let call = Task { try await fleet.startRun() }
-        log.endWaits(after: call)
-        var waits = log.waits.makeAsyncIterator()
-        let next = await waits.next()
-        let wait = try #require(next)
-        #expect(wait >= .seconds(1) && wait <= .milliseconds(1_500), "\(wait)")
-        await log.pass(wait)
-        #expect(try await call.value == Self.run)
+        try await startsARunAfterOneWait(in: .seconds(1) ... .milliseconds(1_500), server, log)
     }
 
     /// When the next wait would take the call past its budget, the caller gets the server's last

@@ -226,10 +226,11 @@ import Testing
         let run = try await LogoutRunTests.startRun(first, device: device)
         let events = try await EventStreamReader.api(second, "/api/v1/logout-runs/\(run.id)/events", key: viewer)
         #expect(try await events.next()?.name == "run")
-        let started = Date()
+        // A test server runs no background pass and its clock stands still, so the second
+        // instance never checks the key again on its own: only the first's NOTIFY can end the
+        // stream (the reader's deadline bounds the wait, with no timing asserted).
         #expect(try await first.request(.DELETE, "/api/v1/keys/\(try await Self.keyID(first, of: viewer))", key: first.adminKey).status == 204)
         #expect(try await events.rest().map(\.name) == ["revoked"])
-        #expect(Date().timeIntervalSince(started) < 5, "NOTIFY reached the other instance within seconds")
         try await second.stop()
         try await first.stop()
     }
