@@ -61,7 +61,7 @@ package struct DeviceSearch: Sendable, Equatable {
         let condition = self.condition(now: now)
         let total = try await sql.raw("SELECT COUNT(*) AS matches FROM devices WHERE \(condition)").first()?
             .decode(column: "matches", as: Int.self) ?? 0
-        let offset = (page - 1) * Self.pageSize
+        let offset = (min(max(1, page), Self.maximumPage) - 1) * Self.pageSize  // bounded again: `page` is settable after init
         let ids = try await sql.raw("""
             SELECT id FROM devices WHERE \(condition) ORDER BY name, id LIMIT \(unsafeRaw: String(Self.pageSize)) OFFSET \(unsafeRaw: String(offset))
             """).all().map { try $0.decode(column: "id", as: UUID.self) }
