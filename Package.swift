@@ -344,6 +344,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("Logging", "swift-log"),
                 server("Configuration", "swift-configuration"),
+                // `bench shift-change --closed-loop` counts PostgreSQL's statements (pg_stat_statements).
+                server("PostgresNIO", "postgres-nio"),
             ]
         ),
 
@@ -421,7 +423,8 @@ let package = Package(
         ),
         // Starts the tests' loopback peers written in Python (Tests/Peers); linked by test targets only.
         .target(name: "TestPeers", path: "Tests/TestPeers"),
-        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn", "TestPeers"]),
+        .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn", "TestPeers",
+                                                     server("PropertyBased", "swift-property-based")]),
         .testTarget(
             name: "AppleSignInTests",
             dependencies: [

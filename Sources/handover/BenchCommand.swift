@@ -91,8 +91,22 @@ struct ShiftChangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Each app's deadline in seconds before its link is reissued (1 to 20).", valueName: "seconds"))
     var deadline: Int = 5
 
-    @Option(help: ArgumentHelp("HTTP connections per server instance.", valueName: "count"))
-    var connections: Int = 64
+    @Option(help: ArgumentHelp("HTTP connections per server instance, at most: opened as the launchers need them, as phones each have their own (64 plays the old generator, whose pool queued requests the server never saw).", valueName: "count"))
+    var connections: Int = 1024
+
+    @Option(name: .customLong("closed-loop"),
+            help: ArgumentHelp("Instead of a storm: this many launchers each hand their own phone over again and again, apps answering at once, and the server's capacity is reported (hand-overs and callbacks a second) with the storm that reaches it: the knee.", valueName: "launchers"))
+    var closedLoop: Int?
+
+    @Option(help: ArgumentHelp("With --closed-loop: seconds measured, after --warm-up.", valueName: "seconds"))
+    var duration: Double = 30
+
+    @Option(name: .customLong("warm-up"), help: ArgumentHelp("With --closed-loop: seconds played before the measured span.", valueName: "seconds"))
+    var warmUp: Double = 5
+
+    @Option(name: .customLong("postgres-pid"),
+            help: ArgumentHelp("With --closed-loop and --database: the postmaster's process id (line 1 of postmaster.pid), to count PostgreSQL's CPU beside the servers'.", valueName: "pid"))
+    var postgresPID: Int32?
 
     @Option(help: ArgumentHelp("Dashboards to keep open on the live overview (server-sent events) during the storm.", valueName: "count"))
     var dashboards: Int = 0
@@ -138,7 +152,13 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         guard (0...0.5).contains(stallRate) else { throw ValidationError("--stall-rate must be a share from 0 to 0.5, such as 0.05.") }
         guard (0...0.5).contains(failureRate) else { throw ValidationError("--failure-rate must be a share from 0 to 0.5, such as 0.01.") }
         guard (1...20).contains(deadline) else { throw ValidationError("--deadline must be 1 to 20 seconds (the registry's range).") }
-        guard (1...1024).contains(connections) else { throw ValidationError("--connections must be 1 to 1,024.") }
+        guard (1...4096).contains(connections) else { throw ValidationError("--connections must be 1 to 4,096.") }
+        if let closedLoop {
+            guard (1...4096).contains(closedLoop) else { throw ValidationError("--closed-loop must be 1 to 4,096 launchers.") }
+            guard (1...3600).contains(duration), (0...600).contains(warmUp) else {
+                throw ValidationError("--duration must be 1 to 3,600 seconds and --warm-up 0 to 600.")
+            }
+        }
         guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1 to 8.") }
         guard (0...500).contains(dashboards) else { throw ValidationError("--dashboards must be 0 to 500.") }
         guard (0...1000).contains(pageSamples) else { throw ValidationError("--page-samples must be 0 to 1,000.") }
@@ -173,6 +193,8 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         } else if noCheckOut {
             say("Check-outs are off (--no-check-out): the phones hand over without being checked out first.")
         }
+        // A storm opens a connection per active launcher; the servers started here inherit the limit.
+        OpenFileLimit.raise()
         let directory = checksOut ? try await BadgeDirectory.start() : nil
         do {
             try await play(checksOut: checksOut, badgeLookup: directory?.lookupURL)
@@ -185,19 +207,25 @@ struct ShiftChangeCommand: AsyncParsableCommand {
 
     /// Starts the servers (their badge lookup at `badgeLookup`), plays the storm and reports it.
     private func play(checksOut: Bool, badgeLookup: URL?) async throws {
-        let plan = ShiftChangePlan(devices: devices, apps: apps, windowSeconds: window, stallRate: stallRate, failureRate: failureRate,
+        let plan = ShiftChangePlan(devices: closedLoop ?? devices, apps: apps, windowSeconds: window, stallRate: stallRate, failureRate: failureRate,
                                    deadlineSeconds: deadline, connections: connections, seed: seed,
                                    dashboards: dashboards, pageSamples: pageSamples, checksOut: checksOut, checkOutInWindow: checkOutInWindow)
         let started = try startServers(badgeLookup: badgeLookup)
         defer { for server in started.processes { server.stop() } }
         let name = started.processes.isEmpty ? "external" : database == nil ? "sqlite" : "postgres"
-        say("Shift change: \(devices) phones × \(apps) apps over \(Int(window)) s against \(started.origins.map(\.absoluteString).joined(separator: ", ")) (\(name))")
+        let against = "against \(started.origins.map(\.absoluteString).joined(separator: ", ")) (\(name))"
+        say(closedLoop == nil ? "Shift change: \(devices) phones × \(apps) apps over \(Int(window)) s \(against)"
+                              : "Capacity: \(plan.devices) phones × \(apps) apps handing over back to back \(against)")
         let bench = ShiftChangeBench(plan: plan, servers: started.origins, adminKey: started.adminKey, databaseName: name)
         let setupStart = ContinuousClock.now
-        say("Registering \(apps) apps and \(devices) phones…")
+        say("Registering \(apps) apps and \(plan.devices) phones…")
         let fleet = try await bench.register { line in say(line) }
         let setup = setupStart.duration(to: .now)
         try await Task.sleep(for: .seconds(2))  // let the servers settle before "before"
+        if let closedLoop {
+            try await measureCapacity(bench, fleet: fleet, launchers: closedLoop, servers: started.processes, folder: started.folder)
+            return
+        }
         let before = started.processes.map { $0.residentMB ?? 0 }
         let peaks = PeakMemory(servers: started.processes)
         let sampler = Task { await peaks.sample() }
@@ -225,6 +253,24 @@ struct ShiftChangeCommand: AsyncParsableCommand {
         // A clean storm leaves nothing behind: its servers stop, their temporary folder goes.
         for server in started.processes { server.stop() }
         if let folder = started.folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Plays the closed loop (`--closed-loop`) and reports the capacity and the knee.
+    private func measureCapacity(_ bench: ShiftChangeBench, fleet: ShiftChangeBench.Fleet, launchers: Int, servers: [BenchServerProcess],
+                                 folder: URL?) async throws {
+        say("Closed loop: \(launchers) launchers hand over again and again, apps answering at once, for \(Int(warmUp)) s + \(Int(duration)) s…")
+        let meter = await SpanCost(servers: servers.map(\.process.processIdentifier), postmaster: postgresPID, database: database)
+        var figures = await bench.closedLoop(fleet, launchers: launchers, warmUp: .milliseconds(Int(warmUp * 1000)),
+                                             duration: .milliseconds(Int(duration * 1000)), edge: { await meter.mark($0) }) { line in say(line) }
+        if let cost = await meter.cost() { figures = figures.withCost(cost) }
+        say(ShiftChangeReport.closedLoopText(figures, windowSeconds: window))
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(figures).write(to: URL(fileURLWithPath: json))
+            say("Figures written to \(json)")
+        }
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Writes the dashboard's custody CSV to `--custody-csv`, if given; false when it could not.

@@ -41,8 +41,15 @@ struct ShiftChangeReport {
             let mean = record.meanMilliseconds.map { "mean \(one($0)) ms" } ?? "none fired"
             lines.append("             by the servers' record: \(count(record.withinOneSecond ?? 0)) of \(count(record.fired)) within 1 s"
                 + " (\(mean), \(bound), \(worst))")
+            if let uncalled = f.deadlines.uncalledFor {
+                lines.append("             \(count(f.deadlines.stallsPlayed ?? 0)) stalled apps call for as many; \(count(uncalled)) fired beyond them")
+            }
         } else {
             lines.append("             (the servers' /metrics has no deadline record)")
+        }
+        if let shedding = f.shedding, shedding.busyAnswers > 0 {
+            lines.append("  shed       \(count(shedding.busyAnswers)) answers 503 + Retry-After (the server at its capacity);"
+                + " \(count(shedding.startsRetried)) runs started on a later try, \(count(shedding.retries)) tries again in all")
         }
         for (index, memory) in f.memory.enumerated() {
             let label = f.memory.count == 1 ? "  memory     " : "  memory #\(index + 1)  "
@@ -67,6 +74,36 @@ struct ShiftChangeReport {
             lines.append("  refusals   " + f.refusals.sorted { $0.key < $1.key }.map { "\($0.key): \(count($0.value))" }.joined(separator: ", "))
         }
         lines.append("  setup \(one(f.setupSeconds)) s, storm \(one(f.stormSeconds)) s — " + (f.isClean ? "every hand-over recorded" : "NOT CLEAN: see above"))
+        return lines.joined(separator: "\n")
+    }
+
+    /// A closed loop's figures, and the knee: the storm over `windowSeconds` that offers what the loop finished.
+    static func closedLoopText(_ f: ClosedLoopFigures, windowSeconds: Double) -> String {
+        func count(_ value: Int) -> String { value.formatted(.number.grouping(.automatic)) }
+        func one(_ value: Double) -> String { String(format: "%.1f", value) }
+        var lines = [
+            "",
+            "Closed loop: \(f.launchers) launchers for \(one(f.seconds)) s",
+            "  hand-overs \(count(f.handOvers)): \(one(f.handOversPerSecond))/s; run starts \(one(f.runStartsPerSecond))/s",
+            "  callbacks  \(one(f.callbacksPerSecond)) acknowledged/s; latency \(f.callbackLatency.text)",
+            "             run start \(f.runStartLatency.text)",
+            "  knee       \(count(f.kneePhones(windowSeconds: windowSeconds))) phones over \(Int(windowSeconds)) s",
+        ]
+        if let cost = f.cost {
+            let postgres = cost.postgresCPUSeconds.map { ", PostgreSQL \(String(format: "%.2f", $0)) s" } ?? ""
+            lines.append("  cost       CPU: Handover \(String(format: "%.2f", cost.handoverCPUSeconds)) s\(postgres)"
+                + " (the generator \(String(format: "%.2f", cost.generatorCPUSeconds)) s, apart):"
+                + " \(String(format: "%.2f", cost.cpuSecondsPer1000HandOvers)) s per 1,000 hand-overs")
+            if let perHandOver = cost.statementsPerHandOver, let perCallback = cost.statementsPerCallback {
+                lines.append("             statements: \(count(cost.statements ?? 0)), \(one(perHandOver)) a hand-over,"
+                    + " \(String(format: "%.2f", perCallback)) a callback")
+            }
+        }
+        if f.busyAnswers > 0 { lines.append("  shed       \(count(f.busyAnswers)) answers 503 + Retry-After") }
+        if f.transportErrors > 0 { lines.append("  errors     \(count(f.transportErrors)) requests got no answer") }
+        if !f.refusals.isEmpty {
+            lines.append("  refusals   " + f.refusals.sorted { $0.key < $1.key }.map { "\($0.key): \(count($0.value))" }.joined(separator: ", "))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -111,4 +111,38 @@ import Testing
         let server = try await HandoverBinary.run(["bench", "shift-change", "--server", "http://127.0.0.1:1"])
         #expect(server.stderr.contains("--server needs --admin-key"))
     }
+
+    /// `--closed-loop`: launchers hand over again and again; the capacity, the knee and (on
+    /// Linux) the CPU of the span come back.
+    @Test func aClosedLoopReportsTheCapacityAndTheKnee() async throws {
+        struct Loop: Decodable {
+            struct Cost: Decodable { var handoverCPUSeconds: Double; var cpuSecondsPer1000HandOvers: Double; var postgresCPUSeconds: Double? }
+            var launchers: Int
+            var handOvers: Int
+            var handOversPerSecond: Double
+            var callbacksPerSecond: Double
+            var cost: Cost?
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("loop-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await HandoverBinary.run(["bench", "shift-change", "--closed-loop", "8", "--apps", "3", "--duration", "3",
+                                                   "--warm-up", "1", "--window", "60", "--stall-rate", "0", "--failure-rate", "0",
+                                                   "--json", file.path])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("Closed loop: 8 launchers"))
+        #expect(result.stdout.contains("phones over 60 s"), "the knee")
+        let loop = try JSONDecoder().decode(Loop.self, from: Data(contentsOf: file))
+        #expect(loop.launchers == 8)
+        #expect(loop.handOvers > 0)
+        #expect(abs(loop.callbacksPerSecond - 3 * loop.handOversPerSecond) <= loop.callbacksPerSecond * 0.5 + 3,
+                "three apps a hand-over: \(loop.callbacksPerSecond) against \(loop.handOversPerSecond)")
+        #if os(Linux)
+        let cost = try #require(loop.cost)
+        #expect(cost.handoverCPUSeconds > 0)
+        #expect(cost.cpuSecondsPer1000HandOvers > 0)
+        #expect(cost.postgresCPUSeconds == nil, "SQLite")
+        #endif
+        let wrong = try await HandoverBinary.run(["bench", "shift-change", "--closed-loop", "0"])
+        #expect(wrong.stderr.contains("--closed-loop must be 1 to 4,096"))
+    }
 }

@@ -14,6 +14,11 @@ final class BenchHTTP: Sendable {
         var status: Int
         var body: ByteBuffer
         var milliseconds: Double
+        /// `Retry-After` in seconds, when the answer had one in that form.
+        var retryAfterSeconds: Int?
+        /// When the request that got this answer was sent (with ``BenchHTTP/sendWaitingOutBusy(_:_:key:json:)``,
+        /// the last try's).
+        var sent: ContinuousClock.Instant = .now
 
         var isSuccess: Bool { (200..<300).contains(status) }
 
@@ -23,13 +28,17 @@ final class BenchHTTP: Sendable {
     }
 
     let client: HTTPClient
-    /// Answers received, and of them `429 Too Many Requests`.
-    private let counts = NIOLockedValueBox((answers: 0, rateLimited: 0))
+    /// Answers received, and of them `429 Too Many Requests` and `503 Service Unavailable`.
+    private let counts = NIOLockedValueBox((answers: 0, rateLimited: 0, busy: 0))
+    /// How long a launcher waits out a busy server: the SDK's own policy.
+    private let busyPolicy = BusyServerPolicy()
 
     /// How many requests were answered.
     var answers: Int { counts.withLockedValue { $0.answers } }
     /// How many answers were `429 Too Many Requests`.
     var rateLimited: Int { counts.withLockedValue { $0.rateLimited } }
+    /// How many answers were `503 Service Unavailable` (the server shedding new work).
+    var busy: Int { counts.withLockedValue { $0.busy } }
 
     init(connections: Int) {
         var configuration = HTTPClient.Configuration()
@@ -55,9 +64,30 @@ final class BenchHTTP: Sendable {
         counts.withLockedValue {
             $0.answers += 1
             if response.status == .tooManyRequests { $0.rateLimited += 1 }
+            if response.status == .serviceUnavailable { $0.busy += 1 }
         }
         return Answer(status: Int(response.status.code), body: body,
-                      milliseconds: Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15)
+                      milliseconds: Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15,
+                      retryAfterSeconds: response.headers.first(name: "Retry-After").flatMap { Int($0) }, sent: started)
+    }
+
+    /// Sends the request, and while the server answers `503` with `Retry-After` (it is shedding
+    /// new work), waits as the SDK does (``BusyServerPolicy``: the server's delay plus full
+    /// jitter, 300 s in all) and sends it again. The last answer, and how many tries it took.
+    func sendWaitingOutBusy(_ method: HTTPMethod, _ url: String, key: String? = nil, json: Data? = nil) async throws -> (answer: Answer, tries: Int) {
+        var generator = SystemRandomNumberGenerator()
+        var waited = Duration.zero
+        var tries = 1
+        while true {
+            let answer = try await send(method, url, key: key, json: json)
+            guard answer.status == 503, let seconds = answer.retryAfterSeconds,
+                  let wait = busyPolicy.wait(afterAttempt: tries, retryAfter: .seconds(seconds), waitedSoFar: waited, using: &generator) else {
+                return (answer, tries)
+            }
+            try await Task.sleep(for: wait)
+            waited += wait
+            tries += 1
+        }
     }
 
     func shutdown() async {

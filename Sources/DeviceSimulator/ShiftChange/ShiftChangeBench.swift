@@ -102,26 +102,7 @@ public struct ShiftChangeBench: Sendable {
     public func storm(_ fleet: Fleet, setupSeconds: Double, progress: @escaping @Sendable (String) -> Void) async -> ShiftChangeFigures {
         let http = BenchHTTP(connections: plan.connections * servers.count)
         let tally = StormTally()
-        var random = SeededGenerator(seed: plan.seed)
-        // Each run logs out the storm's own apps, in their order, whatever else the server has registered.
-        let runBody = (try? JSONSerialization.data(withJSONObject: ["apps": fleet.appIDs.map { $0.uuidString.lowercased() }])) ?? Data("{}".utf8)
-        let launchers = fleet.devices.enumerated().map { index, device in
-            let arrival = Duration.milliseconds(Int(Double.random(in: 0..<1, using: &random) * plan.windowSeconds * 1000))
-            let parts = (0..<plan.apps).map { _ -> (ShiftChangePlan.AppPart, Duration, Bool, Bool) in
-                let draw = Double.random(in: 0..<1, using: &random)
-                let part: ShiftChangePlan.AppPart = draw < plan.stallRate ? .stalls : draw < plan.stallRate + plan.failureRate ? .fails : .answers
-                let appTime = Duration.milliseconds(Int.random(in: plan.appTimeMilliseconds, using: &random))
-                return (part, appTime, Double.random(in: 0..<1, using: &random) < plan.browserShare,
-                        Double.random(in: 0..<1, using: &random) < plan.duplicateRate)
-            }
-            // Phone 42's badge names a person of its own (`nurse-<stamp>-00042@bench.example`).
-            let badge = plan.checksOut ? BadgeDirectory.badge(stamp: fleet.stamp, number: index + 1) : nil
-            var launcher = ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
-                                               key: device.key, badge: badge, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds),
-                                               parts: parts.map { ($0.0, $0.1, $0.2, $0.3) }, http: http, tally: tally)
-            launcher.checkOutInWindow = plan.checkOutInWindow
-            return launcher
-        }
+        let launchers = makeLaunchers(fleet, http: http, tally: tally)
         // The custodies read back afterwards are those checked out from here on.
         let startedAt = Date()
         if plan.checksOut, !plan.checkOutInWindow {
@@ -177,7 +158,7 @@ public struct ShiftChangeBench: Sendable {
             .compare(tally.read(\.checkedOut), http: http)
         let recordAfter = await deadlineRecord(http)
         let auditAfter = await auditLogSize(http)
-        let (answers, rateLimited) = (http.answers, http.rateLimited)
+        let (answers, rateLimited, busy) = (http.answers, http.rateLimited, http.busy)
         await http.shutdown()
         var pages: [ShiftChangeFigures.PageTiming] = []
         if plan.pageSamples > 0, let dashboardCookie {
@@ -203,7 +184,7 @@ public struct ShiftChangeBench: Sendable {
                                  latency: LatencySummary(milliseconds: counts.callbackMilliseconds),
                                  perSecond: Double(counts.callbacksAcknowledged) / windowSeconds),
                 deadlines: .init(fired: counts.deadlinesFired, missed: counts.deadlinesMissed,
-                                 lateness: LatencySummary(milliseconds: counts.latenessMilliseconds)),
+                                 lateness: LatencySummary(milliseconds: counts.latenessMilliseconds), stallsPlayed: counts.stallsPlayed),
                 refusals: counts.refusals.merging(verified.problems) { $0 + $1 }.merging(custody.problems) { $0 + $1 })
         }
         if plan.checksOut {
@@ -217,12 +198,38 @@ public struct ShiftChangeBench: Sendable {
         }
         figures.pages = pages
         (figures.answers, figures.rateLimited) = (answers, rateLimited)
+        figures.shedding = tally.read { .init(busyAnswers: busy, startsRetried: $0.startsRetried, retries: $0.busyRetries) }
         if let auditBefore, let auditAfter {
             let handOvers = max(1, figures.runs.completed + figures.runs.failed)
             figures.auditLog = .init(before: auditBefore, after: auditAfter, perHandOver: Double(auditAfter - auditBefore) / Double(handOvers))
         }
         if let recordBefore, let recordAfter { figures.deadlines.serverRecord = recordAfter.subtracting(recordBefore) }
         return figures
+    }
+
+    /// One launcher per phone of `fleet`, each with its arrival in the window and what its apps
+    /// do, drawn from the plan's seed (the same seed plays the same storm).
+    func makeLaunchers(_ fleet: Fleet, http: BenchHTTP, tally: StormTally) -> [ShiftChangeLauncher] {
+        var random = SeededGenerator(seed: plan.seed)
+        // Each run logs out the storm's own apps, in their order, whatever else the server has registered.
+        let runBody = (try? JSONSerialization.data(withJSONObject: ["apps": fleet.appIDs.map { $0.uuidString.lowercased() }])) ?? Data("{}".utf8)
+        return fleet.devices.enumerated().map { index, device in
+            let arrival = Duration.milliseconds(Int(Double.random(in: 0..<1, using: &random) * plan.windowSeconds * 1000))
+            let parts = (0..<plan.apps).map { _ -> (ShiftChangePlan.AppPart, Duration, Bool, Bool) in
+                let draw = Double.random(in: 0..<1, using: &random)
+                let part: ShiftChangePlan.AppPart = draw < plan.stallRate ? .stalls : draw < plan.stallRate + plan.failureRate ? .fails : .answers
+                let appTime = Duration.milliseconds(Int.random(in: plan.appTimeMilliseconds, using: &random))
+                return (part, appTime, Double.random(in: 0..<1, using: &random) < plan.browserShare,
+                        Double.random(in: 0..<1, using: &random) < plan.duplicateRate)
+            }
+            // Phone 42's badge names a person of its own (`nurse-<stamp>-00042@bench.example`).
+            let badge = plan.checksOut ? BadgeDirectory.badge(stamp: fleet.stamp, number: index + 1) : nil
+            var launcher = ShiftChangeLauncher(base: origin(index % servers.count), baseIndex: index % servers.count, deviceID: device.id,
+                                               key: device.key, badge: badge, runBody: runBody, arrival: arrival, deadline: .seconds(plan.deadlineSeconds),
+                                               parts: parts.map { ($0.0, $0.1, $0.2, $0.3) }, http: http, tally: tally)
+            launcher.checkOutInWindow = plan.checkOutInWindow
+            return launcher
+        }
     }
 
     /// The dashboard's custody CSV (`/dashboard/custody.csv`) of every custody checked out since

@@ -48,6 +48,27 @@ public struct ShiftChangeFigures: Sendable, Codable {
         /// histogram, from the due time to the commit of the reissue), over the storm; nil when
         /// a server does not publish it.
         public var serverRecord: DeadlineLatenessRecord?
+        /// Apps of the started runs that ignored their first link: each calls for one deadline.
+        public var stallsPlayed: Int?
+
+        /// Deadlines the servers fired beyond those the stalls call for (apps that had answered,
+        /// or whose turn came late because the server queued): 0 in a storm the server kept up
+        /// with; nil without the servers' record.
+        public var uncalledFor: Int? {
+            guard let serverRecord, let stallsPlayed else { return nil }
+            return max(0, serverRecord.fired - stallsPlayed)
+        }
+    }
+
+    /// New work the servers shed past their capacity (`503` with `Retry-After`), and the
+    /// launchers' tries again, waited out as the SDK does (`BusyServerPolicy`).
+    public struct Shedding: Sendable, Codable {
+        /// Answers `503 Service Unavailable`.
+        public var busyAnswers: Int
+        /// Runs started only after at least one such answer.
+        public var startsRetried: Int
+        /// Tries sent again after one (run starts and check-outs).
+        public var retries: Int
     }
 
     /// The launchers' check-outs: each phone checked out by badge to a person of its own right
@@ -130,6 +151,8 @@ public struct ShiftChangeFigures: Sendable, Codable {
     public var pages: [PageTiming] = []
     /// How much the audit log grew during the storm; nil when the server has none to read.
     public var auditLog: AuditLogGrowth?
+    /// New work shed and tried again; nil from a bench that did not count it.
+    public var shedding: Shedding?
     /// Anything the storm saw go wrong, by kind (`callback 404`, `run 500`, …).
     public var refusals: [String: Int]
     /// The storm's requests that were answered, the reads that check it afterwards included.

@@ -33,10 +33,12 @@ struct ShiftChangeLauncher: Sendable {
         // The hand-over happens whether or not the check-out was refused.
         let checkedOut = checkOutInWindow ? await checkOut() : tally.read { $0.checkedOutBefore[deviceID] }
         let answer: BenchHTTP.Answer
-        let sent = ContinuousClock.now
         do {
-            answer = try await http.send(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/logout-runs", key: key,
-                                         json: runBody)
+            // A server shedding new work (503 + Retry-After) is asked again as the SDK would.
+            let (last, tries) = try await http.sendWaitingOutBusy(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/logout-runs",
+                                                                  key: key, json: runBody)
+            answer = last
+            if tries > 1 { tally.update { $0.startsRetried += 1; $0.busyRetries += tries - 1 } }
         } catch {
             tally.update {
                 $0.transportErrors += 1
@@ -55,11 +57,15 @@ struct ShiftChangeLauncher: Sendable {
             }
             return
         }
+        // The run's first turn is the try the server admitted: the back-off before it is not the server's.
+        let sent = answer.sent
+        let stalls = parts.filter { $0.part == .stalls }.count
         tally.update {
             if var checkedOut {
                 checkedOut.run = run.id
                 $0.checkedOut.append(checkedOut)
             }
+            $0.stallsPlayed += stalls
             $0.runsStarted += 1
             $0.runStartMilliseconds.append(answer.milliseconds)
             $0.runs.append((run.id, key, baseIndex))
@@ -94,8 +100,10 @@ struct ShiftChangeLauncher: Sendable {
         guard let badge else { return nil }
         let answer: BenchHTTP.Answer
         do {
-            answer = try await http.send(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/custody", key: key,
-                                         json: try JSONEncoder().encode(CheckOutBody(badge: badge)))
+            let (last, tries) = try await http.sendWaitingOutBusy(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/custody",
+                                                                  key: key, json: try JSONEncoder().encode(CheckOutBody(badge: badge)))
+            answer = last
+            if tries > 1 { tally.update { $0.busyRetries += tries - 1 } }
         } catch {
             tally.update { $0.transportErrors += 1; $0.checkOutsRefused += 1; $0.refusals["check-out: \(Self.kind(of: error))", default: 0] += 1 }
             return nil

@@ -29,6 +29,12 @@ final class StormTally: Sendable {
         var transportErrors = 0
         var deadlinesFired = 0
         var deadlinesMissed = 0
+        /// Apps of the started runs that ignore their first link: the deadlines the storm calls for.
+        var stallsPlayed = 0
+        /// Runs started only after the server shed them (503 + Retry-After) at least once.
+        var startsRetried = 0
+        /// Tries sent again after a 503 with `Retry-After` (run starts and check-outs).
+        var busyRetries = 0
         var devicesDone = 0
         var checkOutsDone = 0
         var checkOutsRefused = 0
