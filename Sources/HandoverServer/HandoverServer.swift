@@ -269,6 +269,10 @@ public final class HandoverServer: Sendable {
             let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn,
                                               revocations: revocations, auditAlarms: { [audit] in audit.openAlarms })
             application.middleware = Middlewares()
+            // First: a shed run start costs about what /healthz costs (AdmissionMiddleware).
+            if let target = configuration.queueTarget {
+                application.middleware.use(AdmissionMiddleware(admission: .init(settings: .init(target: target), clock: clock)))
+            }
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))
             application.middleware.use(QueryParameterGuard())

@@ -42,6 +42,13 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitedDelay: TimeAmount = .seconds(1)
     /// Connection time limits and the connection cap (see ``ConnectionLimits``).
     public var connectionLimits = ConnectionLimits()
+    /// Admission control: when the write requests (callbacks, run starts, check-outs) of a
+    /// quarter-second all waited longer than this, run starts and check-outs are answered `503`
+    /// with `Retry-After` until the queue drains, so that past its capacity the server keeps
+    /// recording callbacks at its capacity (`AdmissionControl`). 200 ms by default; nil turns it
+    /// off (`HANDOVER_QUEUE_TARGET`, milliseconds, or `off`). Test servers turn it off unless a
+    /// test is about it.
+    public var queueTarget: Duration? = .milliseconds(200)
     /// Developer mode: the registry also accepts logout actions on loopback hosts with plain http
     /// and a port (`http://127.0.0.1:9311/logout`), mirroring iOS associated domains'
     /// `?mode=developer`. For simulators and tests on one machine; off by default.
@@ -139,6 +146,17 @@ public struct ServerConfiguration: Sendable {
             }
         }
         configuration.connectionLimits = try ConnectionLimits.fromEnvironment(environment)
+        if let value = environment["HANDOVER_QUEUE_TARGET"], !value.isEmpty {
+            if ["off", "0", "false", "no"].contains(value.lowercased()) {
+                configuration.queueTarget = nil
+            } else {
+                guard let milliseconds = Int(value), (1...60_000).contains(milliseconds) else {
+                    throw ConfigurationError(setting: "HANDOVER_QUEUE_TARGET", problem: "'\(value)' is not a number of milliseconds",
+                                             accepted: "1 to 60000 (200 by default), or off")
+                }
+                configuration.queueTarget = .milliseconds(milliseconds)
+            }
+        }
         if let value = environment["HANDOVER_TRUST_FORWARDED_FOR"], !value.isEmpty {
             switch value.lowercased() {
             case "1", "true", "yes", "on": configuration.trustsForwardedFor = true

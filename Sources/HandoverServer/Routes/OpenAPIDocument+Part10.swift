@@ -2,8 +2,35 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4501–4571 of the YAML.
+    /// Lines 4501–4598 of the YAML.
     static let part10 = #"""
+            id:
+              type: string
+              format: uuid
+            deviceID:
+              type: string
+              format: uuid
+            status:
+              type: string
+              enum: [running, completed, failed]
+            createdAt:
+              type: string
+              format: date-time
+            finishedAt:
+              type: string
+              format: date-time
+            items:
+              type: array
+              items:
+                $ref: "#/components/schemas/LogoutItem"
+        LogoutItem:
+          type: object
+          additionalProperties: false
+          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
+          properties:
+            id:
+              type: string
+              format: uuid
             appID:
               type: string
               format: uuid

@@ -191,7 +191,7 @@ extension OpenAPIDocument {
             "422":
               $ref: "#/components/responses/Unprocessable"
             "503":
-              $ref: "#/components/responses/BadgeLookupUnavailable"
+              $ref: "#/components/responses/CheckOutUnavailable"
       /api/v1/devices/{deviceID}/logout-runs:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -236,6 +236,8 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/PayloadTooLarge"
             "422":
               $ref: "#/components/responses/Unprocessable"
+            "503":
+              $ref: "#/components/responses/Overloaded"
       /api/v1/logout-runs/{runID}:
         parameters:
           - $ref: "#/components/parameters/RunID"
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
                 application/json:
                   schema:
                     $ref: "#/components/schemas/InclusionProof"
-            "400":
-              $ref: "#/components/responses/BadRequest"
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+            "400":
+              $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/Unauthorized"
             "429":
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
             file. Limited to 3 per address and 20 per client address per 15 minutes (429).
           security: []
           requestBody:
-            required: true
-            content:
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+            required: true
+            content:
               application/json:
                 example:
                   email: avery.nurse@example.org
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
       /.well-known/ssf-configuration:
         get:
           tags: [signals]
-          operationId: ssfConfiguration
-          summary: The transmitter's configuration metadata (SSF 1.0 §7.1).
     """#
 }

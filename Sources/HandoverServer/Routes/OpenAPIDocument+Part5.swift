@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          operationId: ssfConfiguration
+          summary: The transmitter's configuration metadata (SSF 1.0 §7.1).
           description: |
             Where a receiver finds the stream management endpoints, the JWKS that signs the SETs, and
             the delivery methods: push (`urn:ietf:rfc:8935`) and poll (`urn:ietf:rfc:8936`). Needs
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
                       client_id:
                         type: string
                       subjects:
-                        type: string
-                        enum: [app, fleet]
     """#
 }

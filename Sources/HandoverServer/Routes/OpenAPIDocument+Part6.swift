@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+                        type: string
+                        enum: [app, fleet]
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
                 schema:
                   type: object
                   properties:
-                    user:
-                      type: string
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+                    user:
+                      type: string
           responses:
             "303":
               description: To `/oob/sign-in/{operationID}`; sets the HttpOnly `handover_oob_browser` cookie.
@@ -323,8 +325,33 @@ extension OpenAPIDocument {
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
-        BadgeLookupUnavailable:
-          description: The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+        Overloaded:
+          description: |
+            The server is past its capacity and takes no new run for now (`overloaded`): try again
+            after `Retry-After` seconds, plus a random back-off (the SDK's `BusyServerPolicy` does). Nothing
+            was written. Callbacks and reads are never refused this way.
+          headers:
+            Retry-After:
+              required: true
+              schema:
+                type: integer
+                minimum: 1
+                maximum: 30
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        CheckOutUnavailable:
+          description: |
+            The server is past its capacity (`overloaded`, with `Retry-After`: try again then, nothing was
+            written), or the badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+          headers:
+            Retry-After:
+              description: With `overloaded` only.
+              schema:
+                type: integer
+                minimum: 1
+                maximum: 30
           content:
             application/json:
               schema:
@@ -477,32 +504,5 @@ extension OpenAPIDocument {
               type: string
               maxLength: 500
         StreamSubjectRequest:
-          type: object
-          required: [stream_id, subject]
-          properties:
-            stream_id:
-              type: string
-              maxLength: 64
-            subject:
-              $ref: "#/components/schemas/SubjectIdentifier"
-            verified:
-              type: boolean
-        VerificationRequest:
-          type: object
-          required: [stream_id]
-          properties:
-            stream_id:
-              type: string
-              maxLength: 64
-            state:
-              type: string
-              maxLength: 1024
-        PollRequest:
-          type: object
-          properties:
-            ack:
-              type: array
-              items:
-                type: string
     """#
 }

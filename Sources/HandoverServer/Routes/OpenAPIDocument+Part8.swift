@@ -4,6 +4,33 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+          type: object
+          required: [stream_id, subject]
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            subject:
+              $ref: "#/components/schemas/SubjectIdentifier"
+            verified:
+              type: boolean
+        VerificationRequest:
+          type: object
+          required: [stream_id]
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            state:
+              type: string
+              maxLength: 1024
+        PollRequest:
+          type: object
+          properties:
+            ack:
+              type: array
+              items:
+                type: string
                 maxLength: 256
             setErrs:
               type: object
@@ -477,32 +504,5 @@ extension OpenAPIDocument {
               description: |
                 How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
                 callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
-                nothing on the device, the backend ending the session on its Back-Channel Logout token
-                (needs backchannelLogoutURI).
-            paths:
-              type: array
-              description: Path patterns the app claims on this server's domain.
-              items:
-                type: string
-                minLength: 1
-                maxLength: 1024
-                example: /logout
-            allowedCallbackHosts:
-              type: array
-              description: Hosts the app's callbacks may go to besides this server.
-              items:
-                type: string
-            deadlineSeconds:
-              type: integer
-              minimum: 1
-              maximum: 300
-              default: 20
-            maxReissues:
-              type: integer
-              minimum: 0
-              maximum: 10
-              default: 2
-            androidPackage:
-              type: string
     """#
 }

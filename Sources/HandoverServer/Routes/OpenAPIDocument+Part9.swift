@@ -4,6 +4,33 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+                nothing on the device, the backend ending the session on its Back-Channel Logout token
+                (needs backchannelLogoutURI).
+            paths:
+              type: array
+              description: Path patterns the app claims on this server's domain.
+              items:
+                type: string
+                minLength: 1
+                maxLength: 1024
+                example: /logout
+            allowedCallbackHosts:
+              type: array
+              description: Hosts the app's callbacks may go to besides this server.
+              items:
+                type: string
+            deadlineSeconds:
+              type: integer
+              minimum: 1
+              maximum: 300
+              default: 20
+            maxReissues:
+              type: integer
+              minimum: 0
+              maximum: 10
+              default: 2
+            androidPackage:
+              type: string
               maxLength: 255
               example: com.example.notes
             androidFingerprints:
@@ -477,32 +504,5 @@ extension OpenAPIDocument {
           additionalProperties: false
           required: [id, deviceID, status, createdAt, items]
           properties:
-            id:
-              type: string
-              format: uuid
-            deviceID:
-              type: string
-              format: uuid
-            status:
-              type: string
-              enum: [running, completed, failed]
-            createdAt:
-              type: string
-              format: date-time
-            finishedAt:
-              type: string
-              format: date-time
-            items:
-              type: array
-              items:
-                $ref: "#/components/schemas/LogoutItem"
-        LogoutItem:
-          type: object
-          additionalProperties: false
-          required: [id, appID, app, position, status, attempts, issuedAt, deadlineAt]
-          properties:
-            id:
-              type: string
-              format: uuid
     """#
 }

@@ -30,7 +30,7 @@ struct ConfigurationSetting: Sendable {
         ("mdm", "MDM remediation"), ("overdue", "Custody and lending periods"), ("lending", "Custody and lending periods"),
         ("custody", "Custody and lending periods"), ("badge", "Custody and lending periods"),
         ("session", "Sessions"), ("strict", "Sessions"), ("token-", "Sessions"),
-        ("header-", "Connections"), ("body-", "Connections"), ("idle-", "Connections"), ("max-", "Connections"), ("trust-", "Connections"),
+        ("header-", "Connections"), ("body-", "Connections"), ("idle-", "Connections"), ("max-", "Connections"), ("queue-", "Connections"), ("trust-", "Connections"),
     ]
 
     /// Every setting a file may hold, in the example's order.
@@ -50,6 +50,7 @@ struct ConfigurationSetting: Sendable {
         .init(variable: "HANDOVER_BODY_TIMEOUT", summary: "seconds a client has to send its request's body", example: "30"),
         .init(variable: "HANDOVER_IDLE_TIMEOUT", summary: "seconds a kept-alive connection may stay idle (1 to 3600)", example: "30"),
         .init(variable: "HANDOVER_MAX_CONNECTIONS", summary: "connections served at once (16 to 1000000)", example: "1024"),
+        .init(variable: "HANDOVER_QUEUE_TARGET", summary: "milliseconds of standing queue past which run starts are answered 503 + Retry-After (or off)", example: "200"),
         .init(variable: "HANDOVER_TRUST_FORWARDED_FOR", summary: "believe X-Forwarded-For from the proxy in front (true/false)", example: "true"),
         .init(variable: "HANDOVER_OVERDUE_AFTER", summary: "the fleet's lending period: overdue this long after a check-out or the last hand-over", example: "13h"),
         .init(variable: "HANDOVER_LENDING_PERIODS", summary: "sites' own lending periods", example: "ICU=9h,Ward 7=13h"),

@@ -195,10 +195,24 @@ extension Components {
                 self.body = body
             }
         }
-        internal struct BadgeLookupUnavailable: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/BadgeLookupUnavailable/content`.
+        internal struct Overloaded: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Overloaded/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Overloaded/headers/Retry-After`.
+                internal var retryAfter: Swift.Int
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter:
+                internal init(retryAfter: Swift.Int) {
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.Overloaded.Headers
+            /// - Remark: Generated from `#/components/responses/Overloaded/content`.
             internal enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/BadgeLookupUnavailable/content/application\/json`.
+                /// - Remark: Generated from `#/components/responses/Overloaded/content/application\/json`.
                 case json(Components.Schemas._Error)
                 /// The associated value of the enum case if `self` is `.json`.
                 ///
@@ -214,12 +228,66 @@ extension Components {
                 }
             }
             /// Received HTTP response body
-            internal var body: Components.Responses.BadgeLookupUnavailable.Body
-            /// Creates a new `BadgeLookupUnavailable`.
+            internal var body: Components.Responses.Overloaded.Body
+            /// Creates a new `Overloaded`.
             ///
             /// - Parameters:
+            ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
-            internal init(body: Components.Responses.BadgeLookupUnavailable.Body) {
+            internal init(
+                headers: Components.Responses.Overloaded.Headers,
+                body: Components.Responses.Overloaded.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal struct CheckOutUnavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/CheckOutUnavailable/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// With `overloaded` only.
+                ///
+                /// - Remark: Generated from `#/components/responses/CheckOutUnavailable/headers/Retry-After`.
+                internal var retryAfter: Swift.Int?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter: With `overloaded` only.
+                internal init(retryAfter: Swift.Int? = nil) {
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.CheckOutUnavailable.Headers
+            /// - Remark: Generated from `#/components/responses/CheckOutUnavailable/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/CheckOutUnavailable/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.CheckOutUnavailable.Body
+            /// Creates a new `CheckOutUnavailable`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.CheckOutUnavailable.Headers = .init(),
+                body: Components.Responses.CheckOutUnavailable.Body
+            ) {
+                self.headers = headers
                 self.body = body
             }
         }

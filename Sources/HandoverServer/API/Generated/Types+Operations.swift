@@ -3808,17 +3808,19 @@ internal enum Operations {
                     }
                 }
             }
-            /// The badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+            /// The server is past its capacity (`overloaded`, with `Retry-After`: try again then, nothing was
+            /// written), or the badge lookup is down, failed or took longer than 3 seconds (`badge_lookup_unavailable`).
+            ///
             ///
             /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/custody/post(checkOutDevice)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.BadgeLookupUnavailable)
+            case serviceUnavailable(Components.Responses.CheckOutUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            internal var serviceUnavailable: Components.Responses.BadgeLookupUnavailable {
+            internal var serviceUnavailable: Components.Responses.CheckOutUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -4165,6 +4167,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is past its capacity and takes no new run for now (`overloaded`): try again
+            /// after `Retry-After` seconds, plus a random back-off (the SDK's `BusyServerPolicy` does). Nothing
+            /// was written. Callbacks and reads are never refused this way.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/logout-runs/post(createLogoutRun)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Overloaded)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Overloaded {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

@@ -1,0 +1,95 @@
+import Foundation
+import HandoverCore
+import HandoverProtocol
+import NIOConcurrencyHelpers
+import NIOCore
+import Vapor
+
+/// Sheds new work past the server's capacity: `503 Service Unavailable` with `Retry-After` for a
+/// run start or a check-out when ``AdmissionControl`` says the writer has a standing queue, and
+/// the delay of every write request (callbacks, run starts, check-outs) fed to it.
+///
+/// First in the chain and future-based (no task hop, no key read, no body read): a shed request
+/// costs about what `/healthz` costs, and reveals nothing (the decision depends on the load, not
+/// on the caller). The answer keeps the connection open and is sent at once, unlike a `429`,
+/// which is for one client over its own limit.
+struct AdmissionMiddleware: Middleware {
+    /// The instance's control, fed and asked under a lock.
+    final class Admission: Sendable {
+        private let control: NIOLockedValueBox<AdmissionControl>
+        private let clock: any ServerClock
+
+        init(settings: AdmissionControl.Settings, clock: any ServerClock) {
+            self.clock = clock
+            control = NIOLockedValueBox(AdmissionControl(settings: settings, now: Self.position(clock.now())))
+        }
+
+        func admit() -> AdmissionControl.Decision {
+            let now = Self.position(clock.now())
+            return control.withLockedValue { $0.admit(at: now) }
+        }
+
+        func observe(delay: Duration) {
+            let now = Self.position(clock.now())
+            control.withLockedValue { $0.observe(delay: delay, at: now) }
+        }
+
+
+        /// The clock's time as a position on the control's time line (windows follow the server's
+        /// clock, so a test moves them with a manual clock).
+        private static func position(_ date: Date) -> Duration {
+            .milliseconds(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+        }
+    }
+
+    /// What a request is to admission control.
+    enum Work: Equatable {
+        /// New work: a run start (`POST /api/v1/devices/{id}/logout-runs`) or a check-out
+        /// (`POST /api/v1/devices/{id}/custody`).
+        case new
+        /// Work already admitted: a callback, by the launcher (`POST /api/v1/logout-runs/{id}/callbacks`)
+        /// or by the browser page (`GET /ulc/cb/…`).
+        case admitted
+
+        init?(method: HTTPMethod, path: String) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            switch method {
+            case .POST where parts.count == 5 && parts[0] == "api" && parts[1] == "v1":
+                if parts[2] == "devices", parts[4] == "logout-runs" || parts[4] == "custody" {
+                    self = .new
+                } else if parts[2] == "logout-runs", parts[4] == "callbacks" {
+                    self = .admitted
+                } else {
+                    return nil
+                }
+            case .GET where parts.count == 5 && parts.prefix(2).map(String.init) == CallbackURL.pathPrefix:
+                self = .admitted
+            default:
+                return nil
+            }
+        }
+    }
+
+    let admission: Admission
+
+    func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
+        guard let work = Work(method: request.method, path: request.url.path) else { return next.respond(to: request) }
+        if work == .new, case .shed(let seconds) = admission.admit() {
+            return request.eventLoop.makeSucceededFuture(Self.busy(retryAfter: seconds))
+        }
+        let arrived = NIODeadline.now()
+        let admission = admission
+        return next.respond(to: request).always { _ in
+            admission.observe(delay: .nanoseconds((NIODeadline.now() - arrived).nanoseconds))
+        }
+    }
+
+    /// `503` with `Retry-After` and the API's error body.
+    static func busy(retryAfter seconds: Int) -> Response {
+        let response = Response(status: .serviceUnavailable)
+        let body = APIErrorBody(error: "overloaded", reason: "The server is at its capacity; try again in \(seconds) seconds.")
+        try? response.content.encode(body, using: JSONEncoder.api)
+        response.headers.replaceOrAdd(name: .retryAfter, value: String(seconds))
+        return response
+    }
+}
