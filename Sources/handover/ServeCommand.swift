@@ -141,6 +141,11 @@ struct ServeCommand: AsyncParsableCommand {
         try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.
         let lock = configuration.databaseURL == nil ? try DataDirectory.Lock(configuration.dataDirectory) : nil
+        if lock != nil {
+            // A restored database without its key: say which file to copy, before a new key is made.
+            try await SQLiteBackup.requireEncryptionKey(dataDirectory: configuration.dataDirectory,
+                                                        configured: configuration.sessions.encryptionKeyBase64)
+        }
         ServerLogging.bootstrap(defaultLevel: .info)
         let started = ContinuousClock.now
         let server = try await HandoverServer.start(configuration)
