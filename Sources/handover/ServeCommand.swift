@@ -155,13 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
         say("Database: \(storageText); ready in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
         if let notice = server.plainHTTPNotice { say("Note: " + notice) }
         if let key = try await server.createFirstAdminKeyIfNeeded() {
-            say("""
-
-                First start: an admin key was created. It is shown only now; keep it somewhere safe.
-                  \(key)
-                Try: curl -H 'Authorization: Bearer \(key)' \(server.baseURL.absoluteString)/api/v1/apps
-
-                """)
+            say(FirstAdminKeyFile.announce(key, in: configuration.dataDirectory, baseURL: server.baseURL,
+                                           onTerminal: isatty(STDOUT_FILENO) == 1))
         }
         if let push = configuration.push {
             say("Push: APNs at \(push.baseURL.absoluteString), topic \(push.topic)")
