@@ -41,9 +41,11 @@ def main():
         for line in server.stdout:
             m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
             if m: port = int(m.group(1))
-            m = re.search(r"(hov_[A-Za-z0-9_-]+)", line)
-            if m: admin = m.group(1)
-            if "Press Ctrl-C" in line: break
+            if "Press Ctrl-C" in line:
+                # The first start writes its admin key to the data directory, not to the output.
+                with open(os.path.join(work, "data", "first-admin-key")) as file:
+                    admin = file.read().strip()
+                break
         assert port and admin, "the server did not start"
         threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
 

@@ -36,7 +36,7 @@ echo "== handover serve on 127.0.0.1:$port, SQLite in $work/data"
 LOG_LEVEL=error HANDOVER_DATABASE_URL= HANDOVER_PUBLIC_URL= "$handover" serve --port "$port" --data-dir "$work/data" > "$work/serve.out" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 200); do grep -q "Press Ctrl-C" "$work/serve.out" 2>/dev/null && break; sleep 0.05; done
-key=$(grep -o 'hov_[A-Za-z0-9_-]*' "$work/serve.out" | head -1)
+key=$(cat "$work/data/first-admin-key" 2>/dev/null)   # the first start writes it there, not to the output
 [ -n "$key" ] || { echo "bench-oob: the server did not start: $(cat "$work/serve.out")" >&2; exit 1; }
 
 echo "== $concurrency phones for ${seconds} s, then $pending pending operations"

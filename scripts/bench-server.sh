@@ -78,7 +78,8 @@ start_server() {
   SERVER_PID=$!
   pids+=($SERVER_PID)
   for _ in $(seq 1 200); do grep -q "Press Ctrl-C" "$work/$name.out" 2>/dev/null && break; sleep 0.05; done
-  KEY=$(grep -o 'hov_[A-Za-z0-9_-]*' "$work/$name.out" | head -1)
+  # The first start writes its admin key to the data directory, not to the output.
+  KEY=$(cat "$work/$name/first-admin-key" 2>/dev/null)
   [ -n "$KEY" ] || { echo "server $name did not start:"; cat "$work/$name.out"; exit 1; }
 }
 

@@ -115,9 +115,9 @@ def start_serve_with_mdm(binary, folder, badge_lookup=None):
         match = re.match(r"Handover is listening on (http://\S+) ", line)
         if match:
             base = match.group(1)
-        match = re.match(r"\s+(hov_\S+)$", line)
-        if match:
-            key = match.group(1)
+        if line.startswith("Press Ctrl-C"):  # the first start's admin key is in the data directory, not the output
+            with open(os.path.join(folder, "first-admin-key")) as file:
+                key = file.read().strip()
     return process, base, key
 
 

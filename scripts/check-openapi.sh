@@ -68,12 +68,13 @@ HANDOVER_PUBLIC_URL= HANDOVER_DATABASE_URL= "$bin" serve --host 127.0.0.1 --port
 server_pid=$!
 key=""
 for _ in $(seq 1 300); do
-  key=$(sed -n 's/^  \(hov_[A-Za-z0-9_-]*\)$/\1/p' "$work/serve.out" | head -1)
+  # The first start writes its admin key to the data directory (never to the output, a log).
+  grep -q "^Press Ctrl-C" "$work/serve.out" && key=$(cat "$work/data/first-admin-key" 2>/dev/null || true)
   [ -n "$key" ] && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.out" "$work/serve.err" >&2; fail "handover serve exited"; }
   sleep 0.1
 done
-[ -n "$key" ] || { cat "$work/serve.out" "$work/serve.err" >&2; fail "handover serve printed no admin key within 30 s"; }
+[ -n "$key" ] || { cat "$work/serve.out" "$work/serve.err" >&2; fail "handover serve wrote no admin key within 30 s"; }
 auth="Authorization: Bearer $key"
 
 # 3. Validate the served document.

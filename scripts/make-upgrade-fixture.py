@@ -83,7 +83,9 @@ def serve(binary, data, badge_url, database=None):
         if line.startswith("Handover is listening on "):
             base = line.split()[4]
         if line.startswith("  hk_") or (lines[-2:-1] and "admin key was created" in lines[-2]):
-            key = line.strip()
+            key = line.strip()  # a release that printed its first admin key
+        elif line.startswith("Press Ctrl-C") and key is None and (Path(data) / "first-admin-key").exists():
+            key = (Path(data) / "first-admin-key").read_text().strip()  # one that writes it to the data directory
     if base is None or key is None:
         process.kill()
         sys.exit("make-upgrade-fixture: the server did not start:\n" + "".join(lines))

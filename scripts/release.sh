@@ -57,6 +57,17 @@ cat > "$stage/$name/INSTALL.md" <<TEXT
     install -m 0644 handover.service /etc/systemd/system/handover.service
     systemctl daemon-reload && systemctl enable --now handover
 
+The first start makes an admin key and writes it to /var/lib/handover/first-admin-key, readable by
+the handover user only (the journal never sees it). Read it, keep it somewhere safe (a password
+manager), and delete the file:
+
+    cat /var/lib/handover/first-admin-key && rm /var/lib/handover/first-admin-key   # as root
+
+Another key at any time, while the server runs (shown once; --scope admin, operator or viewer;
+--expires-in 90d for one that ends):
+
+    sudo -u handover handover admin create-key --scope admin --name "IT on-call" --data-dir /var/lib/handover   # or --database URL for PostgreSQL
+
 It needs no Swift toolchain: the Swift standard library is inside the binary. Beyond libc it
 links libcurl4, libstdc++6 and zlib1g (Debian: apt-get install libcurl4). The server keeps its
 SQLite database and keys in /var/lib/handover (the unit's only writable path). Upgrading and

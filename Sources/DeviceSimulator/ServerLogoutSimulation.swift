@@ -95,7 +95,12 @@ public struct ServerLogoutSimulation: Sendable {
 
     /// What happened.
     public struct Result: Sendable {
+        /// The apps the simulation played, in the order given.
         public var apps: [LogoutSimulation.AppResult]
+        /// The run's other apps, which the simulation did not play (registered on the server, with
+        /// nothing on the simulated phone; with a device key the run covers every target app), as
+        /// the run reported them: such an app usually times out, and fails the run.
+        public var notPlayed: [LogoutReport.Entry] = []
         public var report: LogoutReport
         /// The run's final status on the server: `completed` or `failed`.
         public var runStatus: String
@@ -272,6 +277,7 @@ public struct ServerLogoutSimulation: Sendable {
                                               durationMilliseconds: entry.durationMilliseconds, reason: entry.reason)
         }
         var result = Result(apps: apps, report: report, runStatus: status, prompts: await phone.prompts.count, sessions: sessions)
+        result.notPlayed = report.entries.filter { !allNames.contains($0.app) }
         if let follower {
             result.backends = try await follower.value
         } else if signedInUser != nil, let runID = UUID(uuidString: report.runID) {

@@ -56,7 +56,13 @@ struct RestoreCommand: AsyncParsableCommand {
         let configuration = try storage.sqliteConfiguration(orElse: "a PostgreSQL database is restored with pg_restore")
         let summary = try await SQLiteBackup.restore(dataDirectory: configuration.dataDirectory, from: URL(fileURLWithPath: file))
         print("Restored \(file) (schema version \(summary.schemaVersion)) as \(summary.file.path)"
-              + (summary.keptAside.map { "; the database it replaced is kept as \($0.lastPathComponent)" } ?? "") + ".")
+              + (summary.keptAside.map { "; the database it replaced is kept as \($0.lastPathComponent)" } ?? "; the data directory held no database before")
+              + ".")
+        if summary.needsKey {
+            let keyFile = configuration.dataDirectory.appendingPathComponent("token-encryption.key").path
+            print("Before starting the server, copy token-encryption.key from the data directory of the server that made the backup to "
+                  + "\(keyFile) (chmod 600), or set HANDOVER_TOKEN_ENCRYPTION_KEY: the database's secrets are sealed with it.")
+        }
     }
 }
 

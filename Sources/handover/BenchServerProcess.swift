@@ -43,7 +43,12 @@ final class BenchServerProcess: @unchecked Sendable {
             throw BenchError("the server did not start (its log: \(log.path)); it printed:\n\(text)")
         }
         origin = found
-        adminKey = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("hov_") }
+        // A first start writes its admin key to the data directory (`FirstAdminKeyFile`), not to the output.
+        let dataDirectory = arguments.firstIndex(of: "--data-dir").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+        let written = dataDirectory.flatMap {
+            try? String(contentsOfFile: URL(fileURLWithPath: $0).appendingPathComponent(FirstAdminKeyFile.name).path, encoding: .utf8)
+        }
+        adminKey = (written ?? text).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("hov_") }
         // Keep draining its standard output so that it never blocks on a full pipe.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
     }

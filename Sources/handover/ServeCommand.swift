@@ -141,6 +141,11 @@ struct ServeCommand: AsyncParsableCommand {
         try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.
         let lock = configuration.databaseURL == nil ? try DataDirectory.Lock(configuration.dataDirectory) : nil
+        if lock != nil {
+            // A restored database without its key: say which file to copy, before a new key is made.
+            try await SQLiteBackup.requireEncryptionKey(dataDirectory: configuration.dataDirectory,
+                                                        configured: configuration.sessions.encryptionKeyBase64)
+        }
         ServerLogging.bootstrap(defaultLevel: .info)
         let started = ContinuousClock.now
         let server = try await HandoverServer.start(configuration)
@@ -150,13 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
         say("Database: \(storageText); ready in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds])))")
         if let notice = server.plainHTTPNotice { say("Note: " + notice) }
         if let key = try await server.createFirstAdminKeyIfNeeded() {
-            say("""
-
-                First start: an admin key was created. It is shown only now; keep it somewhere safe.
-                  \(key)
-                Try: curl -H 'Authorization: Bearer \(key)' \(server.baseURL.absoluteString)/api/v1/apps
-
-                """)
+            say(FirstAdminKeyFile.announce(key, in: configuration.dataDirectory, baseURL: server.baseURL,
+                                           onTerminal: isatty(STDOUT_FILENO) == 1))
         }
         if let push = configuration.push {
             say("Push: APNs at \(push.baseURL.absoluteString), topic \(push.topic)")

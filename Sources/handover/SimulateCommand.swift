@@ -47,6 +47,9 @@ extension SimulateCommand {
                 with the same --app-port, as its only target apps, for example:
                   handover simulate logout --server URL --admin-key KEY --apps conformant --app-port 9311
                   handover simulate logout --server URL --device-id ID --device-key KEY --apps conformant --app-port 9311
+                The report lists every app of the run; another target app of the registry, which the \
+                simulated phone does not have, is marked "not played" (it usually times out). With \
+                --server the exit status is 1 when the run did not complete.
                 """
         )
 
@@ -186,26 +189,42 @@ extension SimulateCommand.Logout {
         let wall = started.duration(to: .now)
         let wallMilliseconds = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
         if json {
-            print(try SimulationJSON(runID: result.report.runID, apps: result.apps, simulatedMilliseconds: wallMilliseconds,
-                                     wallMilliseconds: wallMilliseconds, runStatus: result.runStatus,
-                                     prompts: result.prompts).text())
+            var output = SimulationJSON(runID: result.report.runID, apps: result.apps, simulatedMilliseconds: wallMilliseconds,
+                                        wallMilliseconds: wallMilliseconds, runStatus: result.runStatus, prompts: result.prompts)
+            output.apps += result.notPlayed.map(SimulationJSON.App.init(notPlayed:))
+            print(try output.text())
         } else {
             print("Logout run \(result.report.runID) on \(url.absoluteString): \(result.runStatus) (\(wallMilliseconds) ms wall)")
             if result.prompts > 0 { print("  iOS asked the person \(result.prompts) times before opening a custom scheme") }
-            let width = max(16, (result.apps.map(\.app.count).max() ?? 0) + 1)
+            let width = max(16, ((result.apps.map(\.app) + result.notPlayed.map(\.app)).map(\.count).max() ?? 0) + 1)
+            func line(_ app: String, _ outcome: LogoutReport.Outcome, _ attempts: Int, _ milliseconds: Int64, _ notes: [String?]) -> String {
+                "  \(app.padding(toLength: width, withPad: " ", startingAt: 0)) \(outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(attempts)  \(milliseconds) ms"
+                    + notes.compactMap { $0.map { "  (\($0))" } }.joined()
+            }
             for app in result.apps {
-                let line = "  \(app.app.padding(toLength: width, withPad: " ", startingAt: 0)) \(app.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) attempts \(app.attempts)  \(app.durationMilliseconds) ms"
-                print(line + (app.reason.map { "  (\($0))" } ?? ""))
+                print(line(app.app, app.outcome, app.attempts, app.durationMilliseconds, [app.reason]))
+            }
+            for app in result.notPlayed {
+                print(line(app.app, app.outcome, app.attempts, app.durationMilliseconds,
+                           [Self.notPlayedNote, app.reason]))
             }
         }
+        // The exit status tells a script what the run did on the server (issue 66, item 4).
+        guard result.runStatus == "completed" else { throw ExitCode.failure }
     }
+
+    /// How an app of the run the simulated phone does not have is marked.
+    static let notPlayedNote = "not played: registered on the server, not on the simulated phone"
 }
 
 /// The JSON form of a simulated run.
 struct SimulationJSON: Encodable {
     struct App: Encodable {
         var app: String
-        var behaviour: String
+        /// nil for an app the simulation did not play.
+        var behaviour: String?
+        /// Whether the simulated phone played it (with --server, the run may hold others).
+        var played = true
         var outcome: String
         var attempts: Int
         var duration_ms: Int64
@@ -243,5 +262,13 @@ struct SimulationJSON: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
+
+extension SimulationJSON.App {
+    /// An app of the run the simulation did not play, as the run reported it.
+    init(notPlayed entry: LogoutReport.Entry) {
+        self.init(app: entry.app, behaviour: nil, played: false, outcome: entry.outcome.rawValue, attempts: entry.attempts,
+                  duration_ms: entry.durationMilliseconds, reason: entry.reason)
     }
 }

@@ -29,11 +29,54 @@ import FoundationNetworking
         return items
     }
 
-    @Test func aBackupDuringAStormRestoresWithEveryCallbackRecordedBeforeIt() async throws {
+    /// A temporary folder, and in it a server's data directory, a restore's and a backup file's names.
+    static func folders() -> (work: URL, data: URL, restored: URL, backup: URL) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-backup-\(UUID().uuidString)")
+        return (work, work.appendingPathComponent("data"), work.appendingPathComponent("restored"), work.appendingPathComponent("backup.sqlite"))
+    }
+
+    static func mode(_ file: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    /// Before (issue 66, item 6): the backup was 0644 and so was the restored database; a restore
+    /// into an empty folder said it kept "the database it replaced" (an empty file); and a server
+    /// started on the restored folder without its key made a new `token-encryption.key`, then
+    /// refused with a message about instances sharing a database.
+    @Test func aBackupAndItsRestoreAreOwnerOnlyAndAStartWithoutItsKeyNamesTheKeyFile() async throws {
+        let (work, data, restored, backup) = Self.folders()
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), restored = work.appendingPathComponent("restored")
-        let backup = work.appendingPathComponent("backup.sqlite")
+        let server = try await ServerProcess.start(dataDirectory: data)
+        let key = try #require(server.firstAdminKey)
+        let backedUp = try await HandoverBinary.run(["admin", "backup", "--data-dir", data.path, "--to", backup.path])
+        _ = await server.terminate()
+        #expect(backedUp.status == 0, "\(backedUp.stdout)\(backedUp.stderr)")
+        #expect(Self.mode(backup) == 0o600, "the backup holds every key's hash and the sealed secrets: owner only")
+
+        let restore = try await HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", restored.path])
+        #expect(restore.status == 0, "\(restore.stdout)\(restore.stderr)")
+        #expect(!restore.stdout.contains("replaced") && restore.stdout.contains("held no database"), "\(restore.stdout)")
+        #expect(restore.stdout.contains("token-encryption.key"), "the restore says which key to bring: \(restore.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: restored.path)
+        #expect(!names.contains { $0.hasPrefix("handover.sqlite.before-restore") }, "nothing was there to keep aside: \(names)")
+        #expect(Self.mode(restored.appendingPathComponent("handover.sqlite")) == 0o600)
+
+        let keyless = try await HandoverBinary.run(["serve", "--port", "0", "--data-dir", restored.path], environment: ["LOG_LEVEL": "error"],
+                                                   timeout: 60)
+        let said = keyless.stdout + keyless.stderr
+        #expect(keyless.status != 0 && said.contains("token-encryption.key") && said.contains("copy")
+                && said.contains(restored.appendingPathComponent("token-encryption.key").path) && !said.contains("share"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: restored.appendingPathComponent("token-encryption.key").path), "no key was made")
+
+        try FileManager.default.copyItem(at: data.appendingPathComponent("token-encryption.key"), to: restored.appendingPathComponent("token-encryption.key"))
+        let second = try await ServerProcess.start(dataDirectory: restored)
+        #expect(try await second.request("GET", "api/v1/apps", key: key).status == 200, "the restored server, with its key, knows the old admin key")
+        _ = await second.terminate()
+    }
+
+    @Test func aBackupDuringAStormRestoresWithEveryCallbackRecordedBeforeIt() async throws {
+        let (work, data, restored, backup) = Self.folders()
+        defer { try? FileManager.default.removeItem(at: work) }
         let server = try await ServerProcess.start(dataDirectory: data)
         let key = try #require(server.firstAdminKey)
 

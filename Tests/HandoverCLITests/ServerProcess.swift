@@ -49,7 +49,11 @@ final class ServerProcess: @unchecked Sendable {
             let text = buffer.text
             if let range = text.range(of: #"listening on (http://[0-9.]+:[0-9]+)"#, options: .regularExpression), text.contains("Press Ctrl-C") {
                 let url = String(text[range]).replacingOccurrences(of: "listening on ", with: "")
-                let key = text.range(of: #"hov_[A-Za-z0-9_-]+"#, options: .regularExpression).map { String(text[$0]) }
+                // The first start writes its admin key to the data directory (issue 66, item 7).
+                let written = dataDirectory.appendingPathComponent("first-admin-key")
+                let key = text.contains(written.path)
+                    ? (try? String(contentsOf: written, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    : text.range(of: #"hov_[A-Za-z0-9_-]+"#, options: .regularExpression).map { String(text[$0]) }
                 return ServerProcess(process: process, baseURL: URL(string: url)!, firstAdminKey: key, startupText: text)
             }
             if !process.isRunning { break }

@@ -1,4 +1,5 @@
 import Foundation
+import TestPeers
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SimulateCommandTests {
@@ -39,6 +40,50 @@ import Testing
         // asked, which a loaded machine could break (10× failed once beside the CLI tests).
         #expect(output.simulated_ms > output.wall_ms, "\(output.simulated_ms) ms simulated in \(output.wall_ms) ms")
         print("simulate logout: \(output.simulated_ms) ms simulated in \(Int(wall * 1000)) ms of wall time")
+    }
+
+    /// Before (issue 66, item 4): with a device key the run covers every target app of the
+    /// registry, but the report listed only the apps the simulation played ("succeeded") and the
+    /// command exited 0, though the run failed on an app it did not play.
+    @Test func anAppTheSimulationDoesNotPlayIsReportedAndAFailedRunExitsNonZero() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("handover-simulate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--developer-mode"])
+        let key = try #require(server.firstAdminKey)
+        let base = server.baseURL.absoluteString
+        let port = String(try LoopbackPort.free())
+        // The sim-* apps, registered by an admin run with that port for their logout actions.
+        let setUp = try await HandoverBinary.run(["simulate", "logout", "--server", base, "--admin-key", key, "--apps", "conformant",
+                                                  "--app-port", port, "--timeout", "5", "--resends", "0"], timeout: 120)
+        #expect(setUp.status == 0, "\(setUp.stdout)\(setUp.stderr)")
+        // An app of the registry the simulated phone does not have, and a device of the fleet.
+        let chart = try await server.request("POST", "api/v1/apps", json: [
+            "name": "Chart", "role": "target", "appIDs": ["A1B2C3D4E5.org.example.chart"],
+            "logoutAction": "https://chart.example.org/logout", "deadlineSeconds": 1, "maxReissues": 0], key: key)
+        #expect(chart.status == 201, "\(String(decoding: chart.body, as: UTF8.self))")
+        // One device for each run: a failed run takes its device out of service.
+        func arguments(_ name: String) async throws -> [String] {
+            let device = try await server.request("POST", "api/v1/devices", json: ["name": name], key: key)
+            let id = try #require((device.json["device"] as? [String: Any])?["id"] as? String)
+            let deviceKey = try #require(device.json["key"] as? String)
+            return ["simulate", "logout", "--server", base, "--device-id", id, "--device-key", deviceKey, "--apps", "conformant",
+                    "--app-port", port, "--timeout", "5", "--resends", "0"]
+        }
+
+        let text = try await HandoverBinary.run(try await arguments("ward-7-phone-1"), timeout: 120)
+        #expect(text.status != 0, "the run failed: \(text.stdout)\(text.stderr)")
+        let chartLine = text.stdout.split(separator: "\n").first { $0.contains("Chart") }.map(String.init) ?? ""
+        #expect(chartLine.contains("timed_out") && chartLine.contains("not played"), "\(text.stdout)")
+        #expect(text.stdout.contains(": failed"), "\(text.stdout)")
+        let json = try await HandoverBinary.run(try await arguments("ward-7-phone-2") + ["--json"], timeout: 120)
+        #expect(json.status != 0)
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let apps = output["apps"] as? [[String: Any]] ?? []
+        #expect(apps.compactMap { $0["app"] as? String }.sorted() == ["Chart", "sim-conformant"], "every app of the run: \(apps)")
+        let unplayed = try #require(apps.first { $0["app"] as? String == "Chart" })
+        #expect(unplayed["played"] as? Bool == false && unplayed["outcome"] as? String == "timed_out" && unplayed["behaviour"] == nil, "\(unplayed)")
+        #expect(output["run_status"] as? String == "failed")
+        _ = await server.terminate()
     }
 
     @Test func unknownBehaviourSaysWhatToTypeInstead() async throws {

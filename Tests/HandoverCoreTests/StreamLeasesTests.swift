@@ -103,7 +103,7 @@ import Testing
     @Test func grantsIncludeWhatTheyAllowAndNothingElse() async {
         let roles = Gen<AdminRole?>.element(of: AdminRole.allCases).compactMap { $0 }
         let sites = Gen<String?>.element(of: ["ICU", "Ward 7", "ER"]).compactMap { $0 }.array(of: 0...2)
-        let grant = zip(roles, sites).map { role, sites in RoleGrant(role: role, scope: sites.isEmpty ? .allSites : .sites(Set(sites))) }
+        let grant = zip(roles, sites).map { role, sites in RoleGrant(role: role, scope: sites.isEmpty ? .allSites : .sites(Set(sites.compactMap { try? SiteName($0) }))) }
         let permissions = grant.array(of: 0...3).map { Permissions(Set($0)) }
         await propertyCheck(count: 300, input: permissions, permissions) { old, new in
             let allowsEverythingOldDid = AdminRole.allCases.allSatisfy { role in

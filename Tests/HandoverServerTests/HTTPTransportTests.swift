@@ -54,10 +54,31 @@ import Glibc
         try await test.stop()
     }
 
+    /// Before (issue 66, small seams): an API key copied from the keys CSV, whose lines end in
+    /// CRLF (RFC 4180), kept its CR and got a bare 400 with no body. A field value must not hold
+    /// CR, LF or NUL (RFC 9110 §5.5) and a bare CR is invalid (RFC 9112 §2.2), so it is still
+    /// refused, now with the API's JSON error naming the header field and what was wrong; the
+    /// value, a secret, is never echoed.
+    @Test func aKeyWithTheCSVsCarriageReturnGetsTheAPIsErrorNamingTheHeader() async throws {
+        let test = try await TestServer.start(.sqlite)
+        let raw = try await RawConnection.exchange(port: test.server.port, sending:
+            "GET /api/v1/apps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(test.adminKey)\r\r\n\r\n")
+        let responses = try RawConnection.parse(raw, headRequests: [])
+        #expect(responses.map(\.status) == [400])
+        #expect(responses.first?.headers["content-type"]?.hasPrefix("application/json") == true, "\(responses.first?.headers ?? [:])")
+        let body = try #require(try JSONSerialization.jsonObject(with: responses.first?.body ?? Data()) as? [String: Any])
+        let reason = body["reason"] as? String ?? ""
+        #expect(body["error"] as? String == "invalid_header" && body["field"] as? String == "Authorization"
+                && reason.contains("carriage return") && reason.contains("RFC 9110"), "\(body)")
+        #expect(!String(decoding: raw, as: UTF8.self).contains(test.adminKey), "the value is never echoed")
+        try await test.stop()
+    }
+
     @Test func whatDoesNotParseIsA400() async throws {
         let test = try await TestServer.start(.sqlite)
         let raw = try await RawConnection.exchange(port: test.server.port, sending: "NOT HTTP AT ALL\r\n\r\n")
         #expect(String(decoding: raw, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+        #expect(String(decoding: raw, as: UTF8.self).contains(#""error":"bad_request""#), "the API's JSON error, not a bare 400")
         try await test.stop()
     }
 }

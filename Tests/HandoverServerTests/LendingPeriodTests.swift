@@ -1,5 +1,6 @@
 import Foundation
-import HandoverServer
+import HandoverCore
+@testable import HandoverServer
 import Testing
 
 /// The lending period per site, the overview's devices held past it, and the custody records'
@@ -11,9 +12,10 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available) func aSiteHasItsOwnLendingPeriodAndTheOverviewListsDevicesHeldPastIt(database: TestDatabase) async throws {
+        let icuSite = try SiteName("ICU")
         let rig = try await AppleRig.start(database) {
             $0.overdueAfter = 13 * 3600
-            $0.custody.siteLendingPeriods = ["ICU": 2 * 3600]
+            $0.custody.siteLendingPeriods = [icuSite: 2 * 3600]
         }
         let test = rig.test
         _ = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
@@ -49,6 +51,39 @@ import Testing
         try await rig.stop()
     }
 
+    /// Before: a Jamf Pro export's site "Ward 7" was refused ("'Ward 7' is not a site name"),
+    /// though the lending periods' own example (`ICU=9h,Ward 7=13h`) names it. Now a site is
+    /// written as people write it, trimmed, shown as written and compared ignoring case: in the
+    /// import, the list filter, the lending period and a role's site scope.
+    @Test(arguments: TestDatabase.available) func aJamfSiteAsWrittenImportsAndItsLendingPeriodAndScopeApply(database: TestDatabase) async throws {
+        let custody = try ServerConfiguration.fromEnvironment(["HANDOVER_LENDING_PERIODS": "ward 7=2h"]).custody
+        let rig = try await AppleRig.start(database) { $0.custody = custody }
+        let test = rig.test
+        _ = try await test.registerTarget("Mail", deadline: 5, maxReissues: 0)
+        let jamf = """
+            Display Name,Serial Number,Management ID,Site
+            Ward 7 phone 1,C02JAMF00007,0a7e5c3c-7777-4f0b-9a51-6d7b9f1d2c07, Ward 7 \("")
+            Station phone 1,C02JAMF00008,0a7e5c3c-8888-4f0b-9a51-6d7b9f1d2c08,Station Ä
+            """
+        let report = try await HandoverServer.importDevices(csv: Data(jamf.utf8), dryRun: false, on: test.server.application.db, now: rig.test.clock.now())
+        #expect(report.refused.isEmpty, "\(report.refused)")
+        let ward = try #require(report.imported.first)
+        let listed = try await test.request(.GET, "/api/v1/devices?site=WARD%207", key: test.adminKey).array
+        #expect(listed.map { $0["name"] as? String } == ["Ward 7 phone 1"] && listed.first?["site"] as? String == "Ward 7", "shown as written: \(listed)")
+        let station = try await test.request(.GET, "/api/v1/devices?site=station%20%C3%A4", key: test.adminKey).array
+        #expect(station.map { $0["name"] as? String } == ["Station phone 1"], "\(station)")
+        let scoped = try RoleMap(parsing: "night-desk=viewer@WARD 7").permissions(for: ["night-desk"])
+        let seen = try await DeviceSearch(sites: SiteFilter(sites: scoped.visibleSites)).run(on: test.server.application.db, now: test.clock.now())
+        #expect(seen.devices.map(\.name) == ["Ward 7 phone 1"] && scoped.allows(.viewer, at: "Ward 7"))
+
+        _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": ward.id.uuidString.lowercased()])
+        rig.advance(3 * 3600)
+        #expect(try await test.server.markOverdueDevices() == 1, "Ward 7's two hours, though the setting writes it 'ward 7'")
+        let history = try await test.request(.GET, "/api/v1/devices/\(ward.id.uuidString.lowercased())/history", key: test.adminKey)
+        #expect(history.text.contains("lending period 2 h at Ward 7"), "\(history.text)")
+        try await rig.stop()
+    }
+
     @Test(arguments: TestDatabase.available) func afterTheRetentionARecordForgetsThePersonAndKeepsTheRest(database: TestDatabase) async throws {
         let rig = try await AppleRig.start(database)
         let test = rig.test
@@ -80,13 +115,15 @@ import Testing
     @Test func lendingPeriodsAndRetentionAreCheckedWhenTheServerStarts() throws {
         let configuration = try ServerConfiguration.fromEnvironment([
             "HANDOVER_LENDING_PERIODS": "ICU=13h, Ward 7=9h", "HANDOVER_CUSTODY_RETENTION": "7y", "HANDOVER_OVERDUE_AFTER": "14h"])
-        #expect(configuration.custody.siteLendingPeriods == ["ICU": TimeInterval(13 * 3600), "Ward 7": TimeInterval(9 * 3600)])
+        #expect(configuration.custody.siteLendingPeriods == [try SiteName("ICU"): TimeInterval(13 * 3600), try SiteName("Ward 7"): TimeInterval(9 * 3600)])
+        #expect(configuration.custody.siteLendingPeriods.keys.map(\.text).sorted() == ["ICU", "Ward 7"], "kept as written")
         #expect(configuration.custody.retention == 7 * 365.25 * 86_400)
         #expect(configuration.custody.lendingPeriod(site: "Ward 7") == TimeInterval(9 * 3600))
+        #expect(configuration.custody.lendingPeriod(site: "ward 7") == TimeInterval(9 * 3600), "a site is compared ignoring case")
         #expect(configuration.custody.lendingPeriod(site: "ED") == TimeInterval(14 * 3600))
         #expect(configuration.custody.lendingPeriod(site: nil) == TimeInterval(14 * 3600))
         #expect(ServerConfiguration().custody.retention == 6 * 365.25 * 86_400, "six years by default")
-        for bad in ["ICU", "=13h", "ICU=forever", "ICU=10s"] {
+        for bad in ["ICU", "=13h", "ICU=forever", "ICU=10s", "IC\tU=13h", "ICU+ER=13h"] {
             #expect(throws: ConfigurationError.self, "\(bad)") { try ServerConfiguration.fromEnvironment(["HANDOVER_LENDING_PERIODS": bad]) }
         }
         for bad in ["6", "6w", "1h", "60y", "y"] {

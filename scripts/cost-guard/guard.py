@@ -128,7 +128,13 @@ class Server:
             self.log.seek(0)
             text = self.log.read()
             if "Press Ctrl-C" in text:
-                self.key = next(word for word in text.split() if word.startswith("hov_") and len(word) > 20)
+                # The first start's admin key is in the data directory (a build before issue 66 printed it).
+                written = os.path.join(work, "data", "first-admin-key")
+                if os.path.exists(written):
+                    with open(written) as file:
+                        self.key = file.read().strip()
+                else:
+                    self.key = next(word for word in text.split() if word.startswith("hov_") and len(word) > 20)
                 return
             if self.process.poll() is not None:
                 sys.exit(f"cost guard: the server exited while starting:\n{text}")

@@ -107,7 +107,9 @@ class Server(guard.Server):
             self.log.seek(0)
             text = self.log.read()
             if "Press Ctrl-C" in text:
-                self.key = next(word for word in text.split() if word.startswith("hov_") and len(word) > 20)
+                # The first start writes its admin key to the data directory, not to the output.
+                with open(os.path.join(work, "data", "first-admin-key")) as file:
+                    self.key = file.read().strip()
                 return
             if self.process.poll() is not None:
                 sys.exit(f"statement guard: the server exited while starting:\n{text}")

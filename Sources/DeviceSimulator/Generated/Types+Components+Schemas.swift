@@ -912,8 +912,9 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceInput/mdmDeviceID`.
             internal var mdmDeviceID: Swift.String?
-            /// The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
-            /// or '.', compared exactly. People whose role holds at named sites see and act on that
+            /// The site the device belongs to (a ward, a hospital), as people write it ("Ward 7"): 1 to
+            /// 64 characters of printable text without ',', '=', '+' or '@', trimmed, shown as written
+            /// and compared ignoring case. People whose role holds at named sites see and act on that
             /// site's devices only. Without one, only people with a role at every site see it.
             ///
             ///
@@ -925,7 +926,7 @@ extension Components {
             ///   - name: 1 to 100 characters after trimming white space, no control characters.
             ///   - serialNumber: The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
             ///   - mdmDeviceID: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
-            ///   - site: The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+            ///   - site: The site the device belongs to (a ward, a hospital), as people write it ("Ward 7"): 1 to
             internal init(
                 name: Swift.String,
                 serialNumber: Swift.String? = nil,

@@ -36,16 +36,17 @@ package struct AuditLog: Sendable {
         return try row.decode(column: "size", as: Int.self)
     }
 
-    /// Entries `start..<end`, in order.
-    package func entries(from start: Int, to end: Int, site: String? = nil) async throws -> [Entry] {
+    /// Entries `start..<end`, in order; with `site`, only that site's (compared as
+    /// ``SiteName`` compares, here rather than in SQL: an entry keeps its site as written).
+    package func entries(from start: Int, to end: Int, site: SiteName? = nil) async throws -> [Entry] {
         guard end > start else { return [] }
-        let siteFilter: SQLQueryString = site.map { " AND site = \(bind: $0)" } ?? ""
+        let siteFilter: SQLQueryString = site == nil ? "" : " AND site IS NOT NULL"
         return try await sql.raw("""
             SELECT seq, leaf, leaf_hash, site FROM audit_entries WHERE seq >= \(bind: start) AND seq < \(bind: end)\(siteFilter) ORDER BY seq
             """).all().map { row in
             Entry(index: try row.decode(column: "seq", as: Int.self), leaf: try row.decode(column: "leaf", as: Data.self),
                   leafHash: try row.decode(column: "leaf_hash", as: Data.self), site: try row.decode(column: "site", as: String?.self))
-        }
+        }.filter { entry in site.map { $0.matches(entry.site) } ?? true }
     }
 
     /// The tree of the first `size` entries, from their stored leaf hashes. Throws when an entry

@@ -118,7 +118,7 @@ package struct CustodyLedger: Sendable {
             }
             open.removeAll { $0.deviceID == request.device }
             let custody = OpenCustody(id: UUID(), deviceID: request.device, userID: holder.id, personName: holder.fullName,
-                                      personEmail: holder.email, site: sites[request.device] ?? nil, checkedOutBy: request.method.rawValue,
+                                      personEmail: holder.email, site: sites[request.device]?.site, siteKey: sites[request.device]?.key, checkedOutBy: request.method.rawValue,
                                       checkedOutAt: now, badgeDigest: request.badgeDigest)
             open.append(custody)
             created.append(custody)
@@ -138,11 +138,13 @@ package struct CustodyLedger: Sendable {
                                + "hand \(names.count == 1 ? "it" : "them") over (a logout run on \(names.count == 1 ? "it" : "each")) before taking another device.")
     }
 
-    /// Each device's site, for the custodies it begins.
-    private static func sites(of devices: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: String?] {
+    /// Each device's site and its key, for the custodies it begins.
+    private static func sites(of devices: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: (site: String?, key: String?)] {
         guard !devices.isEmpty else { return [:] }
-        let rows = try await sql.raw("SELECT id, site FROM devices WHERE id IN (\(SQLList(devices.map { SQLBind($0) })))").all()
-        return try Dictionary(rows.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "site", as: String?.self)) }) { first, _ in first }
+        let rows = try await sql.raw("SELECT id, site, site_key FROM devices WHERE id IN (\(SQLList(devices.map { SQLBind($0) })))").all()
+        return try Dictionary(rows.map {
+            (try $0.decode(column: "id", as: UUID.self), (try $0.decode(column: "site", as: String?.self), try $0.decode(column: "site_key", as: String?.self)))
+        }) { first, _ in first }
     }
 
     /// Holds the rest of the caller's transaction against any other that names one of the same

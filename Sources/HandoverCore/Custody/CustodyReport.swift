@@ -67,7 +67,7 @@ package struct CustodyReport: Sendable {
     }
 
     private var condition: SQLQueryString {
-        var clause: SQLQueryString = sites.condition("c.site")
+        var clause: SQLQueryString = sites.condition("c.site_key")
         if let from { clause = clause + " AND c.checked_out_at >= \(bind: from)" }
         if let to { clause = clause + " AND c.checked_out_at < \(bind: to)" }
         if let device { clause = clause + " AND c.device_id = \(bind: device)" }

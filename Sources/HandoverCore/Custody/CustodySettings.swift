@@ -14,15 +14,15 @@ import SQLKit
 public struct CustodySettings: Sendable, Equatable {
     /// The fleet's lending period; nil: only the devices of a site with its own are ever overdue.
     public var fleetLendingPeriod: TimeInterval?
-    /// Lending periods by site name, overriding the fleet's.
-    public var siteLendingPeriods: [String: TimeInterval]
+    /// Lending periods by site, overriding the fleet's (a site is compared ignoring case).
+    public var siteLendingPeriods: [SiteName: TimeInterval]
     /// How long a checked-in custody keeps the person's name and email.
     public var retention: TimeInterval
 
     /// Six years of 365.25 days.
     public static let defaultRetention: TimeInterval = 6 * 365.25 * 86_400
 
-    public init(fleetLendingPeriod: TimeInterval? = nil, siteLendingPeriods: [String: TimeInterval] = [:],
+    public init(fleetLendingPeriod: TimeInterval? = nil, siteLendingPeriods: [SiteName: TimeInterval] = [:],
                 retention: TimeInterval = CustodySettings.defaultRetention) {
         self.fleetLendingPeriod = fleetLendingPeriod
         self.siteLendingPeriods = siteLendingPeriods
@@ -32,20 +32,21 @@ public struct CustodySettings: Sendable, Equatable {
     /// Whether any device can become overdue.
     public var checksLending: Bool { fleetLendingPeriod != nil || !siteLendingPeriods.isEmpty }
 
-    /// The lending period of a device of `site`: the site's own, else the fleet's.
+    /// The lending period of a device of `site` (as stored): the site's own, else the fleet's.
     public func lendingPeriod(site: String?) -> TimeInterval? {
-        site.flatMap { siteLendingPeriods[$0] } ?? fleetLendingPeriod
+        let key = site.map(SiteName.key(of:))
+        return siteLendingPeriods.first { $0.key.key == key }?.value ?? fleetLendingPeriod
     }
 
-    /// The moment before which a device of the site in `column` (such as `d.site`) has been held
-    /// too long, as an SQL expression: `now` less its site's lending period, or NULL (never) for
-    /// a site with no period.
+    /// The moment before which a device of the site whose ``SiteName/key`` is in `column` (such
+    /// as `d.site_key`) has been held too long, as an SQL expression: `now` less its site's
+    /// lending period, or NULL (never) for a site with no period.
     package func lendingCutoff(site column: String, now: Date) -> SQLQueryString {
         let fleet: SQLQueryString = fleetLendingPeriod.map { "\(bind: now.addingTimeInterval(-$0))" } ?? "NULL"
         guard !siteLendingPeriods.isEmpty else { return fleet }
         var expression: SQLQueryString = "CASE"
-        for (site, period) in siteLendingPeriods.sorted(by: { $0.key < $1.key }) {
-            expression = "\(expression) WHEN \(unsafeRaw: column) = \(bind: site) THEN \(bind: now.addingTimeInterval(-period))"
+        for (site, period) in siteLendingPeriods.sorted(by: { $0.key.key < $1.key.key }) {
+            expression = "\(expression) WHEN \(unsafeRaw: column) = \(bind: site.key) THEN \(bind: now.addingTimeInterval(-period))"
         }
         return "\(expression) ELSE \(fleet) END"
     }

@@ -29,7 +29,7 @@ package struct LendingOverruns: Sendable {
     /// Up to `limit` devices of `sites`, the longest held first, and how many there are in all.
     package func list(visibleTo sites: SiteFilter, limit: Int = 50, on database: any Database, now: Date) async throws -> (rows: [Row], total: Int) {
         guard settings.checksLending, let sql = database as? any SQLDatabase else { return ([], 0) }
-        let cutoff = settings.lendingCutoff(site: "d.site", now: now)
+        let cutoff = settings.lendingCutoff(site: "d.site_key", now: now)
         let attention = SQLList(DeviceStatus.allCases.filter(\.needsAttention).map { SQLBind($0.rawValue) })
         // Held now past the period (the open custodies' partial index); or the last custody of a
         // device that still needs attention (few: from the devices' status index), whose length
@@ -40,10 +40,10 @@ package struct LendingOverruns: Sendable {
             """
         let rows = try await sql.raw("""
             SELECT \(columns) FROM custodies c JOIN devices d ON d.id = c.device_id
-            WHERE c.checked_in_at IS NULL AND c.checked_out_at < \(cutoff) AND \(sites.condition("d.site"))
+            WHERE c.checked_in_at IS NULL AND c.checked_out_at < \(cutoff) AND \(sites.condition("d.site_key"))
             UNION ALL
             SELECT \(columns) FROM devices d JOIN custodies c ON c.device_id = d.id AND c.run_id = d.last_run_id
-            WHERE d.status IN (\(attention)) AND c.checked_in_at IS NOT NULL AND \(sites.condition("d.site"))
+            WHERE d.status IN (\(attention)) AND c.checked_in_at IS NOT NULL AND \(sites.condition("d.site_key"))
             ORDER BY checked_out_at
             """).all()
         var found: [Row] = []

@@ -11,6 +11,8 @@ struct OpenCustody: Sendable {
     var personName: String?
     var personEmail: String?
     var site: String?
+    /// The site's ``SiteName/key``.
+    var siteKey: String?
     var checkedOutBy: String
     var checkedOutAt: Date
     var badgeDigest: String?
@@ -33,6 +35,7 @@ struct OpenCustody: Sendable {
         custody.personName = personName
         custody.personEmail = personEmail
         custody.site = site
+        custody.siteKey = siteKey
         custody.checkedOutBy = checkedOutBy
         custody.checkedOutAt = checkedOutAt
         custody.checkedInAt = checkedInAt
@@ -41,7 +44,7 @@ struct OpenCustody: Sendable {
         return custody
     }
 
-    private static let columns: SQLQueryString = "id, device_id, user_id, person_name, person_email, site, checked_out_by, checked_out_at, badge_digest"
+    private static let columns: SQLQueryString = "id, device_id, user_id, person_name, person_email, site, site_key, checked_out_by, checked_out_at, badge_digest"
 
     /// The custodies in progress of these people or on these devices: one statement, each half
     /// on its partial index (`custodies_open_by_user`, `custodies_open`).
@@ -61,6 +64,7 @@ struct OpenCustody: Sendable {
                                       personName: try row.decode(column: "person_name", as: String?.self),
                                       personEmail: try row.decode(column: "person_email", as: String?.self),
                                       site: try row.decode(column: "site", as: String?.self),
+                                      siteKey: try row.decode(column: "site_key", as: String?.self),
                                       checkedOutBy: try row.decode(column: "checked_out_by", as: String.self),
                                       checkedOutAt: try row.decode(column: "checked_out_at", as: Date.self),
                                       badgeDigest: try row.decode(column: "badge_digest", as: String?.self))
@@ -83,12 +87,12 @@ struct OpenCustody: Sendable {
         let rows = custodies.map { custody -> SQLQueryString in
             """
             (\(bind: custody.id), \(bind: custody.deviceID), \(bind: custody.userID), \(bind: custody.personName), \(bind: custody.personEmail), \
-            \(bind: custody.site), \(bind: custody.checkedOutBy), \(bind: custody.checkedOutAt), \(bind: custody.checkedInAt), \
+            \(bind: custody.site), \(bind: custody.siteKey), \(bind: custody.checkedOutBy), \(bind: custody.checkedOutAt), \(bind: custody.checkedInAt), \
             \(bind: custody.badgeDigest), \(bind: custody.endedWithoutRun))
             """
         }
         try await sql.raw("""
-            INSERT INTO custodies (id, device_id, user_id, person_name, person_email, site, checked_out_by, checked_out_at, checked_in_at,
+            INSERT INTO custodies (id, device_id, user_id, person_name, person_email, site, site_key, checked_out_by, checked_out_at, checked_in_at,
                 badge_digest, ended_without_run) VALUES \(SQLList(rows))
             """).run()
     }

@@ -33,7 +33,7 @@ package struct DeviceImportPlan: Sendable, Equatable {
         package var serialNumber: String?
         package var mdmDeviceID: String?
         /// The site the device belongs to (a ward, a hospital).
-        package var site: String? = nil
+        package var site: SiteName? = nil
     }
 
     package struct Refusal: Sendable, Equatable, CustomStringConvertible {
@@ -187,14 +187,14 @@ package struct DeviceImportPlan: Sendable, Equatable {
                 }
                 mdm = text
             }
-            var site: String?
+            var site: SiteName?
             if let text = values[.site], !text.isEmpty {
-                guard RoleMap.isSiteName(text) else {
-                    refused.append(Refusal(line: record.line, column: "site",
-                                           reason: "'\(text.prefix(80))' is not a site name: 1 to 64 letters, digits, '-', '_' or '.'"))
+                do throws(SiteNameError) {
+                    site = try SiteName(text)
+                } catch {
+                    refused.append(Refusal(line: record.line, column: "site", reason: error.description))
                     continue
                 }
-                site = text
             }
             accepted.append(Row(line: record.line, name: values[.name] ?? "", serialNumber: serial, mdmDeviceID: mdm, site: site))
         }

@@ -36,7 +36,7 @@ package struct OverdueDevices: Sendable {
         guard let sql = runs.database as? any SQLDatabase else {
             throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.")
         }
-        let cutoff = settings.lendingCutoff(site: "d.site", now: now)
+        let cutoff = settings.lendingCutoff(site: "d.site_key", now: now)
         let rows = try await sql.raw("""
             SELECT d.id AS id, c.checked_out_at AS checked_out_at, c.checked_out_by AS checked_out_by
             FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.checked_in_at IS NULL

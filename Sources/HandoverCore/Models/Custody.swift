@@ -39,8 +39,10 @@ package final class Custody: Model, @unchecked Sendable {
     /// The name and email as the sign-in gave them, kept as given.
     @OptionalField(key: "person_name") package var personName: String?
     @OptionalField(key: "person_email") package var personEmail: String?
-    /// The device's site at check-out.
+    /// The device's site at check-out, as written.
     @OptionalField(key: "site") package var site: String?
+    /// That site's ``SiteName/key``: what the custody report's site scope compares.
+    @OptionalField(key: "site_key") package var siteKey: String?
     @Field(key: "checked_out_by") package var checkedOutBy: String
     @Field(key: "checked_out_at") package var checkedOutAt: Date
     @OptionalField(key: "checked_in_at") package var checkedInAt: Date?

@@ -22,8 +22,11 @@ package final class Device: Model, @unchecked Sendable {
     @OptionalField(key: "serial_number") package var serialNumber: String?
     /// The MDM's own id for the device, when known.
     @OptionalField(key: "mdm_device_id") package var mdmDeviceID: String?
-    /// The site it belongs to (a ward, a hospital); people scoped to sites see only theirs.
-    @OptionalField(key: "site") package var site: String?
+    /// The site it belongs to (a ward, a hospital), as written; people scoped to sites see only
+    /// theirs. Set with ``place(at:)``, which keeps ``siteKey`` beside it.
+    @OptionalField(key: "site") package private(set) var site: String?
+    /// The site's ``SiteName/key``: what every query by site compares.
+    @OptionalField(key: "site_key") package private(set) var siteKey: String?
 
     package init() {}
 
@@ -31,5 +34,11 @@ package final class Device: Model, @unchecked Sendable {
         self.name = name
         self.status = .inService
         self.createdAt = createdAt
+    }
+
+    /// Puts the device at `site` (nil: at none): its name as written, and its key.
+    package func place(at site: SiteName?) {
+        self.site = site?.text
+        self.siteKey = site?.key
     }
 }

@@ -35,14 +35,14 @@ package struct Permissions: Hashable, Sendable {
         other.grants.allSatisfy { grant in
             switch grant.scope {
             case .allSites: allows(grant.role, at: nil)
-            case .sites(let sites): sites.allSatisfy { allows(grant.role, at: $0) }
+            case .sites(let sites): sites.allSatisfy { allows(grant.role, at: $0.text) }
             }
         }
     }
 
     /// The sites whose devices this person sees: nil for every site.
-    package var visibleSites: Set<String>? {
-        var names: Set<String> = []
+    package var visibleSites: Set<SiteName>? {
+        var names: Set<SiteName> = []
         for grant in grants {
             switch grant.scope {
             case .allSites: return nil
@@ -60,7 +60,7 @@ extension Permissions {
         grants.map { grant in
             switch grant.scope {
             case .allSites: grant.role.rawValue
-            case .sites(let sites): "\(grant.role.rawValue)@\(sites.sorted().joined(separator: "+"))"
+            case .sites(let sites): "\(grant.role.rawValue)@\(SiteScope.text(of: sites))"
             }
         }.sorted().joined(separator: ",")
     }

@@ -12,7 +12,8 @@ import Foundation
 /// - A claim value is any text without `,` or `=` (a group name or an Entra ID group's object
 ///   id); spaces around it are dropped.
 /// - The role is `viewer`, `operator` or `admin`.
-/// - A site is letters, digits, `-`, `_` and `.`; without `@`, the role holds at every site.
+/// - A site is a ``SiteName`` (`Ward 7`, compared ignoring case); without `@`, the role holds at
+///   every site.
 /// - A claim value may appear more than once; its grants add up.
 package struct RoleMap: Hashable, Sendable {
     /// The accepted form, as every refusal names it.
@@ -48,12 +49,14 @@ package struct RoleMap: Hashable, Sendable {
             }
             var scope = SiteScope.allSites
             if parts.count == 2 {
-                var sites: Set<String> = []
+                var sites: Set<SiteName> = []
                 for site in parts[1].split(separator: "+", omittingEmptySubsequences: false) {
-                    guard Self.isSiteName(site) else {
-                        throw refuse(site.isEmpty ? "has an empty site name" : "names the site '\(site)'; a site name is letters, digits, '-', '_' and '.'")
+                    do throws(SiteNameError) {
+                        sites.insert(try SiteName(site))
+                    } catch {
+                        throw refuse(site.trimmingCharacters(in: .whitespaces).isEmpty ? "has an empty site name"
+                                     : "names the site '\(site.prefix(80))', which \(error.problem); a site name is \(SiteName.acceptedForm)")
                     }
-                    sites.insert(String(site))
                 }
                 scope = .sites(sites)
             }
@@ -73,16 +76,10 @@ package struct RoleMap: Hashable, Sendable {
             grants[value, default: []].map { grant -> String in
                 switch grant.scope {
                 case .allSites: "\(value)=\(grant.role.rawValue)"
-                case .sites(let sites): "\(value)=\(grant.role.rawValue)@\(sites.sorted().joined(separator: "+"))"
+                case .sites(let sites): "\(value)=\(grant.role.rawValue)@\(SiteScope.text(of: sites))"
                 }
             }.sorted()
         }.joined(separator: ",")
-    }
-
-    package static func isSiteName<Text: StringProtocol>(_ text: Text) -> Bool {
-        !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == "."
-        }
     }
 }
 

@@ -75,12 +75,13 @@ package struct DeviceRegistrar: Sendable {
         }
         if let site = fields.site {
             if site.isEmpty, !registering {
-                device.site = nil
+                device.place(at: nil)
             } else {
-                guard RoleMap.isSiteName(site) else {
-                    throw DomainError.invalid("site", "'\(site.prefix(80))' is not a site name: give 1 to 64 letters, digits, '-', '_' or '.'")
+                do throws(SiteNameError) {
+                    device.place(at: try SiteName(site))
+                } catch {
+                    throw DomainError.invalid("site", error.description)
                 }
-                device.site = site
             }
         }
     }

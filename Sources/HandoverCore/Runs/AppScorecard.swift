@@ -140,6 +140,6 @@ package struct AppScorecard: Sendable, Equatable {
     /// ` AND <column> IN (runs on devices of sites)`, or nothing for every site.
     private static func runsAt(_ sites: SiteFilter, column: String) -> SQLQueryString {
         guard sites != .everySite else { return "" }
-        return " AND \(unsafeRaw: column) IN (SELECT sr.id FROM logout_runs sr JOIN devices sd ON sd.id = sr.device_id WHERE \(sites.condition("sd.site")))"
+        return " AND \(unsafeRaw: column) IN (SELECT sr.id FROM logout_runs sr JOIN devices sd ON sd.id = sr.device_id WHERE \(sites.condition("sd.site_key")))"
     }
 }

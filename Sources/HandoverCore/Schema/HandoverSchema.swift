@@ -18,7 +18,7 @@ package enum HandoverSchema {
             AddFleetScaleIndexes(), AddRunTimeline(), AddDeviceSignOutIndexes(), AddItemLogoutMethods(),
             AddPendingItemIndexes(), AddPeople(), AddDeviceSites(), AddKeyExpiry(),
             AddCustody(), AddAuditLog(), AddAuditAppendTrigger(), AddSharedSignals(), TrimCallbackIndexes(),
-            AddAuditAlarms(), AddTokenReplayCache(), AddSignalsSubjects(), AddEmailLinkTeam(),
+            AddAuditAlarms(), AddTokenReplayCache(), AddSignalsSubjects(), AddEmailLinkTeam(), AddSiteKeys(),
         ]
     }
 

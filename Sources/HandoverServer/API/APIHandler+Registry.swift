@@ -66,12 +66,12 @@ extension APIHandler {
             guard let wanted = DeviceStatus(rawValue: status.rawValue) else { throw APIError.invalid("status", "'\(status.rawValue)' is not a status") }
             query = query.filter(\.$status == wanted)
         }
-        if let site = input.query.site {
-            guard RoleMap.isSiteName(site) else {
-                throw APIError(.badRequest, code: "invalid_parameter",
-                               reason: "site: '\(site.prefix(80))' is not a site name: give 1 to 64 letters, digits, '-', '_' or '.'", field: "site")
+        if let text = input.query.site {
+            let site: SiteName
+            do throws(SiteNameError) { site = try SiteName(text) } catch {
+                throw APIError(.badRequest, code: "invalid_parameter", reason: "site: \(error)", field: "site")
             }
-            query = query.filter(\.$site == site)
+            query = query.filter(\.$siteKey == site.key)
         }
         let devices = try await query.sort(\.$createdAt).all()
         return .ok(.init(body: .json(try devices.map(DeviceView.init))))

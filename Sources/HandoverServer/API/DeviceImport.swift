@@ -163,7 +163,7 @@ extension HandoverServer {
             let device = Device(name: row.name, createdAt: now)
             device.serialNumber = row.serialNumber
             device.mdmDeviceID = row.mdmDeviceID
-            device.site = row.site
+            device.place(at: row.site)
             try await device.create(on: db)
             let id = try device.requireID()
             let key = try await APIKeyIssuer.create(name: "device \(row.name)", scope: .device, deviceID: id, on: db, now: now)

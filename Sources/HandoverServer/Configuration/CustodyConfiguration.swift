@@ -16,16 +16,20 @@ extension ServerConfiguration {
         }
     }
 
-    /// Reads one site's lending period, `SITE=DURATION` such as `ICU=13h` (the site as the
-    /// registry names it, the duration as `--overdue-after` takes it).
-    public static func parseLendingPeriod(_ text: String, setting: String) throws -> (site: String, period: TimeInterval) {
-        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 100,
-              !parts[0].unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ConfigurationError(setting: setting, problem: "'\(text)' is not a site's lending period",
-                                     accepted: "SITE=DURATION, such as ICU=13h (several: \"ICU=13h,Ward 7=9h\" in HANDOVER_LENDING_PERIODS, or --lending-period once each)")
+    /// Reads one site's lending period, `SITE=DURATION` such as `ICU=13h` (the site a
+    /// ``SiteName``, as the registry names it in any case; the duration as `--overdue-after`
+    /// takes it).
+    public static func parseLendingPeriod(_ text: String, setting: String) throws -> (site: SiteName, period: TimeInterval) {
+        let accepted = "SITE=DURATION, such as ICU=13h (several: \"ICU=13h,Ward 7=9h\" in HANDOVER_LENDING_PERIODS, or --lending-period once each)"
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2 else {
+            throw ConfigurationError(setting: setting, problem: "'\(text.prefix(120))' is not a site's lending period", accepted: accepted)
         }
-        return (parts[0], try parseOverdueAfter(parts[1], setting: "\(setting) (\(parts[0]))"))
+        let site: SiteName
+        do throws(SiteNameError) { site = try SiteName(parts[0]) } catch {
+            throw ConfigurationError(setting: setting, problem: "'\(text.prefix(120))' is not a site's lending period: \(error)", accepted: accepted)
+        }
+        return (site, try parseOverdueAfter(parts[1].trimmingCharacters(in: .whitespaces), setting: "\(setting) (\(site))"))
     }
 
     /// Reads a retention period: years (`6y`), days (`2190d`) or hours (`72h`), from a day to 50

@@ -21,7 +21,8 @@ extension HandoverServer {
     /// `entry` decoded), or CSV for people.
     public static func auditExport(_ configuration: ServerConfiguration, from: Date?, to: Date?, site: String?, csv: Bool,
                                    logger: Logger = Logger(label: "handover")) async throws -> AuditExport {
-        try await withOfflineDatabase(configuration, logger: logger) { db in
+        let site = try site.map { text throws(SiteNameError) in try SiteName(text) }
+        return try await withOfflineDatabase(configuration, logger: logger) { db in
             guard let sql = db as? any SQLDatabase else { throw AuditLogError.noHead }
             let log = AuditLog(sql: sql)
             let size = try await log.size()

@@ -15,7 +15,9 @@ import SQLiteNIO
 ///   aside as `handover.sqlite.before-restore-<time>`, and puts the backup in its place.
 ///
 /// Neither copies `token-encryption.key`: keep it apart from the backups, and restore with the
-/// key of the server that made them.
+/// key of the server that made them. Every file either writes is readable by its owner only
+/// (0600), as the data directory's own files are: a backup holds every key's hash and the
+/// sealed secrets.
 public enum SQLiteBackup {
     /// What a backup or restore did, for the command's line.
     public struct Summary: Sendable {
@@ -23,8 +25,12 @@ public enum SQLiteBackup {
         public var bytes: Int
         /// The schema version (migrations less one) the file holds.
         public var schemaVersion: Int
-        /// For a restore: where the database it replaced was kept.
+        /// For a restore: where the database it replaced was kept (nil: the data directory held
+        /// none, or only the empty file a first start makes).
         public var keptAside: URL?
+        /// For a restore: whether the data directory lacks the key that opens the database's
+        /// sealed secrets (`token-encryption.key`), which must be copied in before a start.
+        public var needsKey = false
     }
 
     /// Why a backup or restore was refused.
@@ -39,11 +45,22 @@ public enum SQLiteBackup {
         guard FileManager.default.fileExists(atPath: database.path) else {
             throw Refusal(description: "\(database.path) does not exist: give the --data-dir of the server to back up")
         }
-        guard !FileManager.default.fileExists(atPath: destination.path) else {
-            throw Refusal(description: "\(destination.path) exists already: a backup never overwrites a file")
+        // Made empty and owner-only first (VACUUM INTO writes into an empty file and keeps its
+        // mode); O_EXCL: a backup never overwrites a file, nor one that appears meanwhile.
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let exists = errno == EEXIST
+            throw Refusal(description: exists ? "\(destination.path) exists already: a backup never overwrites a file"
+                                              : "\(destination.path) cannot be created: \(String(cString: strerror(errno)))")
         }
-        try await withConnection(database) { connection in
-            _ = try await connection.query("VACUUM INTO ?", [.text(destination.path)])
+        close(descriptor)
+        do {
+            try await withConnection(database) { connection in
+                _ = try await connection.query("VACUUM INTO ?", [.text(destination.path)])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: destination)  // whole or absent
+            throw error
         }
         return try await summary(of: destination, keptAside: nil)
     }
@@ -60,6 +77,10 @@ public enum SQLiteBackup {
         let database = dataDirectory.appendingPathComponent("handover.sqlite")
         let manager = FileManager.default
         var keptAside: URL?
+        // The lock made an empty database file where there was none (a first start does the
+        // same): nothing to keep aside.
+        let size = (try? manager.attributesOfItem(atPath: database.path)[.size] as? Int) ?? nil
+        if size == 0 { try manager.removeItem(at: database) }
         if manager.fileExists(atPath: database.path) {
             let stamp = now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)).replacingOccurrences(of: ":", with: "")
             let aside = dataDirectory.appendingPathComponent("handover.sqlite.before-restore-\(stamp)")
@@ -68,10 +89,42 @@ public enum SQLiteBackup {
         }
         for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: database.path + suffix) }
         try manager.copyItem(at: source, to: database)
+        // The copy keeps the backup's mode; the data directory (0700) holds it meanwhile.
+        try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: database.path)
         var result = checked
         result.file = database
         result.keptAside = keptAside
+        result.needsKey = !manager.fileExists(atPath: dataDirectory.appendingPathComponent(EncryptionKeyFile.fileName).path)
         return result
+    }
+
+    /// Refuses a start on a database whose secrets are sealed with a key that is not here (one
+    /// restored or copied without its `token-encryption.key`), with a ``ConfigurationError`` that
+    /// says which file to copy, from where and to where; creates nothing. A new key could not
+    /// open those secrets. Reads nothing when the key is configured or its file is present, or
+    /// when the database is new (empty).
+    public static func requireEncryptionKey(dataDirectory: URL, configured: String?) async throws {
+        guard configured == nil else { return }
+        let manager = FileManager.default
+        let keyFile = dataDirectory.appendingPathComponent(EncryptionKeyFile.fileName)
+        let database = dataDirectory.appendingPathComponent(DataDirectory.databaseFileName)
+        guard !manager.fileExists(atPath: keyFile.path) else { return }
+        let size = (try? manager.attributesOfItem(atPath: database.path)[.size] as? Int) ?? nil
+        guard let size, size > 0 else { return }
+        let sealed: Bool = try await withConnection(database) { connection in
+            let table = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'server_settings'")
+            guard !table.isEmpty else { return false }
+            let value = try await connection.query("SELECT value FROM server_settings WHERE key = ?", [.text(ServerSecrets.nonceKeyName)])
+                .first?.column("value")?.string
+            return value?.hasPrefix(ServerSecrets.sealedPrefix) ?? false
+        }
+        guard sealed else { return }
+        throw ConfigurationError(
+            setting: "--data-dir",
+            problem: "\(keyFile.path) is missing, and \(database.path) holds secrets sealed with the key of the server that made it "
+                + "(a database restored or copied without its key); no new key was made, as it could not open them",
+            accepted: "copy token-encryption.key from the data directory of the server that made the backup to \(keyFile.path) "
+                + "(owner only: chmod 600), or set HANDOVER_TOKEN_ENCRYPTION_KEY to its text")
     }
 
     /// Checks a database file: whole (`integrity_check`) and Handover's (its migrations table).

@@ -280,7 +280,7 @@ struct DashboardRoutes: RouteCollection {
             return try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(count).all()
         }
         let ids = try await sql.raw("""
-            SELECT r.id FROM logout_runs r JOIN devices d ON d.id = r.device_id WHERE \(sites.condition("d.site"))
+            SELECT r.id FROM logout_runs r JOIN devices d ON d.id = r.device_id WHERE \(sites.condition("d.site_key"))
             ORDER BY r.created_at DESC LIMIT \(unsafeRaw: String(count))
             """).all().map { try $0.decode(column: "id", as: UUID.self) }
         return ids.isEmpty ? [] : try await LogoutRun.query(on: database).filter(\.$id ~~ ids).sort(\.$createdAt, .descending).all()

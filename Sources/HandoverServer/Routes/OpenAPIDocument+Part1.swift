@@ -431,7 +431,7 @@ extension OpenAPIDocument {
                 enum: [in_service, out_of_service, handing_over, overdue]
             - name: site
               in: query
-              description: Only the devices of this site (as the registry names it), 1 to 64 letters, digits, '-', '_' or '.'.
+              description: Only the devices of this site (as the registry names it, in any case), 1 to 64 characters of printable text without ',', '=', '+' or '@'.
               schema:
                 type: string
                 minLength: 1

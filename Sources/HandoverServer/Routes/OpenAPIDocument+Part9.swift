@@ -154,8 +154,9 @@ extension OpenAPIDocument {
               type: string
               maxLength: 64
               description: |
-                The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
-                or '.', compared exactly. People whose role holds at named sites see and act on that
+                The site the device belongs to (a ward, a hospital), as people write it ("Ward 7"): 1 to
+                64 characters of printable text without ',', '=', '+' or '@', trimmed, shown as written
+                and compared ignoring case. People whose role holds at named sites see and act on that
                 site's devices only. Without one, only people with a role at every site see it.
               example: ICU
         DeviceUpdate:
@@ -169,7 +170,7 @@ extension OpenAPIDocument {
             site:
               type: string
               maxLength: 64
-              description: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+              description: A site as people write it (1 to 64 characters of printable text without ',', '=', '+' or '@'); empty to remove the device's site.
             serialNumber:
               type: string
               maxLength: 64
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
           type: object
           additionalProperties: false
           required: [id, deviceID, status, createdAt, items]
-          properties:
     """#
 }

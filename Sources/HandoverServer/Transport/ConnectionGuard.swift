@@ -23,6 +23,11 @@ final class ConnectionGuard: ChannelInboundHandler {
     /// Where the connection stands (tests read it).
     var state: HTTPConnectionStateMachine.State { machine.state }
 
+    /// The bytes being passed to the parser, while they are (no copy, and nothing kept after):
+    /// a request the parser cannot read fails within that call, and ``MalformedRequestAnswer``
+    /// reads them to name the header field at fault.
+    private(set) var lastBytes: ByteBuffer?
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         if context.channel.isActive { apply(machine.channelActive()) }
@@ -45,7 +50,10 @@ final class ConnectionGuard: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if apply(machine.bytesArrived()) == .forward { context.fireChannelRead(data) }
+        guard apply(machine.bytesArrived()) == .forward else { return }
+        lastBytes = unwrapInboundIn(data)
+        context.fireChannelRead(data)
+        lastBytes = nil
     }
 
     // MARK: What the back of the pipeline reports

@@ -107,14 +107,16 @@ final class HTTPTransport: Vapor.Server, Sendable {
     }
 
     /// One connection's pipeline, on its event loop: the ``ConnectionGuard`` first, on the raw
-    /// bytes; then NIO's parser, encoder, pipelining assistance (one request at a time, answered
-    /// in order, quiescing on shutdown) and error handler (a 400 for what does not parse); then
+    /// bytes; then NIO's parser, encoder and pipelining assistance (one request at a time,
+    /// answered in order, quiescing on shutdown); ``MalformedRequestAnswer`` (the API's JSON 400
+    /// for what does not parse, naming the header field at fault); then
     /// ``HTTPConnectionHandler``, which hands each request to `responder`.
     static func configureConnection(_ channel: any Channel, application: Application, responder: any Responder, serverName: String?,
                                     limits: ConnectionLimits, date: HTTPDateHeader, requests: RequestsInFlight) throws {
         let connection = ConnectionGuard(limits: limits, maximumBodySize: maximumBodySize)
         try channel.pipeline.syncOperations.addHandler(connection)
-        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+        try channel.pipeline.syncOperations.addHandler(MalformedRequestAnswer(connection: connection))
         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(
             application: application, responder: responder, serverName: serverName, date: date, connection: connection,
             requests: requests))

@@ -99,8 +99,9 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceInput/mdmDeviceID`.
             internal var mdmDeviceID: Swift.String?
-            /// The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
-            /// or '.', compared exactly. People whose role holds at named sites see and act on that
+            /// The site the device belongs to (a ward, a hospital), as people write it ("Ward 7"): 1 to
+            /// 64 characters of printable text without ',', '=', '+' or '@', trimmed, shown as written
+            /// and compared ignoring case. People whose role holds at named sites see and act on that
             /// site's devices only. Without one, only people with a role at every site see it.
             ///
             ///
@@ -112,7 +113,7 @@ extension Components {
             ///   - name: 1 to 100 characters after trimming white space, no control characters.
             ///   - serialNumber: The serial number, as an MDM (Jamf Pro, Intune) finds the device: 1 to 64 letters,
             ///   - mdmDeviceID: The MDM's own id for the device (Jamf Pro's number, Intune's GUID), 1 to 128 characters without spaces.
-            ///   - site: The site the device belongs to (a ward, a hospital): 1 to 64 letters, digits, '-', '_'
+            ///   - site: The site the device belongs to (a ward, a hospital), as people write it ("Ward 7"): 1 to
             internal init(
                 name: Swift.String,
                 serialNumber: Swift.String? = nil,
@@ -139,7 +140,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceUpdate/name`.
             internal var name: Swift.String?
-            /// 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            /// A site as people write it (1 to 64 characters of printable text without ',', '=', '+' or '@'); empty to remove the device's site.
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceUpdate/site`.
             internal var site: Swift.String?
@@ -155,7 +156,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - name: 1 to 100 characters after trimming white space, no control characters.
-            ///   - site: 1 to 64 letters, digits, '-', '_' or '.'; empty to remove the device's site.
+            ///   - site: A site as people write it (1 to 64 characters of printable text without ',', '=', '+' or '@'); empty to remove the device's site.
             ///   - serialNumber: 1 to 64 letters, digits, '-', '_' or '.'; stored upper-cased; empty to remove it.
             ///   - mdmDeviceID: 1 to 128 characters without spaces; empty to remove it.
             internal init(

@@ -1333,7 +1333,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/status`.
                 internal var status: Operations.ListDevices.Input.Query.StatusPayload?
-                /// Only the devices of this site (as the registry names it), 1 to 64 letters, digits, '-', '_' or '.'.
+                /// Only the devices of this site (as the registry names it, in any case), 1 to 64 characters of printable text without ',', '=', '+' or '@'.
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/devices/GET/query/site`.
                 internal var site: Swift.String?
@@ -1341,7 +1341,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - status: Only the devices in this status.
-                ///   - site: Only the devices of this site (as the registry names it), 1 to 64 letters, digits, '-', '_' or '.'.
+                ///   - site: Only the devices of this site (as the registry names it, in any case), 1 to 64 characters of printable text without ',', '=', '+' or '@'.
                 internal init(
                     status: Operations.ListDevices.Input.Query.StatusPayload? = nil,
                     site: Swift.String? = nil
