@@ -74,7 +74,9 @@ import Testing
             #expect(badStatus.status == 400, "\(badStatus.text)")
             // Before: a site with a NUL reached PostgreSQL, which refused the text, and the
             // server answered 500 (schemathesis, `site=%00P…&status=overdue`).
-            for site in ["%00P%C3%A7", "ICU%00", "a%20b", String(repeating: "x", count: 65)] {
+            // ("a b" was refused too until sites could be named as people write them, "Ward 7";
+            // a comma still separates sites in the settings, so it cannot be in one.)
+            for site in ["%00P%C3%A7", "ICU%00", "ICU%2C7", String(repeating: "x", count: 65)] {
                 let badSite = try await test.request(.GET, "/api/v1/devices?site=\(site)", key: test.adminKey)
                 #expect(badSite.status == 400 && badSite.json["field"] as? String == "site", "\(site): \(badSite.status) \(badSite.text)")
             }
