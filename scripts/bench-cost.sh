@@ -25,14 +25,7 @@ launchers=${BENCH_LAUNCHERS:-256}
 instances=${BENCH_INSTANCES:-1}
 out=${BENCH_OUT:-$root/.ci/artifacts/cost}
 mkdir -p "$out"
-if [ -n "${HANDOVER_BIN:-}" ]; then
-  handover=$HANDOVER_BIN
-else
-  echo "== building handover (release)"
-  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|complete" || true
-  handover="$root/.build-release/release/handover"
-fi
-[ -x "$handover" ] || { echo "no handover binary at $handover" >&2; exit 1; }
+. scripts/bench/release-binary.sh   # $handover: $HANDOVER_BIN, or a release build
 eval "$(HANDOVER_PG_STATEMENTS=1 scripts/start-postgres.sh "${BENCH_PG_PORT:-54360}")"
 trap 'scripts/stop-postgres.sh "$HANDOVER_PG_DATA"' EXIT
 postmaster=$(head -1 "$HANDOVER_PG_DATA/postmaster.pid")

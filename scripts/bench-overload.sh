@@ -27,14 +27,7 @@ multipliers=${BENCH_MULTIPLIERS:-0.5 1 2 4}
 launchers=${BENCH_LAUNCHERS:-256}
 out=${BENCH_OUT:-$root/.ci/artifacts/overload}
 mkdir -p "$out"
-if [ -n "${HANDOVER_BIN:-}" ]; then
-  handover=$HANDOVER_BIN
-else
-  echo "== building handover (release)"
-  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|complete" || true
-  handover="$root/.build-release/release/handover"
-fi
-[ -x "$handover" ] || { echo "no handover binary at $handover" >&2; exit 1; }
+. scripts/bench/release-binary.sh   # $handover: $HANDOVER_BIN, or a release build
 # Settings for the servers the bench starts (they inherit its environment).
 for assignment in ${BENCH_SERVE_ENV:-}; do export "${assignment?}"; done
 

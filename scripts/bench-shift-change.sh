@@ -42,14 +42,7 @@ own_pg_data=
 cleanup() { [ -n "$own_pg_data" ] && scripts/stop-postgres.sh "$own_pg_data"; true; }
 trap cleanup EXIT
 
-if [ -n "${HANDOVER_BIN:-}" ]; then
-  handover=$HANDOVER_BIN
-else
-  echo "== building handover (release)"
-  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|complete" || true
-  handover="$root/.build-release/release/handover"
-fi
-[ -x "$handover" ] || { echo "no handover binary at $handover" >&2; exit 1; }
+. scripts/bench/release-binary.sh   # $handover: $HANDOVER_BIN, or a release build
 
 status=0
 storm() {
