@@ -257,12 +257,13 @@ public final class HandoverServer: Sendable {
             let throttle = Throttle(limits: RateLimits(), clock: clock, trustsForwardedFor: configuration.trustsForwardedFor)
             let revocations = CredentialRevocations(usesPostgres: usesPostgres, logger: logger)
             let keys = KeyRevocation(revocations: revocations), keyUses = KeyUses()
+            let liveKeys = LiveKeys.reading(application, readers: usesPostgres ? 4 : 2)
             let idleMemory = IdleMemoryRelease()
             let api = APIHandler(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
                                  commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
                                  webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
                                  associationFiles: associationFiles, sessions: sessions,
-                                 badges: configuration.badgeLookupURL.map { BadgeLookup(url: $0, http: outbound) }, keys: keys, keyUses: keyUses)
+                                 badges: configuration.badgeLookupURL.map { BadgeLookup(url: $0, http: outbound) }, keys: keys, keyUses: keyUses, liveKeys: liveKeys)
             let adminSignIn = configuration.adminSignIn.map { settings in
                 AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
             }
@@ -293,7 +294,7 @@ public final class HandoverServer: Sendable {
                                                                         cache: associationFiles, clock: clock))
             try application.register(collection: CallbackPageRoutes(commits: api.commits))
             try api.register(on: application)
-            let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses))
+            let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys))
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api, streams: revocations.streams))
             try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations, streams: revocations.streams, clock: clock))
             try apiGroup.register(collection: AuditRoutes(api: api, audit: audit))
@@ -327,7 +328,7 @@ public final class HandoverServer: Sendable {
             try Self.registerSharedSignals(on: application, configuration: configuration, sessions: sessions, receiver: signals, targets: targets,
                                            throttle: throttle, origin: origin, clock: clock)
             try application.register(collection: OpenIDRoutes(sessions: sessions))
-            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, keyUses: keyUses, clock: clock, targets: targets))
+            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys, clock: clock, targets: targets))
             try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions))
             try application.register(collection: TokenRevocationRoutes(throttle: throttle, sessions: sessions))
             try application.register(collection: PhoneSignInRoutes(throttle: throttle, clock: clock, origin: origin, hub: hub,

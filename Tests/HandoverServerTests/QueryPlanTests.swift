@@ -8,7 +8,7 @@ import Testing
 /// hand-over slower as the fleet ages.
 @Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct QueryPlanTests {
     static let hotStatements = [
-        "SELECT id FROM api_keys WHERE key_hash = 'h' AND revoked_at IS NULL LIMIT 1",
+        "SELECT key_hash, id, name, scope, key_prefix, device_id, expires_at FROM api_keys WHERE key_hash IN ('h', 'i') AND revoked_at IS NULL",
         "SELECT device_id FROM logout_runs WHERE id = 'r'",
         "SELECT id FROM logout_items WHERE run_id = 'r' ORDER BY position",
         "SELECT COUNT(*) FROM logout_items WHERE run_id = 'r' AND status = 'pending'",
@@ -77,10 +77,9 @@ import Testing
         "UPDATE custodies SET checked_in_at = 1, ended_without_run = 'x' WHERE id IN ('c', 'd')",
         // A batch of run starts, and of devices moving: locked and read, then stepped.
         "UPDATE devices SET status = status WHERE id IN ('d', 'e') RETURNING id, status",
-        "UPDATE devices SET last_run_id = started.column2 FROM (VALUES ('d', 'r'), ('e', 's')) AS started WHERE devices.id = started.column1",
         """
-        UPDATE devices SET status = step.column2, status_changed_at = 1, status_reason = step.column3
-        FROM (VALUES ('d', 'handing_over', NULL), ('e', 'handing_over', 'x')) AS step WHERE devices.id = step.column1
+        UPDATE devices SET status = step.column2, status_changed_at = 1, status_reason = step.column3, last_run_id = step.column4
+        FROM (VALUES ('d', 'handing_over', NULL, 'r'), ('e', 'handing_over', 'x', 's')) AS step WHERE devices.id = step.column1
         """,
     ]
 

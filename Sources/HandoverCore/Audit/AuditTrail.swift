@@ -25,26 +25,20 @@ package enum AuditTrail {
         // row with each inserted entry (``AddAuditAppendTrigger``), so the entries' indexes follow the
         // counter as it stood when the statement began (SQLite evaluates a subquery that does
         // not refer to the outer row once a statement).
-        let sqlite = sql.dialect.name == "sqlite"
-        var start = 0
-        if !sqlite {
-            guard let head = try await sql.raw("""
-                UPDATE audit_head SET size = size + \(bind: events.count) WHERE id = 1 RETURNING size
-                """).first() else { throw AuditLogError.noHead }
-            start = try head.decode(column: "size", as: Int.self) - events.count
-        }
         // 7 binds a row: well within SQLite's and PostgreSQL's limits at 500 rows a statement.
+        let sqlite = sql.dialect.name == "sqlite"
+        var first = -1
         for chunkStart in stride(from: 0, to: events.count, by: 500) {
             let chunk = chunkStart..<min(chunkStart + 500, events.count)
+            // VALUES names its columns column1, column2, …; each row's offset in the chunk first.
+            let rows = chunk.map { i -> SQLQueryString in
+                let event = events[i], leaf = leaves[i]
+                return """
+                    (\(bind: i - chunkStart), \(bind: event.type), \(bind: leaf), \(bind: Data(MerkleHash.leaf(leaf).bytes)), \
+                    \(bind: event.run), \(bind: event.device), \(bind: now))
+                    """
+            }
             if sqlite {
-                // VALUES names its columns column1, column2, …; the counter is read once.
-                let rows = chunk.map { i -> SQLQueryString in
-                    let event = events[i], leaf = leaves[i]
-                    return """
-                        (\(bind: i - chunkStart), \(bind: event.type), \(bind: leaf), \(bind: Data(MerkleHash.leaf(leaf).bytes)), \
-                        \(bind: event.run), \(bind: event.device), \(bind: now))
-                        """
-                }
                 try await sql.raw("""
                     INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at)
                     SELECT (SELECT size FROM audit_head WHERE id = 1) + e.column1, e.column2, e.column3, e.column4, e.column5, e.column6,
@@ -52,19 +46,22 @@ package enum AuditTrail {
                     """).run()
                 continue
             }
-            let rows = chunk.map { i -> SQLQueryString in
-                let event = events[i], leaf = leaves[i]
-                let site: SQLQueryString = event.device.map { "(SELECT site FROM devices WHERE id = \(bind: $0))" } ?? "NULL"
-                return """
-                    (\(bind: start + i), \(bind: event.type), \(bind: leaf), \(bind: Data(MerkleHash.leaf(leaf).bytes)), \
-                    \(bind: event.run), \(bind: event.device), \(site), \(bind: now))
-                    """
-            }
-            try await sql.raw("""
-                INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at) VALUES \(SQLList(rows))
-                """).run()
+            // PostgreSQL: the counter moves and the entries go in in one statement, so the
+            // counter row's lock, which every instance's appends wait for, is taken by the last
+            // statement before COMMIT. The entries' indexes follow the counter as the UPDATE left
+            // it; RETURNING gives the first.
+            let appended = try await sql.raw("""
+                WITH head AS (UPDATE audit_head SET size = size + \(bind: chunk.count) WHERE id = 1 RETURNING size - \(bind: chunk.count) AS start),
+                added AS (INSERT INTO audit_entries (seq, type, leaf, leaf_hash, run_id, device_id, site, created_at)
+                SELECT head.start + e.column1::bigint, e.column2::text, e.column3::bytea, e.column4::bytea, e.column5::uuid, e.column6::uuid,
+                (SELECT site FROM devices WHERE id = e.column6::uuid), e.column7::timestamptz
+                FROM head, (VALUES \(SQLList(rows))) AS e RETURNING seq)
+                SELECT MIN(seq) AS first FROM added
+                """).first()
+            guard let low = try appended?.decode(column: "first", as: Int?.self) else { throw AuditLogError.noHead }
+            if first < 0 { first = low }
         }
-        return sqlite ? -1 : start
+        return first
     }
 
     /// The events of one ``batch(on:now:_:)``.

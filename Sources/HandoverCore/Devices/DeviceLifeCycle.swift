@@ -75,9 +75,14 @@ package enum DeviceLifeCycle {
                 changes.append("status_reason = step.column3")
             }
             if shape.restartsClock { changes.append("last_completed_at = \(bind: now)") }
+            // A run that starts is the device's last run, in the same statement.
+            let startsRun = event == .runStarted
+            if startsRun { changes.append("last_run_id = step.column4") }
             // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
             let rows = group.map { move -> SQLQueryString in
-                "(\(bind: move.step.device), \(bind: move.to.rawValue), \(bind: note ?? move.step.reason))"
+                startsRun
+                    ? "(\(bind: move.step.device), \(bind: move.to.rawValue), \(bind: note ?? move.step.reason), \(bind: move.step.run))"
+                    : "(\(bind: move.step.device), \(bind: move.to.rawValue), \(bind: note ?? move.step.reason))"
             }
             try await sql.raw("""
                 UPDATE devices SET \(SQLList(changes)) FROM (VALUES \(SQLList(rows))) AS step WHERE devices.id = step.column1

@@ -55,7 +55,6 @@ package struct DeadlineScheduler: Sendable {
 
     private func fireBatch(limit: Int, apps: inout [UUID: RunApp]) async throws -> (Pass, found: Int) {
         let now = runs.clock.now()
-        let database = runs.database
         let due = try await LogoutRunRows(sql: LogoutRunService.sql(reads)).due(at: now, limit: limit)
         // The apps of this batch not met in an earlier one, in one read.
         let unknown = Set(due.map(\.item.view.appID)).subtracting(apps.keys)
@@ -80,7 +79,7 @@ package struct DeadlineScheduler: Sendable {
             }
             (pass, changedRuns) = (total, changed)
         }
-        for run in changedRuns { await runs.changes.runChanged(run, on: database) }
+        for run in changedRuns { runs.changes.runChangedAfterCommit(run) }
         if pass.reissued > 0 { runs.metrics.reissues.increment(by: Int64(pass.reissued)) }
         if pass.timedOut > 0 { runs.metrics.timeouts.increment(by: Int64(pass.timedOut)) }
         return (pass, due.count)
@@ -96,54 +95,59 @@ package struct DeadlineScheduler: Sendable {
         // batch of deadlines and a batch of callbacks never wait on each other in a cycle.
         let ordered = items.sorted { ($0.0.item.runID.uuidString, $0.0.item.view.position) < ($1.0.item.runID.uuidString, $1.0.item.view.position) }
         let (pass, changedRuns, finishedRuns, firedDeadlines) = try await runs.database.transaction { db in
-            let sql = try LogoutRunService.sql(db)
-            let transitions = LogoutItemTransitions(sql: sql)
-            var pass = Pass()
-            var changedRuns: [UUID] = []
-            // PostgreSQL: the batch's runs in one statement, skipping those another instance is
-            // firing now (two schedulers found the same due items) or a callback batch holds.
-            // SQLite needs no row lock (its write transactions run one at a time), and an item
-            // whose run is gone is gone with it (the foreign key cascades), so its update below
-            // finds nothing.
-            let lockedRuns: Set<UUID>? = runs.changes.usesPostgres
-                ? try await LogoutRunService.lockRuns(Set(ordered.map(\.0.item.runID)), skippingLocked: true, on: sql)
-                : nil
-            var timedOutRuns: [UUID] = []
-            var firedDeadlines: [Date] = []
-            var reissues: [LogoutItemTransitions.Reissue] = []
-            for (due, app) in ordered {
-                let item = due.item
-                if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
-                let id = item.view.id
-                let missed = due.deadline
-                switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
-                case .reissue:
-                    reissues.append(.init(item: id, version: item.version, missed: missed,
-                                          deadline: now.addingTimeInterval(TimeInterval(app.deadlineSeconds))))
-                case .finish(let state):
-                    guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { continue }
-                    pass.timedOut += 1
-                    if !timedOutRuns.contains(item.runID) { timedOutRuns.append(item.runID) }
-                    firedDeadlines.append(missed)
-                    if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
-                case .refuse:
-                    continue
+            // The audit log's entries last (the devices' steps, the receipts), in one append.
+            try await AuditTrail.batch(on: db, now: now) {
+                let sql = try LogoutRunService.sql(db)
+                let transitions = LogoutItemTransitions(sql: sql)
+                var pass = Pass()
+                var changedRuns: [UUID] = []
+                // PostgreSQL: the batch's runs in one statement, skipping those another instance is
+                // firing now (two schedulers found the same due items) or a callback batch holds.
+                // SQLite needs no row lock (its write transactions run one at a time), and an item
+                // whose run is gone is gone with it (the foreign key cascades), so its update below
+                // finds nothing.
+                let lockedRuns: Set<UUID>? = runs.changes.usesPostgres
+                    ? try await LogoutRunService.lockRuns(Set(ordered.map(\.0.item.runID)), skippingLocked: true, on: sql)
+                    : nil
+                var timedOutRuns: [UUID] = []
+                var firedDeadlines: [Date] = []
+                var reissues: [LogoutItemTransitions.Reissue] = []
+                for (due, app) in ordered {
+                    let item = due.item
+                    if let lockedRuns, !lockedRuns.contains(item.runID) { continue }
+                    let id = item.view.id
+                    let missed = due.deadline
+                    switch LogoutItemState.pending.on(.deadlinePassed(attempts: item.view.attempts, maxReissues: app.maxReissues)) {
+                    case .reissue:
+                        reissues.append(.init(item: id, version: item.version, missed: missed,
+                                              deadline: now.addingTimeInterval(TimeInterval(app.deadlineSeconds))))
+                    case .finish(let state):
+                        guard try await transitions.finish(item: id, version: item.version, as: state, at: now, reportedBy: nil) else { continue }
+                        pass.timedOut += 1
+                        if !timedOutRuns.contains(item.runID) { timedOutRuns.append(item.runID) }
+                        firedDeadlines.append(missed)
+                        if !changedRuns.contains(item.runID) { changedRuns.append(item.runID) }
+                    case .refuse:
+                        continue
+                    }
                 }
+                // The reissues of the batch in two statements, whatever their number.
+                let reissued = try await transitions.reissue(reissues, at: now)
+                for reissue in reissues {
+                    guard let run = reissued[reissue.item] else { continue }
+                    pass.reissued += 1
+                    firedDeadlines.append(reissue.missed)
+                    if !changedRuns.contains(run) { changedRuns.append(run) }
+                }
+                // The runs whose items timed out and left nothing pending finish together, as a
+                // callback batch's do; devices last, in id order, as the callback recorder moves them.
+                let stillPending = try await transitions.runsWithPendingItems(among: timedOutRuns)
+                let finishedRuns = try await runs.finishRuns(timedOutRuns.filter { !stillPending.contains($0) }.map { ($0, now) }, on: sql)
+                try await runs.conclude(finishedRuns, on: db, now: now)
+                // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK: one statement for the batch.
+                try await runs.changes.runsChangedInTransaction(changedRuns, on: sql)
+                return (pass, changedRuns, finishedRuns, firedDeadlines)
             }
-            // The reissues of the batch in two statements, whatever their number.
-            let reissued = try await transitions.reissue(reissues, at: now)
-            for reissue in reissues {
-                guard let run = reissued[reissue.item] else { continue }
-                pass.reissued += 1
-                firedDeadlines.append(reissue.missed)
-                if !changedRuns.contains(run) { changedRuns.append(run) }
-            }
-            // The runs whose items timed out and left nothing pending finish together, as a
-            // callback batch's do; devices last, in id order, as the callback recorder moves them.
-            let stillPending = try await transitions.runsWithPendingItems(among: timedOutRuns)
-            let finishedRuns = try await runs.finishRuns(timedOutRuns.filter { !stillPending.contains($0) }.map { ($0, now) }, on: sql)
-            try await runs.conclude(finishedRuns, on: db, now: now)
-            return (pass, changedRuns, finishedRuns, firedDeadlines)
         }
         // Committed: each deadline has fired now, and this is how late.
         let committed = runs.clock.now()

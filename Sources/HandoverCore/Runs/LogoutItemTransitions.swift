@@ -24,12 +24,24 @@ package struct LogoutItemTransitions {
         package var reportedBy: CallbackReporter
     }
 
+    /// What ``finishByNonce(_:)`` did: the app name of each item it finished, by item, and, on
+    /// PostgreSQL, which of their runs still have a pending item (counted by the same statement;
+    /// nil on SQLite, where ``runsWithPendingItems(among:)`` counts them).
+    package struct NonceFinishes: Sendable, Equatable {
+        package var apps: [UUID: String]
+        package var runsStillPending: Set<UUID>?
+    }
+
     /// The callback fast path for a batch, in one statement: finishes each pending item whose
-    /// attempts reached its nonce's (each item at most once in `finishes`). Returns the app name
-    /// of each item it finished, by item; an item left out was not pending (a replay, a
-    /// stranger's nonce: the caller checks those in full).
-    package func finishByNonce(_ finishes: [NonceFinish]) async throws -> [UUID: String] {
-        guard !finishes.isEmpty else { return [:] }
+    /// attempts reached its nonce's (each item at most once in `finishes`). An item left out was
+    /// not pending (a replay, a stranger's nonce: the caller checks those in full).
+    ///
+    /// On PostgreSQL the same statement says which of the finished items' runs still have a
+    /// pending item: the caller holds their rows' locks (``LogoutRunService/lockRuns(_:skippingLocked:on:)``),
+    /// and the count's snapshot, taken after them, is the one the update's own reads used (it
+    /// sees the items before the update, so the batch's finished items are left out by id).
+    package func finishByNonce(_ finishes: [NonceFinish]) async throws -> NonceFinishes {
+        guard !finishes.isEmpty else { return NonceFinishes(apps: [:], runsStillPending: sql.dialect.name == "sqlite" ? nil : []) }
         // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
         let rows = finishes.map { finish -> SQLQueryString in
             """
@@ -37,15 +49,31 @@ package struct LogoutItemTransitions {
             \(bind: finish.at), \(bind: finish.reportedBy.rawValue))
             """
         }
-        let finished = try await sql.raw("""
+        let update: SQLQueryString = """
             UPDATE logout_items SET status = answer.column4, finished_at = answer.column5, reported_by = answer.column6,
             version = version + 1
             FROM (VALUES \(SQLList(rows))) AS answer
             WHERE logout_items.id = answer.column1 AND logout_items.run_id = answer.column2
             AND logout_items.status = \(bind: LogoutItemState.pending.rawValue) AND logout_items.attempts >= answer.column3
-            RETURNING id, app_name
+            """
+        guard sql.dialect.name != "sqlite" else {
+            let finished = try await sql.raw("\(update) RETURNING id, app_name").all()
+            return NonceFinishes(apps: try Dictionary(finished.map {
+                (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "app_name", as: String.self))
+            }) { first, _ in first }, runsStillPending: nil)
+        }
+        let finished = try await sql.raw("""
+            WITH answered AS (\(update) RETURNING logout_items.id, logout_items.run_id, logout_items.app_name)
+            SELECT a.id, a.run_id, a.app_name, EXISTS (SELECT 1 FROM logout_items AS other WHERE other.run_id = a.run_id
+            AND other.status = \(literal: LogoutItemState.pending.rawValue) AND other.id NOT IN (SELECT id FROM answered)) AS others_pending
+            FROM answered AS a
             """).all()
-        return try Dictionary(finished.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "app_name", as: String.self)) }) { first, _ in first }
+        var apps: [UUID: String] = [:], stillPending = Set<UUID>()
+        for row in finished {
+            apps[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "app_name", as: String.self)
+            if try row.decode(column: "others_pending", as: Bool.self) { stillPending.insert(try row.decode(column: "run_id", as: UUID.self)) }
+        }
+        return NonceFinishes(apps: apps, runsStillPending: stillPending)
     }
 
     /// Which of `runs` still have a pending item (one statement for them all).

@@ -31,15 +31,21 @@ extension LogoutRunService {
     ///
     /// The usual callbacks of a batch (the first for its item, with a nonce of one of the first
     /// attempts) are written by one statement for the whole batch (``LogoutItemTransitions/finishByNonce(_:)``),
-    /// and the runs they touched counted by one more; only the rest (a replay, a stranger's
-    /// nonce) are checked one by one. On SQLite's one writer, a statement less is a wait less
+    /// and the runs they touched counted by the same statement (PostgreSQL) or one more (SQLite);
+    /// only the rest (a replay, a stranger's nonce) are checked one by one. On SQLite's one writer, a statement less is a wait less
     /// for every request behind it.
     ///
     /// Returns one result per callback, in the order given.
     package func record(_ callbacks: [(callback: Callback, at: Date)]) async -> [Result<Recording, any Error>] {
         guard !callbacks.isEmpty else { return [] }
         do {
-            let batch = try await database.transaction { db in try await self.apply(callbacks, on: db) }
+            // The audit log's entries (the devices' steps, the receipts) go in last, in one append,
+            // so that on PostgreSQL the counter row every instance's appends wait for is held for
+            // one statement and COMMIT.
+            let last = callbacks.map(\.at).max() ?? callbacks[0].at
+            let batch = try await database.transaction { db in
+                try await AuditTrail.batch(on: db, now: last) { try await self.apply(callbacks, on: db) }
+            }
             // Committed: now count, and tell local live views (SQLite; PostgreSQL's NOTIFY is on its way).
             for finished in batch.finishedRuns { metrics.runsFinished(finished.state.rawValue).increment() }
             var published = Set<UUID>()
@@ -100,7 +106,8 @@ extension LogoutRunService {
                                                                    at: at, reportedBy: callback.reportedBy)))
         }
         let transitions = LogoutItemTransitions(sql: sql)
-        let finishedItems = try await transitions.finishByNonce(usual.map(\.finish))
+        let finishes = try await transitions.finishByNonce(usual.map(\.finish))
+        let finishedItems = finishes.apps
         // The runs changed, each once, in the order first changed; and when each was last answered.
         var changedRuns: [UUID] = []
         var lastAnswered: [UUID: Date] = [:]
@@ -114,7 +121,8 @@ extension LogoutRunService {
 
         // 2. The runs those callbacks left with nothing pending finish, together. (Their rows are
         //    locked already; their devices move last, in id order, below.)
-        let stillPending = try await transitions.runsWithPendingItems(among: changedRuns)
+        var stillPending = finishes.runsStillPending ?? []
+        if finishes.runsStillPending == nil { stillPending = try await transitions.runsWithPendingItems(among: changedRuns) }
         var finishedRuns = try await finishRuns(changedRuns.filter { !stillPending.contains($0) }.map { run in
             (run, lastAnswered[run] ?? callbacks[0].at)
         }, on: sql)

@@ -59,11 +59,18 @@ extension LogoutRunService {
         guard !planned.isEmpty else { return results }
         do {
             let (missing, aftermath) = try await database.transaction { db in
-                let missing = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
-                // The hand-over's other steps, in the same transaction: all of it, or none.
-                let started = planned.filter { !missing.contains($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
-                guard let handOver = self.handOver, !started.isEmpty else { return (missing, HandOverAftermath.none) }
-                return (missing, try await handOver.devicesChangeHands(started, on: db))
+                // The audit log's entries (the devices' steps) go in last, in one append: on
+                // PostgreSQL the counter row every instance's appends wait for is held for one
+                // statement and COMMIT.
+                try await AuditTrail.batch(on: db, now: now) {
+                    let missing = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
+                    // The hand-over's other steps, in the same transaction: all of it, or none.
+                    let started = planned.filter { !missing.contains($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
+                    // PostgreSQL delivers a NOTIFY at COMMIT: one statement for the batch's runs.
+                    try await self.changes.runsChangedInTransaction(started.map(\.run.id), on: Self.sql(db))
+                    guard let handOver = self.handOver, !started.isEmpty else { return (missing, HandOverAftermath.none) }
+                    return (missing, try await handOver.devicesChangeHands(started, on: db))
+                }
             }
             aftermath.afterCommit()
             for (index, run) in planned {
@@ -82,7 +89,7 @@ extension LogoutRunService {
                    let reported = try? await BackChannelLogoutReport.adding(to: current, on: reads ?? database) {
                     results[index] = .success(reported)
                 }
-                await changes.runChanged(run.id, on: database)
+                changes.runChangedAfterCommit(run.id)
             }
             return results
         } catch {
@@ -147,13 +154,6 @@ extension LogoutRunService {
             }
         }
         guard !written.isEmpty else { return missing }
-        // Each device's last run is the batch's last for it (starts are in arrival order).
-        let lastRuns = Dictionary(written.map { ($0.start.deviceID, $0.run.id) }) { _, last in last }
-        try await sql.raw("""
-            UPDATE devices SET last_run_id = started.column2
-            FROM (VALUES \(SQLList(lastRuns.map { "(\(bind: $0.key), \(bind: $0.value))" as SQLQueryString }))) AS started
-            WHERE devices.id = started.column1
-            """).run()
         try await LogoutRunRows(sql: sql).insert(written.map { start, run in
             LogoutRunRows.NewRun(id: run.id, deviceID: start.deviceID, createdAt: now, items: run.items.map { item in
                 var item = item
@@ -161,6 +161,8 @@ extension LogoutRunService {
                 return item
             })
         }, methods: methods)
+        // Each device steps, its last run with it (a second start for a device in this batch
+        // steps after: its run is the device's last).
         try await DeviceLifeCycle.move(steps, on: .runStarted, on: db, now: now)
         for (start, run) in later {
             try await DeviceLifeCycle.apply(.runStarted, to: start.deviceID, run: run.id, actor: start.actor, on: db, now: now)

@@ -35,6 +35,8 @@ struct APIHandler: APIProtocol {
     let keys: KeyRevocation
     /// Each key's last use, noted in memory and written in batches.
     let keyUses: KeyUses
+    /// Where the keys requests present are read.
+    let liveKeys: LiveKeys
 
     /// The generated runtime's JSON: the same sorted keys, unescaped slashes and ISO 8601 dates
     /// as every other JSON body of the API.
@@ -42,7 +44,7 @@ struct APIHandler: APIProtocol {
 
     /// Registers every generated operation on `routes`, behind API-key authentication.
     func register(on routes: RoutesBuilder) throws {
-        let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses),
+        let transport = VaporTransport(routesBuilder: routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys),
                                                                      CurrentRequest.Binding()))
         try registerHandlers(on: transport, configuration: Self.configuration, middlewares: [OperationScopes(), AbsentBody(), DeclaredBodyBounds()])
     }

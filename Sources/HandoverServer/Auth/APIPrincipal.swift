@@ -22,10 +22,12 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
     let throttle: Throttle
     /// Where each key's use is noted (written in batches, not on the request's path).
     let keyUses: KeyUses
+    /// Where keys are read (in batches, each read after its request arrived).
+    let liveKeys: LiveKeys
 
     func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
         let now = throttle.clock.now()
-        guard let key = try await APIKeyIssuer.live(bearer.token, now: now, on: request.readDB), let scope = APIKeyScope(rawValue: key.scope) else {
+        guard let key = try await liveKeys.live(bearer.token, now: now), let scope = APIKeyScope(rawValue: key.scope) else {
             if let wait = throttle.attempt(.wrongAPIKey, request) { throw APIError.tooManyRequests(retryAfter: wait) }
             return
         }

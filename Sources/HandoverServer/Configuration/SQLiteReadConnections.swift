@@ -1,4 +1,5 @@
 import FluentKit
+import HandoverCore
 import Vapor
 
 extension DatabaseID {
@@ -23,5 +24,15 @@ extension Request {
     /// Nothing may write through it.
     var readDB: any Database {
         application.databases.configuration(for: .sqliteReads) == nil ? db : db(.sqliteReads)
+    }
+}
+
+extension LiveKeys {
+    /// Keys read on the application's read connections (SQLite's readers, or PostgreSQL's pool),
+    /// each batch on an event loop of its own choosing.
+    static func reading(_ application: Application, readers: Int) -> LiveKeys {
+        let id: DatabaseID? = application.databases.configuration(for: .sqliteReads) == nil ? nil : .sqliteReads
+        let databases = application.databases, logger = application.logger, loops = application.eventLoopGroup
+        return LiveKeys(readers: readers) { databases.database(id, logger: logger, on: loops.any()) }
     }
 }

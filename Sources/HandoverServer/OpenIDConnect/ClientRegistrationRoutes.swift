@@ -19,6 +19,7 @@ struct ClientRegistrationRoutes: RouteCollection {
 
     let throttle: Throttle
     let keyUses: KeyUses
+    let liveKeys: LiveKeys
     let clock: ServerClock
     /// What a back-channel logout URI may point at.
     let targets: OutboundTargets
@@ -49,7 +50,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     }
 
     func boot(routes: RoutesBuilder) throws {
-        routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses)).grouped(RequireScope(role: .admin))
+        routes.grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys)).grouped(RequireScope(role: .admin))
             .post("oauth", "register", use: register)
     }
 

@@ -1,0 +1,93 @@
+import FluentKit
+import Foundation
+import SQLKit
+
+/// Finds the live key a presented API key belongs to: the read every API request makes.
+///
+/// The reads that arrive while others are in flight are made together, in one statement on the
+/// `key_hash` index (``GroupCommit`` batches them, as it batches writes). In a shift change that
+/// turns seven reads per hand-over (a check-out, a run start, seven callbacks) into a few per
+/// burst; on PostgreSQL each is a round trip and a statement parsed and planned.
+///
+/// Nothing is cached: each read begins after its request arrived (a request that comes while a
+/// batch is in flight waits for the next), so a key revoked before a request arrives is refused
+/// by that request, on every instance that shares the database.
+package final class LiveKeys: Sendable {
+    /// What the API needs of a live key: its id, name, scope, prefix, device and expiry.
+    package struct Key: Sendable, Equatable, Decodable {
+        package var id: UUID
+        package var name: String
+        package var scope: String
+        package var key_prefix: String
+        package var device_id: UUID?
+        package var expires_at: Date?
+
+        package init(id: UUID, name: String, scope: String, key_prefix: String, device_id: UUID?, expires_at: Date?) {
+            self.id = id
+            self.name = name
+            self.scope = scope
+            self.key_prefix = key_prefix
+            self.device_id = device_id
+            self.expires_at = expires_at
+        }
+    }
+
+    /// A stored key not revoked, with the hash it was found by.
+    private struct Row: Sendable, Decodable {
+        var key_hash: String
+        var id: UUID
+        var name: String
+        var scope: String
+        var key_prefix: String
+        var device_id: UUID?
+        var expires_at: Date?
+    }
+
+    private let batches = GroupCommit<String, Row?>(maxBatch: 256)
+    /// How many batches may be read at once: each on a connection of its own.
+    package let readers: Int
+    private let database: @Sendable () -> (any Database)?
+
+    /// - Parameters:
+    ///   - readers: how many reads may be in flight at once (SQLite's read connections, or the
+    ///     share of PostgreSQL's pool that reads keys); a read that comes when all are busy joins
+    ///     the next batch.
+    ///   - database: where keys are read: the application's read connections, not one request's.
+    package init(readers: Int, database: @escaping @Sendable () -> (any Database)?) {
+        self.readers = max(1, readers)
+        self.database = database
+    }
+
+    /// The live key for a presented one, or nil: a key of another shape, unknown, revoked, or
+    /// past its expiry at `now`.
+    package func live(_ presented: String, now: Date) async throws -> Key? {
+        guard presented.hasPrefix("hov_"), presented.utf8.count < 100 else { return nil }
+        let database = database
+        let row = try await batches.submit(BearerSecret.digest(presented), writers: readers) { hashes in
+            do {
+                guard let database = database() else {
+                    throw DomainError(.storage, code: "no_database", reason: "The server's database is not configured.")
+                }
+                let found = try await Self.read(Set(hashes), on: database)
+                return hashes.map { .success(found[$0]) }
+            } catch {
+                return hashes.map { _ in .failure(error) }
+            }
+        }
+        guard let row, row.expires_at.map({ $0 > now }) ?? true else { return nil }
+        return Key(id: row.id, name: row.name, scope: row.scope, key_prefix: row.key_prefix, device_id: row.device_id,
+                   expires_at: row.expires_at)
+    }
+
+    /// The keys not revoked among `hashes`, by hash, in one statement.
+    private static func read(_ hashes: Set<String>, on database: any Database) async throws -> [String: Row] {
+        guard let sql = database as? any SQLDatabase else {
+            throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.")
+        }
+        let rows = try await sql.raw("""
+            SELECT key_hash, id, name, scope, key_prefix, device_id, expires_at FROM api_keys \
+            WHERE key_hash IN (\(SQLList(hashes.map { SQLBind($0) }))) AND revoked_at IS NULL
+            """).all(decoding: Row.self)
+        return Dictionary(rows.map { ($0.key_hash, $0) }) { first, _ in first }
+    }
+}
