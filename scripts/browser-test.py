@@ -4,7 +4,9 @@
 It signs in to the dashboard with the demo's admin key, registers an app through the form, finds
 the demo's phone in the out-of-service queue and puts it back in service (refused without a note,
 then with one), runs the ULC tester against a simulated conformant app and sees the verdict appear without the
-page reloading, then does the same with a silent app and sees the timeout verdict. Every page
+page reloading, then does the same with a silent app and sees the timeout verdict. It reads who is signed in in
+the header, makes a viewer key on the Keys page (refused first, by field), signs in with it and
+fails if any page it visits offers the viewer a form it cannot use. Every page
 is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size). Last, against a
 `handover serve` whose MDM policy is erase, it confirms an erase on a device's page: refused with a
 wrong name, sent with the right one. It signs a person in through the identity provider's own page
@@ -226,6 +228,9 @@ def provider_sign_in(binary):
     driver = None
     try:
         driver = browser()
+        driver.get(base + "/")
+        if "sign in with your organisation" not in driver.page_source or "admin API key" in driver.page_source:
+            raise SystemExit("the home page should speak of the identity provider, not of admin keys")
         driver.get(base + "/dashboard")
         WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with your organisation")))
         if driver.find_elements(By.NAME, "key"):
@@ -239,6 +244,9 @@ def provider_sign_in(binary):
         WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
         if "Sign out everywhere" not in driver.page_source or "/dashboard/people" in driver.page_source:
             raise SystemExit("an operator's dashboard should offer 'sign out everywhere' and no People page")
+        who = text_of(driver, "signed-in")
+        if "Ada Lovelace" not in who or "operator at every site" not in who:
+            raise SystemExit("the header should name the person and their role:\n" + who)
         shot(driver, "18-signed-in-as-operator")
         driver.find_element(By.CSS_SELECTOR, "form[action='/dashboard/sign-out'] button").click()
         WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(issuer + "/oauth2/end_session"))
@@ -336,6 +344,73 @@ def fleet_scale(binary):
             process.kill()
 
 
+def forms_refused_to(driver):
+    """The actions of the page's forms that post, other than signing out."""
+    from urllib.parse import urlparse
+    actions = [urlparse(form.get_attribute("action")).path for form in driver.find_elements(By.CSS_SELECTOR, "form[method=post]")]
+    return [action for action in actions if not action.startswith("/dashboard/sign-out")]
+
+
+def keys_and_viewer(driver, base, device_page, admin_key):
+    """The header names who is signed in; an admin makes a viewer key on the Keys page (refused
+    first with a wrong lifetime, by field), then the viewer signs in with it and is offered no
+    form it cannot use on any page it visits."""
+    driver.get(base + "/dashboard")
+    who = text_of(driver, "signed-in")
+    if "admin at every site" not in who or "Sign out" not in who:
+        raise SystemExit("the header does not say who is signed in, their role and sites:\n" + who)
+    driver.get(base + "/tester")
+    tests = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a[href^='/tester/']")]
+    driver.get(base + "/dashboard/keys")
+    driver.find_element(By.CSS_SELECTOR, "#key-form input[name=name]").send_keys("ward-7 wall screen")
+    Select(driver.find_element(By.CSS_SELECTOR, "#key-form select[name=role]")).select_by_value("viewer")
+    driver.find_element(By.CSS_SELECTOR, "#key-form input[name=expiresIn]").send_keys("forever")
+    driver.find_element(By.CSS_SELECTOR, "#key-form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(lambda d: "expiresIn:" in text_of(d, "form-error"))
+    shot(driver, "22-key-form-refused")
+    box = driver.find_element(By.CSS_SELECTOR, "#key-form input[name=expiresIn]")
+    box.clear()
+    box.send_keys("90d")
+    driver.find_element(By.CSS_SELECTOR, "#key-form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "new-key")))
+    viewer_key = text_of(driver, "new-key").strip()
+    if not viewer_key.startswith("hov_"):
+        raise SystemExit("the new key is not shown: " + viewer_key)
+    shot(driver, "23-key-made")
+    driver.get(base + "/dashboard/keys")
+    if "ward-7 wall screen" not in text_of(driver, "keys") or viewer_key in driver.page_source:
+        raise SystemExit("the keys list should show the new key by name, never the key itself")
+    print("ok: an admin made a viewer key on the Keys page (a wrong lifetime refused by field first)")
+
+    driver.find_element(By.CSS_SELECTOR, "#signed-in form[action='/dashboard/sign-out'] button").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "key")))
+    driver.find_element(By.NAME, "key").send_keys(viewer_key)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+    who = text_of(driver, "signed-in")
+    if "ward-7 wall screen" not in who or "viewer at every site" not in who:
+        raise SystemExit("the viewer's header does not name the key and its role:\n" + who)
+    shot(driver, "24-signed-in-as-viewer")
+    pages = ["/dashboard", "/dashboard/devices", device_page, "/dashboard/apps", "/dashboard/webhooks", "/dashboard/custody",
+             "/dashboard/scorecards", "/tester"] + tests[:1]
+    for page in pages:
+        driver.get(page if page.startswith("http") else base + page)
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "signed-in")))
+        offered = forms_refused_to(driver)
+        if offered:
+            shot(driver, "25-viewer-offered-a-form")
+            raise SystemExit(f"{page} offers a viewer forms it cannot use: {offered}")
+    driver.get(base + "/dashboard/keys")
+    if "Not allowed" not in driver.find_element(By.TAG_NAME, "h1").text:
+        raise SystemExit("a viewer should not see the Keys page")
+    print(f"ok: a viewer signed in with the new key, was offered no form it cannot use on {len(pages)} pages")
+    driver.find_element(By.CSS_SELECTOR, "#signed-in form[action='/dashboard/sign-out'] button").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "key")))
+    driver.find_element(By.NAME, "key").send_keys(admin_key)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "handover")
     os.makedirs(ARTIFACTS, exist_ok=True)
@@ -421,6 +496,8 @@ def main():
 
         run_tester(driver, base, "conformant", "passed", "Passed", "06-tester-conformant")
         run_tester(driver, base, "silent", "failed", "timed out", "07-tester-silent")
+
+        keys_and_viewer(driver, base, device_page, key)
 
         driver.set_window_size(390, 844)
         driver.get(base + "/dashboard")

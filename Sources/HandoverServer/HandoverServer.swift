@@ -289,7 +289,7 @@ public final class HandoverServer: Sendable {
                 response.headers.replaceOrAdd(name: .contentType, value: "application/yaml")
                 return response
             }
-            try application.register(collection: HomePageRoutes(sessions: sessions, origin: origin))
+            try application.register(collection: HomePageRoutes(sessions: sessions, origin: origin, dashboardAuth: dashboardAuth))
             try application.register(collection: AssociationFileRoutes(origin: origin, claimsEmailSignIn: claimsEmailSignIn,
                                                                         cache: associationFiles, clock: clock))
             try application.register(collection: CallbackPageRoutes(commits: api.commits))

@@ -50,12 +50,11 @@ struct AdminCommand: AsyncParsableCommand {
             }
             var expiresAt: Date?
             if let expiresIn {
-                let text = expiresIn.trimmingCharacters(in: .whitespaces).lowercased()
-                let factor: Double? = text.hasSuffix("d") ? 86_400 : text.hasSuffix("h") ? 3600 : nil
-                guard let factor, let count = Double(text.dropLast()), count.isFinite, (3600...(3650 * 86_400)).contains(count * factor) else {
-                    throw ValidationError("--expires-in: '\(expiresIn)' is not a duration. Accepted: days or hours from 1h to 3650d, such as 90d or 12h.")
+                do {
+                    expiresAt = try HandoverServer.keyExpiry(expiresIn, option: "--expires-in")
+                } catch let error as HandoverServer.KeyLifetimeError {
+                    throw ValidationError(error.description)
                 }
-                expiresAt = Date().addingTimeInterval(count * factor)
             }
             var logger = Logger(label: "handover")
             logger.logLevel = .warning

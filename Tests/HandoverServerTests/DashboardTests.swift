@@ -102,7 +102,7 @@ final class DashboardBrowser: @unchecked Sendable {
         #expect(try await browser.post("/dashboard/sign-in", [("csrf", "forged"), ("key", test.adminKey)]).status == 403)
         let wrongKey = try await browser.post("/dashboard/sign-in", [("csrf", token), ("key", "hov_not_a_key")])
         #expect(wrongKey.status == 401)
-        #expect(wrongKey.text.contains("not a valid admin key"))
+        #expect(wrongKey.text.contains("not a valid admin, operator or viewer key"))
         // A device key is not an admin key.
         let device = try await test.registerDevice()
         let fresh = try await browser.get("/dashboard/sign-in")

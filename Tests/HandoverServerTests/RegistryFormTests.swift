@@ -72,4 +72,30 @@ import Testing
             #expect(text.contains("key changed") && text.contains("revoked \"wall screen\" (viewer key"))
         }
     }
+
+    /// Issue 66: registering an app took two pages (the logout method and the back-channel URI
+    /// were only on the edit page).
+    @Test func oneFormRegistersAnAppWithItsLogoutMethodAndBackChannelURI() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let browser = DashboardBrowser(test)
+            let csrf = try await browser.signIn(key: test.adminKey)
+            let form = try await browser.get("/dashboard/apps")
+            #expect(form.text.contains(#"name="logoutMethod""#) && form.text.contains(#"name="backchannelLogoutURI""#))
+            let base = [("csrf", csrf), ("name", "notes"), ("role", "target"), ("appIDs", "ABCDE12345.com.example.notes")]
+            let badMethod = try await browser.post("/dashboard/apps", base + [("logoutMethod", "carrier-pigeon")])
+            #expect(badMethod.status == 422 && badMethod.text.contains("logoutMethod:") && badMethod.text.contains("backend-only"), "\(badMethod.text)")
+            let badReissues = try await browser.post("/dashboard/apps", base + [("logoutAction", "https://notes.example.com/logout"), ("maxReissues", "lots")])
+            #expect(badReissues.status == 422 && badReissues.text.contains("maxReissues:"), "\(badReissues.text)")
+            let badURI = try await browser.post("/dashboard/apps", base + [("logoutMethod", "backend-only"), ("backchannelLogoutURI", "ftp://notes.example.com/bcl")])
+            #expect(badURI.status == 422 && badURI.text.contains("backchannelLogoutURI"), "\(badURI.text)")
+            #expect(try await test.request(.GET, "/api/v1/apps", key: test.adminKey).array.isEmpty)
+            let made = try await browser.post("/dashboard/apps", base + [("logoutMethod", "backend-only"), ("maxReissues", "0"),
+                                                                         ("backchannelLogoutURI", "https://notes.example.com/bcl"),
+                                                                         ("backchannelLogoutSessionRequired", "1")])
+            #expect(made.status == 303, "\(made.text)")
+            let app = try #require(try await test.request(.GET, "/api/v1/apps", key: test.adminKey).array.first)
+            #expect(app["logoutMethod"] as? String == "backend-only" && app["maxReissues"] as? Int == 0, "\(app)")
+            #expect(app["backchannelLogoutURI"] as? String == "https://notes.example.com/bcl" && app["backchannelLogoutSessionRequired"] as? Bool == true)
+        }
+    }
 }

@@ -24,6 +24,21 @@ extension HandoverServer {
         }
     }
 
+    /// When a key made at `now` that lives `text` (`90d`, `12h`) stops working: the rule the
+    /// dashboard's Keys form reads too (``KeyLifetime``). Throws a sentence naming `option`.
+    public static func keyExpiry(_ text: String, option: String, now: Date = Date()) throws -> Date {
+        do {
+            return now.addingTimeInterval(try KeyLifetime(text, field: option).seconds)
+        } catch let error as DomainError {
+            throw KeyLifetimeError(description: error.reason)
+        }
+    }
+
+    /// A lifetime that is not one, as its sentence.
+    public struct KeyLifetimeError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     /// Creates a key in the configured database (`handover admin create-key`); the history
     /// records who made it.
     public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope, expiresAt: Date? = nil,

@@ -38,13 +38,7 @@ struct AppFormRoutes: RouteCollection {
                     if app.role == .target {
                         HTML.element("label") {
                             "Logout method"
-                            HTML.element("select", ["name": "logoutMethod"]) {
-                                for method in LogoutMethod.allCases {
-                                    HTML.element("option", ["value": method.rawValue, "selected": (app.logoutMethod ?? .ulc) == method ? "" : nil]) {
-                                        method.rawValue
-                                    }
-                                }
-                            }
+                            HTML.element("select", ["name": "logoutMethod"]) { Self.logoutMethodOptions(selected: app.logoutMethod ?? .ulc) }
                         }
                         HTML.element("label") { "Logout action (empty for backend-only)"
                             HTML.element("input", ["type": "text", "name": "logoutAction", "value": app.logoutAction ?? ""]) }
@@ -73,6 +67,22 @@ struct AppFormRoutes: RouteCollection {
         }
     }
 
+    /// The form's logout method (nil when not sent); a value that is not one is refused by name.
+    static func logoutMethod(_ text: String?) throws -> LogoutMethod? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let method = LogoutMethod(rawValue: text) else {
+            throw DomainError.invalid("logoutMethod", "'\(text.prefix(40))' is not one of " + LogoutMethod.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return method
+    }
+
+    /// The logout method's choices, `selected` chosen.
+    static func logoutMethodOptions(selected: LogoutMethod) -> HTML {
+        .join(LogoutMethod.allCases.map { method in
+            HTML.element("option", ["value": method.rawValue, "selected": selected == method ? "" : nil]) { method.rawValue }
+        })
+    }
+
     @Sendable func editForm(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .admin) { session in
             try page(try await app(request), session: session, error: nil, status: .ok)
@@ -85,11 +95,10 @@ struct AppFormRoutes: RouteCollection {
             let app = try await app(request)
             func field(_ name: String) -> String? { (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines) }
             var change = AppRegistrar.Change()
-            if let method = field("logoutMethod") {
-                guard let parsed = LogoutMethod(rawValue: method) else {
-                    return try page(app, session: session, error: "logoutMethod: '\(method)' is not one of ulc, x-callback, backend-only", status: .unprocessableEntity)
-                }
-                change.logoutMethod = parsed
+            do {
+                change.logoutMethod = try Self.logoutMethod(field("logoutMethod"))
+            } catch let error as DomainError {
+                return try page(app, session: session, error: error.reason, status: .unprocessableEntity)
             }
             change.logoutAction = field("logoutAction")
             for (name, path) in [("deadlineSeconds", \AppRegistrar.Change.deadlineSeconds), ("maxReissues", \.maxReissues)] {

@@ -45,15 +45,17 @@ struct DashboardAuth: Sendable {
         try sessions.revocations.streams.lease(for: session, sessions: sessions, on: request.readDB)
     }
 
-    /// Creates a session for a valid admin key; returns the cookie value, or nil for a bad key
-    /// (or any key while key sign-in is off).
+    /// Creates a session for a valid key of a person or service, with the key's role at every
+    /// site (a viewer key opens a read-only dashboard: a ward's wall screen); returns the cookie
+    /// value, or nil for a bad key, a device's key, or any key while key sign-in is off. With a
+    /// provider configured (`--allow-key-sign-in`), only an admin key opens it: break-glass.
     func signIn(key: String, request: Request) async throws -> (String, DashboardSession)? {
+        let breakGlass = provider != nil
         guard allowsKeySignIn,
               let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), now: clock.now(), on: request.db),
-              stored.scope == APIKeyScope.admin.rawValue, let keyID = stored.id else { return nil }
-        let breakGlass = provider != nil
+              let role = APIKeyScope(rawValue: stored.scope)?.role, !breakGlass || role == .admin, let keyID = stored.id else { return nil }
         let created = try await sessions.create(for: .key(id: keyID, breakGlass: breakGlass),
-                                                permissions: Permissions([RoleGrant(role: .admin)]), on: request.db)
+                                                permissions: Permissions([RoleGrant(role: role)]), on: request.db)
         if breakGlass {
             try await AdminEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
                                        detail: "admin key sign-in while the identity provider is configured").record(on: request.db)
@@ -89,23 +91,21 @@ struct DashboardAuth: Sendable {
             return DashboardLayout.redirect("/dashboard/sign-in")
         }
         let permissions = session.permissions
-        let allowed = if role == .viewer {
-            !permissions.isEmpty  // seeing: each list shows only the sites granted
-        } else if everySite {
-            permissions.allows(role, at: nil)
-        } else {
-            permissions.grants.contains { $0.role.includes(role) }
-        }
-        // Every page the session is shown carries the audit log's alarm, while one is open.
+        let allowed = session.may(role, everySite: everySite)
+        // Every page the session is shown carries the audit log's alarm, while one is open, and
+        // who is signed in (one read of the person or key by its id).
+        let who = try await Self.who(of: session, on: request.db)
         return try await DashboardLayout.$auditAlarm.withValue(DashboardLayout.alarmBanner(auditAlarms())) {
-            guard allowed else {
-                return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
-                                                            + (everySite && role != .viewer ? " at every site." : ".")), signedIn: session)
-            }
-            do {
-                return try await page(session)
-            } catch let error as DashboardError {
-                return DashboardLayout.errorPage(error, signedIn: session)
+            try await DashboardLayout.$signedInAs.withValue(who) {
+                guard allowed else {
+                    return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
+                                                                + (everySite && role != .viewer ? " at every site." : ".")), signedIn: session)
+                }
+                do {
+                    return try await page(session)
+                } catch let error as DashboardError {
+                    return DashboardLayout.errorPage(error, signedIn: session)
+                }
             }
         }
     }
@@ -135,7 +135,7 @@ struct DashboardAuth: Sendable {
 
     /// Throws a 403 page unless `session` holds `role` at `site` (a device's site).
     static func requireRole(_ role: AdminRole, at site: String?, in session: DashboardSession) throws {
-        guard session.permissions.allows(role, at: site) else {
+        guard session.may(role, at: site) else {
             throw DashboardError.forbidden("Your role (\(session.permissions.summary)) does not allow this here: it needs \(role.rawValue)"
                                            + (site.map { " at \($0)." } ?? " at every site (this device has no site)."))
         }
@@ -145,11 +145,18 @@ struct DashboardAuth: Sendable {
     /// (`Ada Lovelace <ada@example.org> on the dashboard`), or the admin key it signed in with
     /// (`"ops" (admin key hov_AbC…) on the dashboard`, marked break-glass when it was).
     static func actor(of session: DashboardSession, on database: Database) async throws -> String {
+        guard let who = try await who(of: session, on: database) else { return "the dashboard" }
+        return "\(who) on the dashboard\(session.breakGlass ? ", break-glass" : "")"
+    }
+
+    /// Who signed `session` in: the person (`Ada Lovelace <ada@example.org>`), or the key
+    /// (`"ops" (admin key hov_AbC…)`); nil when neither is found any more.
+    static func who(of session: DashboardSession, on database: Database) async throws -> String? {
         if let personID = session.personID, let person = try await Person.find(personID, on: database) {
-            return "\(AdminSignIn.describe(person)) on the dashboard"
+            return AdminSignIn.describe(person)
         }
-        guard let keyID = session.apiKeyID, let key = try await APIKey.find(keyID, on: database) else { return "the dashboard" }
-        return "\"\(key.name)\" (admin key \(key.keyPrefix)…) on the dashboard\(session.breakGlass ? ", break-glass" : "")"
+        guard let keyID = session.apiKeyID, let key = try await APIKey.find(keyID, on: database) else { return nil }
+        return "\"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)"
     }
 
     /// Throws a 403 page unless the form's `csrf` field equals `expected`.
@@ -169,4 +176,21 @@ struct DashboardError: Error {
 
     static func forbidden(_ message: String) -> DashboardError { DashboardError(status: .forbidden, message: message) }
     static func notFound(_ message: String) -> DashboardError { DashboardError(status: .notFound, message: message) }
+}
+
+extension DashboardSession {
+    /// Whether this session may do what needs `role`: seeing needs any grant (each list then
+    /// shows only the sites granted); the registry, the tester, keys and people need `role` at
+    /// every site (`everySite`), and a device's forms need it at some site, then at the device's
+    /// own (``may(_:at:)``). The one rule for both sides of a form: its handler checks it
+    /// (``DashboardAuth/signedIn(_:needs:everySite:_:)``) and its page offers it only when it holds.
+    func may(_ role: AdminRole, everySite: Bool = true) -> Bool {
+        let permissions = permissions
+        if role == .viewer { return !permissions.isEmpty }
+        return everySite ? permissions.allows(role, at: nil) : permissions.grants.contains { $0.role.includes(role) }
+    }
+
+    /// Whether this session may do what needs `role` at `site` (a device's site; nil: a device of
+    /// no site, which needs the role at every site).
+    func may(_ role: AdminRole, at site: String?) -> Bool { permissions.allows(role, at: site) }
 }

@@ -30,22 +30,13 @@ enum DashboardLayout {
                                 HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }
                                 HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
                                 HTML.element("a", ["href": "/tester"]) { "Tester" }
-                                if signedIn.permissions.allows(.admin, at: nil) {
+                                if signedIn.may(.admin) {
                                     HTML.element("a", ["href": "/dashboard/people"]) { "People" }
                                     HTML.element("a", ["href": "/dashboard/keys"]) { "Keys" }
                                     HTML.element("a", ["href": "/dashboard/audit"]) { "Audit" }
                                 }
-                                HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
-                                    csrfField(signedIn.csrfToken)
-                                    HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out" }
-                                }
-                                if signedIn.personID != nil {
-                                    HTML.element("form", ["method": "post", "action": "/dashboard/sign-out-everywhere", "class": "inline"]) {
-                                        csrfField(signedIn.csrfToken)
-                                        HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out everywhere" }
-                                    }
-                                }
                             }
+                            signedInBlock(signedIn)
                         }
                     }
                     HTML.element("main") {
@@ -68,6 +59,44 @@ enum DashboardLayout {
                                       value: "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:")
         return response
     }
+
+    /// The header's block for a signed-in session: who (the person, or the key), their role and
+    /// sites, and the sign-out buttons.
+    static func signedInBlock(_ session: DashboardSession) -> HTML {
+        .element("div", ["id": "signed-in", "class": "who"]) {
+            HTML.element("span", ["id": "signed-in-as"]) {
+                HTML.element("strong") { signedInAs ?? "Signed in" }
+                " · "
+                HTML.element("span", ["id": "signed-in-role"]) { roleText(session.permissions) }
+                if session.breakGlass { " · break-glass" }
+            }
+            HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
+                csrfField(session.csrfToken)
+                HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out" }
+            }
+            if session.personID != nil {
+                HTML.element("form", ["method": "post", "action": "/dashboard/sign-out-everywhere", "class": "inline"]) {
+                    csrfField(session.csrfToken)
+                    HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out everywhere" }
+                }
+            }
+        }
+    }
+
+    /// A session's grants in words: `admin at every site`, `operator at ICU, Ward 7; viewer at every site`.
+    static func roleText(_ permissions: Permissions) -> String {
+        guard !permissions.isEmpty else { return "no role" }
+        return permissions.grants.sorted { ($0.role, Permissions([$0]).text) > ($1.role, Permissions([$1]).text) }.map { grant in
+            switch grant.scope {
+            case .allSites: "\(grant.role.rawValue) at every site"
+            case .sites(let sites): "\(grant.role.rawValue) at " + sites.map(\.text).sorted().joined(separator: ", ")
+            }
+        }.joined(separator: "; ")
+    }
+
+    /// Who the page's session is: the person or the key that signed in (set by
+    /// ``DashboardAuth/signedIn(_:needs:everySite:_:)``).
+    @TaskLocal static var signedInAs: String?
 
     /// The audit log's alarm, shown at the top of every page of a signed-in session while one is
     /// open (set by ``DashboardAuth/signedIn(_:needs:everySite:_:)``).
@@ -178,7 +207,7 @@ enum DashboardLayout {
     private static let styles = """
         *{box-sizing:border-box}body{font-family:-apple-system,system-ui,Segoe UI,sans-serif;margin:0;color:#1d1d1f;background:#f5f5f7;line-height:1.45}
         header{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.75rem 1rem;background:#1d1d1f;color:#fff}
-        header a{color:#fff;text-decoration:none}.brand{font-weight:700;font-size:1.1rem}nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
+        header a{color:#fff;text-decoration:none}.brand{font-weight:700;font-size:1.1rem}.who{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;margin-left:auto;font-size:.9rem}nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
         main{max-width:60rem;margin:0 auto;padding:1rem}h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
         section,.card{background:#fff;border-radius:10px;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 2px rgba(0,0,0,.08)}
         .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.92rem}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}

@@ -9,7 +9,8 @@ import Vapor
 
 /// The dashboard at `/dashboard`: devices with their last run, runs updating live, apps with
 /// the association-file preview and its findings, and webhook deliveries. Server-rendered HTML
-/// with a few lines of JavaScript for the live blocks (SSE). Sign in with an admin key.
+/// with a few lines of JavaScript for the live blocks (SSE). Sign in through the organisation's
+/// provider, or with a key of a person or service (its role is the session's).
 struct DashboardRoutes: RouteCollection {
     let auth: DashboardAuth
     let origin: PublicOrigin
@@ -61,14 +62,15 @@ struct DashboardRoutes: RouteCollection {
                     HTML.element("form", ["method": "post", "action": "/dashboard/sign-in", "class": "stack"]) {
                         DashboardLayout.csrfField(token)
                         HTML.element("label") {
-                            "Admin key"
+                            auth.provider == nil ? "API key (admin, operator or viewer)" : "Admin key"
                             HTML.element("input", ["type": "password", "name": "key", "autocomplete": "off", "required": "",
                                                    "placeholder": "hov_…"])
                         }
                         HTML.element("button", ["type": "submit"]) { "Sign in" }
                     }
                     HTML.element("p", ["class": "note"]) {
-                        "Create an admin key with `handover admin create-key --scope admin`. The key is not stored in the browser. "
+                        "A key opens the dashboard with its role: make one on the Keys page, or with "
+                            + "`handover admin create-key --scope admin|operator|viewer`. The key is not stored in the browser. "
                             + "A session ends after \(Int(auth.sessions.limits.idle / 60)) minutes without a request, "
                             + "and \(Int(auth.sessions.limits.absolute / 3600)) hours after sign-in."
                     }
@@ -94,7 +96,8 @@ struct DashboardRoutes: RouteCollection {
         guard let (token, _) = try await auth.signIn(key: key, request: request) else {
             // Counted once found wrong: the right key signs in whatever its address sent before.
             guard let wait = throttle.attempt(.wrongAPIKey, request) else {
-                return signInPage(request, message: "That is not a valid admin key.", status: .unauthorized)
+                return signInPage(request, message: auth.provider == nil ? "That is not a valid admin, operator or viewer key."
+                                  : "That is not a valid admin key.", status: .unauthorized)
             }
             let response = signInPage(request, message: "Too many wrong keys from this address; try again in \(wait) seconds.",
                                       status: .tooManyRequests)
@@ -351,7 +354,7 @@ struct DashboardRoutes: RouteCollection {
                             HTML.element("tr") {
                                 HTML.element("td") {
                                     app.name
-                                    if let id = app.id, session.permissions.allows(.admin, at: nil) {
+                                    if let id = app.id, session.may(.admin) {
                                         " "; HTML.element("a", ["href": "/dashboard/apps/\(id.uuidString.lowercased())/edit"]) { "change" }
                                     }
                                 }
@@ -376,24 +379,36 @@ struct DashboardRoutes: RouteCollection {
                     }
                 }
             }
-            HTML.element("section") {
-                HTML.element("h2") { "Register an app" }
-                if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
-                HTML.element("form", ["method": "post", "action": "/dashboard/apps", "class": "stack"]) {
-                    DashboardLayout.csrfField(session.csrfToken)
-                    HTML.element("label") { "Name"; HTML.element("input", ["type": "text", "name": "name", "required": "", "placeholder": "mail"]) }
-                    HTML.element("label") {
-                        "Role"
-                        HTML.element("select", ["name": "role"]) {
-                            HTML.element("option", ["value": AppRole.target.rawValue]) { "target: an app the launcher logs out" }
-                            HTML.element("option", ["value": AppRole.launcher.rawValue]) { "launcher: receives the callbacks" }
+            if session.may(.admin) {  // createApp's need
+                HTML.element("section") {
+                    HTML.element("h2") { "Register an app" }
+                    if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
+                    HTML.element("form", ["method": "post", "action": "/dashboard/apps", "class": "stack"]) {
+                        DashboardLayout.csrfField(session.csrfToken)
+                        HTML.element("label") { "Name"; HTML.element("input", ["type": "text", "name": "name", "required": "", "placeholder": "mail"]) }
+                        HTML.element("label") {
+                            "Role"
+                            HTML.element("select", ["name": "role"]) {
+                                HTML.element("option", ["value": AppRole.target.rawValue]) { "target: an app the launcher logs out" }
+                                HTML.element("option", ["value": AppRole.launcher.rawValue]) { "launcher: receives the callbacks" }
+                            }
                         }
+                        HTML.element("label") { "App IDs (TEAMID.bundle.id, comma-separated)"; HTML.element("input", ["type": "text", "name": "appIDs", "required": "", "placeholder": "ABCDE12345.com.example.mail"]) }
+                        HTML.element("label") {
+                            "Logout method (targets)"
+                            HTML.element("select", ["name": "logoutMethod"]) { AppFormRoutes.logoutMethodOptions(selected: .ulc) }
+                        }
+                        HTML.element("label") { "Logout action URL (targets; empty for backend-only)"; HTML.element("input", ["type": "text", "name": "logoutAction", "maxlength": String(LogoutActionRule.maximumLength), "placeholder": "https://mail.example.com/ulc/logout"]) }
+                        HTML.element("label") { "Allowed callback hosts (comma-separated, optional)"; HTML.element("input", ["type": "text", "name": "allowedCallbackHosts"]) }
+                        HTML.element("label") { "Deadline in seconds"; HTML.element("input", ["type": "text", "name": "deadlineSeconds", "value": "20", "inputmode": "numeric"]) }
+                        HTML.element("label") { "Reissues after a missed deadline (empty: the default)"; HTML.element("input", ["type": "text", "name": "maxReissues", "inputmode": "numeric"]) }
+                        HTML.element("label") { "Backend's Back-Channel Logout URI (optional)"; HTML.element("input", ["type": "url", "name": "backchannelLogoutURI"]) }
+                        HTML.element("label", ["class": "check"]) {
+                            HTML.element("input", ["type": "checkbox", "name": "backchannelLogoutSessionRequired", "value": "1"])
+                            "the backend needs sid in logout tokens"
+                        }
+                        HTML.element("button", ["type": "submit"]) { "Register" }
                     }
-                    HTML.element("label") { "App IDs (TEAMID.bundle.id, comma-separated)"; HTML.element("input", ["type": "text", "name": "appIDs", "required": "", "placeholder": "ABCDE12345.com.example.mail"]) }
-                    HTML.element("label") { "Logout action URL (targets)"; HTML.element("input", ["type": "text", "name": "logoutAction", "maxlength": String(LogoutActionRule.maximumLength), "placeholder": "https://mail.example.com/ulc/logout"]) }
-                    HTML.element("label") { "Allowed callback hosts (comma-separated, optional)"; HTML.element("input", ["type": "text", "name": "allowedCallbackHosts"]) }
-                    HTML.element("label") { "Deadline in seconds"; HTML.element("input", ["type": "text", "name": "deadlineSeconds", "value": "20", "inputmode": "numeric"]) }
-                    HTML.element("button", ["type": "submit"]) { "Register" }
                 }
             }
             HTML.element("section") {
@@ -437,17 +452,23 @@ struct DashboardRoutes: RouteCollection {
             func list(_ name: String) -> [String]? {
                 field(name).map { $0.split(whereSeparator: { $0 == "," || $0.isNewline || $0 == " " }).map(String.init) }  // isNewline: "\r\n" is one Character
             }
-            var deadline: Int?
-            if let text = field("deadlineSeconds") {
+            var numbers: [String: Int] = [:]
+            for name in ["deadlineSeconds", "maxReissues"] {
+                guard let text = field(name) else { continue }
                 guard let value = Int(text) else {
-                    return try await appsPage(request, session: session, error: "deadlineSeconds: '\(text)' is not a whole number of seconds", status: .unprocessableEntity)
+                    return try await appsPage(request, session: session, error: "\(name): '\(text.prefix(40))' is not a whole number", status: .unprocessableEntity)
                 }
-                deadline = value
+                numbers[name] = value
             }
-            let input = AppRegistrar.Input(name: field("name") ?? "", role: field("role"), appIDs: list("appIDs") ?? [],
-                                 logoutAction: field("role") == AppRole.launcher.rawValue ? nil : field("logoutAction"),
-                                 allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: deadline)
+            let target = field("role") != AppRole.launcher.rawValue
+            let backchannel = field("backchannelLogoutURI")
             do {
+                let input = AppRegistrar.Input(name: field("name") ?? "", role: field("role"), appIDs: list("appIDs") ?? [],
+                                               logoutAction: target ? field("logoutAction") : nil,
+                                               logoutMethod: target ? try AppFormRoutes.logoutMethod(field("logoutMethod")) : nil,
+                                               allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: numbers["deadlineSeconds"],
+                                               maxReissues: numbers["maxReissues"], backchannelLogoutURI: backchannel,
+                                               backchannelLogoutSessionRequired: backchannel == nil ? nil : field("backchannelLogoutSessionRequired") == "1")
                 let app = try await appRegistrar().create(input, on: request.db)
                 try await request.recordAdminAction(.appChanged, "registered \(app.name)", session: session, now: auth.clock.now())
             } catch {
@@ -469,7 +490,7 @@ struct DashboardRoutes: RouteCollection {
                 HTML.element("section") {
                     HTML.element("h2") { "Endpoints (\(hooks.count))" }
                     if hooks.isEmpty { HTML.element("p", ["class": "note"]) { "None yet." } }
-                    let admin = session.permissions.allows(.admin, at: nil)
+                    let admin = session.may(.admin)
                     for hook in hooks {
                         HTML.element("p") {
                             HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ")

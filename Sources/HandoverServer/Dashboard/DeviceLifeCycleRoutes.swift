@@ -84,12 +84,13 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 }
                 HTML.element("p", ["class": "note"]) {
                     "Site: \(device.site ?? "none")"
-                    if session.permissions.allows(.operator, at: device.site) {
+                    if session.may(.operator, at: device.site) {
                         " · "; HTML.element("a", ["href": "/dashboard/devices/\(id)/edit"]) { "Rename, move or change identifiers" }
                     }
                 }
             }
-            if device.status.needsAttention {
+            let mayAct = session.may(.operator, at: device.site)  // deviceAction's need, as every form here
+            if device.status.needsAttention, mayAct {
                 HTML.element("section", ["id": "back-in-service"]) {
                     HTML.element("h2") { "Back in service" }
                     HTML.element("p") {
@@ -109,9 +110,9 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 HTML.element("p", ["class": "error", "role": "alert"]) { error }
             }
             CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
-            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: session.permissions.allows(.operator, at: device.site), csrf: session.csrfToken)
+            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: session.may(.operator, at: device.site), csrf: session.csrfToken)
             if !commands.isEmpty {
-                Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error)
+                Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error, mayConfirm: mayAct)
             }
             HTML.element("section") {
                 HTML.element("h2") { "History" }
@@ -144,7 +145,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     }
 
     /// The commands owed to the fleet's MDM for this device, and the erase confirmation.
-    static func mdmSection(_ commands: [MDMCommand], device: Device, id: String, csrf: String, error: String?) -> HTML {
+    static func mdmSection(_ commands: [MDMCommand], device: Device, id: String, csrf: String, error: String?, mayConfirm: Bool) -> HTML {
         .element("section", ["id": "mdm"]) {
             HTML.element("h2") { "MDM" }
             HTML.element("div", ["class": "scroll"]) {
@@ -168,7 +169,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                     }
                 }
             }
-            for command in commands where command.status == .awaitingConfirmation {
+            for command in commands where command.status == .awaitingConfirmation && mayConfirm {
                 HTML.element("div", ["class": "card", "id": "erase"]) {
                     if command.action == .returnToService {
                         HTML.element("h3") { "Erase this device and return it to service?" }

@@ -25,7 +25,7 @@ struct DeviceListRoutes: RouteCollection {
             if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
             let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {
-                if session.permissions.grants.contains(where: { $0.role.includes(.operator) }) {
+                if session.may(.operator, everySite: false) {  // DeviceFormRoutes' need
                     HTML.element("p") { HTML.element("a", ["href": "/dashboard/devices/new"]) { "Add a device" } }
                 }
                 Self.form(search)

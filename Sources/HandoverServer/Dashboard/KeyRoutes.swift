@@ -4,8 +4,10 @@ import HandoverCore
 import Vapor
 
 /// `/dashboard/keys`: the API keys of people and services (never the keys themselves), with
-/// when each was made, last used and expires, and a form to revoke each. Admins only; the same
-/// rules as `DELETE /api/v1/keys/{keyID}`. A device's key is on the device's page.
+/// when each was made, last used and expires, a form to revoke each, and one to make a key (a
+/// name, a role, a lifetime; the key is shown once). Admins only; the same rules as
+/// `DELETE /api/v1/keys/{keyID}` and `handover admin create-key` (``KeyRequest``). A device's key
+/// is on the device's page.
 struct KeyRoutes: RouteCollection {
     let auth: DashboardAuth
     /// Ends keys and what they opened.
@@ -16,53 +18,139 @@ struct KeyRoutes: RouteCollection {
     func boot(routes: RoutesBuilder) throws {
         let keys = routes.grouped("dashboard", "keys")
         keys.get(use: list)
+        keys.post(use: create)
         keys.post(":keyID", "revoke", use: revoke)
+    }
+
+    /// What the form was sent with, shown again beside a refusal.
+    struct FormValues {
+        var name = ""
+        var role = AdminRole.viewer.rawValue
+        var expiresIn = ""
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .admin) { session in
-            try await keyUses.flush(on: request.db)
-            let keys = try await APIKey.query(on: request.db).filter(\.$scope != APIKeyScope.device.rawValue)
-                .sort(\.$createdAt).sort(\.$id).all()
+            try await listPage(request, session: session, values: FormValues(), error: nil, status: .ok)
+        }
+    }
+
+    /// Makes a key from the form; a wrong field is refused with its name and what is accepted.
+    @Sendable func create(_ request: Request) async throws -> Response {
+        try await auth.signedIn(request, needs: .admin) { session in
+            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            let values = FormValues(name: (try? request.content.get(String.self, at: "name")) ?? "",
+                                    role: (try? request.content.get(String.self, at: "role")) ?? "",
+                                    expiresIn: (try? request.content.get(String.self, at: "expiresIn")) ?? "")
             let now = auth.clock.now()
-            return DashboardLayout.page("API keys", signedIn: session) {
-                HTML.element("p", ["class": "note"]) {
-                    "Keys of people and services; a device's own key is on its page. Make one with "
-                    HTML.element("code") { "handover admin create-key --scope admin|operator|viewer --name … [--expires-in 90d]" }
-                    ". A revoked or expired key is refused on its next request, on every instance; the dashboard sessions it "
-                    "signed in and the live streams it opened end with it."
+            let made: (key: String, row: APIKey)
+            do {
+                made = try await KeyRequest(name: values.name, role: values.role, expiresIn: values.expiresIn).issue(now: now, on: request.db)
+            } catch let error as DomainError {
+                return try await listPage(request, session: session, values: values, error: error.reason, status: .unprocessableEntity)
+            }
+            try await request.recordAdminAction(.keyChanged, "made \"\(made.row.name)\" (\(made.row.scope) key \(made.row.keyPrefix)…)"
+                                                + (made.row.expiresAt.map { ", expiring \(DashboardLayout.time($0))" } ?? ""), session: session, now: now)
+            let response = DashboardLayout.page("New key", signedIn: session, status: .created) {
+                HTML.element("section") {
+                    HTML.element("p") {
+                        "The key of \"\(made.row.name)\", role \(made.row.scope)"
+                        made.row.expiresAt.map { ", working until \(DashboardLayout.time($0))" } ?? ", working until it is revoked"
+                        ". It is shown only now (only its hash is kept): copy it to where it is used."
+                    }
+                    HTML.element("div", ["class": "link-box"]) {
+                        HTML.element("code", ["id": "new-key"]) { made.key }
+                        HTML.element("button", ["type": "button", "data-copy": "new-key"]) { "Copy" }
+                    }
+                    HTML.element("p") { HTML.element("a", ["href": "/dashboard/keys"]) { "Back to the keys" } }
                 }
-                HTML.element("div", ["class": "scroll"]) {
-                    HTML.element("table", ["id": "keys"]) {
+            }
+            response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+            return response
+        }
+    }
+
+    private func listPage(_ request: Request, session: DashboardSession, values: FormValues, error: String?,
+                          status: HTTPResponseStatus) async throws -> Response {
+        try await keyUses.flush(on: request.db)
+        let keys = try await APIKey.query(on: request.db).filter(\.$scope != APIKeyScope.device.rawValue)
+            .sort(\.$createdAt).sort(\.$id).all()
+        let now = auth.clock.now()
+        return DashboardLayout.page("API keys", signedIn: session, status: status) {
+            HTML.element("p", ["class": "note"]) {
+                "Keys of people and services; a device's own key is on its page. Make one below, or with "
+                HTML.element("code") { "handover admin create-key --scope admin|operator|viewer --name … [--expires-in 90d]" }
+                ". A revoked or expired key is refused on its next request, on every instance; the dashboard sessions it "
+                "signed in and the live streams it opened end with it."
+            }
+            Self.form(values, error: error, csrf: session.csrfToken)
+            HTML.element("div", ["class": "scroll"]) {
+                HTML.element("table", ["id": "keys"]) {
+                    HTML.element("tr") {
+                        HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "Key" }
+                        HTML.element("th") { "Made" }; HTML.element("th") { "Last used" }; HTML.element("th") { "Expires" }; HTML.element("th") { "" }
+                    }
+                    for key in keys {
                         HTML.element("tr") {
-                            HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "Key" }
-                            HTML.element("th") { "Made" }; HTML.element("th") { "Last used" }; HTML.element("th") { "Expires" }; HTML.element("th") { "" }
-                        }
-                        for key in keys {
-                            HTML.element("tr") {
-                                HTML.element("td") { key.name }
-                                HTML.element("td") { key.scope }
-                                HTML.element("td") { HTML.element("code") { key.keyPrefix + "…" } }
-                                HTML.element("td") { DashboardLayout.time(key.createdAt) }
-                                HTML.element("td") { key.lastUsedAt.map { DashboardLayout.time($0) } ?? "never" }
-                                HTML.element("td") { key.expiresAt.map { DashboardLayout.time($0) + ($0 <= now ? " (expired)" : "") } ?? "never" }
-                                HTML.element("td") {
-                                    if let revoked = key.revokedAt {
-                                        "revoked \(DashboardLayout.time(revoked))"
-                                    } else if key.id != session.apiKeyID {
-                                        HTML.element("form", ["method": "post", "action": "/dashboard/keys/\(key.id?.uuidString.lowercased() ?? "")/revoke",
-                                                              "class": "inline"]) {
-                                            DashboardLayout.csrfField(session.csrfToken)
-                                            HTML.element("button", ["type": "submit"]) { "Revoke" }
-                                        }
-                                    } else {
-                                        "this session's key"
+                            HTML.element("td") { key.name }
+                            HTML.element("td") { key.scope }
+                            HTML.element("td") { HTML.element("code") { key.keyPrefix + "…" } }
+                            HTML.element("td") { DashboardLayout.time(key.createdAt) }
+                            HTML.element("td") { key.lastUsedAt.map { DashboardLayout.time($0) } ?? "never" }
+                            HTML.element("td") { key.expiresAt.map { DashboardLayout.time($0) + ($0 <= now ? " (expired)" : "") } ?? "never" }
+                            HTML.element("td") {
+                                if let revoked = key.revokedAt {
+                                    "revoked \(DashboardLayout.time(revoked))"
+                                } else if key.id != session.apiKeyID {
+                                    HTML.element("form", ["method": "post", "action": "/dashboard/keys/\(key.id?.uuidString.lowercased() ?? "")/revoke",
+                                                          "class": "inline"]) {
+                                        DashboardLayout.csrfField(session.csrfToken)
+                                        HTML.element("button", ["type": "submit"]) { "Revoke" }
                                     }
+                                } else {
+                                    "this session's key"
                                 }
                             }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The form that makes a key.
+    static func form(_ values: FormValues, error: String?, csrf: String) -> HTML {
+        .element("section", ["id": "make-key"]) {
+            HTML.element("h2") { "Make a key" }
+            if let error { HTML.element("p", ["class": "error", "id": "form-error", "role": "alert"]) { error } }
+            HTML.element("form", ["method": "post", "action": "/dashboard/keys", "class": "stack", "id": "key-form"]) {
+                DashboardLayout.csrfField(csrf)
+                HTML.element("label") {
+                    "Name: who or what holds it"
+                    HTML.element("input", ["type": "text", "name": "name", "value": values.name, "maxlength": String(KeyRequest.maximumNameLength),
+                                           "placeholder": "ward-7 wall screen"])
+                }
+                HTML.element("label") {
+                    "Role"
+                    HTML.element("select", ["name": "role"]) {
+                        for role in AdminRole.allCases {
+                            let words = switch role {
+                            case .viewer: "viewer: reads devices, runs, history, apps and webhooks"
+                            case .operator: "operator: also starts runs, puts devices back in service, registers devices"
+                            case .admin: "admin: also the registry, webhooks, keys and people"
+                            }
+                            HTML.element("option", role.rawValue == values.role ? ["value": role.rawValue, "selected": ""] : ["value": role.rawValue]) { words }
+                        }
+                    }
+                }
+                HTML.element("label") {
+                    "Stops working after (\(KeyLifetime.acceptedForm); empty: when revoked)"
+                    HTML.element("input", ["type": "text", "name": "expiresIn", "value": values.expiresIn, "placeholder": "90d"])
+                }
+                HTML.element("p", ["class": "note"]) {
+                    "A key's role holds at every site; a role at named sites is given to people by the identity provider's role map."
+                }
+                HTML.element("button", ["type": "submit"]) { "Make the key" }
             }
         }
     }

@@ -8,15 +8,24 @@ struct HomePageRoutes: RouteCollection {
     let sessions: SessionAuthority?
     /// Where devices reach the server: a plain-http one is said to be so.
     let origin: PublicOrigin
+    /// How the dashboard signs people in: the home page says so (the organisation's provider, or keys).
+    let dashboardAuth: DashboardAuth
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(use: home)
     }
 
+    /// How a person signs in to the dashboard, in words.
+    var signInWords: String {
+        guard dashboardAuth.provider != nil else { return "sign in with an API key (admin, operator or viewer)" }
+        return "sign in with your organisation's account (its identity provider)"
+            + (dashboardAuth.allowsKeySignIn ? "; an admin key opens it too, as break-glass" : "")
+    }
+
     @Sendable func home(request: Request) async throws -> Response {
         let issuer = sessions.map { $0.ring.issuer }.flatMap { $0.hasPrefix("http") ? $0 : nil }
         let links: [(String, String, String)] = [
-            ("/dashboard/sign-in", "Dashboard", "devices, logout runs, apps and webhooks; sign in with an admin API key"),
+            ("/dashboard/sign-in", "Dashboard", "devices, logout runs, apps, webhooks and keys; " + signInWords),
             ("/tester", "ULC conformance tester", "check that an app logs out and calls back as the ULC specification asks"),
             ("/openapi.yaml", "API description", "the JSON API for launchers, IT tools and MDM, as OpenAPI 3"),
             ("/.well-known/apple-app-site-association", "Association file", "the universal links this server's apps claim"),

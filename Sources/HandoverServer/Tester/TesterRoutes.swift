@@ -44,27 +44,31 @@ struct TesterRoutes: RouteCollection {
                     "Enter your app's logout action URL. The tester checks your association file, gives you a link to open on the phone, "
                     "and measures everything the ULC spec demands: the callback, the 20 s budget, a duplicate link and a hostile callback."
                 }
-                if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
-                HTML.element("form", ["method": "post", "action": "/tester", "class": "stack", "id": "tester-form"]) {
-                    DashboardLayout.csrfField(session.csrfToken)
-                    HTML.element("label") {
-                        "Logout action URL"
-                        HTML.element("input", ["type": "text", "name": "action", "placeholder": "https://mail.example.com/ulc/logout"])
-                    }
-                    HTML.element("label", ["class": "check"]) {
-                        HTML.element("input", ["type": "checkbox", "name": "allowlist", "value": "1"])
-                        "The app accepts callbacks only to an allowlist of hosts (adds the hostile-callback round)"
-                    }
-                    if let simulator {
+                if session.may(.admin) {  // create's need
+                    if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
+                    HTML.element("form", ["method": "post", "action": "/tester", "class": "stack", "id": "tester-form"]) {
+                        DashboardLayout.csrfField(session.csrfToken)
                         HTML.element("label") {
-                            "…or play a simulated app on the simulated phone"
-                            HTML.element("select", ["name": "simulate", "id": "simulate"]) {
-                                HTML.element("option", ["value": ""]) { "no: I will use my phone" }
-                                for behaviour in simulator.behaviours { HTML.element("option", ["value": behaviour]) { behaviour } }
+                            "Logout action URL"
+                            HTML.element("input", ["type": "text", "name": "action", "placeholder": "https://mail.example.com/ulc/logout"])
+                        }
+                        HTML.element("label", ["class": "check"]) {
+                            HTML.element("input", ["type": "checkbox", "name": "allowlist", "value": "1"])
+                            "The app accepts callbacks only to an allowlist of hosts (adds the hostile-callback round)"
+                        }
+                        if let simulator {
+                            HTML.element("label") {
+                                "…or play a simulated app on the simulated phone"
+                                HTML.element("select", ["name": "simulate", "id": "simulate"]) {
+                                    HTML.element("option", ["value": ""]) { "no: I will use my phone" }
+                                    for behaviour in simulator.behaviours { HTML.element("option", ["value": behaviour]) { behaviour } }
+                                }
                             }
                         }
+                        HTML.element("button", ["type": "submit"]) { "Create test" }
                     }
-                    HTML.element("button", ["type": "submit"]) { "Create test" }
+                } else {
+                    HTML.element("p", ["class": "note"]) { "Your role (\(session.permissions.summary)) sees the tests; an admin creates them." }
                 }
             }
             if !recent.isEmpty {
@@ -122,7 +126,7 @@ struct TesterRoutes: RouteCollection {
                         HTML.element("ul") { for finding in test.association.findings { HTML.element("li") { finding } } }
                     }
                 }
-                DashboardLayout.live(id: "test", source: live) { Self.progress(test, csrf: session.csrfToken) }
+                DashboardLayout.live(id: "test", source: live) { Self.progress(test, csrf: session.may(.admin) ? session.csrfToken : nil) }
             }
         }
     }
@@ -131,7 +135,7 @@ struct TesterRoutes: RouteCollection {
         guard let session = try await auth.session(request) else { throw Abort(.unauthorized) }
         guard let id = request.parameters.get("testID", as: UUID.self) else { throw Abort(.notFound) }
         let tester = self.tester(request)
-        let csrf = session.csrfToken
+        let csrf = session.may(.admin) ? session.csrfToken : nil  // startRound's need
         return EventStream.response(changes: hub.subscribe(to: id), lease: try auth.streamLease(for: session, request)) {
             guard let test = try await tester.snapshot(id) else {
                 return EventStream.Event(name: "done", data: HTML("This test no longer exists.").rendered, isFinal: true)
@@ -142,7 +146,7 @@ struct TesterRoutes: RouteCollection {
     }
 
     /// The live part of a test page: the rounds with their links and steps, and the verdict.
-    static func progress(_ test: ConformanceTester.Snapshot, csrf: String) -> HTML {
+    static func progress(_ test: ConformanceTester.Snapshot, csrf: String?) -> HTML {
         let verdict = test.verdict
         let idText = test.id.uuidString.lowercased()
         return .join([
@@ -165,7 +169,7 @@ struct TesterRoutes: RouteCollection {
                             if let svg = TesterQR.svg(round.link) {
                                 HTML.element("div", ["class": "qr", "title": "Scan with the phone's camera"]) { HTML.raw(svg) }
                             }
-                            if round.status == .ready, test.simulatedBehaviour == nil, test.nextReadyRound == index {
+                            if round.status == .ready, test.simulatedBehaviour == nil, test.nextReadyRound == index, let csrf {
                                 HTML.element("form", ["method": "post", "action": "/tester/\(idText)/rounds/\(index + 1)/start"]) {
                                     DashboardLayout.csrfField(csrf)
                                     HTML.element("button", ["type": "submit"]) { "Start round \(index + 1)" }
