@@ -4,7 +4,8 @@
 It signs in to the dashboard with the demo's admin key, registers an app through the form, finds
 the demo's phone in the out-of-service queue and puts it back in service (refused without a note,
 then with one), runs the ULC tester against a simulated conformant app and sees the verdict appear without the
-page reloading, then does the same with a silent app and sees the timeout verdict. It reads who is signed in in
+page reloading, then does the same with a silent app and sees the timeout verdict, and hands the phone over
+from its page. It reads who is signed in in
 the header, makes a viewer key on the Keys page (refused first, by field), signs in with it and
 fails if any page it visits offers the viewer a form it cannot use. Every page
 is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size). Last, against a
@@ -498,6 +499,16 @@ def main():
         run_tester(driver, base, "silent", "failed", "timed out", "07-tester-silent")
 
         keys_and_viewer(driver, base, device_page, key)
+
+        # "Hand over now" on the device's page starts a run of every target app and opens its timeline.
+        driver.get(device_page)
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "hand-over")))
+        driver.find_element(By.CSS_SELECTOR, "#hand-over button[type=submit]").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "timeline-entries")))
+        if "Run started" not in text_of(driver, "timeline-entries"):
+            raise SystemExit("'Hand over now' did not open a started run's timeline:\n" + text_of(driver, "timeline-entries"))
+        shot(driver, "22-hand-over-now")
+        print("ok: 'Hand over now' on a device's page started a run and opened its timeline")
 
         driver.set_window_size(390, 844)
         driver.get(base + "/dashboard")

@@ -70,6 +70,7 @@ import Testing
             #expect(try await browser.get("/dashboard/keys").status == 403)
             // Each form the viewer was not offered refuses it, by the same rule.
             for path in ["/dashboard/apps", "/tester", "/dashboard/keys", "/dashboard/devices/\(device)/back-in-service",
+                         "/dashboard/devices/\(device)/hand-over",
                          "/dashboard/devices/\(device)/key/new", "/dashboard/webhooks"] {
                 let reply = try await browser.post(path, [("csrf", csrf), ("name", "x"), ("note", "x")])
                 #expect(reply.status == 403 && reply.text.contains("needs"), "\(path): \(reply.status)")

@@ -104,4 +104,37 @@ struct DeviceLifeCycleTests {
             #expect(try await browser.get("/dashboard").text.contains("Needs attention (0)"))
         }
     }
+
+    /// "Hand over now" on a device's page (issue 66, item 1): an operator starts the run the API
+    /// would, the run's timeline opens, and the device's history names who acted. Without a target
+    /// app the page says why nothing started; a forged form is refused.
+    @Test func anOperatorHandsADeviceOverFromItsPage() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let device = try await test.registerDevice("ward-9-phone-2")
+            let browser = DashboardBrowser(test)
+            let csrf = try await browser.signIn(key: test.adminKey)
+            let page = try await browser.get("/dashboard/devices/\(device.id)")
+            #expect(page.text.contains("Hand over now"), "\(page.text)")
+
+            let noApps = try await browser.post("/dashboard/devices/\(device.id)/hand-over", [("csrf", csrf)])
+            #expect(noApps.status == 409 && noApps.text.contains("There are no target apps"), "\(noApps.status): \(noApps.text)")
+
+            _ = try await test.registerTarget("Mail", deadline: 30)
+            let forged = try await browser.post("/dashboard/devices/\(device.id)/hand-over", [("csrf", "wrong")])
+            #expect(forged.status == 403)
+            let started = try await browser.post("/dashboard/devices/\(device.id)/hand-over", [("csrf", csrf)])
+            #expect(started.status == 303, "\(started.text)")
+            let location = try #require(started.headers.first(name: "Location"))
+            #expect(location.hasPrefix("/dashboard/runs/"), "\(location)")
+            let timeline = try await browser.get(location)
+            #expect(timeline.status == 200 && timeline.text.contains("Mail"), "\(timeline.text)")
+
+            let stored = try await test.request(.GET, "/api/v1/devices/\(device.id)", key: test.adminKey)
+            #expect(stored.text.contains("\"status\":\"handing_over\""), "\(stored.text)")
+            let runID = String(location.dropFirst("/dashboard/runs/".count))
+            #expect(stored.text.lowercased().contains(runID), "the device's last run is the one started: \(stored.text)")
+            let history = try await browser.get("/dashboard/devices/\(device.id)")
+            #expect(history.text.contains("run started") && history.text.contains("on the dashboard"), "the history names who acted")
+        }
+    }
 }

@@ -7,16 +7,20 @@ import Vapor
 /// A device's page on the dashboard (`/dashboard/devices/{id}`): its status and why, its history
 /// (every run, escalation and return, with who acted), and, for a device out of service or
 /// overdue, the form that puts it back in service with a note. The overview lists those devices
-/// as the queue IT works through.
+/// as the queue IT works through. "Hand over now" starts a logout run of every target app, as
+/// `POST /api/v1/devices/{id}/logout-runs` does, for an operator at the device's site.
 struct DeviceLifeCycleRoutes: RouteCollection {
     let auth: DashboardAuth
     let clock: ServerClock
     let notifier: RunChangeNotifier
+    /// The run starts' group commit, which the API's run starts go through too.
+    let commits: RunCommits
 
     func boot(routes: RoutesBuilder) throws {
         let devices = routes.grouped("dashboard", "devices")
         devices.get(":deviceID", use: devicePage)
         devices.post(":deviceID", "back-in-service", use: backInService)
+        devices.post(":deviceID", "hand-over", use: handOverNow)
         devices.post(":deviceID", "mdm-commands", ":commandID", "confirm-erase", use: confirmErase)
     }
 
@@ -37,6 +41,22 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             }
             if let run = device.lastRunID { await notifier.runChanged(run, on: request.db) }
             return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
+        }
+    }
+
+    /// Starts a hand-over now: a logout run of every target app on the device, in one transaction
+    /// with the device's step and the end of its sessions, as the API's run start. The run's
+    /// timeline follows; a start that cannot begin (no target app) is shown on the device's page.
+    @Sendable func handOverNow(_ request: Request) async throws -> Response {
+        try await auth.deviceAction(request) { session, device, actor in
+            let run: LogoutRunView
+            do {
+                run = try await commits.start(.init(deviceID: try device.requireID(), actor: actor), on: request.application)
+            } catch let error as DomainError {
+                return try await page(request, session: session, error: error.reason,
+                                      status: error.kind == .conflict ? .conflict : .unprocessableEntity)
+            }
+            return DashboardLayout.redirect(RunTimelineRoutes.path(run.id))
         }
     }
 
@@ -108,6 +128,19 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 }
             } else if let error {
                 HTML.element("p", ["class": "error", "role": "alert"]) { error }
+            }
+            if mayAct {
+                HTML.element("section", ["id": "hand-over"]) {
+                    HTML.element("h2") { "Hand over now" }
+                    HTML.element("p") {
+                        "Signs whoever holds this device out of every app, as the launcher does at a shift change: a logout run of every "
+                        "target app starts now, and its timeline opens."
+                    }
+                    HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/hand-over"]) {
+                        DashboardLayout.csrfField(session.csrfToken)
+                        HTML.element("button", ["type": "submit"]) { "Hand over now" }
+                    }
+                }
             }
             CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
             DeviceKeyRoutes.section(keys, deviceID: id, mayChange: session.may(.operator, at: device.site), csrf: session.csrfToken)
