@@ -1,0 +1,82 @@
+import Foundation
+import TestPeers
+import Testing
+@testable import handover
+
+/// Issue 66, item 5: configuration that matches its docs. `config check` reports every mistake of
+/// a file at once, each with the file, its line and the file's key; `config example` and the
+/// settings reference (docs/configuration.md) come from the one table the code reads
+/// (``ConfigurationSetting``), so they cannot drift from it.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ConfigCheckTests {
+    /// The issue's "Done when": "`config check` on a file with six mistakes prints six errors with
+    /// lines". It printed one a run (six rounds for a six-line file), naming `HANDOVER_PORT`.
+    @Test func sixMistakesArePrintedAsSixErrorsEachWithItsLineAndKey() async throws {
+        let settings = try ConfigCommandTests.file("""
+            # Six mistakes, one a line.
+            public-url: ftp://handover.example.com
+            port: abc
+            overdue_afer: 13h
+            session-ttl: 5
+            max-connections: lots
+              mdm: jamf
+
+            """)
+        defer { try? FileManager.default.removeItem(at: settings) }
+        let check = try await HandoverBinary.run(["config", "check", settings.path])
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        let errors = check.stderr.split(separator: "\n").filter { $0.contains("\(settings.path):") && !$0.contains("mistakes") }
+        #expect(errors.count == 6, "\(check.stderr)")
+        for (line, key) in [(2, "public-url: "), (3, "port: 'abc'"), (4, "'overdue_afer'"), (5, "session-ttl: '5'"), (6, "max-connections: 'lots'"), (7, "one per line")] {
+            #expect(errors.contains { $0.contains("\(settings.path):\(line): ") && $0.contains(key) }, "line \(line): \(check.stderr)")
+        }
+        #expect(!check.stderr.contains("HANDOVER_PORT") && !check.stderr.contains("HANDOVER_MAX_CONNECTIONS"), "\(check.stderr)")
+    }
+
+    /// A value from the environment still names its variable; the file's mistakes name their lines.
+    @Test func aMistakeFromTheEnvironmentNamesItsVariable() async throws {
+        let settings = try ConfigCommandTests.file("port: 70000\n")
+        defer { try? FileManager.default.removeItem(at: settings) }
+        let check = try await HandoverBinary.run(["config", "check", settings.path], environment: ["HANDOVER_CUSTODY_LIMIT": "lots"])
+        #expect(check.status == 1 && check.stderr.contains("\(settings.path):1: port: '70000'")
+                && check.stderr.contains("HANDOVER_CUSTODY_LIMIT: 'lots'"), "\(check.stderr)")
+    }
+
+    /// `mdm` without `mdm-action`: the missing setting is named by its key, in the file.
+    @Test func aSettingRequiredByAnotherIsNamedByItsKey() async throws {
+        let settings = try ConfigCommandTests.file("mdm: webhook\nsmtp-host: smtp.example.com\n")
+        defer { try? FileManager.default.removeItem(at: settings) }
+        let check = try await HandoverBinary.run(["config", "check", settings.path])
+        #expect(check.status == 1 && check.stderr.contains("\(settings.path): mdm-action: is missing")
+                && check.stderr.contains("\(settings.path): smtp-from: is missing (needed with smtp-host)")
+                && check.stderr.contains("(needed with mdm=webhook)"), "\(check.stderr)")
+    }
+
+    /// `config example` said `max-connections: 1024` where the code's default is 4,096: it shows
+    /// the defaults the server starts with, and says which settings another one requires.
+    @Test func theExampleShowsTheRealDefaultsAndWhatIsRequiredWhen() async throws {
+        let example = try await HandoverBinary.run(["config", "example"])
+        #expect(example.status == 0)
+        let line = { (key: String) in example.stdout.split(separator: "\n").first { $0.hasPrefix("# \(key): ") }.map(String.init) ?? "" }
+        #expect(line("max-connections").hasPrefix("# max-connections: 4096 ") && line("max-connections").contains("default 4096"),
+                "\(line("max-connections"))")
+        #expect(line("mdm-action").contains("required when mdm is set"), "\(line("mdm-action"))")
+        #expect(line("smtp-from").contains("required when smtp-host is set"), "\(line("smtp-from"))")
+        for setting in ConfigurationSetting.all {
+            #expect(!line(setting.key).isEmpty, "\(setting.key) is missing from the example")
+        }
+    }
+
+    /// docs/configuration.md is `handover config reference`: the test fails when the committed page
+    /// drifts from the table (run `swift run handover config reference > docs/configuration.md`).
+    @Test func theCommittedReferencePageIsTheTable() async throws {
+        let reference = try await HandoverBinary.run(["config", "reference"])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/configuration.md")
+        let committed = (try? String(contentsOf: page, encoding: .utf8)) ?? ""
+        #expect(committed == reference.stdout, "docs/configuration.md differs from `handover config reference`: regenerate it")
+        for setting in ConfigurationSetting.all {
+            #expect(committed.contains("`\(setting.key)`") && committed.contains("`\(setting.variable)`"), "\(setting.key)")
+        }
+    }
+}
