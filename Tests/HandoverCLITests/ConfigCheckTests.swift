@@ -66,6 +66,25 @@ import Testing
         }
     }
 
+    /// Every `HANDOVER_*` variable the sources read is a setting of the table, so a file may set it
+    /// and the reference documents it: HANDOVER_TESTER_HOSTILE_URL, which `serve` reads, was
+    /// missing (a file that set it was refused as an unknown key). HANDOVER_PUSH_INBOX is an option
+    /// of `simulate oob`, not of the server.
+    @Test func everyVariableTheSourcesReadIsASettingOfTheTable() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        let notServerSettings: Set<String> = ["HANDOVER_PUSH_INBOX"]
+        let known = Set(ConfigurationSetting.all.map(\.variable))
+        var read: Set<String> = []
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            for match in text.matches(of: /"(HANDOVER_[A-Z0-9_]+)"/) { read.insert(String(match.1)) }
+        }
+        #expect(read.count > 50, "the sources were not found at \(sources.path)")
+        #expect(read.subtracting(known).subtracting(notServerSettings).sorted() == [], "read by the sources but not in ConfigurationSetting.all")
+    }
+
     /// docs/configuration.md is `handover config reference`: the test fails when the committed page
     /// drifts from the table (run `swift run handover config reference > docs/configuration.md`).
     @Test func theCommittedReferencePageIsTheTable() async throws {

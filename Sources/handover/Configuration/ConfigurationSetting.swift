@@ -74,6 +74,8 @@ struct ConfigurationSetting: Sendable {
               defaultValue: { String($0.developerMode) }),
         .init(variable: "HANDOVER_WEBHOOK_PRIVATE_TARGETS", summary: "let webhooks and backends reach private addresses inside your network", example: "false",
               defaultValue: { String($0.allowsPrivateWebhookTargets) }),
+        .init(variable: "HANDOVER_TESTER_HOSTILE_URL", summary: "a second origin that reaches this server under another host name, for the hostile-callback round of `handover tester`",
+              example: "https://handover-alt.example.com"),
         .init(variable: "HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS", summary: "attempts at delivering one logout token (1 to 20)", example: "8",
               defaultValue: { String($0.backChannelLogoutAttempts) }),
         .init(variable: "HANDOVER_TOKEN_ENCRYPTION_KEY", summary: "the at-rest key every instance sharing a database must have (base64 of 32 bytes); unset, one is generated into data-dir", example: "…", isSecret: true),
