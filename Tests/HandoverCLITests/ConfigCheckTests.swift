@@ -99,3 +99,28 @@ import Testing
         }
     }
 }
+
+/// Issue 66, item 3: `config check` warns about a lending period for a site no device is at.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ConfigCheckSiteTests {
+    @Test func aLendingPeriodForASiteNoDeviceIsAtIsWarnedAbout() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-config-sites-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        let settings = try ConfigCommandTests.file("data-dir: \(data.path)\nlending-periods: \"icu=9h,Ward 8=13h\"\n")
+        defer { try? FileManager.default.removeItem(at: settings) }
+        // No database yet: nothing to compare, no warning.
+        let fresh = try await HandoverBinary.run(["config", "check", settings.path])
+        #expect(fresh.status == 0 && !fresh.stdout.contains("Warning"), "\(fresh.stdout)\(fresh.stderr)")
+
+        try await AdminCommandTests.makeDatabase(in: data)
+        let csv = folder.appendingPathComponent("fleet.csv")
+        try "name,serialNumber,site\nicu-1,C02XK1ABJG5H,ICU\nward-7-1,C02XK1ABJG5J,Ward 7\n".write(to: csv, atomically: true, encoding: .utf8)
+        let imported = try await HandoverBinary.run(["admin", "import-devices", csv.path, "--data-dir", data.path])
+        #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        let check = try await HandoverBinary.run(["config", "check", settings.path])
+        #expect(check.status == 0, "a warning is no mistake: \(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("Warning: lending-periods: no device is at the site 'Ward 8'")
+                && check.stdout.contains("'ICU', 'Ward 7'") && !check.stdout.contains("site 'icu'"), "\(check.stdout)")
+    }
+}

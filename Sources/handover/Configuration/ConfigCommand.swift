@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HandoverServer
+import Logging
 
 /// `handover config`: the configuration file of `handover serve --config`.
 struct ConfigCommand: AsyncParsableCommand {
@@ -60,6 +61,35 @@ struct ConfigCommand: AsyncParsableCommand {
             print("\(file): \(read.values.count) setting\(read.values.count == 1 ? "" : "s"), every value accepted. The effective configuration:")
             for line in read.effective(over: environment) { print("  " + line) }
             print("Everything else takes its default (docs/configuration.md, `handover config example`).")
+            for line in await Self.lendingPeriodWarnings(try ServerConfiguration.fromEnvironment(read.merged(over: environment)),
+                                                         fromFile: (environment["HANDOVER_LENDING_PERIODS"] ?? "").isEmpty) {
+                print(line)
+            }
+        }
+
+        /// A warning for each lending period of a site no device is at: it can never apply, and is
+        /// most likely a misspelling. The devices are read from the configured database (read
+        /// only, no migration); without a database yet there is nothing to compare.
+        static func lendingPeriodWarnings(_ configuration: ServerConfiguration, fromFile: Bool) async -> [String] {
+            let periods = configuration.custody.siteLendingPeriods.keys.sorted { $0.key < $1.key }
+            guard !periods.isEmpty else { return [] }
+            let setting = fromFile ? "lending-periods" : "HANDOVER_LENDING_PERIODS"
+            let sites: [String: String]
+            var logger = Logger(label: "handover")
+            logger.logLevel = .warning
+            do {
+                guard let found = try await HandoverServer.fleetSites(configuration, logger: logger) else {
+                    return []
+                }
+                sites = found
+            } catch {
+                return ["Note: \(setting) was not compared with the devices' sites, which could not be read (\(error))."]
+            }
+            let known = sites.values.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return FleetSites.unknown(periods, among: sites).map { site in
+                "Warning: \(setting): no device is at the site '\(site.text)', so its lending period never applies. "
+                    + (known.isEmpty ? "No device has a site yet." : "The devices' sites: \(known).")
+            }
         }
     }
 
