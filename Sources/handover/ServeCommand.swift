@@ -18,7 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
             HANDOVER_APPLE_PRIVATE_KEY_FILE, HANDOVER_APPLE_BASE_URL, HANDOVER_SESSION_TTL, \
             HANDOVER_STRICT_SESSIONS, HANDOVER_TOKEN_ENCRYPTION_KEY, HANDOVER_MAIL_DROP_DIR, HANDOVER_OVERDUE_AFTER. Flags win. \
             HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS (1 to 20, default 8) sets how often a logout token is \
-            tried before it is shown as failed.
+            tried before it is shown as failed. Every setting, with its default and when it is \
+            required, is in docs/configuration.md (`handover config reference`); a YAML file of \
+            them is read with --config (`handover config example`, `handover config check FILE`).
 
             Sign in with Apple (POST /auth/apple) needs the four --apple-* settings; the server then \
             issues its own sessions: ES256 access tokens living --session-ttl seconds and single-use \
@@ -123,20 +125,28 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Flags, then the environment, then the file, then the defaults.
-        var environment = ProcessInfo.processInfo.environment
-        if let configFile { environment = try await ConfigurationFile.read(configFile).merged(over: environment) }
-        var configuration = try storage.configuration(environment: environment)
-        if let host { configuration.host = host }
-        if let port { configuration.port = port }
-        if developerMode { configuration.developerMode = true }
-        if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
-        if let mailDrop { configuration.mailDropDirectory = URL(fileURLWithPath: mailDrop) }
-        if let overdueAfter { configuration.overdueAfter = try ServerConfiguration.parseOverdueAfter(overdueAfter, setting: "--overdue-after") }
-        try sessions.apply(to: &configuration, environment: environment)
-        if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
-        try push.apply(to: &configuration, environment: environment)
-        try people.apply(to: &configuration, environment: environment)
-        try signals.apply(to: &configuration)
+        let processEnvironment = ProcessInfo.processInfo.environment
+        let file = try configFile.map { try ConfigurationFile.read($0) }
+        let environment = file?.merged(over: processEnvironment) ?? processEnvironment
+        var configuration: ServerConfiguration
+        do {
+            configuration = try storage.configuration(environment: environment)
+            if let host { configuration.host = host }
+            if let port { configuration.port = port }
+            if developerMode { configuration.developerMode = true }
+            if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
+            if let mailDrop { configuration.mailDropDirectory = URL(fileURLWithPath: mailDrop) }
+            if let overdueAfter { configuration.overdueAfter = try ServerConfiguration.parseOverdueAfter(overdueAfter, setting: "--overdue-after") }
+            try sessions.apply(to: &configuration, environment: environment)
+            if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
+            try push.apply(to: &configuration, environment: environment)
+            try people.apply(to: &configuration, environment: environment)
+            try signals.apply(to: &configuration)
+        } catch let error as ConfigurationError {
+            // A value from the file is named by the file, its line and its key, as `config check` names it.
+            guard let file, !error.setting.hasPrefix("--") else { throw error }
+            throw file.problem(for: error, environment: processEnvironment)
+        }
         // Before anything is created: a port in use costs one line and leaves the disk as it was.
         try ListenAddress.checkAvailable(host: configuration.host, port: configuration.port)
         // One server per SQLite data directory; PostgreSQL instances share their database instead.

@@ -8,13 +8,14 @@ import Vapor
 /// serving HTTP: the database must exist already (nothing is created in an empty folder).
 extension HandoverServer {
     /// Opens the configured database, runs migrations, runs `body` on it, and closes it.
-    static func withOfflineDatabase<T>(_ configuration: ServerConfiguration, logger: Logger,
+    /// With `migrates` false the schema is left as it is (a check that must not write).
+    static func withOfflineDatabase<T>(_ configuration: ServerConfiguration, logger: Logger, migrates: Bool = true,
                                        _ body: (any Database) async throws -> T) async throws -> T {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
         do {
             _ = try configureDatabase(application, configuration, existingOnly: true)
-            try await SchemaMigrations.run(on: application)
+            if migrates { try await SchemaMigrations.run(on: application) }
             let result = try await body(application.db)
             try await application.asyncShutdown()
             return result
@@ -22,6 +23,17 @@ extension HandoverServer {
             try? await application.asyncShutdown()
             throw error
         }
+    }
+
+    /// The sites the configured database's devices are at (key → name as written), for `config
+    /// check`'s warning about a lending period no device can fall under; nil when there is no
+    /// database yet. Reads only: no migration runs.
+    public static func fleetSites(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "handover")) async throws -> [String: String]? {
+        if configuration.databaseURL == nil,
+           !FileManager.default.fileExists(atPath: configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path) {
+            return nil
+        }
+        return try await withOfflineDatabase(configuration, logger: logger, migrates: false) { try await FleetSites.all(on: $0) }
     }
 
     /// When a key made at `now` that lives `text` (`90d`, `12h`) stops working: the rule the

@@ -2,7 +2,6 @@ import ArgumentParser
 import Configuration
 import Foundation
 import HandoverServer
-import SystemPackage
 #if canImport(Glibc)
 import Glibc
 private let systemRead = Glibc.read
@@ -24,58 +23,85 @@ private let systemRead = Darwin.read
 /// The order is flags, then the environment, then the file, then the defaults: the file fills
 /// in what the environment does not set (``merged(over:)``), and `serve` applies its flags on
 /// top, as it always has. Every value is checked as the environment variable's is, and a
-/// mistake names the setting. A key the file should not have is refused with its line and the
-/// nearest known key.
+/// mistake of a value from the file names the file, its line and its key (``problem(for:environment:)``).
+/// A key the file should not have is refused with its line and the nearest known key.
 struct ConfigurationFile {
     /// The file's path, as given.
     var path: String
     /// Its settings: environment variable → value (as text), in the file's order.
     var values: [(variable: String, value: String, line: Int)]
 
-    /// A mistake in the file itself, with its line.
+    /// A mistake in the file, with its line and key where it has them: `handover.yaml:3: port:
+    /// 'abc' is not a port number. Accepted: 0 to 65535.` One from the environment has no path
+    /// and names its variable (`HANDOVER_PORT: …`).
     struct Problem: Error, CustomStringConvertible {
-        var path: String
+        var path: String?
         var line: Int?
         var text: String
-        var description: String { "\(path)" + (line.map { ":\($0)" } ?? "") + ": " + text }
+        var description: String { (path.map { $0 + (line.map { ":\($0)" } ?? "") + ": " } ?? "") + text }
+    }
+
+    /// Every mistake found in one reading, in the file's order (those of the environment last).
+    struct Problems: Error, CustomStringConvertible {
+        var path: String
+        var problems: [Problem]
+        var description: String {
+            let count = problems.count == 1 ? "1 mistake" : "\(problems.count) mistakes"
+            return "\(path) has \(count):\n" + problems.map(\.description).joined(separator: "\n")
+        }
     }
 
     /// The largest file read: 1 MB.
     static let maximumSize = 1 << 20
 
+    /// Reads `path` and refuses it with every mistake of its lines (``Problems``) when it has any;
+    /// see ``scan(_:)``.
+    static func read(_ path: String) throws -> ConfigurationFile {
+        let (file, problems) = try scan(path)
+        guard problems.isEmpty else { throw Problems(path: path, problems: problems) }
+        return file
+    }
+
     /// Reads `path`: its size and mode first (``contents(of:)``), then its keys line by line; a
     /// file that holds a secret must be readable by its owner only (``checkPermissions(_:of:keys:)``);
-    /// its values are read through swift-configuration's YAML file provider.
-    static func read(_ path: String) async throws -> ConfigurationFile {
+    /// each line's value is read with swift-configuration's YAML snapshot. A mistake of a line
+    /// (an unknown key, an indented line, a list) is returned with the others, and the other
+    /// lines are still read; one of the whole file (unreadable, too large) is thrown.
+    static func scan(_ path: String) throws -> (file: ConfigurationFile, problems: [Problem]) {
         let (data, mode) = try Self.contents(of: path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw Problem(path: path, line: nil, text: "is not a UTF-8 text file of at most 1 MB")
         }
-        let keys = try Self.keys(in: text, path: path)
-        // A file of comments only sets nothing (and is no YAML mapping to read).
-        guard !keys.isEmpty else { return ConfigurationFile(path: path, values: []) }
+        let (lines, lineProblems) = Self.keys(in: text, path: path)
+        var problems = lineProblems
         let known = Dictionary(uniqueKeysWithValues: ConfigurationSetting.all.map { ($0.key, $0) })
-        try Self.checkPermissions(mode, of: path, keys: keys.compactMap { known[$0.key] })
-        let file: FileProvider<YAMLSnapshot>
-        do {
-            file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
-        } catch {
-            throw Problem(path: path, line: nil, text: "is not YAML this server can read: \(error)")
-        }
-        let reader = ConfigReader(provider: file)
+        try Self.checkPermissions(mode, of: path, keys: lines.compactMap { known[$0.key] })
         var values: [(String, String, Int)] = []
-        for (key, line) in keys {
+        for (key, line, content) in lines {
             guard let setting = known[key] else {
                 let nearest = CommandSuggestion.nearest(to: key, among: ConfigurationSetting.all.map(\.key))
-                throw Problem(path: path, line: line, text: "'\(key)' is not a setting" + (nearest.map { "; did you mean '\($0)'?" } ?? "")
-                    + " `handover config example` lists them all")
+                let written = content.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces)
+                problems.append(Problem(path: path, line: line, text: "'\(written)' is not a setting" + (nearest.map { "; did you mean '\($0)'?" } ?? "")
+                    + " `handover config example` lists them all"))
+                continue
             }
-            guard let value = reader.string(forKey: ConfigKey([key]), isSecret: setting.isSecret) else {
-                throw Problem(path: path, line: line, text: "'\(key)' needs a single value (text, a number or true/false), not a list or a mapping")
+            guard let value = Self.value(of: content, path: path) else {
+                problems.append(Problem(path: path, line: line, text: "\(key): needs a single value (text, a number or true/false), not a list or a mapping"))
+                continue
             }
             values.append((setting.variable, value, line))
         }
-        return ConfigurationFile(path: path, values: values)
+        return (ConfigurationFile(path: path, values: values), problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+    }
+
+    /// The value of one `key: value` line, as YAML reads it (quotes, escapes, a trailing
+    /// comment); nil when it is not a single value.
+    static func value(of line: String, path: String) -> String? {
+        guard let snapshot = try? YAMLSnapshot(data: Data(line.utf8).bytes, providerName: path, parsingOptions: .default),
+              let colon = line.firstIndex(of: ":"),
+              let result = try? snapshot.value(forKey: AbsoluteConfigKey([String(line[..<colon]).trimmingCharacters(in: .whitespaces)]), type: .string),
+              case .string(let value)? = result.value?.content else { return nil }
+        return value
     }
 
     /// The file's bytes and its permission bits. Its size is read first (`fstat` on the file this
@@ -124,10 +150,12 @@ struct ConfigurationFile {
                       + "(mode \(octal)); run `chmod 600 \(path)` so that only its owner (the user that runs handover) may read it")
     }
 
-    /// The file's top-level keys and their lines. Settings are flat `key: value` lines; comments
-    /// (`#`) and blank lines pass; an indented line, a list or a second document is refused.
-    static func keys(in text: String, path: String) throws -> [(key: String, line: Int)] {
-        var keys: [(String, Int)] = []
+    /// The file's top-level keys, their lines and the lines' text, and the mistakes of the other
+    /// lines. Settings are flat `key: value` lines; comments (`#`) and blank lines pass; an
+    /// indented line, a list, a second document or a key set twice is a mistake.
+    static func keys(in text: String, path: String) -> (keys: [(key: String, line: Int, content: String)], problems: [Problem]) {
+        var keys: [(String, Int, String)] = []
+        var problems: [Problem] = []
         var seen: [String: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
@@ -135,20 +163,23 @@ struct ConfigurationFile {
             let trimmed = content.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") || (line == 1 && trimmed == "---") { continue }
             guard content.first.map({ $0 != " " && $0 != "\t" }) == true, let colon = content.firstIndex(of: ":") else {
-                throw Problem(path: path, line: line, text: "settings are one per line, 'key: value', from the first column (no nesting, lists or indentation)")
+                problems.append(Problem(path: path, line: line, text: "settings are one per line, 'key: value', from the first column (no nesting, lists or indentation)"))
+                continue
             }
             let key = String(content[..<colon]).trimmingCharacters(in: .whitespaces)
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw Problem(path: path, line: line, text: "'\(key.prefix(60))' is not a key: lower-case letters, digits and dashes, such as public-url")
+                problems.append(Problem(path: path, line: line, text: "'\(key.prefix(60))' is not a key: lower-case letters, digits and dashes, such as public-url"))
+                continue
             }
             let normalized = key.lowercased().replacingOccurrences(of: "_", with: "-")
             if let first = seen[normalized] {
-                throw Problem(path: path, line: line, text: "'\(key)' is set twice (first on line \(first))")
+                problems.append(Problem(path: path, line: line, text: "'\(key)' is set twice (first on line \(first))"))
+                continue
             }
             seen[normalized] = line
-            keys.append((normalized, line))
+            keys.append((normalized, line, String(content)))
         }
-        return keys
+        return (keys, problems)
     }
 
     /// The environment the server reads: `environment`, with the file's settings where the
@@ -159,6 +190,34 @@ struct ConfigurationFile {
             merged[variable] = value
         }
         return merged
+    }
+
+    /// `error` as the file's mistake when the file gave the value it is about (`handover.yaml:3:
+    /// port: 'abc' is not a port number. …`), or when the setting is missing from both the file
+    /// and the environment (`handover.yaml: mdm-action: is missing …`); as it is, naming the
+    /// environment variable, when the environment gave the value.
+    func problem(for error: ConfigurationError, environment: [String: String]) -> Problem {
+        // A site's lending period is named `HANDOVER_LENDING_PERIODS (ICU)`.
+        let variable = String(error.setting.prefix { $0 != " " })
+        let detail = error.setting.dropFirst(variable.count)
+        let text = "\(error.problem). Accepted: \(error.accepted)."
+        guard let setting = ConfigurationSetting.named(variable), (environment[variable] ?? "").isEmpty else {
+            return Problem(path: nil, line: nil, text: error.description)
+        }
+        let line = values.first { $0.variable == variable }?.line
+        return Problem(path: path, line: line, text: "\(setting.key)\(detail): \(Self.namingKeys(text))")
+    }
+
+    /// `text` with each setting's variable written as the file's key: "needed with HANDOVER_MDM=jamf"
+    /// becomes "needed with mdm=jamf".
+    static func namingKeys(_ text: String) -> String {
+        guard text.contains("HANDOVER_") else { return text }
+        var text = text
+        // The longest first: HANDOVER_MDM_ACTION before HANDOVER_MDM.
+        for setting in ConfigurationSetting.all.sorted(by: { $0.variable.count > $1.variable.count }) {
+            text = text.replacingOccurrences(of: setting.variable, with: setting.key)
+        }
+        return text
     }
 
     /// The effective settings from the file and the environment, one per line, where each came
