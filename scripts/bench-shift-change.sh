@@ -2,7 +2,7 @@
 # The shift change at hospital scale, with `handover bench shift-change` (see its --help):
 #   1. on SQLite, one server;
 #   2. on PostgreSQL (a private cluster on loopback, started and stopped here), two servers
-#      sharing the database, the phones split between them.
+#      sharing the database, the phones split between them (BENCH_INSTANCES=1 for one server).
 # Each launcher checks its phone out by badge before its run (the bench's loopback badge
 # directory is the servers' badge lookup). Each storm prints its figures (check-outs and their
 # p50/p99/max, runs, callbacks lost, duplicates, callback p50/p99/max, the recording rate, how
@@ -59,6 +59,6 @@ fi
 if [ "$only" = all ] || [ "$only" = postgres ]; then
   eval "$(scripts/start-postgres.sh "${BENCH_PG_PORT:-54341}")"
   own_pg_data=$HANDOVER_PG_DATA
-  storm postgres --database "$HANDOVER_PG_URL" --instances 2
+  storm postgres --database "$HANDOVER_PG_URL" --instances "${BENCH_INSTANCES:-2}"
 fi
 exit $status
