@@ -52,14 +52,7 @@ for tool in wrk nginx; do
 done
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-if [ -n "${HANDOVER_BIN:-}" ]; then
-  handover=$HANDOVER_BIN
-else
-  echo "== building handover (release)"
-  swift build -c release --product handover --scratch-path .build-release 2>&1 | grep -E "error|Compiling handover|complete" || true
-  handover="$root/.build-release/release/handover"
-fi
-[ -x "$handover" ] || { echo "no handover binary at $handover (release build failed?)" >&2; exit 1; }
+. scripts/bench/release-binary.sh   # $handover: $HANDOVER_BIN, or a release build
 
 nio_server=
 if [ "$only" = all ] || [ "$only" = aasa ]; then

@@ -32,18 +32,7 @@ package final class LiveKeys: Sendable {
         }
     }
 
-    /// A stored key not revoked, with the hash it was found by.
-    private struct Row: Sendable, Decodable {
-        var key_hash: String
-        var id: UUID
-        var name: String
-        var scope: String
-        var key_prefix: String
-        var device_id: UUID?
-        var expires_at: Date?
-    }
-
-    private let batches = GroupCommit<String, Row?>(maxBatch: 256)
+    private let batches = GroupCommit<String, Key?>(maxBatch: 256)
     /// How many batches may be read at once: each on a connection of its own.
     package let readers: Int
     private let database: @Sendable () -> (any Database)?
@@ -75,19 +64,18 @@ package final class LiveKeys: Sendable {
             }
         }
         guard let row, row.expires_at.map({ $0 > now }) ?? true else { return nil }
-        return Key(id: row.id, name: row.name, scope: row.scope, key_prefix: row.key_prefix, device_id: row.device_id,
-                   expires_at: row.expires_at)
+        return row
     }
 
     /// The keys not revoked among `hashes`, by hash, in one statement.
-    private static func read(_ hashes: Set<String>, on database: any Database) async throws -> [String: Row] {
+    private static func read(_ hashes: Set<String>, on database: any Database) async throws -> [String: Key] {
         guard let sql = database as? any SQLDatabase else {
             throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.")
         }
         let rows = try await sql.raw("""
             SELECT key_hash, id, name, scope, key_prefix, device_id, expires_at FROM api_keys \
             WHERE key_hash IN (\(SQLList(hashes.map { SQLBind($0) }))) AND revoked_at IS NULL
-            """).all(decoding: Row.self)
-        return Dictionary(rows.map { ($0.key_hash, $0) }) { first, _ in first }
+            """).all()
+        return try Dictionary(rows.map { (try $0.decode(column: "key_hash", as: String.self), try $0.decode(model: Key.self)) }) { first, _ in first }
     }
 }

@@ -122,6 +122,14 @@ enum DashboardLayout {
         .element("div", ["id": id, "data-live": source, "aria-live": "polite"]) { content() }
     }
 
+    /// A new key, shown once (every page is `no-store`), with a button that copies it.
+    static func keyShownOnce(_ key: String) -> HTML {
+        .element("div", ["class": "link-box"]) {
+            HTML.element("code", ["id": "new-key"]) { key }
+            HTML.element("button", ["type": "button", "data-copy": "new-key"]) { "Copy" }
+        }
+    }
+
     /// A 303 to `path`.
     static func redirect(_ path: String) -> Response {
         let response = Response(status: .seeOther)

@@ -29,22 +29,17 @@ struct DeviceKeyRoutes: RouteCollection {
         try await auth.deviceAction(request) { session, device, actor in
             let made = try await keys.rekey(device: device, actor: actor, now: auth.clock.now(), on: request.db)
             let id = try device.requireID().uuidString.lowercased()
-            let response = DashboardLayout.page("New key for \(device.name)", signedIn: session) {
+            return DashboardLayout.page("New key for \(device.name)", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("p") {
                         "This is the device's new API key. It is shown only now: copy it into the launcher's managed app configuration "
                         "in your MDM (the key "; HTML.element("code") { "HandoverDeviceKey" }; "). "
                         made.replaced.isEmpty ? "The device had no live key." : "Its previous key is revoked: it is refused from now on, on every instance."
                     }
-                    HTML.element("div", ["class": "link-box"]) {
-                        HTML.element("code", ["id": "new-key"]) { made.key }
-                        HTML.element("button", ["type": "button", "data-copy": "new-key"]) { "Copy" }
-                    }
+                    DashboardLayout.keyShownOnce(made.key)
                     HTML.element("p") { HTML.element("a", ["href": "/dashboard/devices/\(id)"]) { "Back to \(device.name)" } }
                 }
             }
-            response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-            return response
         }
     }
 

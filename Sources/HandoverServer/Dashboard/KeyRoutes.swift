@@ -51,22 +51,17 @@ struct KeyRoutes: RouteCollection {
             }
             try await request.recordAdminAction(.keyChanged, "made \"\(made.row.name)\" (\(made.row.scope) key \(made.row.keyPrefix)…)"
                                                 + (made.row.expiresAt.map { ", expiring \(DashboardLayout.time($0))" } ?? ""), session: session, now: now)
-            let response = DashboardLayout.page("New key", signedIn: session, status: .created) {
+            return DashboardLayout.page("New key", signedIn: session, status: .created) {
                 HTML.element("section") {
                     HTML.element("p") {
                         "The key of \"\(made.row.name)\", role \(made.row.scope)"
                         made.row.expiresAt.map { ", working until \(DashboardLayout.time($0))" } ?? ", working until it is revoked"
                         ". It is shown only now (only its hash is kept): copy it to where it is used."
                     }
-                    HTML.element("div", ["class": "link-box"]) {
-                        HTML.element("code", ["id": "new-key"]) { made.key }
-                        HTML.element("button", ["type": "button", "data-copy": "new-key"]) { "Copy" }
-                    }
+                    DashboardLayout.keyShownOnce(made.key)
                     HTML.element("p") { HTML.element("a", ["href": "/dashboard/keys"]) { "Back to the keys" } }
                 }
             }
-            response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-            return response
         }
     }
 

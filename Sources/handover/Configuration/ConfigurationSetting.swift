@@ -60,6 +60,9 @@ struct ConfigurationSetting: Sendable {
         ("header-", "Connections"), ("body-", "Connections"), ("idle-", "Connections"), ("max-", "Connections"), ("queue-", "Connections"), ("trust-", "Connections"),
     ]
 
+    /// When each of Sign in with Apple's four settings is required.
+    private static let appleTogether = "any other apple- setting but apple-base-url is set (the four together)"
+
     /// Every setting a file may hold, in the example's order.
     static let all: [ConfigurationSetting] = [
         .init(variable: "HANDOVER_PUBLIC_URL", summary: "the https origin devices reach this server at (behind your TLS proxy); unset, http://host:port, for loopback development only", example: "https://handover.example.com"),
@@ -154,10 +157,10 @@ struct ConfigurationSetting: Sendable {
               defaultValue: { _ in "required" }),
         .init(variable: "HANDOVER_SMTP_CA_FILE", summary: "extra CA certificates for the relay (PEM)", example: "/etc/handover/relay-ca.pem"),
         .init(variable: "HANDOVER_MAIL_DROP_DIR", summary: "development: write sign-in mail as .eml files here instead", example: "/tmp/handover-mail"),
-        .init(variable: "HANDOVER_APPLE_CLIENT_IDS", summary: "bundle ids / Services IDs whose Apple identity tokens are accepted", example: "ABCDE12345.com.example.launcher", requiredWhen: "any other apple- setting but apple-base-url is set (the four together)"),
-        .init(variable: "HANDOVER_APPLE_TEAM_ID", summary: "your Apple developer team id", example: "ABCDE12345", requiredWhen: "any other apple- setting but apple-base-url is set (the four together)"),
-        .init(variable: "HANDOVER_APPLE_KEY_ID", summary: "your Sign in with Apple key's id", example: "KEY1234567", requiredWhen: "any other apple- setting but apple-base-url is set (the four together)"),
-        .init(variable: "HANDOVER_APPLE_PRIVATE_KEY_FILE", summary: "that key's .p8 file", example: "/etc/handover/AuthKey.p8", requiredWhen: "any other apple- setting but apple-base-url is set (the four together)"),
+        .init(variable: "HANDOVER_APPLE_CLIENT_IDS", summary: "bundle ids / Services IDs whose Apple identity tokens are accepted", example: "ABCDE12345.com.example.launcher", requiredWhen: appleTogether),
+        .init(variable: "HANDOVER_APPLE_TEAM_ID", summary: "your Apple developer team id", example: "ABCDE12345", requiredWhen: appleTogether),
+        .init(variable: "HANDOVER_APPLE_KEY_ID", summary: "your Sign in with Apple key's id", example: "KEY1234567", requiredWhen: appleTogether),
+        .init(variable: "HANDOVER_APPLE_PRIVATE_KEY_FILE", summary: "that key's .p8 file", example: "/etc/handover/AuthKey.p8", requiredWhen: appleTogether),
         .init(variable: "HANDOVER_APPLE_BASE_URL", summary: "Apple's origin (a test server)", example: "https://appleid.apple.com",
               defaultValue: { _ in "https://appleid.apple.com" }),
         .init(variable: "HANDOVER_APNS_KEY_ID", summary: "your APNs key's id", example: "KEY7654321", requiredWhen: "any of apns-team-id, apns-private-key-file, apns-topic is set (the four together)"),
