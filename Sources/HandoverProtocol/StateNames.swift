@@ -112,6 +112,10 @@ public enum DeviceHistoryEvent: String, Sendable, Hashable, Codable, CaseIterabl
     case keyRevoked = "key_revoked"
     /// It was given a new API key; every key it had before is revoked.
     case keyReplaced = "key_replaced"
+    /// An alert was raised about it (overdue, not seen, in Lost Mode): its site's contacts hear of it.
+    case alertRaised = "alert_raised"
+    /// A person acknowledged its alert on the dashboard.
+    case alertAcknowledged = "alert_acknowledged"
 }
 
 /// What the fleet's MDM is asked to do with a device that goes out of service or overdue.

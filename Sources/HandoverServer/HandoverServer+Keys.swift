@@ -13,4 +13,10 @@ extension HandoverServer {
         guard existing == 0 else { return nil }
         return try await createAPIKey(name: "first admin key", scope: .admin)
     }
+
+    /// Writes the keys' last uses noted in memory now (the background pass does it every 30 s):
+    /// a device is seen when its key is used.
+    public func flushKeyUses() async throws {
+        try await keyUses.flush(on: application.db)
+    }
 }

@@ -70,6 +70,8 @@ public final class HandoverServer: Sendable {
     let revocations: CredentialRevocations
     /// Each API key's last use, noted in memory and written by a background pass.
     let keyUses: KeyUses
+    /// The devices' alerts, and their mail.
+    let alerts: DeviceAlerts
     /// The background services (swift-service-lifecycle) and the task that runs their group.
     private let background: NIOLockedValueBox<(group: ServiceGroup, task: Task<Void, Never>)?>
 
@@ -108,6 +110,7 @@ public final class HandoverServer: Sendable {
         signalsPollClient = parts.signalsPollClient
         revocations = parts.revocations
         keyUses = parts.keyUses
+        alerts = parts.alerts
         self.background = NIOLockedValueBox(nil)
     }
 
@@ -132,6 +135,7 @@ public final class HandoverServer: Sendable {
         var signalsPollClient: SharedSignalsPollClient?
         var revocations: CredentialRevocations
         var keyUses: KeyUses
+        var alerts: DeviceAlerts
     }
 
     /// Opens the database (running migrations), binds the port and starts background work.
@@ -206,6 +210,7 @@ public final class HandoverServer: Sendable {
             case (nil, nil):
                 break
             }
+            let alerts = try Self.deviceAlerts(configuration, database: application.db, origin: origin, clock: clock, mailer: mailer)
             var apple: AppleSignInService?
             if let settings = configuration.signInWithApple {
                 apple = try AppleSignInService(configuration: settings, httpClient: outbound, clock: clock,
@@ -312,6 +317,7 @@ public final class HandoverServer: Sendable {
             try application.register(collection: DeviceKeyRoutes(auth: dashboardAuth, keys: keys, keyUses: keyUses))
             try application.register(collection: AuditPageRoutes(auth: dashboardAuth, audit: audit))
             try application.register(collection: CustodyRoutes(auth: dashboardAuth))
+            try application.register(collection: AlertRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: WebhookFormRoutes(auth: dashboardAuth, registrar: api.webhookRegistrar))
             try application.register(collection: AppFormRoutes(auth: dashboardAuth, appRegistrar: appRegistrar, associationFiles: associationFiles))
@@ -339,7 +345,7 @@ public final class HandoverServer: Sendable {
                               siem: Self.siemStream(configuration, database: application.db, reads: application.readDB, clock: clock,
                                                     group: application.eventLoopGroup, http: outbound), throttle: throttle,
                               signalsPollClient: signals.flatMap { $0.settings.pollURL == nil ? nil : SharedSignalsPollClient(receiver: $0, http: outbound, logger: logger) },
-                              revocations: revocations, keyUses: keyUses)
+                              revocations: revocations, keyUses: keyUses, alerts: alerts)
             let transport = HTTPTransport(application: application, serverName: "handover", limits: configuration.connectionLimits)
             application.servers.use { _ in transport }
             do {
@@ -540,6 +546,7 @@ public final class HandoverServer: Sendable {
             RepeatingPass(name: "back-channel logout", interval: interval, logger: logger) { _ = try await backChannel.startDue() },
             RepeatingPass(name: "operation expiry", interval: interval, logger: logger) { try await operations.expireDue() },
             RepeatingPass(name: "session upkeep", interval: .seconds(60), logger: logger) { try await sessions.maintain(on: database) },
+            RepeatingPass(name: "device alerts", interval: max(interval, .seconds(30)), logger: logger) { [alerts] in try await alerts.pass() },
             // Open streams whose key or session may have expired are checked again (revocations
             // end theirs at once); keys' last uses are written in one statement.
             RepeatingPass(name: "open streams", interval: .seconds(1), logger: logger) { [streams = revocations.streams] in

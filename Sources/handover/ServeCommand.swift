@@ -104,6 +104,16 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "duration"))
     var overdueAfter: String?
 
+    @Option(name: .customLong("alert-contacts"),
+            help: ArgumentHelp("Who is mailed when a device is overdue, not seen or in Lost Mode: addresses for every site, and a site's own as SITE=ADDRESS ADDRESS, entries separated by commas (it@hospital.org,ICU=icu-charge@hospital.org). Needs SMTP or --mail-drop. Webhooks subscribed to device.alert hear of every alert. Env: HANDOVER_ALERT_CONTACTS.",
+                               valueName: "contacts"))
+    var alertContacts: String?
+
+    @Option(name: .customLong("not-seen-after"),
+            help: ArgumentHelp("Alert when a device's key has not been used for this long (3d, 36h, 90m); never used: since it was registered. Off by default. Env: HANDOVER_NOT_SEEN_AFTER.",
+                               valueName: "duration"))
+    var notSeenAfter: String?
+
     @Flag(name: .customLong("webhook-private-targets"),
           help: "Let webhooks reach loopback and private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), for a receiver inside your network. Link-local and cloud metadata addresses stay refused. Env: HANDOVER_WEBHOOK_PRIVATE_TARGETS=1.")
     var webhookPrivateTargets = false
@@ -137,6 +147,12 @@ struct ServeCommand: AsyncParsableCommand {
             if webhookPrivateTargets { configuration.allowsPrivateWebhookTargets = true }
             if let mailDrop { configuration.mailDropDirectory = URL(fileURLWithPath: mailDrop) }
             if let overdueAfter { configuration.overdueAfter = try ServerConfiguration.parseOverdueAfter(overdueAfter, setting: "--overdue-after") }
+            if let alertContacts {
+                configuration.alerts.fleetContacts = []
+                configuration.alerts.siteContacts = [:]
+                try ServerConfiguration.parseAlertContacts(alertContacts, setting: "--alert-contacts", into: &configuration.alerts)
+            }
+            if let notSeenAfter { configuration.alerts.notSeenAfter = try ServerConfiguration.parseNotSeenAfter(notSeenAfter, setting: "--not-seen-after") }
             try sessions.apply(to: &configuration, environment: environment)
             if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
             try push.apply(to: &configuration, environment: environment)

@@ -23,7 +23,7 @@ struct OverdueDeviceTests {
             let device = try await test.request(.GET, "/api/v1/devices/\(late.id)", key: test.adminKey).json
             #expect(device["status"] as? String == "handing_over", "the server started a run: \(device)")
             let history = try await test.request(.GET, "/api/v1/devices/\(late.id)/history", key: test.adminKey).array
-            #expect(history.map { $0["event"] as? String ?? "" } == ["run_started", "overdue"], "\(history)")
+            #expect(history.map { $0["event"] as? String ?? "" } == ["run_started", "alert_raised", "overdue"], "\(history)")
             #expect((history.last?["reason"] as? String)?.contains("lending period 13 h") == true && history.first?["actor"] as? String == "server")
             #expect(try await test.request(.GET, "/api/v1/devices/\(onTime.id)", key: test.adminKey).json["status"] as? String == "in_service")
 

@@ -61,7 +61,13 @@ package struct OverdueDevices: Sendable {
                 ?? "no hand-over completed since it was registered"
             let reason = "\(since) (lending period \(Self.duration(period))\(device.site.map { " at \($0)" } ?? ""))"
             let transition = try await runs.database.transaction { db in
-                try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, mdm: runs.mdm, on: db, now: now)
+                let transition = try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, mdm: runs.mdm, on: db, now: now)
+                // Its site's contacts hear of it now, whatever its run comes to (``AlertRules``).
+                if case .move = transition {
+                    try await DeviceAlertStore.raise([AlertRaise(device: id, cause: .overdue, deviceName: device.name, site: device.site,
+                                                                 status: .overdue, detail: reason)], publicURL: runs.publicURL, on: db, now: now)
+                }
+                return transition
             }
             guard case .move = transition else { continue }  // another instance got there first, or a run started
             do {

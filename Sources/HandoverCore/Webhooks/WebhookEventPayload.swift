@@ -19,6 +19,31 @@ package struct WebhookEventPayload: Codable, Equatable {
     /// For `audit.checkpoint`: the signed checkpoint, and the consistency proof from the one
     /// before, so that an older copy of the log's checkpoints lives where the database does not.
     package var checkpoint: AuditCheckpointEvent?
+    /// For `device.alert`: the alert, with the link to the device's page.
+    package var alert: DeviceAlertEvent?
+}
+
+/// A device's alert, as the `device.alert` webhook tells it.
+package struct DeviceAlertEvent: Codable, Equatable, Sendable {
+    package var id: UUID
+    package var cause: DeviceAlertCause
+    package var deviceName: String
+    package var site: String?
+    /// Why, in words.
+    package var detail: String
+    package var raisedAt: Date
+    /// The device's dashboard page, where the alert is acknowledged.
+    package var page: String
+
+    package init(id: UUID, cause: DeviceAlertCause, deviceName: String, site: String?, detail: String, raisedAt: Date, page: String) {
+        self.id = id
+        self.cause = cause
+        self.deviceName = deviceName
+        self.site = site
+        self.detail = detail
+        self.raisedAt = raisedAt
+        self.page = page
+    }
 }
 
 /// An out-of-band operation reported as "this was not me", as the webhook tells it.

@@ -9,7 +9,7 @@ package enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
     package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "device.back_in_service", "device.overdue",
                                      "device.mdm_command",
-                                     "operation.suspicious", "audit.mismatch", AuditCheckpointEvent.type]
+                                     "operation.suspicious", "audit.mismatch", AuditCheckpointEvent.type, "device.alert"]
 
     /// One event to write, for ``enqueue(_:on:)``.
     package struct Event: Sendable {
@@ -20,10 +20,11 @@ package enum WebhookOutbox {
         package var operation: SuspiciousOperation?
         package var receipt: String?
         package var checkpoint: AuditCheckpointEvent?
+        package var alert: DeviceAlertEvent?
         package var at: Date
 
         package init(_ type: String, run: LogoutRunView?, deviceID: UUID?, reason: String? = nil, operation: SuspiciousOperation? = nil,
-                     receipt: String? = nil, checkpoint: AuditCheckpointEvent? = nil, at: Date) {
+                     receipt: String? = nil, checkpoint: AuditCheckpointEvent? = nil, alert: DeviceAlertEvent? = nil, at: Date) {
             self.type = type
             self.run = run
             self.deviceID = deviceID
@@ -31,6 +32,7 @@ package enum WebhookOutbox {
             self.operation = operation
             self.receipt = receipt
             self.checkpoint = checkpoint
+            self.alert = alert
             self.at = at
         }
     }
@@ -53,7 +55,7 @@ package enum WebhookOutbox {
             guard !hooks.isEmpty else { continue }
             let payload = WebhookEventPayload(id: UUID(), type: event.type, createdAt: event.at, run: event.run, deviceID: event.deviceID,
                                               reason: event.reason, operation: event.operation, receipt: event.receipt,
-                                              checkpoint: event.checkpoint)
+                                              checkpoint: event.checkpoint, alert: event.alert)
             let body = String(decoding: try JSONEncoder.api.encode(payload), as: UTF8.self)
             for hook in hooks {
                 let delivery = WebhookDelivery()

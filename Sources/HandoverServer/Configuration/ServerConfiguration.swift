@@ -80,6 +80,9 @@ public struct ServerConfiguration: Sendable {
     }
     /// Lending periods (the fleet's and the sites') and the custody records' retention.
     public var custody = CustodySettings()
+    /// Who hears of a device that needs a person, and when a device counts as not seen
+    /// (`HANDOVER_ALERT_CONTACTS`, `HANDOVER_NOT_SEEN_AFTER`).
+    public var alerts = AlertSettings()
     /// The audit log's checkpoints and the SIEMs it streams to.
     public var audit = AuditSettings()
     /// Shared Signals: the transmitter's event retention, and the identity provider as a transmitter.
@@ -178,6 +181,7 @@ public struct ServerConfiguration: Sendable {
         configuration.mdm = try MDMConfiguration.fromEnvironment(environment)
         try readSessionSettings(environment, into: &configuration)
         try readCustodySettings(environment, into: &configuration)
+        try readAlertSettings(environment, into: &configuration)
         try readAuditSettings(environment, into: &configuration)
         try readSharedSignalsSettings(environment, into: &configuration)
         return configuration

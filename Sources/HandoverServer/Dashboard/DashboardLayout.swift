@@ -25,6 +25,7 @@ enum DashboardLayout {
                             HTML.element("nav") {
                                 HTML.element("a", ["href": "/dashboard"]) { "Overview" }
                                 HTML.element("a", ["href": "/dashboard/devices"]) { "Devices" }
+                                HTML.element("a", ["href": "/dashboard/alerts"]) { "Alerts" }
                                 HTML.element("a", ["href": "/dashboard/custody"]) { "Custody" }
                                 HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
                                 HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }

@@ -92,6 +92,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         let custodyRuns = try await LogoutRun.query(on: request.readDB).filter(\.$id ~~ custodies.compactMap(\.runID)).all()
         let runsByID = Dictionary(custodyRuns.compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
         let keys = try await APIKey.query(on: request.readDB).filter(\.$deviceID == (try device.requireID())).sort(\.$createdAt, .descending).all()
+        let alerts = try await DeviceAlertStore.list(visibleTo: .everySite, device: try device.requireID(), limit: 10,
+                                                     on: request.readDB)
         return DashboardLayout.page(device.name, signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("p") {
@@ -142,6 +144,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                     }
                 }
             }
+            if !alerts.isEmpty { AlertRoutes.section(alerts, session: session, emptyText: "", back: "device") }
             CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
             DeviceKeyRoutes.section(keys, deviceID: id, mayChange: session.may(.operator, at: device.site), csrf: session.csrfToken)
             if !commands.isEmpty {

@@ -349,7 +349,8 @@ extension OpenAPIDocument {
             event:
               type: string
               enum: [run_started, run_completed, run_failed, back_in_service, overdue, mdm_command_queued, mdm_command_sent, mdm_command_failed,
-                     erase_confirmed, mdm_command_cancelled, key_revoked, key_replaced]
+                     erase_confirmed, mdm_command_cancelled, key_revoked, key_replaced, alert_raised,
+                     alert_acknowledged]
             fromStatus:
               type: string
               enum: [in_service, out_of_service, handing_over, overdue]
@@ -446,7 +447,7 @@ extension OpenAPIDocument {
         EventType:
           type: string
           enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious,
-                 audit.mismatch, audit.checkpoint]
+                 audit.mismatch, audit.checkpoint, device.alert]
         OutOfBandLock:
           type: object
           additionalProperties: false
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
         LogoutRun:
           type: object
           additionalProperties: false
-          required: [id, deviceID, status, createdAt, items]
     """#
 }
