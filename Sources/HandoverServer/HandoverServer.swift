@@ -318,6 +318,7 @@ public final class HandoverServer: Sendable {
             try application.register(collection: AuditPageRoutes(auth: dashboardAuth, audit: audit))
             try application.register(collection: CustodyRoutes(auth: dashboardAuth))
             try application.register(collection: AlertRoutes(auth: dashboardAuth))
+            try application.register(collection: UsageReportRoutes(auth: dashboardAuth, shifts: configuration.shifts))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: WebhookFormRoutes(auth: dashboardAuth, registrar: api.webhookRegistrar))
             try application.register(collection: AppFormRoutes(auth: dashboardAuth, appRegistrar: appRegistrar, associationFiles: associationFiles))

@@ -29,6 +29,7 @@ enum DashboardLayout {
                                 HTML.element("a", ["href": "/dashboard/custody"]) { "Custody" }
                                 HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
                                 HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }
+                                HTML.element("a", ["href": "/dashboard/reports/usage"]) { "Usage" }
                                 HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
                                 HTML.element("a", ["href": "/tester"]) { "Tester" }
                                 if signedIn.may(.admin) {
