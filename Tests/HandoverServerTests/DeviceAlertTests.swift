@@ -127,6 +127,37 @@ struct DeviceAlertTests {
         }
     }
 
+    /// Lost Mode, as Jamf Pro's loopback peer accepts it after a failed hand-over: one alert, over
+    /// once the device is back in service (and Lost Mode lifted).
+    @Test func aDeviceTheMDMPutInLostModeAlertsOnce() async throws {
+        guard MDMVendorPeer.isAvailable() else { return }
+        let peer = try await MDMVendorPeer(.jamf, devices: [MDMRemediationTests.serial: "17"])
+        defer { peer.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-alerts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var alerts = AlertSettings()
+        try ServerConfiguration.parseAlertContacts("it@hospital.example", setting: "test", into: &alerts)
+        try await TestServer.with(.sqlite, configure: { [alerts] configuration in
+            configuration.mdm = MDMRemediationTests.configuration(peer, action: .lostMode)
+            configuration.mailDropDirectory = folder
+            configuration.alerts = alerts
+        }) { test in
+            let device = try await MDMRemediationTests.failARun(test, name: "ward-7-phone-1", serial: MDMRemediationTests.serial)
+            #expect(try await test.server.passAlerts() == 0, "out of service, but the MDM has not put it in Lost Mode yet")
+            #expect(try await test.server.deliverMDMCommands() == 1)
+            #expect(try await test.server.passAlerts() == 1)
+            #expect(try await test.server.passAlerts() == 0, "once")
+            let mail = try #require(try Self.mails(in: folder).first)
+            #expect(mail.contains("Subject: In Lost Mode: ward-7-phone-1"), "\(mail)")
+            _ = try await test.request(.POST, "/api/v1/devices/\(device)/back-in-service", json: ["note": "found"], key: test.adminKey)
+            _ = try await test.server.passAlerts()
+            let admin = DashboardBrowser(test)
+            _ = try await admin.signIn(key: test.adminKey)
+            let page = try await admin.get("/dashboard/alerts")
+            #expect(page.text.contains("Alerts (0 to acknowledge)") && page.text.contains("over "), "over once it is back in service")
+        }
+    }
+
     @Test func contactsWithoutAMailTransportAreRefusedAtStart() async throws {
         var configuration = ServerConfiguration()
         configuration.port = 0
