@@ -10,7 +10,7 @@ the header, makes a viewer key on the Keys page (refused first, by field), signs
 fails if any page it visits offers the viewer a form it cannot use. Every page
 is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size). Last, against a
 `handover serve` whose MDM policy is erase, it confirms an erase on a device's page: refused with a
-wrong name, sent with the right one. It signs a person in through the identity provider's own page
+wrong name, sent with the right one. It reads the week's usage report and the alerts page. It signs a person in through the identity provider's own page
 (oidc-provider-mock, Tests/Peers/identity_provider.py) and out again at the provider.
 
 Usage: python3 scripts/browser-test.py [path/to/handover]   (default .build/debug/handover)
@@ -412,6 +412,24 @@ def keys_and_viewer(driver, base, device_page, admin_key):
     WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
 
 
+def usage_report_and_alerts(driver, base):
+    """The week's usage report counts the demo's hand-overs and names the app that did not sign
+    out; its CSV link is there; the alerts page reads as a page with nothing to acknowledge."""
+    driver.get(base + "/dashboard/reports/usage")
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "usage-sites")))
+    sites, failures = text_of(driver, "usage-sites"), text_of(driver, "usage-failures")
+    if "no site" not in sites or not driver.find_elements(By.CSS_SELECTOR, "a[href^='/dashboard/reports/usage.csv?week=']"):
+        raise SystemExit("the usage report lacks the demo's devices or its CSV link:\n" + sites)
+    if "Times" not in failures:
+        raise SystemExit("the usage report does not name the demo's app that did not sign out:\n" + failures)
+    shot(driver, "23-usage-report")
+    driver.get(base + "/dashboard/alerts")
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "alerts")))
+    if "Alerts (0 to acknowledge)" not in text_of(driver, "alerts"):
+        raise SystemExit("the alerts page is not the empty one:\n" + text_of(driver, "alerts"))
+    print("ok: the week's usage report with the demo's failed app, and the alerts page")
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "handover")
     os.makedirs(ARTIFACTS, exist_ok=True)
@@ -509,6 +527,8 @@ def main():
             raise SystemExit("'Hand over now' did not open a started run's timeline:\n" + text_of(driver, "timeline-entries"))
         shot(driver, "22-hand-over-now")
         print("ok: 'Hand over now' on a device's page started a run and opened its timeline")
+
+        usage_report_and_alerts(driver, base)
 
         driver.set_window_size(390, 844)
         driver.get(base + "/dashboard")

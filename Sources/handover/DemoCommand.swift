@@ -197,7 +197,15 @@ struct DemoCommand: AsyncParsableCommand {
             say("No custody names this run; expected \(email)'s, checked in by the hand-over.")
             allExpected = false
         }
-        say(allExpected ? "Every app and backend ended as predicted." : "Some apps or backends did not end as expected.")
+        for line in await DemoProof.lines(run: result.report.runID, server: server.baseURL, adminKey: adminKey) { say(line) }
+        if allExpected {
+            say(result.runStatus == "failed"
+                ? "Every app and backend ended as predicted. The run failed as predicted too: the demo plays apps that time out and "
+                    + "answer errors, so the phone left service until a person checks it (the dashboard's queue)."
+                : "Every app and backend ended as predicted.")
+        } else {
+            say("Some apps or backends did not end as expected.")
+        }
         return allExpected
     }
 

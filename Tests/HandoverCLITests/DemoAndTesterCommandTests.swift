@@ -9,6 +9,10 @@ import Testing
         print("handover demo: exit \(result.status) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s wall")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("Every app and backend ended as predicted."))
+        // Issue 66: the failed run is said to be the predicted one, and the proof is shown.
+        #expect(result.stdout.contains("The run failed as predicted too"), "\(result.stdout)")
+        #expect(result.stdout.contains("Receipt: signed by the server (ES256), verified against /oauth/jwks") && result.stdout.contains("9 apps' outcomes"))
+        #expect(result.stdout.contains("Audit log: ") && result.stdout.contains("entries under a signed checkpoint"))
         for (app, outcome, backend) in [("sim-conformant", "succeeded", "delivered after 1 attempt (HTTP 200)"),
                                         ("sim-slow", "timed_out", "-"), ("sim-silent", "timed_out", "-"),
                                         ("sim-flaky", "succeeded", "failed after 4 attempts (connection refused)"),

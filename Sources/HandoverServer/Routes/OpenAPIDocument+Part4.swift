@@ -299,7 +299,8 @@ extension OpenAPIDocument {
           summary: The session keys' public halves, as a JWK Set (RFC 7517).
           description: |
             Every key that can verify a live access, ID or logout token, and the next key an hour
-            before it signs: cache the set for its `max-age` and every `kid` you meet is in it.
+            before it signs: cache the set for its `max-age` and every `kid` you meet is in it. Served
+            with or without a public URL: the hand-overs' receipts are signed by these keys.
           security: []
           responses:
             "200":
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/OAuthError"
       /.well-known/ssf-configuration:
         get:
-          tags: [signals]
     """#
 }

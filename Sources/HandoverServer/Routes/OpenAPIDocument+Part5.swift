@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+          tags: [signals]
           operationId: ssfConfiguration
           summary: The transmitter's configuration metadata (SSF 1.0 §7.1).
           description: |
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
                     properties:
                       client_id:
                         type: string
-                      subjects:
     """#
 }

@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+                      subjects:
                         type: string
                         enum: [app, fleet]
             "400":
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
                   user: avery
                 schema:
                   type: object
-                  properties:
     """#
 }

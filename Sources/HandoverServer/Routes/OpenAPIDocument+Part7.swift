@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+                  properties:
                     user:
                       type: string
           responses:
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
             reason:
               type: string
               maxLength: 500
-        StreamSubjectRequest:
     """#
 }

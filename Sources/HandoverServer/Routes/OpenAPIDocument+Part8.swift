@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+        StreamSubjectRequest:
           type: object
           required: [stream_id, subject]
           properties:
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
               default: ulc
               description: |
                 How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
-                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
     """#
 }

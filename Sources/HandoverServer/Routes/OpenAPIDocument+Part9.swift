@@ -4,6 +4,7 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+                callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
                 nothing on the device, the backend ending the session on its Back-Channel Logout token
                 (needs backchannelLogoutURI).
             paths:
@@ -503,6 +504,5 @@ extension OpenAPIDocument {
                 format: uuid
         LogoutRun:
           type: object
-          additionalProperties: false
     """#
 }
