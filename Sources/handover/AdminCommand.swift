@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverCore
 import HandoverServer
 import Logging
 
@@ -22,7 +23,7 @@ struct AdminCommand: AsyncParsableCommand {
 
                 Examples:
                   handover admin create-key --scope admin --name "IT on-call"
-                  handover admin create-key --scope viewer --name "ward-7 wall screen" --expires-in 90d
+                  handover admin create-key --scope viewer --name "ward-7 wall screen" --expires-in 90d --site "Ward 7"
                   handover admin create-key --scope admin --database postgres://handover@127.0.0.1/handover
                 Device keys are usually made with POST /api/v1/devices, which ties the key to its device.
                 """
@@ -42,6 +43,10 @@ struct AdminCommand: AsyncParsableCommand {
                                    valueName: "duration"))
         var expiresIn: String?
 
+        @Option(help: ArgumentHelp("Make a key for one site: it opens only the dashboard, with its role at that site (a ward's wall screen); the API refuses it. Default: every site.",
+                                   valueName: "site"))
+        var site: String?
+
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
@@ -56,9 +61,17 @@ struct AdminCommand: AsyncParsableCommand {
                     throw ValidationError(error.description)
                 }
             }
+            var siteName: SiteName?
+            if let site {
+                guard scope != .device else { throw ValidationError("--site: a device's key is for its device, which has its own site.") }
+                do throws(SiteNameError) { siteName = try SiteName(site) } catch {
+                    throw ValidationError("--site: '\(site)' \(error.problem). Accepted: \(SiteName.acceptedForm).")
+                }
+            }
             var logger = Logger(label: "handover")
             logger.logLevel = .warning
-            let key = try await HandoverServer.createKey(try storage.configuration(), name: name, scope: scope, expiresAt: expiresAt, logger: logger)
+            let key = try await HandoverServer.createKey(try storage.configuration(), name: name, scope: scope, expiresAt: expiresAt, site: siteName,
+                                                         logger: logger)
             print(key)
         }
     }

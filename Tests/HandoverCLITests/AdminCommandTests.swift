@@ -46,6 +46,21 @@ import Testing
         #expect(result.stderr.isEmpty, "nothing but the key: \(result.stderr)")
     }
 
+    /// `--site` makes a key for one site; a site that cannot be one, or a device key with a site,
+    /// is refused by the option's name.
+    @Test func aKeyForOneSiteIsMadeAndAWrongSiteIsRefusedByName() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        try await Self.makeDatabase(in: data)
+        let made = try await HandoverBinary.run(["admin", "create-key", "--scope", "viewer", "--site", "Ward 7", "--data-dir", data.path], timeout: 60)
+        #expect(made.status == 0 && made.stdout.hasPrefix("hov_"), "\(made.stderr)")
+        for (scope, site, says) in [("viewer", "Ward+7", "--site: 'Ward+7' has '+'"), ("device", "ICU", "--site: a device's key is for its device")] {
+            let refused = try await HandoverBinary.run(["admin", "create-key", "--scope", scope, "--site", site, "--data-dir", data.path], timeout: 60)
+            #expect(refused.status != 0 && refused.stderr.contains(says), "\(refused.stderr)")
+        }
+    }
+
     /// A fresh folder with a new scratch name under the temporary directory.
     static func scratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handover-admin-\(UUID().uuidString)")

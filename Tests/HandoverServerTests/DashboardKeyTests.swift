@@ -90,4 +90,37 @@ import Testing
             #expect(try await test.request(.GET, "/api/v1/keys?scope=admin", key: test.adminKey).array.count == 1)
         }
     }
+
+    /// A key for one site (issue 66, item 1: keys made with a site): it opens the dashboard with
+    /// its role at that site only, and the API, whose operations span sites, refuses it.
+    @Test func aSitesKeyOpensItsSitesDashboardAndNotTheAPI() async throws {
+        try await TestServer.with(.sqlite) { test in
+            let ward = try await test.registerDevice("W7-01", site: "Ward 7")
+            let icu = try await test.registerDevice("ICU-01", site: "ICU")
+            let admin = DashboardBrowser(test)
+            let csrf = try await admin.signIn(key: test.adminKey)
+            let refused = try await admin.post("/dashboard/keys", [("csrf", csrf), ("name", "wall"), ("role", "operator"), ("site", "Ward+7")])
+            #expect(refused.status == 422 && refused.text.contains("site:") && refused.text.contains("has &#39;+&#39;")
+                        || refused.text.contains("has '+'"), "\(refused.text)")
+            let made = try await admin.post("/dashboard/keys", [("csrf", csrf), ("name", "ward-7 wall screen"), ("role", "operator"),
+                                                               ("expiresIn", ""), ("site", " ward 7 ")])
+            #expect(made.status == 201 && made.text.contains("at ward 7 only"), "\(made.text)")
+            let key = try #require(Self.shownKey(in: made.text))
+            #expect(try await admin.get("/dashboard/keys").text.contains("<td>ward 7</td>"))
+            let listed = try await test.request(.GET, "/api/v1/keys?scope=operator", key: test.adminKey).array
+            #expect(listed.first?["site"] as? String == "ward 7")
+
+            // The API refuses it, by what it is (not as a wrong key).
+            let api = try await test.request(.GET, "/api/v1/devices", key: key)
+            #expect(api.status == 403 && api.text.contains("for ward 7 only"), "\(api.text)")
+            // The dashboard: Ward 7's device, with its forms; ICU's is as absent as one that does not exist.
+            let wall = DashboardBrowser(test)
+            _ = try await wall.signIn(key: key)
+            let header = try await wall.get("/dashboard")
+            #expect(header.text.contains("operator at ward 7") || header.text.contains("operator at Ward 7"), "\(header.text.prefix(3000))")
+            let own = try await wall.get("/dashboard/devices/\(ward.id.lowercased())")
+            #expect(own.status == 200 && DashboardRoleTests.postForms(in: own.text).contains { $0.hasSuffix("/hand-over") })
+            #expect(try await wall.get("/dashboard/devices/\(icu.id.lowercased())").status == 404)
+        }
+    }
 }

@@ -12,13 +12,16 @@ package struct KeyRequest: Sendable, Equatable {
     package var role: AdminRole
     /// How long the key works; nil for a key that works until it is revoked.
     package var lifetime: KeyLifetime?
+    /// The one site the key is for, or nil for every site. A site's key opens only the dashboard,
+    /// with its role at that site: the API's operations span sites, so it refuses such a key.
+    package var site: SiteName?
 
     /// The longest name, in characters: enough for "ward-7 wall screen, nurses' station north".
     package static let maximumNameLength = 100
 
     /// Reads a request from a form's text; throws the refusal of the first wrong field
-    /// (`name`, `role`, `expiresIn`), a ``DomainError``.
-    package init(name: String, role: String, expiresIn: String?) throws {
+    /// (`name`, `role`, `expiresIn`, `site`), a ``DomainError``.
+    package init(name: String, role: String, expiresIn: String?, site: String? = nil) throws {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw DomainError.invalid("name", "give the key a name: who or what holds it, such as \"IT on-call\"") }
         guard trimmed.count <= Self.maximumNameLength else {
@@ -32,13 +35,26 @@ package struct KeyRequest: Sendable, Equatable {
         }
         var lifetime: KeyLifetime?
         if let expiresIn, !expiresIn.trimmingCharacters(in: .whitespaces).isEmpty { lifetime = try KeyLifetime(expiresIn, field: "expiresIn") }
-        self.init(name: trimmed, role: role, lifetime: lifetime)
+        var siteName: SiteName?
+        if let site, !site.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            do throws(SiteNameError) { siteName = try SiteName(site) } catch {
+                throw DomainError.invalid("site", "'\(site.prefix(80))' \(error.problem); accepted: \(SiteName.acceptedForm), or nothing for every site")
+            }
+        }
+        self.init(name: trimmed, role: role, lifetime: lifetime, site: siteName)
     }
 
-    package init(name: String, role: AdminRole, lifetime: KeyLifetime?) {
+    package init(name: String, role: AdminRole, lifetime: KeyLifetime?, site: SiteName? = nil) {
         self.name = name
         self.role = role
         self.lifetime = lifetime
+        self.site = site
+    }
+
+    /// What a key of `role` at `site` (as stored; nil for every site) may do on the dashboard.
+    package static func permissions(role: AdminRole, site: String?) -> Permissions {
+        guard let site, let name = try? SiteName(site) else { return Permissions([RoleGrant(role: role)]) }
+        return Permissions([RoleGrant(role: role, scope: .sites([name]))])
     }
 
     /// The key's scope: its role.
@@ -53,6 +69,7 @@ package struct KeyRequest: Sendable, Equatable {
     /// Makes and stores the key; returns the key (shown once) and its row.
     package func issue(now: Date, on database: any Database) async throws -> (key: String, row: APIKey) {
         let made = APIKey.make(name: name, scope: scope, deviceID: nil, now: now, expiresAt: lifetime.map { now.addingTimeInterval($0.seconds) })
+        made.row.site = site?.text
         try await made.row.create(on: database)
         return made
     }

@@ -21,14 +21,17 @@ package final class LiveKeys: Sendable {
         package var key_prefix: String
         package var device_id: UUID?
         package var expires_at: Date?
+        /// The one site the key is for (it then opens only the dashboard), or nil.
+        package var site: String?
 
-        package init(id: UUID, name: String, scope: String, key_prefix: String, device_id: UUID?, expires_at: Date?) {
+        package init(id: UUID, name: String, scope: String, key_prefix: String, device_id: UUID?, expires_at: Date?, site: String? = nil) {
             self.id = id
             self.name = name
             self.scope = scope
             self.key_prefix = key_prefix
             self.device_id = device_id
             self.expires_at = expires_at
+            self.site = site
         }
     }
 
@@ -73,7 +76,7 @@ package final class LiveKeys: Sendable {
             throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.")
         }
         let rows = try await sql.raw("""
-            SELECT key_hash, id, name, scope, key_prefix, device_id, expires_at FROM api_keys \
+            SELECT key_hash, id, name, scope, key_prefix, device_id, expires_at, site FROM api_keys \
             WHERE key_hash IN (\(SQLList(hashes.map { SQLBind($0) }))) AND revoked_at IS NULL
             """).all()
         return try Dictionary(rows.map { (try $0.decode(column: "key_hash", as: String.self), try $0.decode(model: Key.self)) }) { first, _ in first }

@@ -16,9 +16,11 @@ package final class APIKey: Model, @unchecked Sendable {
     @OptionalField(key: "revoked_at") package var revokedAt: Date?
     /// When it stops working, for a key made with an expiry.
     @OptionalField(key: "expires_at") package var expiresAt: Date?
-    /// When it was last used, to the minute (device keys are not tracked: they are the fleet's
-    /// hot path).
+    /// When it was last used, to the minute (noted in memory, written in batches: ``KeyUses``).
     @OptionalField(key: "last_used_at") package var lastUsedAt: Date?
+    /// The one site a person's or service's key is for: such a key opens only the dashboard,
+    /// with its role at that site (a ward's wall screen); nil for every site.
+    @OptionalField(key: "site") package var site: String?
 
     package init() {}
 

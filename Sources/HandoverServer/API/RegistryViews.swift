@@ -143,6 +143,7 @@ struct APIKeyView: Content, Hashable {
     var scope: APIKeyScope
     var prefix: String
     var deviceID: UUID?
+    var site: String?
     var createdAt: Date
     var lastUsedAt: Date?
     var expiresAt: Date?
@@ -154,6 +155,7 @@ struct APIKeyView: Content, Hashable {
         scope = APIKeyScope(rawValue: key.scope) ?? .device
         prefix = key.keyPrefix
         deviceID = key.deviceID
+        site = key.site
         createdAt = key.createdAt
         lastUsedAt = key.lastUsedAt
         expiresAt = key.expiresAt

@@ -16,9 +16,10 @@ public enum APIKeyIssuer {
     }
 
     /// Creates and stores a key; returns the key text, shown once.
-    public static func create(name: String, scope: APIKeyScope, deviceID: UUID? = nil, expiresAt: Date? = nil, on database: Database,
-                              now: Date = Date()) async throws -> String {
+    public static func create(name: String, scope: APIKeyScope, deviceID: UUID? = nil, expiresAt: Date? = nil, site: SiteName? = nil,
+                              on database: Database, now: Date = Date()) async throws -> String {
         let (key, row) = make(name: name, scope: scope, deviceID: deviceID, now: now, expiresAt: expiresAt)
+        row.site = site?.text
         try await row.create(on: database)
         return key
     }

@@ -32,6 +32,12 @@ struct APIKeyAuthenticator: AsyncBearerAuthenticator {
             return
         }
         keyUses.note(key.id, at: now)
+        if let site = key.site {
+            // Found and right, so not counted as a guess: refused for what it is.
+            throw APIError(.forbidden, code: "forbidden",
+                           reason: "\"\(key.name)\" is a key for \(site) only: it opens the dashboard, not the API, whose operations span sites. "
+                               + "Use a key for every site.")
+        }
         request.auth.login(APIPrincipal(keyID: key.id, scope: scope, deviceID: key.device_id,
                                         actor: "\"\(key.name)\" (\(key.scope) key \(key.key_prefix)…)", expiresAt: key.expires_at))
     }

@@ -54,11 +54,11 @@ extension HandoverServer {
     /// Creates a key in the configured database (`handover admin create-key`); the history
     /// records who made it.
     public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope, expiresAt: Date? = nil,
-                                 logger: Logger = Logger(label: "handover")) async throws -> String {
+                                 site: SiteName? = nil, logger: Logger = Logger(label: "handover")) async throws -> String {
         try await withOfflineDatabase(configuration, logger: logger) { db in
-            let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, on: db)
+            let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, site: site, on: db)
             try await AdminEvent(at: Date(), kind: .keyChanged, who: "handover admin create-key on the server's machine",
-                                 detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)"
+                                 detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)" + (site.map { " for \($0) only" } ?? "")
                                     + (expiresAt.map { ", expiring \($0.formatted(.iso8601))" } ?? "")).record(on: db)
             return key
         }

@@ -46,7 +46,7 @@ struct DashboardAuth: Sendable {
     }
 
     /// Creates a session for a valid key of a person or service, with the key's role at every
-    /// site (a viewer key opens a read-only dashboard: a ward's wall screen); returns the cookie
+    /// site, or at its one site (a viewer key opens a read-only dashboard: a ward's wall screen); returns the cookie
     /// value, or nil for a bad key, a device's key, or any key while key sign-in is off. With a
     /// provider configured (`--allow-key-sign-in`), only an admin key opens it: break-glass.
     func signIn(key: String, request: Request) async throws -> (String, DashboardSession)? {
@@ -55,7 +55,7 @@ struct DashboardAuth: Sendable {
               let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), now: clock.now(), on: request.db),
               let role = APIKeyScope(rawValue: stored.scope)?.role, !breakGlass || role == .admin, let keyID = stored.id else { return nil }
         let created = try await sessions.create(for: .key(id: keyID, breakGlass: breakGlass),
-                                                permissions: Permissions([RoleGrant(role: role)]), on: request.db)
+                                                permissions: KeyRequest.permissions(role: role, site: stored.site), on: request.db)
         if breakGlass {
             try await AdminEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
                                        detail: "admin key sign-in while the identity provider is configured").record(on: request.db)

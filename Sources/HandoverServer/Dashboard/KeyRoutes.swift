@@ -27,6 +27,7 @@ struct KeyRoutes: RouteCollection {
         var name = ""
         var role = AdminRole.viewer.rawValue
         var expiresIn = ""
+        var site = ""
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {
@@ -41,20 +42,24 @@ struct KeyRoutes: RouteCollection {
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let values = FormValues(name: (try? request.content.get(String.self, at: "name")) ?? "",
                                     role: (try? request.content.get(String.self, at: "role")) ?? "",
-                                    expiresIn: (try? request.content.get(String.self, at: "expiresIn")) ?? "")
+                                    expiresIn: (try? request.content.get(String.self, at: "expiresIn")) ?? "",
+                                    site: (try? request.content.get(String.self, at: "site")) ?? "")
             let now = auth.clock.now()
             let made: (key: String, row: APIKey)
             do {
-                made = try await KeyRequest(name: values.name, role: values.role, expiresIn: values.expiresIn).issue(now: now, on: request.db)
+                made = try await KeyRequest(name: values.name, role: values.role, expiresIn: values.expiresIn, site: values.site)
+                    .issue(now: now, on: request.db)
             } catch let error as DomainError {
                 return try await listPage(request, session: session, values: values, error: error.reason, status: .unprocessableEntity)
             }
             try await request.recordAdminAction(.keyChanged, "made \"\(made.row.name)\" (\(made.row.scope) key \(made.row.keyPrefix)…)"
+                                                + (made.row.site.map { " for \($0) only" } ?? "")
                                                 + (made.row.expiresAt.map { ", expiring \(DashboardLayout.time($0))" } ?? ""), session: session, now: now)
             return DashboardLayout.page("New key", signedIn: session, status: .created) {
                 HTML.element("section") {
                     HTML.element("p") {
                         "The key of \"\(made.row.name)\", role \(made.row.scope)"
+                        made.row.site.map { " at \($0) only (it opens the dashboard, not the API)" } ?? " at every site"
                         made.row.expiresAt.map { ", working until \(DashboardLayout.time($0))" } ?? ", working until it is revoked"
                         ". It is shown only now (only its hash is kept): copy it to where it is used."
                     }
@@ -82,13 +87,14 @@ struct KeyRoutes: RouteCollection {
             HTML.element("div", ["class": "scroll"]) {
                 HTML.element("table", ["id": "keys"]) {
                     HTML.element("tr") {
-                        HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "Key" }
+                        HTML.element("th") { "Name" }; HTML.element("th") { "Role" }; HTML.element("th") { "Site" }; HTML.element("th") { "Key" }
                         HTML.element("th") { "Made" }; HTML.element("th") { "Last used" }; HTML.element("th") { "Expires" }; HTML.element("th") { "" }
                     }
                     for key in keys {
                         HTML.element("tr") {
                             HTML.element("td") { key.name }
                             HTML.element("td") { key.scope }
+                            HTML.element("td") { key.site ?? "every site" }
                             HTML.element("td") { HTML.element("code") { key.keyPrefix + "…" } }
                             HTML.element("td") { DashboardLayout.time(key.createdAt) }
                             HTML.element("td") { key.lastUsedAt.map { DashboardLayout.time($0) } ?? "never" }
@@ -142,8 +148,13 @@ struct KeyRoutes: RouteCollection {
                     "Stops working after (\(KeyLifetime.acceptedForm); empty: when revoked)"
                     HTML.element("input", ["type": "text", "name": "expiresIn", "value": values.expiresIn, "placeholder": "90d"])
                 }
+                HTML.element("label") {
+                    "Site (empty: every site). A site's key opens only the dashboard, with its role at that site: a ward's wall screen."
+                    HTML.element("input", ["type": "text", "name": "site", "value": values.site, "maxlength": String(SiteName.maximumLength),
+                                           "placeholder": "Ward 7"])
+                }
                 HTML.element("p", ["class": "note"]) {
-                    "A key's role holds at every site; a role at named sites is given to people by the identity provider's role map."
+                    "People get roles at named sites from the identity provider's role map."
                 }
                 HTML.element("button", ["type": "submit"]) { "Make the key" }
             }

@@ -277,6 +277,9 @@ extension OpenAPIDocument {
             deviceID:
               type: string
               format: uuid
+            site:
+              type: string
+              description: The one site the key is for, as written; such a key opens only the dashboard, with its role there. Absent for every site.
             createdAt:
               type: string
               format: date-time
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
               description: The target apps to log out, in order; every target app when left out.
               items:
                 type: string
-                format: uuid
-        LogoutRun:
-          type: object
     """#
 }
