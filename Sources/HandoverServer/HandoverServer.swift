@@ -313,6 +313,7 @@ public final class HandoverServer: Sendable {
             try application.register(collection: AuditPageRoutes(auth: dashboardAuth, audit: audit))
             try application.register(collection: CustodyRoutes(auth: dashboardAuth))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
+            try application.register(collection: DeviceImportRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: WebhookFormRoutes(auth: dashboardAuth, registrar: api.webhookRegistrar))
             try application.register(collection: AppFormRoutes(auth: dashboardAuth, appRegistrar: appRegistrar, associationFiles: associationFiles))
             try application.register(collection: DeviceLifeCycleRoutes(auth: dashboardAuth, clock: clock, notifier: notifier, commits: api.commits,
