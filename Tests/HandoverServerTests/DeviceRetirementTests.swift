@@ -98,6 +98,26 @@ struct DeviceRetirementTests {
         }
     }
 
+    /// An erase a retired device still owed is never sent: retiring cancels it, in its history.
+    @Test func retiringCancelsTheMDMCommandsTheDeviceStillOwed() async throws {
+        guard await MDMVendorPeer.isAvailable() else { return }
+        let peer = try await MDMVendorPeer(.jamf, devices: [MDMRemediationTests.serial: "17"])
+        defer { peer.stop() }
+        try await TestServer.with(.sqlite, configure: { $0.mdm = MDMRemediationTests.configuration(peer, action: .erase) }) { test in
+            let device = try await MDMRemediationTests.failARun(test, name: "ward-7-phone-1", serial: MDMRemediationTests.serial)
+            let retired = try await test.request(.POST, "/api/v1/devices/\(device)/retire", json: ["note": "Stolen; written off"], key: test.adminKey)
+            #expect(retired.status == 200, "\(retired.text)")
+            let history = try await MDMRemediationTests.history(test, device)
+            #expect(history.map { $0["event"] as? String ?? "" }.prefix(2) == ["mdm_command_cancelled", "retired"], "\(history)")
+            #expect((history.first?["reason"] as? String)?.contains("not sent: the device was retired first") == true, "\(history)")
+            let browser = DashboardBrowser(test)
+            _ = try await browser.signIn(key: test.adminKey)
+            let page = try await browser.get("/dashboard/devices/\(device)")
+            #expect(!page.text.contains("Erase this device") && page.text.contains("cancelled"), "no erase waits on a retired device")
+            #expect(try await test.server.deliverMDMCommands() == 0)
+        }
+    }
+
     /// The device's page offers retire and delete to an admin at its site, not to an operator;
     /// each refusal comes back on the page with the field and the reason.
     @Test func anAdminRetiresAndDeletesFromTheDevicePage() async throws {

@@ -41,7 +41,9 @@ package struct DeviceRetirement: Sendable {
             let transition = try await DeviceLifeCycle.apply(.retire(note: trimmed), to: deviceID, actor: actor, on: db, now: now)
             if case .refuse(let refusal) = transition { throw Self.conflict(refusal) }
             let (revoked, sessions) = try await KeyRevocation.revokeLive(ofDevice: deviceID, now: now, on: db)
-            try await cancelOwedCommands(of: deviceID, actor: actor, on: sql, now: now)
+            // A lock or an erase is for a device still in the fleet: whatever it owed is not sent.
+            try await OwedMDMCommands.cancel(for: [deviceID], deviceStatus: .retired, actor: actor, reason: Self.mdmCancelReason,
+                                             remediesOnly: false, on: sql, now: now)
             try await sql.raw("""
                 UPDATE custodies SET checked_in_at = \(bind: now), ended_without_run = \(bind: Self.custodyEnd)
                 WHERE device_id = \(bind: deviceID) AND checked_in_at IS NULL
@@ -77,25 +79,6 @@ package struct DeviceRetirement: Sendable {
         }
         await keys.announce(revoked, sessions, on: database)
         return device
-    }
-
-    /// Cancels every command still owed to the MDM for the device (a lock or an erase is for a
-    /// device still in the fleet), recorded in its history.
-    private func cancelOwedCommands(of deviceID: UUID, actor: String, on sql: any SQLDatabase, now: Date) async throws {
-        let owed = MDMCommandState.allCases.filter(\.isOwed).map { SQLBind($0.rawValue) }
-        let rows = try await sql.raw("""
-            UPDATE mdm_commands SET status = \(bind: MDMCommandState.cancelled.rawValue), last_error = \(bind: Self.mdmCancelReason),
-            in_flight_since = NULL, version = version + 1
-            WHERE device_id = \(bind: deviceID) AND status IN (\(SQLList(owed)))
-            RETURNING action, connector
-            """).all()
-        guard !rows.isEmpty else { return }
-        try await DeviceHistoryLog.write(try rows.map { row in
-            let action = try row.decode(column: "action", as: MDMAction.self).rawValue.replacingOccurrences(of: "_", with: " ")
-            let connector = try row.decode(column: "connector", as: String.self)
-            return DeviceHistoryLog.Step(device: deviceID, event: .mdmCommandCancelled, from: .retired, to: .retired,
-                                         reason: "\(action) by \(connector) \(Self.mdmCancelReason)", actor: actor)
-        }, on: sql, now: now)
     }
 
     /// What the admin history says of a device retired (the API's and the dashboard's words).
