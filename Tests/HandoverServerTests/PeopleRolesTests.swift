@@ -61,4 +61,50 @@ import Testing
             #expect(again.contains(#"<span id="signed-in-role">viewer at every site</span>"#), "\(again)")
         }
     }
+
+    /// Sites hold for the dashboard's new forms as for the API: an ICU operator's import adds the
+    /// ICU rows and refuses the others on their site; retiring needs admin at the device's site,
+    /// which a local role can grant, and a device of another site stays unseen (404).
+    @Test func aSiteScopedPersonImportsAndRetiresOnlyAtTheirSites() async throws {
+        guard await IdentityProviderPeer.isAvailable() else { return }
+        let provider = try await IdentityProviderPeer.start()
+        defer { provider.stop() }
+        try await AdminSignInTests.withServer(provider) { test in
+            try await provider.setPerson("ada", ["name": "Ada", "email": "ada@hospital.example", "groups": ["handover-admins"]], client: test.client)
+            try await provider.setPerson("ivy", ["name": "Ivy", "email": "ivy@hospital.example", "groups": ["icu-leads"]], client: test.client)
+            let icu = try await test.registerDevice("icu-phone-1", site: "ICU")
+            let ward = try await test.registerDevice("ward-7-phone-1", site: "Ward 7")
+            let ivy = DashboardBrowser(test)
+            #expect(try await AdminSignInTests.signIn(ivy, at: provider, as: "ivy").status == 200)
+            var ivyCSRF = try #require(DashboardBrowser.csrf(in: try await ivy.get("/dashboard").text))
+
+            let preview = try await ivy.post("/dashboard/devices/import/preview",
+                                             [("csrf", ivyCSRF), ("csv", "name,site\nicu-phone-2,ICU\nward-7-phone-2,Ward 7\nspare-phone,\n")])
+            #expect(preview.status == 200 && preview.text.contains("To add (1)") && preview.text.contains("icu-phone-2"), "\(preview.text)")
+            #expect(preview.text.contains("<td>3</td><td>site</td>") && preview.text.contains("does not allow adding devices at Ward 7"), "\(preview.text)")
+            #expect(preview.text.contains("<td>4</td><td>site</td>") && preview.text.contains("without a site"), "\(preview.text)")
+
+            let icuPath = "/dashboard/devices/\(icu.id.lowercased())"
+            #expect(!DashboardRoleTests.postForms(in: try await ivy.get(icuPath).text).contains(icuPath + "/retire"), "an operator is not offered retire")
+            let refused = try await ivy.post(icuPath + "/retire", [("csrf", ivyCSRF), ("note", "broken")])
+            #expect(refused.status == 403 && refused.text.contains("needs admin"), "\(refused.status): \(refused.text)")
+
+            // Ada gives Ivy admin at the ICU; at her next sign-in she may retire the ICU's devices.
+            let ada = DashboardBrowser(test)
+            #expect(try await AdminSignInTests.signIn(ada, at: provider, as: "ada").status == 200)
+            let adaCSRF = try #require(DashboardBrowser.csrf(in: try await ada.get("/dashboard").text))
+            let row = try #require(try await ada.get("/dashboard/people").text.components(separatedBy: #"<tr id="person-"#)
+                .first { $0.contains("ivy@hospital.example") })
+            #expect(try await ada.post("/dashboard/people/\(row.prefix(36))/roles", [("csrf", adaCSRF), ("roles", "admin@ICU")]).status == 303)
+            #expect(try await AdminSignInTests.signIn(ivy, at: provider, as: "ivy").status == 200)
+            ivyCSRF = try #require(DashboardBrowser.csrf(in: try await ivy.get("/dashboard").text))
+            #expect(DashboardRoleTests.postForms(in: try await ivy.get(icuPath).text).contains(icuPath + "/retire"))
+            let retired = try await ivy.post(icuPath + "/retire", [("csrf", ivyCSRF), ("note", "Cracked; replaced by icu-phone-2")])
+            #expect(retired.status == 303, "\(retired.text)")
+            let wardPath = "/dashboard/devices/\(ward.id.lowercased())"
+            #expect(try await ivy.get(wardPath).status == 404)
+            #expect(try await ivy.post(wardPath + "/retire", [("csrf", ivyCSRF), ("note", "x")]).status == 404)
+            #expect(try await test.request(.GET, "/api/v1/devices/\(ward.id)", key: test.adminKey).json["status"] as? String == "in_service")
+        }
+    }
 }
