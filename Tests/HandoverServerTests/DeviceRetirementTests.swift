@@ -98,6 +98,37 @@ struct DeviceRetirementTests {
         }
     }
 
+    /// Nobody stays signed in on a retired device: while someone is (here a Native SSO session
+    /// bound to it), retiring and deleting are refused until a hand-over signs them out.
+    @Test func aDeviceSomeoneIsSignedInOnIsHandedOverBeforeItIsRetired() async throws {
+        let rig = try await AppleRig.start(.sqlite)
+        do {
+            let test = rig.test
+            try await test.registerTarget("handover", deadline: 5, maxReissues: 0)
+            let device = try await test.registerDevice("ward-7-phone-5")
+            let grant = try await rig.signIn(sub: "sso-user", extra: ["scope": "openid device_sso", "deviceID": device.id])
+            #expect(grant["deviceSecret"] is String, "\(grant)")
+            let retire = try await test.request(.POST, "/api/v1/devices/\(device.id)/retire", json: ["note": "recycled"], key: test.adminKey)
+            #expect(retire.status == 409 && retire.json["error"] as? String == "signed_in_on_device", "\(retire.text)")
+            #expect((retire.json["reason"] as? String)?.contains("hand it over first") == true)
+            let delete = try await test.request(.DELETE, "/api/v1/devices/\(device.id)", key: test.adminKey)
+            // Signing in on it checked the person out with it: its custody record names it too.
+            #expect(delete.status == 409 && ["signed_in_on_device", "device_has_runs"].contains(delete.json["error"] as? String ?? ""), "\(delete.text)")
+            #expect(try await test.request(.GET, "/api/v1/devices/\(device.id)/history", key: test.adminKey).array.isEmpty, "nothing changed")
+
+            let run = try await test.request(.POST, "/api/v1/devices/\(device.id)/logout-runs", key: test.adminKey)
+            #expect(run.status == 201, "\(run.text)")
+            test.clock.advance(by: 6)
+            try await test.server.fireDeadlines()
+            let retired = try await test.request(.POST, "/api/v1/devices/\(device.id)/retire", json: ["note": "recycled"], key: test.adminKey)
+            #expect(retired.status == 200 && retired.json["status"] as? String == "retired", "\(retired.text)")
+        } catch {
+            try await rig.stop()
+            throw error
+        }
+        try await rig.stop()
+    }
+
     /// An erase a retired device still owed is never sent: retiring cancels it, in its history.
     @Test func retiringCancelsTheMDMCommandsTheDeviceStillOwed() async throws {
         guard await MDMVendorPeer.isAvailable() else { return }

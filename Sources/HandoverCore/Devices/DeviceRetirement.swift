@@ -16,6 +16,9 @@ import SQLKit
 ///   (an import mistake): it, its history and its MDM commands are removed; its revoked keys stay
 ///   in the key list. A device with a run or a custody is refused (409 `device_has_runs`): its
 ///   receipts name it, so it is retired instead.
+///
+/// Both are refused (409 `signed_in_on_device`) while someone is signed in on the device: a
+/// hand-over signs them out, and none starts on a retired device.
 package struct DeviceRetirement: Sendable {
     /// Ends the device's keys, and announces their end.
     package let keys: KeyRevocation
@@ -40,6 +43,7 @@ package struct DeviceRetirement: Sendable {
             // `apply` writes first: it takes the row (and, on SQLite, the database) before reading.
             let transition = try await DeviceLifeCycle.apply(.retire(note: trimmed), to: deviceID, actor: actor, on: db, now: now)
             if case .refuse(let refusal) = transition { throw Self.conflict(refusal) }
+            try await Self.requireNobodySignedIn(on: deviceID, sql: sql)
             let (revoked, sessions) = try await KeyRevocation.revokeLive(ofDevice: deviceID, now: now, on: db)
             // A lock or an erase is for a device still in the fleet: whatever it owed is not sent.
             try await OwedMDMCommands.cancel(for: [deviceID], deviceStatus: .retired, actor: actor, reason: Self.mdmCancelReason,
@@ -71,6 +75,7 @@ package struct DeviceRetirement: Sendable {
             let runs = try named?.decode(column: "runs", as: Int.self) ?? 0
             let custodies = try named?.decode(column: "custodies", as: Int.self) ?? 0
             guard runs == 0, custodies == 0 else { throw Self.namedElsewhere(device, runs: runs, custodies: custodies) }
+            try await Self.requireNobodySignedIn(on: deviceID, sql: sql)
             let (revoked, sessions) = try await KeyRevocation.revokeLive(ofDevice: deviceID, now: now, on: db)
             try await sql.raw("DELETE FROM device_history WHERE device_id = \(bind: deviceID)").run()
             try await sql.raw("DELETE FROM mdm_commands WHERE device_id = \(bind: deviceID)").run()
@@ -94,6 +99,18 @@ package struct DeviceRetirement: Sendable {
     /// The device as the admin history names it: name, serial number and site, when known.
     private static func describe(_ device: Device) -> String {
         device.name + (device.serialNumber.map { " (serial \($0))" } ?? "") + (device.site.map { " at \($0)" } ?? "")
+    }
+
+    /// Throws 409 `signed_in_on_device` while a hand-over would have something to end on the
+    /// device (``HandOverSignOut/occupied(_:on:)``): no hand-over starts on a retired device, so
+    /// whoever is signed in on it is signed out first, by handing it over.
+    static func requireNobodySignedIn(on deviceID: UUID, sql: any SQLDatabase) async throws {
+        guard try await HandOverSignOut.occupied([deviceID], on: sql).isEmpty else {
+            throw DomainError(.conflict, code: "signed_in_on_device",
+                              reason: "Someone is signed in on this device (an app session, device sign-on or an enrolled phone): "
+                                  + "hand it over first (Hand over now, or POST /api/v1/devices/{id}/logout-runs) so that they are signed "
+                                  + "out, then retire or delete it.")
+        }
     }
 
     /// The 409 for a retirement the state machine refuses.

@@ -58,7 +58,7 @@ extension DeviceLifeCycleRoutes {
                 HTML.element("p") {
                     "Retiring takes the device out of the fleet for good: its key is revoked, no hand-over starts on it, it is never "
                     "overdue, and the device list shows it only under Retired. Its history, custody and receipts stay. "
-                    "Not while a hand-over is under way."
+                    "Not while a hand-over is under way, nor while someone is signed in on it: hand it over first."
                 }
                 HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/retire"]) {
                     DashboardLayout.csrfField(csrf)

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+          summary: The checkpoints' Ed25519 verifier key, as C2SP signed-note writes it. Admin role.
+          description: The key as `<name>+<hex key hash>+<base64(0x01 ‖ public key)>`; its name is the log's origin.
           responses:
             "200":
               description: The verifier key.
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
       /auth/apple/notifications:
         post:
           tags: [sessions]
-          operationId: appleServerNotification
-          summary: Apple's server-to-server notifications (register this URL with Apple).
     """#
 }

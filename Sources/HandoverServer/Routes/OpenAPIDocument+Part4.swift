@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+          operationId: appleServerNotification
+          summary: Apple's server-to-server notifications (register this URL with Apple).
           description: |
             Verifies the JWT in `payload` and applies its event once per `jti`: `consent-revoked` and
             `account-delete` end every session of the user at once (`account-delete` also deletes the
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
               description: Whether the token is active, and its claims when it is.
               content:
                 application/json:
-                  schema:
-                    type: object
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                  schema:
+                    type: object
                     required: [active]
                     properties:
                       active:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
           requestBody:
             required: true
             content:
-              application/json:
-                example:
     """#
 }

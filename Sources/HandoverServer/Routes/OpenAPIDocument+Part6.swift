@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+              application/json:
+                example:
                   sub_id:
                     format: email
                     email: avery@example.com
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
           tags: [phone]
           operationId: operationLinkInBrowser
           summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
-          security: []
-          responses:
     """#
 }

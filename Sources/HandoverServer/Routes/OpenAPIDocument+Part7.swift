@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+          security: []
+          responses:
             "200":
               description: The page.
               content:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
         StreamDelivery:
           type: object
           required: [method]
-          properties:
-            method:
     """#
 }

@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+          properties:
+            method:
               type: string
               enum: ["urn:ietf:rfc:8935", "urn:ietf:rfc:8936"]
             endpoint_url:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
             deviceSecret:
               type: string
               description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
-        Me:
-          type: object
     """#
 }

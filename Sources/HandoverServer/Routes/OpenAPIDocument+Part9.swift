@@ -4,6 +4,8 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+        Me:
+          type: object
           additionalProperties: false
           required: [id]
           properties:
@@ -502,7 +504,5 @@ extension OpenAPIDocument {
               pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
               description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
         Webhook:
-          type: object
-          additionalProperties: false
     """#
 }

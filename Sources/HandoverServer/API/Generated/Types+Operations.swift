@@ -2427,7 +2427,8 @@ internal enum Operations {
     /// Admin role. For a device added by mistake (a wrong import): it, its history and its MDM
     /// commands are removed, and its key revoked. A device that had a logout run or a custody is
     /// refused with 409 `device_has_runs`: its hand-overs' receipts name it, so retire it instead
-    /// (`POST /api/v1/devices/{deviceID}/retire`). The admin history records who deleted it.
+    /// (`POST /api/v1/devices/{deviceID}/retire`); 409 `signed_in_on_device` while someone is
+    /// signed in on it. The admin history records who deleted it.
     ///
     ///
     /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}`.
@@ -2697,7 +2698,8 @@ internal enum Operations {
     /// the MDM commands it still owed are cancelled and whoever held it is checked in. No logout run
     /// starts on it afterwards (409 `device_retired`), it is never overdue, and the dashboard's
     /// device list shows it only under its Retired filter. 422 `note_required` without a note; 409
-    /// `hand_over_under_way` while a run is under way on it, `device_retired` when it is already.
+    /// `hand_over_under_way` while a run is under way on it, `device_retired` when it is already,
+    /// `signed_in_on_device` while someone is signed in on it (hand it over first).
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/retire`.
