@@ -5,13 +5,15 @@ It signs in to the dashboard with the demo's admin key, registers an app through
 the demo's phone in the out-of-service queue and puts it back in service (refused without a note,
 then with one), runs the ULC tester against a simulated conformant app and sees the verdict appear without the
 page reloading, then does the same with a silent app and sees the timeout verdict, and hands the phone over
-from its page. It reads who is signed in in
+from its page. It imports a Jamf Pro export (site "Ward 7") through the import's preview, deletes
+an imported device and retires another from their pages. It reads who is signed in in
 the header, makes a viewer key on the Keys page (refused first, by field), signs in with it and
 fails if any page it visits offers the viewer a form it cannot use. Every page
 is saved as a PNG under .ci/artifacts/ (and the dashboard once more at phone size). Last, against a
 `handover serve` whose MDM policy is erase, it confirms an erase on a device's page: refused with a
 wrong name, sent with the right one. It reads the week's usage report and the alerts page. It signs a person in through the identity provider's own page
-(oidc-provider-mock, Tests/Peers/identity_provider.py) and out again at the provider.
+(oidc-provider-mock, Tests/Peers/identity_provider.py) and out again at the provider; then an
+admin gives that person a local role on the People page.
 
 Usage: python3 scripts/browser-test.py [path/to/handover]   (default .build/debug/handover)
 Needs: Debian chromium and chromium-driver, and selenium from PyPI (bash .ci/run installs them).
@@ -255,6 +257,34 @@ def provider_sign_in(binary):
         driver.get(base + "/dashboard")
         WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with your organisation")))
         print("ok: signed in through the identity provider's page as an operator, and out again at the provider")
+
+        # Grace, an admin at the provider, gives Ada a local role on the People page (a wrong
+        # entry refused by field first); the history records it.
+        request = urllib.request.Request(issuer + "/users/grace", method="PUT", headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"name": "Grace Hopper", "email": "grace@hospital.example",
+                                                          "groups": ["handover-admins"]}).encode())
+        urllib.request.urlopen(request, timeout=10).close()
+        driver.find_element(By.LINK_TEXT, "Sign in with your organisation").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "sub")))
+        driver.find_element(By.NAME, "sub").send_keys("grace")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+        driver.get(base + "/dashboard/people")
+
+        def ada_row():
+            return next(row for row in driver.find_elements(By.CSS_SELECTOR, "#people tr") if "ada@hospital.example" in row.text)
+
+        box = ada_row().find_element(By.NAME, "roles")
+        box.send_keys("superuser")
+        ada_row().find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "roles: entry 1" in text_of(d, "people"))
+        box = ada_row().find_element(By.NAME, "roles")
+        box.clear()
+        box.send_keys("viewer@Ward 7")
+        ada_row().find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        WebDriverWait(driver, 10).until(lambda d: "local roles to viewer@Ward 7" in text_of(d, "sign-ins"))
+        shot(driver, "29-people-local-role")
+        print("ok: an admin gave a person a local role on the People page (a wrong entry refused by field first)")
     finally:
         if driver is not None:
             driver.quit()
@@ -352,6 +382,68 @@ def forms_refused_to(driver):
     return [action for action in actions if not action.startswith("/dashboard/sign-out")]
 
 
+def import_retire_delete(driver, base, key):
+    """An admin imports a Jamf Pro export whose site is "Ward 7" on the dashboard: a preview with
+    nothing written (the refused row with its line, field and reason), then the import. One
+    imported device, which no hand-over names, is deleted from its page; the other is retired
+    (refused without a note first), and the device list shows it only under Retired."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="handover-browser-import-")
+    path = os.path.join(folder, "jamf-export.csv")
+    with open(path, "w") as handle:
+        handle.write("Display Name,Serial Number,UDID,Model,Management ID,Site\n"
+                     "Ward 7 phone 1,C02BRWSR0001,00008030-00A1,iPhone 13,0a7e5c3c-1111-4f0b-9a51-6d7b9f1d2c01,Ward 7\n"
+                     "Ward 7 phone 2,C02BRWSR0002,00008030-00A2,iPhone 13,0a7e5c3c-2222-4f0b-9a51-6d7b9f1d2c02,Ward 7\n"
+                     "Ward 7 phone 3,C02BRWSR0001,00008030-00A3,iPhone 13,0a7e5c3c-3333-4f0b-9a51-6d7b9f1d2c03,Ward 7\n")
+    driver.get(base + "/dashboard/devices")
+    driver.find_element(By.LINK_TEXT, "Import devices (CSV)").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "import-form")))
+    driver.find_element(By.CSS_SELECTOR, "#import-form input[type=file]").send_keys(path)
+    driver.find_element(By.CSS_SELECTOR, "#import-form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "to-add")))
+    added, refused = text_of(driver, "to-add"), text_of(driver, "refused")
+    if "To add (2)" not in added or "Ward 7 phone 2" not in added or "Ward 7" not in added:
+        raise SystemExit("the preview should list the two devices to add at Ward 7:\n" + added)
+    if "Refused (1)" not in refused or "serialNumber" not in refused or "already on line 2" not in refused:
+        raise SystemExit("the preview should list the refused row with its line, field and reason:\n" + refused)
+    if any(device["name"].startswith("Ward 7 phone") for device in api(base, key, "GET", "/api/v1/devices")):
+        raise SystemExit("the preview wrote devices")
+    shot(driver, "26-import-preview")
+    driver.find_element(By.CSS_SELECTOR, "#confirm-import button[type=submit]").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "imported")))
+    if "Imported 2 devices" not in text_of(driver, "imported"):
+        raise SystemExit("the import did not import what was previewed:\n" + text_of(driver, "imported"))
+    shot(driver, "27-imported")
+    print("ok: a Jamf Pro export with site 'Ward 7' previewed with nothing written, then imported")
+
+    ids = {device["name"]: device["id"] for device in api(base, key, "GET", "/api/v1/devices")}
+    driver.get(f"{base}/dashboard/devices/{ids['Ward 7 phone 2']}")
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "retire")))
+    driver.find_element(By.CSS_SELECTOR, "#retire form[action$='/delete'] button").click()
+    WebDriverWait(driver, 10).until(lambda d: "Ward 7 phone 2 is deleted" in d.page_source)
+    print("ok: an imported device no hand-over names deleted from its page")
+
+    driver.get(f"{base}/dashboard/devices/{ids['Ward 7 phone 1']}")
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "retire")))
+    driver.find_element(By.CSS_SELECTOR, "#retire form[action$='/retire'] button").click()  # no note: refused
+    WebDriverWait(driver, 10).until(lambda d: "note: say why the device leaves the fleet" in text_of(d, "retire"))
+    driver.find_element(By.ID, "retire-note").send_keys("Screen broken; sent for recycling, ticket 5120.")
+    driver.find_element(By.CSS_SELECTOR, "#retire form[action$='/retire'] button").click()
+    WebDriverWait(driver, 10).until(lambda d: "sent for recycling" in text_of(d, "history"))
+    # No hand-over, key or retire form is left; delete stays while no hand-over names the device.
+    left = [action for action in forms_refused_to(driver) if not action.endswith("/delete")]
+    if driver.find_elements(By.ID, "hand-over") or left:
+        raise SystemExit(f"a retired device's page should offer no hand-over, key or retire form: {left}")
+    shot(driver, "28-retired")
+    driver.get(base + "/dashboard/devices")
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "matches")))
+    if "Ward 7 phone 1" in driver.page_source:
+        raise SystemExit("the device list should leave a retired device out")
+    driver.find_element(By.LINK_TEXT, "Retired").click()
+    WebDriverWait(driver, 10).until(lambda d: "Ward 7 phone 1" in text_of(d, "devices"))
+    print("ok: a device retired from its page (refused without a note first), listed apart")
+
+
 def keys_and_viewer(driver, base, device_page, admin_key):
     """The header names who is signed in; an admin makes a viewer key on the Keys page (refused
     first with a wrong lifetime, by field), then the viewer signs in with it and is offered no
@@ -401,9 +493,10 @@ def keys_and_viewer(driver, base, device_page, admin_key):
         if offered:
             shot(driver, "25-viewer-offered-a-form")
             raise SystemExit(f"{page} offers a viewer forms it cannot use: {offered}")
-    driver.get(base + "/dashboard/keys")
-    if "Not allowed" not in driver.find_element(By.TAG_NAME, "h1").text:
-        raise SystemExit("a viewer should not see the Keys page")
+    for page in ["/dashboard/keys", "/dashboard/devices/import", "/dashboard/people"]:
+        driver.get(base + page)
+        if "Not allowed" not in driver.find_element(By.TAG_NAME, "h1").text:
+            raise SystemExit(f"a viewer should not see {page}")
     print(f"ok: a viewer signed in with the new key, was offered no form it cannot use on {len(pages)} pages")
     driver.find_element(By.CSS_SELECTOR, "#signed-in form[action='/dashboard/sign-out'] button").click()
     WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.NAME, "key")))
@@ -529,6 +622,7 @@ def main():
         print("ok: 'Hand over now' on a device's page started a run and opened its timeline")
 
         usage_report_and_alerts(driver, base)
+        import_retire_delete(driver, base, key)
 
         driver.set_window_size(390, 844)
         driver.get(base + "/dashboard")

@@ -6,8 +6,10 @@
 ///     │                            └────────run failed─────▶ out of service (which apps, which run)
 ///     └──no hand-over in time──▶ overdue ──run started──▶ handing over
 /// out of service / overdue ──back in service (an admin, with a note)──▶ in service
+/// any state but handing over ──retire (an admin, with a note)──▶ retired (for good)
 /// ```
-/// A run on a device that is out of service leaves it there: only a person returns it.
+/// A run on a device that is out of service leaves it there: only a person returns it. No run
+/// starts on a retired device, and nothing brings it back.
 extension DeviceStatus {
     /// What can happen to a device.
     public enum Event: Sendable, Equatable {
@@ -17,6 +19,8 @@ extension DeviceStatus {
         /// An admin returns the device to service; `note` says why that is safe.
         case backInService(note: String)
         case becameOverdue
+        /// An admin retires the device: it leaves the fleet for good; `note` says why.
+        case retire(note: String)
 
         /// The name its history records.
         public var name: DeviceHistoryEvent {
@@ -26,6 +30,7 @@ extension DeviceStatus {
             case .runFailed: .runFailed
             case .backInService: .backInService
             case .becameOverdue: .becameOverdue
+            case .retire: .retired
             }
         }
     }
@@ -38,6 +43,10 @@ extension DeviceStatus {
         case notOutOfService = "not_out_of_service"
         /// Only a device in service can become overdue.
         case notInService = "not_in_service"
+        /// A device is not retired while a hand-over is under way on it: let the run end first.
+        case handOverUnderWay = "hand_over_under_way"
+        /// The device is retired: no run starts on it, and it is retired only once.
+        case retired = "device_retired"
     }
 
     /// What the state machine decides.
@@ -54,6 +63,11 @@ extension DeviceStatus {
     /// The transition `event` causes from this state.
     public func on(_ event: Event) -> Transition {
         switch (self, event) {
+        case (.retired, .runStarted), (.retired, .retire): .refuse(.retired)
+        case (.retired, .runCompleted), (.retired, .runFailed): .move(.retired)
+        case (_, .retire(let note)) where note.allSatisfy(\.isWhitespace): .refuse(.noteRequired)
+        case (.handingOver, .retire): .refuse(.handOverUnderWay)
+        case (_, .retire): .move(.retired)
         case (.outOfService, .runStarted), (.outOfService, .runCompleted): .move(.outOfService)
         case (_, .runStarted): .move(.handingOver)
         case (_, .runCompleted): .move(.inService)

@@ -84,6 +84,9 @@ public enum DeviceStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// It has not completed a hand-over within the fleet's limit (a shift and some): the server
     /// starts a run for it, which escalates like any failed run.
     case overdue = "overdue"
+    /// It left the fleet for good (an admin retired it, with a note): its key is revoked, no run
+    /// starts on it and it is never overdue; its history, custody and receipts stay.
+    case retired = "retired"
 }
 
 /// What moved a device in its life cycle, as its history records it.
@@ -112,6 +115,8 @@ public enum DeviceHistoryEvent: String, Sendable, Hashable, Codable, CaseIterabl
     case keyRevoked = "key_revoked"
     /// It was given a new API key; every key it had before is revoked.
     case keyReplaced = "key_replaced"
+    /// An admin retired it (with a note): it left the fleet, its key revoked.
+    case retired = "retired"
     /// An alert was raised about it (overdue, not seen, in Lost Mode): its site's contacts hear of it.
     case alertRaised = "alert_raised"
     /// A person acknowledged its alert on the dashboard.

@@ -320,9 +320,11 @@ public final class HandoverServer: Sendable {
             try application.register(collection: AlertRoutes(auth: dashboardAuth))
             try application.register(collection: UsageReportRoutes(auth: dashboardAuth, shifts: configuration.shifts))
             try application.register(collection: DeviceFormRoutes(auth: dashboardAuth, clock: clock))
+            try application.register(collection: DeviceImportRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: WebhookFormRoutes(auth: dashboardAuth, registrar: api.webhookRegistrar))
             try application.register(collection: AppFormRoutes(auth: dashboardAuth, appRegistrar: appRegistrar, associationFiles: associationFiles))
-            try application.register(collection: DeviceLifeCycleRoutes(auth: dashboardAuth, clock: clock, notifier: notifier, commits: api.commits))
+            try application.register(collection: DeviceLifeCycleRoutes(auth: dashboardAuth, clock: clock, notifier: notifier, commits: api.commits,
+                                                                          keys: keys))
             try application.register(collection: DeviceListRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: ScorecardRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: RunTimelineRoutes(auth: dashboardAuth, runs: runs))

@@ -37,6 +37,10 @@ import Testing
         // Back in service, its key used again: every one is over.
         device = Self.device(.inService, seen: 60, lost: true, id: id)
         #expect(Set(AlertRules.decide(observed: [device], open: open, notSeenAfter: 3 * Self.day, now: Self.now).clear) == Set(open.map(\.id)))
+        // Retired: every one is over, and nothing new is raised.
+        device = Self.device(.retired, seen: 400 * Self.day, lost: true, id: id)
+        #expect(Set(AlertRules.decide(observed: [device], open: open, notSeenAfter: 3 * Self.day, now: Self.now).clear) == Set(open.map(\.id)))
+        #expect(AlertRules.decide(observed: [device], open: [], notSeenAfter: 3 * Self.day, now: Self.now).isEmpty)
         // A device gone (deleted): its alerts are over too.
         #expect(AlertRules.decide(observed: [], open: open, notSeenAfter: nil, now: Self.now).clear.count == 3)
     }

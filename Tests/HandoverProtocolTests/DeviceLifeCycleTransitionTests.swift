@@ -34,17 +34,32 @@ import Testing
         #expect(DeviceStatus.outOfService.on(.runFailed) == .move(.outOfService))
     }
 
+    @Test func aRetiredDeviceLeavesTheFleetForGood() {
+        for status in [DeviceStatus.inService, .outOfService, .overdue] {
+            #expect(status.on(.retire(note: "screen broken, recycled")) == .move(.retired), "\(status)")
+            #expect(status.on(.retire(note: "  \n")) == .refuse(.noteRequired), "\(status)")
+        }
+        #expect(DeviceStatus.handingOver.on(.retire(note: "recycled")) == .refuse(.handOverUnderWay), "not while a hand-over is under way")
+        #expect(DeviceStatus.retired.on(.retire(note: "again")) == .refuse(.retired))
+        #expect(DeviceStatus.retired.on(.runStarted) == .refuse(.retired), "no run starts on a retired device")
+        #expect(DeviceStatus.retired.on(.becameOverdue) == .refuse(.notInService), "never overdue")
+        #expect(DeviceStatus.retired.on(.backInService(note: "found")) == .refuse(.notOutOfService), "nothing brings it back")
+        #expect(DeviceStatus.retired.on(.runFailed) == .move(.retired))
+        #expect(!DeviceStatus.retired.needsAttention)
+        #expect(DeviceStatus.Event.retire(note: "x").name == .retired)
+    }
+
     @Test func everyStatusAnswersEveryEvent() {
         let events: [DeviceStatus.Event] = [.runStarted, .runCompleted, .runFailed, .backInService(note: "ok"), .backInService(note: ""), .becameOverdue]
         for status in DeviceStatus.allCases {
             for event in events {
-                if case .move(let next) = status.on(event), event.name == .runFailed { #expect(next == .outOfService) }
+                if case .move(let next) = status.on(event), event.name == .runFailed { #expect(next == (status == .retired ? .retired : .outOfService)) }
             }
         }
         #expect(DeviceStatus.allCases.filter(\.needsAttention) == [.outOfService, .overdue])
         #expect(DeviceHistoryEvent.allCases.map(\.rawValue) == ["run_started", "run_completed", "run_failed", "back_in_service", "overdue",
                                                                  "mdm_command_queued", "mdm_command_sent", "mdm_command_failed", "erase_confirmed",
-                                                                 "mdm_command_cancelled", "key_revoked", "key_replaced"])
+                                                                 "mdm_command_cancelled", "key_revoked", "key_replaced", "retired"])
         #expect(MDMAction.allCases.map(\.rawValue) == ["lock", "lost_mode", "erase", "return_to_service", "disable_lost_mode"])
         #expect(MDMAction.allCases.filter(\.needsConfirmation) == [.erase, .returnToService])
         #expect(MDMAction.allCases.filter { !$0.isRemedy } == [.disableLostMode], "lifting Lost Mode is owed to a device back in service")

@@ -8,7 +8,7 @@ import Testing
     @Test func stateNamesAreThePublishedOnes() {
         #expect(LogoutItemState.allCases.map(\.rawValue) == ["pending", "succeeded", "failed", "timed_out"])
         #expect(LogoutRunState.allCases.map(\.rawValue) == ["running", "completed", "failed"])
-        #expect(DeviceStatus.allCases.map(\.rawValue) == ["in_service", "out_of_service", "handing_over", "overdue"])
+        #expect(DeviceStatus.allCases.map(\.rawValue) == ["in_service", "out_of_service", "handing_over", "overdue", "retired"])
         #expect(WebhookDeliveryStatus.allCases.map(\.rawValue) == ["pending", "delivered", "failed"])
         #expect(AppLogoutOutcome.allCases.map(\.rawValue) == ["succeeded", "failed", "timed_out"])
         #expect(CallbackReporter.allCases.map(\.rawValue) == ["launcher", "browser"])

@@ -56,6 +56,7 @@ import Testing
             #expect(Self.postForms(in: try await admin.get("/dashboard/apps").text).contains("/dashboard/apps"))
             let devicePage = try await admin.get("/dashboard/devices/\(device)").text
             #expect(Self.postForms(in: devicePage).contains("/dashboard/devices/\(device.lowercased())/back-in-service"), "\(Self.postForms(in: devicePage))")
+            #expect(Self.postForms(in: devicePage).contains("/dashboard/devices/\(device.lowercased())/retire"), "\(Self.postForms(in: devicePage))")
             #expect(Self.postForms(in: try await admin.get("/tester").text).contains("/tester"))
 
             let viewer = try await test.server.createAPIKey(name: "ward-7 wall screen", scope: .viewer)
@@ -70,7 +71,7 @@ import Testing
             #expect(try await browser.get("/dashboard/keys").status == 403)
             // Each form the viewer was not offered refuses it, by the same rule.
             for path in ["/dashboard/apps", "/tester", "/dashboard/keys", "/dashboard/devices/\(device)/back-in-service",
-                         "/dashboard/devices/\(device)/hand-over",
+                         "/dashboard/devices/\(device)/hand-over", "/dashboard/devices/\(device)/retire", "/dashboard/devices/\(device)/delete",
                          "/dashboard/devices/\(device)/key/new", "/dashboard/webhooks"] {
                 let reply = try await browser.post(path, [("csrf", csrf), ("name", "x"), ("note", "x")])
                 #expect(reply.status == 403 && reply.text.contains("needs"), "\(path): \(reply.status)")

@@ -952,7 +952,8 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Device/name`.
             internal var name: Swift.String
             /// handing_over while a run is under way; out_of_service after a run failed on it, until
-            /// an admin puts it back in service; overdue when it completed no hand-over in time.
+            /// an admin puts it back in service; overdue when it completed no hand-over in time;
+            /// retired when an admin retired it (for good).
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/Device/status`.
@@ -961,9 +962,11 @@ extension Components {
                 case outOfService = "out_of_service"
                 case handingOver = "handing_over"
                 case overdue = "overdue"
+                case retired = "retired"
             }
             /// handing_over while a run is under way; out_of_service after a run failed on it, until
-            /// an admin puts it back in service; overdue when it completed no hand-over in time.
+            /// an admin puts it back in service; overdue when it completed no hand-over in time;
+            /// retired when an admin retired it (for good).
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/Device/status`.

@@ -10,7 +10,7 @@ import HandoverProtocol
 /// | not seen | its key is unused for longer than ``AlertSettings/notSeenAfter`` | its key is used |
 /// | Lost Mode | the MDM accepted Lost Mode since it left service | it is back in service (Lost Mode lifted) |
 ///
-/// One open alert per device and cause: while it is open (acknowledged or not) nothing new is
+/// A retired device raises nothing, and its open alerts are over. One open alert per device and cause: while it is open (acknowledged or not) nothing new is
 /// raised for the same cause, so a person hears of each episode once.
 package enum AlertRules {
     /// What a pass changes.
@@ -26,7 +26,8 @@ package enum AlertRules {
     /// device not observed (deleted) is cleared.
     package static func decide(observed: [AlertObservation], open: [OpenAlert], notSeenAfter: TimeInterval?, now: Date) -> Changes {
         var changes = Changes()
-        let devices = Dictionary(observed.map { ($0.device, $0) }) { first, _ in first }
+        // A retired device left the fleet: nothing is raised for it, and its alerts are over.
+        let devices = Dictionary(observed.filter { $0.status != .retired }.map { ($0.device, $0) }) { first, _ in first }
         let openCauses = Set(open.map { OpenKey(device: $0.device, cause: $0.cause) })
         for alert in open {
             guard let device = devices[alert.device], holds(alert.cause, device, notSeenAfter: notSeenAfter, now: now) else {
@@ -34,7 +35,7 @@ package enum AlertRules {
                 continue
             }
         }
-        for device in observed {
+        for device in devices.values.sorted(by: { $0.name < $1.name }) {
             for cause in DeviceAlertCause.allCases where !openCauses.contains(OpenKey(device: device.device, cause: cause)) {
                 guard let detail = raises(cause, device, notSeenAfter: notSeenAfter, now: now) else { continue }
                 changes.raise.append(AlertRaise(device: device.device, cause: cause, deviceName: device.name, site: device.site,
@@ -46,6 +47,7 @@ package enum AlertRules {
 
     /// Whether an open alert of `cause` still holds for `device`.
     package static func holds(_ cause: DeviceAlertCause, _ device: AlertObservation, notSeenAfter: TimeInterval?, now: Date) -> Bool {
+        guard device.status != .retired else { return false }
         switch cause {
         case .overdue: device.status != .inService
         case .notSeen: isUnseen(device, notSeenAfter: notSeenAfter, now: now)

@@ -18,7 +18,7 @@ package enum DeviceAlertStore {
               THEN 1 ELSE 0 END AS lost
             FROM devices d LEFT JOIN api_keys k ON k.device_id = d.id
             GROUP BY d.id, d.name, d.site, d.status, d.created_at, d.status_changed_at
-            HAVING d.status IN (\(attention)) \(unseen)
+            HAVING (d.status IN (\(attention)) \(unseen) AND d.status <> \(bind: DeviceStatus.retired.rawValue))
               OR d.id IN (SELECT device_id FROM device_alerts WHERE cleared_at IS NULL)
             """).all()
         return try rows.map { row in

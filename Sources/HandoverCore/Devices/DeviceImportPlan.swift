@@ -43,6 +43,12 @@ package struct DeviceImportPlan: Sendable, Equatable {
         package var reason: String
 
         package var description: String { "line \(line): " + (column.map { "\($0): " } ?? "") + reason }
+
+        package init(line: Int, column: String?, reason: String) {
+            self.line = line
+            self.column = column
+            self.reason = reason
+        }
     }
 
     /// Why the whole file is refused.

@@ -54,8 +54,18 @@ package enum DeviceLifeCycle {
     /// owes besides (an MDM command, a webhook) device by device. Refused steps change nothing.
     package static func move(_ steps: [Step], on event: DeviceStatus.Event, mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws {
         guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
-        var note: String?
-        if case .backInService(let text) = event { note = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        // A person's note (back in service, retired) replaces the status's reason; only a return
+        // to service starts the overdue clock again.
+        var note: String?, returns = false
+        switch event {
+        case .backInService(let text):
+            note = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            returns = true
+        case .retire(let text):
+            note = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        default:
+            break
+        }
         let moves = steps.compactMap { step -> (step: Step, to: DeviceStatus)? in
             guard case .move(let to) = step.from.on(event) else { return nil }
             return (step, to)
@@ -65,7 +75,7 @@ package enum DeviceLifeCycle {
         // whether the overdue clock starts again (a completed hand-over, or back in service).
         struct Shape: Hashable { var changes: Bool; var restartsClock: Bool }
         let shapes = Dictionary(grouping: moves) { move in
-            Shape(changes: move.to != move.step.from, restartsClock: (event == .runCompleted && move.step.from != .outOfService) || note != nil)
+            Shape(changes: move.to != move.step.from, restartsClock: (event == .runCompleted && move.step.from != .outOfService) || returns)
         }
         // The caller holds every row, so the order of these statements does not matter.
         for (shape, group) in shapes {
@@ -160,18 +170,7 @@ package enum DeviceLifeCycle {
     /// with a note saying why that is safe. Throws ``DomainError``: 404 for an unknown device,
     /// 422 naming `note` when it is empty or too long, 409 `not_out_of_service` otherwise.
     package static func returnToService(_ deviceID: UUID, note: String, actor: String, on database: Database, now: Date) async throws -> Device {
-        let trimmed = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else {
-            throw DomainError(.invalidField, code: DeviceStatus.Refusal.noteRequired.rawValue,
-                              reason: "note: say why the device may be handed on again (what was checked, who decided); it is kept in the device's history.",
-                              field: "note")
-        }
-        guard trimmed.count <= DeviceStatus.noteLimit else {
-            throw DomainError.invalid("note", "\(trimmed.count) characters; at most \(DeviceStatus.noteLimit).")
-        }
-        guard !trimmed.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) else {
-            throw DomainError.invalid("note", "control characters are not accepted (line breaks and tabs are).")
-        }
+        let trimmed = try checkedNote(note, saying: "say why the device may be handed on again (what was checked, who decided)")
         return try await database.transaction { db in
             // `apply` writes first: it takes the row (and, on SQLite, the database) before reading.
             let transition = try await apply(.backInService(note: trimmed), to: deviceID, actor: actor, on: db, now: now)
@@ -183,6 +182,24 @@ package enum DeviceLifeCycle {
             guard let device = try await Device.find(deviceID, on: db) else { throw DomainError.notFound("device") }
             return device
         }
+    }
+
+    /// A person's note for a step of the device's history, trimmed; throws ``DomainError`` naming
+    /// `note` (422) when it is empty (`note_required`: `saying` tells what to write), longer than
+    /// ``HandoverProtocol/DeviceStatus/noteLimit``, or holds control characters.
+    package static func checkedNote(_ note: String, saying: String) throws -> String {
+        let trimmed = note.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw DomainError(.invalidField, code: DeviceStatus.Refusal.noteRequired.rawValue,
+                              reason: "note: \(saying); it is kept in the device's history.", field: "note")
+        }
+        guard trimmed.count <= DeviceStatus.noteLimit else {
+            throw DomainError.invalid("note", "\(trimmed.count) characters; at most \(DeviceStatus.noteLimit).")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) else {
+            throw DomainError.invalid("note", "control characters are not accepted (line breaks and tabs are).")
+        }
+        return trimmed
     }
 
     /// A device's history, newest first.

@@ -5,6 +5,7 @@ import SQLKit
 
 /// One page of the fleet's devices: a search on name and serial number, a status, and the
 /// filters an IT team asks for first (out of service, overdue, a failed run in the last 24 h).
+/// Retired devices are listed apart: only their own filter (or the `retired` status) shows them.
 /// Paged in the database, sorted by name, so 10,000 devices cost what 50 do.
 package struct DeviceSearch: Sendable, Equatable {
     /// A ready-made filter.
@@ -13,6 +14,8 @@ package struct DeviceSearch: Sendable, Equatable {
         case outOfService = "out-of-service"
         case overdue
         case failedLastDay = "failed-24h"
+        /// The devices that left the fleet; every other view leaves them out.
+        case retired
 
         /// What the dashboard calls it.
         package var label: String {
@@ -21,6 +24,7 @@ package struct DeviceSearch: Sendable, Equatable {
             case .outOfService: "Out of service"
             case .overdue: "Overdue"
             case .failedLastDay: "Failed in the last 24 h"
+            case .retired: "Retired"
             }
         }
     }
@@ -78,8 +82,10 @@ package struct DeviceSearch: Sendable, Equatable {
             clause = clause + " AND (LOWER(name) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(COALESCE(serial_number, '')) LIKE \(bind: pattern) ESCAPE '\\')"
         }
         if let status { clause = clause + " AND status = \(bind: status.rawValue)" }
+        if filter != .retired, status != .retired { clause = clause + " AND status <> \(bind: DeviceStatus.retired.rawValue)" }
         switch filter {
         case .all: break
+        case .retired: clause = clause + " AND status = \(bind: DeviceStatus.retired.rawValue)"
         case .outOfService: clause = clause + " AND status = \(bind: DeviceStatus.outOfService.rawValue)"
         case .overdue: clause = clause + " AND status = \(bind: DeviceStatus.overdue.rawValue)"
         case .failedLastDay:

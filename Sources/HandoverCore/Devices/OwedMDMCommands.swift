@@ -10,16 +10,17 @@ package enum OwedMDMCommands {
     /// What the history and the command say when one is cancelled.
     package static let backInServiceReason = "not sent: the device went back in service first"
 
-    /// Cancels every command still owed for `devices`, in the caller's transaction, and records
-    /// each in its device's history (one statement each); returns how many.
+    /// Cancels every remedy still owed for `devices` (every command, lifting Lost Mode included,
+    /// with `remediesOnly` false), in the caller's transaction, and records each in its device's
+    /// history with `reason` (one statement each); returns how many.
     @discardableResult
-    package static func cancel(for devices: [UUID], deviceStatus: DeviceStatus, actor: String, on sql: any SQLDatabase,
-                               now: Date) async throws -> Int {
+    package static func cancel(for devices: [UUID], deviceStatus: DeviceStatus, actor: String, reason: String = backInServiceReason,
+                               remediesOnly: Bool = true, on sql: any SQLDatabase, now: Date) async throws -> Int {
         guard !devices.isEmpty else { return 0 }
         let owed = MDMCommandState.allCases.filter(\.isOwed).map { SQLBind($0.rawValue) }
-        let remedies = MDMAction.allCases.filter(\.isRemedy).map { SQLBind($0.rawValue) }
+        let remedies = MDMAction.allCases.filter { $0.isRemedy || !remediesOnly }.map { SQLBind($0.rawValue) }
         let rows = try await sql.raw("""
-            UPDATE mdm_commands SET status = \(bind: MDMCommandState.cancelled.rawValue), last_error = \(bind: backInServiceReason),
+            UPDATE mdm_commands SET status = \(bind: MDMCommandState.cancelled.rawValue), last_error = \(bind: reason),
             in_flight_since = NULL, version = version + 1
             WHERE device_id IN (\(SQLList(devices.map { SQLBind($0) }))) AND status IN (\(SQLList(owed))) AND action IN (\(SQLList(remedies)))
             RETURNING device_id, action, connector
@@ -29,7 +30,7 @@ package enum OwedMDMCommands {
             let action = try row.decode(column: "action", as: MDMAction.self).rawValue.replacingOccurrences(of: "_", with: " ")
             let connector = try row.decode(column: "connector", as: String.self)
             return DeviceHistoryLog.Step(device: try row.decode(column: "device_id", as: UUID.self), event: .mdmCommandCancelled,
-                                         from: deviceStatus, to: deviceStatus, reason: "\(action) by \(connector) \(backInServiceReason)",
+                                         from: deviceStatus, to: deviceStatus, reason: "\(action) by \(connector) \(reason)",
                                          actor: actor)
         }
         try await DeviceHistoryLog.write(history, on: sql, now: now)

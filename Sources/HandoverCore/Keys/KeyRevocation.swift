@@ -41,13 +41,19 @@ package struct KeyRevocation: Sendable {
     }
 
     /// A device's new key (shown once): every live key it had is revoked in the same transaction,
-    /// so the old one is refused from the commit on. Returns the new key, its row, and the keys
+    /// so the old one is refused from the commit on. A retired device is refused (409
+    /// `device_retired`). Returns the new key, its row, and the keys
     /// it replaced.
     package func rekey(device: Device, actor: String, now: Date, on database: any Database) async throws
         -> (key: String, row: APIKey, replaced: [APIKey]) {
         let deviceID = try device.requireID()
         let (key, row) = APIKey.make(name: "device \(device.name)", scope: .device, deviceID: deviceID, now: now)
         let (revoked, sessions) = try await database.transaction { db in
+            // A retired device gets no key again (read under the row's lock: a write on SQLite).
+            if let sql = db as? any SQLDatabase, try await DeviceLifeCycle.lock([deviceID], on: sql)[deviceID] == .retired {
+                throw DomainError(.conflict, code: DeviceStatus.Refusal.retired.rawValue,
+                                  reason: "The device is retired: it left the fleet for good, and gets no new key.")
+            }
             let ended = try await Self.revokeLive(ofDevice: deviceID, now: now, on: db)
             try await row.create(on: db)
             try await Self.record(.keyReplaced, of: deviceID, actor: actor, on: db, now: now)
@@ -57,12 +63,17 @@ package struct KeyRevocation: Sendable {
         return (key, row, revoked)
     }
 
-    private func announce(_ keys: [APIKey], _ sessions: [UUID], on database: any Database) async {
+    /// Announces, after the commit, the end of keys revoked in a caller's transaction
+    /// (``revokeLive(ofDevice:now:on:)``) and of the dashboard sessions they signed in: their
+    /// streams end on every instance.
+    package func announce(_ keys: [APIKey], _ sessions: [UUID], on database: any Database) async {
         await revocations.announce(keys.compactMap(\.id).map(RevokedCredential.apiKey) + sessions.map(RevokedCredential.dashboardSession),
                                    on: database)
     }
 
-    private static func revokeLive(ofDevice deviceID: UUID, now: Date, on db: any Database) async throws -> ([APIKey], [UUID]) {
+    /// Revokes every live key of a device in the caller's transaction (nothing recorded); returns
+    /// the keys and the dashboard sessions they ended, for ``announce(_:_:on:)`` after the commit.
+    package static func revokeLive(ofDevice deviceID: UUID, now: Date, on db: any Database) async throws -> ([APIKey], [UUID]) {
         let live = try await APIKey.query(on: db).filter(\.$deviceID == deviceID).filter(\.$revokedAt == nil).all()
         var revoked: [APIKey] = [], sessions: [UUID] = []
         for key in live {

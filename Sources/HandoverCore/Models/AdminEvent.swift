@@ -27,6 +27,8 @@ package final class AdminEvent: Model, @unchecked Sendable {
         case keyChanged = "key_changed"
         /// A client granted, or no longer granted, the whole fleet's security events (``SignalsAudience``).
         case signalsGranted = "signals_granted"
+        /// An admin changed the roles a person has besides the provider's (the People page).
+        case rolesChanged = "roles_changed"
     }
 
     @ID(key: .id) package var id: UUID?

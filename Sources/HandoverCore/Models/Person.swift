@@ -12,8 +12,15 @@ package final class Person: Model, @unchecked Sendable {
     @Field(key: "subject") package var subject: String
     @OptionalField(key: "name") package var name: String?
     @OptionalField(key: "email") package var email: String?
-    /// The grants of the last sign-in, as ``Permissions/text``.
+    /// The grants of the last sign-in, as ``Permissions/text``: the provider's and the local ones
+    /// together (``PersonRoles``).
     @Field(key: "grants") package var grants: String
+    /// What the provider's role map gave at the last sign-in (nil before schema version 33:
+    /// then ``grants`` is all the provider's).
+    @OptionalField(key: "provider_grants") package var providerGrants: String?
+    /// The roles an admin granted on the People page, added to the provider's at each sign-in
+    /// (nil or empty: none).
+    @OptionalField(key: "local_grants") package var localGrants: String?
     @Field(key: "first_seen_at") package var firstSeenAt: Date
     @Field(key: "last_sign_in_at") package var lastSignInAt: Date
 

@@ -101,8 +101,9 @@ package struct AdminSignIn: Sendable {
     /// Finishes a sign-in from the provider's redirect: the `state` must name a stored attempt
     /// (used once), the code is exchanged, the ID token checked, and the role claim mapped.
     ///
-    /// A person whose grants no longer include the ones of their last sign-in lost a role at the
-    /// provider: every session they opened with the old grants ends (``DashboardSessions``), and so
+    /// The person's grants are the role map's and the roles an admin granted them on the People
+    /// page (``PersonRoles``). A person whose grants no longer include the ones of their last
+    /// sign-in lost a role at the provider: every session they opened with the old grants ends (``DashboardSessions``), and so
     /// does every session of a known person who now maps to no role at all.
     ///
     /// - Throws: ``Refusal`` with the reason, already recorded in the history.
@@ -145,8 +146,11 @@ package struct AdminSignIn: Sendable {
         let settings = provider.settings
         let values = claims.values(of: settings.roleClaim)
         let who = StrangerText.bounded([claims.name, claims.email ?? claims.preferredUsername].compactMap { $0 }.joined(separator: ", "), limit: 200)
-        let permissions = settings.roleMap.permissions(for: values)
+        let provided = settings.roleMap.permissions(for: values)
         let known = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first()
+        // The roles an admin granted on the People page go with the provider's (``PersonRoles``).
+        let local = (try? Permissions(text: known?.localGrants ?? "")) ?? Permissions([])
+        let permissions = PersonRoles.effective(provider: provided, local: local)
         if let known, let id = known.id, !permissions.includes((try? Permissions(text: known.grants)) ?? Permissions([])) {
             let ended = try await sessions.endAll(of: id, on: database)
             if ended > 0 {
@@ -172,6 +176,7 @@ package struct AdminSignIn: Sendable {
         person.name = claims.name ?? claims.preferredUsername
         person.email = claims.email
         person.grants = permissions.text
+        person.providerGrants = provided.text
         person.lastSignInAt = now()
         try await person.save(on: database)
         try await AdminEvent(at: now(), kind: .signedIn, personID: person.id, who: Self.describe(person),

@@ -19,7 +19,7 @@ public struct UsageReport: Sendable, Equatable {
     public struct SiteUsage: Sendable, Equatable {
         /// The site as written; nil for the devices of no site.
         public var site: String?
-        /// Devices registered by the week's end.
+        /// Devices registered by the week's end and not retired.
         public var devices: Int
         /// Devices in use in each shift (held by someone at some moment of it, or handed over in it).
         public var inUse: [Int]
@@ -60,7 +60,7 @@ public struct UsageReport: Sendable, Equatable {
     ///
     /// | figure | subject | value |
     /// |---|---|---|
-    /// | `devices` | | devices registered by the week's end |
+    /// | `devices` | | devices registered by the week's end and not retired |
     /// | `hand_overs`, `completed`, `failed`, `running` | | hand-overs started in the week, by how they ended |
     /// | `in_use` | the shift's start, ISO 8601 | devices in use in that shift |
     /// | `app_failures` | the app's name | times it did not sign out |

@@ -26,7 +26,7 @@ package enum UsageReportStore {
 
         for row in try await sql.raw("""
             SELECT d.site_key AS site_key, MIN(d.site) AS site, COUNT(*) AS devices FROM devices d
-            WHERE d.created_at < \(bind: end) AND \(filter) GROUP BY d.site_key
+            WHERE d.created_at < \(bind: end) AND d.status <> \(bind: DeviceStatus.retired.rawValue) AND \(filter) GROUP BY d.site_key
             """).all() {
             let key = entry(try row.decode(column: "site_key", as: String?.self), try row.decode(column: "site", as: String?.self))
             bySite[key]?.devices = try row.decode(column: "devices", as: Int.self)
@@ -81,7 +81,7 @@ package enum UsageReportStore {
         }
         for row in try await sql.raw("""
             SELECT d.site_key AS site_key, d.site AS site, d.name AS name FROM devices d
-            WHERE d.created_at < \(bind: end) AND \(filter)
+            WHERE d.created_at < \(bind: end) AND d.status <> \(bind: DeviceStatus.retired.rawValue) AND \(filter)
               AND NOT EXISTS (SELECT 1 FROM logout_runs r WHERE r.device_id = d.id AND r.created_at >= \(bind: start) AND r.created_at < \(bind: end))
               AND NOT EXISTS (SELECT 1 FROM custodies c WHERE c.device_id = d.id AND c.checked_out_at < \(bind: end)
                               AND (c.checked_in_at IS NULL OR c.checked_in_at >= \(bind: start)))

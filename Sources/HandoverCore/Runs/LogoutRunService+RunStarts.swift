@@ -58,24 +58,24 @@ extension LogoutRunService {
         let planned = results.enumerated().compactMap { index, result in (try? result.get()).map { (index, $0) } }
         guard !planned.isEmpty else { return results }
         do {
-            let (missing, aftermath) = try await database.transaction { db in
+            let (refused, aftermath) = try await database.transaction { db in
                 // The audit log's entries (the devices' steps) go in last, in one append: on
                 // PostgreSQL the counter row every instance's appends wait for is held for one
                 // statement and COMMIT.
                 try await AuditTrail.batch(on: db, now: now) {
-                    let missing = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
+                    let refused = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
                     // The hand-over's other steps, in the same transaction: all of it, or none.
-                    let started = planned.filter { !missing.contains($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
+                    let started = planned.filter { refused[$0.1.id] == nil }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
                     // PostgreSQL delivers a NOTIFY at COMMIT: one statement for the batch's runs.
                     try await self.changes.runsChangedInTransaction(started.map(\.run.id), on: Self.sql(db))
-                    guard let handOver = self.handOver, !started.isEmpty else { return (missing, HandOverAftermath.none) }
-                    return (missing, try await handOver.devicesChangeHands(started, on: db))
+                    guard let handOver = self.handOver, !started.isEmpty else { return (refused, HandOverAftermath.none) }
+                    return (refused, try await handOver.devicesChangeHands(started, on: db))
                 }
             }
             aftermath.afterCommit()
             for (index, run) in planned {
-                if missing.contains(run.id) {
-                    results[index] = .failure(DomainError.notFound("device"))
+                if let refusal = refused[run.id] {
+                    results[index] = .failure(refusal)
                     continue
                 }
                 metrics.runsCreated.increment()
@@ -101,6 +101,10 @@ extension LogoutRunService {
             return results
         }
     }
+
+    /// The refusal of a run on a retired device (``HandoverProtocol/DeviceStatus/Refusal/retired``).
+    package static let retiredDevice = DomainError(.conflict, code: DeviceStatus.Refusal.retired.rawValue,
+                                                   reason: "The device is retired: it left the fleet, and no hand-over starts on it.")
 
     /// The run a start makes, with each item's link, decided before anything is written.
     private func plan(_ start: RunStart, targets: [RunApp], now: Date) throws -> LogoutRunView {
@@ -130,22 +134,30 @@ extension LogoutRunService {
         return LogoutRunView(id: runID, deviceID: start.deviceID, status: .running, createdAt: now, finishedAt: nil, items: items)
     }
 
-    /// Writes planned runs in the caller's transaction; returns the runs whose device does not exist
-    /// (nothing of theirs is written).
+    /// Writes planned runs in the caller's transaction; returns the runs refused, nothing of theirs
+    /// written: those whose device does not exist (404), or is retired (409 `device_retired`, read
+    /// in the statement that locks the devices).
     private func write(_ runs: [(start: RunStart, run: LogoutRunView)], methods: [UUID: LogoutMethod], on db: Database,
-                       now: Date) async throws -> Set<UUID> {
+                       now: Date) async throws -> [UUID: DomainError] {
         let sql = try Self.sql(db)
         // The devices first, locked and read in one statement (a write: on SQLite the
         // transaction holds the write lock from here on).
         let statuses = try await DeviceLifeCycle.lock(Set(runs.map(\.start.deviceID)), on: sql)
-        let missing = Set(runs.filter { statuses[$0.start.deviceID] == nil }.map(\.run.id))
+        var refused: [UUID: DomainError] = [:]
+        for (start, run) in runs {
+            switch statuses[start.deviceID] {
+            case nil: refused[run.id] = DomainError.notFound("device")
+            case .retired: refused[run.id] = Self.retiredDevice
+            default: break
+            }
+        }
         // Each device steps once here; a second start for one device in this batch steps after,
         // from the status the first left.
         var firsts = Set<UUID>()
         var steps: [DeviceLifeCycle.Step] = [], later: [(start: RunStart, run: LogoutRunView)] = []
         var written: [(start: RunStart, run: LogoutRunView)] = []
         for (start, run) in runs {
-            guard let from = statuses[start.deviceID] else { continue }
+            guard refused[run.id] == nil, let from = statuses[start.deviceID] else { continue }
             written.append((start, run))
             if firsts.insert(start.deviceID).inserted {
                 steps.append(DeviceLifeCycle.Step(device: start.deviceID, from: from, run: run.id, actor: start.actor))
@@ -153,7 +165,7 @@ extension LogoutRunService {
                 later.append((start, run))
             }
         }
-        guard !written.isEmpty else { return missing }
+        guard !written.isEmpty else { return refused }
         try await LogoutRunRows(sql: sql).insert(written.map { start, run in
             LogoutRunRows.NewRun(id: run.id, deviceID: start.deviceID, createdAt: now, items: run.items.map { item in
                 var item = item
@@ -167,6 +179,6 @@ extension LogoutRunService {
         for (start, run) in later {
             try await DeviceLifeCycle.apply(.runStarted, to: start.deviceID, run: run.id, actor: start.actor, on: db, now: now)
         }
-        return missing
+        return refused
     }
 }

@@ -1,7 +1,7 @@
 import FluentKit
 import SQLKit
 
-/// Version 33: alerts about devices that need a person (overdue, not seen, in Lost Mode), one
+/// Version 34: alerts about devices that need a person (overdue, not seen, in Lost Mode), one
 /// open alert per device and cause (a partial unique index), each its own mail's outbox row
 /// (issue 66).
 struct AddDeviceAlerts: AsyncMigration {

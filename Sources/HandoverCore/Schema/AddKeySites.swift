@@ -1,6 +1,6 @@
 import FluentKit
 
-/// Version 34: a person's or service's key may be for one site (issue 66): it opens only the
+/// Version 35: a person's or service's key may be for one site (issue 66): it opens only the
 /// dashboard, with its role at that site.
 struct AddKeySites: AsyncMigration {
     func prepare(on database: Database) async throws {

@@ -19,16 +19,22 @@ package struct HandOverSignOut: HandOverSteps {
     /// The runs (for settling backend-only items); their own ``LogoutRunService/handOver`` is not used.
     package let runs: LogoutRunService
 
-    package func devicesChangeHands(_ handOvers: [HandOverStart], on db: any Database) async throws -> HandOverAftermath {
-        guard let sql = db as? any SQLDatabase, !handOvers.isEmpty else { return .none }
-        let now = sessions.clock.now()
-        let devices = Array(Set(handOvers.map(\.device)))
+    /// The devices among `devices` that a hand-over has something to end on: a Native SSO device
+    /// secret, a session signed in with the device, or an enrolled phone's pushes (one statement).
+    package static func occupied(_ devices: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !devices.isEmpty else { return [] }
         let rows = try await sql.raw("""
             SELECT device_id AS device FROM device_secrets WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
             UNION SELECT device_id FROM user_sessions WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
             UNION SELECT fleet_device_id FROM enrolled_devices WHERE fleet_device_id IN (\(binds: devices)) AND push_token_active = \(bind: true)
             """).all()
-        let occupied = Set(try rows.map { try $0.decode(column: "device", as: UUID.self) })
+        return Set(try rows.map { try $0.decode(column: "device", as: UUID.self) })
+    }
+
+    package func devicesChangeHands(_ handOvers: [HandOverStart], on db: any Database) async throws -> HandOverAftermath {
+        guard let sql = db as? any SQLDatabase, !handOvers.isEmpty else { return .none }
+        let now = sessions.clock.now()
+        let occupied = try await Self.occupied(Array(Set(handOvers.map(\.device))), on: sql)
         var ended: [UUID] = []
         var signedOut = Set<UUID>()
         for start in handOvers where occupied.contains(start.device) {

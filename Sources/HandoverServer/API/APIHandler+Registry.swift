@@ -92,6 +92,27 @@ extension APIHandler {
         return .ok(.init(body: .json(try DeviceView(device))))
     }
 
+    /// Retires a device for good (``DeviceRetirement``); the admin history records it too.
+    func retireDevice(_ input: Operations.RetireDevice.Input) async throws -> Operations.RetireDevice.Output {
+        let request = try CurrentRequest.request
+        let deviceID = try id(input.path.deviceID, of: "device")
+        let body = switch input.body { case .json(let body): body }
+        let retired = try await DeviceRetirement(keys: keys).retire(deviceID, note: body.note, actor: try request.principal.actor,
+                                                                    on: request.db, now: clock.now())
+        try await request.recordAdminAction(.deviceChanged, DeviceRetirement.retiredDetail(retired.device, note: body.note), now: clock.now())
+        if let run = retired.device.lastRunID { await notifier.runChanged(run, on: request.db) }
+        return .ok(.init(body: .json(try DeviceView(retired.device))))
+    }
+
+    /// Deletes a device no hand-over names (``DeviceRetirement``); the admin history records it.
+    func deleteDevice(_ input: Operations.DeleteDevice.Input) async throws -> Operations.DeleteDevice.Output {
+        let request = try CurrentRequest.request
+        let deviceID = try id(input.path.deviceID, of: "device")
+        let deleted = try await DeviceRetirement(keys: keys).delete(deviceID, actor: try request.principal.actor, on: request.db, now: clock.now())
+        try await request.recordAdminAction(.deviceChanged, DeviceRetirement.deletedDetail(deleted), now: clock.now())
+        return .noContent(.init())
+    }
+
     func getDeviceHistory(_ input: Operations.GetDeviceHistory.Input) async throws -> Operations.GetDeviceHistory.Output {
         let request = try CurrentRequest.request
         let device = try await find(Device.self, input.path.deviceID, "device")

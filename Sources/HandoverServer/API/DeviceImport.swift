@@ -13,6 +13,8 @@ public struct DeviceImportReport: Sendable, Codable {
         public var name: String
         public var serialNumber: String?
         public var mdmDeviceID: String?
+        /// The device's site, when the row gives one.
+        public var site: String? = nil
         /// Absent in a dry run.
         public var key: String?
     }
@@ -101,19 +103,31 @@ extension HandoverServer {
         }
     }
 
+    /// A further check of the rows a file accepts: the refusal of a row, or nil to let it through.
+    struct RowCheck {
+        let refusal: (DeviceImportPlan.Row) -> DeviceImportPlan.Refusal?
+    }
+
     /// The pause between two batches: the server's writers waiting on SQLite's lock take it then.
     static let pauseBetweenBatches: Duration = .milliseconds(20)
 
+    /// - Parameter refusing: a further check of each row the file accepts (the dashboard's: a row
+    ///   at a site where the person may not add devices).
     static func importDevices(csv: Data, dryRun: Bool, on database: Database, now: Date, batchSize: Int = DeviceImportWrites.defaultBatchSize,
-                              allOrNothing: Bool = false,
+                              allOrNothing: Bool = false, refusing: RowCheck? = nil,
                               progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
         let registered = try await Device.query(on: database).filter(\.$serialNumber != nil).all()
         let names = Dictionary(registered.compactMap { device in device.serialNumber.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
-        let plan: DeviceImportPlan
+        var plan: DeviceImportPlan
         do {
             plan = try DeviceImportPlan(csv: csv, registered: names)
         } catch {
             throw DeviceImportFileError(description: error.description)
+        }
+        let more = Dictionary(plan.accepted.compactMap { row in refusing?.refusal(row).map { (row.line, $0) } }) { first, _ in first }
+        if !more.isEmpty {
+            plan.accepted.removeAll { more[$0.line] != nil }
+            plan.refused = (plan.refused + more.values).sorted { $0.line < $1.line }
         }
         let refused = plan.refused.map { DeviceImportReport.Refused(line: $0.line, column: $0.column, reason: $0.reason) }
         func report(_ imported: [DeviceImportReport.Imported], refused: [DeviceImportReport.Refused], dryRun: Bool) -> DeviceImportReport {
@@ -121,7 +135,8 @@ extension HandoverServer {
         }
         if dryRun {
             let imported = plan.accepted.map {
-                DeviceImportReport.Imported(line: $0.line, id: UUID(), name: $0.name, serialNumber: $0.serialNumber, mdmDeviceID: $0.mdmDeviceID, key: nil)
+                DeviceImportReport.Imported(line: $0.line, id: UUID(), name: $0.name, serialNumber: $0.serialNumber, mdmDeviceID: $0.mdmDeviceID,
+                                            site: $0.site?.text, key: nil)
             }
             return report(imported, refused: refused, dryRun: true)
         }
@@ -167,7 +182,8 @@ extension HandoverServer {
             try await device.create(on: db)
             let id = try device.requireID()
             let key = try await APIKeyIssuer.create(name: "device \(row.name)", scope: .device, deviceID: id, on: db, now: now)
-            imported.append(.init(line: row.line, id: id, name: row.name, serialNumber: row.serialNumber, mdmDeviceID: row.mdmDeviceID, key: key))
+            imported.append(.init(line: row.line, id: id, name: row.name, serialNumber: row.serialNumber, mdmDeviceID: row.mdmDeviceID,
+                                  site: row.site?.text, key: key))
         }
         return imported
     }

@@ -23,6 +23,8 @@ struct OperationScopes: ServerMiddleware {
         Operations.UpdateDevice.id: .operator,
         Operations.ReturnDeviceToService.id: .operator,
         Operations.GetDeviceHistory.id: .viewer,
+        Operations.RetireDevice.id: .admin,
+        Operations.DeleteDevice.id: .admin,
         Operations.CreateWebhook.id: .admin,
         Operations.ListWebhooks.id: .viewer,
         Operations.ListDeliveries.id: .viewer,

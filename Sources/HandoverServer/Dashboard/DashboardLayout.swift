@@ -169,7 +169,7 @@ enum DashboardLayout {
     }
 
     static func badge(_ status: DeviceStatus) -> HTML {
-        let tone: Tone = switch status { case .inService: .good; case .handingOver: .wait; case .outOfService, .overdue: .bad }
+        let tone: Tone = switch status { case .inService: .good; case .handingOver: .wait; case .outOfService, .overdue: .bad; case .retired: .muted }
         return badge(status.rawValue, tone)
     }
 

@@ -169,8 +169,9 @@ struct DashboardRoutes: RouteCollection {
     /// The overview's blocks, each an element with its own `id` (live updates replace one at a time).
     func overviewSections(_ database: Database, sites: SiteFilter) async throws -> [LiveOverview.Section] {
         let counts = try await Self.deviceCounts(on: database, sites: sites)
-        let total = counts.values.reduce(0, +)
-        let listed = total <= Self.overviewDeviceLimit ? try await Device.query(on: database).visible(to: sites).sort(\.$name).all() : []
+        let total = counts.filter { $0.key != .retired }.values.reduce(0, +)  // retired devices left the fleet
+        let listed = total <= Self.overviewDeviceLimit
+            ? try await Device.query(on: database).visible(to: sites).filter(\.$status != .retired).sort(\.$name).all() : []
         let queue = try await Device.query(on: database).visible(to: sites).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
             .sort(\.$statusChangedAt).limit(Self.overviewDeviceLimit).all()
         let queueTotal = DeviceStatus.allCases.filter(\.needsAttention).reduce(0) { $0 + (counts[$1] ?? 0) }

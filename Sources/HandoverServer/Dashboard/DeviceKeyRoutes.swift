@@ -27,7 +27,12 @@ struct DeviceKeyRoutes: RouteCollection {
 
     @Sendable func rekey(_ request: Request) async throws -> Response {
         try await auth.deviceAction(request) { session, device, actor in
-            let made = try await keys.rekey(device: device, actor: actor, now: auth.clock.now(), on: request.db)
+            let made: (key: String, row: APIKey, replaced: [APIKey])
+            do {
+                made = try await keys.rekey(device: device, actor: actor, now: auth.clock.now(), on: request.db)
+            } catch let error as DomainError where error.kind == .conflict {
+                throw DashboardError(status: .conflict, message: error.reason)
+            }
             let id = try device.requireID().uuidString.lowercased()
             return DashboardLayout.page("New key for \(device.name)", signedIn: session) {
                 HTML.element("section") {

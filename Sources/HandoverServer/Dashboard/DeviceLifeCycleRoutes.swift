@@ -15,6 +15,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     let notifier: RunChangeNotifier
     /// The run starts' group commit, which the API's run starts go through too.
     let commits: RunCommits
+    /// Ends a retired or deleted device's keys (``DeviceRetirement``).
+    let keys: KeyRevocation
 
     func boot(routes: RoutesBuilder) throws {
         let devices = routes.grouped("dashboard", "devices")
@@ -22,6 +24,8 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         devices.post(":deviceID", "back-in-service", use: backInService)
         devices.post(":deviceID", "hand-over", use: handOverNow)
         devices.post(":deviceID", "mdm-commands", ":commandID", "confirm-erase", use: confirmErase)
+        devices.post(":deviceID", "retire", use: retire)
+        devices.post(":deviceID", "delete", use: delete)
     }
 
     @Sendable func devicePage(_ request: Request) async throws -> Response {
@@ -82,7 +86,10 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         }
     }
 
-    private func page(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
+    /// The device's page; `error` is a refusal of the back-in-service, hand-over or erase form,
+    /// `retirementError` one of retire or delete (shown in their section).
+    func page(_ request: Request, session: DashboardSession, error: String?, retirementError: String? = nil,
+              status: HTTPResponseStatus) async throws -> Response {
         let device = try await DashboardAuth.visibleDevice(request, session: session)
         let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.readDB)
         let commands = try await MDMCommand.query(on: request.readDB).filter(\.$deviceID == (try device.requireID()))
@@ -131,7 +138,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             } else if let error {
                 HTML.element("p", ["class": "error", "role": "alert"]) { error }
             }
-            if mayAct {
+            if mayAct, device.status != .retired {
                 HTML.element("section", ["id": "hand-over"]) {
                     HTML.element("h2") { "Hand over now" }
                     HTML.element("p") {
@@ -146,9 +153,13 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             }
             if !alerts.isEmpty { AlertRoutes.section(alerts, session: session, emptyText: "", back: "device") }
             CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
-            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: session.may(.operator, at: device.site), csrf: session.csrfToken)
+            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: mayAct && device.status != .retired, csrf: session.csrfToken)
             if !commands.isEmpty {
                 Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error, mayConfirm: mayAct)
+            }
+            if session.may(Self.retirementRole, at: device.site) {
+                Self.retirementSection(device, id: id, deletable: device.lastRunID == nil && custodies.isEmpty, csrf: session.csrfToken,
+                                       error: retirementError)
             }
             HTML.element("section") {
                 HTML.element("h2") { "History" }

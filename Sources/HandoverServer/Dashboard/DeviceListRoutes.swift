@@ -26,7 +26,10 @@ struct DeviceListRoutes: RouteCollection {
             let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
             return DashboardLayout.page("Devices", signedIn: session) {
                 if session.may(.operator, everySite: false) {  // DeviceFormRoutes' need
-                    HTML.element("p") { HTML.element("a", ["href": "/dashboard/devices/new"]) { "Add a device" } }
+                    HTML.element("p") {
+                        HTML.element("a", ["href": "/dashboard/devices/new"]) { "Add a device" }; " · "
+                        HTML.element("a", ["href": "/dashboard/devices/import"]) { "Import devices (CSV)" }
+                    }
                 }
                 Self.form(search)
                 HTML.element("p", ["class": "note", "id": "matches"]) {

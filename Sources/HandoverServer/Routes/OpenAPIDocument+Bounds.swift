@@ -50,6 +50,10 @@ extension OpenAPIDocument {
             operationID: "checkOutDevice", generated: true,
             parameters: [],
             body: .object(["accessToken": .string(maxLength: 4096), "badge": .string(maxLength: 128)])),
+        "POST /api/v1/devices/{deviceID}/retire": OperationBounds(
+            operationID: "retireDevice", generated: true,
+            parameters: [],
+            body: .object(["note": .string(maxLength: 1000)])),
         "POST /api/v1/operations": OperationBounds(
             operationID: "createOperation", generated: true,
             parameters: [],

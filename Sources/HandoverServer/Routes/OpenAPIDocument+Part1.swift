@@ -25,7 +25,7 @@ extension OpenAPIDocument {
       - url: /
     tags:
       - name: registry
-        description: Apps, devices and webhooks. Reading needs any role; registering devices the operator role; apps and webhooks the admin role.
+        description: Apps, devices and webhooks. Reading needs any role; registering devices the operator role; retiring or deleting them, apps and webhooks the admin role.
       - name: runs
         description: Logout runs. Starting one needs the operator role, reading one any role; a device key may do both for its own device.
       - name: public
@@ -428,7 +428,7 @@ extension OpenAPIDocument {
               description: Only the devices in this status.
               schema:
                 type: string
-                enum: [in_service, out_of_service, handing_over, overdue]
+                enum: [in_service, out_of_service, handing_over, overdue, retired]
             - name: site
               in: query
               description: Only the devices of this site (as the registry names it, in any case), 1 to 64 characters of printable text without ',', '=', '+' or '@'.

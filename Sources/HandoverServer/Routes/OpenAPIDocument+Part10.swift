@@ -2,8 +2,95 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4501–4604 of the YAML.
+    /// Lines 4501–4691 of the YAML.
     static let part10 = #"""
+            secret:
+              type: string
+              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
+              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
+        Webhook:
+          type: object
+          additionalProperties: false
+          required: [id, url, events, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            url:
+              type: string
+            events:
+              type: array
+              items:
+                $ref: "#/components/schemas/EventType"
+            createdAt:
+              type: string
+              format: date-time
+        CreatedWebhook:
+          type: object
+          additionalProperties: false
+          required: [webhook, secret]
+          properties:
+            webhook:
+              $ref: "#/components/schemas/Webhook"
+            secret:
+              type: string
+              description: The signing secret, shown only now.
+        EventType:
+          type: string
+          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious,
+                 audit.mismatch, audit.checkpoint, device.alert]
+        OutOfBandLock:
+          type: object
+          additionalProperties: false
+          required: [user, operationID, lockedAt]
+          properties:
+            user:
+              type: string
+            operationID:
+              type: string
+              format: uuid
+              description: The operation the user reported.
+            lockedAt:
+              type: string
+              format: date-time
+        Delivery:
+          type: object
+          additionalProperties: false
+          required: [id, event, status, attempts, createdAt]
+          properties:
+            id:
+              type: string
+              format: uuid
+            event:
+              $ref: "#/components/schemas/EventType"
+            status:
+              type: string
+              enum: [pending, delivered, failed]
+            attempts:
+              type: integer
+              minimum: 0
+            nextAttemptAt:
+              type: string
+              format: date-time
+              description: Present while pending.
+            lastStatusCode:
+              type: integer
+            lastError:
+              type: string
+            createdAt:
+              type: string
+              format: date-time
+            deliveredAt:
+              type: string
+              format: date-time
+        RunInput:
+          type: object
+          properties:
+            apps:
+              type: array
+              description: The target apps to log out, in order; every target app when left out.
+              items:
+                type: string
                 format: uuid
         LogoutRun:
           type: object

@@ -17,6 +17,79 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Conflict"
             "422":
               $ref: "#/components/responses/Unprocessable"
+        delete:
+          tags: [registry]
+          operationId: deleteDevice
+          x-handover-role: admin
+          summary: Delete a device no hand-over or custody names (added by mistake). Admin role.
+          description: |
+            Admin role. For a device added by mistake (a wrong import): it, its history and its MDM
+            commands are removed, and its key revoked. A device that had a logout run or a custody is
+            refused with 409 `device_has_runs`: its hand-overs' receipts name it, so retire it instead
+            (`POST /api/v1/devices/{deviceID}/retire`); 409 `signed_in_on_device` while someone is
+            signed in on it. The admin history records who deleted it.
+          responses:
+            "204":
+              description: The device is deleted.
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/devices/{deviceID}/retire:
+        parameters:
+          - $ref: "#/components/parameters/DeviceID"
+        post:
+          tags: [registry]
+          operationId: retireDevice
+          x-handover-role: admin
+          summary: Retire a device for good, with a note; its history, custody and receipts stay. Admin role.
+          description: |
+            Admin role. The device leaves the fleet: its status becomes `retired` (with the note in its
+            history and the audit log), every key it has is revoked (its streams end on every instance),
+            the MDM commands it still owed are cancelled and whoever held it is checked in. No logout run
+            starts on it afterwards (409 `device_retired`), it is never overdue, and the dashboard's
+            device list shows it only under its Retired filter. 422 `note_required` without a note; 409
+            `hand_over_under_way` while a run is under way on it, `device_retired` when it is already,
+            `signed_in_on_device` while someone is signed in on it (hand it over first).
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  note: Screen broken; sent for recycling, ticket 5120.
+                schema:
+                  $ref: "#/components/schemas/RetireDeviceInput"
+          responses:
+            "200":
+              description: The device, retired.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Device"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+            "404":
+              $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+            "429":
+              $ref: "#/components/responses/RateLimited"
       /api/v1/devices/{deviceID}/back-in-service:
         parameters:
           - $ref: "#/components/parameters/DeviceID"
@@ -73,7 +146,8 @@ extension OpenAPIDocument {
             Operator role or above. For a phone whose key leaked, or one found again after it was
             lost: the new key goes into the launcher's managed configuration, and the old one is
             refused from this answer on, on every instance; the event streams it opened end. The
-            device's history records who re-keyed it.
+            device's history records who re-keyed it. A retired device gets no new key (409
+            `device_retired`).
           responses:
             "201":
               description: The device's new key and what it replaced.
@@ -89,6 +163,8 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
             "404":
               $ref: "#/components/responses/NotFound"
+            "409":
+              $ref: "#/components/responses/Conflict"
             "429":
               $ref: "#/components/responses/RateLimited"
         delete:
@@ -203,7 +279,8 @@ extension OpenAPIDocument {
           summary: Start a logout run on a device. Operator role or above, or the device's own key.
           description: |
             Operator role or above, or a device key for this device (another device's key is a 403). With no
-            body, or no `apps`, every target app is logged out; a 409 when there are none.
+            body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
+            `device_retired` for a retired device.
           requestBody:
             required: false
             content:
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
           tags: [audit]
           operationId: getAuditKey
           x-handover-role: admin
-          summary: The checkpoints' Ed25519 verifier key, as C2SP signed-note writes it. Admin role.
-          description: The key as `<name>+<hex key hash>+<base64(0x01 ‖ public key)>`; its name is the log's origin.
-          responses:
-            "200":
-              description: The verifier key.
-              content:
-                text/plain:
-                  schema:
-                    type: string
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/audit/entries:
-        get:
-          tags: [audit]
-          operationId: listAuditEntries
-          x-handover-role: admin
-          summary: Audit log entries by index, at most 1,000 at a time. Admin role.
-          parameters:
-            - name: start
-              in: query
-              description: The first index, from 0 (default 0).
-              schema:
-                type: integer
-                minimum: 0
-            - name: end
-              in: query
-              description: One past the last index (default start + 1000, at most the log's size).
-              schema:
-                type: integer
-                minimum: 0
-          responses:
-            "200":
-              description: The entries.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/AuditEntries"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/Unauthorized"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-            "403":
-              $ref: "#/components/responses/Forbidden"
-      /api/v1/audit/proofs/inclusion:
-        get:
-          tags: [audit]
-          operationId: getAuditInclusionProof
-          x-handover-role: admin
-          summary: The inclusion proof of one entry in the tree of a given size (RFC 9162 §2.1.3). Admin role.
-          parameters:
-            - name: index
-              in: query
-              description: The entry's index, below size.
-              schema:
-                type: integer
-                minimum: 0
-            - name: size
-              in: query
-              description: The tree's size (a checkpoint's), at most the log's.
-              schema:
-                type: integer
-                minimum: 1
-          responses:
-            "200":
-              description: The proof.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/InclusionProof"
     """#
 }

@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+          summary: The checkpoints' Ed25519 verifier key, as C2SP signed-note writes it. Admin role.
+          description: The key as `<name>+<hex key hash>+<base64(0x01 ‖ public key)>`; its name is the log's origin.
+          responses:
+            "200":
+              description: The verifier key.
+              content:
+                text/plain:
+                  schema:
+                    type: string
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/audit/entries:
+        get:
+          tags: [audit]
+          operationId: listAuditEntries
+          x-handover-role: admin
+          summary: Audit log entries by index, at most 1,000 at a time. Admin role.
+          parameters:
+            - name: start
+              in: query
+              description: The first index, from 0 (default 0).
+              schema:
+                type: integer
+                minimum: 0
+            - name: end
+              in: query
+              description: One past the last index (default start + 1000, at most the log's size).
+              schema:
+                type: integer
+                minimum: 0
+          responses:
+            "200":
+              description: The entries.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/AuditEntries"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/Unauthorized"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+            "403":
+              $ref: "#/components/responses/Forbidden"
+      /api/v1/audit/proofs/inclusion:
+        get:
+          tags: [audit]
+          operationId: getAuditInclusionProof
+          x-handover-role: admin
+          summary: The inclusion proof of one entry in the tree of a given size (RFC 9162 §2.1.3). Admin role.
+          parameters:
+            - name: index
+              in: query
+              description: The entry's index, below size.
+              schema:
+                type: integer
+                minimum: 0
+            - name: size
+              in: query
+              description: The tree's size (a checkpoint's), at most the log's.
+              schema:
+                type: integer
+                minimum: 1
+          responses:
+            "200":
+              description: The proof.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/InclusionProof"
             "400":
               $ref: "#/components/responses/BadRequest"
             "401":
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
       /auth/apple/notifications:
         post:
           tags: [sessions]
-          operationId: appleServerNotification
-          summary: Apple's server-to-server notifications (register this URL with Apple).
-          description: |
-            Verifies the JWT in `payload` and applies its event once per `jti`: `consent-revoked` and
-            `account-delete` end every session of the user at once (`account-delete` also deletes the
-            user), `email-disabled` and `email-enabled` update the email flags.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  payload: eyJraWQiOiJZdXlYb1kiLCJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2FwcGxlaWQuYXBwbGUuY29tIn0.c2lnbmF0dXJl
-                schema:
-                  type: object
-                  required: [payload]
-                  properties:
-                    payload:
-                      type: string
-                      description: The signed JWT Apple sends.
-          responses:
-            "200":
-              description: Applied now, or earlier (a duplicate).
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/NotificationResult"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "404":
-              $ref: "#/components/responses/NotConfigured"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-      /api/v1/me:
-        get:
-          tags: [sessions]
-          operationId: showMe
-          summary: The signed-in user, read from the access token alone.
-          security:
-            - sessionAuth: []
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "200":
-              description: The user.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Me"
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-        delete:
-          tags: [sessions]
-          operationId: deleteMe
-          summary: Deletes the account, revoking its Sign in with Apple grant at Apple first.
-          security:
-            - sessionAuth: []
-          responses:
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "204":
-              description: Deleted; every session of the user has ended.
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-            "503":
-              $ref: "#/components/responses/AppleUnavailable"
-      /auth/email/start:
-        post:
-          tags: [sessions]
-          operationId: startEmailSignIn
-          summary: Mails a one-time sign-in link (15 minutes, single use).
-          description: |
-            202 for any well-formed address, whether or not an account exists. The link
-            (`/auth/email/verify?token=…`) is a universal link claimed in this server's association
-            file. Limited to 3 per address and 20 per client address per 15 minutes (429).
-          security: []
-          requestBody:
     """#
 }

@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+          operationId: appleServerNotification
+          summary: Apple's server-to-server notifications (register this URL with Apple).
+          description: |
+            Verifies the JWT in `payload` and applies its event once per `jti`: `consent-revoked` and
+            `account-delete` end every session of the user at once (`account-delete` also deletes the
+            user), `email-disabled` and `email-enabled` update the email flags.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  payload: eyJraWQiOiJZdXlYb1kiLCJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2FwcGxlaWQuYXBwbGUuY29tIn0.c2lnbmF0dXJl
+                schema:
+                  type: object
+                  required: [payload]
+                  properties:
+                    payload:
+                      type: string
+                      description: The signed JWT Apple sends.
+          responses:
+            "200":
+              description: Applied now, or earlier (a duplicate).
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/NotificationResult"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "404":
+              $ref: "#/components/responses/NotConfigured"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+      /api/v1/me:
+        get:
+          tags: [sessions]
+          operationId: showMe
+          summary: The signed-in user, read from the access token alone.
+          security:
+            - sessionAuth: []
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "200":
+              description: The user.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Me"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+        delete:
+          tags: [sessions]
+          operationId: deleteMe
+          summary: Deletes the account, revoking its Sign in with Apple grant at Apple first.
+          security:
+            - sessionAuth: []
+          responses:
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "204":
+              description: Deleted; every session of the user has ended.
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "503":
+              $ref: "#/components/responses/AppleUnavailable"
+      /auth/email/start:
+        post:
+          tags: [sessions]
+          operationId: startEmailSignIn
+          summary: Mails a one-time sign-in link (15 minutes, single use).
+          description: |
+            202 for any well-formed address, whether or not an account exists. The link
+            (`/auth/email/verify?token=…`) is a universal link claimed in this server's association
+            file. Limited to 3 per address and 20 per client address per 15 minutes (429).
+          security: []
+          requestBody:
             required: true
             content:
               application/json:
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
             "200":
               description: Whether the token is active, and its claims when it is.
               content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [active]
-                    properties:
-                      active:
-                        type: boolean
-                      token_type:
-                        type: string
-                      client_id:
-                        type: string
-                      username:
-                        type: string
-                      sub:
-                        type: string
-                      aud:
-                        type: string
-                      iss:
-                        type: string
-                      exp:
-                        type: integer
-                      iat:
-                        type: integer
-                      jti:
-                        type: string
-                      sid:
-                        type: string
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
-              $ref: "#/components/responses/OAuthError"
-      /oauth/revoke:
-        post:
-          tags: [openid]
-          operationId: revokeToken
-          summary: Token revocation (RFC 7009) for a registered backend.
-          description: |
-            Ends the whole session of a refresh or access token (and sends its Back-Channel Logout
-            tokens). An unknown or expired token also answers 200.
-          security:
-            - clientBasic: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                example:
-                  token: rt_8Gq3LwZ0xVb6NfYp2sKd
-                  token_type_hint: refresh_token
-                schema:
-                  type: object
-                  required: [token]
-                  properties:
-                    token:
-                      type: string
-                    token_type_hint:
-                      type: string
-                    client_id:
-                      type: string
-                    client_secret:
-                      type: string
-          responses:
-            "200":
-              description: The token's session is ended, or the token was not one of ours.
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "429":
-              $ref: "#/components/responses/OAuthError"
-      /.well-known/ssf-configuration:
-        get:
     """#
 }

@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+                application/json:
+                  schema:
+                    type: object
+                    required: [active]
+                    properties:
+                      active:
+                        type: boolean
+                      token_type:
+                        type: string
+                      client_id:
+                        type: string
+                      username:
+                        type: string
+                      sub:
+                        type: string
+                      aud:
+                        type: string
+                      iss:
+                        type: string
+                      exp:
+                        type: integer
+                      iat:
+                        type: integer
+                      jti:
+                        type: string
+                      sid:
+                        type: string
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/OAuthError"
+      /oauth/revoke:
+        post:
+          tags: [openid]
+          operationId: revokeToken
+          summary: Token revocation (RFC 7009) for a registered backend.
+          description: |
+            Ends the whole session of a refresh or access token (and sends its Back-Channel Logout
+            tokens). An unknown or expired token also answers 200.
+          security:
+            - clientBasic: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                example:
+                  token: rt_8Gq3LwZ0xVb6NfYp2sKd
+                  token_type_hint: refresh_token
+                schema:
+                  type: object
+                  required: [token]
+                  properties:
+                    token:
+                      type: string
+                    token_type_hint:
+                      type: string
+                    client_id:
+                      type: string
+                    client_secret:
+                      type: string
+          responses:
+            "200":
+              description: The token's session is ended, or the token was not one of ours.
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "429":
+              $ref: "#/components/responses/OAuthError"
+      /.well-known/ssf-configuration:
+        get:
           tags: [signals]
           operationId: ssfConfiguration
           summary: The transmitter's configuration metadata (SSF 1.0 §7.1).
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
             - providerJWT: []
           requestBody:
             required: true
-            content:
-              application/json:
-                example:
-                  sub_id:
-                    format: email
-                    email: avery@example.com
-                schema:
-                  type: object
-                  required: [sub_id]
-                  properties:
-                    sub_id:
-                      $ref: "#/components/schemas/SubjectIdentifier"
-          responses:
-            "204":
-              description: The person's sessions ended.
-            "400":
-              $ref: "#/components/responses/OAuthError"
-            "401":
-              $ref: "#/components/responses/OAuthError"
-            "403":
-              $ref: "#/components/responses/OAuthError"
-            "404":
-              description: Nobody matches (`user_not_found`), or no transmitter is configured (`not_configured`).
-              content:
-                application/json:
-                  schema:
-                    type: object
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/OAuthError"
-            "429":
-              $ref: "#/components/responses/RateLimited"
-      /api/v1/signals/clients/{clientID}:
-        put:
-          tags: [signals]
-          operationId: setSignalsSubjects
-          x-handover-role: admin
-          summary: Grant a registered client the whole fleet's security events, or limit it to its app's. Admin role.
-          description: |
-            What a client's Shared Signals streams carry (SSF 1.0 §9.2): `app`, the sessions of its
-            own app (an app's backend, registered with `software_id`, by default), or `fleet`, every
-            session and device (a fleet backend, registered without `software_id`, by default).
-            Recorded in the audit log (`admin.signals_granted`).
-          parameters:
-            - name: clientID
-              in: path
-              required: true
-              description: The client's `client_id` (RFC 7591).
-              schema:
-                type: string
-                maxLength: 255
-          requestBody:
-            required: true
-            content:
-              application/json:
-                example:
-                  subjects: fleet
-                schema:
-                  type: object
-                  additionalProperties: false
-                  required: [subjects]
-                  properties:
-                    subjects:
-                      type: string
-                      enum: [app, fleet]
-          responses:
-            "200":
-              description: The client's grant now.
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [client_id, subjects]
-                    properties:
-                      client_id:
-                        type: string
     """#
 }

@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            content:
+              application/json:
+                example:
+                  sub_id:
+                    format: email
+                    email: avery@example.com
+                schema:
+                  type: object
+                  required: [sub_id]
+                  properties:
+                    sub_id:
+                      $ref: "#/components/schemas/SubjectIdentifier"
+          responses:
+            "204":
+              description: The person's sessions ended.
+            "400":
+              $ref: "#/components/responses/OAuthError"
+            "401":
+              $ref: "#/components/responses/OAuthError"
+            "403":
+              $ref: "#/components/responses/OAuthError"
+            "404":
+              description: Nobody matches (`user_not_found`), or no transmitter is configured (`not_configured`).
+              content:
+                application/json:
+                  schema:
+                    type: object
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/OAuthError"
+            "429":
+              $ref: "#/components/responses/RateLimited"
+      /api/v1/signals/clients/{clientID}:
+        put:
+          tags: [signals]
+          operationId: setSignalsSubjects
+          x-handover-role: admin
+          summary: Grant a registered client the whole fleet's security events, or limit it to its app's. Admin role.
+          description: |
+            What a client's Shared Signals streams carry (SSF 1.0 §9.2): `app`, the sessions of its
+            own app (an app's backend, registered with `software_id`, by default), or `fleet`, every
+            session and device (a fleet backend, registered without `software_id`, by default).
+            Recorded in the audit log (`admin.signals_granted`).
+          parameters:
+            - name: clientID
+              in: path
+              required: true
+              description: The client's `client_id` (RFC 7591).
+              schema:
+                type: string
+                maxLength: 255
+          requestBody:
+            required: true
+            content:
+              application/json:
+                example:
+                  subjects: fleet
+                schema:
+                  type: object
+                  additionalProperties: false
+                  required: [subjects]
+                  properties:
+                    subjects:
+                      type: string
+                      enum: [app, fleet]
+          responses:
+            "200":
+              description: The client's grant now.
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [client_id, subjects]
+                    properties:
+                      client_id:
+                        type: string
                       subjects:
                         type: string
                         enum: [app, fleet]
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
         get:
           tags: [phone]
           operationId: operationLinkInBrowser
-          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-      /auth/oob/enroll:
-        post:
-          tags: [sessions]
-          operationId: enrollPhoneFromSession
-          summary: A registration operation for the signed-in user; its link enrolls a phone.
-          security:
-            - sessionAuth: []
-          requestBody:
-            required: false
-            content:
-              application/json:
-                example:
-                  dispatcher: qr
-                  expiresIn: 120
-                schema:
-                  type: object
-                  properties:
-                    dispatcher:
-                      type: string
-                      enum: [link, qr, x-callback-link]
-                      description: "`link` when absent."
-                    expiresIn:
-                      type: integer
-                      minimum: 1
-                      maximum: 600
-          responses:
-            "201":
-              description: The registration operation, with its link.
-              content:
-                application/json:
-                  schema:
-                    $ref: "#/components/schemas/Operation"
-            "400":
-              $ref: "#/components/responses/BadRequest"
-            "401":
-              $ref: "#/components/responses/SessionUnauthorized"
-            "409":
-              $ref: "#/components/responses/Conflict"
-            "413":
-              $ref: "#/components/responses/PayloadTooLarge"
-            "422":
-              $ref: "#/components/responses/Unprocessable"
-      /oob/sign-in:
-        get:
-          tags: [sessions]
-          operationId: phoneSignInStart
-          summary: "Sign in on this computer with your phone: the page that asks for the user name."
-          security: []
-          responses:
-            "200":
-              description: The page.
-              content:
-                text/html:
-                  schema:
-                    type: string
-        post:
-          tags: [sessions]
-          operationId: phoneSignInBegin
-          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
-          security: []
-          requestBody:
-            required: true
-            content:
-              application/x-www-form-urlencoded:
-                example:
-                  user: avery
-                schema:
-                  type: object
     """#
 }

@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+          summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+      /auth/oob/enroll:
+        post:
+          tags: [sessions]
+          operationId: enrollPhoneFromSession
+          summary: A registration operation for the signed-in user; its link enrolls a phone.
+          security:
+            - sessionAuth: []
+          requestBody:
+            required: false
+            content:
+              application/json:
+                example:
+                  dispatcher: qr
+                  expiresIn: 120
+                schema:
+                  type: object
+                  properties:
+                    dispatcher:
+                      type: string
+                      enum: [link, qr, x-callback-link]
+                      description: "`link` when absent."
+                    expiresIn:
+                      type: integer
+                      minimum: 1
+                      maximum: 600
+          responses:
+            "201":
+              description: The registration operation, with its link.
+              content:
+                application/json:
+                  schema:
+                    $ref: "#/components/schemas/Operation"
+            "400":
+              $ref: "#/components/responses/BadRequest"
+            "401":
+              $ref: "#/components/responses/SessionUnauthorized"
+            "409":
+              $ref: "#/components/responses/Conflict"
+            "413":
+              $ref: "#/components/responses/PayloadTooLarge"
+            "422":
+              $ref: "#/components/responses/Unprocessable"
+      /oob/sign-in:
+        get:
+          tags: [sessions]
+          operationId: phoneSignInStart
+          summary: "Sign in on this computer with your phone: the page that asks for the user name."
+          security: []
+          responses:
+            "200":
+              description: The page.
+              content:
+                text/html:
+                  schema:
+                    type: string
+        post:
+          tags: [sessions]
+          operationId: phoneSignInBegin
+          summary: Sends an authentication operation to the user's enrolled phone and redirects to its page.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/x-www-form-urlencoded:
+                example:
+                  user: avery
+                schema:
+                  type: object
                   properties:
                     user:
                       type: string
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
               enum: [ALL, NONE]
         StreamDelivery:
           type: object
-          required: [method]
-          properties:
-            method:
-              type: string
-              enum: ["urn:ietf:rfc:8935", "urn:ietf:rfc:8936"]
-            endpoint_url:
-              type: string
-              maxLength: 2048
-            authorization_header:
-              type: string
-              maxLength: 4096
-        StreamConfiguration:
-          type: object
-          required: [stream_id, iss, aud, delivery, events_delivered]
-          properties:
-            stream_id:
-              type: string
-            iss:
-              type: string
-            aud:
-              type: string
-            delivery:
-              $ref: "#/components/schemas/StreamDelivery"
-            events_supported:
-              type: array
-              items:
-                type: string
-            events_requested:
-              type: array
-              items:
-                type: string
-            events_delivered:
-              type: array
-              items:
-                type: string
-            description:
-              type: string
-            min_verification_interval:
-              type: integer
-        StreamConfigurationRequest:
-          type: object
-          description: The receiver's fields; the transmitter's (`iss`, `aud`, `events_delivered`), when sent, must match.
-          properties:
-            stream_id:
-              type: string
-              maxLength: 64
-            delivery:
-              $ref: "#/components/schemas/StreamDelivery"
-            events_requested:
-              type: array
-              maxItems: 50
-              items:
-                type: string
-                maxLength: 256
-            description:
-              type: string
-            iss:
-              type: string
-            aud:
-              type: string
-            events_delivered:
-              type: array
-              items:
-                type: string
-        StreamStatus:
-          type: object
-          required: [stream_id, status]
-          properties:
-            stream_id:
-              type: string
-              maxLength: 64
-            status:
-              type: string
-              enum: [enabled, paused, disabled]
-            reason:
-              type: string
-              maxLength: 500
     """#
 }

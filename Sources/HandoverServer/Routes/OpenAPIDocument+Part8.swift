@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+          required: [method]
+          properties:
+            method:
+              type: string
+              enum: ["urn:ietf:rfc:8935", "urn:ietf:rfc:8936"]
+            endpoint_url:
+              type: string
+              maxLength: 2048
+            authorization_header:
+              type: string
+              maxLength: 4096
+        StreamConfiguration:
+          type: object
+          required: [stream_id, iss, aud, delivery, events_delivered]
+          properties:
+            stream_id:
+              type: string
+            iss:
+              type: string
+            aud:
+              type: string
+            delivery:
+              $ref: "#/components/schemas/StreamDelivery"
+            events_supported:
+              type: array
+              items:
+                type: string
+            events_requested:
+              type: array
+              items:
+                type: string
+            events_delivered:
+              type: array
+              items:
+                type: string
+            description:
+              type: string
+            min_verification_interval:
+              type: integer
+        StreamConfigurationRequest:
+          type: object
+          description: The receiver's fields; the transmitter's (`iss`, `aud`, `events_delivered`), when sent, must match.
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            delivery:
+              $ref: "#/components/schemas/StreamDelivery"
+            events_requested:
+              type: array
+              maxItems: 50
+              items:
+                type: string
+                maxLength: 256
+            description:
+              type: string
+            iss:
+              type: string
+            aud:
+              type: string
+            events_delivered:
+              type: array
+              items:
+                type: string
+        StreamStatus:
+          type: object
+          required: [stream_id, status]
+          properties:
+            stream_id:
+              type: string
+              maxLength: 64
+            status:
+              type: string
+              enum: [enabled, paused, disabled]
+            reason:
+              type: string
+              maxLength: 500
         StreamSubjectRequest:
           type: object
           required: [stream_id, subject]
@@ -427,82 +504,5 @@ extension OpenAPIDocument {
               description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
             deviceSecret:
               type: string
-              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
-        Me:
-          type: object
-          additionalProperties: false
-          required: [id]
-          properties:
-            id:
-              type: string
-              format: uuid
-            email:
-              type: string
-        NotificationResult:
-          type: object
-          additionalProperties: false
-          required: [status, event]
-          properties:
-            status:
-              type: string
-              enum: [processed, duplicate]
-            event:
-              type: string
-              description: The event type, such as consent-revoked.
-        Error:
-          type: object
-          additionalProperties: false
-          required: [error, reason]
-          properties:
-            error:
-              type: string
-              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
-              example: invalid_field
-            reason:
-              type: string
-              description: A sentence for people.
-              example: "name: give 1 to 100 characters"
-            field:
-              type: string
-              description: The request field at fault, as a path such as `appIDs[0]`.
-              example: name
-        AppInput:
-          type: object
-          required: [name, appIDs]
-          properties:
-            name:
-              type: string
-              minLength: 1
-              maxLength: 100
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: Unique; 1 to 100 characters after trimming white space, no control characters.
-              example: Notes
-            role:
-              type: string
-              enum: [target, launcher]
-              default: target
-              description: target (an app to log out) or launcher (the app that starts logouts).
-            appIDs:
-              type: array
-              minItems: 1
-              maxItems: 50
-              description: Team ID, a dot, then bundle ID.
-              items:
-                type: string
-                maxLength: 255
-                example: ABCDE12345.com.example.notes
-            logoutAction:
-              type: string
-              description: |
-                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
-                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
-                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
-              example: https://notes.example.com/logout
-            logoutMethod:
-              type: string
-              enum: [ulc, x-callback, backend-only]
-              default: ulc
-              description: |
-                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
     """#
 }

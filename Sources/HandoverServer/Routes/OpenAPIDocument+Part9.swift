@@ -4,6 +4,83 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+              description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
+        Me:
+          type: object
+          additionalProperties: false
+          required: [id]
+          properties:
+            id:
+              type: string
+              format: uuid
+            email:
+              type: string
+        NotificationResult:
+          type: object
+          additionalProperties: false
+          required: [status, event]
+          properties:
+            status:
+              type: string
+              enum: [processed, duplicate]
+            event:
+              type: string
+              description: The event type, such as consent-revoked.
+        Error:
+          type: object
+          additionalProperties: false
+          required: [error, reason]
+          properties:
+            error:
+              type: string
+              description: A machine-readable code, such as invalid_field, not_found or unauthorized.
+              example: invalid_field
+            reason:
+              type: string
+              description: A sentence for people.
+              example: "name: give 1 to 100 characters"
+            field:
+              type: string
+              description: The request field at fault, as a path such as `appIDs[0]`.
+              example: name
+        AppInput:
+          type: object
+          required: [name, appIDs]
+          properties:
+            name:
+              type: string
+              minLength: 1
+              maxLength: 100
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: Unique; 1 to 100 characters after trimming white space, no control characters.
+              example: Notes
+            role:
+              type: string
+              enum: [target, launcher]
+              default: target
+              description: target (an app to log out) or launcher (the app that starts logouts).
+            appIDs:
+              type: array
+              minItems: 1
+              maxItems: 50
+              description: Team ID, a dot, then bundle ID.
+              items:
+                type: string
+                maxLength: 255
+                example: ABCDE12345.com.example.notes
+            logoutAction:
+              type: string
+              description: |
+                For a target app: with logoutMethod ulc (the default) the https URL that logs the app
+                out; with x-callback its x-callback-url (notes://x-callback-url/logout), without
+                x-success, x-error or x-cancel; absent with backend-only and for a launcher.
+              example: https://notes.example.com/logout
+            logoutMethod:
+              type: string
+              enum: [ulc, x-callback, backend-only]
+              default: ulc
+              description: |
+                How a target app is logged out: a ULC link; an x-callback-url whose replies are the run's
                 callback URLs (iOS asks the person before opening a custom scheme: a tap per app); or
                 nothing on the device, the backend ending the session on its Back-Channel Logout token
                 (needs backchannelLogoutURI).
@@ -306,10 +383,11 @@ extension OpenAPIDocument {
               type: string
             status:
               type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
+              enum: [in_service, out_of_service, handing_over, overdue, retired]
               description: |
                 handing_over while a run is under way; out_of_service after a run failed on it, until
-                an admin puts it back in service; overdue when it completed no hand-over in time.
+                an admin puts it back in service; overdue when it completed no hand-over in time;
+                retired when an admin retired it (for good).
             statusReason:
               type: string
               description: Which apps stayed signed in (out_of_service), or the note it went back in service with.
@@ -342,6 +420,15 @@ extension OpenAPIDocument {
               maxLength: 1000
               description: Why the device may be handed on again; 1 to 1000 characters, no control characters but line breaks and tabs.
               example: Mail signed out by hand; checked by J. Ortiz, IT desk.
+        RetireDeviceInput:
+          type: object
+          required: [note]
+          properties:
+            note:
+              type: string
+              maxLength: 1000
+              description: Why the device leaves the fleet; 1 to 1000 characters, no control characters but line breaks and tabs.
+              example: Screen broken; sent for recycling, ticket 5120.
         DeviceHistoryEntry:
           type: object
           additionalProperties: false
@@ -353,14 +440,14 @@ extension OpenAPIDocument {
             event:
               type: string
               enum: [run_started, run_completed, run_failed, back_in_service, overdue, mdm_command_queued, mdm_command_sent, mdm_command_failed,
-                     erase_confirmed, mdm_command_cancelled, key_revoked, key_replaced, alert_raised,
+                     erase_confirmed, mdm_command_cancelled, key_revoked, key_replaced, retired, alert_raised,
                      alert_acknowledged]
             fromStatus:
               type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
+              enum: [in_service, out_of_service, handing_over, overdue, retired]
             toStatus:
               type: string
-              enum: [in_service, out_of_service, handing_over, overdue]
+              enum: [in_service, out_of_service, handing_over, overdue, retired]
             runID:
               type: string
               format: uuid
@@ -417,92 +504,5 @@ extension OpenAPIDocument {
               maxItems: 20
               items:
                 $ref: "#/components/schemas/EventType"
-            secret:
-              type: string
-              pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"
-              description: The signing secret, `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks); generated when left out.
-        Webhook:
-          type: object
-          additionalProperties: false
-          required: [id, url, events, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            url:
-              type: string
-            events:
-              type: array
-              items:
-                $ref: "#/components/schemas/EventType"
-            createdAt:
-              type: string
-              format: date-time
-        CreatedWebhook:
-          type: object
-          additionalProperties: false
-          required: [webhook, secret]
-          properties:
-            webhook:
-              $ref: "#/components/schemas/Webhook"
-            secret:
-              type: string
-              description: The signing secret, shown only now.
-        EventType:
-          type: string
-          enum: [run.completed, run.failed, device.out_of_service, device.back_in_service, device.overdue, device.mdm_command, operation.suspicious,
-                 audit.mismatch, audit.checkpoint, device.alert]
-        OutOfBandLock:
-          type: object
-          additionalProperties: false
-          required: [user, operationID, lockedAt]
-          properties:
-            user:
-              type: string
-            operationID:
-              type: string
-              format: uuid
-              description: The operation the user reported.
-            lockedAt:
-              type: string
-              format: date-time
-        Delivery:
-          type: object
-          additionalProperties: false
-          required: [id, event, status, attempts, createdAt]
-          properties:
-            id:
-              type: string
-              format: uuid
-            event:
-              $ref: "#/components/schemas/EventType"
-            status:
-              type: string
-              enum: [pending, delivered, failed]
-            attempts:
-              type: integer
-              minimum: 0
-            nextAttemptAt:
-              type: string
-              format: date-time
-              description: Present while pending.
-            lastStatusCode:
-              type: integer
-            lastError:
-              type: string
-            createdAt:
-              type: string
-              format: date-time
-            deliveredAt:
-              type: string
-              format: date-time
-        RunInput:
-          type: object
-          properties:
-            apps:
-              type: array
-              description: The target apps to log out, in order; every target app when left out.
-              items:
-                type: string
     """#
 }

@@ -24,7 +24,8 @@ internal protocol APIProtocol: Sendable {
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
-    /// body, or no `apps`, every target app is logged out; a 409 when there are none.
+    /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
+    /// `device_retired` for a retired device.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
@@ -76,7 +77,8 @@ extension APIProtocol {
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
-    /// body, or no `apps`, every target app is logged out; a 409 when there are none.
+    /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
+    /// `device_retired` for a retired device.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.

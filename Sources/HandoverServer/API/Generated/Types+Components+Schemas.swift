@@ -289,6 +289,23 @@ extension Components {
                 case note
             }
         }
+        /// - Remark: Generated from `#/components/schemas/RetireDeviceInput`.
+        internal struct RetireDeviceInput: Codable, Hashable, Sendable {
+            /// Why the device leaves the fleet; 1 to 1000 characters, no control characters but line breaks and tabs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RetireDeviceInput/note`.
+            internal var note: Swift.String
+            /// Creates a new `RetireDeviceInput`.
+            ///
+            /// - Parameters:
+            ///   - note: Why the device leaves the fleet; 1 to 1000 characters, no control characters but line breaks and tabs.
+            internal init(note: Swift.String) {
+                self.note = note
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case note
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DeviceHistoryEntry`.
         internal typealias DeviceHistoryEntry = DeviceHistoryView
         /// - Remark: Generated from `#/components/schemas/CreatedDevice`.

@@ -1328,6 +1328,7 @@ internal enum Operations {
                     case outOfService = "out_of_service"
                     case handingOver = "handing_over"
                     case overdue = "overdue"
+                    case retired = "retired"
                 }
                 /// Only the devices in this status.
                 ///
@@ -2421,6 +2422,619 @@ internal enum Operations {
             }
         }
     }
+    /// Delete a device no hand-over or custody names (added by mistake). Admin role.
+    ///
+    /// Admin role. For a device added by mistake (a wrong import): it, its history and its MDM
+    /// commands are removed, and its key revoked. A device that had a logout run or a custody is
+    /// refused with 409 `device_has_runs`: its hand-overs' receipts name it, so retire it instead
+    /// (`POST /api/v1/devices/{deviceID}/retire`); 409 `signed_in_on_device` while someone is
+    /// signed in on it. The admin history records who deleted it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)`.
+    internal enum DeleteDevice {
+        internal static let id: Swift.String = "deleteDevice"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A device id; anything else is a 400 (`invalid_id`).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/DELETE/path/deviceID`.
+                internal var deviceID: Components.Parameters.DeviceID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - deviceID: A device id; anything else is a 400 (`invalid_id`).
+                internal init(deviceID: Components.Parameters.DeviceID) {
+                    self.deviceID = deviceID
+                }
+            }
+            internal var path: Operations.DeleteDevice.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteDevice.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteDevice.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DeleteDevice.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DeleteDevice.Input.Path,
+                headers: Operations.DeleteDevice.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                internal init() {}
+            }
+            /// The device is deleted.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteDevice.Output.NoContent)
+            /// The device is deleted.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            internal static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.DeleteDevice.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state: an app name that exists already
+            /// (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            /// outcome (`already_recorded`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Retire a device for good, with a note; its history, custody and receipts stay. Admin role.
+    ///
+    /// Admin role. The device leaves the fleet: its status becomes `retired` (with the note in its
+    /// history and the audit log), every key it has is revoked (its streams end on every instance),
+    /// the MDM commands it still owed are cancelled and whoever held it is checked in. No logout run
+    /// starts on it afterwards (409 `device_retired`), it is never overdue, and the dashboard's
+    /// device list shows it only under its Retired filter. 422 `note_required` without a note; 409
+    /// `hand_over_under_way` while a run is under way on it, `device_retired` when it is already,
+    /// `signed_in_on_device` while someone is signed in on it (hand it over first).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/retire`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)`.
+    internal enum RetireDevice {
+        internal static let id: Swift.String = "retireDevice"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A device id; anything else is a 400 (`invalid_id`).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/path/deviceID`.
+                internal var deviceID: Components.Parameters.DeviceID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - deviceID: A device id; anything else is a 400 (`invalid_id`).
+                internal init(deviceID: Components.Parameters.DeviceID) {
+                    self.deviceID = deviceID
+                }
+            }
+            internal var path: Operations.RetireDevice.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RetireDevice.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RetireDevice.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RetireDevice.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.RetireDeviceInput)
+            }
+            internal var body: Operations.RetireDevice.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.RetireDevice.Input.Path,
+                headers: Operations.RetireDevice.Input.Headers = .init(),
+                body: Operations.RetireDevice.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/retire/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Device)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Device {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RetireDevice.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RetireDevice.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The device, retired.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RetireDevice.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.RetireDevice.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A path id that is not a UUID (`invalid_id`), a body that is not JSON or not of the
+            /// expected shape (`invalid_json`, with `field` when one is at fault), a query parameter
+            /// the operation does not declare (`unknown_query_parameter`, naming it and those it takes),
+            /// a parameter or body field outside the bounds this document declares for it (`minimum`,
+            /// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`: `out_of_bounds`, naming it
+            /// in `field` and saying what is accepted), or an integer parameter that is not a whole
+            /// number (`invalid_parameter`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's scope does not allow this (`forbidden`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such resource (`not_found`), or for callbacks an unknown nonce (`unknown_callback`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state: an app name that exists already
+            /// (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            /// outcome (`already_recorded`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 16 KB (`payload_too_large`).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the server does not accept (`invalid_field`, naming it in `field`),
+            /// or the body is missing (`unprocessable_entity`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts (`rate_limited`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
@@ -2767,7 +3381,8 @@ internal enum Operations {
     /// Operator role or above. For a phone whose key leaked, or one found again after it was
     /// lost: the new key goes into the launcher's managed configuration, and the old one is
     /// refused from this answer on, on every instance; the event streams it opened end. The
-    /// device's history records who re-keyed it.
+    /// device's history records who re-keyed it. A retired device gets no new key (409
+    /// `device_retired`).
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
@@ -2961,6 +3576,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state: an app name that exists already
+            /// (`name_taken`), no target apps to log out (`no_apps`), or an item that already has its
+            /// outcome (`already_recorded`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/key/post(rekeyDevice)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -3867,7 +4508,8 @@ internal enum Operations {
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
-    /// body, or no `apps`, every target app is logged out; a 409 when there are none.
+    /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
+    /// `device_retired` for a retired device.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.

@@ -63,6 +63,32 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /api/v1/devices/{deviceID}`.
     /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/patch(updateDevice)`.
     func updateDevice(_ input: Operations.UpdateDevice.Input) async throws -> Operations.UpdateDevice.Output
+    /// Delete a device no hand-over or custody names (added by mistake). Admin role.
+    ///
+    /// Admin role. For a device added by mistake (a wrong import): it, its history and its MDM
+    /// commands are removed, and its key revoked. A device that had a logout run or a custody is
+    /// refused with 409 `device_has_runs`: its hand-overs' receipts name it, so retire it instead
+    /// (`POST /api/v1/devices/{deviceID}/retire`); 409 `signed_in_on_device` while someone is
+    /// signed in on it. The admin history records who deleted it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)`.
+    func deleteDevice(_ input: Operations.DeleteDevice.Input) async throws -> Operations.DeleteDevice.Output
+    /// Retire a device for good, with a note; its history, custody and receipts stay. Admin role.
+    ///
+    /// Admin role. The device leaves the fleet: its status becomes `retired` (with the note in its
+    /// history and the audit log), every key it has is revoked (its streams end on every instance),
+    /// the MDM commands it still owed are cancelled and whoever held it is checked in. No logout run
+    /// starts on it afterwards (409 `device_retired`), it is never overdue, and the dashboard's
+    /// device list shows it only under its Retired filter. 422 `note_required` without a note; 409
+    /// `hand_over_under_way` while a run is under way on it, `device_retired` when it is already,
+    /// `signed_in_on_device` while someone is signed in on it (hand it over first).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/retire`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)`.
+    func retireDevice(_ input: Operations.RetireDevice.Input) async throws -> Operations.RetireDevice.Output
     /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
@@ -79,7 +105,8 @@ internal protocol APIProtocol: Sendable {
     /// Operator role or above. For a phone whose key leaked, or one found again after it was
     /// lost: the new key goes into the launcher's managed configuration, and the old one is
     /// refused from this answer on, on every instance; the event streams it opened end. The
-    /// device's history records who re-keyed it.
+    /// device's history records who re-keyed it. A retired device gets no new key (409
+    /// `device_retired`).
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
@@ -122,7 +149,8 @@ internal protocol APIProtocol: Sendable {
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
-    /// body, or no `apps`, every target app is logged out; a 409 when there are none.
+    /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
+    /// `device_retired` for a retired device.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
@@ -381,6 +409,50 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Delete a device no hand-over or custody names (added by mistake). Admin role.
+    ///
+    /// Admin role. For a device added by mistake (a wrong import): it, its history and its MDM
+    /// commands are removed, and its key revoked. A device that had a logout run or a custody is
+    /// refused with 409 `device_has_runs`: its hand-overs' receipts name it, so retire it instead
+    /// (`POST /api/v1/devices/{deviceID}/retire`); 409 `signed_in_on_device` while someone is
+    /// signed in on it. The admin history records who deleted it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/devices/{deviceID}`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/delete(deleteDevice)`.
+    internal func deleteDevice(
+        path: Operations.DeleteDevice.Input.Path,
+        headers: Operations.DeleteDevice.Input.Headers = .init()
+    ) async throws -> Operations.DeleteDevice.Output {
+        try await deleteDevice(Operations.DeleteDevice.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Retire a device for good, with a note; its history, custody and receipts stay. Admin role.
+    ///
+    /// Admin role. The device leaves the fleet: its status becomes `retired` (with the note in its
+    /// history and the audit log), every key it has is revoked (its streams end on every instance),
+    /// the MDM commands it still owed are cancelled and whoever held it is checked in. No logout run
+    /// starts on it afterwards (409 `device_retired`), it is never overdue, and the dashboard's
+    /// device list shows it only under its Retired filter. 422 `note_required` without a note; 409
+    /// `hand_over_under_way` while a run is under way on it, `device_retired` when it is already,
+    /// `signed_in_on_device` while someone is signed in on it (hand it over first).
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/retire`.
+    /// - Remark: Generated from `#/paths//api/v1/devices/{deviceID}/retire/post(retireDevice)`.
+    internal func retireDevice(
+        path: Operations.RetireDevice.Input.Path,
+        headers: Operations.RetireDevice.Input.Headers = .init(),
+        body: Operations.RetireDevice.Input.Body
+    ) async throws -> Operations.RetireDevice.Output {
+        try await retireDevice(Operations.RetireDevice.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// Put a device that is out of service or overdue back in service, with a note. Operator role or above.
     ///
     /// A person's decision: the note says why the device may be handed on again (what was
@@ -407,7 +479,8 @@ extension APIProtocol {
     /// Operator role or above. For a phone whose key leaked, or one found again after it was
     /// lost: the new key goes into the launcher's managed configuration, and the old one is
     /// refused from this answer on, on every instance; the event streams it opened end. The
-    /// device's history records who re-keyed it.
+    /// device's history records who re-keyed it. A retired device gets no new key (409
+    /// `device_retired`).
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/key`.
@@ -484,7 +557,8 @@ extension APIProtocol {
     /// Start a logout run on a device. Operator role or above, or the device's own key.
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
-    /// body, or no `apps`, every target app is logged out; a 409 when there are none.
+    /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
+    /// `device_retired` for a retired device.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
