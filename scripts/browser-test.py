@@ -485,7 +485,7 @@ def keys_and_viewer(driver, base, device_page, admin_key):
         raise SystemExit("the viewer's header does not name the key and its role:\n" + who)
     shot(driver, "24-signed-in-as-viewer")
     pages = ["/dashboard", "/dashboard/devices", device_page, "/dashboard/apps", "/dashboard/webhooks", "/dashboard/custody",
-             "/dashboard/scorecards", "/tester"] + tests[:1]
+             "/dashboard/scorecards", "/dashboard/alerts", "/dashboard/reports/usage", "/tester"] + tests[:1]
     for page in pages:
         driver.get(page if page.startswith("http") else base + page)
         WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "signed-in")))
@@ -503,6 +503,42 @@ def keys_and_viewer(driver, base, device_page, admin_key):
     driver.find_element(By.NAME, "key").send_keys(admin_key)
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "overview")))
+
+
+def keys_revoked_rekeyed_and_for_a_site(driver, base, device_page):
+    """An admin revokes the viewer key on the Keys page, makes a key for one site (refused first for a
+    site name that cannot be one), and replaces a device's key from its page."""
+    driver.get(base + "/dashboard/keys")
+    row = [r for r in driver.find_elements(By.CSS_SELECTOR, "#keys tr") if "ward-7 wall screen" in r.text][0]
+    row.find_element(By.CSS_SELECTOR, "form[action$='/revoke'] button").click()
+    WebDriverWait(driver, 10).until(lambda d: any("ward-7 wall screen" in r.text and "revoked" in r.text
+                                                  for r in d.find_elements(By.CSS_SELECTOR, "#keys tr")))
+    print("ok: the viewer key revoked on the Keys page")
+    for site in ["Ward+7", "Ward 7"]:
+        driver.find_element(By.CSS_SELECTOR, "#key-form input[name=name]").clear()
+        driver.find_element(By.CSS_SELECTOR, "#key-form input[name=name]").send_keys("ward-7 desk")
+        Select(driver.find_element(By.CSS_SELECTOR, "#key-form select[name=role]")).select_by_value("operator")
+        box = driver.find_element(By.CSS_SELECTOR, "#key-form input[name=site]")
+        box.clear()
+        box.send_keys(site)
+        driver.find_element(By.CSS_SELECTOR, "#key-form button[type=submit]").click()
+        if site == "Ward+7":
+            WebDriverWait(driver, 10).until(lambda d: "site:" in text_of(d, "form-error"))
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "new-key")))
+    if "at Ward 7 only" not in driver.page_source:
+        raise SystemExit("the site's key page does not say it is for Ward 7 only")
+    driver.get(base + "/dashboard/keys")
+    if not any("ward-7 desk" in r.text and "Ward 7" in r.text for r in driver.find_elements(By.CSS_SELECTOR, "#keys tr")):
+        raise SystemExit("the keys list does not show the site's key with its site:\n" + text_of(driver, "keys"))
+    print("ok: a key for one site made on the Keys page (a site name with '+' refused by field first)")
+    driver.get(device_page)
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "key")))
+    driver.find_element(By.CSS_SELECTOR, "#key form[action$='/key/new'] button").click()
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "new-key")))
+    if not text_of(driver, "new-key").strip().startswith("hov_"):
+        raise SystemExit("the device's new key is not shown")
+    shot(driver, "29-device-rekeyed")
+    print("ok: a device's key replaced from its page")
 
 
 def usage_report_and_alerts(driver, base):
@@ -610,6 +646,7 @@ def main():
         run_tester(driver, base, "silent", "failed", "timed out", "07-tester-silent")
 
         keys_and_viewer(driver, base, device_page, key)
+        keys_revoked_rekeyed_and_for_a_site(driver, base, device_page)
 
         # "Hand over now" on the device's page starts a run of every target app and opens its timeline.
         driver.get(device_page)

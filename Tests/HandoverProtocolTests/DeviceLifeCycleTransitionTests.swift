@@ -59,7 +59,8 @@ import Testing
         #expect(DeviceStatus.allCases.filter(\.needsAttention) == [.outOfService, .overdue])
         #expect(DeviceHistoryEvent.allCases.map(\.rawValue) == ["run_started", "run_completed", "run_failed", "back_in_service", "overdue",
                                                                  "mdm_command_queued", "mdm_command_sent", "mdm_command_failed", "erase_confirmed",
-                                                                 "mdm_command_cancelled", "key_revoked", "key_replaced", "retired"])
+                                                                 "mdm_command_cancelled", "key_revoked", "key_replaced", "retired", "alert_raised",
+                                                                 "alert_acknowledged"])
         #expect(MDMAction.allCases.map(\.rawValue) == ["lock", "lost_mode", "erase", "return_to_service", "disable_lost_mode"])
         #expect(MDMAction.allCases.filter(\.needsConfirmation) == [.erase, .returnToService])
         #expect(MDMAction.allCases.filter { !$0.isRemedy } == [.disableLostMode], "lifting Lost Mode is owed to a device back in service")

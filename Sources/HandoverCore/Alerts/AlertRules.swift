@@ -48,7 +48,7 @@ package enum AlertRules {
     /// Whether an open alert of `cause` still holds for `device`.
     package static func holds(_ cause: DeviceAlertCause, _ device: AlertObservation, notSeenAfter: TimeInterval?, now: Date) -> Bool {
         guard device.status != .retired else { return false }
-        switch cause {
+        return switch cause {
         case .overdue: device.status != .inService
         case .notSeen: isUnseen(device, notSeenAfter: notSeenAfter, now: now)
         case .lostMode: device.inLostMode && device.status != .inService
