@@ -507,7 +507,7 @@ def keys_and_viewer(driver, base, device_page, admin_key):
 
 def keys_revoked_rekeyed_and_for_a_site(driver, base, device_page):
     """An admin revokes the viewer key on the Keys page, makes a key for one site (refused first for a
-    site name that cannot be one), and replaces a device's key from its page."""
+    site name that cannot be one), and replaces, then revokes, a device's key from its page."""
     driver.get(base + "/dashboard/keys")
     row = [r for r in driver.find_elements(By.CSS_SELECTOR, "#keys tr") if "ward-7 wall screen" in r.text][0]
     row.find_element(By.CSS_SELECTOR, "form[action$='/revoke'] button").click()
@@ -539,6 +539,12 @@ def keys_revoked_rekeyed_and_for_a_site(driver, base, device_page):
         raise SystemExit("the device's new key is not shown")
     shot(driver, "29-device-rekeyed")
     print("ok: a device's key replaced from its page")
+    driver.get(device_page)
+    WebDriverWait(driver, 10).until(EC.presence_of_element_located((By.ID, "key")))
+    driver.find_element(By.CSS_SELECTOR, "#key form[action$='/key/revoke'] button").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#key form[action$='/key/new'] button")
+                                    and "Give it a new key" in text_of(d, "key"))
+    print("ok: a device's key revoked from its page (it is offered a new one)")
 
 
 def usage_report_and_alerts(driver, base):
