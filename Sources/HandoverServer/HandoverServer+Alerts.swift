@@ -1,22 +1,20 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Mail
 
 extension HandoverServer {
-    /// The alerts' service, mailing through the server's transport (SMTP or the mail drop).
-    /// Contacts with no transport to reach them are a mistake in the configuration.
-    static func deviceAlerts(_ configuration: ServerConfiguration, database: any Database, origin: PublicOrigin, clock: ServerClock,
-                             mailer: (any MailTransport)?) throws -> DeviceAlerts {
-        if configuration.alerts.mailsAnyone, mailer == nil {
-            throw ConfigurationError(setting: "HANDOVER_ALERT_CONTACTS", problem: "names addresses, but no mail transport is configured",
-                                     accepted: "HANDOVER_SMTP_HOST with its settings (or HANDOVER_MAIL_DROP_DIR while developing), or no contacts")
+    /// How the alerts are mailed: through the server's transport (SMTP or the mail drop), or not
+    /// at all without one. Contacts with no transport to reach them are a mistake in the
+    /// configuration.
+    static func alertMail(_ configuration: ServerConfiguration, mailer: (any MailTransport)?) throws -> DeviceAlerts.Send? {
+        guard let mailer else {
+            guard !configuration.alerts.mailsAnyone else {
+                throw ConfigurationError(setting: "HANDOVER_ALERT_CONTACTS", problem: "names addresses, but no mail transport is configured",
+                                         accepted: "HANDOVER_SMTP_HOST with its settings (or HANDOVER_MAIL_DROP_DIR while developing), or no contacts")
+            }
+            return nil
         }
-        var send: DeviceAlerts.Send?
-        if let mailer {
-            send = { to, subject, body in try await mailer.send(EmailMessage(to: to, subject: subject, body: body)) }
-        }
-        return DeviceAlerts(database: database, settings: configuration.alerts, publicURL: { origin.url }, clock: clock, send: send)
+        return { to, subject, body in try await mailer.send(EmailMessage(to: to, subject: subject, body: body)) }
     }
 
     /// One alert pass now: raises and clears what the rules decide, then mails what is owed.

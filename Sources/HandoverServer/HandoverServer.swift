@@ -210,7 +210,8 @@ public final class HandoverServer: Sendable {
             case (nil, nil):
                 break
             }
-            let alerts = try Self.deviceAlerts(configuration, database: application.db, origin: origin, clock: clock, mailer: mailer)
+            let alerts = DeviceAlerts(database: application.db, settings: configuration.alerts, publicURL: { origin.url }, clock: clock,
+                                      send: try Self.alertMail(configuration, mailer: mailer))
             var apple: AppleSignInService?
             if let settings = configuration.signInWithApple {
                 apple = try AppleSignInService(configuration: settings, httpClient: outbound, clock: clock,

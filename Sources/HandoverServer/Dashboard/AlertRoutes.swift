@@ -34,7 +34,7 @@ struct AlertRoutes: RouteCollection {
             let now = auth.clock.now()
             let outcome = try await request.db.transaction { db in
                 try await AuditTrail.batch(on: db, now: now) {
-                    try await DeviceAlertStore.acknowledge(id, by: actor, may: { session.siteFilter.shows($0) && session.may(.operator, at: $0) },
+                    try await DeviceAlertStore.acknowledge(id, by: actor, may: { session.may(.operator, at: $0) },
                                                            on: db, now: now)
                 }
             }
