@@ -88,6 +88,8 @@ let package = Package(
         .target(name: "LinkCallbacks"),
         .target(name: "UniversalLinks"),
         .target(name: "QRCode"),
+        // SCIM 2.0's messages (RFC 7643, RFC 7644): values, schemas, filters, PATCH. Foundation only.
+        .target(name: "SCIM"),
         // The contract the server, the SDK and the simulator share: states and their names (one
         // mapping), the callback URL, the wire types of runs. Foundation only.
         .target(name: "HandoverProtocol"),
@@ -105,6 +107,8 @@ let package = Package(
             name: "HandoverCore",
             dependencies: [
                 "HandoverProtocol",
+                "SCIM",
+                "SCIM",
                 "LinkCallbacks",
                 "SessionTokens",
                 "AppleSignIn",
@@ -389,6 +393,10 @@ let package = Package(
             name: "TransparencyLogTests",
             dependencies: ["TransparencyLog", .product(name: "Crypto", package: "swift-crypto"),
                            server("PropertyBased", "swift-property-based")]
+        ),
+        .testTarget(
+            name: "SCIMTests",
+            dependencies: ["SCIM", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "QRCodeTests",
