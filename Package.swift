@@ -40,7 +40,8 @@ let package = Package(
         .library(name: "SessionTokens", targets: ["SessionTokens"]),
         .library(name: "AppleIDTestServer", targets: ["AppleIDTestServer"]),
         .library(name: "OutOfBand", targets: ["OutOfBand"]),
-        .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
+        .library(name: "TransparencyLog",
+                "SCIM", targets: ["TransparencyLog"]),
         .library(name: "APNs", targets: ["APNs"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
@@ -107,7 +108,6 @@ let package = Package(
             name: "HandoverCore",
             dependencies: [
                 "HandoverProtocol",
-                "SCIM",
                 "SCIM",
                 "LinkCallbacks",
                 "SessionTokens",
