@@ -40,8 +40,7 @@ let package = Package(
         .library(name: "SessionTokens", targets: ["SessionTokens"]),
         .library(name: "AppleIDTestServer", targets: ["AppleIDTestServer"]),
         .library(name: "OutOfBand", targets: ["OutOfBand"]),
-        .library(name: "TransparencyLog",
-                "SCIM", targets: ["TransparencyLog"]),
+        .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
         .library(name: "APNs", targets: ["APNs"]),
         .executable(name: "handover", targets: ["handover"]),
     ],
@@ -141,6 +140,7 @@ let package = Package(
             dependencies: [
                 "HandoverCore",
                 "TransparencyLog",
+                "SCIM",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 "UniversalLinks",
