@@ -313,7 +313,7 @@ public final class HandoverServer: Sendable {
             try application.register(collection: ProviderSignInRoutes(auth: dashboardAuth, origin: origin, throttle: throttle) { request, message, status in
                 dashboardRoutes.signInPage(request, message: message, status: status)
             })
-            try application.register(collection: PeopleRoutes(auth: dashboardAuth))
+            try application.register(collection: PeopleRoutes(auth: dashboardAuth, provisioningOn: !configuration.directory.tokens.isEmpty))
             try application.register(collection: KeyRoutes(auth: dashboardAuth, keys: keys, keyUses: keyUses))
             try application.register(collection: DeviceKeyRoutes(auth: dashboardAuth, keys: keys, keyUses: keyUses))
             try application.register(collection: AuditPageRoutes(auth: dashboardAuth, audit: audit))
@@ -337,6 +337,8 @@ public final class HandoverServer: Sendable {
                                                dashboard: dashboardAuth.sessions, clock: clock)
             try Self.registerSharedSignals(on: application, configuration: configuration, sessions: sessions, receiver: signals, targets: targets,
                                            throttle: throttle, origin: origin, clock: clock)
+            try Self.registerDirectory(on: application, configuration: configuration, throttle: throttle, origin: origin, clock: clock,
+                                       handOver: PersonHandOver(sessions: sessions, runs: runs(application.db), dashboard: dashboardAuth.sessions))
             try application.register(collection: OpenIDRoutes(sessions: sessions))
             try application.register(collection: ClientRegistrationRoutes(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys, clock: clock, targets: targets))
             try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions))

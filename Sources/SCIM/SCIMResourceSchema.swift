@@ -37,3 +37,22 @@ public struct SCIMResourceSchema: Sendable, Equatable {
         self.extensions = extensions
     }
 }
+
+// TEMPORARY (lead's tree): the helper's branch replaces this file.
+extension SCIMSchema {
+    public static let user = SCIMSchema(id: SCIMSchemaURI.user, name: "User", description: "User Account", attributes: [])
+    public static let enterpriseUser = SCIMSchema(id: SCIMSchemaURI.enterpriseUser, name: "EnterpriseUser", description: "Enterprise User", attributes: [])
+    public static let group = SCIMSchema(id: SCIMSchemaURI.group, name: "Group", description: "Group", attributes: [])
+    public func representation(base: String) -> SCIMValue { .object(["id": .string(id)]) }
+}
+
+extension SCIMResourceSchema {
+    public static let user = SCIMResourceSchema(core: .user, extensions: [.enterpriseUser])
+    public static let group = SCIMResourceSchema(core: .group)
+    public func normalized(_ resource: SCIMValue) throws(SCIMError) -> SCIMValue { resource }
+    public func projected(_ resource: SCIMValue, attributes: [SCIMAttributePath], excludedAttributes: [SCIMAttributePath]) -> SCIMValue { resource }
+}
+
+extension SCIMAttributePath {
+    public static func list(parsing text: String) throws(SCIMError) -> [SCIMAttributePath] { [] }
+}

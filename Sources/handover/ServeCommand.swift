@@ -92,6 +92,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "People: dashboard sign-in through your identity provider") var people: AdminSignInOptions
 
+    @OptionGroup(title: "People from the directory: SCIM 2.0 provisioning from Entra ID or Okta") var directory: DirectoryOptions
+
     @OptionGroup(title: "Shared Signals: security events to and from your identity provider") var signals: SharedSignalsOptions
 
     @Option(name: .customLong("mail-drop"),
@@ -157,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let publicURL { configuration.publicURL = try ServerConfiguration.parsePublicURL(publicURL, setting: "--public-url") }
             try push.apply(to: &configuration, environment: environment)
             try people.apply(to: &configuration, environment: environment)
+            try directory.apply(to: &configuration)
             try signals.apply(to: &configuration)
         } catch let error as ConfigurationError {
             // A value from the file is named by the file, its line and its key, as `config check` names it.

@@ -29,6 +29,10 @@ package final class AdminEvent: Model, @unchecked Sendable {
         case signalsGranted = "signals_granted"
         /// An admin changed the roles a person has besides the provider's (the People page).
         case rolesChanged = "roles_changed"
+        /// The directory (a SCIM client) provisioned or changed a person or a group.
+        case provisioned
+        /// The directory deactivated or deleted a person: everything they held was ended.
+        case deprovisioned
     }
 
     @ID(key: .id) package var id: UUID?
@@ -69,6 +73,7 @@ extension AdminEvent {
                 switch Kind(rawValue: kind) {
                 case .refused: actor = AuditActor(kind: "unknown")
                 case .loggedOutByProvider: actor = AuditActor(kind: "provider")
+                case .provisioned, .deprovisioned: actor = AuditActor(kind: "scim", name: who)
                 default: actor = AuditActor(kind: "key", name: who)
                 }
             }

@@ -150,7 +150,12 @@ package struct AdminSignIn: Sendable {
         let known = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first()
         // The roles an admin granted on the People page go with the provider's (``PersonRoles``).
         let local = (try? Permissions(text: known?.localGrants ?? "")) ?? Permissions([])
-        let permissions = PersonRoles.effective(provider: provided, local: local)
+        // The directory's groups (SCIM, issue 67) grant through the same role map.
+        var directory = Permissions([])
+        if let email = claims.email.flatMap(EmailAddress.init), let text = try await DirectoryStore.grants(login: email.normalized, on: database) {
+            directory = (try? Permissions(text: text)) ?? Permissions([])
+        }
+        let permissions = PersonRoles.effective(provider: Permissions(provided.grants.union(directory.grants)), local: local)
         if let known, let id = known.id, !permissions.includes((try? Permissions(text: known.grants)) ?? Permissions([])) {
             let ended = try await sessions.endAll(of: id, on: database)
             if ended > 0 {

@@ -11,6 +11,12 @@ package struct PersonHandOver: Sendable {
     package let runs: LogoutRunService
     package let dashboard: DashboardSessions
 
+    package init(sessions: SessionAuthority, runs: LogoutRunService, dashboard: DashboardSessions) {
+        self.sessions = sessions
+        self.runs = runs
+        self.dashboard = dashboard
+    }
+
     package struct Done: Sendable, Equatable {
         package var people = 0
         package var sessions = 0

@@ -19,8 +19,9 @@ package enum SecurityEventType {
     package static let credentialCompromise = risc + "credential-compromise"
     package static let sessionsRevoked = risc + "sessions-revoked"
 
-    /// What a stream of this server can carry (the verification event goes on every stream).
-    package static let supported = [sessionRevoked, deviceComplianceChange, credentialChange]
+    /// What a stream of this server can carry (the verification event goes on every stream); RISC's
+    /// account-disabled and account-purged when the directory deprovisions a person (issue 67).
+    package static let supported = [sessionRevoked, deviceComplianceChange, credentialChange, accountDisabled, accountPurged]
 
     /// What a receiving Handover acts on: each ends the person's sessions and hands over the
     /// device they hold.

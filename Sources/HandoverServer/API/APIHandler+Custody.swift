@@ -42,23 +42,38 @@ extension APIHandler {
             }
             (person, method) = (.user(id), .launcher)
         case (nil, let badge?):
-            guard let badges else {
-                throw APIError(.unprocessableEntity, code: "no_badge_lookup",
-                               reason: "badge: this server has no badge lookup (HANDOVER_BADGE_LOOKUP_URL); send the person's accessToken instead.",
-                               field: "badge")
-            }
             let trimmed = badge.trimmingCharacters(in: .whitespaces)
             guard (1...128).contains(trimmed.count), !trimmed.containsControlCharacter else {
                 throw APIError.invalid("badge", "give the badge as its reader does: 1 to 128 printable characters")
             }
-            do { person = .login(try await badges.login(for: trimmed)) } catch {
-                switch error {
-                case .unknownBadge: throw APIError(.notFound, code: "unknown_badge", reason: "badge: \(error.description).", field: "badge")
-                case .unavailable: throw APIError(.serviceUnavailable, code: "badge_lookup_unavailable", reason: "badge: \(error.description).")
+            let digest = sessions.sealer.keyedDigest(trimmed, purpose: "handover badge")
+            // The directory's people first (SCIM, issue 67), then the hospital's own lookup.
+            switch DirectoryRules.holder(of: try await DirectoryStore.badgeHolders(digest: digest, on: request.readDB)) {
+            case .person(let login): person = .login(login)
+            case .deprovisioned:
+                throw APIError(.forbidden, code: "badge_deprovisioned",
+                               reason: "badge: its person was deprovisioned by the directory (SCIM); this badge checks out nothing.", field: "badge")
+            case .ambiguous:
+                throw APIError(.conflict, code: "badge_ambiguous",
+                               reason: "badge: two active people in the directory carry this badge; correct their employee numbers at the directory.", field: "badge")
+            case .noLogin:
+                throw APIError(.unprocessableEntity, code: "badge_without_email",
+                               reason: "badge: its person has no email address in the directory to be known by on a device.", field: "badge")
+            case .unknown:
+                guard let badges else {
+                    throw APIError(.unprocessableEntity, code: "no_badge_lookup",
+                                   reason: "badge: no person provisioned by the directory (SCIM) carries this badge, and this server has no badge lookup (HANDOVER_BADGE_LOOKUP_URL); send the person's accessToken instead.",
+                                   field: "badge")
+                }
+                do { person = .login(try await badges.login(for: trimmed)) } catch {
+                    switch error {
+                    case .unknownBadge: throw APIError(.notFound, code: "unknown_badge", reason: "badge: \(error.description).", field: "badge")
+                    case .unavailable: throw APIError(.serviceUnavailable, code: "badge_lookup_unavailable", reason: "badge: \(error.description).")
+                    }
                 }
             }
             method = .badge
-            badgeDigest = sessions.sealer.keyedDigest(trimmed, purpose: "handover badge")
+            badgeDigest = digest
         default:
             throw APIError(.unprocessableEntity, code: "invalid_field", reason: "Send exactly one of accessToken and badge.")
         }

@@ -83,6 +83,8 @@ public struct ServerConfiguration: Sendable {
     /// Who hears of a device that needs a person, and when a device counts as not seen
     /// (`HANDOVER_ALERT_CONTACTS`, `HANDOVER_NOT_SEEN_AFTER`).
     public var alerts = AlertSettings()
+    /// SCIM provisioning from the directory (issue 67).
+    public var directory = DirectorySettings()
     /// The shifts the weekly usage report counts in (`HANDOVER_SHIFT_STARTS`,
     /// `HANDOVER_REPORT_TIME_ZONE`): 07:00 and 19:00 UTC by default.
     public var shifts = ShiftCalendar()
@@ -185,6 +187,7 @@ public struct ServerConfiguration: Sendable {
         try readSessionSettings(environment, into: &configuration)
         try readCustodySettings(environment, into: &configuration)
         try readAlertSettings(environment, into: &configuration)
+        try readDirectorySettings(environment, into: &configuration)
         try readReportSettings(environment, into: &configuration)
         try readAuditSettings(environment, into: &configuration)
         try readSharedSignalsSettings(environment, into: &configuration)

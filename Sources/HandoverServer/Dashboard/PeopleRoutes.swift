@@ -10,6 +10,8 @@ import Vapor
 /// added ones apply at the person's next sign-in; one taken away ends their sessions at once.
 struct PeopleRoutes: RouteCollection {
     let auth: DashboardAuth
+    /// Whether the directory provisions people (a SCIM token is set).
+    var provisioningOn = false
     /// How many history entries the page shows, newest first.
     static let historyLimit = 100
 
@@ -48,6 +50,7 @@ struct PeopleRoutes: RouteCollection {
                       status: HTTPResponseStatus) async throws -> Response {
         let people = try await Person.query(on: request.readDB).sort(\.$lastSignInAt, .descending).limit(500).all()
         let events = try await AdminEvent.query(on: request.readDB).sort(\.$at, .descending).limit(Self.historyLimit).all()
+        let directory = try await DirectoryListing.newest(500, on: request.readDB)
         return DashboardLayout.page("People", signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("h2") { "People" }
@@ -77,6 +80,7 @@ struct PeopleRoutes: RouteCollection {
                     }
                 }
             }
+            DirectorySection.render(directory, provisioningOn: provisioningOn)
             HTML.element("section") {
                 HTML.element("h2") { "History: sign-ins and administration" }
                 HTML.element("table", ["id": "sign-ins"]) {
