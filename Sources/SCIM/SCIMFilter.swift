@@ -8,12 +8,17 @@ public enum SCIMComparison: String, Sendable, Equatable, CaseIterable {
 /// ``description`` prints the canonical text of the filter (lower-case operators, one space,
 /// JSON values, brackets only where the grammar needs them), which parses back to an equal value.
 public indirect enum SCIMFilter: Sendable, Equatable, CustomStringConvertible {
+    /// `attrPath compareOp compValue`.
     case compare(SCIMAttributePath, SCIMComparison, SCIMValue)
+    /// `attrPath pr`.
     case present(SCIMAttributePath)
     /// `emails[type eq "work"]`: the filter holds for some value of the multi-valued attribute.
     case valuePath(SCIMAttributePath, SCIMFilter)
+    /// Both hold.
     case and(SCIMFilter, SCIMFilter)
+    /// Either holds.
     case or(SCIMFilter, SCIMFilter)
+    /// `not (…)`.
     case not(SCIMFilter)
 
     /// The most brackets, `not`s and value paths nested in one another that a filter may have.

@@ -62,7 +62,9 @@ public struct SCIMPatchPath: Sendable, Equatable, CustomStringConvertible {
 public struct SCIMPatchOperation: Sendable, Equatable {
     /// RFC 7644 §3.5.2's operations (`move`, `copy` and `test` of JSON Patch are not SCIM's).
     public enum Op: String, Sendable, Equatable { case add, remove, replace }
+    /// What the operation does.
     public var op: Op
+    /// Its target; `nil` (add and replace only) means the resource itself.
     public var path: SCIMPatchPath?
     /// The operation's `value`: `nil` when absent, ``SCIMValue/null`` when given as null.
     public var value: SCIMValue?
@@ -77,6 +79,7 @@ public struct SCIMPatchOperation: Sendable, Equatable {
 
 /// A PATCH request's body (RFC 7644 §3.5.2), `op` read without case (Entra ID sends `Replace`).
 public struct SCIMPatchRequest: Sendable, Equatable {
+    /// The operations, in the order they apply.
     public var operations: [SCIMPatchOperation]
 
     /// A request from its operations.
@@ -142,8 +145,21 @@ public struct SCIMPatchRequest: Sendable, Equatable {
     }
 
     /// Applies every operation in order, all or nothing: the first that fails throws (its
-    /// ``SCIMError`` says which operation, by number) and nothing is applied. See
-    /// ``SCIMPatchOperation`` for each operation's semantics.
+    /// ``SCIMError`` says which operation, by number, and the attribute) and the caller keeps
+    /// the resource as it was.
+    ///
+    /// RFC 7644 §3.5.2.1–3: add without a path merges an object of attributes (multi-valued ones
+    /// appended, complex ones merged, an extension's URI key holding its attributes, keys that
+    /// are whole paths as Entra ID and Okta send); add with a path sets a single value, appends
+    /// to a multi-valued attribute the values not already there, or sets a sub-attribute;
+    /// replace sets (multi-valued: the values given; complex: merged), with a value filter
+    /// replaces the matching values or their sub-attribute, else `noTarget` — except Entra ID's
+    /// `emails[type eq "work"].value` with no work email, which adds `{"type":"work","value":…}`;
+    /// remove removes the attribute, sub-attribute or the values the filter matches, or (Entra
+    /// ID) the values listed in `value`. Values are coerced (string booleans) and type-checked
+    /// (`invalidValue`), readOnly attributes refused and immutable ones set only while unset
+    /// (`mutability`), required ones kept (`invalidValue`), unknown attributes stored as given,
+    /// and one value per multi-valued attribute left primary (the last one made so).
     public func apply(to resource: SCIMValue, schema: SCIMResourceSchema) throws(SCIMError) -> SCIMValue {
         guard case .object(let members) = resource else {
             throw SCIMError.bad(.invalidSyntax, "the resource to patch must be a JSON object, not \(resource.kindName)")

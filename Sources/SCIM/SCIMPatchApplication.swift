@@ -4,7 +4,8 @@
 ///   as if named by a path; an extension's URI as a key holds an object of the extension's
 ///   attributes; keys may be whole paths (`name.givenName`,
 ///   `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber`), as Entra ID
-///   and Okta send them.
+///   and Okta send them; a readOnly attribute given with its current value is skipped (Okta
+///   sends the group's `id` with a new `displayName`).
 /// - add with a path: a single-valued attribute is set (a complex one merged with the
 ///   sub-attributes given); a multi-valued one gets the values given appended, except those
 ///   already there; a sub-attribute path sets the sub-attribute, creating the complex value.
@@ -81,7 +82,14 @@ struct SCIMPatchApplication {
                 }
                 continue
             }
-            try set(SCIMPatchPath(attribute: try Self.path(named: key)), member, mode)
+            let path = try Self.path(named: key)
+            let location = schema.location(of: path)
+            if location.attribute?.mutability == .readOnly, path.subAttribute == nil, location.read(in: .object(resource)) == member {
+                // Okta renames a group with {"op":"replace","value":{"id":…,"displayName":…}}: a
+                // readOnly attribute given unchanged is not a change.
+                continue
+            }
+            try set(SCIMPatchPath(attribute: path), member, mode)
         }
     }
 

@@ -9,17 +9,29 @@ public struct SCIMAttribute: Sendable, Equatable {
     /// RFC 7643 §7 `uniqueness`.
     public enum Uniqueness: String, Sendable { case none, server, global }
 
+    /// The attribute's name, as the schema spells it.
     public var name: String
+    /// Its data type.
     public var type: Kind
+    /// Whether it holds a list of values.
     public var multiValued: Bool = false
+    /// What it is, for people.
     public var description: String = ""
+    /// Whether a resource must have it.
     public var required: Bool = false
+    /// Whether its strings compare exactly (else ignoring case).
     public var caseExact: Bool = false
+    /// Who may change it.
     public var mutability: Mutability = .readWrite
+    /// When responses carry it.
     public var returned: Returned = .default
+    /// Where its values must be unique.
     public var uniqueness: Uniqueness = .none
+    /// A complex attribute's sub-attributes.
     public var subAttributes: [SCIMAttribute] = []
+    /// A reference's kinds of target (`User`, `Group`, `external`, `uri`).
     public var referenceTypes: [String] = []
+    /// The values the RFC suggests (`work`, `home`, …).
     public var canonicalValues: [String] = []
 
     /// An attribute with RFC 7643 §2.2's defaults for what is not given.
@@ -49,9 +61,13 @@ public struct SCIMAttribute: Sendable, Equatable {
 
 /// A schema (RFC 7643 §7).
 public struct SCIMSchema: Sendable, Equatable {
+    /// The schema's URI.
     public var id: String
+    /// Its name (`User`).
     public var name: String
+    /// What it describes.
     public var description: String
+    /// Its attributes, in order.
     public var attributes: [SCIMAttribute]
 
     /// A schema from its parts.
@@ -73,9 +89,12 @@ public struct SCIMSchema: Sendable, Equatable {
 /// The common attributes of RFC 7643 §3.1 (`id`, `externalId`, `meta`, in
 /// ``SCIMSchema/commonAttributes``) belong to every resource type without being in its schemas.
 public struct SCIMResourceSchema: Sendable, Equatable {
+    /// The resource type's core schema.
     public var core: SCIMSchema
+    /// Its extensions (none required).
     public var extensions: [SCIMSchema]
 
+    /// A resource type from its schemas.
     public init(core: SCIMSchema, extensions: [SCIMSchema] = []) {
         self.core = core
         self.extensions = extensions
