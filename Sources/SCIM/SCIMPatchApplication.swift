@@ -166,7 +166,8 @@ struct SCIMPatchApplication {
             write(.array(elements), at: location)
             return
         }
-        if case .object(let given) = coerced, case .object(var members)? = current, attribute == nil || attribute?.type == .complex {
+        // A simple value given for a complex attribute (Entra ID's manager id) replaces it whole.
+        if case .object = value, case .object(let given) = coerced, case .object(var members)? = current, attribute == nil || attribute?.type == .complex {
             // RFC 7644 §3.5.2.1 and §3.5.2.3: a complex value's sub-attributes not given are left unchanged.
             for (key, member) in given { members[ignoringCase: key] = member == .null ? nil : member }
             write(members.isEmpty ? nil : .object(members), at: location)

@@ -66,6 +66,9 @@ import Testing
         // Entra ID sets the manager with its id alone.
         let manager = try patched(user, #"[{"op":"Add","path":"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager","value":"26118915"}]"#)
         #expect(manager.member(SCIMSchemaURI.enterpriseUser)?.member("manager") == (try json(#"{"value":"26118915"}"#)))
+        // A new manager's id replaces the manager whole, its display name with it.
+        let newManager = try patched(barbara, #"[{"op":"Replace","path":"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager","value":"777"}]"#)
+        #expect(newManager.member(SCIMSchemaURI.enterpriseUser)?.member("manager") == (try json(#"{"value":"777"}"#)))
     }
 
     /// Attributes the schema does not declare (a custom extension) are stored as given.
