@@ -16,6 +16,7 @@
 ///   (`emails[type eq "work"].value`) that matches no value adds one
 ///   (`{"type": "work", "value": …}`), as Microsoft's "Develop and plan provisioning for a SCIM
 ///   endpoint" shows Entra ID expecting; this holds for add and replace.
+/// - a path that is an extension's URI alone targets the extension's object.
 /// - remove: removes the attribute, the sub-attribute, or the values the filter matches
 ///   (`members[value eq "…"]`); Entra ID's `{"op": "Remove", "path": "members", "value":
 ///   [{"value": "…"}]}` removes the values listed.
@@ -136,6 +137,11 @@ struct SCIMPatchApplication {
     }
 
     mutating func set(_ path: SCIMPatchPath, _ value: SCIMValue, _ mode: Mode) throws(SCIMError) {
+        if path.filter == nil, let whole = schema.wholeExtension(path.attribute) {
+            // The extension's URI alone: its object's attributes.
+            try merge(.object([whole.id: value]), mode)
+            return
+        }
         let location = schema.location(of: path.attribute)
         let attribute = location.attribute
         let label = Self.label(location)
@@ -259,6 +265,10 @@ struct SCIMPatchApplication {
     // MARK: remove
 
     mutating func remove(_ path: SCIMPatchPath, value: SCIMValue?) throws(SCIMError) {
+        if path.filter == nil, let whole = schema.wholeExtension(path.attribute) {
+            resource[ignoringCase: whole.id] = nil
+            return
+        }
         let location = schema.location(of: path.attribute)
         let attribute = location.attribute
         let label = Self.label(location)

@@ -107,4 +107,16 @@ import Testing
         #expect(error?.detail.contains("operation 2") == true)
         #expect(error?.detail.contains("'id'") == true)
     }
+
+    /// A path naming an extension's URI alone targets the extension's object (RFC 7644 §3.5.2:
+    /// the path's URI is the schema; here it is all there is).
+    @Test func extensionAsAWhole() throws {
+        let user = try json(#"{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"ada"}"#)
+        let added = try patched(user, #"[{"op":"add","path":"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User","value":{"department":"ICU"}}]"#)
+        #expect(added.member(SCIMSchemaURI.enterpriseUser) == .object(["department": .string("ICU")]))
+        #expect(added.member("urn:ietf:params:scim:schemas:extension:enterprise:2.0") == nil)
+        let removed = try patched(added, #"[{"op":"remove","path":"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"}]"#)
+        #expect(removed.member(SCIMSchemaURI.enterpriseUser) == nil)
+        #expect(removed.member("userName") == .string("ada"))
+    }
 }
