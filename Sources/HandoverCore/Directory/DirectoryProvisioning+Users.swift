@@ -13,7 +13,7 @@ extension DirectoryProvisioning {
     }
 
     package func createUser(_ body: SCIMValue, client: String, base: String) async throws -> Outcome {
-        let document = try SCIMResourceSchema.user.normalized(body)
+        let document = Self.withoutServerAttributes(try SCIMResourceSchema.user.normalized(body))
         let (stored, badge) = takeBadge(from: document)
         let userName = try Self.userName(of: stored)
         let now = now()
@@ -187,10 +187,11 @@ extension DirectoryProvisioning {
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
-    /// A resource less what only the server sets (`id`, `meta`, a person's `groups`).
+    /// A resource less what only the server sets (`id`, `meta`, a person's `groups`) and what it
+    /// never keeps (a `password`, which Okta sends: Handover authenticates nobody by one).
     static func withoutServerAttributes(_ document: SCIMValue) -> SCIMValue {
         guard case .object(var members) = document else { return document }
-        for name in ["id", "meta", "groups"] { if let key = document.key(of: name) { members[key] = nil } }
+        for name in ["id", "meta", "groups", "password"] { if let key = document.key(of: name) { members[key] = nil } }
         return .object(members)
     }
 

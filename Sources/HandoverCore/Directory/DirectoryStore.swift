@@ -52,7 +52,7 @@ package enum DirectoryStore {
         if let userName { conditions.append("user_name_key = \(bind: userName.lowercased())") }
         if let externalID { conditions.append("external_id = \(bind: externalID)") }
         if let login { conditions.append("login = \(bind: login.lowercased())") }
-        let clause: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + SQLQueryString(conditions.map { "\($0)" }.joined(separator: " AND "))
+        let clause: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(SQLList(conditions, separator: SQLRaw(" AND ")))"
         return try await sql(db).raw("SELECT \(unsafeRaw: userColumns) FROM directory_users \(clause) ORDER BY created_at, id").all().map(user(from:))
     }
 
@@ -125,7 +125,7 @@ package enum DirectoryStore {
         var conditions: [SQLQueryString] = []
         if let displayName { conditions.append("display_name_key = \(bind: displayName.lowercased())") }
         if let externalID { conditions.append("external_id = \(bind: externalID)") }
-        let clause: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + SQLQueryString(conditions.map { "\($0)" }.joined(separator: " AND "))
+        let clause: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(SQLList(conditions, separator: SQLRaw(" AND ")))"
         return try await sql(db).raw("SELECT \(unsafeRaw: groupColumns) FROM directory_groups \(clause) ORDER BY created_at, id").all().map(group(from:))
     }
 

@@ -53,9 +53,22 @@ struct SCIMRoutes: RouteCollection {
             resources.on(.PATCH, ":id", body: .collect(maxSize: Self.bodyLimit)) { try await self.patch($0, kind) }
             resources.delete(":id") { try await self.delete($0, kind) }
         }
-        scim.on(.POST, ".search", body: .collect(maxSize: Self.bodyLimit)) { try await self.answer($0) { _, _ in
-            throw SCIMError(status: 501, detail: "Searching several resource types at once is not supported; POST /Users/.search or /Groups/.search.")
-        } }
+        scim.on(.POST, ".search", body: .collect(maxSize: Self.bodyLimit)) { try await self.searchEverything($0) }
+        // The discovery endpoints are read-only: any other method is a 405 (RFC 7644 §3.12: "the
+        // service provider does not support the requested operation" for the endpoint).
+        for endpoint in ["ServiceProviderConfig", "ResourceTypes", "Schemas"] {
+            for method in [HTTPMethod.POST, .PUT, .PATCH, .DELETE] {
+                for path in [[PathComponent(stringLiteral: endpoint)], [PathComponent(stringLiteral: endpoint), ":id"]] {
+                    scim.on(method, path, body: .collect(maxSize: Self.bodyLimit)) { request in
+                        let response = try await self.answer(request) { _, _ in
+                            throw SCIMError(status: 405, detail: "/\(endpoint) is read-only: use GET.")
+                        }
+                        if response.status == .methodNotAllowed { response.headers.replaceOrAdd(name: .allow, value: "GET") }
+                        return response
+                    }
+                }
+            }
+        }
         for method in [HTTPMethod.GET, .POST, .PUT, .PATCH, .DELETE] {
             scim.on(method, "**") { try await self.answer($0) { request, _ in
                 throw SCIMError(status: 404, detail: "There is no SCIM endpoint at \(request.url.path.prefix(200)); there are /Users, /Groups, /ServiceProviderConfig, /ResourceTypes and /Schemas.")
@@ -78,6 +91,25 @@ struct SCIMRoutes: RouteCollection {
         try await answer(request) { request, base in
             let body = try Self.body(request)
             return (.ok, try await listed(try SCIMQuery(searchRequest: body), kind, base: base))
+        }
+    }
+
+    /// `POST /.search` (RFC 7644 §3.4.3): people, then groups, as one list.
+    func searchEverything(_ request: Request) async throws -> Response {
+        try await answer(request) { request, base in
+            let query = try SCIMQuery(searchRequest: try Self.body(request))
+            var everything = query
+            everything.startIndex = 1
+            everything.count = SCIMQuery.maximumCount
+            var resources: [SCIMValue] = []
+            var total = 0
+            for kind in SCIMResourceKind.allCases {
+                let list = try await listed(everything, kind, base: base)
+                if case .integer(let count)? = list.member("totalResults") { total += Int(count) }
+                resources += list.member("Resources")?.arrayValue ?? []
+            }
+            let page = Array(resources.dropFirst(query.startIndex - 1).prefix(query.count))
+            return (.ok, SCIMDiscovery.listResponse(page, total: total, startIndex: query.startIndex))
         }
     }
 
