@@ -23,7 +23,7 @@ mkdir -p "$out"
 . scripts/bench/release-binary.sh   # $handover: $HANDOVER_BIN, or a release build
 bin=$handover
 py=$(command -v python3)
-token=$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')
+token=$("$py" -c 'import secrets; print(secrets.token_hex(32))')
 server_pid=""
 work=""
 stop_server() {

@@ -21,7 +21,7 @@ bin=${HANDOVER_BIN:-.build/debug/handover}
 work=$(mktemp -d /tmp/handover-scim.XXXXXX)
 port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 base="http://127.0.0.1:$port"
-token=$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')
+token=$("$py" -c 'import secrets; print(secrets.token_hex(32))')
 server_pid=""
 cleanup() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then

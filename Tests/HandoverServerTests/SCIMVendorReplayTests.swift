@@ -277,10 +277,50 @@ struct SCIMVendorReplayTests {
             let wrong = try await Self.scim(test, .GET, "/Users", token: "guessed-0123456789abcdefghijklmnopqrstuvwxyz")
             #expect(wrong.status == 401 && wrong.json["status"] as? String == "401", "\(wrong.text)")
             #expect(try await Self.scim(test, .GET, "/Users", token: test.adminKey).status == 401, "an API key is not the SCIM token")
+            // The guesser is slowed like every other credential's (30 a minute per address, then
+            // 429 with Retry-After); the right token is served all the while.
+            var statuses: [Int] = []
+            for attempt in 0..<30 { statuses.append(try await Self.scim(test, .GET, "/Users", token: "guess-\(attempt)-0123456789abcdefghijklmnopqrstuvwxyz").status) }
+            #expect(statuses.contains(429), "\(statuses)")
+            let slowed = try await Self.scim(test, .GET, "/Users", token: "guessed-again-0123456789abcdefghijklmnopqrstuvwxyz")
+            #expect(slowed.status == 429 && slowed.headers.first(name: "Retry-After") != nil && slowed.json["status"] as? String == "429", "\(slowed.text)")
+            #expect(try await Self.scim(test, .GET, "/Users").status == 200, "the right token is never held back")
+        }
+        // The badge may live in another attribute (HANDOVER_SCIM_BADGE_ATTRIBUTE).
+        try await TestServer.with(.sqlite, configure: {
+            $0.directory.tokens = [Self.token]
+            $0.directory.badgeAttribute = (try? ServerConfiguration.parseBadgeAttribute("nickName", setting: "test")) ?? $0.directory.badgeAttribute
+        }) { test in
+            let created = try await Self.scim(test, .POST, "/Users", #"{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"grace@hospital.example","nickName":"77-0042"}"#)
+            #expect(created.status == 201 && created.json["nickName"] as? String == "77-0042", "\(created.text)")
+            let device = try await test.registerDevice()
+            let out = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "77-0042"], key: device.key)
+            #expect(out.status == 201 && out.json["personEmail"] as? String == "grace@hospital.example", "\(out.text)")
         }
         try await TestServer.with(.sqlite) { test in
             let off = try await Self.scim(test, .GET, "/Users")
             #expect(off.status == 401 && (off.json["detail"] as? String)?.contains("HANDOVER_SCIM_TOKEN") == true, "\(off.text)")
         }
+    }
+}
+
+/// The SCIM settings' mistakes stop the start with one line naming the setting (issue 67).
+@Suite struct SCIMSettingsTests {
+    @Test func aShortTokenAPreviousOneAloneAndABadgeAttributeThatCannotHoldOneAreRefused() throws {
+        let good = "scim-test-token-0123456789abcdefghijklmnopqrstuvwxyz"
+        #expect(try ServerConfiguration.fromEnvironment(["HANDOVER_SCIM_TOKEN": good, "HANDOVER_SCIM_PREVIOUS_TOKEN": good + "-old"]).directory.tokens.count == 2)
+        for (environment, setting) in [(["HANDOVER_SCIM_TOKEN": "short"], "HANDOVER_SCIM_TOKEN"),
+                                       (["HANDOVER_SCIM_TOKEN": good + " with a space"], "HANDOVER_SCIM_TOKEN"),
+                                       (["HANDOVER_SCIM_PREVIOUS_TOKEN": good], "HANDOVER_SCIM_PREVIOUS_TOKEN"),
+                                       (["HANDOVER_SCIM_BADGE_ATTRIBUTE": "emails"], "HANDOVER_SCIM_BADGE_ATTRIBUTE"),
+                                       (["HANDOVER_SCIM_BADGE_ATTRIBUTE": "not a path!"], "HANDOVER_SCIM_BADGE_ATTRIBUTE")] {
+            #expect {
+                _ = try ServerConfiguration.fromEnvironment(environment)
+            } throws: { error in
+                (error as? ConfigurationError)?.description.contains(setting) == true
+            }
+        }
+        let nick = try ServerConfiguration.fromEnvironment(["HANDOVER_SCIM_BADGE_ATTRIBUTE": "nickName"])
+        #expect(nick.directory.badgeAttribute.attribute == "nickName" && nick.directory.badgeAttribute.schema == nil)
     }
 }
