@@ -6,6 +6,7 @@
 #
 #   scripts/release.sh            # build, pack, then check the archive (see below)
 #   RELEASE_SKIP_BUILD=1 scripts/release.sh   # pack the last build again
+#   RELEASE_BUILD_ONLY=1 scripts/release.sh   # build only (CI builds it while other checks run)
 #
 # The check unpacks the archive in a temporary folder and asserts: the binary links no Swift
 # library dynamically (ldd), prints the version in Sources/HandoverProtocol/HandoverVersion.swift,
@@ -34,6 +35,10 @@ if [ -z "${RELEASE_SKIP_BUILD:-}" ]; then
   swift build -c release --product handover --scratch-path .build-static --static-swift-stdlib \
     -Xlinker -L"$links" 2>&1 | grep -E "error|warning: unre|Compiling handover|complete" || true
   rm -rf "$links"
+fi
+if [ -n "${RELEASE_BUILD_ONLY:-}" ]; then
+  [ -x .build-static/release/handover ] || { echo "release: the build made no binary" >&2; exit 1; }
+  exit 0
 fi
 binary=.build-static/release/handover
 [ -x "$binary" ] || { echo "release: no binary at $binary" >&2; exit 1; }

@@ -183,6 +183,12 @@ struct SCIMVendorReplayTests {
         let gone = try await Self.scim(test, .GET, "/Users/\(userID)")
         #expect(gone.status == 404 && (gone.json["schemas"] as? [String]) == ["urn:ietf:params:scim:api:messages:2.0:Error"] && gone.json["status"] as? String == "404",
                 "RFC 7644 §3.12: \(gone.text)")
+        // A deleted person's badge is refused from then on, and their userName is free again.
+        let device = try await test.registerDevice()
+        let badge = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "701984"], key: device.key)
+        #expect(badge.status == 403 && badge.text.contains("badge_deprovisioned"), "\(badge.text)")
+        let again = try await Self.scim(test, .POST, "/Users", #"{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"Test_User_ab6490ee-1e48-479e-a20b-2d77186b5dd1"}"#)
+        #expect(again.status == 201 && again.json["id"] as? String != userID, "\(again.text)")
         try await test.stop()
     }
 

@@ -23,7 +23,7 @@ package struct DirectoryListing: Sendable, Equatable {
         let rows = try await sql.raw("""
             SELECT u.id, u.display_name, u.login, u.user_name, u.active, u.badge_digest, u.grants, u.deprovisioned_at, u.updated_at,
               (SELECT COUNT(*) FROM people p WHERE LOWER(p.email) = u.login) AS signs_in
-            FROM directory_users u ORDER BY u.updated_at DESC, u.id LIMIT \(bind: limit)
+            FROM directory_users u WHERE u.deleted_at IS NULL ORDER BY u.updated_at DESC, u.id LIMIT \(bind: limit)
             """).all()
         var listings = try rows.map { row in
             DirectoryListing(id: try row.decode(column: "id", as: UUID.self), displayName: try row.decode(column: "display_name", as: String?.self),

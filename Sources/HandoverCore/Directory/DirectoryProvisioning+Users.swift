@@ -78,7 +78,7 @@ extension DirectoryProvisioning {
         let effects = DirectoryRules.decide(before: before, after: nil, roleMap: roleMap)
         let now = now()
         try await database.transaction { db in
-            try await DirectoryStore.deleteUser(record.id, on: db)
+            try await DirectoryStore.deleteUser(record.id, at: now, on: db)
         }
         let done = try await follow(effects, login: record.login, purged: true, client: client)
         try await AdminEvent(at: now, kind: .deprovisioned, who: client,

@@ -41,18 +41,18 @@ package enum DirectoryStore {
     }
 
     package static func user(_ id: UUID, on db: any Database) async throws -> DirectoryUserRecord? {
-        try await sql(db).raw("SELECT \(unsafeRaw: userColumns) FROM directory_users WHERE id = \(bind: id)").first().map(user(from:))
+        try await sql(db).raw("SELECT \(unsafeRaw: userColumns) FROM directory_users WHERE id = \(bind: id) AND deleted_at IS NULL").first().map(user(from:))
     }
 
     /// The people a list narrows to: by `userName` (ignoring case), `externalId` or login when the
     /// filter names one exactly; every person otherwise. In creation order.
     package static func users(userName: String? = nil, externalID: String? = nil, login: String? = nil,
                               on db: any Database) async throws -> [DirectoryUserRecord] {
-        var conditions: [SQLQueryString] = []
+        var conditions: [SQLQueryString] = ["deleted_at IS NULL"]
         if let userName { conditions.append("user_name_key = \(bind: userName.lowercased())") }
         if let externalID { conditions.append("external_id = \(bind: externalID)") }
         if let login { conditions.append("login = \(bind: login.lowercased())") }
-        let clause: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(SQLList(conditions, separator: SQLRaw(" AND ")))"
+        let clause: SQLQueryString = "WHERE \(SQLList(conditions, separator: SQLRaw(" AND ")))"
         return try await sql(db).raw("SELECT \(unsafeRaw: userColumns) FROM directory_users \(clause) ORDER BY created_at, id").all().map(user(from:))
     }
 
@@ -86,10 +86,17 @@ package enum DirectoryStore {
         return !rows.isEmpty
     }
 
-    package static func deleteUser(_ id: UUID, on db: any Database) async throws {
+    /// Deletes a person as SCIM sees them: their memberships go, their row stays marked deleted
+    /// and inactive (its `userName` free for someone else, its document emptied), so that their
+    /// badge is refused from then on.
+    package static func deleteUser(_ id: UUID, at now: Date, on db: any Database) async throws {
         let sql = try sql(db)
         try await sql.raw("DELETE FROM directory_members WHERE member_id = \(bind: id)").run()
-        try await sql.raw("DELETE FROM directory_users WHERE id = \(bind: id)").run()
+        try await sql.raw("""
+            UPDATE directory_users SET active = \(bind: false), deleted_at = \(bind: now), deprovisioned_at = COALESCE(deprovisioned_at, \(bind: now)), \
+            user_name_key = \(bind: "deleted:" + id.uuidString.lowercased()), badge_sealed = NULL, document = '{}', grants = '', updated_at = \(bind: now)
+            WHERE id = \(bind: id)
+            """).run()
     }
 
     /// Everyone provisioned with the badge whose keyed digest is `digest`.
@@ -198,7 +205,7 @@ package enum DirectoryStore {
         guard !ids.isEmpty else { return [:] }
         let list = SQLList(ids.map { SQLBind($0) })
         var kinds: [UUID: DirectoryMember.Kind] = [:]
-        for row in try await sql(db).raw("SELECT id FROM directory_users WHERE id IN (\(list))").all() { kinds[try row.decode(column: "id", as: UUID.self)] = .user }
+        for row in try await sql(db).raw("SELECT id FROM directory_users WHERE id IN (\(list)) AND deleted_at IS NULL").all() { kinds[try row.decode(column: "id", as: UUID.self)] = .user }
         for row in try await sql(db).raw("SELECT id FROM directory_groups WHERE id IN (\(list))").all() { kinds[try row.decode(column: "id", as: UUID.self)] = .group }
         return kinds
     }

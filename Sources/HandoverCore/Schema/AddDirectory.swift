@@ -4,6 +4,8 @@ import SQLKit
 /// Version 36: people and groups provisioned from the organisation's directory by SCIM 2.0
 /// (issue 67). A person's badge is kept twice, never in clear text: sealed (to answer a SCIM
 /// `GET` with it) and as the keyed digest a badge tap is looked up by, the digest custody keeps.
+/// A person the directory deletes stays as a row marked deleted (`deleted_at`, its `userName` free
+/// again), so that their badge is refused from then on.
 struct AddDirectory: AsyncMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("directory_users")
@@ -22,6 +24,7 @@ struct AddDirectory: AsyncMigration {
             .field("created_at", .datetime, .required)
             .field("updated_at", .datetime, .required)
             .field("deprovisioned_at", .datetime)
+            .field("deleted_at", .datetime)
             .unique(on: "user_name_key")
             .create()
         try await database.schema("directory_groups")

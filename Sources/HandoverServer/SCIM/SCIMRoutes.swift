@@ -225,8 +225,10 @@ struct SCIMRoutes: RouteCollection {
             return try Self.response(status, value)
         } catch let error as SCIMError {
             return try Self.response(HTTPStatus(statusCode: error.status), error.body)
-        } catch let error as DomainError where error.kind == .rateLimited {
-            let response = try Self.response(.tooManyRequests, SCIMError(status: 429, detail: error.reason).body)
+        } catch let error as DomainError {
+            // The domain's refusals (a rate limit, a conflict) keep their status, in SCIM's body.
+            let status = APIError(error).status
+            let response = try Self.response(status, SCIMError(status: Int(status.code), detail: error.reason).body)
             if let wait = error.retryAfter { response.headers.replaceOrAdd(name: .retryAfter, value: String(wait)) }
             return response
         }
