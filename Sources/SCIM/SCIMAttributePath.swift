@@ -23,7 +23,11 @@ public struct SCIMAttributePath: Sendable, Hashable, CustomStringConvertible {
     /// Reads an `attrPath`; throws ``SCIMError`` `invalidPath` naming the character that was
     /// wrong and what is accepted.
     public init(parsing text: String) throws(SCIMError) {
-        self = try Self.parse(Array(text.unicodeScalars), offset: 0, kind: .invalidPath, whole: text)
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count <= SCIMFilterParser.maximumLength else {
+            throw SCIMError.bad(.invalidPath, "attribute path is \(scalars.count) characters long; at most \(SCIMFilterParser.maximumLength) are accepted")
+        }
+        self = try Self.parse(scalars, offset: 0, kind: .invalidPath, whole: text)
     }
 
     /// Reads the comma-separated list of the `attributes` and `excludedAttributes` query
@@ -51,7 +55,12 @@ public struct SCIMAttributePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `scalars` as a whole `attrPath`; `offset` is where they start in `whole` (for the
     /// positions of errors), `kind` the error's `scimType`.
+    /// Every caller bounds its text to ``SCIMFilterParser/maximumLength`` first, so a position
+    /// (`offset` plus an index into `scalars`) stays far below `Int.max`.
     static func parse(_ scalars: [Unicode.Scalar], offset: Int, kind: SCIMError.Kind, whole: String) throws(SCIMError) -> SCIMAttributePath {
+        guard (0...SCIMFilterParser.maximumLength).contains(offset), scalars.count <= SCIMFilterParser.maximumLength else {
+            throw SCIMError.bad(kind, "attribute path: at most \(SCIMFilterParser.maximumLength) characters are accepted")
+        }
         func fail(_ at: Int, _ what: String) -> SCIMError {
             SCIMError.bad(kind, "attribute path in \"\(whole)\": \(what) at character \(offset + at + 1); "
                 + "a path is a name (a letter, then letters, digits, '-' or '_'; or $ref), optionally after a schema URI and ':', "

@@ -53,4 +53,14 @@ import Testing
         #expect(error?.scimType == .invalidValue)
         #expect(error?.detail.contains("display name") == true)
     }
+
+    /// A path as long as a request may carry is refused before it is read (as filters and PATCH
+    /// paths are), so the positions its errors name are bounded too.
+    @Test func refusesAPathLongerThanAFilterMayBe() {
+        let long = String(repeating: "a", count: SCIMFilter.maximumLength + 1)
+        let error = scimError { () throws(SCIMError) in try SCIMAttributePath(parsing: long) }
+        #expect(error?.scimType == .invalidPath)
+        #expect(error?.detail.contains("at most \(SCIMFilter.maximumLength)") == true)
+        #expect(scimError { () throws(SCIMError) in try SCIMAttributePath.list(parsing: "userName," + long) }?.scimType == .invalidValue)
+    }
 }
