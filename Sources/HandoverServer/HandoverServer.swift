@@ -227,15 +227,12 @@ public final class HandoverServer: Sendable {
             // The callbacks waiting in the group commit, whose items' deadlines must not fire.
             let uncommittedCallbacks = UncommittedCallbacks()
             let runs: @Sendable (Database) -> LogoutRunService = { database in
-                var runs = LogoutRunService(database: database, clock: clock, publicURL: origin.url, nonces: nonces, changes: notifier,
-                                            metrics: metrics, mdm: mdmPolicy)
-                runs.runDevices = runDevices
-                runs.uncommittedCallbacks = uncommittedCallbacks
-                // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
-                runs.handOver = HandOverSignOut(sessions: sessions, runs: runs)
                 // Every run that ends gets a receipt signed with the JWKS's key, in the audit log.
-                runs.receipts = RunReceipts(ring: sessions.ring)
-                return runs
+                let runs = LogoutRunService(database: database, clock: clock, publicURL: origin.url, nonces: nonces, changes: notifier,
+                                            metrics: metrics, mdm: mdmPolicy, handOver: nil, receipts: RunReceipts(ring: sessions.ring),
+                                            runDevices: runDevices, uncommittedCallbacks: uncommittedCallbacks)
+                // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
+                return runs.handingOver(with: HandOverSignOut(sessions: sessions, runs: runs))
             }
             let operationWrites = WriteGate(serializes: !usesPostgres)
             let developerMode = configuration.developerMode, linkScheme = configuration.outOfBandLinkScheme

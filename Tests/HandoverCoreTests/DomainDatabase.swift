@@ -168,12 +168,15 @@ final class DomainDatabase: Sendable {
 
     // MARK: The domain's services on this database
 
-    /// The runs service, with a callback key of its own and links on `https://handover.example.com`.
-    func runs() -> LogoutRunService {
+    /// The runs service, with a callback key of its own and links on `https://handover.example.com`;
+    /// no MDM, no hand-over steps and no receipts unless given.
+    func runs(handOver: (any HandOverSteps)? = nil, runDevices: RunDevices? = nil,
+              uncommittedCallbacks: UncommittedCallbacks? = nil) -> LogoutRunService {
         LogoutRunService(database: db, clock: clock, publicURL: URL(string: "https://handover.example.com")!,
                          nonces: CallbackNonce(key: SymmetricKey(size: .bits256)),
                          changes: RunChangeNotifier(hub: RunEventHub(), usesPostgres: store == .postgres, logger: Self.logger),
-                         metrics: ServerMetrics())
+                         metrics: ServerMetrics(), mdm: nil, handOver: handOver, receipts: nil, runDevices: runDevices,
+                         uncommittedCallbacks: uncommittedCallbacks)
     }
 
     /// A device in service; its id.

@@ -39,8 +39,7 @@ import Testing
     /// which nothing real does: a run never changes device).
     @Test(arguments: DomainStore.available) func aRunStartedHereIsAnsweredWithoutARead(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in
-            var runs = database.runs()
-            runs.runDevices = RunDevices()
+            let runs = database.runs(runDevices: RunDevices())
             let device = try await database.device("ward-7-phone-1"), other = try await database.device("ward-7-phone-2")
             let app = try await database.targetApp("mail")
             let run = try await runs.createRun(deviceID: device, appIDs: [app])
@@ -54,8 +53,7 @@ import Testing
     @Test(arguments: DomainStore.available) func aRunStartedElsewhereIsReadOnceThenRemembered(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in
             let elsewhere = database.runs()
-            var here = database.runs()
-            here.runDevices = RunDevices()
+            let here = database.runs(runDevices: RunDevices())
             let device = try await database.device("ward-7-phone-1"), other = try await database.device("ward-7-phone-2")
             let app = try await database.targetApp("mail")
             let run = try await elsewhere.createRun(deviceID: device, appIDs: [app])

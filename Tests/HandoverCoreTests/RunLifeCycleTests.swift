@@ -79,8 +79,7 @@ import Testing
 
     @Test(arguments: DomainStore.available) func aHandOverThatFailsLeavesNoRunAndNoStep(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in
-            var runs = database.runs()
-            runs.handOver = EndsThenFails()
+            let runs = database.runs(handOver: EndsThenFails())
             let device = try await database.device("ward-7-phone-2")
             let app = try await database.targetApp("mail")
             await #expect(throws: Injected.self) { _ = try await runs.createRun(deviceID: device, appIDs: [app]) }

@@ -10,9 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct UncommittedCallbacksTests {
     @Test(arguments: DomainStore.available) func aDeadlineWaitsForTheCallbackTheServerHolds(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in
-            var runs = database.runs()
             let held = UncommittedCallbacks()
-            runs.uncommittedCallbacks = held
+            let runs = database.runs(uncommittedCallbacks: held)
             // One app with a resend left, one without: past its deadline the first is reissued,
             // the second times out and fails the run.
             let mail = try await database.targetApp("mail", deadlineSeconds: 20, maxReissues: 1)

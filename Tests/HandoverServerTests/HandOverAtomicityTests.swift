@@ -34,9 +34,9 @@ import Testing
         #expect(try await rig.me(token).status == 200)
 
         let server = rig.test.server
-        var runs = server.runs(server.application.db)
-        let steps = try #require(runs.handOver, "the server's runs carry its hand-over steps")
-        runs.handOver = FailingAfterSteps(steps: steps)
+        let served = server.runs(server.application.db)
+        let steps = try #require(served.handOver, "the server's runs carry its hand-over steps")
+        let runs = served.handingOver(with: FailingAfterSteps(steps: steps))
         await #expect(throws: Injected.self) {
             _ = try await runs.createRun(deviceID: deviceID, appIDs: [appID])
         }

@@ -119,6 +119,10 @@ struct LogoutMethodTests {
             let emptyItem = (empty.json["items"] as? [[String: Any]])?.first
             #expect(emptyItem?["status"] as? String == "succeeded" && emptyItem?["link"] == nil && empty.json["status"] as? String == "completed",
                     "\(empty.text)")
+            // A run finished by its hand-over alone still gets its signed receipt (it once did not:
+            // the hand-over's own runs service was built before the receipts were given to it).
+            let receipt = try await test.request(.GET, "/api/v1/logout-runs/\(empty.json["id"] as? String ?? "")/receipt", key: device.key)
+            #expect(receipt.status == 200 && receipt.text.split(separator: ".").count == 3, "\(receipt.status) \(receipt.text)")
 
             // Someone signs in to Rota on the device: the item waits for the backend's token.
             let signIn = EmailLinkSignIn(server: test.server.baseURL)

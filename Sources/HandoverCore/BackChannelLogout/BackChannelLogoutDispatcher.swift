@@ -44,7 +44,7 @@ package struct BackChannelLogoutDispatcher: Sendable {
 
     /// Called with a delivery's run once the delivery is settled (delivered, refused or failed):
     /// the run's backend-only items may finish.
-    package var runSettled: (@Sendable (UUID) async throws -> Void)?
+    package let runSettled: (@Sendable (UUID) async throws -> Void)?
 
     /// Sends every delivery that is due now and waits for them; returns how many were attempted.
     @discardableResult

@@ -17,4 +17,9 @@ public struct ScaledServerClock: ServerClock {
     public func now() -> Date {
         origin.addingTimeInterval(Date().timeIntervalSince(origin) * Double(speed))
     }
+
+    /// Waits `duration` of this clock's time: a `speed`th of it on the wall clock.
+    public func sleep(for duration: Duration) async throws {
+        try await Task.sleep(for: duration / speed)
+    }
 }

@@ -14,21 +14,24 @@ package struct LogoutRunService: Sendable {
     package let changes: RunChangeNotifier
     package let metrics: ServerMetrics
     /// What the fleet's MDM is asked when a device goes out of service or overdue; nil: nothing.
-    package var mdm: MDMPolicy?
+    package let mdm: MDMPolicy?
     /// What else ends when a run starts, in the run's own transaction (the server's sessions,
     /// pushes and backend-only apps: ``HandOverSteps``); nil: the run alone.
-    package var handOver: (any HandOverSteps)?
+    package let handOver: (any HandOverSteps)?
     /// Signs each finished run's receipt into the audit log; nil: no receipts (the domain's own tests).
-    package var receipts: RunReceipts?
+    package let receipts: RunReceipts?
     /// The device of each run, remembered (the server's one, shared by every request); nil:
     /// ``deviceOfRun(_:)`` reads it each time.
-    package var runDevices: RunDevices?
+    package let runDevices: RunDevices?
     /// The callbacks this instance received and has not yet committed (the server's one, shared
     /// by the group commit and the deadline scheduler); nil: the scheduler knows of none.
-    package var uncommittedCallbacks: UncommittedCallbacks?
+    package let uncommittedCallbacks: UncommittedCallbacks?
 
+    /// A runs service with every collaborator named: each optional one is given, even as nil,
+    /// so none is left out by forgetting it.
     package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
-                 metrics: ServerMetrics, mdm: MDMPolicy? = nil) {
+                 metrics: ServerMetrics, mdm: MDMPolicy?, handOver: (any HandOverSteps)?, receipts: RunReceipts?,
+                 runDevices: RunDevices?, uncommittedCallbacks: UncommittedCallbacks?) {
         self.database = database
         self.clock = clock
         self.publicURL = publicURL
@@ -36,6 +39,17 @@ package struct LogoutRunService: Sendable {
         self.changes = changes
         self.metrics = metrics
         self.mdm = mdm
+        self.handOver = handOver
+        self.receipts = receipts
+        self.runDevices = runDevices
+        self.uncommittedCallbacks = uncommittedCallbacks
+    }
+
+    /// The same service with its hand-over steps replaced (`nil`: the run alone); what
+    /// ``HandOverSignOut`` settles backend-only items with, and the tests' failing steps.
+    package func handingOver(with steps: (any HandOverSteps)?) -> LogoutRunService {
+        LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: changes, metrics: metrics,
+                         mdm: mdm, handOver: steps, receipts: receipts, runDevices: runDevices, uncommittedCallbacks: uncommittedCallbacks)
     }
 
     /// What recording a callback did.

@@ -82,13 +82,13 @@ package struct SharedSignalsPoll: Sendable {
                 """).run()
         }
         guard maxEvents > 0, stream.status == .enabled else { return PollResponse(sets: [:], moreAvailable: false) }
-        let started = ContinuousClock.now
+        let clock = transmitter.clock, started = clock.now()
         while true {
             let rows = try await sql.raw("""
                 SELECT jti, payload FROM ssf_events WHERE stream_id = \(bind: stream.id) AND status = 'pending'
                 ORDER BY created_at LIMIT \(unsafeRaw: String(maxEvents + 1))
                 """).all()
-            if !rows.isEmpty || request.returnImmediately == true || ContinuousClock.now - started >= longPollTimeout {
+            if !rows.isEmpty || request.returnImmediately == true || clock.now().timeIntervalSince(started) >= longPollTimeout.seconds {
                 var sets: [String: String] = [:]
                 for row in rows.prefix(maxEvents) {
                     let event = try JSONDecoder().decode(SecurityEvent.self, from: Data(try row.decode(column: "payload", as: String.self).utf8))
@@ -102,7 +102,7 @@ package struct SharedSignalsPoll: Sendable {
                 }
                 return PollResponse(sets: sets, moreAvailable: rows.count > maxEvents)
             }
-            try await Task.sleep(for: longPollInterval)
+            try await clock.sleep(for: longPollInterval)
         }
     }
 }

@@ -28,7 +28,7 @@ package struct WebhookDispatcher: Sendable {
     /// Checked against the target's addresses just before each attempt.
     package var targets = WebhookTargetPolicy(allowsPrivate: false)
     /// Opens the stored signing secrets.
-    package var sealer: SecretSealer?
+    package let sealer: SecretSealer?
     package var maxAttempts = 8
     /// How long a leased delivery is left to its attempt before it is due again (see
     /// ``BackChannelLogoutDispatcher/lease``).
