@@ -78,7 +78,6 @@ let package = Package(
         // The API code generated from openapi.yaml (scripts/generate-openapi.sh) runs on these.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
-        .package(url: "https://github.com/swift-server/swift-openapi-vapor.git", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.7.0"),
         // `swift package generate-documentation` (scripts/build-docs.sh); used by no target.
         .package(url: "https://github.com/apple/swift-docc-plugin.git", from: "1.4.0"),
@@ -171,7 +170,8 @@ let package = Package(
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                server("OpenAPIVapor", "swift-openapi-vapor"),
+                // HTTPTypes from and to Vapor's NIO types, for serving the generated operations (APIRoutes).
+                server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
             ],
             // The API's one description: scripts/generate-openapi.sh generates API/Generated from
             // it and embeds it as Routes/OpenAPIDocument.swift.

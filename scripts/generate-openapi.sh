@@ -28,6 +28,8 @@ for pair in server:Sources/HandoverServer/API/Generated client:Sources/HandoverC
   folder=${pair#*:}
   "$generator" generate --config "$tool/$name.yaml" --output-directory "$scratch/$name" "$yaml" > "$scratch/$name.log" 2>&1 \
     || { cat "$scratch/$name.log" >&2; exit 1; }
+  # The server's operations as values, served by a handler made for each request (APIRoutes).
+  if [ "$name" = server ]; then python3 scripts/openapi/server-operations.py "$scratch/$name/Server.swift"; fi
   if [ "${1:-}" = --check ]; then
     if ! diff -r -q "$scratch/$name" "$folder" > /dev/null 2>&1; then
       echo "generate-openapi: $folder is not what $yaml generates; run scripts/generate-openapi.sh" >&2

@@ -262,7 +262,7 @@ public final class HandoverServer: Sendable {
             let keys = KeyRevocation(revocations: revocations), keyUses = KeyUses()
             let liveKeys = LiveKeys.reading(application, readers: usesPostgres ? 4 : 2)
             let idleMemory = IdleMemoryRelease()
-            let api = APIHandler(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
+            let api = APIServices(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
                                  commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
                                  webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
                                  associationFiles: associationFiles, sessions: sessions,

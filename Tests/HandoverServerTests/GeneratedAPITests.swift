@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 
-/// The edges of the API generated from openapi.yaml (swift-openapi-vapor under our middleware):
+/// The edges of the API generated from openapi.yaml (served by APIRoutes under our middleware):
 /// who is refused before the body is read, bodies sent chunked or left out, content types.
 @Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct GeneratedAPITests {
     @Test func aKeylessRequestIsRefusedBeforeItsBodyIsRead() async throws {

@@ -9,7 +9,7 @@ extension APIHandler {
         let query = input.query
         let report = CustodyReport(from: query.from, to: query.to, device: try query.device.map { try id($0, of: "device") },
                                    person: try query.person.map { try id($0, of: "person") }, page: query.page ?? 1)
-        let page = try await report.run(on: try CurrentRequest.request.db)
+        let page = try await report.run(on: request.db)
         return .ok(.init(body: .json(.init(custodies: page.rows.map(CustodyRecordView.init), page: page.page, pageCount: page.pageCount,
                                            total: page.total))))
     }
@@ -19,7 +19,6 @@ extension APIHandler {
     /// `POST /api/v1/devices/{deviceID}/custody`: the launcher checks the device out to the person
     /// its access token or badge names.
     func checkOutDevice(_ input: Operations.CheckOutDevice.Input) async throws -> Operations.CheckOutDevice.Output {
-        let request = try CurrentRequest.request
         let deviceID = try id(input.path.deviceID, of: "device")
         let principal = try request.principal
         if principal.scope == .device, principal.deviceID != deviceID {

@@ -8,7 +8,6 @@ import HandoverCore
 /// dashboard sessions and streams end with it (``KeyRevocation``).
 extension APIHandler {
     func listKeys(_ input: Operations.ListKeys.Input) async throws -> Operations.ListKeys.Output {
-        let request = try CurrentRequest.request
         try await keyUses.flush(on: request.db)
         var query = APIKey.query(on: request.db)
         if let scope = input.query.scope { query = query.filter(\.$scope == scope.rawValue) }
@@ -18,7 +17,6 @@ extension APIHandler {
     }
 
     func revokeKey(_ input: Operations.RevokeKey.Input) async throws -> Operations.RevokeKey.Output {
-        let request = try CurrentRequest.request
         let keyID = try id(input.path.keyID, of: "key")
         guard let key = try await APIKey.find(keyID, on: request.db) else { throw APIError.notFound("key") }
         let principal = try request.principal
@@ -33,7 +31,6 @@ extension APIHandler {
     }
 
     func rekeyDevice(_ input: Operations.RekeyDevice.Input) async throws -> Operations.RekeyDevice.Output {
-        let request = try CurrentRequest.request
         let device = try await find(Device.self, input.path.deviceID, "device")
         let made = try await keys.rekey(device: device, actor: try request.principal.actor, now: clock.now(), on: request.db)
         return .created(.init(body: .json(.init(key: made.key, keyInfo: try APIKeyView(made.row),
@@ -41,7 +38,6 @@ extension APIHandler {
     }
 
     func revokeDeviceKey(_ input: Operations.RevokeDeviceKey.Input) async throws -> Operations.RevokeDeviceKey.Output {
-        let request = try CurrentRequest.request
         let device = try await find(Device.self, input.path.deviceID, "device")
         _ = try await keys.revokeKeys(ofDevice: try device.requireID(), actor: try request.principal.actor, now: clock.now(), on: request.db)
         return .noContent(.init())

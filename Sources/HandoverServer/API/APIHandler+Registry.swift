@@ -8,13 +8,13 @@ import Vapor
 extension APIHandler {
     func createApp(_ input: Operations.CreateApp.Input) async throws -> Operations.CreateApp.Output {
         let body = switch input.body { case .json(let body): body }
-        let app = try await appRegistrar().create(body, on: try CurrentRequest.request.db)
-        try await CurrentRequest.request.recordAdminAction(.appChanged, "registered \(app.name)", now: clock.now())
+        let app = try await appRegistrar().create(body, on: request.db)
+        try await request.recordAdminAction(.appChanged, "registered \(app.name)", now: clock.now())
         return .created(.init(body: .json(try AppView(app))))
     }
 
     func listApps(_ input: Operations.ListApps.Input) async throws -> Operations.ListApps.Output {
-        let apps = try await RegisteredApp.query(on: try CurrentRequest.request.db).sort(\.$createdAt).all()
+        let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
         return .ok(.init(body: .json(try apps.map(AppView.init))))
     }
 
@@ -29,24 +29,24 @@ extension APIHandler {
                                                logoutAction: change.logoutAction, deadlineSeconds: change.deadlineSeconds,
                                                maxReissues: change.maxReissues, backchannelLogoutURI: change.backchannelLogoutURI,
                                                backchannelLogoutSessionRequired: change.backchannelLogoutSessionRequired)
-        try await appRegistrar().update(app, with: domainChange, on: try CurrentRequest.request.db)
-        try await CurrentRequest.request.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", now: clock.now())
+        try await appRegistrar().update(app, with: domainChange, on: request.db)
+        try await request.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", now: clock.now())
         return .ok(.init(body: .json(try AppView(app))))
     }
 
     func deleteApp(_ input: Operations.DeleteApp.Input) async throws -> Operations.DeleteApp.Output {
         let app = try await find(RegisteredApp.self, input.path.appID, "app")
-        try await app.delete(on: try CurrentRequest.request.db)
+        try await app.delete(on: request.db)
         associationFiles.invalidate()
-        try await CurrentRequest.request.recordAdminAction(.appChanged, "removed \(app.name)", now: clock.now())
+        try await request.recordAdminAction(.appChanged, "removed \(app.name)", now: clock.now())
         return .noContent(.init())
     }
 
     func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output {
         let body = switch input.body { case .json(let body): body }
         let fields = DeviceRegistrar.Fields(name: body.name, serialNumber: body.serialNumber, mdmDeviceID: body.mdmDeviceID, site: body.site)
-        let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: try CurrentRequest.request.db)
-        try await CurrentRequest.request.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", now: clock.now())
+        let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: request.db)
+        try await request.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", now: clock.now())
         return .created(.init(body: .json(.init(device: try DeviceView(device), key: key))))
     }
 
@@ -54,14 +54,14 @@ extension APIHandler {
         let body = switch input.body { case .json(let body): body }
         let device = try await find(Device.self, input.path.deviceID, "device")
         let fields = DeviceRegistrar.Fields(name: body.name, serialNumber: body.serialNumber, mdmDeviceID: body.mdmDeviceID, site: body.site)
-        let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: try CurrentRequest.request.db)
-        try await CurrentRequest.request.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
+        let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: request.db)
+        try await request.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
                                                            now: clock.now())
         return .ok(.init(body: .json(try DeviceView(updated))))
     }
 
     func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
-        var query = Device.query(on: try CurrentRequest.request.readDB)
+        var query = Device.query(on: request.readDB)
         if let status = input.query.status {
             guard let wanted = DeviceStatus(rawValue: status.rawValue) else { throw APIError.invalid("status", "'\(status.rawValue)' is not a status") }
             query = query.filter(\.$status == wanted)
@@ -82,7 +82,6 @@ extension APIHandler {
     }
 
     func returnDeviceToService(_ input: Operations.ReturnDeviceToService.Input) async throws -> Operations.ReturnDeviceToService.Output {
-        let request = try CurrentRequest.request
         let deviceID = try id(input.path.deviceID, of: "device")
         let body = switch input.body { case .json(let body): body }
         let device = try await DeviceLifeCycle.returnToService(deviceID, note: body.note, actor: try request.principal.actor,
@@ -94,7 +93,6 @@ extension APIHandler {
 
     /// Retires a device for good (``DeviceRetirement``); the admin history records it too.
     func retireDevice(_ input: Operations.RetireDevice.Input) async throws -> Operations.RetireDevice.Output {
-        let request = try CurrentRequest.request
         let deviceID = try id(input.path.deviceID, of: "device")
         let body = switch input.body { case .json(let body): body }
         let retired = try await DeviceRetirement(keys: keys).retire(deviceID, note: body.note, actor: try request.principal.actor,
@@ -106,7 +104,6 @@ extension APIHandler {
 
     /// Deletes a device no hand-over names (``DeviceRetirement``); the admin history records it.
     func deleteDevice(_ input: Operations.DeleteDevice.Input) async throws -> Operations.DeleteDevice.Output {
-        let request = try CurrentRequest.request
         let deviceID = try id(input.path.deviceID, of: "device")
         let deleted = try await DeviceRetirement(keys: keys).delete(deviceID, actor: try request.principal.actor, on: request.db, now: clock.now())
         try await request.recordAdminAction(.deviceChanged, DeviceRetirement.deletedDetail(deleted), now: clock.now())
@@ -114,26 +111,25 @@ extension APIHandler {
     }
 
     func getDeviceHistory(_ input: Operations.GetDeviceHistory.Input) async throws -> Operations.GetDeviceHistory.Output {
-        let request = try CurrentRequest.request
         let device = try await find(Device.self, input.path.deviceID, "device")
         return .ok(.init(body: .json(try await DeviceLifeCycle.history(of: try device.requireID(), on: request.db).map(DeviceHistoryView.init))))
     }
 
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let body = switch input.body { case .json(let body): body }
-        let (hook, secret) = try await webhookRegistrar.create(url: body.url, events: body.events, secret: body.secret, on: try CurrentRequest.request.db)
-        try await CurrentRequest.request.recordAdminAction(.webhookChanged, "added \(hook.url)", now: clock.now())
+        let (hook, secret) = try await webhookRegistrar.create(url: body.url, events: body.events, secret: body.secret, on: request.db)
+        try await request.recordAdminAction(.webhookChanged, "added \(hook.url)", now: clock.now())
         return .created(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 
     func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output {
-        let hooks = try await Webhook.query(on: try CurrentRequest.request.db).sort(\.$createdAt).all()
+        let hooks = try await Webhook.query(on: request.db).sort(\.$createdAt).all()
         return .ok(.init(body: .json(try hooks.map(WebhookView.init))))
     }
 
     func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output {
         let hook = try await find(Webhook.self, input.path.webhookID, "webhook")
-        let deliveries = try await WebhookDelivery.query(on: try CurrentRequest.request.db).filter(\.$webhookID == hook.requireID())
+        let deliveries = try await WebhookDelivery.query(on: request.db).filter(\.$webhookID == hook.requireID())
             .sort(\.$createdAt, .descending).limit(200).all()
         return .ok(.init(body: .json(try deliveries.map(DeliveryView.init))))
     }
@@ -146,13 +142,13 @@ extension APIHandler {
         case .json(let body): body.secret
         case nil: nil
         }
-        let secret = try await webhookRegistrar.rotateSecret(of: hook, to: given, on: try CurrentRequest.request.db)
-        try await CurrentRequest.request.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", now: clock.now())
+        let secret = try await webhookRegistrar.rotateSecret(of: hook, to: given, on: request.db)
+        try await request.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", now: clock.now())
         return .ok(.init(body: .json(.init(webhook: try WebhookView(hook), secret: secret))))
     }
 
     func find<M: Model>(_ type: M.Type, _ text: String, _ what: String) async throws -> M where M.IDValue == UUID {
-        guard let model = try await M.find(try id(text, of: what), on: try CurrentRequest.request.db) else { throw APIError.notFound(what) }
+        guard let model = try await M.find(try id(text, of: what), on: request.db) else { throw APIError.notFound(what) }
         return model
     }
 }

@@ -8,7 +8,6 @@ import Vapor
 /// route: ``LogoutRunEventRoutes``.)
 extension APIHandler {
     func createLogoutRun(_ input: Operations.CreateLogoutRun.Input) async throws -> Operations.CreateLogoutRun.Output {
-        let request = try CurrentRequest.request
         let deviceID = try id(input.path.deviceID, of: "device")
         let principal = try request.principal
         if principal.scope == .device, principal.deviceID != deviceID {
@@ -55,7 +54,7 @@ extension APIHandler {
         }
         let callback = LogoutRunService.Callback(run: target.run, item: target.item, outcome: target.outcome,
                                                  nonce: target.nonce, reportedBy: .launcher)
-        switch try await commits.record(callback, on: try CurrentRequest.request.application) {
+        switch try await commits.record(callback, on: request.application) {
         case .recorded(let app, let outcome):
             return .ok(.init(body: .json(CallbackReportResult(recorded: true, status: LogoutItemState(finishedBy: outcome), app: app))))
         case .alreadyRecorded(let app, let status):
@@ -68,7 +67,6 @@ extension APIHandler {
     /// The run's id, if the request's key may report on it: an admin key, or the key of the
     /// run's device (one indexed read of the run's device).
     func authorizedRun(_ runText: String) async throws -> UUID {
-        let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
         guard let deviceID = try await runs(request.readDB).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
         try checkMayRead(runOf: deviceID)
@@ -77,7 +75,7 @@ extension APIHandler {
 
     /// An admin key may read every run; a device key only its own device's.
     private func checkMayRead(runOf deviceID: UUID) throws {
-        let principal = try CurrentRequest.request.principal
+        let principal = try request.principal
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may read only its own device's runs.")
         }
@@ -85,7 +83,6 @@ extension APIHandler {
 
     /// The run, if the request's key may read it: an admin key, or the key of the run's device.
     func authorizedView(_ runText: String) async throws -> LogoutRunView {
-        let request = try CurrentRequest.request
         let runID = try id(runText, of: "run")
         let view = try await runs(request.readDB).view(runID)
         try checkMayRead(runOf: view.deviceID)

@@ -13,11 +13,14 @@ import Vapor
 /// start) costs one dictionary lookup, and a body too short to break its bounds (a badge
 /// check-out's) one comparison more.
 struct DeclaredBodyBounds: ServerMiddleware {
+    /// The request whose body is read.
+    let request: Request
+
     func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
                    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
     async throws -> (HTTPResponse, HTTPBody?) {
         if let operation = OpenAPIDocument.generatedBodyBounds[operationID], body != nil,
-           let vapor = CurrentRequest.value, vapor.headers.contentType == .json,
+           case let vapor = self.request, vapor.headers.contentType == .json,
            let bytes = vapor.body.data, bytes.readableBytes >= operation.shortestBreakingBody,
            let refusal = operation.refusal(inBody: Data(buffer: bytes, byteTransferStrategy: .noCopy)) {
             throw refusal.apiError

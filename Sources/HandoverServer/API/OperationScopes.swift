@@ -10,6 +10,9 @@ import Vapor
 /// a device key may also call, `x-handover-device: true`); ``roles`` is that declaration read
 /// once, and `OperationRolesTests` checks the two agree.
 struct OperationScopes: ServerMiddleware {
+    /// The request whose key is checked.
+    let request: Request
+
     /// The role each operation needs.
     static let roles: [String: AdminRole] = [
         Operations.ListApps.id: .viewer,
@@ -62,7 +65,7 @@ struct OperationScopes: ServerMiddleware {
     async throws -> (HTTPResponse, HTTPBody?) {
         // An operation missing from the table needs admin: a new operation is closed until declared.
         let role = Self.roles[operationID] ?? .admin
-        try RequireScope(role: role, device: Self.deviceOperations.contains(operationID)).check(try CurrentRequest.request)
+        try RequireScope(role: role, device: Self.deviceOperations.contains(operationID)).check(self.request)
         return try await next(request, body, metadata)
     }
 }

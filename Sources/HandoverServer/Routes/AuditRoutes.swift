@@ -19,7 +19,7 @@ import Vapor
 ///
 /// The log's routes take an admin key (or an admin's session key).
 struct AuditRoutes: RouteCollection {
-    let api: APIHandler
+    let api: APIServices
     let audit: AuditService
 
     func boot(routes: RoutesBuilder) throws {
@@ -34,9 +34,7 @@ struct AuditRoutes: RouteCollection {
     }
 
     @Sendable func receipt(_ request: Request) async throws -> Response {
-        let view = try await CurrentRequest.$value.withValue(request) {
-            try await api.authorizedView(request.parameters.get("runID") ?? "")
-        }
+        let view = try await api.handler(for: request).authorizedView(request.parameters.get("runID") ?? "")
         guard let jws = try await RunReceipts.receipt(of: view.id, on: try Self.sql(request.readDB)) else {
             throw DomainError(.notFound, code: "no_receipt",
                               reason: view.isRunning ? "the run is still running: its receipt is signed when it ends."

@@ -13,7 +13,7 @@ import Vapor
 struct LogoutRunEventRoutes: RouteCollection {
     let hub: RunEventHub
     /// The generated API's handler: the stream is authorized as `GET /api/v1/logout-runs/{id}` is.
-    let api: APIHandler
+    let api: APIServices
     /// The open streams, which end with the key that opened them.
     let streams: OpenStreams
 
@@ -42,8 +42,6 @@ struct LogoutRunEventRoutes: RouteCollection {
     }
 
     private func authorizedView(_ request: Request) async throws -> LogoutRunView {
-        try await CurrentRequest.$value.withValue(request) {
-            try await api.authorizedView(request.parameters.get("runID") ?? "")
-        }
+        try await api.handler(for: request).authorizedView(request.parameters.get("runID") ?? "")
     }
 }

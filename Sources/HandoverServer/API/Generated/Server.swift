@@ -6287,3 +6287,56 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
         )
     }
 }
+
+// Appended by scripts/openapi/server-operations.py: each registration above as a value, so that a
+// route serves its operation with a handler made for the request (APIRoutes).
+extension UniversalServer where APIHandler: APIProtocol {
+    /// An operation: its method, its path template (`/api/v1/apps/{appID}`), and the generated
+    /// function that decodes the request, calls this server's handler and encodes the response.
+    internal typealias Operation = (
+        method: HTTPTypes.HTTPRequest.Method,
+        path: Swift.String,
+        serve: @Sendable (Self, HTTPTypes.HTTPRequest, OpenAPIRuntime.HTTPBody?, OpenAPIRuntime.ServerRequestMetadata) async throws
+            -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?)
+    )
+
+    /// Every operation `registerHandlers(on:)` registers, in its order.
+    internal static var operations: [Operation] {
+        [
+            (method: .get, path: "/api/v1/apps", serve: { try await $0.listApps(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/apps", serve: { try await $0.createApp(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/apps/{appID}", serve: { try await $0.getApp(request: $1, body: $2, metadata: $3) }),
+            (method: .patch, path: "/api/v1/apps/{appID}", serve: { try await $0.updateApp(request: $1, body: $2, metadata: $3) }),
+            (method: .delete, path: "/api/v1/apps/{appID}", serve: { try await $0.deleteApp(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/devices", serve: { try await $0.listDevices(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/devices", serve: { try await $0.createDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/devices/{deviceID}", serve: { try await $0.getDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .patch, path: "/api/v1/devices/{deviceID}", serve: { try await $0.updateDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .delete, path: "/api/v1/devices/{deviceID}", serve: { try await $0.deleteDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/devices/{deviceID}/retire", serve: { try await $0.retireDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/devices/{deviceID}/back-in-service", serve: { try await $0.returnDeviceToService(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/devices/{deviceID}/key", serve: { try await $0.rekeyDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .delete, path: "/api/v1/devices/{deviceID}/key", serve: { try await $0.revokeDeviceKey(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/devices/{deviceID}/history", serve: { try await $0.getDeviceHistory(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/devices/{deviceID}/custody", serve: { try await $0.checkOutDevice(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/devices/{deviceID}/logout-runs", serve: { try await $0.createLogoutRun(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/logout-runs/{runID}", serve: { try await $0.getLogoutRun(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/logout-runs/{runID}/callbacks", serve: { try await $0.reportCallback(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/keys", serve: { try await $0.listKeys(request: $1, body: $2, metadata: $3) }),
+            (method: .delete, path: "/api/v1/keys/{keyID}", serve: { try await $0.revokeKey(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/custody", serve: { try await $0.listCustody(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/webhooks", serve: { try await $0.listWebhooks(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/webhooks", serve: { try await $0.createWebhook(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/webhooks/{webhookID}/deliveries", serve: { try await $0.listDeliveries(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/webhooks/{webhookID}/rotate-secret", serve: { try await $0.rotateWebhookSecret(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/operations", serve: { try await $0.createOperation(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/operations/callback-allowlist", serve: { try await $0.getCallbackAllowlist(request: $1, body: $2, metadata: $3) }),
+            (method: .put, path: "/api/v1/operations/callback-allowlist", serve: { try await $0.setCallbackAllowlist(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/operations/{operationID}", serve: { try await $0.getOperation(request: $1, body: $2, metadata: $3) }),
+            (method: .post, path: "/api/v1/operations/{operationID}/cancel", serve: { try await $0.cancelOperation(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/oob-locks", serve: { try await $0.listOutOfBandLocks(request: $1, body: $2, metadata: $3) }),
+            (method: .delete, path: "/api/v1/oob-locks/{user}", serve: { try await $0.clearOutOfBandLock(request: $1, body: $2, metadata: $3) }),
+            (method: .get, path: "/api/v1/enrolled-devices", serve: { try await $0.listEnrolledDevices(request: $1, body: $2, metadata: $3) }),
+        ]
+    }
+}
