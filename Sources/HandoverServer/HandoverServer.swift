@@ -39,9 +39,9 @@ public final class HandoverServer: Sendable {
     let sessions: SessionAuthority
     /// The logout runs on a database: a run that starts ends the device's sessions, pushes and
     /// backend-only apps in its own transaction (``HandOverSignOut``).
-    let runs: @Sendable (Database) -> LogoutRunService
+    let runs: LogoutRunService.OnDatabase
     /// The out-of-band operations on a database.
-    let operations: @Sendable (Database) -> OperationService
+    let operations: OperationService.OnDatabase
     let testerLaunch: TesterLaunch
     /// Counts requests, and gives the caches' memory back once they stop.
     let idleMemory: IdleMemoryRelease
@@ -120,8 +120,8 @@ public final class HandoverServer: Sendable {
         var clock: ServerClock
         var origin: PublicOrigin
         var sessions: SessionAuthority
-        var runs: @Sendable (Database) -> LogoutRunService
-        var operations: @Sendable (Database) -> OperationService
+        var runs: LogoutRunService.OnDatabase
+        var operations: OperationService.OnDatabase
         var testerLaunch: TesterLaunch
         var idleMemory: IdleMemoryRelease
         var detachedWork: DetachedWork
@@ -226,7 +226,7 @@ public final class HandoverServer: Sendable {
             let runDevices = RunDevices()
             // The callbacks waiting in the group commit, whose items' deadlines must not fire.
             let uncommittedCallbacks = UncommittedCallbacks()
-            let runs: @Sendable (Database) -> LogoutRunService = { database in
+            let runs: LogoutRunService.OnDatabase = { database in
                 // Every run that ends gets a receipt signed with the JWKS's key, in the audit log.
                 let runs = LogoutRunService(database: database, clock: clock, publicURL: origin.url, nonces: nonces, changes: notifier,
                                             metrics: metrics, mdm: mdmPolicy, handOver: nil, receipts: RunReceipts(ring: sessions.ring),
@@ -236,7 +236,7 @@ public final class HandoverServer: Sendable {
             }
             let operationWrites = WriteGate(serializes: !usesPostgres)
             let developerMode = configuration.developerMode, linkScheme = configuration.outOfBandLinkScheme
-            let operations: @Sendable (Database) -> OperationService = { database in
+            let operations: OperationService.OnDatabase = { database in
                 OperationService(database: database, clock: clock, publicURL: origin.url, developerMode: developerMode, metrics: metrics,
                                  notifier: notifier, writes: operationWrites, push: push, linkScheme: linkScheme)
             }

@@ -11,6 +11,9 @@ import SQLKit
 /// (or the expiry) moves an operation out of `created`/`dispatched`, across instances too; each
 /// change is announced to SSE streams through ``RunChangeNotifier``.
 package struct OperationService {
+    /// The service on a given database, as the server builds it once and its routes call it.
+    package typealias OnDatabase = @Sendable (any Database) -> OperationService
+
     package let database: Database
     package let clock: ServerClock
     /// The server's public origin: redeem URLs, links and the QR code's address.

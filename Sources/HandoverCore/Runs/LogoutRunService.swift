@@ -7,6 +7,10 @@ import SQLKit
 /// Creates logout runs, records callbacks, and finishes runs: every change in one transaction,
 /// with its webhook events written to the outbox in that same transaction.
 package struct LogoutRunService: Sendable {
+    /// The service on a given database (a request's, or a background pass's), as the server
+    /// builds it once and its routes call it; the edge names this type, not the database's.
+    package typealias OnDatabase = @Sendable (any Database) -> LogoutRunService
+
     package let database: Database
     package let clock: ServerClock
     package let publicURL: URL

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverCore
 import Vapor
@@ -23,9 +22,9 @@ struct APIHandler: APIProtocol {
     var clock: ServerClock { services.clock }
     var origin: PublicOrigin { services.origin }
     var notifier: RunChangeNotifier { services.notifier }
-    var runs: @Sendable (Database) -> LogoutRunService { services.runs }
+    var runs: LogoutRunService.OnDatabase { services.runs }
     var commits: RunCommits { services.commits }
-    var operations: @Sendable (Database) -> OperationService { services.operations }
+    var operations: OperationService.OnDatabase { services.operations }
     var appRegistrar: @Sendable () -> AppRegistrar { services.appRegistrar }
     var webhookRegistrar: WebhookRegistrar { services.webhookRegistrar }
     var associationFiles: AssociationFileCache { services.associationFiles }

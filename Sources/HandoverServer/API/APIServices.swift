@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverCore
 @_spi(Generated) import OpenAPIRuntime
@@ -12,9 +11,9 @@ struct APIServices: Sendable {
     let throttle: Throttle
     let notifier: RunChangeNotifier
     /// The logout runs on a database.
-    let runs: @Sendable (Database) -> LogoutRunService
+    let runs: LogoutRunService.OnDatabase
     let commits: RunCommits
-    let operations: @Sendable (Database) -> OperationService
+    let operations: OperationService.OnDatabase
     /// Registers apps (built when asked: it reads the public origin, known once the port is bound).
     let appRegistrar: @Sendable () -> AppRegistrar
     let webhookRegistrar: WebhookRegistrar

@@ -11,7 +11,7 @@ import Vapor
 struct RunTimelineRoutes: RouteCollection {
     let auth: DashboardAuth
     /// The logout runs on a database.
-    let runs: @Sendable (Database) -> LogoutRunService
+    let runs: LogoutRunService.OnDatabase
 
     func boot(routes: RoutesBuilder) throws {
         routes.grouped("dashboard", "runs").get(":runID", use: runPage)

@@ -8,7 +8,7 @@ import Vapor
 /// push-token registration (signed too), and the page a universal link shows in a browser.
 struct OperationRedeemRoutes: RouteCollection {
     let clock: ServerClock
-    let operations: @Sendable (Database) -> OperationService
+    let operations: OperationService.OnDatabase
 
     func boot(routes: RoutesBuilder) throws {
         let oob = routes.grouped("oob")

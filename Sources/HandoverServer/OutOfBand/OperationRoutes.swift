@@ -11,7 +11,7 @@ import Vapor
 /// (``APIHandler``).
 struct OperationRoutes: RouteCollection {
     let hub: RunEventHub
-    let operations: @Sendable (Database) -> OperationService
+    let operations: OperationService.OnDatabase
     /// The open streams, which end with the key that opened them.
     let streams: OpenStreams
     let clock: ServerClock

@@ -17,7 +17,7 @@ struct PhoneSignInRoutes: RouteCollection {
     let clock: ServerClock
     let origin: PublicOrigin
     let hub: RunEventHub
-    let operations: @Sendable (Database) -> OperationService
+    let operations: OperationService.OnDatabase
     /// Sends operations by APNs, when configured.
     let push: PushSender?
     let sessions: SessionAuthority

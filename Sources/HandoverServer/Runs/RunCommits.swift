@@ -8,13 +8,13 @@ import Vapor
 /// the launchers' check-outs.
 struct RunCommits: Sendable {
     /// The logout runs on a database, as the server configured them.
-    let runs: @Sendable (Database) -> LogoutRunService
+    let runs: LogoutRunService.OnDatabase
     let clock: ServerClock
     private let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
     private let starts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
     private let checkOuts = GroupCommit<CustodyLedger.CheckOutRequest, Custody>(maxBatch: 64)
 
-    init(runs: @escaping @Sendable (Database) -> LogoutRunService, clock: ServerClock) {
+    init(runs: @escaping LogoutRunService.OnDatabase, clock: ServerClock) {
         self.runs = runs
         self.clock = clock
     }
