@@ -8,10 +8,11 @@ import Testing
 /// passed, so a test drives it by moving the clock and never sleeps for it.
 @Suite("Shared Signals: the long poll waits on the server's clock", .serialized, .timeLimit(.minutes(5)), .stopsTestServers)
 struct SharedSignalsLongPollTests {
-    /// Waits (a bounded while, in real time) until the poll has started waiting on the clock.
-    static func untilWaiting(_ test: TestServer, moreThan before: Int = 0) async throws {
-        for _ in 0..<2_000 where test.clock.sleeping <= before { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(test.clock.sleeping > before, "the long poll never waited on the server's clock")
+    /// Returns once the poll has started waiting on the clock (the suite's time limit ends a poll
+    /// that never does).
+    static func untilWaiting(_ test: TestServer) async {
+        await test.clock.untilSleeping(moreThan: 0)
+        #expect(test.clock.sleeping > 0, "the long poll never waited on the server's clock")
     }
 
     @Test func aLongPollEndsAtItsTimeoutOrAtTheFirstEventOwedAsTheClockMoves() async throws {
@@ -27,10 +28,10 @@ struct SharedSignalsLongPollTests {
 
             // Nothing owed: the poll waits while the clock stands, and through 19.8 s of it; at 20 s it answers empty.
             let empty = Task { try await test.request(.POST, "/ssf/poll/\(stream)", json: ["maxEvents": 10], key: token) }
-            try await Self.untilWaiting(test)
+            await Self.untilWaiting(test)
             for _ in 0..<99 {
                 test.clock.advance(by: 0.2)
-                try await Self.untilWaiting(test)
+                await Self.untilWaiting(test)
             }
             test.clock.advance(by: 0.5)   // past 20 s whatever the dates' rounding
             let timedOut = try await empty.value
@@ -38,7 +39,7 @@ struct SharedSignalsLongPollTests {
 
             // Waiting again, a session ends: the next look, 200 ms on, answers with its SET.
             let owed = Task { try await test.request(.POST, "/ssf/poll/\(stream)", json: ["maxEvents": 10], key: token) }
-            try await Self.untilWaiting(test)
+            await Self.untilWaiting(test)
             var seen: Set<URL> = []
             let ada = try await SharedSignalsAudienceTests.signIn(test, inbox: MailDropInbox(folder: folder), email: "ada@hospital.example",
                                                                   app: "com.example.mail", seen: &seen)

@@ -34,10 +34,24 @@ public final class ManualServerClock: ServerClock {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct Watcher {
+        let moreThan: Int
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var now: Date
         var sleepers: [Sleeper] = []
+        var watchers: [Watcher] = []
         var nextID: UInt64 = 0
+
+        /// The watchers whose count the sleepers now pass, taken off the list.
+        mutating func watchersSatisfied() -> [Watcher] {
+            let count = sleepers.count
+            let satisfied = watchers.filter { count > $0.moreThan }
+            watchers.removeAll { count > $0.moreThan }
+            return satisfied
+        }
     }
 
     private let state: NIOLockedValueBox<State>
@@ -51,6 +65,20 @@ public final class ManualServerClock: ServerClock {
     /// How many ``sleep(for:)`` calls are waiting for the clock to move (a test's way to know
     /// that the work it drives has started waiting).
     public var sleeping: Int { state.withLockedValue { $0.sleepers.count } }
+
+    /// Returns once more than `count` ``sleep(for:)`` calls are waiting for the clock to move: a
+    /// test awaits this to know that the work it drives has reached its wait, then advances the
+    /// clock. Returns at once when that is already so.
+    public func untilSleeping(moreThan count: Int = 0) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLockedValue { state -> Bool in
+                if state.sleepers.count > count { return true }
+                state.watchers.append(Watcher(moreThan: count, continuation: continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
 
     /// Moves the clock forward, and wakes every sleeper whose end it reaches.
     public func advance(by seconds: TimeInterval) {
@@ -79,6 +107,7 @@ public final class ManualServerClock: ServerClock {
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
+                for watcher in state.withLockedValue({ $0.watchersSatisfied() }) { watcher.continuation.resume() }
             }
         } onCancel: {
             let cancelled = state.withLockedValue { state -> Sleeper? in
