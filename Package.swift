@@ -162,7 +162,9 @@ let package = Package(
                 server("NIOConcurrencyHelpers", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("NIOHTTP1", "swift-nio"),
+                server("NIOFoundationCompat", "swift-nio"),
                 server("NIOExtras", "swift-nio-extras"),
+                server("JWTKit", "jwt-kit"),
                 server("NIOSSL", "swift-nio-ssl"),
                 server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
@@ -175,7 +177,10 @@ let package = Package(
             ],
             // The API's one description: scripts/generate-openapi.sh generates API/Generated from
             // it and embeds it as Routes/OpenAPIDocument.swift.
-            exclude: ["openapi.yaml"]
+            exclude: ["openapi.yaml"],
+            // A file sees only the members of the modules it imports (SE-0444): a file that does
+            // not import Fluent cannot reach the database through `request.db`.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The SDK an iOS app links: Foundation, LinkCallbacks, OutOfBand and Crypto, and the
         // generated fleet client over URLSession (no NIO, no Vapor).

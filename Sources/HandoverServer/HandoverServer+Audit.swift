@@ -1,10 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import HandoverCore
-import TransparencyLog
-import AsyncHTTPClient
-import FluentKit
 import NIOCore
-import SQLKit
+import TransparencyLog
 
 extension HandoverServer {
     /// Signs a checkpoint of the audit log when it grew since the last one (the background pass
@@ -25,7 +23,7 @@ extension HandoverServer {
     /// background pass does it every minute); returns how many were written.
     @discardableResult
     public func writeRefusalSummaries() async throws -> Int {
-        try await throttle.refusals.writeClosed(on: application.db, now: clock.now())
+        try await throttle.refusals.writeClosed(on: databases.primary, now: clock.now())
     }
 
     /// The checkpoints' verifier key, as C2SP writes it: `<name>+<hash>+<key>`.
@@ -43,7 +41,7 @@ extension HandoverServer {
     }
 
     /// The SIEMs the configuration names, over the server's database.
-    static func siemStream(_ configuration: ServerConfiguration, database: any Database, reads: any Database, clock: ServerClock,
+    static func siemStream(_ configuration: ServerConfiguration, databases: ServerDatabases, clock: ServerClock,
                            group: any EventLoopGroup, http: HTTPClient) -> SIEMStream? {
         let hostname = configuration.publicURL?.host ?? configuration.host
         var destinations: [any SIEMDestination] = configuration.audit.syslog.map {
@@ -52,7 +50,7 @@ extension HandoverServer {
         if let splunk = configuration.audit.splunk {
             destinations.append(SplunkHECDestination(url: splunk.url, token: splunk.token, hostname: hostname, http: http))
         }
-        guard !destinations.isEmpty, let sql = database as? any SQLDatabase else { return nil }
-        return SIEMStream(destinations: destinations, sql: sql, reads: reads as? any SQLDatabase, clock: clock)
+        guard !destinations.isEmpty, let sql = try? databases.sql() else { return nil }
+        return SIEMStream(destinations: destinations, sql: sql, reads: try? databases.readSQL(), clock: clock)
     }
 }

@@ -1,11 +1,10 @@
 import AsyncHTTPClient
-import FluentKit
 import Foundation
 import HandoverCore
 import NIOCore
 import OutboundHTTP
 import ServiceLifecycle
-import SQLKit
+import SessionTokens
 import Vapor
 
 extension HandoverServer {
@@ -13,9 +12,10 @@ extension HandoverServer {
     /// receiver's (push, Global Token Revocation).
     static func registerSharedSignals(on application: Application, configuration: ServerConfiguration, sessions: SessionAuthority,
                                       receiver: SharedSignalsReceiver?, targets: OutboundTargets, throttle: Throttle, origin: PublicOrigin,
-                                      clock: ServerClock) throws {
+                                      clock: ServerClock, databases: ServerDatabases) throws {
         try application.register(collection: TransmitterRoutes(sessions: sessions, targets: targets, clock: clock,
-                                                               retention: configuration.sharedSignals.eventRetention, throttle: throttle))
+                                                               retention: configuration.sharedSignals.eventRetention, throttle: throttle,
+                                                               databases: databases))
         try application.register(collection: ReceiverRoutes(receiver: receiver, throttle: throttle, origin: origin))
     }
 
@@ -31,7 +31,7 @@ extension HandoverServer {
     }
 
     private var signalsPush: SharedSignalsPush {
-        SharedSignalsPush(transmitter: SharedSignalsTransmitter(issuer: sessions.ring.issuer, database: application.db, sealer: sessions.sealer,
+        SharedSignalsPush(transmitter: SharedSignalsTransmitter(issuer: sessions.ring.issuer, database: databases.primary, sealer: sessions.sealer,
                                                                 targets: OutboundTargets(policy: webhookTargets, allowsHTTPEverywhere: configuration.allowsLoopbackWebhooks),
                                                                 clock: clock, retention: configuration.sharedSignals.eventRetention),
                           ring: sessions.ring, exchange: OutboundExchange(client: outboundClient), lanes: signalLanes, logger: application.logger)
@@ -55,20 +55,18 @@ extension HandoverServer {
     /// pass does it hourly); returns how many went.
     @discardableResult
     public func expireSecurityEvents() async throws -> Int {
-        guard let sql = application.db as? any SQLDatabase else { return 0 }
-        return try await SharedSignalsOutbox.purge(on: sql, now: clock.now(), retention: configuration.sharedSignals.eventRetention)
+        try await SharedSignalsOutbox.purge(on: try databases.sql(), now: clock.now(), retention: configuration.sharedSignals.eventRetention)
     }
 
     /// Shared Signals' background passes: push delivery, the outbox's retention, and polling the
     /// identity provider when configured.
     func sharedSignalsPasses(every interval: Duration) -> [any Service] {
         let push = signalsPush, logger = application.logger, clock = self.clock, retention = configuration.sharedSignals.eventRetention
-        let database = application.db
+        let databases = self.databases
         var passes: [any Service] = [
             RepeatingPass(name: "security events", interval: interval, logger: logger) { _ = try await push.startDue() },
             RepeatingPass(name: "security event retention", interval: .seconds(3600), logger: logger) {
-                guard let sql = database as? any SQLDatabase else { return }
-                try await SharedSignalsOutbox.purge(on: sql, now: clock.now(), retention: retention)
+                try await SharedSignalsOutbox.purge(on: try databases.sql(), now: clock.now(), retention: retention)
             },
         ]
         if let poller = signalsPollClient {

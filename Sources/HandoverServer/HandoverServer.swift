@@ -34,6 +34,8 @@ public final class HandoverServer: Sendable {
     /// The port it listens on (the real one when 0 was asked for).
     public let port: Int
     let clock: ServerClock
+    /// The server's database, as its services reach it.
+    let databases: ServerDatabases
     let origin: PublicOrigin
     /// The server's own sessions (access and refresh tokens).
     let sessions: SessionAuthority
@@ -93,6 +95,7 @@ public final class HandoverServer: Sendable {
         self.configuration = configuration
         self.port = port
         clock = parts.clock
+        databases = parts.databases
         origin = parts.origin
         sessions = parts.sessions
         runs = parts.runs
@@ -118,6 +121,7 @@ public final class HandoverServer: Sendable {
     /// background passes and its `public` methods use these.
     private struct Parts {
         var clock: ServerClock
+        var databases: ServerDatabases
         var origin: PublicOrigin
         var sessions: SessionAuthority
         var runs: LogoutRunService.OnDatabase
@@ -171,8 +175,10 @@ public final class HandoverServer: Sendable {
             }
             let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64,
                                                       dataDirectory: configuration.dataDirectory)
-            let nonceKey = try await ServerSecrets.nonceKey(on: application.db, sealer: sealer)
-            try await ServerSecrets.sealStoredWebhookSecrets(on: application.db, sealer: sealer)
+            // What routes and services reach the database through (SQLite's readers beside its writer).
+            let databases = ServerDatabases(usesPostgres: usesPostgres, writer: { application.db }, reader: { application.readDB })
+            let nonceKey = try await ServerSecrets.nonceKey(on: databases.primary, sealer: sealer)
+            try await ServerSecrets.sealStoredWebhookSecrets(on: databases.primary, sealer: sealer)
             let hub = RunEventHub()
             let origin = PublicOrigin(configuration.resolvedPublicURL)
             let nonces = CallbackNonce(key: nonceKey)
@@ -192,8 +198,8 @@ public final class HandoverServer: Sendable {
             let sessions = SessionAuthority(settings: configuration.sessions, sealer: sealer, clock: clock,
                                             issuer: SessionAuthority.issuer(publicURL: configuration.publicURL),
                                             usesPostgres: usesPostgres, logger: logger)
-            try await sessions.start(on: application.db)
-            let audit = AuditService(database: application.db, reads: application.readDB, sealer: sealer,
+            try await sessions.start(on: databases.primary)
+            let audit = AuditService(database: databases.primary, reads: databases.reads, sealer: sealer,
                                      origin: AuditCheckpointKey.origin(publicURL: configuration.publicURL ?? URL(string: "https://handover.local")!),
                                      clock: clock, metrics: metrics, logger: logger)
             try await audit.recordStart(settings: configuration.auditSummary)
@@ -210,7 +216,7 @@ public final class HandoverServer: Sendable {
             case (nil, nil):
                 break
             }
-            let alerts = DeviceAlerts(database: application.db, settings: configuration.alerts, publicURL: { origin.url }, clock: clock,
+            let alerts = DeviceAlerts(database: databases.primary, settings: configuration.alerts, publicURL: { origin.url }, clock: clock,
                                       send: try Self.alertMail(configuration, mailer: mailer))
             var apple: AppleSignInService?
             if let settings = configuration.signInWithApple {
@@ -257,20 +263,20 @@ public final class HandoverServer: Sendable {
                              files: AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn),
                              filesChanged: { associationFiles.invalidate() })
             }
-            let throttle = Throttle(limits: RateLimits(), clock: clock, trustsForwardedFor: configuration.trustsForwardedFor)
+            let throttle = Throttle(limits: RateLimits(), clock: clock, databases: databases, trustsForwardedFor: configuration.trustsForwardedFor)
             let revocations = CredentialRevocations(usesPostgres: usesPostgres, logger: logger)
             let keys = KeyRevocation(revocations: revocations), keyUses = KeyUses()
             let liveKeys = LiveKeys.reading(application, readers: usesPostgres ? 4 : 2)
             let idleMemory = IdleMemoryRelease()
-            let api = APIServices(clock: clock, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
-                                 commits: RunCommits(runs: runs, clock: clock), operations: operations, appRegistrar: appRegistrar,
+            let api = APIServices(clock: clock, databases: databases, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
+                                 commits: RunCommits(runs: runs, databases: databases, clock: clock), operations: operations, appRegistrar: appRegistrar,
                                  webhookRegistrar: WebhookRegistrar(clock: clock, targets: targets, sealer: sealer),
                                  associationFiles: associationFiles, sessions: sessions,
                                  badges: configuration.badgeLookupURL.map { BadgeLookup(url: $0, http: outbound) }, keys: keys, keyUses: keyUses, liveKeys: liveKeys)
             let adminSignIn = configuration.adminSignIn.map { settings in
                 AdminSignIn(provider: OrganisationProvider(settings: settings, http: outbound, now: { clock.now() }), now: { clock.now() })
             }
-            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, limits: configuration.dashboardSessions, provider: adminSignIn,
+            let dashboardAuth = DashboardAuth(clock: clock, origin: origin, databases: databases, limits: configuration.dashboardSessions, provider: adminSignIn,
                                               revocations: revocations, auditAlarms: { [audit] in audit.openAlarms })
             application.middleware = Middlewares()
             // First: a shed run start costs about what /healthz costs (AdmissionMiddleware).
@@ -294,15 +300,15 @@ public final class HandoverServer: Sendable {
             }
             try application.register(collection: HomePageRoutes(sessions: sessions, origin: origin, dashboardAuth: dashboardAuth))
             try application.register(collection: AssociationFileRoutes(origin: origin, claimsEmailSignIn: claimsEmailSignIn,
-                                                                        cache: associationFiles, clock: clock))
+                                                                        cache: associationFiles, clock: clock, databases: databases))
             try application.register(collection: CallbackPageRoutes(commits: api.commits))
             try api.register(on: application)
             let apiGroup = application.grouped("api", "v1").grouped(APIKeyAuthenticator(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys))
             try apiGroup.register(collection: LogoutRunEventRoutes(hub: hub, api: api, streams: revocations.streams))
-            try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations, streams: revocations.streams, clock: clock))
+            try apiGroup.register(collection: OperationRoutes(hub: hub, operations: operations, databases: databases, streams: revocations.streams, clock: clock))
             try apiGroup.register(collection: AuditRoutes(api: api, audit: audit))
-            try apiGroup.register(collection: SignalsGrantRoutes(clock: clock))
-            try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations))
+            try apiGroup.register(collection: SignalsGrantRoutes(clock: clock, databases: databases))
+            try application.register(collection: OperationRedeemRoutes(clock: clock, operations: operations, databases: databases))
             let dashboardRoutes = DashboardRoutes(auth: dashboardAuth, origin: origin, hub: hub, overviewUpdates: LiveOverviews(),
                                                   claimsEmailSignIn: claimsEmailSignIn, appRegistrar: appRegistrar,
                                                   custody: configuration.custody, throttle: throttle)
@@ -327,25 +333,26 @@ public final class HandoverServer: Sendable {
             try application.register(collection: ScorecardRoutes(auth: dashboardAuth, clock: clock))
             try application.register(collection: RunTimelineRoutes(auth: dashboardAuth, runs: runs))
             try application.register(collection: TesterRoutes(auth: dashboardAuth, hub: hub, launch: testerLaunch))
-            try application.register(collection: AppleAuthRoutes(appleSignIn: apple, throttle: throttle, clock: clock, sessions: sessions))
-            try application.register(collection: EmailSignInRoutes(throttle: throttle, clock: clock, origin: origin, sessions: sessions, mailer: mailer))
-            try application.register(collection: OAuthTokenRoutes(sessions: sessions, throttle: throttle, clock: clock))
-            let signals = Self.signalsReceiver(configuration, sessions: sessions, runs: runs(application.db), origin: origin, http: outbound,
+            try application.register(collection: AppleAuthRoutes(appleSignIn: apple, throttle: throttle, clock: clock, sessions: sessions, databases: databases))
+            try application.register(collection: EmailSignInRoutes(throttle: throttle, clock: clock, origin: origin, sessions: sessions, databases: databases, mailer: mailer))
+            try application.register(collection: OAuthTokenRoutes(sessions: sessions, throttle: throttle, clock: clock, databases: databases))
+            let signals = Self.signalsReceiver(configuration, sessions: sessions, runs: runs(databases.primary), origin: origin, http: outbound,
                                                dashboard: dashboardAuth.sessions, clock: clock)
             try Self.registerSharedSignals(on: application, configuration: configuration, sessions: sessions, receiver: signals, targets: targets,
-                                           throttle: throttle, origin: origin, clock: clock)
+                                           throttle: throttle, origin: origin, clock: clock, databases: databases)
             try Self.registerDirectory(on: application, configuration: configuration, throttle: throttle, origin: origin, clock: clock,
-                                       handOver: PersonHandOver(sessions: sessions, runs: runs(application.db), dashboard: dashboardAuth.sessions))
+                                       databases: databases,
+                                       handOver: PersonHandOver(sessions: sessions, runs: runs(databases.primary), dashboard: dashboardAuth.sessions))
             try application.register(collection: OpenIDRoutes(sessions: sessions))
-            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys, clock: clock, targets: targets))
-            try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions))
-            try application.register(collection: TokenRevocationRoutes(throttle: throttle, sessions: sessions))
+            try application.register(collection: ClientRegistrationRoutes(throttle: throttle, keyUses: keyUses, liveKeys: liveKeys, clock: clock, databases: databases, targets: targets))
+            try application.register(collection: TokenIntrospectionRoutes(throttle: throttle, clock: clock, sessions: sessions, databases: databases))
+            try application.register(collection: TokenRevocationRoutes(throttle: throttle, sessions: sessions, databases: databases))
             try application.register(collection: PhoneSignInRoutes(throttle: throttle, clock: clock, origin: origin, hub: hub,
-                                                                   operations: operations, push: push, sessions: sessions))
-            let parts = Parts(clock: clock, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
+                                                                   operations: operations, push: push, sessions: sessions, databases: databases))
+            let parts = Parts(clock: clock, databases: databases, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
                               idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
                               sealer: sealer, outboundClient: outbound, push: push, audit: audit,
-                              siem: Self.siemStream(configuration, database: application.db, reads: application.readDB, clock: clock,
+                              siem: Self.siemStream(configuration, databases: databases, clock: clock,
                                                     group: application.eventLoopGroup, http: outbound), throttle: throttle,
                               signalsPollClient: signals.flatMap { $0.settings.pollURL == nil ? nil : SharedSignalsPollClient(receiver: $0, http: outbound, logger: logger) },
                               revocations: revocations, keyUses: keyUses, alerts: alerts)
@@ -393,8 +400,8 @@ public final class HandoverServer: Sendable {
             await group.triggerGracefulShutdown()
             await task.value
         }
-        try? await keyUses.flush(on: application.db)
-        _ = try? await throttle.refusals.writeAll(on: application.db, now: clock.now())  // the windows still open, summarised
+        try? await keyUses.flush(on: databases.primary)
+        _ = try? await throttle.refusals.writeAll(on: databases.primary, now: clock.now())  // the windows still open, summarised
         await detachedWork.cancelAll()
         await webhookLanes.cancelAll()
         await backChannelLanes.cancelAll()
@@ -407,14 +414,14 @@ public final class HandoverServer: Sendable {
 
     /// The deadline scheduler, which looks for due items on SQLite's readers (``DeadlineScheduler/reads``).
     func deadlineScheduler() -> DeadlineScheduler {
-        DeadlineScheduler(runs: runs(application.db), reads: application.readDB)
+        DeadlineScheduler(runs: runs(databases.primary), reads: databases.reads)
     }
 
     /// Runs one scheduler pass now: reissue or time out items whose deadline passed.
     @discardableResult
     public func fireDeadlines() async throws -> (reissued: Int, timedOut: Int) {
         let pass = try await deadlineScheduler().fireDue()
-        try await testerLaunch.tester(application.db).fireDue()
+        try await testerLaunch.tester(databases.primary).fireDue()
         return (pass.reissued, pass.timedOut)
     }
 
@@ -427,13 +434,13 @@ public final class HandoverServer: Sendable {
     /// background loop does this every pass.
     @discardableResult
     public func expireOperations() async throws -> Int {
-        try await operations(application.db).expireDue()
+        try await operations(databases.primary).expireDue()
     }
 
     /// Session upkeep now: rotates the access-token key when due, prunes revocations, forgets
     /// expired sign-in nonces. The background loop does this every minute.
     public func maintainSessions() async throws {
-        try await sessions.maintain(on: application.db)
+        try await sessions.maintain(on: databases.primary)
     }
 
     /// Marks devices that completed no hand-over within ``ServerConfiguration/overdueAfter`` as
@@ -447,14 +454,14 @@ public final class HandoverServer: Sendable {
     /// The overdue pass: each device marked gets a run, a hand-over like any other (its sessions
     /// end in the run's transaction: ``runs`` gives the runs their ``HandOverSignOut``).
     private var overdueDevices: OverdueDevices? {
-        configuration.custody.checksLending ? OverdueDevices(runs: runs(application.db), settings: configuration.custody) : nil
+        configuration.custody.checksLending ? OverdueDevices(runs: runs(databases.primary), settings: configuration.custody) : nil
     }
 
     /// Removes the person's name and email from custody records checked in longer ago than
     /// ``CustodySettings/retention``; returns how many. The background pass calls it hourly.
     @discardableResult
     public func forgetExpiredCustodyNames() async throws -> Int {
-        try await CustodyRetention(retention: configuration.custody.retention).forgetExpiredNames(on: application.db, now: clock.now())
+        try await CustodyRetention(retention: configuration.custody.retention).forgetExpiredNames(on: databases.primary, now: clock.now())
     }
 
     /// Sends the MDM commands that are due now; returns how many were attempted (0 without an MDM).
@@ -477,7 +484,7 @@ public final class HandoverServer: Sendable {
         case .webhook:
             nil
         }
-        return MDMCommandDispatcher(database: application.db, configuration: mdm, connector: connector, clock: clock, logger: application.logger)
+        return MDMCommandDispatcher(database: databases.primary, configuration: mdm, connector: connector, clock: clock, logger: application.logger)
     }
 
     /// Sends webhook deliveries that are due now; returns how many were attempted.
@@ -494,17 +501,17 @@ public final class HandoverServer: Sendable {
     }
 
     private var dispatcher: WebhookDispatcher {
-        WebhookDispatcher(database: application.db, exchange: OutboundExchange(client: outboundClient), clock: clock, logger: application.logger,
+        WebhookDispatcher(database: databases.primary, exchange: OutboundExchange(client: outboundClient), clock: clock, logger: application.logger,
                           lanes: webhookLanes, targets: webhookTargets, sealer: sealer)
     }
 
     private var backChannelDispatcher: BackChannelLogoutDispatcher {
         let runs = self.runs
-        return BackChannelLogoutDispatcher(database: application.db, exchange: OutboundExchange(client: outboundClient), sessions: sessions,
+        return BackChannelLogoutDispatcher(database: databases.primary, exchange: OutboundExchange(client: outboundClient), sessions: sessions,
                                         clock: clock, logger: application.logger, lanes: backChannelLanes,
                                         targets: webhookTargets,
                                         maxAttempts: max(1, configuration.backChannelLogoutAttempts),
-                                        runSettled: { [database = application.db] run in
+                                        runSettled: { [database = databases.primary] run in
                                             try await BackendOnlyItems.settle(run: run, runs: runs(database))
                                         })
     }
@@ -516,13 +523,13 @@ public final class HandoverServer: Sendable {
     /// minute, and the custody records' retention once an hour.
     private func backgroundPasses(every interval: Duration) -> [any Service] {
         let scheduler = deadlineScheduler()
-        let tester = testerLaunch.tester(application.db)
+        let tester = testerLaunch.tester(databases.primary)
         let dispatcher = self.dispatcher
         let backChannel = self.backChannelDispatcher
         let logger = application.logger
         let sessions = self.sessions
-        let database = application.db
-        let operations = self.operations(application.db)
+        let database = databases.primary
+        let operations = self.operations(databases.primary)
         let idleMemory = self.idleMemory
         let connections = IdleMemoryRelease.sqliteConnections(of: application)
         let walCheckpoint = Self.walCheckpoint(of: application)

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 import HandoverServer
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverCore
 @testable import HandoverServer
 import Testing
 

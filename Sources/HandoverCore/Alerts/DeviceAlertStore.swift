@@ -120,6 +120,17 @@ package enum DeviceAlertStore {
         return .acknowledged(done)
     }
 
+    /// ``acknowledge(_:by:may:on:now:)`` in a transaction of its own, its audit log entries
+    /// written as one batch.
+    package static func acknowledge(_ id: UUID, by actor: String, may: @escaping @Sendable (String?) -> Bool, in databases: ServerDatabases,
+                                    now: Date) async throws -> Acknowledgement {
+        try await databases.primary.transaction { db in
+            try await AuditTrail.batch(on: db, now: now) {
+                try await acknowledge(id, by: actor, may: may, on: db, now: now)
+            }
+        }
+    }
+
     /// One alert.
     package static func find(_ id: UUID, on sql: any SQLDatabase) async throws -> DeviceAlert? {
         try await sql.raw("SELECT \(columns) FROM device_alerts WHERE id = \(bind: id)").first().map(alert(from:))

@@ -16,6 +16,9 @@ import SQLKit
 /// A failed callback round skips the rest. Everything lives in the database, so a restart
 /// loses nothing; the deadlines fire from the scheduler.
 package struct ConformanceTester: Sendable {
+    /// The tester on a given database, as the server builds it once and its routes call it.
+    package typealias OnDatabase = @Sendable (any Database) -> ConformanceTester
+
     package let database: Database
     package let clock: ServerClock
     /// Signs the tester's own callback URLs, as the runs' are signed.

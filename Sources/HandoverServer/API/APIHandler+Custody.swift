@@ -1,7 +1,8 @@
 import Foundation
-import Fluent
 import HandoverCore
+import JWTKit
 import SessionTokens
+import Vapor
 
 /// `GET /api/v1/custody`: who held which device, paged in the database (issue 40).
 extension APIHandler {
@@ -9,7 +10,7 @@ extension APIHandler {
         let query = input.query
         let report = CustodyReport(from: query.from, to: query.to, device: try query.device.map { try id($0, of: "device") },
                                    person: try query.person.map { try id($0, of: "person") }, page: query.page ?? 1)
-        let page = try await report.run(on: request.db)
+        let page = try await report.run(on: databases.primary)
         return .ok(.init(body: .json(.init(custodies: page.rows.map(CustodyRecordView.init), page: page.page, pageCount: page.pageCount,
                                            total: page.total))))
     }
@@ -24,7 +25,7 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key checks out its own device only.")
         }
-        guard let device = try await Device.find(deviceID, on: request.readDB) else { throw APIError.notFound("device") }
+        guard let device = try await Device.stored(deviceID, on: databases.reads) else { throw APIError.notFound("device") }
         let body = switch input.body { case .json(let body): body }
         let person: CustodyLedger.CheckOutRequest.Person
         let method: Custody.CheckOut
@@ -32,7 +33,7 @@ extension APIHandler {
         switch (body.accessToken, body.badge) {
         case (let token?, nil):
             let claims: AccessTokenClaims
-            do { claims = try await sessions.authenticate(token, on: request.readDB) } catch {
+            do { claims = try await sessions.authenticate(token, on: databases.reads) } catch {
                 throw APIError(.unauthorized, code: "invalid_access_token", reason: "accessToken: not a live access token of this server.",
                                field: "accessToken")
             }
@@ -47,7 +48,7 @@ extension APIHandler {
             }
             let digest = sessions.sealer.keyedDigest(trimmed, purpose: "handover badge")
             // The directory's people first (SCIM, issue 67), then the hospital's own lookup.
-            switch DirectoryRules.holder(of: try await DirectoryStore.badgeHolders(digest: digest, on: request.readDB)) {
+            switch DirectoryRules.holder(of: try await DirectoryStore.badgeHolders(digest: digest, on: databases.reads)) {
             case .person(let login): person = .login(login)
             case .deprovisioned:
                 throw APIError(.forbidden, code: "badge_deprovisioned",

@@ -31,7 +31,7 @@ extension APIHandler {
             // Whatever else is wrong, an unknown device answers 404 first (read only when a start
             // fails; should that read fail too, the start's own error stands).
             if let domain = error as? DomainError, domain.kind == .notFound { throw error }
-            if (try? await runs(request.readDB).deviceExists(deviceID)) == false { throw APIError.notFound("device") }
+            if (try? await runs(databases.reads).deviceExists(deviceID)) == false { throw APIError.notFound("device") }
             throw error
         }
         return .created(.init(body: .json(view)))
@@ -68,7 +68,7 @@ extension APIHandler {
     /// run's device (one indexed read of the run's device).
     func authorizedRun(_ runText: String) async throws -> UUID {
         let runID = try id(runText, of: "run")
-        guard let deviceID = try await runs(request.readDB).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
+        guard let deviceID = try await runs(databases.reads).deviceOfRun(runID) else { throw DomainError.notFound("logout run") }
         try checkMayRead(runOf: deviceID)
         return runID
     }
@@ -84,8 +84,8 @@ extension APIHandler {
     /// The run, if the request's key may read it: an admin key, or the key of the run's device.
     func authorizedView(_ runText: String) async throws -> LogoutRunView {
         let runID = try id(runText, of: "run")
-        let view = try await runs(request.readDB).view(runID)
+        let view = try await runs(databases.reads).view(runID)
         try checkMayRead(runOf: view.deviceID)
-        return try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
+        return try await BackChannelLogoutReport.adding(to: view, on: databases.reads)
     }
 }

@@ -20,6 +20,7 @@ struct APIHandler: APIProtocol {
     let request: Request
 
     var clock: ServerClock { services.clock }
+    var databases: ServerDatabases { services.databases }
     var origin: PublicOrigin { services.origin }
     var notifier: RunChangeNotifier { services.notifier }
     var runs: LogoutRunService.OnDatabase { services.runs }

@@ -7,6 +7,8 @@ import Vapor
 /// is served by an ``APIHandler`` made of these and the request (``APIRoutes``).
 struct APIServices: Sendable {
     let clock: ServerClock
+    /// The server's database (``HandoverCore/ServerDatabases``).
+    let databases: ServerDatabases
     let origin: PublicOrigin
     let throttle: Throttle
     let notifier: RunChangeNotifier

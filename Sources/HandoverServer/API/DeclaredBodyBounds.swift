@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOFoundationCompat
 import OpenAPIRuntime
 import Vapor
 

@@ -180,7 +180,7 @@ extension HandoverServer {
             device.mdmDeviceID = row.mdmDeviceID
             device.place(at: row.site)
             try await device.create(on: db)
-            let id = try device.requireID()
+            let id = try device.storedID
             let key = try await APIKeyIssuer.create(name: "device \(row.name)", scope: .device, deviceID: id, on: db, now: now)
             imported.append(.init(line: row.line, id: id, name: row.name, serialNumber: row.serialNumber, mdmDeviceID: row.mdmDeviceID,
                                   site: row.site?.text, key: key))

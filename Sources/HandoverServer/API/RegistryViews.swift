@@ -25,7 +25,7 @@ struct AppView: Content, Hashable {
     var createdAt: Date
 
     init(_ app: RegisteredApp) throws {
-        id = try app.requireID()
+        id = try app.storedID
         name = app.name
         role = app.role.rawValue
         appIDs = app.appIDs
@@ -58,7 +58,7 @@ struct DeviceView: Content, Hashable {
     var lastRunID: UUID?
 
     init(_ device: Device) throws {
-        id = try device.requireID()
+        id = try device.storedID
         name = device.name
         serialNumber = device.serialNumber
         mdmDeviceID = device.mdmDeviceID
@@ -85,7 +85,7 @@ struct DeviceHistoryView: Content, Hashable {
     var createdAt: Date
 
     init(_ entry: DeviceHistoryEntry) throws {
-        id = try entry.requireID()
+        id = try entry.storedID
         event = entry.event
         fromStatus = entry.fromStatus
         toStatus = entry.toStatus
@@ -104,7 +104,7 @@ struct WebhookView: Content, Hashable {
     var createdAt: Date
 
     init(_ hook: Webhook) throws {
-        id = try hook.requireID()
+        id = try hook.storedID
         url = hook.url
         events = hook.events
         createdAt = hook.createdAt
@@ -123,7 +123,7 @@ struct DeliveryView: Content, Hashable {
     var deliveredAt: Date?
 
     init(_ delivery: WebhookDelivery) throws {
-        id = try delivery.requireID()
+        id = try delivery.storedID
         event = delivery.event
         status = delivery.status
         attempts = delivery.attempts
@@ -150,7 +150,7 @@ struct APIKeyView: Content, Hashable {
     var revokedAt: Date?
 
     init(_ key: APIKey) throws {
-        id = try key.requireID()
+        id = try key.storedID
         name = key.name
         scope = APIKeyScope(rawValue: key.scope) ?? .device
         prefix = key.keyPrefix

@@ -1,4 +1,3 @@
-import Fluent
 import Vapor
 
 /// Who made a request: the scope of their key and, for a device key, which device.

@@ -1,3 +1,4 @@
+import HandoverCore
 import SessionTokens
 import Vapor
 
@@ -12,13 +13,14 @@ struct SessionPrincipal: Authenticatable {
 /// Requires `Authorization: Bearer <accessToken>`: answers 401 with the reason otherwise.
 struct RequireSession: AsyncMiddleware {
     let authority: SessionAuthority
+    let databases: ServerDatabases
 
     func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response {
         guard let bearer = request.headers.bearerAuthorization else {
             throw APIError(.unauthorized, code: "unauthorized",
                            reason: "Send the access token from POST /auth/apple or /auth/refresh as 'Authorization: Bearer <accessToken>'.")
         }
-        let claims = try await authority.authenticate(bearer.token, on: request.db)
+        let claims = try await authority.authenticate(bearer.token, on: databases.primary)
         request.auth.login(SessionPrincipal(claims: claims))
         return try await next.respond(to: request)
     }

@@ -8,6 +8,8 @@ import Vapor
 struct Throttle: Sendable {
     let limits: RateLimits
     let clock: ServerClock
+    /// Where the refusals are recorded.
+    let databases: ServerDatabases
     /// Whether the client address is taken from `X-Forwarded-For` (a trusted TLS proxy in front).
     let trustsForwardedFor: Bool
     /// Refusals of requests nobody authenticated, summarised per address for the audit log.
@@ -40,6 +42,6 @@ struct Throttle: Sendable {
     /// the first from its address in a window as an entry, the others in the window's summary.
     /// `rateLimited`: it was answered 429.
     func recordRefusal(_ reason: String, who: String, _ request: Request, rateLimited: Bool) async throws {
-        try await refusals.refused(reason, who: who, address: clientAddress(request), rateLimited: rateLimited, now: clock.now(), on: request.db)
+        try await refusals.refused(reason, who: who, address: clientAddress(request), rateLimited: rateLimited, now: clock.now(), on: databases.primary)
     }
 }

@@ -1,3 +1,4 @@
+import Fluent
 import FluentKit
 import NIOConcurrencyHelpers
 import SQLKit

@@ -1,3 +1,4 @@
+import Fluent
 import FluentKit
 import HandoverCore
 import Vapor

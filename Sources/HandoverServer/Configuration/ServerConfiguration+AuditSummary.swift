@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import Mail
 
 extension ServerConfiguration {
     /// The configuration a server starts with, as the audit log's `server.started` entry records

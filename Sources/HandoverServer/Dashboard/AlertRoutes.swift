@@ -17,7 +17,7 @@ struct AlertRoutes: RouteCollection {
 
     @Sendable func list(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let alerts = try await DeviceAlertStore.list(visibleTo: session.siteFilter, limit: 200, on: request.readDB)
+            let alerts = try await DeviceAlertStore.list(visibleTo: session.siteFilter, limit: 200, on: auth.databases.reads)
             return DashboardLayout.page("Alerts", signedIn: session) {
                 Self.section(alerts, session: session, emptyText: "No device needs a person: nothing is overdue, unseen or in Lost Mode.")
             }
@@ -30,14 +30,9 @@ struct AlertRoutes: RouteCollection {
             guard let text = request.parameters.get("alertID"), let id = UUID(uuidString: text) else {
                 throw DashboardError.notFound("No alert has this id.")
             }
-            let actor = try await DashboardAuth.actor(of: session, on: request.db)
-            let now = auth.clock.now()
-            let outcome = try await request.db.transaction { db in
-                try await AuditTrail.batch(on: db, now: now) {
-                    try await DeviceAlertStore.acknowledge(id, by: actor, may: { session.may(.operator, at: $0) },
-                                                           on: db, now: now)
-                }
-            }
+            let actor = try await auth.actor(of: session)
+            let outcome = try await DeviceAlertStore.acknowledge(id, by: actor, may: { session.may(.operator, at: $0) },
+                                                                 in: auth.databases, now: auth.clock.now())
             switch outcome {
             case .notFound:
                 throw DashboardError.notFound("No alert has this id at a site where your role lets you acknowledge it.")

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
@@ -22,14 +21,14 @@ struct AppFormRoutes: RouteCollection {
 
     private func app(_ request: Request) async throws -> RegisteredApp {
         guard let text = request.parameters.get("appID"), let id = UUID(uuidString: text),
-              let app = try await RegisteredApp.find(id, on: request.db) else {
+              let app = try await RegisteredApp.stored(id, on: auth.databases.primary) else {
             throw DashboardError.notFound("No app has this id. The apps are listed on the Apps page.")
         }
         return app
     }
 
     private func page(_ app: RegisteredApp, session: DashboardSession, error: String?, status: HTTPResponseStatus) throws -> Response {
-        let id = try app.requireID().uuidString.lowercased()
+        let id = try app.storedID.uuidString.lowercased()
         return DashboardLayout.page("Change \(app.name)", signedIn: session, status: status) {
             HTML.element("section") {
                 if let error { HTML.element("p", ["class": "error", "id": "error"]) { error } }
@@ -111,8 +110,8 @@ struct AppFormRoutes: RouteCollection {
             change.backchannelLogoutURI = field("backchannelLogoutURI")
             change.backchannelLogoutSessionRequired = field("backchannelLogoutSessionRequired") == "1"
             do {
-                try await appRegistrar().update(app, with: change, on: request.db)
-                try await request.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", session: session, now: auth.clock.now())
+                try await appRegistrar().update(app, with: change, on: auth.databases.primary)
+                try await auth.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", session: session, now: auth.clock.now())
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
                 return try page(app, session: session, error: refusal.reason, status: refusal.status)
@@ -125,9 +124,9 @@ struct AppFormRoutes: RouteCollection {
         try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             let app = try await app(request)
-            try await app.delete(on: request.db)
+            try await app.remove(on: auth.databases.primary)
             associationFiles.invalidate()
-            try await request.recordAdminAction(.appChanged, "removed \(app.name)", session: session, now: auth.clock.now())
+            try await auth.recordAdminAction(.appChanged, "removed \(app.name)", session: session, now: auth.clock.now())
             return DashboardLayout.redirect("/dashboard/apps")
         }
     }

@@ -1,7 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
-import SQLKit
+import TransparencyLog
 import Vapor
 
 /// `/dashboard/audit`: the audit log's size, its latest signed checkpoint and verifier key, each
@@ -17,7 +16,7 @@ struct AuditPageRoutes: RouteCollection {
 
     @Sendable func page(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .admin) { session in
-            guard let sql = request.readDB as? any SQLDatabase else { throw DashboardError.notFound("The audit log needs an SQL database.") }
+            let sql = try auth.databases.readSQL()
             let log = AuditLog(sql: sql)
             let size = try await log.size()
             let checkpoint = try await log.latestCheckpoint()

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -40,7 +39,7 @@ struct CustodyRoutes: RouteCollection {
     @Sendable func page(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             let report = Self.report(request, session: session)
-            let page = try await report.run(on: request.readDB)
+            let page = try await report.run(on: auth.databases.reads)
             let title = report.person != nil ? (page.rows.first.map { "Devices held by \($0.personName ?? $0.personEmail ?? "this person")" } ?? "Custody")
                 : "Custody"
             return DashboardLayout.page(title, signedIn: session) {
@@ -95,7 +94,7 @@ struct CustodyRoutes: RouteCollection {
     private func allRows(_ request: Request, session: DashboardSession) async throws -> [CustodyReport.Row] {
         var report = Self.report(request, session: session)
         report.page = 1
-        return try await report.run(on: request.readDB, pageSize: 50_000).rows
+        return try await report.run(on: auth.databases.reads, pageSize: 50_000).rows
     }
 
     @Sendable func csv(_ request: Request) async throws -> Response {

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import LinkCallbacks
@@ -12,6 +11,8 @@ import Vapor
 struct DashboardAuth: Sendable {
     let clock: ServerClock
     let origin: PublicOrigin
+    /// The server's database, which the dashboard's pages read and its forms write.
+    let databases: ServerDatabases
     let sessions: DashboardSessions
     /// The organisation's provider, when `--admin-oidc-issuer` is set.
     let provider: AdminSignIn?
@@ -20,10 +21,11 @@ struct DashboardAuth: Sendable {
     /// The audit log's open alarms, as its passes last read them (no database read a page).
     let auditAlarms: @Sendable () -> [AuditAlarms.Alarm]
 
-    init(clock: ServerClock, origin: PublicOrigin, limits: SessionLimits = SessionLimits(), provider: AdminSignIn? = nil,
+    init(clock: ServerClock, origin: PublicOrigin, databases: ServerDatabases, limits: SessionLimits = SessionLimits(), provider: AdminSignIn? = nil,
          revocations: CredentialRevocations, auditAlarms: @escaping @Sendable () -> [AuditAlarms.Alarm] = { [] }) {
         self.clock = clock
         self.origin = origin
+        self.databases = databases
         self.sessions = DashboardSessions(limits: limits, revocations: revocations, now: { clock.now() })
         self.provider = provider
         self.allowsKeySignIn = provider.map { $0.provider.settings.allowsKeySignIn } ?? true
@@ -36,13 +38,13 @@ struct DashboardAuth: Sendable {
     /// The signed-in session, if the request carries a live one.
     func session(_ request: Request) async throws -> DashboardSession? {
         guard let token = request.cookies[Self.sessionCookie]?.string else { return nil }
-        return try await sessions.find(token: token, on: request.db)
+        return try await sessions.find(token: token, on: databases.primary)
     }
 
     /// The lease of a live stream opened with `session`: the stream ends with the session (sign-out,
     /// the provider's logout token, its key revoked, its timeouts), on every instance.
     func streamLease(for session: DashboardSession, _ request: Request) throws -> StreamLease {
-        try sessions.revocations.streams.lease(for: session, sessions: sessions, on: request.readDB)
+        try sessions.revocations.streams.lease(for: session, sessions: sessions, on: databases.reads)
     }
 
     /// Creates a session for a valid key of a person or service, with the key's role at every
@@ -52,13 +54,13 @@ struct DashboardAuth: Sendable {
     func signIn(key: String, request: Request) async throws -> (String, DashboardSession)? {
         let breakGlass = provider != nil
         guard allowsKeySignIn,
-              let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), now: clock.now(), on: request.db),
+              let stored = try await APIKeyIssuer.find(key.trimmingCharacters(in: .whitespacesAndNewlines), now: clock.now(), on: databases.primary),
               let role = APIKeyScope(rawValue: stored.scope)?.role, !breakGlass || role == .admin, let keyID = stored.id else { return nil }
         let created = try await sessions.create(for: .key(id: keyID, breakGlass: breakGlass),
-                                                permissions: KeyRequest.permissions(role: role, site: stored.site), on: request.db)
+                                                permissions: KeyRequest.permissions(role: role, site: stored.site), on: databases.primary)
         if breakGlass {
             try await AdminEvent(at: clock.now(), kind: .breakGlass, who: "\"\(stored.name)\" (admin key \(stored.keyPrefix)…)",
-                                       detail: "admin key sign-in while the identity provider is configured").record(on: request.db)
+                                       detail: "admin key sign-in while the identity provider is configured").record(on: databases.primary)
         }
         return created
     }
@@ -94,7 +96,7 @@ struct DashboardAuth: Sendable {
         let allowed = session.may(role, everySite: everySite)
         // Every page the session is shown carries the audit log's alarm, while one is open, and
         // who is signed in (one read of the person or key by its id).
-        let who = try await Self.who(of: session, on: request.db)
+        let who = try await DashboardSessions.who(of: session, on: databases.primary)
         return try await DashboardLayout.$auditAlarm.withValue(DashboardLayout.alarmBanner(auditAlarms())) {
             try await DashboardLayout.$signedInAs.withValue(who) {
                 guard allowed else {
@@ -116,18 +118,18 @@ struct DashboardAuth: Sendable {
     func deviceAction(_ request: Request, needs role: AdminRole = .operator,
                       _ action: (DashboardSession, Device, String) async throws -> Response) async throws -> Response {
         try await signedIn(request, needs: role, everySite: false) { session in
-            let device = try await Self.visibleDevice(request, session: session)
+            let device = try await visibleDevice(request, session: session)
             try Self.requireRole(role, at: device.site, in: session)
             try Self.checkCSRF(request, expected: session.csrfToken)
-            return try await action(session, device, try await Self.actor(of: session, on: request.db))
+            return try await action(session, device, try await actor(of: session))
         }
     }
 
     /// The device the path's `deviceID` names, if `session` may see it: a device of another site
     /// is as absent as one that does not exist (404), so its existence is not revealed.
-    static func visibleDevice(_ request: Request, session: DashboardSession) async throws -> Device {
+    func visibleDevice(_ request: Request, session: DashboardSession) async throws -> Device {
         guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
-              let device = try await Device.find(id, on: request.db), session.siteFilter.shows(device.site) else {
+              let device = try await Device.find(id, visibleTo: session.siteFilter, on: databases.primary) else {
             throw DashboardError.notFound("No device has this id.")
         }
         return device
@@ -141,22 +143,10 @@ struct DashboardAuth: Sendable {
         }
     }
 
-    /// Who acts through `session`, as a device's history names them: the person
-    /// (`Ada Lovelace <ada@example.org> on the dashboard`), or the admin key it signed in with
-    /// (`"ops" (admin key hov_AbC…) on the dashboard`, marked break-glass when it was).
-    static func actor(of session: DashboardSession, on database: Database) async throws -> String {
-        guard let who = try await who(of: session, on: database) else { return "the dashboard" }
-        return "\(who) on the dashboard\(session.breakGlass ? ", break-glass" : "")"
-    }
-
-    /// Who signed `session` in: the person (`Ada Lovelace <ada@example.org>`), or the key
-    /// (`"ops" (admin key hov_AbC…)`); nil when neither is found any more.
-    static func who(of session: DashboardSession, on database: Database) async throws -> String? {
-        if let personID = session.personID, let person = try await Person.find(personID, on: database) {
-            return AdminSignIn.describe(person)
-        }
-        guard let keyID = session.apiKeyID, let key = try await APIKey.find(keyID, on: database) else { return nil }
-        return "\"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)"
+    /// Who acts through `session`, as a device's history names them
+    /// (``DashboardSessions/actor(of:on:)``).
+    func actor(of session: DashboardSession) async throws -> String {
+        try await DashboardSessions.actor(of: session, on: databases.primary)
     }
 
     /// Throws a 403 page unless the form's `csrf` field equals `expected`.

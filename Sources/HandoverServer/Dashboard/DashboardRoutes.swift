@@ -1,9 +1,7 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
 import LinkCallbacks
-import SQLKit
 import UniversalLinks
 import Vapor
 
@@ -115,10 +113,10 @@ struct DashboardRoutes: RouteCollection {
     @Sendable func signOut(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            try await auth.sessions.end(session, on: request.db)
-            let who = try await DashboardAuth.actor(of: session, on: request.db)
+            try await auth.sessions.end(session, on: auth.databases.primary)
+            let who = try await auth.actor(of: session)
             try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
-                                       who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").record(on: request.db)
+                                       who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").record(on: auth.databases.primary)
             var destination = "/dashboard/sign-in"
             if session.personID != nil, let provider = auth.provider,
                let url = await provider.provider.endSessionURL(idTokenHint: session.idToken,
@@ -135,7 +133,7 @@ struct DashboardRoutes: RouteCollection {
 
     @Sendable func overview(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let fragment = try await overviewFragment(request.readDB, sites: session.siteFilter)
+            let fragment = try await overviewFragment(sites: session.siteFilter)
             return DashboardLayout.page("Fleet", signedIn: session) {
                 DashboardLayout.live(id: "overview", source: "/dashboard/live") { fragment }
             }
@@ -146,47 +144,27 @@ struct DashboardRoutes: RouteCollection {
     /// for every open dashboard together (``LiveOverview``).
     @Sendable func liveOverview(_ request: Request) async throws -> Response {
         guard let session = try await auth.session(request) else { throw Abort(.unauthorized) }
-        let application = request.application
         let routes = self
         let hub = hub
         let sites = session.siteFilter
         let stream = overviewUpdates.overview(for: sites).subscribe(changes: { hub.subscribeToEverything() }) {
-            try await routes.overviewSections(application.readDB, sites: sites)
+            try await routes.overviewSections(sites: sites)
         }
         return EventStream.response(broadcast: stream, lease: try auth.streamLease(for: session, request))
     }
 
-    /// Up to this many devices, the overview lists them all; above, it shows counts by status
-    /// and links to the paged list (`/dashboard/devices`).
-    static let overviewDeviceLimit = 50
-
     /// The overview: the queue of devices that need attention (at most 50 shown), the devices
-    /// by status, and the last 10 runs. Its queries cost the same with 10,000 devices as with 10.
-    func overviewFragment(_ database: Database, sites: SiteFilter) async throws -> HTML {
-        .join(try await overviewSections(database, sites: sites).map { .raw($0.html) })
+    /// by status, and the last 10 runs (``HandoverCore/FleetOverview``).
+    func overviewFragment(sites: SiteFilter) async throws -> HTML {
+        .join(try await overviewSections(sites: sites).map { .raw($0.html) })
     }
 
     /// The overview's blocks, each an element with its own `id` (live updates replace one at a time).
-    func overviewSections(_ database: Database, sites: SiteFilter) async throws -> [LiveOverview.Section] {
-        let counts = try await Self.deviceCounts(on: database, sites: sites)
-        let total = counts.filter { $0.key != .retired }.values.reduce(0, +)  // retired devices left the fleet
-        let listed = total <= Self.overviewDeviceLimit
-            ? try await Device.query(on: database).visible(to: sites).filter(\.$status != .retired).sort(\.$name).all() : []
-        let queue = try await Device.query(on: database).visible(to: sites).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
-            .sort(\.$statusChangedAt).limit(Self.overviewDeviceLimit).all()
-        let queueTotal = DeviceStatus.allCases.filter(\.needsAttention).reduce(0) { $0 + (counts[$1] ?? 0) }
-        let runs = try await Self.recentRuns(10, sites: sites, on: database)
-        let overruns = try await LendingOverruns(settings: custody).list(visibleTo: sites, on: database, now: auth.clock.now())
-        let runIDs = runs.compactMap(\.id) + listed.compactMap(\.lastRunID)
-        let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
-        let itemsByRun = Dictionary(grouping: items, by: \.runID)
-        let backends = try await BackChannelLogoutReport.states(runs: runIDs, on: database)
-        let lastRuns = listed.compactMap(\.lastRunID).isEmpty ? [] :
-            try await LogoutRun.query(on: database).filter(\.$id ~~ listed.compactMap(\.lastRunID)).all()
-        // A device's last run is often among the recent ones too: keep one of each.
-        let runByID = Dictionary((runs + lastRuns).compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
-        let runDevices = runs.isEmpty ? [] : try await Device.query(on: database).filter(\.$id ~~ Set(runs.map(\.deviceID))).all()
-        let deviceNames = Dictionary(runDevices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
+    func overviewSections(sites: SiteFilter) async throws -> [LiveOverview.Section] {
+        let overview = try await FleetOverview.load(sites: sites, custody: custody, now: auth.clock.now(), on: auth.databases.reads)
+        let (counts, total, listed, queue, queueTotal) = (overview.counts, overview.total, overview.listed, overview.queue, overview.queueTotal)
+        let (runs, overruns, itemsByRun, backends) = (overview.recentRuns, overview.overruns, overview.itemsByRun, overview.backends)
+        let (runByID, deviceNames) = (overview.runByID, overview.deviceNames)
         let sections: [(id: String, html: HTML)] = [
             ("attention", .element("section", ["id": "attention"]) {
                 HTML.element("h2") { "Needs attention (\(queueTotal))" }
@@ -278,30 +256,6 @@ struct DashboardRoutes: RouteCollection {
         return sections.map { LiveOverview.Section(id: $0.id, html: $0.html.rendered) }
     }
 
-    /// The last `count` runs on devices of `sites`, newest first.
-    static func recentRuns(_ count: Int, sites: SiteFilter, on database: Database) async throws -> [LogoutRun] {
-        guard sites != .everySite, let sql = database as? any SQLDatabase else {
-            return try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(count).all()
-        }
-        let ids = try await sql.raw("""
-            SELECT r.id FROM logout_runs r JOIN devices d ON d.id = r.device_id WHERE \(sites.condition("d.site_key"))
-            ORDER BY r.created_at DESC LIMIT \(unsafeRaw: String(count))
-            """).all().map { try $0.decode(column: "id", as: UUID.self) }
-        return ids.isEmpty ? [] : try await LogoutRun.query(on: database).filter(\.$id ~~ ids).sort(\.$createdAt, .descending).all()
-    }
-
-    /// How many devices of `sites` are in each status: one pass over the status index.
-    static func deviceCounts(on database: Database, sites: SiteFilter = .everySite) async throws -> [DeviceStatus: Int] {
-        guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
-        var counts: [DeviceStatus: Int] = [:]
-        for row in try await sql.raw("SELECT status, COUNT(*) AS n FROM devices WHERE \(sites.condition()) GROUP BY status").all() {
-            if let status = DeviceStatus(rawValue: try row.decode(column: "status", as: String.self)) {
-                counts[status] = try row.decode(column: "n", as: Int.self)
-            }
-        }
-        return counts
-    }
-
     /// A device's name, linking to its page (status, history, back in service).
     static func deviceLink(_ device: Device) -> HTML {
         .element("a", ["href": "/dashboard/devices/\(device.id?.uuidString.lowercased() ?? "")"]) { device.name }
@@ -335,7 +289,7 @@ struct DashboardRoutes: RouteCollection {
     }
 
     private func appsPage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
-        let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+        let apps = try await RegisteredApp.allByRegistration(on: auth.databases.primary)
         let files = AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn)
         let appleFile = try? files.appleFile(apps: apps)
         let findings = appleFile.map { AssociationValidator.validate(Array($0)) }
@@ -470,8 +424,8 @@ struct DashboardRoutes: RouteCollection {
                                                allowedCallbackHosts: list("allowedCallbackHosts"), deadlineSeconds: numbers["deadlineSeconds"],
                                                maxReissues: numbers["maxReissues"], backchannelLogoutURI: backchannel,
                                                backchannelLogoutSessionRequired: backchannel == nil ? nil : field("backchannelLogoutSessionRequired") == "1")
-                let app = try await appRegistrar().create(input, on: request.db)
-                try await request.recordAdminAction(.appChanged, "registered \(app.name)", session: session, now: auth.clock.now())
+                let app = try await appRegistrar().create(input, on: auth.databases.primary)
+                try await auth.recordAdminAction(.appChanged, "registered \(app.name)", session: session, now: auth.clock.now())
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
                 return try await appsPage(request, session: session, error: refusal.reason, status: refusal.status)
@@ -484,8 +438,8 @@ struct DashboardRoutes: RouteCollection {
 
     @Sendable func webhooks(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let hooks = try await Webhook.query(on: request.db).sort(\.$createdAt).all()
-            let deliveries = try await WebhookDelivery.query(on: request.db).sort(\.$createdAt, .descending).limit(50).all()
+            let hooks = try await Webhook.allByRegistration(on: auth.databases.primary)
+            let deliveries = try await WebhookDelivery.newest(50, on: auth.databases.primary)
             let urls = Dictionary(uniqueKeysWithValues: hooks.compactMap { hook in hook.id.map { ($0, hook.url) } })
             return DashboardLayout.page("Webhooks", signedIn: session) {
                 HTML.element("section") {

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -63,8 +62,8 @@ struct DeviceFormRoutes: RouteCollection {
             try DashboardAuth.requireRole(.operator, at: fields.site, in: session)
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             do {
-                let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: request.db)
-                try await request.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", session: session,
+                let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: auth.databases.primary)
+                try await auth.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", session: session,
                                                     now: clock.now())
                 return DashboardLayout.page("Device added", signedIn: session, status: .created) {
                     HTML.element("p") { "Added "; DashboardRoutes.deviceLink(device); device.site.map { " at \($0)" } ?? ""; "." }
@@ -81,10 +80,10 @@ struct DeviceFormRoutes: RouteCollection {
 
     @Sendable func editForm(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await DashboardAuth.visibleDevice(request, session: session)
+            let device = try await auth.visibleDevice(request, session: session)
             try DashboardAuth.requireRole(.operator, at: device.site, in: session)
             let values = DeviceRegistrar.Fields(name: device.name, serialNumber: device.serialNumber, mdmDeviceID: device.mdmDeviceID, site: device.site)
-            let action = "/dashboard/devices/\(try device.requireID().uuidString.lowercased())/edit"
+            let action = "/dashboard/devices/\(try device.storedID.uuidString.lowercased())/edit"
             return DashboardLayout.page("Change \(device.name)", signedIn: session) {
                 Self.form(action: action, csrf: session.csrfToken, values: values, button: "Save", error: nil)
             }
@@ -93,17 +92,17 @@ struct DeviceFormRoutes: RouteCollection {
 
     @Sendable func edit(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await DashboardAuth.visibleDevice(request, session: session)
+            let device = try await auth.visibleDevice(request, session: session)
             try DashboardAuth.requireRole(.operator, at: device.site, in: session)
             let fields = Self.fields(request)
             if let site = fields.site, site != (device.site ?? "") {
                 try DashboardAuth.requireRole(.operator, at: site.isEmpty ? nil : site, in: session)  // moving there too
             }
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            let path = "/dashboard/devices/\(try device.requireID().uuidString.lowercased())"
+            let path = "/dashboard/devices/\(try device.storedID.uuidString.lowercased())"
             do {
-                let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: request.db)
-                try await request.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
+                let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: auth.databases.primary)
+                try await auth.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
                                                     session: session, now: clock.now())
                 return DashboardLayout.redirect(path)
             } catch let error as DomainError {

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -20,8 +19,8 @@ struct DeviceKeyRoutes: RouteCollection {
 
     @Sendable func revoke(_ request: Request) async throws -> Response {
         try await auth.deviceAction(request) { _, device, actor in
-            _ = try await keys.revokeKeys(ofDevice: try device.requireID(), actor: actor, now: auth.clock.now(), on: request.db)
-            return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())#key")
+            _ = try await keys.revokeKeys(ofDevice: try device.storedID, actor: actor, now: auth.clock.now(), on: auth.databases.primary)
+            return DashboardLayout.redirect("/dashboard/devices/\(try device.storedID.uuidString.lowercased())#key")
         }
     }
 
@@ -29,11 +28,11 @@ struct DeviceKeyRoutes: RouteCollection {
         try await auth.deviceAction(request) { session, device, actor in
             let made: (key: String, row: APIKey, replaced: [APIKey])
             do {
-                made = try await keys.rekey(device: device, actor: actor, now: auth.clock.now(), on: request.db)
+                made = try await keys.rekey(device: device, actor: actor, now: auth.clock.now(), on: auth.databases.primary)
             } catch let error as DomainError where error.kind == .conflict {
                 throw DashboardError(status: .conflict, message: error.reason)
             }
-            let id = try device.requireID().uuidString.lowercased()
+            let id = try device.storedID.uuidString.lowercased()
             return DashboardLayout.page("New key for \(device.name)", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("p") {

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
@@ -38,13 +37,13 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         try await auth.deviceAction(request) { session, device, actor in
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
             do {
-                _ = try await DeviceLifeCycle.returnToService(try device.requireID(), note: note, actor: actor, on: request.db, now: clock.now())
+                _ = try await DeviceLifeCycle.returnToService(try device.storedID, note: note, actor: actor, on: auth.databases.primary, now: clock.now())
             } catch let error as DomainError {
                 return try await page(request, session: session, error: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            if let run = device.lastRunID { await notifier.runChanged(run, on: request.db) }
-            return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
+            if let run = device.lastRunID { await notifier.runChanged(run, on: auth.databases.primary) }
+            return DashboardLayout.redirect("/dashboard/devices/\(try device.storedID.uuidString.lowercased())")
         }
     }
 
@@ -55,7 +54,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         try await auth.deviceAction(request) { session, device, actor in
             let run: LogoutRunView
             do {
-                run = try await commits.start(.init(deviceID: try device.requireID(), actor: actor), on: request.application)
+                run = try await commits.start(.init(deviceID: try device.storedID, actor: actor), on: request.application)
             } catch let error as DomainError {
                 return try await page(request, session: session, error: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
@@ -72,7 +71,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
             }
             let typed = (try? request.content.get(String.self, at: "confirm")) ?? ""
             do {
-                try await EraseConfirmation.confirm(commandID, of: try device.requireID(), typedName: typed, actor: actor, on: request.db,
+                try await EraseConfirmation.confirm(commandID, of: try device.storedID, typedName: typed, actor: actor, on: auth.databases.primary,
                                                     now: clock.now())
             } catch let error as DomainError {
                 let status: HTTPResponseStatus = switch error.kind {
@@ -82,7 +81,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 }
                 return try await page(request, session: session, error: error.reason, status: status)
             }
-            return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
+            return DashboardLayout.redirect("/dashboard/devices/\(try device.storedID.uuidString.lowercased())")
         }
     }
 
@@ -90,17 +89,15 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     /// `retirementError` one of retire or delete (shown in their section).
     func page(_ request: Request, session: DashboardSession, error: String?, retirementError: String? = nil,
               status: HTTPResponseStatus) async throws -> Response {
-        let device = try await DashboardAuth.visibleDevice(request, session: session)
-        let history = try await DeviceLifeCycle.history(of: try device.requireID(), on: request.readDB)
-        let commands = try await MDMCommand.query(on: request.readDB).filter(\.$deviceID == (try device.requireID()))
-            .sort(\.$createdAt, .descending).limit(20).all()
-        let id = try device.requireID().uuidString.lowercased()
-        let custodies = try await CustodyLedger.history(of: try device.requireID(), limit: 20, on: request.readDB)
-        let custodyRuns = try await LogoutRun.query(on: request.readDB).filter(\.$id ~~ custodies.compactMap(\.runID)).all()
-        let runsByID = Dictionary(custodyRuns.compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
-        let keys = try await APIKey.query(on: request.readDB).filter(\.$deviceID == (try device.requireID())).sort(\.$createdAt, .descending).all()
-        let alerts = try await DeviceAlertStore.list(visibleTo: .everySite, device: try device.requireID(), limit: 10,
-                                                     on: request.readDB)
+        let device = try await auth.visibleDevice(request, session: session)
+        let history = try await DeviceLifeCycle.history(of: try device.storedID, on: auth.databases.reads)
+        let commands = try await MDMCommand.newest(20, ofDevice: try device.storedID, on: auth.databases.reads)
+        let id = try device.storedID.uuidString.lowercased()
+        let custodies = try await CustodyLedger.history(of: try device.storedID, limit: 20, on: auth.databases.reads)
+        let runsByID = try await LogoutRun.byID(custodies.compactMap(\.runID), on: auth.databases.reads)
+        let keys = try await APIKey.all(ofDevice: try device.storedID, on: auth.databases.reads)
+        let alerts = try await DeviceAlertStore.list(visibleTo: .everySite, device: try device.storedID, limit: 10,
+                                                     on: auth.databases.reads)
         return DashboardLayout.page(device.name, signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("p") {

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
@@ -21,9 +20,9 @@ struct DeviceListRoutes: RouteCollection {
         try await auth.signedIn(request) { session in
             var search = Self.search(from: request)
             search.sites = session.siteFilter
-            let page = try await search.run(on: request.readDB, now: clock.now())
+            let page = try await search.run(on: auth.databases.reads, now: clock.now())
             if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
-            let lastRuns = try await lastRuns(of: page.devices, on: request.readDB)
+            let lastRuns = try await LogoutRun.byID(page.devices.compactMap(\.lastRunID), on: auth.databases.reads)
             return DashboardLayout.page("Devices", signedIn: session) {
                 if session.may(.operator, everySite: false) {  // DeviceFormRoutes' need
                     HTML.element("p") {
@@ -151,10 +150,4 @@ struct DeviceListRoutes: RouteCollection {
         }
     }
 
-    private func lastRuns(of devices: [Device], on database: any Database) async throws -> [UUID: LogoutRun] {
-        let ids = devices.compactMap(\.lastRunID)
-        guard !ids.isEmpty else { return [:] }
-        let runs = try await LogoutRun.query(on: database).filter(\.$id ~~ ids).all()
-        return Dictionary(runs.compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
-    }
 }

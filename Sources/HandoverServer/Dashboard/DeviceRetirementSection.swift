@@ -16,16 +16,16 @@ extension DeviceLifeCycleRoutes {
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
             let retired: (device: Device, revokedKeys: Int)
             do {
-                retired = try await DeviceRetirement(keys: keys).retire(try device.requireID(), note: note, actor: actor, on: request.db,
+                retired = try await DeviceRetirement(keys: keys).retire(try device.storedID, note: note, actor: actor, on: auth.databases.primary,
                                                                         now: clock.now())
             } catch let error as DomainError {
                 return try await page(request, session: session, error: nil, retirementError: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            try await request.recordAdminAction(.deviceChanged, DeviceRetirement.retiredDetail(retired.device, note: note), session: session,
+            try await auth.recordAdminAction(.deviceChanged, DeviceRetirement.retiredDetail(retired.device, note: note), session: session,
                                                 now: clock.now())
-            if let run = retired.device.lastRunID { await notifier.runChanged(run, on: request.db) }
-            return DashboardLayout.redirect("/dashboard/devices/\(try device.requireID().uuidString.lowercased())")
+            if let run = retired.device.lastRunID { await notifier.runChanged(run, on: auth.databases.primary) }
+            return DashboardLayout.redirect("/dashboard/devices/\(try device.storedID.uuidString.lowercased())")
         }
     }
 
@@ -33,12 +33,12 @@ extension DeviceLifeCycleRoutes {
         try await auth.deviceAction(request, needs: Self.retirementRole) { session, device, actor in
             let deleted: Device
             do {
-                deleted = try await DeviceRetirement(keys: keys).delete(try device.requireID(), actor: actor, on: request.db, now: clock.now())
+                deleted = try await DeviceRetirement(keys: keys).delete(try device.storedID, actor: actor, on: auth.databases.primary, now: clock.now())
             } catch let error as DomainError {
                 return try await page(request, session: session, error: nil, retirementError: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            try await request.recordAdminAction(.deviceChanged, DeviceRetirement.deletedDetail(deleted), session: session, now: clock.now())
+            try await auth.recordAdminAction(.deviceChanged, DeviceRetirement.deletedDetail(deleted), session: session, now: clock.now())
             return DashboardLayout.page("Device deleted", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("p", ["role": "status"]) { "\(deleted.name) is deleted, with its history; its key is revoked." }

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -48,11 +47,11 @@ struct KeyRoutes: RouteCollection {
             let made: (key: String, row: APIKey)
             do {
                 made = try await KeyRequest(name: values.name, role: values.role, expiresIn: values.expiresIn, site: values.site)
-                    .issue(now: now, on: request.db)
+                    .issue(now: now, on: auth.databases.primary)
             } catch let error as DomainError {
                 return try await listPage(request, session: session, values: values, error: error.reason, status: .unprocessableEntity)
             }
-            try await request.recordAdminAction(.keyChanged, "made \"\(made.row.name)\" (\(made.row.scope) key \(made.row.keyPrefix)…)"
+            try await auth.recordAdminAction(.keyChanged, "made \"\(made.row.name)\" (\(made.row.scope) key \(made.row.keyPrefix)…)"
                                                 + (made.row.site.map { " for \($0) only" } ?? "")
                                                 + (made.row.expiresAt.map { ", expiring \(DashboardLayout.time($0))" } ?? ""), session: session, now: now)
             return DashboardLayout.page("New key", signedIn: session, status: .created) {
@@ -72,9 +71,8 @@ struct KeyRoutes: RouteCollection {
 
     private func listPage(_ request: Request, session: DashboardSession, values: FormValues, error: String?,
                           status: HTTPResponseStatus) async throws -> Response {
-        try await keyUses.flush(on: request.db)
-        let keys = try await APIKey.query(on: request.db).filter(\.$scope != APIKeyScope.device.rawValue)
-            .sort(\.$createdAt).sort(\.$id).all()
+        try await keyUses.flush(on: auth.databases.primary)
+        let keys = try await APIKey.allButDevices(on: auth.databases.primary)
         let now = auth.clock.now()
         return DashboardLayout.page("API keys", signedIn: session, status: status) {
             HTML.element("p", ["class": "note"]) {
@@ -165,15 +163,15 @@ struct KeyRoutes: RouteCollection {
         try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             guard let text = request.parameters.get("keyID"), let id = UUID(uuidString: text),
-                  let key = try await APIKey.find(id, on: request.db), key.scope != APIKeyScope.device.rawValue else {
+                  let key = try await APIKey.stored(id, on: auth.databases.primary), key.scope != APIKeyScope.device.rawValue else {
                 throw DashboardError.notFound("No key of a person or service has this id.")
             }
             guard key.id != session.apiKeyID else {
                 throw DashboardError(status: .conflict, message: "This session was opened with that key: revoke it from another session.")
             }
-            let actor = try await DashboardAuth.actor(of: session, on: request.db)
-            if try await keys.revoke(key, actor: actor, now: auth.clock.now(), on: request.db) {
-                try await request.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", session: session,
+            let actor = try await auth.actor(of: session)
+            if try await keys.revoke(key, actor: actor, now: auth.clock.now(), on: auth.databases.primary) {
+                try await auth.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", session: session,
                                                     now: auth.clock.now())
             }
             return DashboardLayout.redirect("/dashboard/keys")

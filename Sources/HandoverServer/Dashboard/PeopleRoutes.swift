@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -31,15 +30,15 @@ struct PeopleRoutes: RouteCollection {
         try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             guard let text = request.parameters.get("personID"), let id = UUID(uuidString: text),
-                  let person = try await Person.find(id, on: request.db) else { throw DashboardError.notFound("No person has this id.") }
+                  let person = try await Person.stored(id, on: auth.databases.primary) else { throw DashboardError.notFound("No person has this id.") }
             let change: PersonRoles.Change
             do {
                 change = try PersonRoles.plan((try? request.content.get(String.self, at: "roles")) ?? "", for: person)
             } catch let error as DomainError {
                 return try await page(request, session: session, error: (id, error.reason), status: .unprocessableEntity)
             }
-            let ended = try await PersonRoles.apply(change, to: person, sessions: auth.sessions, on: request.db)
-            try await request.recordAdminAction(.rolesChanged, PersonRoles.describe(change, of: person, endedSessions: ended), session: session,
+            let ended = try await PersonRoles.apply(change, to: person, sessions: auth.sessions, on: auth.databases.primary)
+            try await auth.recordAdminAction(.rolesChanged, PersonRoles.describe(change, of: person, endedSessions: ended), session: session,
                                                 now: auth.clock.now())
             return DashboardLayout.redirect("/dashboard/people#person-\(id.uuidString.lowercased())")
         }
@@ -48,9 +47,9 @@ struct PeopleRoutes: RouteCollection {
     /// The page; `error` is a refused roles form: whose, and why.
     private func page(_ request: Request, session: DashboardSession, error: (person: UUID, reason: String)?,
                       status: HTTPResponseStatus) async throws -> Response {
-        let people = try await Person.query(on: request.readDB).sort(\.$lastSignInAt, .descending).limit(500).all()
-        let events = try await AdminEvent.query(on: request.readDB).sort(\.$at, .descending).limit(Self.historyLimit).all()
-        let directory = try await DirectoryListing.newest(500, on: request.readDB)
+        let people = try await Person.lastSignedIn(500, on: auth.databases.reads)
+        let events = try await AdminEvent.newest(Self.historyLimit, on: auth.databases.reads)
+        let directory = try await DirectoryListing.newest(500, on: auth.databases.reads)
         return DashboardLayout.page("People", signedIn: session, status: status) {
             HTML.element("section") {
                 HTML.element("h2") { "People" }

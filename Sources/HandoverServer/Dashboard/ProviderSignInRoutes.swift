@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -48,7 +47,7 @@ struct ProviderSignInRoutes: RouteCollection {
         }
         let url: URL
         do {
-            url = try await provider.begin(redirectURI: redirectURI, on: request.db)
+            url = try await provider.begin(redirectURI: redirectURI, on: auth.databases.primary)
         } catch let refusal as AdminSignIn.Refusal {
             return signInPage(request, refusal.reason, .badGateway)
         } catch let busy as AdminSignIn.Busy {
@@ -78,7 +77,7 @@ struct ProviderSignInRoutes: RouteCollection {
         do {
             signedIn = try await provider.finish(state: state, code: query("code"), error: query("error"),
                                                  errorDescription: query("error_description"), redirectURI: redirectURI,
-                                                 sessions: auth.sessions, on: request.db)
+                                                 sessions: auth.sessions, on: auth.databases.primary)
         } catch let refusal as AdminSignIn.Refusal {
             let response = if refusal.unsolicited {
                 try await refused(request, refusal.reason, page: refusal.reason)
@@ -90,7 +89,7 @@ struct ProviderSignInRoutes: RouteCollection {
         }
         let (token, session) = try await auth.sessions.create(
             for: .person(signedIn.person, idToken: signedIn.idToken, providerSID: signedIn.providerSID),
-            permissions: signedIn.permissions, on: request.db)
+            permissions: signedIn.permissions, on: auth.databases.primary)
         // A page, not a redirect: the browser arrived here from the provider's site, and a
         // SameSite=Strict cookie set now is sent only on a navigation this site starts.
         let response = DashboardLayout.page("Signed in", signedIn: session) {
@@ -113,7 +112,7 @@ struct ProviderSignInRoutes: RouteCollection {
         let response: Response
         do {
             guard !token.isEmpty else { throw ProviderTokenRefusal.malformed("no logout_token parameter") }
-            _ = try await provider.logout(token: token, sessions: auth.sessions, on: request.db)
+            _ = try await provider.logout(token: token, sessions: auth.sessions, on: auth.databases.primary)
             response = Response(status: .ok)
         } catch let refusal as ProviderTokenRefusal {
             // Anyone can post here: counted once refused (the provider's valid tokens never are),
@@ -150,11 +149,11 @@ struct ProviderSignInRoutes: RouteCollection {
             guard let personID = session.personID else {
                 throw DashboardError.forbidden("This session was opened with an admin key; sign out ends it.")
             }
-            let ended = try await auth.sessions.endAll(of: personID, on: request.db)
-            let who = try await DashboardAuth.actor(of: session, on: request.db)
+            let ended = try await auth.sessions.endAll(of: personID, on: auth.databases.primary)
+            let who = try await auth.actor(of: session)
             try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""),
-                                       detail: "everywhere: \(ended) session(s)").record(on: request.db)
+                                       detail: "everywhere: \(ended) session(s)").record(on: auth.databases.primary)
             let response = DashboardLayout.redirect("/dashboard/sign-in")
             response.cookies[DashboardAuth.sessionCookie] = DashboardAuth.cookie("", secure: origin.isSecure, maxAge: 0)
             return response

@@ -1,8 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
-import SQLKit
 import Vapor
 
 /// A logout run's page on the dashboard (`/dashboard/runs/{id}`): its apps as they stand, then
@@ -23,7 +21,7 @@ struct RunTimelineRoutes: RouteCollection {
     @Sendable func receipt(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             let (run, _) = try await authorizedRun(request, session: session)
-            guard let sql = request.readDB as? any SQLDatabase, let jws = try await RunReceipts.receipt(of: run.id, on: sql) else {
+            guard let jws = try await RunReceipts.receipt(of: run.id, on: try auth.databases.readSQL()) else {
                 throw DashboardError.notFound(run.isRunning ? "The run is still running: its receipt is signed when it ends."
                                               : "This run ended before receipts were kept.")
             }
@@ -40,12 +38,12 @@ struct RunTimelineRoutes: RouteCollection {
         guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
         let view: LogoutRunView
         do {
-            view = try await runs(request.readDB).view(runID)
+            view = try await runs(auth.databases.reads).view(runID)
         } catch let error as DomainError where error.kind == .notFound {
             throw missing  // only an absent run is a 404; a failing database stays an error
         }
-        let run = try await BackChannelLogoutReport.adding(to: view, on: request.readDB)
-        let device = try await Device.find(run.deviceID, on: request.readDB)
+        let run = try await BackChannelLogoutReport.adding(to: view, on: auth.databases.reads)
+        let device = try await Device.stored(run.deviceID, on: auth.databases.reads)
         // A run on a device of another site is as absent as a run that does not exist.
         guard session.siteFilter == .everySite || session.siteFilter.shows(device?.site) else { throw missing }
         return (run, device)
@@ -58,7 +56,7 @@ struct RunTimelineRoutes: RouteCollection {
     @Sendable func runPage(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             let (run, device) = try await authorizedRun(request, session: session)
-            let timeline = try await timeline(of: run, device: device?.name ?? "a deleted device", on: request.readDB)
+            let timeline = try await RunTimeline.load(of: run, device: device?.name ?? "a deleted device", on: auth.databases.reads)
             return DashboardLayout.page("Logout run", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("p") {
@@ -107,31 +105,5 @@ struct RunTimelineRoutes: RouteCollection {
                 }
             }
         }
-    }
-
-    /// Reads what the items do not keep (reissues, backend and webhook deliveries) and builds the timeline.
-    private func timeline(of run: LogoutRunView, device: String, on database: Database) async throws -> RunTimeline {
-        let reissues = try await LogoutItemReissue.query(on: database).filter(\.$runID == run.id).all().map {
-            RunTimeline.Reissue(itemID: $0.itemID, attempt: $0.attempt, missedDeadlineAt: $0.missedDeadlineAt, issuedAt: $0.issuedAt,
-                                deadlineAt: $0.deadlineAt)
-        }
-        let backendRows = try await BackChannelLogoutDelivery.query(on: database).filter(\.$runID == run.id).all()
-        let apps = try await RegisteredApp.query(on: database).filter(\.$id ~~ Set(run.items.map(\.appID))).all()
-        let appByClient = Dictionary(apps.flatMap { app in RegisteredClients.clientIDs(of: app).map { ($0, app.name) } },
-                                     uniquingKeysWith: { first, _ in first })
-        let backends = backendRows.map {
-            RunTimeline.BackendDelivery(app: appByClient[$0.clientID] ?? $0.clientID, clientID: $0.clientID, state: $0.status,
-                                        attempts: $0.attempts, createdAt: $0.createdAt, deliveredAt: $0.deliveredAt,
-                                        lastStatusCode: $0.lastStatusCode, lastError: $0.lastError)
-        }
-        let webhookRows = try await WebhookDelivery.query(on: database).filter(\.$runID == run.id).all()
-        let hooks = try await Webhook.query(on: database).filter(\.$id ~~ Set(webhookRows.map(\.webhookID))).all()
-        let urlByHook = Dictionary(hooks.compactMap { hook in hook.id.map { ($0, hook.url) } }, uniquingKeysWith: { first, _ in first })
-        let webhooks = webhookRows.map {
-            RunTimeline.WebhookDelivery(event: $0.event, url: urlByHook[$0.webhookID] ?? "a deleted webhook", status: $0.status,
-                                        attempts: $0.attempts, createdAt: $0.createdAt, deliveredAt: $0.deliveredAt,
-                                        lastStatusCode: $0.lastStatusCode, lastError: $0.lastError)
-        }
-        return RunTimeline(run: run, device: device, reissues: reissues, backends: backends, webhooks: webhooks)
     }
 }

@@ -1,8 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
-import SQLKit
 import Vapor
 
 /// Per-app scorecards on the dashboard: how each registered app does at logging out, so IT
@@ -23,12 +21,12 @@ struct ScorecardRoutes: RouteCollection {
 
     @Sendable func list(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let apps = try await RegisteredApp.query(on: request.readDB).sort(\.$name).all()
-            let sql = try Self.sql(request.readDB)
+            let apps = try await RegisteredApp.allByName(on: auth.databases.reads)
+            let sql = try auth.databases.readSQL()
             let now = clock.now()
             var rows: [(app: RegisteredApp, last7: AppScorecard.Window, last30: AppScorecard.Window)] = []
             for app in apps {
-                let counts = try await AppScorecard.counts(app: try app.requireID(), now: now, sites: session.siteFilter, on: sql)
+                let counts = try await AppScorecard.counts(app: try app.storedID, now: now, sites: session.siteFilter, on: sql)
                 rows.append((app, counts.last7, counts.last30))
             }
             return DashboardLayout.page("Scorecards", signedIn: session) {
@@ -67,8 +65,8 @@ struct ScorecardRoutes: RouteCollection {
     @Sendable func appPage(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             let app = try await app(request)
-            let appID = try app.requireID()
-            let card = try await AppScorecard.load(app: appID, now: clock.now(), sites: session.siteFilter, on: try Self.sql(request.readDB))
+            let appID = try app.storedID
+            let card = try await AppScorecard.load(app: appID, now: clock.now(), sites: session.siteFilter, on: try auth.databases.readSQL())
             return DashboardLayout.page("Scorecard: \(app.name)", signedIn: session) {
                 HTML.element("section") {
                     HTML.element("div", ["class": "scroll"]) {
@@ -112,8 +110,8 @@ struct ScorecardRoutes: RouteCollection {
     @Sendable func chart(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             let app = try await app(request)
-            let card = try await AppScorecard.load(app: try app.requireID(), now: clock.now(), sites: session.siteFilter,
-                                                  on: try Self.sql(request.readDB))
+            let card = try await AppScorecard.load(app: try app.storedID, now: clock.now(), sites: session.siteFilter,
+                                                  on: try auth.databases.readSQL())
             let response = Response(status: .ok, body: .init(string: ScorecardChart.svg(card)))
             response.headers.replaceOrAdd(name: .contentType, value: "image/svg+xml; charset=utf-8")
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -124,7 +122,7 @@ struct ScorecardRoutes: RouteCollection {
 
     private func app(_ request: Request) async throws -> RegisteredApp {
         guard let text = request.parameters.get("appID"), let id = UUID(uuidString: text),
-              let app = try await RegisteredApp.find(id, on: request.readDB) else {
+              let app = try await RegisteredApp.stored(id, on: auth.databases.reads) else {
             throw DashboardError.notFound("No registered app has this id. The Scorecards page lists every app.")
         }
         return app
@@ -137,10 +135,5 @@ struct ScorecardRoutes: RouteCollection {
     static func rate(_ window: AppScorecard.Window) -> String {
         guard let rate = window.successRate else { return "—" }
         return String(format: "%.1f %%", rate * 100)
-    }
-
-    static func sql(_ database: Database) throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw Abort(.internalServerError, reason: "The database does not speak SQL.") }
-        return sql
     }
 }

@@ -27,7 +27,7 @@ struct UsageReportRoutes: RouteCollection {
 
     @Sendable func csv(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
-            let report = try await UsageReportStore.read(weekStarting: try weekStart(request), calendar: shifts, sites: session.siteFilter, on: request.readDB)
+            let report = try await UsageReportStore.read(weekStarting: try weekStart(request), calendar: shifts, sites: session.siteFilter, on: auth.databases.reads)
             let response = Response(status: .ok, body: .init(string: report.csv))
             response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
             response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"usage-\(report.week).csv\"")
@@ -38,7 +38,7 @@ struct UsageReportRoutes: RouteCollection {
     @Sendable func page(_ request: Request) async throws -> Response {
         try await auth.signedIn(request) { session in
             let start = try weekStart(request)
-            let report = try await UsageReportStore.read(weekStarting: start, calendar: shifts, sites: session.siteFilter, on: request.readDB)
+            let report = try await UsageReportStore.read(weekStarting: start, calendar: shifts, sites: session.siteFilter, on: auth.databases.reads)
             let previous = shifts.weekName(shifts.weekStart(of: start.addingTimeInterval(-86_400)))
             let next = shifts.weekName(report.end)
             return DashboardLayout.page("Usage, week \(report.week)", signedIn: session) {

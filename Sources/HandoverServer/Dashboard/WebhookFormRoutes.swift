@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -52,8 +51,8 @@ struct WebhookFormRoutes: RouteCollection {
             let url = ((try? request.content.get(String.self, at: "url")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let events = (try? request.content.get([String].self, at: "events")) ?? []
             do {
-                let (hook, secret) = try await registrar.create(url: url, events: events, secret: nil, on: request.db)
-                try await request.recordAdminAction(.webhookChanged, "added \(hook.url)", session: session, now: auth.clock.now())
+                let (hook, secret) = try await registrar.create(url: url, events: events, secret: nil, on: auth.databases.primary)
+                try await auth.recordAdminAction(.webhookChanged, "added \(hook.url)", session: session, now: auth.clock.now())
                 return Self.secretPage("Webhook added", session: session, hook: hook, secret: secret, status: .created)
             } catch let error as DomainError {
                 return DashboardLayout.page("Add a webhook", signedIn: session, status: .unprocessableEntity) {
@@ -67,11 +66,11 @@ struct WebhookFormRoutes: RouteCollection {
         try await auth.signedIn(request, needs: .admin) { session in
             try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
             guard let text = request.parameters.get("webhookID"), let id = UUID(uuidString: text),
-                  let hook = try await Webhook.find(id, on: request.db) else {
+                  let hook = try await Webhook.stored(id, on: auth.databases.primary) else {
                 throw DashboardError.notFound("No webhook has this id.")
             }
-            let secret = try await registrar.rotateSecret(of: hook, to: nil, on: request.db)
-            try await request.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", session: session, now: auth.clock.now())
+            let secret = try await registrar.rotateSecret(of: hook, to: nil, on: auth.databases.primary)
+            try await auth.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", session: session, now: auth.clock.now())
             return Self.secretPage("New signing secret", session: session, hook: hook, secret: secret, status: .ok)
         }
     }

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -33,7 +32,7 @@ enum ClientAuthentication {
         }
         // No stored id has a control character, and PostgreSQL refuses NUL in text: such an id
         // is unknown without asking the database.
-        guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.query(on: request.db).filter(\.$clientID == id).first(),
+        guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.find(clientID: id, on: throttle.databases.primary),
               CallbackNonce.constantTimeEqual(client.secretHash, BearerSecret.digest(secret)) else {
             if let wait = throttle.attempt(.wrongClientSecret, request) {
                 throw OAuthError(status: .tooManyRequests, error: "slow_down",

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -21,6 +20,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     let keyUses: KeyUses
     let liveKeys: LiveKeys
     let clock: ServerClock
+    let databases: ServerDatabases
     /// What a back-channel logout URI may point at.
     let targets: OutboundTargets
 
@@ -57,7 +57,7 @@ struct ClientRegistrationRoutes: RouteCollection {
     @Sendable func register(request: Request) async throws -> Response {
         do {
             let metadata = try decode(request)
-            let registered = try await store(metadata, on: request.db)
+            let registered = try await store(metadata, in: databases)
             let response = Response(status: .created)
             try response.content.encode(registered, using: JSONEncoder.api)
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -89,7 +89,8 @@ struct ClientRegistrationRoutes: RouteCollection {
         return metadata
     }
 
-    private func store(_ metadata: Metadata, on db: Database) async throws -> Registered {
+    private func store(_ metadata: Metadata, in databases: ServerDatabases) async throws -> Registered {
+        let db = databases.primary
         let now = clock.now()
         let secret = "hcs_" + BearerSecret.random()
         var newClientID = "hoc_" + BearerSecret.random().prefix(24)
@@ -103,24 +104,9 @@ struct ClientRegistrationRoutes: RouteCollection {
         }
         let clientID = newClientID, app = found
         let sessionRequired = metadata.backchannel_logout_session_required ?? false
-        // Read before the transaction, which then only writes (on SQLite, a transaction that reads
-        // first fails instead of waiting when another connection commits in between).
-        let client = try await OAuthClient.query(on: db).filter(\.$clientID == clientID).first() ?? OAuthClient()
-        try await db.transaction { db in
-            client.clientID = clientID
-            client.secretHash = BearerSecret.digest(secret)
-            client.clientName = metadata.client_name
-            client.softwareID = metadata.software_id
-            client.backchannelLogoutURI = app == nil ? metadata.backchannel_logout_uri : nil
-            client.backchannelLogoutSessionRequired = sessionRequired
-            if client.id == nil { client.createdAt = now }
-            try await client.save(on: db)
-            if let app, let uri = metadata.backchannel_logout_uri {
-                app.backchannelLogoutURI = uri
-                app.backchannelLogoutSessionRequired = sessionRequired
-                try await app.save(on: db)
-            }
-        }
+        try await ClientRegistration(clientID: clientID, secretHash: BearerSecret.digest(secret), clientName: metadata.client_name,
+                                     softwareID: metadata.software_id, backchannelLogoutURI: metadata.backchannel_logout_uri,
+                                     backchannelLogoutSessionRequired: sessionRequired).save(for: app, now: now, on: db)
         return Registered(client_id: clientID, client_secret: secret, client_id_issued_at: Int(now.timeIntervalSince1970),
                           client_name: metadata.client_name, software_id: metadata.software_id,
                           token_endpoint_auth_method: metadata.token_endpoint_auth_method ?? "client_secret_basic",

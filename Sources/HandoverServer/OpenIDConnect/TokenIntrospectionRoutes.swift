@@ -1,6 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
+import JWTKit
 import SessionTokens
 import Vapor
 
@@ -16,6 +16,7 @@ struct TokenIntrospectionRoutes: RouteCollection {
     let throttle: Throttle
     let clock: ServerClock
     let sessions: SessionAuthority
+    let databases: ServerDatabases
 
     /// The request (RFC 7662 section 2.1), with the client's credentials when posted in the form.
     struct Form: Content {
@@ -51,7 +52,7 @@ struct TokenIntrospectionRoutes: RouteCollection {
             let form = try Self.form(request)
             let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
             guard let token = form.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is required.") }
-            let answer = try await answer(for: token, client: client, on: request.db)
+            let answer = try await answer(for: token, client: client, in: databases)
             let response = Response(status: .ok)
             try response.content.encode(answer, using: JSONEncoder.api)
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -70,12 +71,12 @@ struct TokenIntrospectionRoutes: RouteCollection {
         return form
     }
 
-    private func answer(for token: String, client: OAuthClient, on db: Database) async throws -> Answer {
+    private func answer(for token: String, client: OAuthClient, in databases: ServerDatabases) async throws -> Answer {
+        let db = databases.primary
         let now = clock.now()
         if token.hasPrefix("hrt_") {
-            guard let record = try await RefreshTokenRecord.query(on: db).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
-                  record.usedAt == nil, let session = try await UserSession.find(record.sessionID, on: db),
-                  session.revokedAt == nil, session.expiresAt > now else { return .inactive }
+            guard let (record, session) = try await sessions.refreshTokenSession(token, on: db),
+                  record.usedAt == nil, session.revokedAt == nil, session.expiresAt > now else { return .inactive }
             let audience = session.clientID ?? sessions.ring.issuer
             guard client.mayHandle(audience: audience) else { return .inactive }
             return Answer(active: true, token_type: "refresh_token", client_id: session.clientID, sub: session.userID.uuidString,
@@ -84,7 +85,7 @@ struct TokenIntrospectionRoutes: RouteCollection {
         }
         guard let claims = try? await sessions.verified(token, on: db), claims.tokenUse == "access",
               let sessionID = UUID(uuidString: claims.sessionID),
-              let session = try await UserSession.find(sessionID, on: db), session.revokedAt == nil,
+              let session = try await UserSession.stored(sessionID, on: db), session.revokedAt == nil,
               client.mayHandle(audience: claims.audience) else { return .inactive }
         return Answer(active: true, token_type: "Bearer", client_id: session.clientID, username: claims.email, sub: claims.userID,
                       aud: claims.audience, iss: claims.issuer.value, exp: Int(claims.expiresAt.value.timeIntervalSince1970),

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import SessionTokens
@@ -15,6 +14,7 @@ struct TokenRevocationRoutes: RouteCollection {
 
     let throttle: Throttle
     let sessions: SessionAuthority
+    let databases: ServerDatabases
 
     func boot(routes: RoutesBuilder) throws {
         routes.post("oauth", "revoke", use: revoke)
@@ -25,12 +25,12 @@ struct TokenRevocationRoutes: RouteCollection {
             let form = try TokenIntrospectionRoutes.form(request)
             let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
             guard let token = form.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is required.") }
-            if let (sessionID, audience) = try await session(of: token, on: request.db) {
+            if let (sessionID, audience) = try await session(of: token, in: databases) {
                 guard client.mayHandle(audience: audience) else {
                     throw OAuthError(status: .badRequest, error: "unauthorized_client",
                                      description: "This token was not issued to \(client.clientID); an app's backend revokes only its app's tokens.")
                 }
-                try await sessions.revoke(sessions: [sessionID], reason: "revoked_by_client", on: request.db)
+                try await sessions.revoke(sessions: [sessionID], reason: "revoked_by_client", on: databases.primary)
             }
             let response = Response(status: .ok)
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -42,10 +42,10 @@ struct TokenRevocationRoutes: RouteCollection {
 
     /// The session a token belongs to and its audience, or nil for a token that is not ours or
     /// no longer verifies (expired access tokens end with their session anyway).
-    private func session(of token: String, on db: Database) async throws -> (UUID, String?)? {
+    private func session(of token: String, in databases: ServerDatabases) async throws -> (UUID, String?)? {
+        let db = databases.primary
         if token.hasPrefix("hrt_") {
-            guard let record = try await RefreshTokenRecord.query(on: db).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
-                  let session = try await UserSession.find(record.sessionID, on: db) else { return nil }
+            guard let (record, session) = try await sessions.refreshTokenSession(token, on: db) else { return nil }
             return (record.sessionID, session.clientID ?? sessions.ring.issuer)
         }
         guard let claims = try? await sessions.verified(token, on: db), let id = UUID(uuidString: claims.sessionID) else { return nil }

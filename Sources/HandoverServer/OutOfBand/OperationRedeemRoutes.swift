@@ -1,6 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
+import NIOFoundationCompat
 import OutOfBand
 import Vapor
 
@@ -9,6 +9,7 @@ import Vapor
 struct OperationRedeemRoutes: RouteCollection {
     let clock: ServerClock
     let operations: OperationService.OnDatabase
+    let databases: ServerDatabases
 
     func boot(routes: RoutesBuilder) throws {
         let oob = routes.grouped("oob")
@@ -22,7 +23,7 @@ struct OperationRedeemRoutes: RouteCollection {
     @Sendable func redeem(_ request: Request) async throws -> OperationView {
         let id = try OperationRoutes.operationID(request)
         let body = request.body.data.map { Data(buffer: $0) } ?? Data()
-        return try await operations(request.db).redeem(id, body: body)
+        return try await operations(databases.primary).redeem(id, body: body)
     }
 
     /// `PUT /oob/devices/{id}/push-token`: a ``PushTokenRegistration`` signed by the enrolled key.
@@ -35,8 +36,8 @@ struct OperationRedeemRoutes: RouteCollection {
         guard registration.deviceID == request.parameters.get("deviceID") else {
             throw APIError.invalid("deviceID", "the body names another device than the URL")
         }
-        guard let device = try await EnrolledDevice.query(on: request.db).filter(\.$id == registration.deviceID)
-            .filter(\.$deregisteredAt == nil).first(),
+        let operations = operations(databases.primary)
+        guard let device = try await operations.enrolledPhone(registration.deviceID),
               let keys = try? DevicePublicKeys(signingKey: device.signingKey, agreementKey: device.agreementKey) else {
             throw APIError(.notFound, code: "unknown_device", reason: "No enrolled device has this id; enroll it first.")
         }
@@ -44,9 +45,7 @@ struct OperationRedeemRoutes: RouteCollection {
             throw APIError(.forbidden, code: "bad_signature",
                            reason: "The signature is not the enrolled key's, or the timestamp is more than 5 minutes from the server's time.")
         }
-        device.pushToken = registration.token
-        device.pushTokenActive = true
-        try await device.save(on: request.db)
+        try await operations.setPushToken(registration.token, of: device)
         return EnrolledDeviceView(device)
     }
 

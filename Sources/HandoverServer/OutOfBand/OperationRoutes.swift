@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import NIOConcurrencyHelpers
@@ -12,6 +11,7 @@ import Vapor
 struct OperationRoutes: RouteCollection {
     let hub: RunEventHub
     let operations: OperationService.OnDatabase
+    let databases: ServerDatabases
     /// The open streams, which end with the key that opened them.
     let streams: OpenStreams
     let clock: ServerClock
@@ -28,10 +28,10 @@ struct OperationRoutes: RouteCollection {
     /// change, until it reaches a final status.
     @Sendable func events(_ request: Request) async throws -> Response {
         let id = try Self.operationID(request)
-        let operations = operations(request.db)
+        let operations = operations(databases.primary)
         let first = try await operations.view(id)
         let principal = try request.principal
-        let lease = streams.lease(forKey: principal.keyID, expiresAt: principal.expiresAt, clock: clock, on: request.readDB)
+        let lease = streams.lease(forKey: principal.keyID, expiresAt: principal.expiresAt, clock: clock, on: databases.reads)
         return Self.stream(first, operations: operations, hub: hub, lease: lease)
     }
 
@@ -66,7 +66,7 @@ struct OperationRoutes: RouteCollection {
 
     /// The QR code of an operation that still takes an answer: its universal link.
     private func qrCode(_ request: Request) async throws -> QRCode {
-        let operations = operations(request.db)
+        let operations = operations(databases.primary)
         let operation = try await operations.current(try Self.operationID(request))
         guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
             throw APIError(.gone, code: "operation_ended", reason: "The operation is \(operation.status); its QR code is no longer shown.")

@@ -1,9 +1,8 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
 import OutOfBand
-import SQLKit
+import QRCode
 import Vapor
 
 /// "Sign in on this computer with your phone": the web page shows a QR code, a link and a
@@ -21,6 +20,7 @@ struct PhoneSignInRoutes: RouteCollection {
     /// Sends operations by APNs, when configured.
     let push: PushSender?
     let sessions: SessionAuthority
+    let databases: ServerDatabases
 
     static let browserCookie = "handover_oob_browser"
 
@@ -31,7 +31,7 @@ struct PhoneSignInRoutes: RouteCollection {
         page.get(":operationID", use: show)
         page.get(":operationID", "events", use: events)
         page.post(":operationID", "session", use: collectSession)
-        routes.grouped("auth", "oob").grouped(RequireSession(authority: sessions)).post("enroll", use: enroll)
+        routes.grouped("auth", "oob").grouped(RequireSession(authority: sessions, databases: databases)).post("enroll", use: enroll)
     }
 
     // MARK: Enrollment from a session
@@ -46,14 +46,14 @@ struct PhoneSignInRoutes: RouteCollection {
     @Sendable func enroll(_ request: Request) async throws -> Response {
         guard let userID = try request.session.userID else { throw APIError(.unauthorized, code: "invalid_access_token", reason: "Bad subject.") }
         let input = request.body.data == nil ? EnrollInput() : try request.content.decode(EnrollInput.self, using: JSONDecoder.api)
-        let operations = operations(request.db)
+        let operations = operations(databases.primary)
         let checked = try NewOperation(type: OperationType.registration.rawValue, user: userID.uuidString.lowercased(),
                                          dispatcher: input.dispatcher ?? OperationDispatcher.link.rawValue, expiresIn: input.expiresIn)
             .checked(allowlist: try await operations.callbackPolicy())
         var view = try await operations.create(checked)
         // Enrolled from a session on a fleet device: the phone belongs to that device.
-        if let sessionID = try request.session.sessionID, let fleetDevice = try await UserSession.find(sessionID, on: request.db)?.deviceID {
-            try await OutOfBandOperation.query(on: request.db).filter(\.$id == view.id).set(\.$fleetDeviceID, to: fleetDevice).update()
+        if let sessionID = try request.session.sessionID {
+            try await operations.bindToFleetDevice(view.id, ofSession: sessionID)
         }
         view.dispatch?.qr = nil  // the QR routes take admin keys; draw the link as a QR code on the page
         return try await view.encodeResponse(status: .created, for: request)
@@ -80,9 +80,8 @@ struct PhoneSignInRoutes: RouteCollection {
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             return response
         }
-        let operations = operations(request.db)
-        let device = try await EnrolledDevice.query(on: request.db).filter(\.$user == user).filter(\.$deregisteredAt == nil)
-            .sort(\.$enrolledAt, .descending).first()
+        let operations = operations(databases.primary)
+        let device = try await operations.enrolledPhone(of: user)
         // Push when the phone can get one; the QR code and the link are on the page either way. A
         // user with no phone (or no such user) gets the same page, with a request no phone can
         // approve: the answer never says whether the user exists.
@@ -100,8 +99,8 @@ struct PhoneSignInRoutes: RouteCollection {
 
     @Sendable func show(_ request: Request) async throws -> Response {
         let operation = try await ownOperation(request)
-        let operations = operations(request.db)
-        let id = try operation.requireID().uuidString.lowercased()
+        let operations = operations(databases.primary)
+        let id = try operation.storedID.uuidString.lowercased()
         guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
             return Self.page(.ok, heading: "This request has ended",
                              paragraphs: ["It is \(operation.status). Start again to sign in."], extra: Self.startForm(user: operation.user))
@@ -127,8 +126,8 @@ struct PhoneSignInRoutes: RouteCollection {
 
     @Sendable func events(_ request: Request) async throws -> Response {
         let operation = try await ownOperation(request)
-        let operations = operations(request.db)
-        let first = try await operations.view(try operation.requireID())
+        let operations = operations(databases.primary)
+        let first = try await operations.view(try operation.storedID)
         return OperationRoutes.stream(first, operations: operations, hub: hub, lease: nil)
     }
 
@@ -139,19 +138,15 @@ struct PhoneSignInRoutes: RouteCollection {
         guard operation.status == OperationStatus.succeeded.rawValue else {
             throw APIError(.conflict, code: "not_approved", reason: "The phone has not approved this request (it is \(operation.status)).")
         }
-        guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
-        let claimed = try await sql.raw("""
-            UPDATE oob_operations SET session_claimed_at = \(bind: clock.now())
-            WHERE id = \(bind: try operation.requireID()) AND session_claimed_at IS NULL RETURNING id
-            """).all()
-        guard !claimed.isEmpty else {
+        let operations = operations(databases.primary)
+        guard try await operations.claimSession(of: try operation.storedID) else {
             throw APIError(.conflict, code: "already_collected", reason: "This request's session was already collected.")
         }
-        let user = try await user(for: operation.user, on: request.db)
+        let user = try await operations.user(forHandle: operation.user)
         // The browser's session hangs off the approving phone's fleet device, when it has one.
         var phone: EnrolledDevice?
-        if let phoneID = operation.deviceID { phone = try await EnrolledDevice.find(phoneID, on: request.db) }
-        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: phone?.fleetDeviceID, checkOut: .outOfBand, on: request.db)
+        if let phoneID = operation.deviceID { phone = try await operations.phone(phoneID) }
+        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: phone?.fleetDeviceID, checkOut: .outOfBand, on: databases.primary)
         struct Answer: Content { var user: String }
         let response = try await Answer(user: operation.user).encodeResponse(status: .ok, for: request)
         response.cookies["handover_web_session"] = HTTPCookies.Value(
@@ -162,25 +157,12 @@ struct PhoneSignInRoutes: RouteCollection {
 
     /// The operation this browser started: 404 for any other browser.
     private func ownOperation(_ request: Request) async throws -> OutOfBandOperation {
-        let operation = try await operations(request.db).current(try OperationRoutes.operationID(request))
+        let operation = try await operations(databases.primary).current(try OperationRoutes.operationID(request))
         guard let secret = request.cookies[Self.browserCookie]?.string, let hash = operation.browserSecretHash,
               BearerSecret.digest(secret) == hash else {
             throw APIError.notFound("sign-in request for this browser")
         }
         return operation
-    }
-
-    /// The server's user for an out-of-band handle: a user id (enrollment from a session), or
-    /// the user first seen here under that handle.
-    private func user(for handle: String, on database: Database) async throws -> User {
-        if let id = UUID(uuidString: handle), let user = try await User.find(id, on: database) { return user }
-        if let user = try await User.query(on: database).filter(\.$outOfBandHandle == handle).first() { return user }
-        let user = User()
-        user.outOfBandHandle = handle
-        user.emailForwardingDisabled = false
-        user.createdAt = clock.now()
-        try await user.create(on: database)
-        return user
     }
 
     static func startForm(user: String) -> HTML {

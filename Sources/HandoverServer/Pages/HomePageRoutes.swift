@@ -1,4 +1,5 @@
 import HandoverProtocol
+import SessionTokens
 import Vapor
 
 /// `GET /`: a person who opens the server's address in a browser (after `handover serve`, say)

@@ -1,6 +1,7 @@
-import NIOCore
 import HandoverCore
 import HandoverProtocol
+import HTTPTypes
+import NIOCore
 import OpenAPIRuntime
 import Vapor
 

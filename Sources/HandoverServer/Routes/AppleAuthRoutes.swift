@@ -1,10 +1,9 @@
 import AppleSignIn
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import NIOFoundationCompat
 import SessionTokens
-import SQLKit
 import Vapor
 
 /// Sign in with Apple and the server's own sessions:
@@ -23,6 +22,7 @@ struct AppleAuthRoutes: RouteCollection {
     let throttle: Throttle
     let clock: ServerClock
     let sessions: SessionAuthority
+    let databases: ServerDatabases
 
     func boot(routes: RoutesBuilder) throws {
         let auth = routes.grouped("auth")
@@ -30,8 +30,8 @@ struct AppleAuthRoutes: RouteCollection {
         auth.post("apple", use: signIn)
         auth.post("refresh", use: refresh)
         auth.post("apple", "notifications", use: notification)
-        auth.grouped(RequireSession(authority: sessions)).post("logout", use: logout)
-        let me = routes.grouped("api", "v1", "me").grouped(RequireSession(authority: sessions))
+        auth.grouped(RequireSession(authority: sessions, databases: databases)).post("logout", use: logout)
+        let me = routes.grouped("api", "v1", "me").grouped(RequireSession(authority: sessions, databases: databases))
         me.get(use: showMe)
         me.delete(use: deleteMe)
     }
@@ -49,10 +49,7 @@ struct AppleAuthRoutes: RouteCollection {
         _ = try apple()
         try throttle.check(.appleNonce, request)
         let nonce = BearerSecret.random()
-        let record = AppleNonce()
-        record.nonceHash = IdentityTokenVerifier.sha256Hex(nonce)
-        record.expiresAt = clock.now().addingTimeInterval(Self.nonceLifetime)
-        try await record.create(on: request.db)
+        try await AppleAccounts.storeNonce(nonce, expiresAt: clock.now().addingTimeInterval(Self.nonceLifetime), on: databases.primary)
         let response = Response(status: .ok)
         try response.content.encode(NonceOutput(nonce: nonce, expiresIn: Int(Self.nonceLifetime)))
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -63,7 +60,7 @@ struct AppleAuthRoutes: RouteCollection {
         let apple = try apple()
         let input = try request.content.decode(AppleSignInInput.self, using: JSONDecoder.api)
         try input.check()
-        let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
+        let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, in: databases)
         let claims: AppleIdentityClaims
         do {
             claims = try await apple.identityTokens.verify(input.identityToken, rawNonce: input.nonce)
@@ -72,12 +69,7 @@ struct AppleAuthRoutes: RouteCollection {
         }
         // Consume the nonce: a replayed identity token carries a nonce already used.
         let now = clock.now()
-        guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
-        let consumed = try await sql.raw("""
-            DELETE FROM apple_nonces WHERE nonce_hash = \(bind: IdentityTokenVerifier.sha256Hex(input.nonce))
-            AND expires_at > \(bind: now) RETURNING id
-            """).all()
-        guard !consumed.isEmpty else {
+        guard try await AppleAccounts.consumeNonce(input.nonce, now: now, on: databases.primary) else {
             throw APIError(.unauthorized, code: "nonce_invalid",
                            reason: "The nonce is unknown, already used or expired; get a new one from POST /auth/apple/nonce and sign in again.",
                            field: "nonce")
@@ -99,39 +91,17 @@ struct AppleAuthRoutes: RouteCollection {
             throw APIError(.unauthorized, code: "code_subject_mismatch",
                            reason: "The authorization code belongs to another user than the identity token.", field: "authorizationCode")
         }
-        var existing = try await User.query(on: request.db).filter(\.$appleSubject == claims.subject).first()
-        if existing == nil, let email = claims.email?.lowercased(), claims.emailVerified == true {
-            // The same verified address signed in by email link first: one account.
-            existing = try await User.query(on: request.db).filter(\.$email == email).filter(\.$appleSubject == nil).first()
-        }
-        let user = existing ?? {
-            let user = User()
-            user.appleSubject = claims.subject
-            user.emailForwardingDisabled = false
-            user.createdAt = now
-            return user
-        }()
-        user.appleSubject = claims.subject
-        user.appleClientID = claims.audience
-        if let email = claims.email {
-            user.email = email.lowercased()
-            user.emailVerified = claims.emailVerified
-            user.isPrivateEmail = claims.isPrivateEmail
-        }
-        if user.fullName == nil, let name = input.displayName { user.fullName = name }
-        if let refreshToken = tokens.refreshToken {
-            user.appleRefreshToken = try sessions.sealer.seal(refreshToken)
-            user.appleValidatedAt = now
-        }
-        try await user.save(on: request.db)
+        let user = try await AppleAccounts.signIn(claims, displayName: input.displayName,
+                                                  sealedRefreshToken: try tokens.refreshToken.map { try sessions.sealer.seal($0) },
+                                                  now: now, on: databases.primary)
         let grant = try await sessions.startSession(for: user, clientID: claims.audience, deviceSSO: scope.deviceSSO,
-                                                    deviceID: scope.deviceID, checkOut: .signInWithApple, on: request.db)
+                                                    deviceID: scope.deviceID, checkOut: .signInWithApple, on: databases.primary)
         return try noStore(grant)
     }
 
     @Sendable func refresh(request: Request) async throws -> Response {
         let input = try request.content.decode(RefreshInput.self, using: JSONDecoder.api)
-        let database = request.db
+        let database = databases.primary
         let apple = appleSignIn
         let grant = try await sessions.refresh(input.refreshToken, on: database) { user in
             guard let apple else { return .valid }
@@ -146,12 +116,12 @@ struct AppleAuthRoutes: RouteCollection {
         guard let sessionID = try request.session.sessionID else { throw APIError(.unauthorized, code: "unauthorized", reason: "Bad session.") }
         switch request.query[String.self, at: "scope"] {
         case nil, "session":
-            try await sessions.revoke(sessions: [sessionID], reason: "logout", on: request.db)
+            try await sessions.revoke(sessions: [sessionID], reason: "logout", on: databases.primary)
         case "device":
-            if let secretID = try await UserSession.find(sessionID, on: request.db)?.deviceSecretID {
-                try await sessions.revoke(deviceSecrets: [secretID], reason: "device_logout", on: request.db)
+            if let secretID = try await UserSession.stored(sessionID, on: databases.primary)?.deviceSecretID {
+                try await sessions.revoke(deviceSecrets: [secretID], reason: "device_logout", on: databases.primary)
             }
-            try await sessions.revoke(sessions: [sessionID], reason: "logout", on: request.db)
+            try await sessions.revoke(sessions: [sessionID], reason: "logout", on: databases.primary)
         case let other?:
             throw APIError(.badRequest, code: "invalid_scope", reason: "scope '\(other.prefix(40))' is not known; use 'session' (default) or 'device'.", field: "scope")
         }
@@ -167,36 +137,7 @@ struct AppleAuthRoutes: RouteCollection {
         } catch {
             throw APIError(.badRequest, code: "invalid_notification", reason: "The notification was refused: \(error).", field: "payload")
         }
-        let now = clock.now()
-        let sessions = self.sessions
-        let processed: Bool = try await request.db.transaction { db in
-            guard try await AppleNotificationRecord.query(on: db).filter(\.$jwtID == note.jwtID).first() == nil else { return false }
-            let record = AppleNotificationRecord()
-            record.jwtID = note.jwtID
-            record.type = note.event.kind.rawValue
-            record.subject = note.event.subject
-            record.receivedAt = now
-            try await record.create(on: db)
-            guard let user = try await User.query(on: db).filter(\.$appleSubject == note.event.subject).first(), let userID = user.id else {
-                return true
-            }
-            switch note.event.kind {
-            case .consentRevoked:
-                user.appleRefreshToken = nil
-                try await user.save(on: db)
-                try await sessions.revokeAll(userID: userID, reason: "consent_revoked", on: db)
-            case .accountDelete:
-                try await sessions.deleteAccount(userID: userID, reason: "account_deleted", on: db)
-            case .emailDisabled, .emailEnabled:
-                user.emailForwardingDisabled = note.event.kind == .emailDisabled
-                if let email = note.event.email { user.email = email }
-                if let isPrivate = note.event.isPrivateEmail { user.isPrivateEmail = isPrivate }
-                try await user.save(on: db)
-            case .other:
-                break
-            }
-            return true
-        }
+        let processed = try await AppleAccounts.process(note, now: clock.now(), sessions: sessions, on: databases.primary)
         return NotificationOutput(status: processed ? "processed" : "duplicate", event: note.event.kind.rawValue)
     }
 
@@ -207,7 +148,7 @@ struct AppleAuthRoutes: RouteCollection {
     }
 
     @Sendable func deleteMe(request: Request) async throws -> HTTPStatus {
-        guard let userID = try request.session.userID, let user = try await User.find(userID, on: request.db) else {
+        guard let userID = try request.session.userID, let user = try await User.stored(userID, on: databases.primary) else {
             throw APIError(.unauthorized, code: "session_revoked", reason: "The account no longer exists.")
         }
         if let sealed = user.appleRefreshToken, let client = user.appleClientID.flatMap({ appleSignIn?.tokenClients[$0] }) {
@@ -218,7 +159,7 @@ struct AppleAuthRoutes: RouteCollection {
                                reason: "Apple could not be reached to revoke the Sign in with Apple grant (\(error)); nothing was deleted. Try again.")
             }
         }
-        try await sessions.deleteAccount(userID: userID, reason: "account_deleted", on: request.db)
+        try await sessions.deleteAccount(userID: userID, reason: "account_deleted", on: databases.primary)
         return .noContent
     }
 

@@ -14,6 +14,7 @@ struct AssociationFileRoutes: RouteCollection {
     let claimsEmailSignIn: Bool
     let cache: AssociationFileCache
     let clock: ServerClock
+    let databases: ServerDatabases
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "apple-app-site-association", use: apple)
@@ -24,14 +25,14 @@ struct AssociationFileRoutes: RouteCollection {
 
     @Sendable func apple(_ request: Request) -> EventLoopFuture<Response> {
         serve(.apple, request) {
-            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+            let apps = try await RegisteredApp.allByRegistration(on: databases.primary)
             return try AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn).appleFile(apps: apps)
         }
     }
 
     @Sendable func android(_ request: Request) -> EventLoopFuture<Response> {
         serve(.android, request) {
-            let apps = try await RegisteredApp.query(on: request.db).sort(\.$createdAt).all()
+            let apps = try await RegisteredApp.allByRegistration(on: databases.primary)
             return try AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn).assetLinks(apps: apps)
         }
     }

@@ -1,8 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
-import SQLKit
 import TransparencyLog
 import Vapor
 
@@ -35,7 +33,7 @@ struct AuditRoutes: RouteCollection {
 
     @Sendable func receipt(_ request: Request) async throws -> Response {
         let view = try await api.handler(for: request).authorizedView(request.parameters.get("runID") ?? "")
-        guard let jws = try await RunReceipts.receipt(of: view.id, on: try Self.sql(request.readDB)) else {
+        guard let jws = try await RunReceipts.receipt(of: view.id, on: try api.databases.readSQL()) else {
             throw DomainError(.notFound, code: "no_receipt",
                               reason: view.isRunning ? "the run is still running: its receipt is signed when it ends."
                                   : "this run ended before receipts were kept.")
@@ -44,7 +42,7 @@ struct AuditRoutes: RouteCollection {
     }
 
     @Sendable func checkpoint(_ request: Request) async throws -> Response {
-        guard let checkpoint = try await AuditLog(sql: try Self.sql(request.readDB)).latestCheckpoint() else {
+        guard let checkpoint = try await AuditLog(sql: try api.databases.readSQL()).latestCheckpoint() else {
             throw DomainError(.notFound, code: "no_checkpoint", reason: "no checkpoint has been signed yet: the first is signed within a minute of the first entry.")
         }
         return Self.text(checkpoint.note, type: "text/plain; charset=utf-8")
@@ -62,7 +60,7 @@ struct AuditRoutes: RouteCollection {
     }
 
     @Sendable func entries(_ request: Request) async throws -> Response {
-        let log = AuditLog(sql: try Self.sql(request.readDB))
+        let log = AuditLog(sql: try api.databases.readSQL())
         let size = try await log.size()
         let start = try Self.integer("start", in: request, default: 0, range: 0...size)
         let end = try Self.integer("end", in: request, default: min(size, start + 1_000), range: start...min(size, start + 1_000))
@@ -73,7 +71,7 @@ struct AuditRoutes: RouteCollection {
     }
 
     @Sendable func inclusion(_ request: Request) async throws -> Response {
-        let log = AuditLog(sql: try Self.sql(request.readDB))
+        let log = AuditLog(sql: try api.databases.readSQL())
         let size = try Self.integer("size", in: request, default: nil, range: 1...(try await log.size()))
         let index = try Self.integer("index", in: request, default: nil, range: 0...(size - 1))
         let path = try await log.tree(size: size).inclusionProof(index: index, size: size)
@@ -81,7 +79,7 @@ struct AuditRoutes: RouteCollection {
     }
 
     @Sendable func consistency(_ request: Request) async throws -> Response {
-        let log = AuditLog(sql: try Self.sql(request.readDB))
+        let log = AuditLog(sql: try api.databases.readSQL())
         let to = try Self.integer("to", in: request, default: nil, range: 0...(try await log.size()))
         let from = try Self.integer("from", in: request, default: nil, range: 0...to)
         let path = try await log.tree(size: to).consistencyProof(from: from, to: to)
@@ -89,11 +87,6 @@ struct AuditRoutes: RouteCollection {
     }
 
     // MARK: Reading and writing
-
-    static func sql(_ database: any Database) throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "the database is not SQL") }
-        return sql
-    }
 
     /// A query parameter that must be a whole number in `range` (and is required without a default).
     static func integer(_ name: String, in request: Request, default fallback: Int?, range: ClosedRange<Int>) throws -> Int {

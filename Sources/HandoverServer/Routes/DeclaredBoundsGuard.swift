@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOFoundationCompat
 import Vapor
 
 /// Refuses, before the route runs, a request outside the bounds `openapi.yaml` declares

@@ -1,10 +1,8 @@
-import Fluent
 import Foundation
 import Mail
 import HandoverCore
 import HandoverProtocol
 import NIOCore
-import SQLKit
 import Vapor
 
 /// Email-link sign-in:
@@ -30,6 +28,7 @@ struct EmailSignInRoutes: RouteCollection {
     let clock: ServerClock
     let origin: PublicOrigin
     let sessions: SessionAuthority
+    let databases: ServerDatabases
     let mailer: (any MailTransport)?
 
     struct StartInput: Content {
@@ -73,20 +72,14 @@ struct EmailSignInRoutes: RouteCollection {
             error.retryAfter = wait
             throw error
         }
-        if let deviceID = input.deviceID, try await Device.find(deviceID, on: request.db) == nil {
+        if let deviceID = input.deviceID, try await Device.stored(deviceID, on: databases.primary) == nil {
             throw APIError.invalid("deviceID", "no registered device has this id.")
         }
         var team: String?
-        if let clientID = input.clientID { team = try await Self.checkClientID(clientID, on: request.db) }
+        if let clientID = input.clientID { team = try await checkClientID(clientID) }
         let token = BearerSecret.random()
-        let record = EmailLoginToken()
-        record.deviceID = input.deviceID
-        record.clientTeam = team
-        record.tokenHash = BearerSecret.digest(token)
-        record.email = address.normalized
-        record.createdAt = now
-        record.expiresAt = now.addingTimeInterval(Self.tokenLifetime)
-        try await record.create(on: request.db)
+        try await EmailSignInLinks.issue(token, email: address.normalized, deviceID: input.deviceID, team: team, now: now,
+                                         expiresAt: now.addingTimeInterval(Self.tokenLifetime), on: databases.primary)
         var link = URLComponents(url: origin.url.appendingPathComponent("auth/email/verify"), resolvingAgainstBaseURL: false)
         link?.queryItems = [URLQueryItem(name: "token", value: token)]
         let message = EmailMessage(
@@ -118,59 +111,31 @@ struct EmailSignInRoutes: RouteCollection {
         throttle.attempt(.wrongEmailToken, request)
     }
 
-    /// What a used link gives: the address it was sent to, and the fleet device that asked for it.
-    struct UsedLink {
-        var email: String
-        var deviceID: UUID?
-    }
-
-    private func consumeToken(_ token: String, on database: Database) async throws -> UsedLink? {
-        guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
-        let now = clock.now()
-        let rows = try await sql.raw("""
-            UPDATE email_login_tokens SET used_at = \(bind: now)
-            WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now) RETURNING email, device_id
-            """).all()
-        guard let row = rows.first else { return nil }
-        return UsedLink(email: try row.decode(column: "email", as: String.self), deviceID: try row.decode(column: "device_id", as: UUID?.self))
-    }
-
-    private func user(for email: String, on database: Database) async throws -> User {
-        if let user = try await User.query(on: database).filter(\.$email == email).first() { return user }
-        let user = User()
-        user.email = email
-        user.emailVerified = true
-        user.emailForwardingDisabled = false
-        user.createdAt = clock.now()
-        try await user.create(on: database)
-        return user
-    }
-
     @Sendable func redeem(request: Request) async throws -> Response {
         let input = try request.content.decode(RedeemInput.self, using: JSONDecoder.api)
-        let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, on: request.db)
+        let scope = try await SignInScope.parse(scope: input.scope, deviceID: input.deviceID, in: databases)
         // Every input is checked before the link is used up: a refusal leaves it redeemable.
         var team: String?
         if let clientID = input.clientID {
-            team = try await Self.checkClientID(clientID, on: request.db)
+            team = try await checkClientID(clientID)
         } else if scope.deviceSSO {
             throw APIError.invalid("clientID", "with scope device_sso, name the app's bundle id as registered (an appID's part after the team id).")
         }
-        if let linkTeam = try await Self.team(ofLink: input.token, on: request.db, now: clock.now()), linkTeam != team {
+        if let linkTeam = try await EmailSignInLinks.team(ofLink: input.token, now: clock.now(), on: databases.primary), linkTeam != team {
             throw APIError(.badRequest, code: "wrong_team",
                            reason: "clientID: this link was asked for by an app of team \(linkTeam), and only an app of that team may redeem it; "
                                + (input.clientID.map { "'\($0.prefix(80))' is of team \(team ?? "?")" } ?? "name the app (clientID)")
                                + ". The link still works for an app of team \(linkTeam).",
                            field: "clientID")
         }
-        guard let used = try await consumeToken(input.token, on: request.db) else {
+        guard let used = try await EmailSignInLinks.consume(input.token, now: clock.now(), on: databases.primary) else {
             if let wait = wrongLink(request) { throw APIError.tooManyRequests(retryAfter: wait) }
             throw APIError(.unauthorized, code: "invalid_link", reason: "This sign-in link is unknown, already used or expired; ask for a new one.",
                            field: "token")
         }
-        let user = try await user(for: used.email, on: request.db)
+        let user = try await EmailSignInLinks.user(for: used.email, now: clock.now(), on: databases.primary)
         let grant = try await sessions.startSession(for: user, clientID: input.clientID, deviceSSO: scope.deviceSSO,
-                                                    deviceID: scope.deviceID ?? used.deviceID, checkOut: .emailLink, on: request.db)
+                                                    deviceID: scope.deviceID ?? used.deviceID, checkOut: .emailLink, on: databases.primary)
         let response = Response(status: .ok)
         try response.content.encode(grant)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -183,7 +148,7 @@ struct EmailSignInRoutes: RouteCollection {
     /// token is made for an audience this server does not serve. 400 `invalid_client_id`,
     /// naming `clientID`. Returns the app's Apple team.
     @discardableResult
-    static func checkClientID(_ clientID: String, on database: Database) async throws -> String {
+    func checkClientID(_ clientID: String) async throws -> String {
         func refuse(_ problem: String) -> APIError {
             APIError(.badRequest, code: "invalid_client_id", reason: "clientID: \(problem)", field: "clientID")
         }
@@ -191,33 +156,22 @@ struct EmailSignInRoutes: RouteCollection {
             throw refuse("give the app's bundle id as registered, 1 to at most 255 characters (\(clientID.utf8.count) were given)")
         }
         guard !clientID.containsControlCharacter else { throw refuse(String.controlCharacterAdvice) }
-        guard let team = try await RegisteredClients.team(of: clientID, on: database) else {
+        guard let team = try await RegisteredClients.team(of: clientID, on: databases.primary) else {
             throw refuse("'\(clientID.prefix(80))' is not an app in this server's registry; accepted: a registered app's bundle id "
                          + "(an appID's part after the team id), such as com.example.notes")
         }
         return team
     }
 
-    /// The Apple team a usable link (unused, unexpired) was asked for by, when its app named itself;
-    /// nil for a link that is unknown, used, expired or bound to no team.
-    static func team(ofLink token: String, on database: Database, now: Date) async throws -> String? {
-        guard let sql = database as? any SQLDatabase, !token.isEmpty, token.count <= 256 else { return nil }
-        return try await sql.raw("""
-            SELECT client_team FROM email_login_tokens WHERE token_hash = \(bind: BearerSecret.digest(token)) AND used_at IS NULL AND expires_at > \(bind: now)
-            """).first()?.decode(column: "client_team", as: String?.self)
-    }
-
     @Sendable func verifyPage(request: Request) async throws -> Response {
         let token = (try? request.query.get(String.self, at: "token")) ?? ""
         let now = clock.now()
-        let valid = try await EmailLoginToken.query(on: request.db).filter(\.$tokenHash == BearerSecret.digest(token))
-            .filter(\.$usedAt == nil).filter(\.$expiresAt > now).first()
-        guard let valid else { return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired() }
+        guard let email = try await EmailSignInLinks.usableLinkEmail(token, now: now, on: databases.primary) else { return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired() }
         let form = HTML.element("form", ["method": "post", "action": "/auth/email/verify"]) {
             HTML.element("input", ["type": "hidden", "name": "token", "value": token])
             HTML.element("button", ["type": "submit"]) { "Sign in on this browser" }
         }
-        return Self.page(.ok, HTMLPage(title: "Sign in", heading: "Sign in as \(valid.email)", paragraphs: [
+        return Self.page(.ok, HTMLPage(title: "Sign in", heading: "Sign in as \(email)", paragraphs: [
             "You opened your sign-in link in a browser. Sign in here, on this browser?",
             "To sign in on your phone instead, open the link there.",
         ], extra: form))
@@ -231,13 +185,13 @@ struct EmailSignInRoutes: RouteCollection {
                                                   paragraphs: ["Open the sign-in link from your email directly, then press the button on its page."]))
         }
         let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
-        guard let used = try await consumeToken(form.token, on: request.db) else {
+        guard let used = try await EmailSignInLinks.consume(form.token, now: clock.now(), on: databases.primary) else {
             return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired()
         }
         let email = used.email
-        let user = try await user(for: email, on: request.db)
+        let user = try await EmailSignInLinks.user(for: email, now: clock.now(), on: databases.primary)
         // A link an app on a fleet device asked for: this browser session ends with that device's hand-over.
-        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, checkOut: .emailLink, on: request.db)
+        let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, checkOut: .emailLink, on: databases.primary)
         let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
                                                paragraphs: ["You are signed in on this browser as \(email). You can close this page."]))
         let secure = origin.isSecure

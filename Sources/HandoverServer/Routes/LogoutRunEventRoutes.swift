@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
@@ -26,12 +25,12 @@ struct LogoutRunEventRoutes: RouteCollection {
     @Sendable func events(_ request: Request) async throws -> Response {
         let first = try await authorizedView(request)
         let runID = first.id
-        let database = request.db
+        let database = api.databases.primary
         let runs = api.runs
         let changes = hub.subscribe(to: runID)
         let sent = NIOLockedValueBox(false)
         let principal = try request.principal
-        let lease = streams.lease(forKey: principal.keyID, expiresAt: principal.expiresAt, clock: api.clock, on: request.readDB)
+        let lease = streams.lease(forKey: principal.keyID, expiresAt: principal.expiresAt, clock: api.clock, on: api.databases.reads)
         return EventStream.response(changes: changes, lease: lease) {
             // The view read for authorization is the first event; later ones are read anew.
             let view = sent.withLockedValue { $0 } ? try await runs(database).view(runID) : first

@@ -1,7 +1,7 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import JWTKit
 import SessionTokens
 import Vapor
 
@@ -23,6 +23,7 @@ struct OAuthTokenRoutes: RouteCollection {
     let sessions: SessionAuthority
     let throttle: Throttle
     let clock: ServerClock
+    let databases: ServerDatabases
 
     struct ExchangeForm: Content {
         var grant_type: String?
@@ -62,7 +63,7 @@ struct OAuthTokenRoutes: RouteCollection {
             if let form = try? request.content.decode(ExchangeForm.self, as: .urlEncodedForm), form.grant_type == Self.clientCredentials,
                request.headers.contentType == .urlEncodedForm {
                 let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
-                let token = try await ClientCredentialsTokens.issue(client: client.clientID, on: try AuditRoutes.sql(request.db), now: clock.now())
+                let token = try await ClientCredentialsTokens.issue(client: client.clientID, on: try databases.sql(), now: clock.now())
                 try response.content.encode(ClientTokenResponse(access_token: token))
             } else {
                 try response.content.encode(try await exchange(request))
@@ -95,7 +96,7 @@ struct OAuthTokenRoutes: RouteCollection {
         guard let actorType = form.actor_token_type, Self.deviceSecretTypes.contains(actorType) else {
             throw OAuthError.invalidRequest("actor_token_type must be one of \(Self.deviceSecretTypes.sorted().joined(separator: ", ")).")
         }
-        guard let siblingTeam = try await RegisteredClients.team(of: clientID, on: request.db) else {
+        guard let siblingTeam = try await RegisteredClients.team(of: clientID, on: databases.primary) else {
             throw OAuthError.invalidClient("client_id \(clientID.prefix(80)) is not an app in this server's registry.")
         }
         let claims: IDTokenClaims
@@ -104,7 +105,7 @@ struct OAuthTokenRoutes: RouteCollection {
         } catch {
             throw OAuthError.invalidGrant("The ID token was refused: \(error).")
         }
-        guard let secret = try await DeviceSecret.query(on: request.db).filter(\.$secretHash == BearerSecret.digest(actorToken)).first(),
+        guard let secret = try await sessions.deviceSecret(actorToken, on: databases.primary),
               let secretID = secret.id else {
             throw OAuthError.invalidGrant("The device secret is unknown.")
         }
@@ -115,11 +116,11 @@ struct OAuthTokenRoutes: RouteCollection {
         guard claims.sessionID == secretID.uuidString, claims.subject.value == secret.userID.uuidString else {
             throw OAuthError.invalidGrant("The ID token's sid does not name this device secret's session.")
         }
-        guard try await RegisteredClients.team(of: claims.audience, on: request.db) == siblingTeam else {
+        guard try await RegisteredClients.team(of: claims.audience, on: databases.primary) == siblingTeam else {
             throw OAuthError.invalidGrant("\(clientID.prefix(80)) is not from the same team as the app that signed in.")
         }
-        guard let user = try await User.find(secret.userID, on: request.db) else { throw OAuthError.invalidGrant("The user no longer exists.") }
-        let grant = try await sessions.startSession(for: user, clientID: clientID, derivedFrom: secret, checkOut: .nativeSSO, on: request.db)
+        guard let user = try await User.stored(secret.userID, on: databases.primary) else { throw OAuthError.invalidGrant("The user no longer exists.") }
+        let grant = try await sessions.startSession(for: user, clientID: clientID, derivedFrom: secret, checkOut: .nativeSSO, on: databases.primary)
         return TokenResponse(access_token: grant.accessToken, expires_in: grant.expiresIn, refresh_token: grant.refreshToken,
                              id_token: grant.idToken)
     }

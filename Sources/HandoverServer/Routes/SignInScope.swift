@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Vapor
@@ -12,12 +11,12 @@ struct SignInScope {
     /// The registered fleet device the app runs on, whose logout run ends the device secret.
     var deviceID: UUID?
 
-    static func parse(scope: String?, deviceID: UUID?, on database: Database) async throws -> SignInScope {
+    static func parse(scope: String?, deviceID: UUID?, in databases: ServerDatabases) async throws -> SignInScope {
         let words = (scope ?? "").split(separator: " ").map(String.init)
         if let unknown = words.first(where: { !accepted.contains($0) }) {
             throw APIError.invalid("scope", "'\(unknown.prefix(40))' is not a scope here; accepted: \(accepted.sorted().joined(separator: ", ")).")
         }
-        if let deviceID, try await Device.find(deviceID, on: database) == nil {
+        if let deviceID, try await Device.stored(deviceID, on: databases.primary) == nil {
             throw APIError.invalid("deviceID", "no registered device has this id.")
         }
         return SignInScope(deviceSSO: words.contains("device_sso"), deviceID: deviceID)

@@ -1,3 +1,5 @@
+import NIOHTTP1
+
 /// The bounds `openapi.yaml` declares on one value (a parameter, a JSON body, a member or an
 /// item of one), as ``OpenAPIDocument/bounds`` lists them: JSON Schema's `minimum` and `maximum`
 /// on an integer, `minLength` and `maxLength` on a string, `minItems` and `maxItems` on an

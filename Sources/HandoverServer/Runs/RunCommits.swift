@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
@@ -9,20 +8,22 @@ import Vapor
 struct RunCommits: Sendable {
     /// The logout runs on a database, as the server configured them.
     let runs: LogoutRunService.OnDatabase
+    let databases: ServerDatabases
     let clock: ServerClock
     private let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
     private let starts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
     private let checkOuts = GroupCommit<CustodyLedger.CheckOutRequest, Custody>(maxBatch: 64)
 
-    init(runs: @escaping LogoutRunService.OnDatabase, clock: ServerClock) {
+    init(runs: @escaping LogoutRunService.OnDatabase, databases: ServerDatabases, clock: ServerClock) {
         self.runs = runs
+        self.databases = databases
         self.clock = clock
     }
 
     /// Records a callback through the group-commit writer; returns once it is committed. Until
     /// then its item's deadline does not fire (``UncommittedCallbacks``).
     func record(_ callback: LogoutRunService.Callback, on application: Application) async throws -> LogoutRunService.Recording {
-        let runs = runs(application.db)
+        let runs = runs(databases.primary)
         runs.uncommittedCallbacks?.received(callback.item)
         defer { runs.uncommittedCallbacks?.settled(callback.item) }
         return try await callbacks.submit((callback, clock.now()), writers: runs.groupCommitWriters) { await runs.record($0) }
@@ -30,14 +31,14 @@ struct RunCommits: Sendable {
 
     /// Starts a run through the group-commit writer; returns once it is committed.
     func start(_ start: LogoutRunService.RunStart, on application: Application) async throws -> LogoutRunView {
-        let runs = runs(application.db)
-        let reads = application.readDB
+        let runs = runs(databases.primary)
+        let reads = databases.reads
         return try await starts.submit(start, writers: runs.groupCommitWriters) { await runs.createRuns($0, readingAppsOn: reads) }
     }
 
     /// Checks a device out through the group-commit writer; returns once it is committed.
     func checkOut(_ request: CustodyLedger.CheckOutRequest, ledger: CustodyLedger, on application: Application) async throws -> Custody {
-        let database = application.db
+        let database = databases.primary
         let now = clock.now()
         return try await checkOuts.submit(request, writers: runs(database).groupCommitWriters) { await ledger.checkOut($0, on: database, now: now) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import NIOFoundationCompat
 import SCIM
 import Vapor
 

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import NIOConcurrencyHelpers
+import NIOFoundationCompat
 import Vapor
 
 /// The generated association files, kept in memory so that serving them costs no database read.

@@ -9,6 +9,7 @@ import Vapor
 /// transmitter's are.
 struct SignalsGrantRoutes: RouteCollection {
     let clock: ServerClock
+    let databases: ServerDatabases
 
     struct Body: Decodable {
         var subjects: String
@@ -32,9 +33,9 @@ struct SignalsGrantRoutes: RouteCollection {
         guard let grant = SignalsAudience.Grant(rawValue: body.subjects) else {
             throw DomainError(.badRequest, code: "invalid_request", reason: "subjects: '\(body.subjects.prefix(40))' is not \(accepted).", field: "subjects")
         }
-        let audience = try await SignalsAudience.set(grant, for: clientID, on: try AuditRoutes.sql(request.db))
+        let audience = try await SignalsAudience.set(grant, for: clientID, on: try databases.sql())
         try await request.recordAdminAction(.signalsGranted, grant == .fleet ? "granted \(clientID) the whole fleet's security events"
-                                                : "limited \(clientID) to its own app's sessions' security events", now: clock.now())
+                                                : "limited \(clientID) to its own app's sessions' security events", now: clock.now(), in: databases)
         let response = Response(status: .ok)
         try response.content.encode(Answer(client_id: clientID, subjects: audience.grant.rawValue), using: JSONEncoder.api)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -18,6 +18,7 @@ struct TransmitterRoutes: RouteCollection {
     let clock: ServerClock
     let retention: TimeInterval
     let throttle: Throttle
+    let databases: ServerDatabases
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "ssf-configuration", use: metadata)
@@ -42,13 +43,13 @@ struct TransmitterRoutes: RouteCollection {
             throw APIError(.notFound, code: "not_configured",
                            reason: "Shared Signals needs an issuer URL: start the server with --public-url https://your.host (or HANDOVER_PUBLIC_URL).")
         }
-        return SharedSignalsTransmitter(issuer: issuer, database: request.db, sealer: sessions.sealer, targets: targets, clock: clock, retention: retention)
+        return SharedSignalsTransmitter(issuer: issuer, database: databases.primary, sealer: sessions.sealer, targets: targets, clock: clock, retention: retention)
     }
 
     /// The client the bearer token names (RFC 6750 §2.1), or 401; a wrong bearer past the limit, 429.
     private func client(_ request: Request) async throws -> String {
         guard let token = request.headers.bearerAuthorization?.token,
-              let client = try await ClientCredentialsTokens.client(of: token, on: try AuditRoutes.sql(request.db), now: clock.now()) else {
+              let client = try await ClientCredentialsTokens.client(of: token, on: try databases.sql(), now: clock.now()) else {
             if request.headers.bearerAuthorization != nil, let wait = throttle.attempt(.wrongBearer, request) {
                 throw APIError.tooManyRequests(retryAfter: wait)
             }

@@ -17,7 +17,7 @@ extension HandoverServer {
                                 budgetSeconds: Int = 20) async throws -> UUID {
         do {
             return try await testerLaunch.createTest(action: action, declaresAllowlist: declaresAllowlist, simulate: simulate,
-                                                     budgetSeconds: budgetSeconds, database: application.db)
+                                                     budgetSeconds: budgetSeconds, on: testerLaunch.tester(databases.primary))
         } catch let refusal as DomainError {
             throw TesterInputError(field: refusal.field, reason: refusal.reason)
         }
@@ -25,23 +25,23 @@ extension HandoverServer {
 
     /// The verdict of a test so far, or `nil` for an unknown id.
     public func testerVerdict(_ id: UUID) async throws -> TesterVerdict? {
-        try await testerLaunch.tester(application.db).snapshot(id)?.verdict
+        try await testerLaunch.tester(databases.primary).snapshot(id)?.verdict
     }
 
     /// A test's rounds so far (their links, status and answers), or `nil` for an unknown id.
     public func testerRounds(_ id: UUID) async throws -> [TesterRound]? {
-        try await testerLaunch.tester(application.db).snapshot(id)?.rounds
+        try await testerLaunch.tester(databases.primary).snapshot(id)?.rounds
     }
 
     /// The association-file findings of a test, or `nil` for an unknown id.
     public func testerAssociation(_ id: UUID) async throws -> TesterAssociationReport? {
-        try await testerLaunch.tester(application.db).snapshot(id)?.association
+        try await testerLaunch.tester(databases.primary).snapshot(id)?.association
     }
 
     /// Starts round `number` (from 1) of a test a person plays: the clock runs from now.
     @discardableResult
     public func startTesterRound(_ id: UUID, number: Int) async throws -> Bool {
-        try await testerLaunch.tester(application.db).start(id, roundNumber: number)
+        try await testerLaunch.tester(databases.primary).start(id, roundNumber: number)
     }
 }
 

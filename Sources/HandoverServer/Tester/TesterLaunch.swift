@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Fluent
 import HandoverProtocol
 import Foundation
 import HandoverCore
@@ -10,7 +9,7 @@ import LinkCallbacks
 /// drives it in the background.
 struct TesterLaunch: Sendable {
     /// The tester on a database.
-    let tester: @Sendable (Database) -> ConformanceTester
+    let tester: ConformanceTester.OnDatabase
     /// Drives simulated apps, when the command line passed one in.
     let simulator: (any TesterSimulator)?
     let origins: TesterOrigins
@@ -25,7 +24,7 @@ struct TesterLaunch: Sendable {
     /// Creates a test (and, with `simulate`, a simulated app and the task that plays it); the
     /// dashboard and `handover tester run` both come here. Throws a ``HandoverCore/DomainError`` naming the field.
     func createTest(action: String?, declaresAllowlist: Bool, simulate: String?, budgetSeconds: Int,
-                    database: Database) async throws -> UUID {
+                    on tester: ConformanceTester) async throws -> UUID {
         var action = action
         var allowlist = declaresAllowlist
         var driven: (any TesterSimulator)?
@@ -52,7 +51,6 @@ struct TesterLaunch: Sendable {
         try AppRegistrar.Input.checkLogoutAction(action, policy: actionPolicy, field: "action")
         guard let client = outboundClient else { throw DomainError(.storage, code: "no_client", reason: "No HTTP client.") }
         let report = await TesterAssociationCheck(client: client, developerMode: developerMode).check(action: action)
-        let tester = self.tester(database)
         let id = try await tester.create(action: action, declaresAllowlist: allowlist, budgetSeconds: budgetSeconds,
                                          simulatedBehaviour: simulate, association: report)
         if let simulator = driven {

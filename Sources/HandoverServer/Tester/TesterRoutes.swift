@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import HandoverProtocol
@@ -27,7 +26,7 @@ struct TesterRoutes: RouteCollection {
         tester.get("cb", ":testID", ":round", ":outcome", use: callback)
     }
 
-    private func tester(_ request: Request) -> ConformanceTester { launch.tester(request.db) }
+    private func tester(_ request: Request) -> ConformanceTester { launch.tester(auth.databases.primary) }
 
     // MARK: Pages
 
@@ -99,7 +98,7 @@ struct TesterRoutes: RouteCollection {
             let allowlist = (try? request.content.get(String.self, at: "allowlist")) == "1"
             do {
                 let id = try await launch.createTest(action: action.isEmpty ? nil : action, declaresAllowlist: allowlist,
-                                                   simulate: simulate, budgetSeconds: 20, database: request.db)
+                                                   simulate: simulate, budgetSeconds: 20, on: tester(request))
                 return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }

@@ -1,7 +1,6 @@
 import Crypto
-import Fluent
+import FluentKit
 import Foundation
-import HandoverCore
 import LinkCallbacks
 
 /// Makes API keys and finds the stored key a presented one belongs to.
@@ -11,7 +10,7 @@ import LinkCallbacks
 /// lists) are kept.
 public enum APIKeyIssuer {
     /// A new key and the row that stores its hash.
-    static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date, expiresAt: Date? = nil) -> (key: String, row: APIKey) {
+    package static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date, expiresAt: Date? = nil) -> (key: String, row: APIKey) {
         APIKey.make(name: name, scope: scope, deviceID: deviceID, now: now, expiresAt: expiresAt)
     }
 
@@ -25,10 +24,10 @@ public enum APIKeyIssuer {
     }
 
     /// The SHA-256 of a key, in hex.
-    static func hash(_ key: String) -> String { BearerSecret.digest(key) }
+    package static func hash(_ key: String) -> String { BearerSecret.digest(key) }
 
     /// The live key row for a presented key, if any.
-    static func find(_ key: String, now: Date, on database: Database) async throws -> APIKey? {
+    package static func find(_ key: String, now: Date, on database: Database) async throws -> APIKey? {
         guard key.hasPrefix("hov_"), key.utf8.count < 100 else { return nil }
         let row = try await APIKey.query(on: database)
             .filter(\.$keyHash == hash(key))
@@ -36,5 +35,10 @@ public enum APIKeyIssuer {
             .first()
         guard let row, row.expiresAt.map({ $0 > now }) ?? true else { return nil }
         return row
+    }
+
+    /// Whether the database holds an admin key (revoked or not): a first start has none.
+    public static func adminKeyExists(on database: Database) async throws -> Bool {
+        try await APIKey.query(on: database).filter(\.$scope == APIKeyScope.admin.rawValue).count() > 0
     }
 }

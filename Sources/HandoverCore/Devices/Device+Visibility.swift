@@ -1,0 +1,11 @@
+import FluentKit
+import Foundation
+
+extension Device {
+    /// The device with `id`, if `sites` shows it: a device of another site is as absent as one
+    /// that does not exist, so a page or form does not reveal that it exists.
+    package static func find(_ id: UUID, visibleTo sites: SiteFilter, on database: any Database) async throws -> Device? {
+        guard let device = try await Device.find(id, on: database), sites.shows(device.site) else { return nil }
+        return device
+    }
+}
