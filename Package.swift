@@ -56,7 +56,6 @@ let package = Package(
         // The tests read openapi.yaml with it (swift-configuration's YAML trait resolves it already).
         .package(url: "https://github.com/jpsim/Yams", "5.4.0"..<"7.0.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
-        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
         .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.52.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
@@ -124,6 +123,9 @@ let package = Package(
                 server("NIOSSL", "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("FluentKit", "fluent-kit"),
+                // The database's drivers (no Vapor): the core opens the server's database (DatabaseConnections).
+                server("FluentSQLiteDriver", "fluent-sqlite-driver"),
+                server("FluentPostgresDriver", "fluent-postgres-driver"),
                 server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
@@ -133,7 +135,7 @@ let package = Package(
                 server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
-        // The server: Vapor and Fluent, over SQLite by default and PostgreSQL when configured.
+        // The server: Vapor, over the core (which holds the database: SQLite by default, PostgreSQL when configured).
         .target(
             name: "HandoverServer",
             dependencies: [
@@ -152,9 +154,6 @@ let package = Package(
                 "MDMConnectors",
                 "Mail",
                 server("Vapor", "vapor"),
-                server("Fluent", "fluent"),
-                server("FluentSQLiteDriver", "fluent-sqlite-driver"),
-                server("FluentPostgresDriver", "fluent-postgres-driver"),
                 server("Prometheus", "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
@@ -166,7 +165,6 @@ let package = Package(
                 server("NIOExtras", "swift-nio-extras"),
                 server("JWTKit", "jwt-kit"),
                 server("NIOSSL", "swift-nio-ssl"),
-                server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),

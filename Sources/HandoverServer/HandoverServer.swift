@@ -1,8 +1,5 @@
 import AsyncHTTPClient
-import Fluent
 import HandoverProtocol
-import FluentPostgresDriver
-import FluentSQLiteDriver
 import Foundation
 import Mail
 import HandoverCore
@@ -12,7 +9,6 @@ import MDMConnectors
 import OutboundHTTP
 import NIOConcurrencyHelpers
 import PostgresNIO
-import SQLKit
 import ServiceLifecycle
 import Vapor
 
@@ -34,8 +30,10 @@ public final class HandoverServer: Sendable {
     /// The port it listens on (the real one when 0 was asked for).
     public let port: Int
     let clock: ServerClock
+    /// The server's database, opened (closed by ``shutdown()``).
+    package let connections: DatabaseConnections
     /// The server's database, as its services reach it.
-    let databases: ServerDatabases
+    package let databases: ServerDatabases
     let origin: PublicOrigin
     /// The server's own sessions (access and refresh tokens).
     let sessions: SessionAuthority
@@ -95,7 +93,8 @@ public final class HandoverServer: Sendable {
         self.configuration = configuration
         self.port = port
         clock = parts.clock
-        databases = parts.databases
+        connections = parts.connections
+        databases = parts.connections.access
         origin = parts.origin
         sessions = parts.sessions
         runs = parts.runs
@@ -121,7 +120,7 @@ public final class HandoverServer: Sendable {
     /// background passes and its `public` methods use these.
     private struct Parts {
         var clock: ServerClock
-        var databases: ServerDatabases
+        var connections: DatabaseConnections
         var origin: PublicOrigin
         var sessions: SessionAuthority
         var runs: LogoutRunService.OnDatabase
@@ -153,30 +152,21 @@ public final class HandoverServer: Sendable {
         application.logger = logger
         var outboundClient: HTTPClient?
         var pushSender: PushSender?
+        var openedDatabase: DatabaseConnections?
         do {
-            let usesPostgres = try configureDatabase(application, configuration)
-            if !usesPostgres, let sql = application.db as? any SQLDatabase {
-                // WAL lets readers run beside the writer; FULL sync makes every commit durable.
-                // Set before the migrations, while nothing else uses the file: the change needs the
-                // database to itself, and SQLite answers the old mode instead of failing when it
-                // cannot have it, so the answer is checked.
-                try await enableWriteAheadLog(sql)
-                // A statement that writes many rows in a transaction keeps a statement journal, to
-                // undo itself alone if it fails half-way: in a temporary file (SQLite's default) a
-                // write system call per page it touches, on the writer's path; in memory a copy.
-                // The writer is one connection for the server's life. Issue 37.
-                try await sql.raw("PRAGMA temp_store = MEMORY").run()
-                try await WALCheckpoint.configureWriter(sql)
-            }
+            let connections = try openDatabase(application, configuration)
+            openedDatabase = connections
+            let usesPostgres = connections.usesPostgres
+            try await connections.prepare()
             do {
-                try await SchemaMigrations.run(on: application)
+                try await connections.migrate()
             } catch {
                 throw StartupFailure.database(error, configuration: configuration)
             }
             let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64,
                                                       dataDirectory: configuration.dataDirectory)
             // What routes and services reach the database through (SQLite's readers beside its writer).
-            let databases = ServerDatabases(usesPostgres: usesPostgres, writer: { application.db }, reader: { application.readDB })
+            let databases = connections.access
             let nonceKey = try await ServerSecrets.nonceKey(on: databases.primary, sealer: sealer)
             try await ServerSecrets.sealStoredWebhookSecrets(on: databases.primary, sealer: sealer)
             let hub = RunEventHub()
@@ -266,7 +256,7 @@ public final class HandoverServer: Sendable {
             let throttle = Throttle(limits: RateLimits(), clock: clock, databases: databases, trustsForwardedFor: configuration.trustsForwardedFor)
             let revocations = CredentialRevocations(usesPostgres: usesPostgres, logger: logger)
             let keys = KeyRevocation(revocations: revocations), keyUses = KeyUses()
-            let liveKeys = LiveKeys.reading(application, readers: usesPostgres ? 4 : 2)
+            let liveKeys = connections.liveKeys(readers: usesPostgres ? 4 : 2)
             let idleMemory = IdleMemoryRelease()
             let api = APIServices(clock: clock, databases: databases, origin: origin, throttle: throttle, notifier: notifier, runs: runs,
                                  commits: RunCommits(runs: runs, databases: databases, clock: clock), operations: operations, appRegistrar: appRegistrar,
@@ -349,7 +339,7 @@ public final class HandoverServer: Sendable {
             try application.register(collection: TokenRevocationRoutes(throttle: throttle, sessions: sessions, databases: databases))
             try application.register(collection: PhoneSignInRoutes(throttle: throttle, clock: clock, origin: origin, hub: hub,
                                                                    operations: operations, push: push, sessions: sessions, databases: databases))
-            let parts = Parts(clock: clock, databases: databases, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
+            let parts = Parts(clock: clock, connections: connections, origin: origin, sessions: sessions, runs: runs, operations: operations, testerLaunch: testerLaunch,
                               idleMemory: idleMemory, detachedWork: testerLaunch.detachedWork, webhookTargets: webhookTargets,
                               sealer: sealer, outboundClient: outbound, push: push, audit: audit,
                               siem: Self.siemStream(configuration, databases: databases, clock: clock,
@@ -369,8 +359,7 @@ public final class HandoverServer: Sendable {
             let port = resolved.port
             let server = HandoverServer(application: application, configuration: resolved, port: port, parts: parts)
             var services: [any Service] = []
-            if usesPostgres, let url = configuration.databaseURL {
-                let postgres = try SQLPostgresConfiguration(url: url).coreConfiguration
+            if let postgres = try connections.listenerConfiguration() {
                 services.append(NotificationListener(configuration: postgres, channel: RunChangeNotifier.channel, logger: logger) { payload in
                     if let run = UUID(uuidString: payload) { hub.publish(run) }
                 })
@@ -389,6 +378,7 @@ public final class HandoverServer: Sendable {
             // shut down traps when it is released), then report the reason.
             try? await outboundClient?.shutdown()
             await pushSender?.shutdown()
+            await openedDatabase?.shutdown()
             try? await application.asyncShutdown()
             throw StartupFailure.explain(error)
         }
@@ -409,6 +399,7 @@ public final class HandoverServer: Sendable {
         try? await outboundClient.shutdown()
         await push?.shutdown()
         await application.server.shutdown()
+        await connections.shutdown()
         try await application.asyncShutdown()
     }
 
@@ -427,7 +418,7 @@ public final class HandoverServer: Sendable {
 
     /// Runs one idle-memory pass now (``IdleMemoryRelease``): true when it released.
     func releaseMemoryIfIdle() async throws -> Bool {
-        try await idleMemory.pass(releasing: IdleMemoryRelease.sqliteConnections(of: application))
+        try await idleMemory.pass(releasing: connections)
     }
 
     /// Marks out-of-band operations past their expiry `expired` now; returns how many. The
@@ -531,8 +522,8 @@ public final class HandoverServer: Sendable {
         let database = databases.primary
         let operations = self.operations(databases.primary)
         let idleMemory = self.idleMemory
-        let connections = IdleMemoryRelease.sqliteConnections(of: application)
-        let walCheckpoint = Self.walCheckpoint(of: application)
+        let connections = self.connections
+        let walCheckpoint = connections.checkpoint()
         let retention = CustodyRetention(retention: configuration.custody.retention)
         let clock = self.clock
         let audit = self.audit, refusals = throttle.refusals

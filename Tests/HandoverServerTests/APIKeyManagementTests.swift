@@ -41,7 +41,7 @@ import Testing
     @Test func anExpiredKeyIsRefused() async throws {
         try await TestServer.with(.sqlite) { test in
             let key = try await APIKeyIssuer.create(name: "contractor", scope: .operator, expiresAt: test.clock.now().addingTimeInterval(3600),
-                                                    on: test.server.application.db, now: test.clock.now())
+                                                    on: test.server.databases.primary, now: test.clock.now())
             #expect(try await test.request(.GET, "/api/v1/apps", key: key).status == 200)
             test.clock.advance(by: 3600)
             #expect(try await test.request(.GET, "/api/v1/apps", key: key).status == 401)

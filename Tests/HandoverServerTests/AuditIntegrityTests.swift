@@ -132,7 +132,7 @@ struct AuditIntegrityTests {
             let receiver = try await WebhookReceiver.start()
             let hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": receiver.url, "events": ["audit.checkpoint"]], key: test.adminKey)
             #expect(hook.status == 201, "\(hook.text)")
-            let sql = try #require(test.server.application.db as? any SQLDatabase)
+            let sql = try #require(test.server.databases.primary as? any SQLDatabase)
             let siem = RecordingSIEM()
             let stream = SIEMStream(destinations: [siem], sql: sql, clock: test.clock)
             let verifier = try NoteVerifierKey(try await test.server.auditVerifierKey())

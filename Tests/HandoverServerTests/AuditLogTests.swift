@@ -215,7 +215,7 @@ struct AuditLogTests {
     @Test(arguments: TestDatabase.available)
     func appendsTakeConsecutiveIndexesAndMoveTheCounter(database: TestDatabase) async throws {
         try await TestServer.with(database) { test in
-            let db = test.server.application.db
+            let db = test.server.databases.primary
             let sql = try #require(db as? any SQLDatabase)
             func size() async throws -> Int {
                 try #require(try await sql.raw("SELECT size FROM audit_head WHERE id = 1").first()).decode(column: "size", as: Int.self)
@@ -263,7 +263,7 @@ struct AuditLogTests {
     /// a matching hash, or deleted, is caught by the root or the missing index at once.
     @Test func theSelfCheckReadsEntriesBytesInTurnAndEveryHashEachTime() async throws {
         try await TestServer.with(.sqlite) { test in
-            let db = test.server.application.db
+            let db = test.server.databases.primary
             let now = Date()
             try await AuditTrail.append((0..<12).map { AuditEvent(type: "test.entry", at: now, actor: .server, detail: ["n": "\($0)"]) },
                                         on: db, now: now)

@@ -120,7 +120,7 @@ struct BackChannelOutboxHardeningTests {
             #expect(removed.status == 200 && removed.json["backchannelLogoutURI"] == nil, "\(removed.text)")
             #expect(try await rig.test.server.deliverBackChannelLogouts() == 1)
             // The run's view shows a backend only for apps that have one now: read the outbox row.
-            let row = try #require(try await BackChannelLogoutDelivery.query(on: rig.test.server.application.db)
+            let row = try #require(try await BackChannelLogoutDelivery.query(on: rig.test.server.databases.primary)
                 .filter(\.$runID == UUID(uuidString: second.id)).first())
             #expect(row.status == .failed && row.lastError?.contains("no longer has a backchannel_logout_uri") == true,
                     "\(row.status) \(row.lastError ?? "")")

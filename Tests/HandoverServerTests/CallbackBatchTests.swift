@@ -45,7 +45,7 @@ import Testing
             try callback(b, "Mail", .error),     // 11: too late: already succeeded
         ]
         let at = test.clock.now()
-        let runService = test.server.runs(test.server.application.db)
+        let runService = test.server.runs(test.server.databases.primary)
         let results = await runService.record(batch.map { ($0, at) })
         let recordings = try results.map { try $0.get() }
         #expect(recordings == [

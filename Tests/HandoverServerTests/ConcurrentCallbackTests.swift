@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverCore
 @testable import HandoverServer
 import LinkCallbacks
 import SQLKit
@@ -120,7 +121,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct SQLiteDurabilityTests {
     @Test func theDatabaseIsInWALModeAndSyncsEveryCommit() async throws {
         let test = try await TestServer.start(.sqlite)
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         let mode = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
         #expect(mode?.lowercased() == "wal")
         let sync = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
@@ -133,13 +134,12 @@ import Testing
     /// connection, copies every frame the writer committed.
     @Test func theBackgroundPassCheckpointsWhatTheWriterCommitted() async throws {
         let test = try await TestServer.start(.sqlite)
-        let application = test.server.application
-        let writer = try #require(application.db as? any SQLDatabase)
+        let writer = try #require(test.server.databases.primary as? any SQLDatabase)
         let threshold = try await writer.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self)
         #expect(threshold == WALCheckpoint.writerBackstopPages)
         let tempStore = try await writer.raw("PRAGMA temp_store").first()?.decode(column: "temp_store", as: Int.self)
         #expect(tempStore == 2)  // MEMORY
-        let checkpoint = try #require(HandoverServer.walCheckpoint(of: application))
+        let checkpoint = try #require(test.server.connections.checkpoint())
         _ = try await checkpoint.pass()
         try await writer.raw("CREATE TABLE checkpoint_probe (value TEXT)").run()
         for value in 0..<20 { try await writer.raw("INSERT INTO checkpoint_probe VALUES (\(bind: String(repeating: "x", count: 2000 + value)))").run() }
@@ -158,11 +158,11 @@ import Testing
     @Test func theCheckpointHoldsNoReaderOfAnyEventLoop() async throws {
         let test = try await TestServer.start(.sqlite)
         let application = test.server.application
-        let checkpoint = try #require(HandoverServer.walCheckpoint(of: application))
+        let checkpoint = try #require(test.server.connections.checkpoint())
         let held = try #require(checkpoint.connection as? any Database)
         try await held.transaction { _ in
             for loop in application.eventLoopGroup.makeIterator() {
-                let reader = try #require(application.databases.database(.sqliteReads, logger: application.logger, on: loop) as? any SQLDatabase)
+                let reader = try #require(test.server.connections.reader(on: loop))
                 #expect(try await reader.raw("SELECT 1 AS one").first()?.decode(column: "one", as: Int.self) == 1)
             }
         }

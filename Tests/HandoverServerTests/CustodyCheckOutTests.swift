@@ -47,7 +47,7 @@ import Testing
                 #expect(reply.json["checkedOutBy"] as? String == "badge" && reply.json["personEmail"] as? String == "ada@hospital.example")
                 let unknown = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "9999"], key: device.key)
                 #expect(unknown.status == 404 && unknown.text.contains("unknown_badge"))
-                let sql = try #require(test.server.application.db as? any SQLDatabase)
+                let sql = try #require(test.server.databases.primary as? any SQLDatabase)
                 let digests = try await sql.raw("SELECT badge_digest FROM custodies").all().map { try $0.decode(column: "badge_digest", as: String?.self) }
                 #expect(digests.count == 1 && digests[0]?.count == 64 && digests[0] != "0042", "only a keyed digest of the badge is kept")
             }
@@ -70,7 +70,7 @@ import Testing
                 #expect(reply.status == 503 && reply.json["error"] as? String == "badge_lookup_unavailable"
                         && reply.text.contains("not an email address"), "\(badge): \(reply.status) \(reply.text)")
             }
-            let sql = try #require(test.server.application.db as? any SQLDatabase)
+            let sql = try #require(test.server.databases.primary as? any SQLDatabase)
             let made = try await sql.raw("SELECT COUNT(*) AS n FROM custodies").first()?.decode(column: "n", as: Int.self)
             let people = try await sql.raw("SELECT COUNT(*) AS n FROM users").first()?.decode(column: "n", as: Int.self)
             #expect(made == 0 && people == 0, "\(String(describing: made)) custodies, \(String(describing: people)) people")

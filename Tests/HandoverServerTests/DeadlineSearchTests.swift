@@ -27,7 +27,7 @@ import Testing
         test.clock.advance(by: 2)
 
         let scheduler = test.server.deadlineScheduler()
-        try await test.server.application.db.transaction { _ in
+        try await test.server.databases.primary.transaction { _ in
             let pass = try await scheduler.fireDue()
             #expect(pass.reissued == 0 && pass.timedOut == 0)
         }

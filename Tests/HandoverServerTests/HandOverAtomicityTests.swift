@@ -34,14 +34,14 @@ import Testing
         #expect(try await rig.me(token).status == 200)
 
         let server = rig.test.server
-        let served = server.runs(server.application.db)
+        let served = server.runs(server.databases.primary)
         let steps = try #require(served.handOver, "the server's runs carry its hand-over steps")
         let runs = served.handingOver(with: FailingAfterSteps(steps: steps))
         await #expect(throws: Injected.self) {
             _ = try await runs.createRun(deviceID: deviceID, appIDs: [appID])
         }
 
-        let sql = try #require(server.application.db as? any SQLDatabase)
+        let sql = try #require(server.databases.primary as? any SQLDatabase)
         func count(_ query: SQLQueryString) async throws -> Int {
             try await sql.raw("SELECT COUNT(*) AS n FROM \(query)").first()?.decode(column: "n", as: Int.self) ?? -1
         }

@@ -65,7 +65,7 @@ import Testing
             Ward 7 phone 1,C02JAMF00007,0a7e5c3c-7777-4f0b-9a51-6d7b9f1d2c07, Ward 7 \("")
             Station phone 1,C02JAMF00008,0a7e5c3c-8888-4f0b-9a51-6d7b9f1d2c08,Station Ä
             """
-        let report = try await HandoverServer.importDevices(csv: Data(jamf.utf8), dryRun: false, on: test.server.application.db, now: rig.test.clock.now())
+        let report = try await HandoverServer.importDevices(csv: Data(jamf.utf8), dryRun: false, in: test.server.databases, now: rig.test.clock.now())
         #expect(report.refused.isEmpty, "\(report.refused)")
         let ward = try #require(report.imported.first)
         let listed = try await test.request(.GET, "/api/v1/devices?site=WARD%207", key: test.adminKey).array
@@ -73,7 +73,7 @@ import Testing
         let station = try await test.request(.GET, "/api/v1/devices?site=station%20%C3%A4", key: test.adminKey).array
         #expect(station.map { $0["name"] as? String } == ["Station phone 1"], "\(station)")
         let scoped = try RoleMap(parsing: "night-desk=viewer@WARD 7").permissions(for: ["night-desk"])
-        let seen = try await DeviceSearch(sites: SiteFilter(sites: scoped.visibleSites)).run(on: test.server.application.db, now: test.clock.now())
+        let seen = try await DeviceSearch(sites: SiteFilter(sites: scoped.visibleSites)).run(on: test.server.databases.primary, now: test.clock.now())
         #expect(seen.devices.map(\.name) == ["Ward 7 phone 1"] && scoped.allows(.viewer, at: "Ward 7"))
 
         _ = try await rig.signIn(sub: "nurse-1", email: "ada@hospital.example", extra: ["deviceID": ward.id.uuidString.lowercased()])

@@ -57,7 +57,7 @@ import Testing
         let (rig, issuer) = try await SharedSignalsReceiverTests.rig(database, transmitter: transmitter)
         let test = rig.test
         // A person of the dashboard, as a sign-in through the provider leaves them, and their session.
-        let db = test.server.application.db
+        let db = test.server.databases.primary
         let person = Person()
         person.issuer = "https://idp.example.org"
         person.subject = "ada"

@@ -119,7 +119,7 @@ import Testing
 
     @Test func itemsAreFoundByRunAndByAppThroughTheirIndexes() async throws {
         let test = try await TestServer.start(.sqlite)
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         for (statement, table, index) in Self.itemSearches {
             let plan = try await sql.raw("EXPLAIN QUERY PLAN \(unsafeRaw: statement)").all()
                 .map { try $0.decode(column: "detail", as: String.self) }
@@ -137,7 +137,7 @@ import Testing
     /// statement's program: the b-trees it opens for writing, by name.
     @Test func aCallbackWritesTwoIndexesOfItsItem() async throws {
         let test = try await TestServer.start(.sqlite)
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         let roots = try await sql.raw("SELECT name, rootpage FROM sqlite_master WHERE tbl_name = 'logout_items'").all()
             .reduce(into: [Int: String]()) { $0[try $1.decode(column: "rootpage", as: Int.self)] = try $1.decode(column: "name", as: String.self) }
         let program = try await sql.raw("EXPLAIN \(unsafeRaw: Self.callbackBatch)").all()
@@ -149,7 +149,7 @@ import Testing
 
     @Test func everyHotStatementSearchesAnIndex() async throws {
         let test = try await TestServer.start(.sqlite)
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         for statement in Self.hotStatements {
             let plan = try await sql.raw("EXPLAIN QUERY PLAN \(unsafeRaw: statement)").all()
                 .map { try $0.decode(column: "detail", as: String.self) }

@@ -1,6 +1,6 @@
 import Foundation
 import HandoverProtocol
-import Fluent
+import FluentKit
 import HandoverServer
 import Testing
 
@@ -89,7 +89,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(5)), .stopsTestServers) struct SchemaRollbackTests {
     @Test func aDatabaseALaterReleaseMigratedIsRefusedAtStart() async throws {
         let test = try await TestServer.start(.sqlite)
-        try await MigrationLog(name: "AddSomethingFromAFutureRelease", batch: 99).create(on: test.server.application.db)
+        try await MigrationLog(name: "AddSomethingFromAFutureRelease", batch: 99).create(on: test.server.databases.primary)
         let directory = test.dataDirectory
         try await test.stop()
         var configuration = ServerConfiguration()

@@ -81,7 +81,7 @@ import Testing
                     #expect(hook.status == 422 && hook.json["field"] as? String == "url" && hook.text.contains("loopback"), "\(hook.text)")
                     hook = try await test.request(.POST, "/api/v1/webhooks", json: ["url": "https://mdm.example.com/h", "events": ["run.failed"]],
                                                   key: test.adminKey)
-                    let sql = try #require(test.server.application.db as? any SQLDatabase)
+                    let sql = try #require(test.server.databases.primary as? any SQLDatabase)
                     try await sql.raw("UPDATE webhooks SET url = \(bind: url)").run()
                 }
                 #expect(hook.status == 201, "\(hook.text)")

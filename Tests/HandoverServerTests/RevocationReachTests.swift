@@ -46,7 +46,7 @@ import Testing
         let test = try await TestServer.start(.sqlite)
         let now = test.clock.now()
         let temporary = try await APIKeyIssuer.create(name: "contractor", scope: .admin, expiresAt: now.addingTimeInterval(600),
-                                                      on: test.server.application.db, now: now)
+                                                      on: test.server.databases.primary, now: now)
         let browser = DashboardBrowser(test)
         _ = try await browser.signIn(key: temporary)
         let live = try await EventStreamReader.dashboard(browser)

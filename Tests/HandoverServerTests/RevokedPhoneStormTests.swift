@@ -45,7 +45,7 @@ import Testing
 
             // The lost phone: its key is revoked (as the device's page will do), and it retries its hand-over.
             let lost = try await test.registerDevice("ward-7-lost-phone")
-            let sql = try #require(test.server.application.db as? any SQLDatabase)
+            let sql = try #require(test.server.databases.primary as? any SQLDatabase)
             try await sql.raw("UPDATE api_keys SET revoked_at = \(bind: test.clock.now()) WHERE device_id = \(bind: UUID(uuidString: lost.id))").run()
             let answers = Answers()
             let retrying = Task {

@@ -23,7 +23,7 @@ import Testing
             .init(deviceID: one, actor: "admin B"),            // the same device again: its step follows the first
             .init(deviceID: two, appIDs: [UUID()]),            // no such app
         ]
-        let runService = test.server.runs(test.server.application.db)
+        let runService = test.server.runs(test.server.databases.primary)
         let results = await runService.createRuns(batch)
         let runs = results.map { try? $0.get() }
         #expect(runs[0]?.items.map(\.app) == ["Notes", "Chart"])

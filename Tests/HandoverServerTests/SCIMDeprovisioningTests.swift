@@ -42,7 +42,7 @@ struct SCIMDeprovisioningTests {
         let out = try await test.request(.POST, "/api/v1/devices/\(device.id)/custody", json: ["badge": "B-4242"], key: device.key)
         #expect(out.status == 201 && out.json["checkedOutBy"] as? String == "badge" && out.json["personEmail"] as? String == "ward7@example.com", "\(out.text)")
         // The badge is kept only as its keyed digest and sealed, never in clear.
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         let stored = try await sql.raw("SELECT document, badge_digest, badge_sealed FROM directory_users").all()
         #expect(stored.count == 1)
         for row in stored {

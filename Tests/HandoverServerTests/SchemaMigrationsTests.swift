@@ -38,8 +38,9 @@ import Vapor
         let application = try await Application.make(.testing)
         application.logger = Logger(label: "handover") { _ in KeepingLogHandler(records: records) }
         do {
-            _ = try HandoverServer.configureDatabase(application, configuration)
-            let outcome = try await SchemaMigrations.run(on: application)
+            let connections = try HandoverServer.openDatabase(application, configuration)
+            let outcome = try await connections.migrate()
+            await connections.shutdown()
             try await application.asyncShutdown()
             let kept = records.withLockedValue { $0 }
             return (outcome, kept.filter { $0.0 >= .info }.map(\.1), kept.filter { $0.0 == .debug }.map(\.1))

@@ -79,7 +79,7 @@ struct SharedSignalsStreamTests {
 
         // A device key revoked: CAEP credential-change for the device (§3.3).
         // (Device keys are not listed by GET /api/v1/keys; the test reads its id from the database.)
-        let deviceKey = try #require(try await APIKey.query(on: rig.test.server.application.db).filter(\.$deviceID == UUID(uuidString: third.id)).first()?.id)
+        let deviceKey = try #require(try await APIKey.query(on: rig.test.server.databases.primary).filter(\.$deviceID == UUID(uuidString: third.id)).first()?.id)
         #expect(try await rig.test.request(.DELETE, "/api/v1/keys/\(deviceKey)", key: rig.test.adminKey).status == 204)
         #expect((try await receiver.control("poll", ["returnImmediately": true, "ack": true]).json["jtis"] as? [String])?.count == 1)
         let change = try #require(try await receiver.events().last)

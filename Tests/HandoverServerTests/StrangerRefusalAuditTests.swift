@@ -23,7 +23,7 @@ import Testing
 
     /// The People page's rows: how many, and the longest `who` and `detail`.
     static func adminEvents(_ test: TestServer) async throws -> (count: Int, longest: Int) {
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         let row = try await sql.raw("SELECT COUNT(*) AS n, COALESCE(MAX(LENGTH(who) + LENGTH(detail)), 0) AS longest FROM admin_events").first()
         return (try row?.decode(column: "n", as: Int.self) ?? -1, try row?.decode(column: "longest", as: Int.self) ?? -1)
     }

@@ -20,7 +20,7 @@ import Testing
     }
 
     static func count(_ test: TestServer, _ table: String) async throws -> Int {
-        let sql = try #require(test.server.application.db as? any SQLDatabase)
+        let sql = try #require(test.server.databases.primary as? any SQLDatabase)
         return try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first()?.decode(column: "n", as: Int.self) ?? -1
     }
 
@@ -60,16 +60,16 @@ import Testing
                 attempt.codeVerifier = "v"
                 attempt.createdAt = clock.now()
                 attempt.expiresAt = clock.now().addingTimeInterval(AdminSignIn.attemptLifetime)
-                try await attempt.create(on: test.server.application.db)
+                try await attempt.create(on: test.server.databases.primary)
             }
             let settings = try AdminSignInSettings(issuer: "http://127.0.0.1:9", clientID: "c", clientSecret: "s", roleMap: AdminSignInTests.roleMap)
             let signIn = AdminSignIn(provider: OrganisationProvider(settings: settings, http: test.server.outboundClient, now: { clock.now() }),
                                      now: { clock.now() }, maximumAttempts: 5)
-            await #expect(throws: AdminSignIn.Busy.self) { _ = try await signIn.begin(redirectURI: "http://x/cb", on: test.server.application.db) }
+            await #expect(throws: AdminSignIn.Busy.self) { _ = try await signIn.begin(redirectURI: "http://x/cb", on: test.server.databases.primary) }
             #expect(try await Self.count(test, "admin_sign_in_attempts") == 5)
             // Ten minutes on they have expired: the start goes on to the provider (unreachable here).
             clock.advance(by: AdminSignIn.attemptLifetime + 1)
-            await #expect(throws: AdminSignIn.Refusal.self) { _ = try await signIn.begin(redirectURI: "http://x/cb", on: test.server.application.db) }
+            await #expect(throws: AdminSignIn.Refusal.self) { _ = try await signIn.begin(redirectURI: "http://x/cb", on: test.server.databases.primary) }
             #expect(try await Self.count(test, "admin_sign_in_attempts") == 0)
         }
     }

@@ -59,7 +59,7 @@ struct UpgradeTests {
         // The clock a minute after the fixture was made: what it wrote with a lifetime is alive.
         let clock = ManualServerClock(Date(timeIntervalSince1970: try Self.expected(release).madeAt + 60))
         try await TestServer.with(.sqlite, clock: clock, configure: { $0.dataDirectory = directory }) { test in
-            let sql = try #require(test.server.application.db as? any SQLDatabase)
+            let sql = try #require(test.server.databases.primary as? any SQLDatabase)
             for (table, rows) in expected.tables {
                 // As scripts/make-upgrade-fixture.py writes them (reals as whole microseconds: the text of a real differs between SQLite versions).
                 let text = rows.columns.map { "CASE typeof(\"\($0)\") WHEN 'real' THEN CAST(\"\($0)\" * 1000000 AS INTEGER) ELSE quote(\"\($0)\") END" }
@@ -99,7 +99,7 @@ struct UpgradeTests {
             for (table, rows) in expected.tables {
                 let columns = rows.columns.map { "\"\($0)\"" }.joined(separator: ", ")
                 // Times as text in one zone, the one the fixture was written in.
-                let found = try await (test.server.application.db).transaction { db in
+                let found = try await (test.server.databases.primary).transaction { db in
                     let sql = try #require(db as? any SQLDatabase)
                     try await sql.raw("SET LOCAL TIME ZONE 'UTC'").run()
                     return try await sql.raw("SELECT row(\(unsafeRaw: columns))::text AS r FROM \(ident: table)").all()

@@ -1,4 +1,4 @@
-@testable import HandoverServer
+import HandoverCore
 import Testing
 
 /// SQLite's background checkpoint sets its pause from how fast the log grows (issue 37).

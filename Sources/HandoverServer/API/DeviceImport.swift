@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Logging
@@ -88,18 +87,9 @@ extension HandoverServer {
     public static func importDevices(_ configuration: ServerConfiguration, csv: Data, dryRun: Bool, writes: DeviceImportWrites = .init(),
                                      logger: Logger = Logger(label: "handover"),
                                      progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
-        let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
-        application.logger = logger
-        do {
-            _ = try configureDatabase(application, configuration, existingOnly: true)
-            try await SchemaMigrations.run(on: application)
-            let report = try await importDevices(csv: csv, dryRun: dryRun, on: application.db, now: Date(), batchSize: writes.batchSize,
-                                                 allOrNothing: writes.allOrNothing, progress: progress)
-            try await application.asyncShutdown()
-            return report
-        } catch {
-            try? await application.asyncShutdown()
-            throw error
+        try await withOfflineDatabase(configuration, logger: logger) { databases in
+            try await importDevices(csv: csv, dryRun: dryRun, in: databases, now: Date(), batchSize: writes.batchSize,
+                                    allOrNothing: writes.allOrNothing, progress: progress)
         }
     }
 
@@ -113,11 +103,11 @@ extension HandoverServer {
 
     /// - Parameter refusing: a further check of each row the file accepts (the dashboard's: a row
     ///   at a site where the person may not add devices).
-    static func importDevices(csv: Data, dryRun: Bool, on database: Database, now: Date, batchSize: Int = DeviceImportWrites.defaultBatchSize,
+    static func importDevices(csv: Data, dryRun: Bool, in databases: ServerDatabases, now: Date, batchSize: Int = DeviceImportWrites.defaultBatchSize,
                               allOrNothing: Bool = false, refusing: RowCheck? = nil,
                               progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
-        let registered = try await Device.query(on: database).filter(\.$serialNumber != nil).all()
-        let names = Dictionary(registered.compactMap { device in device.serialNumber.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
+        let database = databases.primary
+        let names = try await DeviceImportWriter.registeredSerialNumbers(on: database)
         var plan: DeviceImportPlan
         do {
             plan = try DeviceImportPlan(csv: csv, registered: names)
@@ -145,14 +135,7 @@ extension HandoverServer {
         let batches = stride(from: 0, to: total, by: size).map { Array(plan.accepted[$0..<min($0 + size, total)]) }
         if allOrNothing {
             do {
-                let imported = try await database.transaction { db in
-                    var imported: [DeviceImportReport.Imported] = []
-                    for batch in batches {
-                        imported += try await insert(batch, on: db, now: now)
-                        try await progress(imported.count, total)
-                    }
-                    return imported
-                }
+                let imported = try await DeviceImportWriter.writeAll(batches, now: now, on: database, progress: progress).map(Self.imported)
                 return report(imported, refused: refused, dryRun: false)
             } catch {
                 throw DeviceImportInterrupted(report: report([], refused: refused, dryRun: false), cause: error)
@@ -162,7 +145,7 @@ extension HandoverServer {
         for (index, batch) in batches.enumerated() {
             do {
                 if index > 0 { try await Task.sleep(for: pauseBetweenBatches) }
-                imported += try await database.transaction { db in try await insert(batch, on: db, now: now) }
+                imported += try await DeviceImportWriter.write(batch, now: now, on: database).map(Self.imported)
                 try await progress(imported.count, total)
             } catch {
                 throw DeviceImportInterrupted(report: report(imported, refused: refused, dryRun: false), cause: error)
@@ -171,20 +154,10 @@ extension HandoverServer {
         return report(imported, refused: refused, dryRun: false)
     }
 
-    /// Registers `rows` and their keys in the caller's transaction.
-    private static func insert(_ rows: [DeviceImportPlan.Row], on db: Database, now: Date) async throws -> [DeviceImportReport.Imported] {
-        var imported: [DeviceImportReport.Imported] = []
-        for row in rows {
-            let device = Device(name: row.name, createdAt: now)
-            device.serialNumber = row.serialNumber
-            device.mdmDeviceID = row.mdmDeviceID
-            device.place(at: row.site)
-            try await device.create(on: db)
-            let id = try device.storedID
-            let key = try await APIKeyIssuer.create(name: "device \(row.name)", scope: .device, deviceID: id, on: db, now: now)
-            imported.append(.init(line: row.line, id: id, name: row.name, serialNumber: row.serialNumber, mdmDeviceID: row.mdmDeviceID,
-                                  site: row.site?.text, key: key))
-        }
-        return imported
+    /// A registered row as the report shows it.
+    private static func imported(_ registered: DeviceImportWriter.Registered) -> DeviceImportReport.Imported {
+        let row = registered.row
+        return DeviceImportReport.Imported(line: row.line, id: registered.id, name: row.name, serialNumber: row.serialNumber,
+                                           mdmDeviceID: row.mdmDeviceID, site: row.site?.text, key: registered.key)
     }
 }

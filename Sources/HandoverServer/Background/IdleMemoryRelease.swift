@@ -1,8 +1,6 @@
-import Fluent
-import FluentKit
 import Foundation
+import HandoverCore
 import NIOConcurrencyHelpers
-import SQLKit
 import Vapor
 #if canImport(Glibc)
 import Glibc
@@ -44,15 +42,14 @@ final class IdleMemoryRelease: Sendable {
     /// One pass: releases when the server has been idle since the previous pass. Returns
     /// whether it released.
     ///
-    /// - Parameter connections: every SQLite connection (the writer and each reader); none on
-    ///   PostgreSQL, whose caches live in its own server.
+    /// - Parameter connections: the database, whose SQLite connections (the writer, each reader
+    ///   and the checkpoints') drop their page caches; nothing on PostgreSQL, whose caches live in
+    ///   its own server.
     @discardableResult
-    func pass(releasing connections: [any SQLDatabase]) async throws -> Bool {
+    func pass(releasing connections: DatabaseConnections) async throws -> Bool {
         let count = requests.withLockedValue { $0 }
         guard decision.withLockedValue({ $0.pass(requests: count) }) else { return false }
-        for connection in connections {
-            try await connection.raw("PRAGMA shrink_memory").run()
-        }
+        try await connections.shrinkSQLiteMemory()
         _ = Self.mallocTrim?(0)
         return true
     }
@@ -67,17 +64,6 @@ final class IdleMemoryRelease: Sendable {
         return nil
         #endif
     }()
-
-    /// The connections a release shrinks: SQLite's writer, its reader on each event loop, and the
-    /// checkpoints' connection.
-    static func sqliteConnections(of application: Application) -> [any SQLDatabase] {
-        guard application.databases.configuration(for: .sqliteReads) != nil else { return [] }
-        let readers = application.eventLoopGroup.makeIterator().compactMap { loop in
-            application.databases.database(.sqliteReads, logger: application.logger, on: loop)
-        }
-        let checkpoints = application.databases.database(.sqliteCheckpoints, logger: application.logger, on: application.eventLoopGroup.any())
-        return ([application.db] + readers + [checkpoints].compactMap { $0 }).compactMap { $0 as? any SQLDatabase }
-    }
 }
 
 /// Counts every request for ``IdleMemoryRelease``: one uncontended lock, nothing else.

@@ -1,8 +1,6 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Logging
-import SQLKit
 import TransparencyLog
 
 /// `handover audit export`'s access to the audit log, from the server's machine.
@@ -22,8 +20,8 @@ extension HandoverServer {
     public static func auditExport(_ configuration: ServerConfiguration, from: Date?, to: Date?, site: String?, csv: Bool,
                                    logger: Logger = Logger(label: "handover")) async throws -> AuditExport {
         let site = try site.map { text throws(SiteNameError) in try SiteName(text) }
-        return try await withOfflineDatabase(configuration, logger: logger) { db in
-            guard let sql = db as? any SQLDatabase else { throw AuditLogError.noHead }
+        return try await withOfflineDatabase(configuration, logger: logger) { databases in
+            let sql = try databases.sql()
             let log = AuditLog(sql: sql)
             let size = try await log.size()
             var lines: [String] = []
@@ -83,13 +81,13 @@ extension HandoverServer {
                                      accepted: "the server's own key: run this where the server runs, with its --data-dir or its environment")
         }
         let sealer = try EncryptionKeyFile.sealer(configured: configuration.sessions.encryptionKeyBase64, dataDirectory: configuration.dataDirectory)
-        return try await withOfflineDatabase(configuration, logger: logger) { db in
-            guard let sql = db as? any SQLDatabase else { throw AuditLogError.noHead }
+        return try await withOfflineDatabase(configuration, logger: logger) { databases in
+            let sql = try databases.sql()
             guard let key = try await AuditCheckpointKey.stored(sealer: sealer, on: sql) else {
                 throw ConfigurationError(setting: "--data-dir", problem: "this database's audit log has no key yet", accepted: "the server's database")
             }
             do {
-                let done = try await AuditAcknowledgement.acknowledge(operatorName: operatorName, reason: reason, key: key, database: db, now: now)
+                let done = try await AuditAcknowledgement.acknowledge(operatorName: operatorName, reason: reason, key: key, database: databases.primary, now: now)
                 return AuditAcknowledged(findings: done.alarms.map(\.finding), checkpoint: done.checkpoint?.note, rehashed: done.rehashed)
             } catch let error as DomainError {
                 throw AuditAcknowledgementRefusal(description: error.reason)

@@ -1,4 +1,3 @@
-import Fluent
 import Foundation
 import HandoverCore
 import Logging
@@ -10,16 +9,20 @@ extension HandoverServer {
     /// Opens the configured database, runs migrations, runs `body` on it, and closes it.
     /// With `migrates` false the schema is left as it is (a check that must not write).
     static func withOfflineDatabase<T>(_ configuration: ServerConfiguration, logger: Logger, migrates: Bool = true,
-                                       _ body: (any Database) async throws -> T) async throws -> T {
+                                       _ body: (ServerDatabases) async throws -> T) async throws -> T {
         let application = try await Application.make(Environment(name: "production", arguments: ["handover"]))
         application.logger = logger
+        var opened: DatabaseConnections?
         do {
-            _ = try configureDatabase(application, configuration, existingOnly: true)
-            if migrates { try await SchemaMigrations.run(on: application) }
-            let result = try await body(application.db)
+            let connections = try openDatabase(application, configuration, existingOnly: true)
+            opened = connections
+            if migrates { try await connections.migrate() }
+            let result = try await body(connections.access)
+            await connections.shutdown()
             try await application.asyncShutdown()
             return result
         } catch {
+            await opened?.shutdown()
             try? await application.asyncShutdown()
             throw error
         }
@@ -33,7 +36,7 @@ extension HandoverServer {
            !FileManager.default.fileExists(atPath: configuration.dataDirectory.appendingPathComponent(DataDirectory.databaseFileName).path) {
             return nil
         }
-        return try await withOfflineDatabase(configuration, logger: logger, migrates: false) { try await FleetSites.all(on: $0) }
+        return try await withOfflineDatabase(configuration, logger: logger, migrates: false) { try await FleetSites.all(on: $0.primary) }
     }
 
     /// When a key made at `now` that lives `text` (`90d`, `12h`) stops working: the rule the
@@ -55,7 +58,8 @@ extension HandoverServer {
     /// records who made it.
     public static func createKey(_ configuration: ServerConfiguration, name: String, scope: APIKeyScope, expiresAt: Date? = nil,
                                  site: SiteName? = nil, logger: Logger = Logger(label: "handover")) async throws -> String {
-        try await withOfflineDatabase(configuration, logger: logger) { db in
+        try await withOfflineDatabase(configuration, logger: logger) { databases in
+            let db = databases.primary
             let key = try await APIKeyIssuer.create(name: name, scope: scope, expiresAt: expiresAt, site: site, on: db)
             try await AdminEvent(at: Date(), kind: .keyChanged, who: "handover admin create-key on the server's machine",
                                  detail: "made \"\(name)\" (\(scope.rawValue) key \(key.prefix(12))…)" + (site.map { " for \($0) only" } ?? "")
@@ -68,8 +72,8 @@ extension HandoverServer {
     /// CSV, or JSON lines of the API's records.
     public static func custodyReport(_ configuration: ServerConfiguration, from: Date?, to: Date?, csv: Bool,
                                      logger: Logger = Logger(label: "handover")) async throws -> String {
-        try await withOfflineDatabase(configuration, logger: logger) { db in
-            let rows = try await CustodyReport(from: from, to: to).run(on: db, pageSize: 1_000_000).rows
+        try await withOfflineDatabase(configuration, logger: logger) { databases in
+            let rows = try await CustodyReport(from: from, to: to).run(on: databases.primary, pageSize: 1_000_000).rows
             if csv { return CustodyReport.csv(rows) }
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601

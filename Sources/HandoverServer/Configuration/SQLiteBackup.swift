@@ -1,4 +1,3 @@
-import FluentSQLiteDriver
 import Foundation
 import HandoverCore
 import Logging

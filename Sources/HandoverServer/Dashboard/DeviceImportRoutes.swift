@@ -58,7 +58,7 @@ struct DeviceImportRoutes: RouteCollection {
             let now = clock.now()
             let check: DeviceImportReport
             do {
-                check = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, on: auth.databases.primary, now: now,
+                check = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: now,
                                                                refusing: Self.siteRule(session))
             } catch let error as DeviceImportFileError {
                 return DashboardLayout.page("Import devices", signedIn: session, status: .unprocessableEntity) {
@@ -70,7 +70,7 @@ struct DeviceImportRoutes: RouteCollection {
                                              note: "The registry changed since the preview, so the import would not be what you saw: "
                                                  + "nothing was imported. Here is the preview again; confirm it if it is right.")
             }
-            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, on: auth.databases.primary, now: now,
+            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: auth.databases, now: now,
                                                                 allOrNothing: true, refusing: Self.siteRule(session))
             try await auth.recordAdminAction(.deviceChanged, "imported \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")"
                                                     + (report.refused.isEmpty ? "" : " (\(report.refused.count) rows refused)"),
@@ -98,7 +98,7 @@ struct DeviceImportRoutes: RouteCollection {
                              note: String?) async throws -> Response {
         let report: DeviceImportReport
         do {
-            report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, on: auth.databases.primary, now: clock.now(),
+            report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: clock.now(),
                                                             refusing: Self.siteRule(session))
         } catch let error as DeviceImportFileError {
             return DashboardLayout.page("Import devices", signedIn: session, status: .unprocessableEntity) {

@@ -1,8 +1,7 @@
-import Fluent
-import HandoverCore
+import FluentKit
 import HandoverProtocol
 import Logging
-import Vapor
+import NIOCore
 
 /// The schema's migrations, in the order they run, and how a start runs them.
 ///
@@ -10,25 +9,24 @@ import Vapor
 /// prepare", "Finished prepare"): forty lines on a first start, before the server said anything.
 /// Here each migration is logged at debug, and the run as a whole in one line at info: the
 /// schema's version and how many migrations this start applied.
-enum SchemaMigrations {
-    /// Registers the domain's migrations (``HandoverCore/HandoverSchema``) on the application's
-    /// default database.
-    static func register(on application: Application) {
-        application.migrations.add(HandoverSchema.migrations)
-    }
-
+package enum SchemaMigrations {
     /// What a run did.
-    struct Outcome: Equatable, Sendable {
+    package struct Outcome: Equatable, Sendable {
         /// The schema's version after the run.
-        var version: Int
+        package var version: Int
         /// The migrations this run applied (0 when the database was up to date).
-        var applied: Int
+        package var applied: Int
+
+        package init(version: Int, applied: Int) {
+            self.version = version
+            self.applied = applied
+        }
     }
 
     /// Refuses a database a later release has migrated (a rollback to an older binary): its
     /// tables hold what this build cannot read or would corrupt. The way back is the backup taken
     /// before the upgrade, restored with this release (`handover admin restore`).
-    static func refuseNewerSchema(on database: any Database) async throws {
+    package static func refuseNewerSchema(on database: any Database) async throws {
         let applied = try await database.query(MigrationLog.self).count()
         guard applied > HandoverSchema.migrations.count else { return }
         throw ConfigurationError(
@@ -39,20 +37,24 @@ enum SchemaMigrations {
     /// Runs the migrations the database has not had, logs each at debug and the run in one line
     /// at info, and returns what it did.
     @discardableResult
-    static func run(on application: Application) async throws -> Outcome {
-        application.fluent.migrationLogLevel = .debug
-        let migrator = application.migrator
+    package static func run(on databases: Databases, logger: Logger, loop: any EventLoop) async throws -> Outcome {
+        let migrations = Migrations()
+        migrations.add(HandoverSchema.migrations)
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop, migrationLogLevel: .debug)
         try await migrator.setupIfNeeded().get()
-        try await refuseNewerSchema(on: application.db)
+        guard let database = databases.database(logger: logger, on: loop) else {
+            throw ConfigurationError(setting: "the database", problem: "no database is configured", accepted: "SQLite or PostgreSQL")
+        }
+        try await refuseNewerSchema(on: database)
         let pending = try await migrator.previewPrepareBatch().get().count
         try await migrator.prepareBatch().get()
         let outcome = Outcome(version: HandoverSchema.version, applied: pending)
-        application.logger.info("\(line(outcome))")
+        logger.info("\(line(outcome))")
         return outcome
     }
 
     /// The one line a run logs.
-    static func line(_ outcome: Outcome) -> String {
+    package static func line(_ outcome: Outcome) -> String {
         switch outcome.applied {
         case 0: "Database schema version \(outcome.version), up to date"
         case outcome.version + 1: "Database schema version \(outcome.version), created (\(outcome.applied) migrations applied)"

@@ -12,25 +12,27 @@
 ///   (the newest runs, items and audit entries) are copied again at every pass. The 10,000-phone
 ///   storm gave callback p99 42.5, 65.6 and 77.3 ms with a pass every 25 ms, against 42.5-47.5
 ///   ms every 100 ms.
-struct WALCheckpointPace: Sendable, Equatable {
+package struct WALCheckpointPace: Sendable, Equatable {
     /// The pages a pass should copy: SQLite's own threshold. The closed loop's log grows by
     /// about 2,400 pages per 100 ms (a pass every 42 ms), the 10,000-phone storm's by 930 (p50;
     /// p90 1,250), which keeps it near 100 ms.
-    static let pagesPerPass = 1_000
-    static let shortestPause = Duration.milliseconds(25)
-    static let longestPause = Duration.milliseconds(100)
+    package static let pagesPerPass = 1_000
+    package static let shortestPause = Duration.milliseconds(25)
+    package static let longestPause = Duration.milliseconds(100)
 
     /// The pause before the next pass.
-    private(set) var pause = Self.longestPause
+    package private(set) var pause = Self.longestPause
     /// The log's frames after the last pass.
     private var lastLogFrames = 0
+
+    package init() {}
 
     /// Notes what a pass found, and sets the next pause: the one in which the log, growing as it
     /// just did, gains ``pagesPerPass`` pages.
     ///
     /// - Parameter logFrames: the frames in the log after the pass. Fewer than the last pass
     ///   found means the writer started the log over since, and all of them are new.
-    mutating func passed(logFrames: Int) {
+    package mutating func passed(logFrames: Int) {
         let added = logFrames >= lastLogFrames ? logFrames - lastLogFrames : logFrames
         lastLogFrames = logFrames
         guard added > 0 else {

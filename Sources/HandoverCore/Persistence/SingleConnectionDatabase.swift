@@ -13,40 +13,40 @@ import NIOCore
 ///
 /// The queries' futures complete on that one loop; `async` callers do not notice. PostgreSQL is not
 /// wrapped: it has row locks and a pool of connections per loop.
-struct SingleConnectionDatabase: DatabaseConfiguration {
+package struct SingleConnectionDatabase: DatabaseConfiguration {
     /// The configuration whose driver is built on one loop (Fluent's SQLite configuration).
-    var wrapped: any DatabaseConfiguration
+    package var wrapped: any DatabaseConfiguration
 
-    var middleware: [any AnyModelMiddleware] {
+    package var middleware: [any AnyModelMiddleware] {
         get { wrapped.middleware }
         set { wrapped.middleware = newValue }
     }
 
-    func makeDriver(for databases: Databases) -> any DatabaseDriver {
+    package func makeDriver(for databases: Databases) -> any DatabaseDriver {
         let loop = databases.eventLoopGroup.next()
         let oneLoop = Databases(threadPool: databases.threadPool, on: loop)
         return Driver(wrapped: wrapped.makeDriver(for: oneLoop), loop: loop)
     }
 
     /// Hands every caller a database on ``loop``, whichever loop asked.
-    struct Driver: DatabaseDriver {
+    package struct Driver: DatabaseDriver {
         let wrapped: any DatabaseDriver
         let loop: any EventLoop
 
-        func makeDatabase(with context: DatabaseContext) -> any Database {
+        package func makeDatabase(with context: DatabaseContext) -> any Database {
             wrapped.makeDatabase(with: DatabaseContext(
                 configuration: context.configuration, logger: context.logger, eventLoop: loop,
                 history: context.history, pageSizeLimit: context.pageSizeLimit, shouldTrace: context.shouldTrace))
         }
 
-        func shutdown() { wrapped.shutdown() }
-        func shutdownAsync() async { await wrapped.shutdownAsync() }
+        package func shutdown() { wrapped.shutdown() }
+        package func shutdownAsync() async { await wrapped.shutdownAsync() }
     }
 }
 
 extension DatabaseConfigurationFactory {
     /// `factory`'s configuration on one connection for the whole server (see ``SingleConnectionDatabase``).
-    static func singleConnection(_ factory: DatabaseConfigurationFactory) -> DatabaseConfigurationFactory {
+    package static func singleConnection(_ factory: DatabaseConfigurationFactory) -> DatabaseConfigurationFactory {
         DatabaseConfigurationFactory { SingleConnectionDatabase(wrapped: factory.make()) }
     }
 }

@@ -1,8 +1,7 @@
-import Fluent
 import FluentKit
 import NIOConcurrencyHelpers
 import SQLKit
-import Vapor
+import Foundation
 
 /// SQLite's write-ahead log copied back into the database file by a background pass on a
 /// connection of its own, rather than by whichever commit crossed SQLite's threshold.
@@ -15,35 +14,35 @@ import Vapor
 /// behind or stop. Issue 37.
 ///
 /// The pause between passes follows the log's growth (``WALCheckpointPace``: 25 to 100 ms).
-struct WALCheckpoint: Sendable {
+package struct WALCheckpoint: Sendable {
     /// The pace of the passes, set by each one.
     private let pace = NIOLockedValueBox(WALCheckpointPace())
 
     /// The pause before the next pass.
-    var pause: Duration { pace.withLockedValue { $0.pause } }
+    package var pause: Duration { pace.withLockedValue { $0.pause } }
 
     /// The log size (pages of 4 KB) at which the writer's own commit checkpoints after all.
-    static let writerBackstopPages = 10_000
+    package static let writerBackstopPages = 10_000
 
     /// The checkpoints' own connection (``DatabaseID/sqliteCheckpoints``). Not a reader's: the
     /// readers' pool has one connection per event loop, and a pass there (copying and syncing)
     /// held back every read of its loop, the API key of each request on it included.
-    let connection: any SQLDatabase
+    package let connection: any SQLDatabase
 
-    init(connection: any SQLDatabase) {
+    package init(connection: any SQLDatabase) {
         self.connection = connection
     }
 
     /// Sets the writer's threshold to the backstop (a setting of the connection; the writer has
     /// one for the server's life).
-    static func configureWriter(_ writer: any SQLDatabase) async throws {
+    package static func configureWriter(_ writer: any SQLDatabase) async throws {
         try await writer.raw("PRAGMA wal_autocheckpoint = \(unsafeRaw: String(writerBackstopPages))").run()
     }
 
     /// One passive checkpoint: copies what it can without waiting for anyone. Returns the log's
     /// frames and how many of them are now in the database file.
     @discardableResult
-    func pass() async throws -> (logFrames: Int, checkpointed: Int) {
+    package func pass() async throws -> (logFrames: Int, checkpointed: Int) {
         guard let row = try await connection.raw("PRAGMA wal_checkpoint(PASSIVE)").first() else { return (0, 0) }
         let (log, checkpointed) = (try row.decode(column: "log", as: Int.self), try row.decode(column: "checkpointed", as: Int.self))
         pace.withLockedValue { $0.passed(logFrames: log) }
@@ -54,15 +53,11 @@ struct WALCheckpoint: Sendable {
 extension DatabaseID {
     /// The connection SQLite's background checkpoint runs on (``WALCheckpoint``), one for the
     /// server, beside the writer and the readers. Not configured on PostgreSQL.
-    static let sqliteCheckpoints = DatabaseID(string: "sqlite-checkpoints")
-}
+    package static let sqliteCheckpoints = DatabaseID(string: "sqlite-checkpoints")
 
-extension HandoverServer {
-    /// The background checkpoint of SQLite's log, on its own connection; nil on PostgreSQL.
-    static func walCheckpoint(of application: Application) -> WALCheckpoint? {
-        guard application.databases.configuration(for: .sqliteCheckpoints) != nil,
-              let connection = application.databases.database(.sqliteCheckpoints, logger: application.logger,
-                                                              on: application.eventLoopGroup.any()) as? any SQLDatabase else { return nil }
-        return WALCheckpoint(connection: connection)
-    }
+    /// SQLite's readers: a connection per event loop that only reads, beside the one writer of
+    /// ``SingleConnectionDatabase``. In WAL mode a reader never waits for the writer, so the reads
+    /// every request makes (its API key, the run it reports on) run beside the write transactions
+    /// instead of queueing behind them. Not configured on PostgreSQL.
+    package static let sqliteReads = DatabaseID(string: "sqlite-reads")
 }
