@@ -7,6 +7,7 @@
 #   scripts/release.sh            # build, pack, then check the archive (see below)
 #   RELEASE_SKIP_BUILD=1 scripts/release.sh   # pack the last build again
 #   RELEASE_BUILD_ONLY=1 scripts/release.sh   # build only (CI builds it while other checks run)
+#   scripts/release.sh bare-root DIR          # only make the bare Debian root (RELEASE_BARE_ROOT=DIR uses it)
 #
 # The check unpacks the archive in a temporary folder and asserts: the binary links no Swift
 # library dynamically (ldd), prints the version in Sources/HandoverProtocol/HandoverVersion.swift,
@@ -18,6 +19,23 @@
 # (its own scratch folder, .build-static).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# make_bare_root SUITE DIR: a minimal Debian root (minbase, plus libcurl4 as INSTALL.md asks) in
+# DIR, its log in DIR.log, from the mirror apt uses here when its sources name one (deb822 or
+# one-line form), or debootstrap's own default.
+make_bare_root() {
+  local mirror
+  mirror=$(sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+  [ -n "$mirror" ] || mirror=$(sed -n 's#^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' /etc/apt/sources.list 2>/dev/null | head -1)
+  debootstrap --variant=minbase --include=libcurl4 "$1" "$2" ${mirror:+"$mirror"} > "$2.log" 2>&1
+}
+# `scripts/release.sh bare-root DIR`: only make the bare root in DIR (for RELEASE_BARE_ROOT).
+if [ "${1:-}" = bare-root ]; then
+  suite=bookworm
+  if [ -r /etc/os-release ] && grep -q '^ID=debian' /etc/os-release; then suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release); fi
+  mkdir -p "${2:?usage: scripts/release.sh bare-root DIR}"
+  make_bare_root "$suite" "$2"
+  exit
+fi
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/HandoverProtocol/HandoverVersion.swift)
 [ -n "$version" ] || { echo "release: no version in HandoverVersion.swift" >&2; exit 1; }
 arch=$(uname -m)
@@ -121,7 +139,9 @@ if [ "${RELEASE_CHROOT:-1}" != 0 ] && command -v debootstrap > /dev/null && [ "$
   if [ -r /etc/os-release ] && grep -q '^ID=debian' /etc/os-release; then
     suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
   fi
-  bare=$(mktemp -d /tmp/handover-bare.XXXXXX)
+  # RELEASE_BARE_ROOT: a root made earlier by this same run with `scripts/release.sh bare-root DIR`
+  # (CI makes it in the background while the suite builds); otherwise it is made now.
+  bare=${RELEASE_BARE_ROOT:-$(mktemp -d /tmp/handover-bare.XXXXXX)}
   cleanup_bare() {
     [ -n "${bare_pid:-}" ] && kill "$bare_pid" 2>/dev/null && wait "$bare_pid" 2>/dev/null
     if mountpoint -q "$bare/proc"; then umount "$bare/proc" || { echo "release: $bare/proc is still mounted; not removing $bare" >&2; return; }; fi
@@ -129,11 +149,11 @@ if [ "${RELEASE_CHROOT:-1}" != 0 ] && command -v debootstrap > /dev/null && [ "$
   }
   trap 'rm -rf "$stage"; cleanup_bare' EXIT
   echo "== a bare Debian root ($suite, debootstrap --variant=minbase): no Swift toolchain"
-  # The mirror apt uses here, when its sources name one (deb822 or one-line form); debootstrap's own default otherwise.
-  mirror=$(sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
-  [ -n "$mirror" ] || mirror=$(sed -n 's#^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' /etc/apt/sources.list 2>/dev/null | head -1)
-  debootstrap --variant=minbase --include=libcurl4 "$suite" "$bare" ${mirror:+"$mirror"} > "$bare.log" 2>&1 \
-    || { tail -20 "$bare.log" >&2; echo "release: debootstrap failed" >&2; exit 1; }
+  if [ -n "${RELEASE_BARE_ROOT:-}" ]; then
+    [ -x "$bare/bin/sh" ] || { tail -20 "$bare.log" >&2 2>/dev/null; echo "release: RELEASE_BARE_ROOT=$bare holds no Debian root" >&2; exit 1; }
+  else
+    make_bare_root "$suite" "$bare" || { tail -20 "$bare.log" >&2; echo "release: debootstrap failed" >&2; exit 1; }
+  fi
   if [ -n "$(find "$bare" -name 'libswiftCore*' -print -quit)" ] || [ -e "$bare/usr/bin/swift" ]; then
     echo "release: the bare root holds a Swift toolchain" >&2; exit 1
   fi
