@@ -148,7 +148,7 @@ final class DomainDatabase: Sendable {
     }
 
     /// An empty PostgreSQL database on the test server; its URL.
-    private static func freshPostgres() async throws -> String {
+    static func freshPostgres() async throws -> String {
         guard let base = DomainStore.postgresURL, let slash = base.lastIndex(of: "/") else {
             throw DomainError.invalid("HANDOVER_TEST_POSTGRES_URL", "is not set")
         }
