@@ -27,9 +27,7 @@ extension OperationService {
     /// Marks an approved operation's session collected: true the first time only, so a browser
     /// collects it once.
     package func claimSession(of operationID: UUID) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else {
-            throw DomainError(.storage, code: "database_not_sql", reason: "The database does not speak SQL.")
-        }
+        let sql = try ServerDatabases.sql(database)
         let claimed = try await sql.raw("""
             UPDATE oob_operations SET session_claimed_at = \(bind: clock.now())
             WHERE id = \(bind: operationID) AND session_claimed_at IS NULL RETURNING id

@@ -150,3 +150,15 @@ package final class DatabaseConnections: Sendable {
         await pools.shutdownAsync()
     }
 }
+
+extension DatabaseID {
+    /// The connection SQLite's background checkpoint runs on (``WALCheckpoint``), one for the
+    /// server, beside the writer and the readers. Not configured on PostgreSQL.
+    package static let sqliteCheckpoints = DatabaseID(string: "sqlite-checkpoints")
+
+    /// SQLite's readers: a connection per event loop that only reads, beside the one writer of
+    /// ``SingleConnectionDatabase``. In WAL mode a reader never waits for the writer, so the reads
+    /// every request makes (its API key, the run it reports on) run beside the write transactions
+    /// instead of queueing behind them. Not configured on PostgreSQL.
+    package static let sqliteReads = DatabaseID(string: "sqlite-reads")
+}

@@ -36,7 +36,8 @@ package struct ServerDatabases: Sendable {
     /// ``reads`` as SQL.
     package func readSQL() throws -> any SQLDatabase { try Self.sql(reads) }
 
-    private static func sql(_ database: any Database) throws -> any SQLDatabase {
+    /// `database` as SQL, or a storage error (neither driver fails this).
+    package static func sql(_ database: any Database) throws -> any SQLDatabase {
         guard let sql = database as? any SQLDatabase else {
             throw DomainError(.storage, code: "database_not_sql", reason: "The database does not speak SQL.")
         }

@@ -1,4 +1,3 @@
-import FluentKit
 import NIOConcurrencyHelpers
 import SQLKit
 import Foundation
@@ -48,16 +47,4 @@ package struct WALCheckpoint: Sendable {
         pace.withLockedValue { $0.passed(logFrames: log) }
         return (log, checkpointed)
     }
-}
-
-extension DatabaseID {
-    /// The connection SQLite's background checkpoint runs on (``WALCheckpoint``), one for the
-    /// server, beside the writer and the readers. Not configured on PostgreSQL.
-    package static let sqliteCheckpoints = DatabaseID(string: "sqlite-checkpoints")
-
-    /// SQLite's readers: a connection per event loop that only reads, beside the one writer of
-    /// ``SingleConnectionDatabase``. In WAL mode a reader never waits for the writer, so the reads
-    /// every request makes (its API key, the run it reports on) run beside the write transactions
-    /// instead of queueing behind them. Not configured on PostgreSQL.
-    package static let sqliteReads = DatabaseID(string: "sqlite-reads")
 }

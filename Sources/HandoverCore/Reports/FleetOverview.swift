@@ -73,9 +73,7 @@ package struct FleetOverview: Sendable {
 
     /// How many devices of `sites` are in each status: one pass over the status index.
     package static func deviceCounts(on database: any Database, sites: SiteFilter = .everySite) async throws -> [DeviceStatus: Int] {
-        guard let sql = database as? any SQLDatabase else {
-            throw DomainError(.storage, code: "database_not_sql", reason: "The database does not speak SQL.")
-        }
+        let sql = try ServerDatabases.sql(database)
         var counts: [DeviceStatus: Int] = [:]
         for row in try await sql.raw("SELECT status, COUNT(*) AS n FROM devices WHERE \(sites.condition()) GROUP BY status").all() {
             if let status = DeviceStatus(rawValue: try row.decode(column: "status", as: String.self)) {

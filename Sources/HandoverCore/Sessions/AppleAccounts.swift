@@ -18,9 +18,7 @@ package enum AppleAccounts {
     /// Consumes `nonce`: true when it was stored and had not expired; a replayed identity token
     /// carries a nonce already used, and finds nothing.
     package static func consumeNonce(_ nonce: String, now: Date, on database: any Database) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else {
-            throw DomainError(.storage, code: "database_not_sql", reason: "The database does not speak SQL.")
-        }
+        let sql = try ServerDatabases.sql(database)
         let consumed = try await sql.raw("""
             DELETE FROM apple_nonces WHERE nonce_hash = \(bind: IdentityTokenVerifier.sha256Hex(nonce))
             AND expires_at > \(bind: now) RETURNING id

@@ -15,7 +15,8 @@ enum ClientAuthentication {
     static let methods = ["client_secret_basic", "client_secret_post"]
 
     /// The client the request authenticates as, or `invalid_client`.
-    static func client(_ request: Request, formClientID: String?, formSecret: String?, throttle: Throttle) async throws -> OAuthClient {
+    static func client(_ request: Request, formClientID: String?, formSecret: String?, throttle: Throttle,
+                       databases: ServerDatabases) async throws -> OAuthClient {
         let id: String, secret: String
         if let basic = request.headers.basicAuthorization {
             guard formSecret == nil else {
@@ -32,7 +33,7 @@ enum ClientAuthentication {
         }
         // No stored id has a control character, and PostgreSQL refuses NUL in text: such an id
         // is unknown without asking the database.
-        guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.find(clientID: id, on: throttle.databases.primary),
+        guard id.count <= 255, !id.containsControlCharacter, let client = try await OAuthClient.find(clientID: id, on: databases.primary),
               CallbackNonce.constantTimeEqual(client.secretHash, BearerSecret.digest(secret)) else {
             if let wait = throttle.attempt(.wrongClientSecret, request) {
                 throw OAuthError(status: .tooManyRequests, error: "slow_down",

@@ -50,7 +50,8 @@ struct TokenIntrospectionRoutes: RouteCollection {
     @Sendable func introspect(request: Request) async throws -> Response {
         do {
             let form = try Self.form(request)
-            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
+            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle,
+                                                               databases: databases)
             guard let token = form.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is required.") }
             let answer = try await answer(for: token, client: client, in: databases)
             let response = Response(status: .ok)

@@ -23,7 +23,8 @@ struct TokenRevocationRoutes: RouteCollection {
     @Sendable func revoke(request: Request) async throws -> Response {
         do {
             let form = try TokenIntrospectionRoutes.form(request)
-            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
+            let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle,
+                                                               databases: databases)
             guard let token = form.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is required.") }
             if let (sessionID, audience) = try await session(of: token, in: databases) {
                 guard client.mayHandle(audience: audience) else {

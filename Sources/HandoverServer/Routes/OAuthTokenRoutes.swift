@@ -62,7 +62,8 @@ struct OAuthTokenRoutes: RouteCollection {
             let response = Response(status: .ok)
             if let form = try? request.content.decode(ExchangeForm.self, as: .urlEncodedForm), form.grant_type == Self.clientCredentials,
                request.headers.contentType == .urlEncodedForm {
-                let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle)
+                let client = try await ClientAuthentication.client(request, formClientID: form.client_id, formSecret: form.client_secret, throttle: throttle,
+                                                               databases: databases)
                 let token = try await ClientCredentialsTokens.issue(client: client.clientID, on: try databases.sql(), now: clock.now())
                 try response.content.encode(ClientTokenResponse(access_token: token))
             } else {
