@@ -76,6 +76,14 @@ def text_of(driver, element_id):
         "var e=document.getElementById(arguments[0]);return e?e.innerText:'';", element_id) or ""
 
 
+def texts_of(driver, selector):
+    """The text of every element a CSS selector matches, read in one script: a page that
+    navigates between finding a row and reading it leaves no stale element behind."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).map(function(e){return e.innerText;});",
+        selector) or []
+
+
 def shot(driver, name):
     path = os.path.join(ARTIFACTS, name + ".png")
     driver.save_screenshot(path)
@@ -511,8 +519,8 @@ def keys_revoked_rekeyed_and_for_a_site(driver, base, device_page):
     driver.get(base + "/dashboard/keys")
     row = [r for r in driver.find_elements(By.CSS_SELECTOR, "#keys tr") if "ward-7 wall screen" in r.text][0]
     row.find_element(By.CSS_SELECTOR, "form[action$='/revoke'] button").click()
-    WebDriverWait(driver, 10).until(lambda d: any("ward-7 wall screen" in r.text and "revoked" in r.text
-                                                  for r in d.find_elements(By.CSS_SELECTOR, "#keys tr")))
+    WebDriverWait(driver, 10).until(lambda d: any("ward-7 wall screen" in r and "revoked" in r
+                                                  for r in texts_of(d, "#keys tr")))
     print("ok: the viewer key revoked on the Keys page")
     for site in ["Ward+7", "Ward 7"]:
         driver.find_element(By.CSS_SELECTOR, "#key-form input[name=name]").clear()
@@ -528,7 +536,7 @@ def keys_revoked_rekeyed_and_for_a_site(driver, base, device_page):
     if "at Ward 7 only" not in driver.page_source:
         raise SystemExit("the site's key page does not say it is for Ward 7 only")
     driver.get(base + "/dashboard/keys")
-    if not any("ward-7 desk" in r.text and "Ward 7" in r.text for r in driver.find_elements(By.CSS_SELECTOR, "#keys tr")):
+    if not any("ward-7 desk" in r and "Ward 7" in r for r in texts_of(driver, "#keys tr")):
         raise SystemExit("the keys list does not show the site's key with its site:\n" + text_of(driver, "keys"))
     print("ok: a key for one site made on the Keys page (a site name with '+' refused by field first)")
     driver.get(device_page)
