@@ -65,7 +65,7 @@ import Testing
             let now = database.clock.now()
             _ = try await outbox.lease(id, version: 0, at: now, sql: database.sql)
             try await outbox.record(id, attempt: 1, status: WebhookDeliveryStatus.pending.rawValue, statusCode: 503,
-                                    failure: String(repeating: "x", count: 600), nextAttemptAt: now.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: 1)),
+                                    failure: String(repeating: "x", count: 600), nextAttemptAt: now.addingTimeInterval(outbox.backoff(afterAttempt: 1)),
                                     sql: database.sql, setting: [.init("delivered_at", Date?.none)])
             var row = try #require(try await WebhookDelivery.find(id, on: database.db))
             #expect(row.status == .pending && row.lastStatusCode == 503 && row.lastError?.count == 500 && row.version == 2)
@@ -79,6 +79,38 @@ import Testing
     }
 
     @Test func theBackOffDoublesUpToAnHour() {
-        #expect((1...13).map { DeliveryOutbox.backoff(afterAttempt: $0) } == [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 3600, 3600])
+        #expect((1...13).map { Self.outbox().backoff(afterAttempt: $0) } == [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 3600, 3600])
+    }
+
+    /// A kind brings its own policy: the SIEM's streams wait 1 s after the first failure and at
+    /// most five minutes, so that a collector back from a restart is caught up within five.
+    @Test func aKindsBackOffStartsAndStopsWhereItSays() {
+        let siem = DeliveryOutbox.Backoff(first: 1, cap: 300)
+        #expect((1...11).map { siem.delay(afterAttempt: $0) } == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300])
+        #expect(siem.delay(afterAttempt: Int.max) == 300, "no overflow after many failures")
+        #expect(DeliveryOutbox.Backoff.standard.delay(afterAttempt: 0) == 2, "attempt 0 reads as the first")
+    }
+
+    /// A poll (RFC 8936): the rows handed out count an attempt and stay owed (nothing is leased);
+    /// the ones the receiver answers for are settled, and only rows of the scope and still owed.
+    @Test(arguments: DomainStore.available) func aPollCountsWhatItHandsOutAndSettlesWhatIsAnswered(store: DomainStore) async throws {
+        try await DomainDatabase.with(store) { database in
+            let id = try await Self.owed(on: database)
+            let other = try await Self.owed(on: database)
+            let outbox = Self.outbox()
+            let hook = try #require(try await WebhookDelivery.find(id, on: database.db)).webhookID
+            try await outbox.countHandedOut(["run.completed", "run.failed"], by: "event", where: .init("webhook_id", hook), sql: database.sql)
+            var row = try #require(try await WebhookDelivery.find(id, on: database.db))
+            #expect(row.attempts == 1 && row.version == 1 && row.status == .pending, "handed out, still owed")
+            try await outbox.settle(["run.completed"], by: "event", where: .init("webhook_id", hook), status: WebhookDeliveryStatus.failed.rawValue,
+                                    failure: "invalid_key: " + String(repeating: "k", count: 600), sql: database.sql)
+            row = try #require(try await WebhookDelivery.find(id, on: database.db))
+            #expect(row.status == .failed && row.lastError?.hasPrefix("invalid_key: ") == true && row.lastError?.count == 500 && row.version == 2)
+            try await outbox.settle(["run.completed"], by: "event", where: .init("webhook_id", hook), status: WebhookDeliveryStatus.delivered.rawValue,
+                                    failure: nil, sql: database.sql)
+            #expect(try #require(try await WebhookDelivery.find(id, on: database.db)).status == .failed, "a settled row is settled once")
+            let untouched = try #require(try await WebhookDelivery.find(other, on: database.db))
+            #expect(untouched.attempts == 0 && untouched.status == .pending, "another webhook's row is outside the scope")
+        }
     }
 }

@@ -113,7 +113,7 @@ package struct DeviceAlerts: Sendable {
                 let last = attempt >= outbox.maxAttempts
                 try await outbox.record(alert.id, attempt: attempt, status: last ? MailStatus.failed.rawValue : MailStatus.pending.rawValue,
                                         statusCode: nil, failure: "\(contact): \(error)",
-                                        nextAttemptAt: clock.now().addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt)), sql: sql,
+                                        nextAttemptAt: clock.now().addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
                                         setting: [.init("mailed_to", mailed.sorted().joined(separator: " "))])
                 return
             }

@@ -130,7 +130,7 @@ package struct BackChannelLogoutDispatcher: Sendable {
                         failure: String?, uri: String? = nil, sql: any SQLDatabase) async throws {
         let finished = clock.now()
         try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
-                                nextAttemptAt: finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt)), sql: sql,
+                                nextAttemptAt: finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
                                 setting: [.init("delivered_at", failure == nil ? finished : nil), .init("uri", uri ?? delivery.uri)])
         if let failure {
             logger.warning("back-channel logout delivery failed",

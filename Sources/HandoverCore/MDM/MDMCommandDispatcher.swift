@@ -148,7 +148,7 @@ package struct MDMCommandDispatcher: Sendable {
             case .retryAfter(let seconds, _) where attempt < configuration.maxAttempts:
                 decision.nextAttempt = finished.addingTimeInterval(TimeInterval(seconds))
             case .transient where attempt < configuration.maxAttempts:
-                decision.nextAttempt = finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt))
+                decision.nextAttempt = finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt))
             default:
                 decision.status = .failed
                 decision.history = (.mdmCommandFailed, "after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(failure.detail)")

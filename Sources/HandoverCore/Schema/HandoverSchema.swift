@@ -19,7 +19,7 @@ package enum HandoverSchema {
             AddPendingItemIndexes(), AddPeople(), AddDeviceSites(), AddKeyExpiry(),
             AddCustody(), AddAuditLog(), AddAuditAppendTrigger(), AddSharedSignals(), TrimCallbackIndexes(),
             AddAuditAlarms(), AddTokenReplayCache(), AddSignalsSubjects(), AddEmailLinkTeam(), AddSiteKeys(),
-            AddLocalRoles(), AddDeviceAlerts(), AddKeySites(), AddDirectory(),
+            AddLocalRoles(), AddDeviceAlerts(), AddKeySites(), AddDirectory(), AddSIEMCursorLeases(),
         ]
     }
 

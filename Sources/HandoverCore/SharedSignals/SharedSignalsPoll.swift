@@ -43,6 +43,10 @@ package struct SharedSignalsPoll: Sendable {
     package var longPollInterval: Duration = .milliseconds(200)
     /// The most SETs one answer carries.
     package static let maximumEvents = 1000
+    /// The events' outbox as a poll uses it: it leases nothing and never gives up (a row stays
+    /// owed until it is acknowledged, refused, or older than the transmitter's retention).
+    static let outbox = DeliveryOutbox(table: "ssf_events", key: "jti", pendingStatus: SharedSignalsOutbox.State.pending.rawValue,
+                                       lease: 0, maxAttempts: .max)
 
     package init(transmitter: SharedSignalsTransmitter, ring: SessionKeyRing, longPollTimeout: Duration = .seconds(20)) {
         self.transmitter = transmitter
@@ -66,20 +70,12 @@ package struct SharedSignalsPoll: Sendable {
             throw DomainError(.badRequest, code: "invalid_request", reason: "ack and setErrs: at most 10,000 jti values of at most 256 characters.", field: "ack")
         }
         let now = transmitter.clock.now()
-        if !acks.isEmpty {
-            for chunk in stride(from: 0, to: acks.count, by: 500).map({ Array(acks[$0..<min($0 + 500, acks.count)]) }) {
-                try await sql.raw("""
-                    UPDATE ssf_events SET status = 'delivered', delivered_at = \(bind: now), version = version + 1
-                    WHERE stream_id = \(bind: stream.id) AND status = 'pending' AND jti IN (\(binds: chunk))
-                    """).run()
-            }
-        }
+        let scope = DeliveryOutbox.Assignment("stream_id", stream.id)
+        try await Self.outbox.settle(acks, by: "jti", where: scope, status: SharedSignalsOutbox.State.delivered.rawValue, failure: nil,
+                                     sql: sql, setting: [.init("delivered_at", now)])
         for (jti, error) in errors {
-            let text = String(("\(error.err): " + (error.description ?? "")).prefix(500))
-            try await sql.raw("""
-                UPDATE ssf_events SET status = 'failed', last_error = \(bind: text), version = version + 1
-                WHERE stream_id = \(bind: stream.id) AND status = 'pending' AND jti = \(bind: jti)
-                """).run()
+            try await Self.outbox.settle([jti], by: "jti", where: scope, status: SharedSignalsOutbox.State.failed.rawValue,
+                                         failure: "\(error.err): " + (error.description ?? ""), sql: sql)
         }
         guard maxEvents > 0, stream.status == .enabled else { return PollResponse(sets: [:], moreAvailable: false) }
         let clock = transmitter.clock, started = clock.now()
@@ -95,11 +91,7 @@ package struct SharedSignalsPoll: Sendable {
                     sets[event.jti] = try ring.sign(document: SecurityEventToken(event, issuer: transmitter.issuer, audience: stream.clientID),
                                                     type: SecurityEventToken.type)
                 }
-                if !rows.isEmpty {
-                    try await sql.raw("""
-                        UPDATE ssf_events SET attempts = attempts + 1 WHERE stream_id = \(bind: stream.id) AND jti IN (\(binds: Array(sets.keys)))
-                        """).run()
-                }
+                try await Self.outbox.countHandedOut(Array(sets.keys), by: "jti", where: scope, sql: sql)
                 return PollResponse(sets: sets, moreAvailable: rows.count > maxEvents)
             }
             try await clock.sleep(for: longPollInterval)

@@ -137,7 +137,7 @@ package struct SharedSignalsPush: Sendable {
     private func record(_ row: Due, attempt: Int, state: SharedSignalsOutbox.State, status: Int?, failure: String?, sql: any SQLDatabase) async throws {
         let now = transmitter.clock.now()
         try await outbox.record(row.id, attempt: attempt, status: state.rawValue, statusCode: status, failure: failure,
-                                nextAttemptAt: now.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt)), sql: sql,
+                                nextAttemptAt: now.addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
                                 setting: [.init("delivered_at", state == .delivered ? now : nil)])
         if let failure {
             logger.warning("security event push failed", metadata: ["stream": "\(row.stream)", "attempt": "\(attempt)", "state": "\(state.rawValue)", "error": "\(failure)"])

@@ -128,7 +128,7 @@ package struct WebhookDispatcher: Sendable {
     private func record(_ id: UUID, attempt: Int, status: WebhookDeliveryStatus, statusCode: Int?, failure: String?, sql: any SQLDatabase) async throws {
         let finished = clock.now()
         try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
-                                nextAttemptAt: finished.addingTimeInterval(DeliveryOutbox.backoff(afterAttempt: attempt)), sql: sql,
+                                nextAttemptAt: finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
                                 setting: [.init("delivered_at", failure == nil ? finished : nil)])
         if let failure {
             logger.warning("webhook delivery failed", metadata: ["delivery": "\(id)", "attempt": "\(attempt)", "error": "\(failure)"])

@@ -5,12 +5,14 @@ import TransparencyLog
 /// Streams the audit log to each SIEM, in the log's order, at least once: every entry, and each
 /// signed checkpoint right after the last entry it covers.
 ///
-/// The log is the outbox: a destination's row in `siem_cursors` says how many entries it has
-/// (`delivered`) and up to which size it has the checkpoints. A pass leases a destination's row
-/// (a conditional update, so two instances never send the same batch at once), sends up to 500
-/// messages, and moves the cursor on only when the destination took them; a failure backs off
-/// (1 s, 2 s, … up to 5 minutes) and sends the same batch again. A destination added later, or
-/// down for a while, catches up from where its cursor stands.
+/// The log is what is owed: a destination's row in `siem_cursors` says how many entries it has
+/// (`delivered`) and up to which size it has the checkpoints. That row is a row of the one
+/// outbox (``DeliveryOutbox``, keyed by destination). A pass reads the batch after the cursor;
+/// with something to send it leases the row at the version it read (so two instances never send
+/// the same batch at once, and a pass whose cursor moved meanwhile sends nothing), sends up to
+/// 500 messages, and moves the cursor on only when the destination took them. A failure backs
+/// off (1 s, 2 s, … up to 5 minutes) and sends the same batch again; a cursor is never given up.
+/// A destination added later, or down for a while, catches up from where its cursor stands.
 package struct SIEMStream: Sendable {
     package let destinations: [any SIEMDestination]
     /// Where the cursors are written.
@@ -18,6 +20,11 @@ package struct SIEMStream: Sendable {
     /// Where the log is read without holding the writer (SQLite's read connections).
     package let reads: any SQLDatabase
     package let clock: ServerClock
+    /// The `status` of every cursor.
+    package static let streaming = "streaming"
+    /// The cursors' outbox: a lease of a minute, no last attempt, the SIEM's back-off.
+    static let outbox = DeliveryOutbox(table: "siem_cursors", key: "destination", pendingStatus: streaming, lease: 60,
+                                       maxAttempts: .max, backoff: .init(first: 1, cap: 300))
 
     package init(destinations: [any SIEMDestination], sql: any SQLDatabase, reads: (any SQLDatabase)? = nil, clock: ServerClock) {
         self.destinations = destinations
@@ -52,15 +59,12 @@ package struct SIEMStream: Sendable {
             INSERT INTO siem_cursors (destination, delivered, checkpoints_delivered, attempts, next_attempt_at)
             VALUES (\(bind: destination.name), 0, 0, 0, \(bind: now)) ON CONFLICT DO NOTHING
             """).run()
-        // The lease: this pass holds the destination for a minute, or until it records the outcome.
         guard let cursor = try await sql.raw("""
-            UPDATE siem_cursors SET next_attempt_at = \(bind: now.addingTimeInterval(60))
+            SELECT delivered, checkpoints_delivered, version FROM siem_cursors
             WHERE destination = \(bind: destination.name) AND next_attempt_at <= \(bind: now)
-            RETURNING delivered, checkpoints_delivered, attempts
             """).first() else { return 0 }
         let delivered = try cursor.decode(column: "delivered", as: Int.self)
         let checkpointsDelivered = try cursor.decode(column: "checkpoints_delivered", as: Int.self)
-        let attempts = try cursor.decode(column: "attempts", as: Int.self)
         let log = AuditLog(sql: reads)
         var messages: [SIEMMessage] = []
         var next = delivered
@@ -80,25 +84,22 @@ package struct SIEMStream: Sendable {
             messages.insert(.checkpoint(size: size, rootHash: root, note: try row.decode(column: "note", as: String.self)), at: position)
             lastCheckpoint = size
         }
-        guard !messages.isEmpty else {
-            try await sql.raw("UPDATE siem_cursors SET next_attempt_at = \(bind: now) WHERE destination = \(bind: destination.name)").run()
-            return 0
-        }
+        // Nothing owed: nothing leased, nothing written.
+        guard !messages.isEmpty else { return 0 }
+        let outbox = Self.outbox
+        guard case .attempt(let attempt) = try await outbox.lease(destination.name, version: try cursor.decode(column: "version", as: Int.self),
+                                                                  at: now, sql: sql) else { return 0 }
         do {
             try await destination.send(messages)
         } catch {
-            let backOff = min(300, pow(2, Double(min(attempts, 9))))
-            try await sql.raw("""
-                UPDATE siem_cursors SET attempts = attempts + 1, last_error = \(bind: String("\(error)".prefix(500))),
-                next_attempt_at = \(bind: clock.now().addingTimeInterval(backOff)) WHERE destination = \(bind: destination.name)
-                """).run()
+            try await outbox.record(destination.name, attempt: attempt, status: Self.streaming, statusCode: nil, failure: "\(error)",
+                                    nextAttemptAt: clock.now().addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql)
             return 0
         }
         let finished = clock.now()
-        try await sql.raw("""
-            UPDATE siem_cursors SET delivered = \(bind: next), checkpoints_delivered = \(bind: lastCheckpoint), attempts = 0,
-            last_error = NULL, next_attempt_at = \(bind: finished), delivered_at = \(bind: finished) WHERE destination = \(bind: destination.name)
-            """).run()
+        // Taken: the cursor moves on, and the count of attempts since the last success starts again.
+        try await outbox.record(destination.name, attempt: 0, status: Self.streaming, statusCode: nil, failure: nil, nextAttemptAt: finished, sql: sql,
+                                setting: [.init("delivered", next), .init("checkpoints_delivered", lastCheckpoint), .init("delivered_at", finished)])
         return messages.count
     }
 
