@@ -2,13 +2,6 @@ import Foundation
 import SQLKit
 
 extension CustodyLedger {
-    /// The person a custody names, as a check-out needs them: their user id, name and email.
-    struct Holder: Sendable {
-        var id: UUID
-        var fullName: String?
-        var email: String?
-    }
-
     /// The people a batch of check-outs names, in its order: each user by id (refused when no
     /// longer there), each login by email (the user made on first use). A statement per kind for
     /// the whole batch, and one more for the logins seen for the first time.

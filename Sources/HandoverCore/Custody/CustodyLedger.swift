@@ -2,13 +2,12 @@ import FluentKit
 import Foundation
 import SQLKit
 
-/// Checks devices out to people and in again (issue 40).
+/// Checks devices out to people and in again (issue 40): loads what ``CustodyRules`` weighs,
+/// asks it, and applies its plan.
 ///
-/// - A sign-in that carries a device checks it out to the person, unless they already hold it.
-/// - A person holds at most ``limit`` devices at once (1 by default; 0 means no limit): a sign-in
-///   on another device is refused with a typed error that names the device they still hold.
-/// - A device held by someone else is taken over: that custody ends, marked as ended without a
-///   hand-over, and the new one begins.
+/// - A sign-in that carries a device checks it out to the person, under the rules (one device a
+///   person by default; a device held by someone else taken over). A refusal is a typed error
+///   that names the devices they still hold.
 /// - The device's next logout run checks it in (``checkIn(_:on:now:)``, in the run's own
 ///   transaction).
 ///
@@ -20,8 +19,8 @@ package struct CustodyLedger: Sendable {
 
     package init(limit: Int = 1) { self.limit = limit }
 
-    /// The reason a custody taken over by the next person's check-out records.
-    static let takenOver = "the next person signed in before a hand-over"
+    /// The person a custody names (``CustodyRules/Holder``).
+    typealias Holder = CustodyRules.Holder
 
     /// Checks `device` out to `user`; returns the custody (the one in progress when they already
     /// hold it).
@@ -78,7 +77,7 @@ package struct CustodyLedger: Sendable {
         }
     }
 
-    /// Records check-outs in order, in the caller's transaction: the rules above, applied to the
+    /// Records check-outs in order, in the caller's transaction: ``CustodyRules`` applied to the
     /// open custodies of the batch's people and devices (read in one statement), then the
     /// custodies taken over ended in one statement and the new ones written in one. A check-out
     /// whose person is unknown answers with that refusal and changes nothing.
@@ -87,45 +86,25 @@ package struct CustodyLedger: Sendable {
         let people = Set(checkOuts.compactMap { try? $0.person.get().id }), devices = Set(checkOuts.map(\.request.device))
         // Two check-outs of one person at once (two docks, two instances) wait for each other here.
         try await Self.serialize(people.map { "custody person " + $0.uuidString }, on: sql)
-        var open = try await OpenCustody.open(people: people, devices: devices, on: sql)
+        let open = try await OpenCustody.open(people: people, devices: devices, on: sql)
         let sites = try await Self.sites(of: devices, on: sql)
-        var takenOver: [UUID] = [], created: [OpenCustody] = []
+        let plan = CustodyRules(limit: limit).plan(checkOuts.map { request, person in
+            CustodyRules.CheckOut(device: request.device, holder: try? person.get(), method: request.method.rawValue,
+                                  badgeDigest: request.badgeDigest, site: sites[request.device]?.site, siteKey: sites[request.device]?.key)
+        }, open: open, now: now)
         var results: [Result<Custody, any Error>] = []
-        for (request, person) in checkOuts {
-            let holder: Holder
-            switch person {
-            case .success(let known): holder = known
-            case .failure(let refusal):
+        for ((_, person), verdict) in zip(checkOuts, plan.verdicts) {
+            switch verdict {
+            case .unknownPerson:
+                // The rules see no holder exactly when the lookup refused the person.
+                guard case .failure(let refusal) = person else { preconditionFailure("a known person read as unknown") }
                 results.append(.failure(refusal))
-                continue
+            case .holds(let custody), .checkedOut(let custody): results.append(.success(custody.model))
+            case .overLimit(let holder, let holding): results.append(.failure(try await refusal(holder, holding: holding, on: sql)))
             }
-            let held = open.filter { $0.userID == holder.id }
-            if let same = held.first(where: { $0.deviceID == request.device }) {
-                results.append(.success(same.model))
-                continue
-            }
-            if limit > 0, held.count >= limit {
-                results.append(.failure(try await refusal(holder, holding: held.map(\.deviceID), on: sql)))
-                continue
-            }
-            // Someone else still holds the device: their custody ends here, without a hand-over.
-            for other in open where other.deviceID == request.device {
-                if let index = created.firstIndex(where: { $0.id == other.id }) {
-                    created[index].end(at: now)
-                } else {
-                    takenOver.append(other.id)
-                }
-            }
-            open.removeAll { $0.deviceID == request.device }
-            let custody = OpenCustody(id: UUID(), deviceID: request.device, userID: holder.id, personName: holder.fullName,
-                                      personEmail: holder.email, site: sites[request.device]?.site, siteKey: sites[request.device]?.key, checkedOutBy: request.method.rawValue,
-                                      checkedOutAt: now, badgeDigest: request.badgeDigest)
-            open.append(custody)
-            created.append(custody)
-            results.append(.success(custody.model))
         }
-        try await OpenCustody.end(takenOver, at: now, on: sql)
-        try await OpenCustody.insert(created, on: sql)
+        try await OpenCustody.end(plan.takenOver, at: now, on: sql)
+        try await OpenCustody.insert(plan.created, on: sql)
         return results
     }
 
