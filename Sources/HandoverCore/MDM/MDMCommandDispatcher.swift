@@ -45,28 +45,31 @@ package struct MDMCommandDispatcher: Sendable {
         guard let id = command.id else { return false }
         // The attempt is counted as it is leased: one that a crash cuts off still counts.
         let leased = try await outbox.lease(id, version: command.version, at: now, sql: sql, setting: [.init("in_flight_since", now)])
-        guard leased != .taken, let device = try await Device.find(command.deviceID, on: database) else { return false }
-        // The device's state now, not when the command was written: one back in service is
-        // locked, put in Lost Mode or erased by no one; and Lost Mode is lifted only from a device
-        // still in service (one out of service again keeps it).
-        if command.action.isRemedy, device.status == .inService {
+        let device = leased == .taken ? nil : try await Device.find(command.deviceID, on: database)
+        let attempt: Int
+        switch MDMCommandRules.step(for: command.action, deviceStatus: device?.status, leased: leased) {
+        case .leftAlone:
+            return false
+        case .cancel:
             try await database.transaction { db in
                 guard let sql = db as? any SQLDatabase else { return }
-                try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: device.status, actor: DeviceLifeCycle.serverActor,
+                try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: .inService, actor: DeviceLifeCycle.serverActor,
                                                  on: sql, now: clock.now())
             }
             return true
-        }
-        if !command.action.isRemedy, device.status.needsAttention {
-            try await record(.failure(.permanent(status: nil, detail: "not sent: the device is \(device.status.rawValue.replacingOccurrences(of: "_", with: " ")) again, so it stays in Lost Mode")),
-                             for: command, id: id, device: device, attempt: 1, request: nil)
+        case .refuse(let reason):
+            guard let device else { return false }
+            try await record(.failure(.permanent(status: nil, detail: reason)), for: command, id: id, device: device, attempt: 1, request: nil)
             return true
-        }
-        guard case .attempt(let attempt) = leased else {
+        case .giveUp:
+            guard let device else { return false }
             try await record(.failure(.transient(status: nil, detail: "the last attempt was cut off by a server stop")), for: command, id: id,
                              device: device, attempt: configuration.maxAttempts, request: nil)
             return true
+        case .send(let number):
+            attempt = number
         }
+        guard let device else { return false }
         let request = MDMCommandRequest(action: command.action, deviceName: device.name, serialNumber: device.serialNumber,
                                         mdmDeviceID: device.mdmDeviceID, message: configuration.message,
                                         phoneNumber: configuration.phoneNumber, footnote: configuration.footnote,
@@ -100,7 +103,7 @@ package struct MDMCommandDispatcher: Sendable {
     private func record(_ outcome: Result<String, MDMFailure>, for command: MDMCommand, id: UUID, device: Device, attempt: Int,
                         request: MDMCommandRequest?) async throws {
         let finished = clock.now()
-        let decision = decide(outcome, attempt: attempt, at: finished)
+        let decision = MDMCommandRules.decide(outcome, attempt: attempt, at: finished, configuration: configuration, backoff: outbox.backoff)
         let (status, nextAttempt, answer, statusCode, failureText, history) =
             (decision.status, decision.nextAttempt, decision.answer, decision.statusCode, decision.failureText, decision.history)
         try await database.transaction { db in
@@ -122,39 +125,6 @@ package struct MDMCommandDispatcher: Sendable {
         if case .failure(let failure) = outcome {
             logger.warning("MDM command failed", metadata: ["device": "\(device.name)", "attempt": "\(attempt)", "error": "\(failure.detail)"])
         }
-    }
-
-    /// What an attempt's outcome makes of the command.
-    package struct Decision {
-        package var status = MDMCommandState.pending
-        package var nextAttempt: Date
-        package var answer: String?
-        package var statusCode: Int?
-        package var failureText: String?
-        package var history: (DeviceHistoryEvent, String)?
-    }
-
-    package func decide(_ outcome: Result<String, MDMFailure>, attempt: Int, at finished: Date) -> Decision {
-        var decision = Decision(nextAttempt: finished)
-        switch outcome {
-        case .success(let text):
-            decision.status = configuration.dryRun ? .dryRun : .sent
-            decision.answer = String(text.prefix(1000))
-            decision.history = (.mdmCommandSent, text)
-        case .failure(let failure):
-            decision.statusCode = failure.status
-            decision.failureText = String(failure.detail.prefix(500))
-            switch failure {
-            case .retryAfter(let seconds, _) where attempt < configuration.maxAttempts:
-                decision.nextAttempt = finished.addingTimeInterval(TimeInterval(seconds))
-            case .transient where attempt < configuration.maxAttempts:
-                decision.nextAttempt = finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt))
-            default:
-                decision.status = .failed
-                decision.history = (.mdmCommandFailed, "after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(failure.detail)")
-            }
-        }
-        return decision
     }
 
     package init(database: Database, configuration: MDMConfiguration, connector: (any MDMConnector)?, clock: ServerClock, logger: Logger) {
