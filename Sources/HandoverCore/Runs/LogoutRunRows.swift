@@ -12,25 +12,6 @@ package struct LogoutRunRows {
         self.sql = sql
     }
 
-    /// A stored run without its items.
-    package struct Run: Sendable, Equatable {
-        package var id: UUID
-        package var deviceID: UUID
-        package var status: LogoutRunState
-        package var createdAt: Date
-        package var finishedAt: Date?
-    }
-
-    /// A stored item: the view's fields and what its transitions are checked against.
-    package struct Item: Sendable, Equatable {
-        package var view: LogoutRunView.Item
-        package var runID: UUID
-        /// Every change adds one; a conditional update on it applies a change once.
-        package var version: Int
-        /// How its app is logged out, as the run started (nil for items older than methods).
-        package var method: LogoutMethod?
-    }
-
     /// The run, or nil when there is none.
     package func run(_ id: UUID) async throws -> Run? {
         guard let row = try await sql.raw("""
@@ -59,13 +40,6 @@ package struct LogoutRunRows {
             SELECT \(Self.itemColumns) FROM logout_items WHERE run_id IN (\(SQLList(runs.map { SQLBind($0) }))) ORDER BY run_id, position
             """).all().map(Self.item(row:))
         return Dictionary(grouping: rows, by: \.runID)
-    }
-
-    /// A pending item whose deadline passed, and that deadline (``TurnDeadline``).
-    package struct Due: Sendable, Equatable {
-        package var item: Item
-        /// When its current link was due: its stored deadline, or a first link's from its turn.
-        package var deadline: Date
     }
 
     /// Pending items whose deadline (``TurnDeadline``, from an app's turn for a first link) is at

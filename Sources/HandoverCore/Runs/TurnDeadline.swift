@@ -1,6 +1,5 @@
 import Foundation
 import HandoverProtocol
-import SQLKit
 
 /// When an item's current link is really due: the rule the deadline scheduler fires by, and the
 /// deadline a run's view shows.
@@ -15,8 +14,9 @@ import SQLKit
 /// from when they were issued, and so do backend-only apps, which no launcher opens.
 ///
 /// Nothing is written for this: an item's stored deadline stays its link's. The rule has two
-/// forms, kept together here: ``deadline(of:in:)`` over a run's items, and ``sql`` over a row of
-/// `logout_items`. `TurnDeadlineTests` checks that they agree.
+/// forms: ``deadline(of:in:)`` over a run's items, here, and ``sql`` over a row of `logout_items`
+/// (`TurnDeadline+SQL`), which the scheduler's statement uses. `TurnDeadlineTests` checks that
+/// they agree.
 package enum TurnDeadline {
     /// The deadline of `item` among its run's `items` (the item included or not), as the
     /// scheduler sees it while the item is pending. For an item that finished, only the answers
@@ -34,17 +34,4 @@ package enum TurnDeadline {
         guard let turn, turn > link.issuedAt else { return link.deadlineAt }
         return turn.addingTimeInterval(link.deadlineAt.timeIntervalSince(link.issuedAt))
     }
-
-    /// The same deadline as an SQL expression over the row `logout_items` of the enclosing
-    /// statement: seconds on SQLite (SQLiteNIO stores a date as a REAL), `timestamptz` plus an
-    /// interval on PostgreSQL, so one text serves both. The turn is one correlated subquery on
-    /// the `logout_items_run` index, with no answer after the link's issue when it did not begin
-    /// later (then the link's own deadline).
-    package static let sql: SQLQueryString = """
-        CASE WHEN logout_items.attempts = 1 AND COALESCE(logout_items.logout_method, '') <> \(literal: LogoutMethod.backendOnly.rawValue)
-        THEN COALESCE((SELECT MAX(earlier.finished_at) + (logout_items.deadline_at - logout_items.issued_at)
-        FROM logout_items AS earlier WHERE earlier.run_id = logout_items.run_id AND earlier.position < logout_items.position
-        AND earlier.attempts = 1 AND earlier.reported_by IS NOT NULL AND earlier.finished_at > logout_items.issued_at),
-        logout_items.deadline_at) ELSE logout_items.deadline_at END
-        """
 }
