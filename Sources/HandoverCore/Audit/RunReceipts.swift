@@ -7,6 +7,7 @@ import SQLKit
 /// Signs a receipt for every run that ends, in the transaction that ends it, and writes it to the
 /// audit log (`run.receipt`): the device, its site and who held it, each app's outcome, method
 /// and how its answer arrived, each backend's logout token, the MDM command the outcome queued.
+/// What a receipt says is ``RunReceiptContent``'s; this reads its facts, signs and logs.
 ///
 /// A batch of finished runs costs one read (its devices with their custodies, and whether any
 /// run owed a backend a logout token), more for a failed run's MDM command and for the tokens
@@ -25,7 +26,6 @@ package struct RunReceipts: Sendable {
     package func issue(for finished: [FinishedRun], on db: Database, now: Date) async throws -> [UUID: String] {
         guard !finished.isEmpty, let sql = db as? any SQLDatabase else { return [:] }
         let runs = finished.map(\.run)
-        let methods = finished.reduce(into: [UUID: LogoutMethod]()) { all, run in all.merge(run.methods) { first, _ in first } }
         let runList = SQLList(runs.map { SQLBind($0) })
         let deviceList = SQLList(Set(finished.map(\.device)).map { SQLBind($0) })
         // The devices, each with the custody its run checked in (through the device index).
@@ -61,29 +61,16 @@ package struct RunReceipts: Sendable {
         let backends = owed ? try await BackChannelLogoutReport.states(runs: runs, on: db, probed: true) : [:]
         var signed: [UUID: String] = [:]
         var events: [AuditEvent] = []
-        let iat = Int(now.timeIntervalSince1970)
         for run in finished {
-            let view = run.view
-            let apps = view.items.sorted { $0.position < $1.position }.map { item in
-                let method = methods[item.id] ?? .ulc
-                let answeredBy = item.status == .timedOut ? "deadline"
-                    : item.reportedBy?.rawValue ?? (method == .backendOnly ? "back-channel" : "launcher")
-                let backend = backends[.init(run: view.id, app: item.appID)].map {
-                    RunReceipt.Backend(clientID: $0.clientID, delivery: $0.state, attempts: $0.attempts, statusCode: $0.lastStatusCode)
-                }
-                return RunReceipt.App(id: item.appID, name: item.app, method: method, outcome: item.status, attempts: item.attempts,
-                                      answeredBy: answeredBy, finishedAt: item.finishedAt.map(RunReceipt.timestamp), backend: backend)
+            var facts = RunReceiptContent.Facts(device: devices[run.device], holder: holders[run.run], command: commands[run.device])
+            for item in run.view.items {
+                if let backend = backends[.init(run: run.run, app: item.appID)] { facts.backends[item.appID] = backend }
             }
-            let receipt = RunReceipt(
-                iss: ring.issuer, iat: iat, jti: view.id.uuidString, handoverVersion: HandoverVersion.current,
-                run: .init(id: view.id, status: view.status, startedAt: RunReceipt.timestamp(view.createdAt),
-                           finishedAt: RunReceipt.timestamp(view.finishedAt ?? now)),
-                device: devices[run.device] ?? .init(id: run.device, name: "", site: nil), holder: holders[run.run], apps: apps,
-                mdm: run.state == .failed ? commands[run.device] : nil)
-            let jws = try ring.sign(document: receipt, type: RunReceipt.headerType)
+            let jws = try ring.sign(document: RunReceiptContent.receipt(of: run, facts: facts, issuer: ring.issuer, now: now),
+                                    type: RunReceipt.headerType)
             signed[run.run] = jws
             events.append(AuditEvent(type: AuditEvent.receiptType, at: now, actor: .server, device: run.device, run: run.run,
-                                     detail: ["status": view.status.rawValue], receipt: jws))
+                                     detail: ["status": run.view.status.rawValue], receipt: jws))
         }
         try await AuditTrail.append(events, on: sql, now: now)
         return signed
