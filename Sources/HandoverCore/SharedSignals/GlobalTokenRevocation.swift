@@ -45,13 +45,13 @@ extension SharedSignalsReceiver {
             throw RevocationRefusal(status: 401, error: "invalid_token",
                                     description: "aud does not name this server: give \(endpoint) (or \(audiences.sorted().joined(separator: " or ")))")
         }
-        guard let exp = claims.exp, TimeInterval(exp) > now - Self.leeway else {
+        guard let exp = claims.exp, TimeInterval(exp) > now - ReceivedEventRules.leeway else {
             throw RevocationRefusal(status: 401, error: "invalid_token", description: "the bearer token has expired or has no exp")
         }
         guard let iat = claims.iat else {
             throw RevocationRefusal(status: 401, error: "invalid_token", description: "the bearer token has no iat: its lifetime cannot be checked")
         }
-        guard TimeInterval(iat) <= now + Self.leeway else {
+        guard TimeInterval(iat) <= now + ReceivedEventRules.leeway else {
             throw RevocationRefusal(status: 401, error: "invalid_token", description: "the bearer token is issued in the future (iat)")
         }
         let lifetime = exp.subtractingReportingOverflow(iat)

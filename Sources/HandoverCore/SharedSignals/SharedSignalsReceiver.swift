@@ -52,8 +52,6 @@ package struct SharedSignalsReceiver: Sendable {
     /// The dashboard's sessions: a person the provider disables is signed out of it too.
     package let dashboard: DashboardSessions
     package let clock: ServerClock
-    /// Clock skew allowed on `iat` in the future.
-    static let leeway: TimeInterval = 60
 
     package init(settings: Settings, audiences: Set<String>, http: HTTPClient, database: any Database, sessions: SessionAuthority,
                  runs: LogoutRunService, dashboard: DashboardSessions, clock: ServerClock) {
@@ -90,13 +88,14 @@ package struct SharedSignalsReceiver: Sendable {
                 return Outcome(jti: jti, type: type, repeated: true)
             }
             var outcome = Outcome(jti: jti, type: type)
-            if SecurityEventType.handOverTriggers.contains(type), let person = claims.sub_id?.person {
+            switch ReceivedEventRules.action(for: claims) {
+            case .handOver(let person, let reason):
                 let done = try await PersonHandOver(sessions: sessions, runs: runs, dashboard: dashboard)
-                    .handOver(person, trustedIssuers: [settings.issuer, sessions.ring.issuer] + audiences, reason: "identity provider: \(Self.shortName(type))")
+                    .handOver(person, trustedIssuers: [settings.issuer, sessions.ring.issuer] + audiences, reason: reason)
                 outcome.people = done.people
                 outcome.sessionsEnded = done.sessions + done.dashboardSessions
                 outcome.runsStarted = done.runs
-            } else {
+            case .ignore:
                 outcome.ignored = true
             }
             try await record(outcome, via: delivery)
@@ -114,9 +113,7 @@ package struct SharedSignalsReceiver: Sendable {
         guard token.utf8.count <= 64 * 1024 else { throw .invalidRequest("the SET is longer than 64 KB") }
         let header: RemoteKeySet.Header
         do { header = try RemoteKeySet.header(token) } catch { throw .invalidRequest("the body is not a compact JWS (\(error))") }
-        guard header.typ?.lowercased() == "secevent+jwt" || header.typ?.lowercased() == "application/secevent+jwt" else {
-            throw .invalidRequest("the JOSE header's typ is '\(header.typ ?? "absent")', not secevent+jwt (RFC 8417 §2.3, SSF 1.0 §4.1.1)")
-        }
+        try ReceivedEventRules.checkType(header.typ)
         let claims: ReceivedSecurityEvent
         do {
             claims = try await keys.verify(token, as: ReceivedSecurityEvent.self)
@@ -129,26 +126,7 @@ package struct SharedSignalsReceiver: Sendable {
             case .malformed(let why): throw .invalidRequest("the SET could not be read: \(why)")
             }
         }
-        guard let iss = claims.iss, iss == settings.issuer else {
-            throw .invalidIssuer("iss '\((claims.iss ?? "absent").prefix(200))' is not this receiver's transmitter")
-        }
-        guard let aud = claims.aud?.values, aud.contains(where: audiences.contains) else {
-            throw .invalidAudience("aud \(claims.aud?.values.description.prefix(200) ?? "absent") does not name this server (\(audiences.sorted().joined(separator: " or ")))")
-        }
-        let now = clock.now().timeIntervalSince1970
-        guard let iat = claims.iat else { throw .invalidRequest("iat is missing (RFC 8417 §2.2)") }
-        guard TimeInterval(iat) <= now + Self.leeway, now - TimeInterval(iat) <= settings.maximumAge else {
-            throw .invalidRequest("iat \(iat) is stale or in the future: accepted within \(Int(settings.maximumAge)) s before now (\(Int(now)))")
-        }
-        guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256, !jti.containsControlCharacter else {
-            throw .invalidRequest("jti is missing or longer than 256 characters (RFC 8417 §2.2)")
-        }
-        guard claims.sub == nil else { throw .invalidRequest("sub must not be present (SSF 1.0 §4.1.2)") }
-        guard claims.exp == nil else { throw .invalidRequest("exp must not be present (SSF 1.0 §4.1.7)") }
-        guard let events = claims.events, events.count == 1 else { throw .invalidRequest("events must hold one event (SSF 1.0 §4.2.1)") }
-        if SecurityEventType.handOverTriggers.contains(events.keys.first ?? ""), claims.sub_id == nil {
-            throw .invalidRequest("sub_id is missing: whom does the event concern? (SSF 1.0 §3)")
-        }
+        try ReceivedEventRules.check(claims, issuer: settings.issuer, audiences: audiences, now: clock.now(), maximumAge: settings.maximumAge)
         return claims
     }
 
@@ -166,9 +144,5 @@ package struct SharedSignalsReceiver: Sendable {
             try await AuditTrail.append([AuditEvent(type: "signals.received", at: now, actor: AuditActor(kind: "provider", iss: settings.issuer),
                                                     detail: ["jti": outcome.jti, "event": outcome.type, "via": delivery, "outcome": text])], on: sql, now: now)
         }
-    }
-
-    static func shortName(_ type: String) -> String {
-        String(type.split(separator: "/").last ?? Substring(type))
     }
 }
