@@ -98,6 +98,13 @@ let package = Package(
         // and swift-crypto only, so an auditor's tool can verify without the server.
         .target(name: "TransparencyLog", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
+        // The database schema: every migration, oldest first (HandoverSchema). Tables and indexes
+        // only, as FluentKit and SQL; nothing of the domain, which depends on it.
+        .target(
+            name: "HandoverMigrations",
+            dependencies: ["HandoverProtocol", server("FluentKit", "fluent-kit"), server("SQLKit", "sql-kit")]
+        ),
+
         // The domain core, without Vapor: the fleet's storage models, logout runs and their
         // deadlines, callback recording, the webhook outbox, the clock and metrics. Throws
         // DomainError; the server's routes map it to HTTP.
@@ -105,6 +112,7 @@ let package = Package(
             name: "HandoverCore",
             dependencies: [
                 "HandoverProtocol",
+                "HandoverMigrations",
                 "SCIM",
                 "LinkCallbacks",
                 "SessionTokens",
@@ -140,6 +148,7 @@ let package = Package(
             name: "HandoverServer",
             dependencies: [
                 "HandoverCore",
+                "HandoverMigrations",
                 "TransparencyLog",
                 "SCIM",
                 "HandoverProtocol",
@@ -362,6 +371,7 @@ let package = Package(
             name: "HandoverCoreTests",
             dependencies: [
                 "HandoverCore",
+                "HandoverMigrations",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 server("PropertyBased", "swift-property-based"),
@@ -410,6 +420,7 @@ let package = Package(
             dependencies: [
                 "HandoverServer",
                 "HandoverCore",
+                "HandoverMigrations",
                 "TransparencyLog",
                 "Mail",
                 "HandoverProtocol",

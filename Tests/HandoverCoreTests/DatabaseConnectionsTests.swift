@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverMigrations
 @testable import HandoverCore
 import Logging
 import NIOCore

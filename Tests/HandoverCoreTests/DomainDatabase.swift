@@ -3,6 +3,7 @@ import FluentKit
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
+import HandoverMigrations
 import HandoverCore
 import HandoverProtocol
 import Logging

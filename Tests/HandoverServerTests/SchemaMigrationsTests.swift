@@ -1,4 +1,5 @@
 import Foundation
+import HandoverMigrations
 import HandoverCore
 @testable import HandoverServer
 import Logging

@@ -1,4 +1,5 @@
 import FluentKit
+import HandoverMigrations
 import HandoverProtocol
 import Logging
 import NIOCore

@@ -7,10 +7,10 @@ import SQLKit
 struct AddDeviceLifeCycle: AsyncMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
-        try await database.schema(Device.schema).field("status_reason", .string).update()
-        try await database.schema(Device.schema).field("status_changed_at", .datetime).update()
-        try await database.schema(Device.schema).field("last_completed_at", .datetime).update()
-        try await database.schema(DeviceHistoryEntry.schema)
+        try await database.schema("devices").field("status_reason", .string).update()
+        try await database.schema("devices").field("status_changed_at", .datetime).update()
+        try await database.schema("devices").field("last_completed_at", .datetime).update()
+        try await database.schema("device_history")
             .id()
             .field("device_id", .uuid, .required)
             .field("event", .string, .required)
@@ -28,9 +28,9 @@ struct AddDeviceLifeCycle: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(DeviceHistoryEntry.schema).delete()
-        try await database.schema(Device.schema).deleteField("last_completed_at").update()
-        try await database.schema(Device.schema).deleteField("status_changed_at").update()
-        try await database.schema(Device.schema).deleteField("status_reason").update()
+        try await database.schema("device_history").delete()
+        try await database.schema("devices").deleteField("last_completed_at").update()
+        try await database.schema("devices").deleteField("status_changed_at").update()
+        try await database.schema("devices").deleteField("status_reason").update()
     }
 }

@@ -18,8 +18,8 @@ struct AddOpenIDConnect: AsyncMigration {
             .unique(on: "client_id")
             .create()
         // One column per statement: SQLite adds one column per ALTER TABLE.
-        try await database.schema(RegisteredApp.schema).field("backchannel_logout_uri", .string).update()
-        try await database.schema(RegisteredApp.schema).field("backchannel_logout_session_required", .bool).update()
+        try await database.schema("apps").field("backchannel_logout_uri", .string).update()
+        try await database.schema("apps").field("backchannel_logout_session_required", .bool).update()
         try await database.schema("backchannel_logout_deliveries")
             .id()
             .field("client_id", .string, .required)
@@ -47,8 +47,8 @@ struct AddOpenIDConnect: AsyncMigration {
 
     func revert(on database: Database) async throws {
         try await database.schema("backchannel_logout_deliveries").delete()
-        try await database.schema(RegisteredApp.schema).deleteField("backchannel_logout_session_required").update()
-        try await database.schema(RegisteredApp.schema).deleteField("backchannel_logout_uri").update()
+        try await database.schema("apps").deleteField("backchannel_logout_session_required").update()
+        try await database.schema("apps").deleteField("backchannel_logout_uri").update()
         try await database.schema("oauth_clients").delete()
     }
 }

@@ -5,7 +5,7 @@ import SQLKit
 /// out of service or overdue, with their attempts and answers.
 struct AddMDMCommands: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(MDMCommand.schema)
+        try await database.schema("mdm_commands")
             .id()
             .field("device_id", .uuid, .required)
             .field("connector", .string, .required)
@@ -30,6 +30,6 @@ struct AddMDMCommands: AsyncMigration {
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(MDMCommand.schema).delete()
+        try await database.schema("mdm_commands").delete()
     }
 }

@@ -4,10 +4,10 @@ import FluentKit
 /// registered before keep ULC.
 struct AddLogoutMethods: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(RegisteredApp.schema).field("logout_method", .string).update()
+        try await database.schema("apps").field("logout_method", .string).update()
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(RegisteredApp.schema).deleteField("logout_method").update()
+        try await database.schema("apps").deleteField("logout_method").update()
     }
 }

@@ -6,10 +6,10 @@ import FluentKit
 /// Items written before have none, and are read with their app's method.
 struct AddItemLogoutMethods: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(LogoutItem.schema).field("logout_method", .string).update()
+        try await database.schema("logout_items").field("logout_method", .string).update()
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(LogoutItem.schema).deleteField("logout_method").update()
+        try await database.schema("logout_items").deleteField("logout_method").update()
     }
 }

@@ -5,12 +5,12 @@ import FluentKit
 struct AddWebhookSecretRotation: AsyncMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
-        try await database.schema(Webhook.schema).field("previous_secret", .string).update()
-        try await database.schema(Webhook.schema).field("previous_secret_expires_at", .datetime).update()
+        try await database.schema("webhooks").field("previous_secret", .string).update()
+        try await database.schema("webhooks").field("previous_secret_expires_at", .datetime).update()
     }
 
     func revert(on database: Database) async throws {
-        try await database.schema(Webhook.schema).deleteField("previous_secret_expires_at").update()
-        try await database.schema(Webhook.schema).deleteField("previous_secret").update()
+        try await database.schema("webhooks").deleteField("previous_secret_expires_at").update()
+        try await database.schema("webhooks").deleteField("previous_secret").update()
     }
 }

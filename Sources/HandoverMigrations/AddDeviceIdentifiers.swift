@@ -6,8 +6,8 @@ import SQLKit
 struct AddDeviceIdentifiers: AsyncMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
-        try await database.schema(Device.schema).field("serial_number", .string).update()
-        try await database.schema(Device.schema).field("mdm_device_id", .string).update()
+        try await database.schema("devices").field("serial_number", .string).update()
+        try await database.schema("devices").field("mdm_device_id", .string).update()
         if let sql = database as? any SQLDatabase {
             try await sql.raw("CREATE UNIQUE INDEX devices_serial_number ON devices (serial_number)").run()
         }
@@ -15,7 +15,7 @@ struct AddDeviceIdentifiers: AsyncMigration {
 
     func revert(on database: Database) async throws {
         if let sql = database as? any SQLDatabase { try await sql.raw("DROP INDEX devices_serial_number").run() }
-        try await database.schema(Device.schema).deleteField("mdm_device_id").update()
-        try await database.schema(Device.schema).deleteField("serial_number").update()
+        try await database.schema("devices").deleteField("mdm_device_id").update()
+        try await database.schema("devices").deleteField("serial_number").update()
     }
 }

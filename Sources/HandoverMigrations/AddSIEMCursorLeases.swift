@@ -7,9 +7,12 @@ import SQLKit
 /// and records it as it does every other delivery. Existing cursors keep where they stand.
 struct AddSIEMCursorLeases: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema("siem_cursors").field("status", .string, .required, .sql(.default(SIEMStream.streaming))).update()
-        try await database.schema("siem_cursors").field("version", .int, .required, .sql(.default(0))).update()
-        try await database.schema("siem_cursors").field("last_status_code", .int).update()
+        // One column a statement (SQLite's ALTER TABLE adds one); the types Fluent gives `.string`
+        // and `.int` on PostgreSQL, which SQLite reads as TEXT and INTEGER.
+        guard let sql = database as? any SQLDatabase else { return }
+        try await sql.raw("ALTER TABLE siem_cursors ADD COLUMN status TEXT NOT NULL DEFAULT 'streaming'").run()
+        try await sql.raw("ALTER TABLE siem_cursors ADD COLUMN version BIGINT NOT NULL DEFAULT 0").run()
+        try await sql.raw("ALTER TABLE siem_cursors ADD COLUMN last_status_code BIGINT").run()
     }
 
     func revert(on database: Database) async throws {

@@ -6,7 +6,7 @@ import SQLKit
 /// reissues; and the run a webhook delivery reports, so a run's page lists its webhooks.
 struct AddRunTimeline: AsyncMigration {
     func prepare(on database: Database) async throws {
-        try await database.schema(LogoutItemReissue.schema)
+        try await database.schema("logout_item_reissues")
             .id()
             .field("run_id", .uuid, .required)
             .field("item_id", .uuid, .required)
@@ -15,7 +15,7 @@ struct AddRunTimeline: AsyncMigration {
             .field("issued_at", .datetime, .required)
             .field("deadline_at", .datetime, .required)
             .create()
-        try await database.schema(WebhookDelivery.schema).field("run_id", .uuid).update()
+        try await database.schema("webhook_deliveries").field("run_id", .uuid).update()
         if let sql = database as? any SQLDatabase {
             try await sql.raw("CREATE INDEX logout_item_reissues_by_run ON logout_item_reissues (run_id, issued_at)").run()
             try await sql.raw("CREATE INDEX webhook_deliveries_by_run ON webhook_deliveries (run_id)").run()
@@ -26,7 +26,7 @@ struct AddRunTimeline: AsyncMigration {
         if let sql = database as? any SQLDatabase {
             try await sql.raw("DROP INDEX IF EXISTS webhook_deliveries_by_run").run()
         }
-        try await database.schema(WebhookDelivery.schema).deleteField("run_id").update()
-        try await database.schema(LogoutItemReissue.schema).delete()
+        try await database.schema("webhook_deliveries").deleteField("run_id").update()
+        try await database.schema("logout_item_reissues").delete()
     }
 }
