@@ -6,7 +6,7 @@ import SQLKit
 /// - `audit_alarms`: what the checkpoint pass or the self-check found wrong, and when and by whom
 ///   it was acknowledged (`handover audit acknowledge`). One open alarm per finding: a partial
 ///   unique index, so that the passes that repeat a finding, on any instance, record it once.
-struct AddAuditAlarms: AsyncMigration {
+struct AddAuditAlarms: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("audit_alarms")
             .field("id", .uuid, .identifier(auto: false))

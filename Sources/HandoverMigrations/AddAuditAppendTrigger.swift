@@ -4,7 +4,7 @@ import SQLKit
 /// Version 25: on SQLite, an audit append is one statement (``AuditTrail``): this trigger moves
 /// the counter row (`audit_head`) with each entry inserted. PostgreSQL's appends move the counter
 /// themselves, under its row lock, and need nothing here.
-struct AddAuditAppendTrigger: AsyncMigration {
+struct AddAuditAppendTrigger: HandoverMigration {
     func prepare(on database: Database) async throws {
         guard let sql = database as? SQLDatabase, sql.dialect.name == "sqlite" else { return }
         try await sql.raw("""

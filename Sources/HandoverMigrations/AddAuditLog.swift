@@ -10,7 +10,7 @@ import SQLKit
 /// - `audit_keys`: the Ed25519 key that signs checkpoints, sealed like the other keys, and its
 ///   verifier key in the clear (what `handover audit export --key` writes).
 /// - `siem_cursors`: how far each SIEM destination has received the log.
-struct AddAuditLog: AsyncMigration {
+struct AddAuditLog: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("audit_entries")
             .field("seq", .int64, .identifier(auto: false))

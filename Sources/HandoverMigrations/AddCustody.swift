@@ -6,7 +6,7 @@ import SQLKit
 /// `custodies_open (device_id) WHERE checked_in_at IS NULL` holds only the custodies in progress:
 /// the hand-over's first statement asks it which devices of a batch are held, and a check-out asks
 /// whether the person holds another device (`custodies_open_by_user`).
-struct AddCustody: AsyncMigration {
+struct AddCustody: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("custodies")
             .id()

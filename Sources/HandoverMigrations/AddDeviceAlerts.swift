@@ -4,7 +4,7 @@ import SQLKit
 /// Version 34: alerts about devices that need a person (overdue, not seen, in Lost Mode), one
 /// open alert per device and cause (a partial unique index), each its own mail's outbox row
 /// (issue 66).
-struct AddDeviceAlerts: AsyncMigration {
+struct AddDeviceAlerts: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("device_alerts")
             .id()

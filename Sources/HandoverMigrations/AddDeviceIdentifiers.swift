@@ -3,7 +3,7 @@ import SQLKit
 
 /// Version 12: what an MDM needs to act on a device: its serial number (unique, upper-cased)
 /// and, optionally, the MDM's own id for it.
-struct AddDeviceIdentifiers: AsyncMigration {
+struct AddDeviceIdentifiers: HandoverMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
         try await database.schema("devices").field("serial_number", .string).update()

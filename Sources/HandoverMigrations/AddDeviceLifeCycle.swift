@@ -4,7 +4,7 @@ import SQLKit
 /// Version 11: a device's life cycle. Why a device is in its status and since when, when it last
 /// completed a hand-over (overdue devices are counted from it), and its history: every step,
 /// with the run, the reason, the admin's note and who acted.
-struct AddDeviceLifeCycle: AsyncMigration {
+struct AddDeviceLifeCycle: HandoverMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
         try await database.schema("devices").field("status_reason", .string).update()

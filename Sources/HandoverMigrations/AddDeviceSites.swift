@@ -3,7 +3,7 @@ import SQLKit
 
 /// Version 21: a device belongs to one site (a ward, a hospital), indexed for the lists and
 /// counts of people whose role holds at named sites (issue 39).
-struct AddDeviceSites: AsyncMigration {
+struct AddDeviceSites: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("devices").field("site", .string).update()
         guard let sql = database as? SQLDatabase else { return }

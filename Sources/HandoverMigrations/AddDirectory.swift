@@ -6,7 +6,7 @@ import SQLKit
 /// `GET` with it) and as the keyed digest a badge tap is looked up by, the digest custody keeps.
 /// A person the directory deletes stays as a row marked deleted (`deleted_at`, its `userName` free
 /// again), so that their badge is refused from then on.
-struct AddDirectory: AsyncMigration {
+struct AddDirectory: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("directory_users")
             .id()

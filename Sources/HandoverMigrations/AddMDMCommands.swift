@@ -3,7 +3,7 @@ import SQLKit
 
 /// Version 13: the outbox of MDM commands (lock, Lost Mode, erase) owed for devices that went
 /// out of service or overdue, with their attempts and answers.
-struct AddMDMCommands: AsyncMigration {
+struct AddMDMCommands: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("mdm_commands")
             .id()

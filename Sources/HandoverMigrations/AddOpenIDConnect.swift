@@ -4,7 +4,7 @@ import SQLKit
 /// Version 8: OpenID Connect for backends. OAuth clients with hashed secrets (RFC 7591
 /// registration), an app's Back-Channel Logout URI, and the durable outbox of logout tokens, at
 /// most one per client and session.
-struct AddOpenIDConnect: AsyncMigration {
+struct AddOpenIDConnect: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("oauth_clients")
             .id()

@@ -19,7 +19,7 @@ import SQLKit
 /// an index's WHERE clause).
 /// - `mdm_commands (device_id, status)`: the commands still owed by the devices of a batch of
 ///   finished runs, which SQLite otherwise looked up by state alone.
-struct AddPendingItemIndexes: AsyncMigration {
+struct AddPendingItemIndexes: HandoverMigration {
     func prepare(on database: Database) async throws {
         guard let sql = database as? SQLDatabase else { return }
         let pending = LogoutItemState.pending.rawValue

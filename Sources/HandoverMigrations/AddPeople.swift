@@ -6,7 +6,7 @@ import FluentKit
 /// `dashboard_sessions` is dropped and created again: a session now carries its grants, its
 /// person and its last request, and SQLite cannot relax `api_key_id`'s NOT NULL in place. Every
 /// dashboard browser signs in again after the upgrade; API keys are untouched.
-struct AddPeople: AsyncMigration {
+struct AddPeople: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("people")
             .id()

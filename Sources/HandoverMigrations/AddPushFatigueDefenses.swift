@@ -2,7 +2,7 @@ import FluentKit
 
 /// Version 7: typed sign-in codes with bounded tries, and "this was not me" (an operation's
 /// report time, and the users whose out-of-band sign-in is locked).
-struct AddPushFatigueDefenses: AsyncMigration {
+struct AddPushFatigueDefenses: HandoverMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
         try await database.schema("oob_operations").field("code_attempts", .int).update()

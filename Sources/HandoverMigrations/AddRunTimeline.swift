@@ -4,7 +4,7 @@ import SQLKit
 /// Version 16: what a run's timeline needs that the items do not keep. Each reissue of an app's
 /// link (its attempt, the deadline it missed, the new deadline), written in the transaction that
 /// reissues; and the run a webhook delivery reports, so a run's page lists its webhooks.
-struct AddRunTimeline: AsyncMigration {
+struct AddRunTimeline: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("logout_item_reissues")
             .id()

@@ -5,7 +5,7 @@ import SQLKit
 /// (issue 65): `status` (always `streaming`: a cursor is never settled), `version` (what a lease
 /// is conditional on) and `last_status_code`, so that ``DeliveryOutbox`` leases, counts, backs off
 /// and records it as it does every other delivery. Existing cursors keep where they stand.
-struct AddSIEMCursorLeases: AsyncMigration {
+struct AddSIEMCursorLeases: HandoverMigration {
     func prepare(on database: Database) async throws {
         // One column a statement (SQLite's ALTER TABLE adds one); the types Fluent gives `.string`
         // and `.int` on PostgreSQL, which SQLite reads as TEXT and INTEGER.

@@ -14,7 +14,7 @@ import SQLKit
 /// - `ssf_received`: every SET this server received as a receiver, by issuer and `jti`, so that a
 ///   repeated one does nothing.
 /// - `oauth_client_tokens`: the bearer tokens of the client credentials grant (SHA-256 only).
-struct AddSharedSignals: AsyncMigration {
+struct AddSharedSignals: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("ssf_streams")
             .field("id", .string, .identifier(auto: false))

@@ -7,7 +7,7 @@ import SQLKit
 ///   (every session and device), set by an admin (`PUT /api/v1/signals/clients/{clientID}`);
 ///   null means the client's kind decides: an app's backend (`software_id`) sees its app's, a
 ///   fleet backend, which only an admin registers, the fleet's.
-struct AddSignalsSubjects: AsyncMigration {
+struct AddSignalsSubjects: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("oauth_clients").field("signals_subjects", .string).update()
     }

@@ -9,7 +9,7 @@ import SQLKit
 /// Every site stored before this version is ASCII letters, digits, `-`, `_` and `.` (the rule
 /// then), so SQL's `LOWER`, which folds ASCII alike on SQLite and PostgreSQL, gives their keys
 /// exactly.
-struct AddSiteKeys: AsyncMigration {
+struct AddSiteKeys: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("devices").field("site_key", .string).update()
         try await database.schema("custodies").field("site_key", .string).update()

@@ -6,7 +6,7 @@ import SQLKit
 /// - `token_replays`: the identity provider's logout tokens (Back-Channel Logout 1.0 §2.6) and
 ///   Global Token Revocation bearers this server acted on, by issuer and `jti` (unique), until
 ///   they expire; the session upkeep pass deletes the expired ones.
-struct AddTokenReplayCache: AsyncMigration {
+struct AddTokenReplayCache: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("token_replays")
             .field("issuer", .string, .required)

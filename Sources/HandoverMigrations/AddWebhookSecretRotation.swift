@@ -2,7 +2,7 @@ import FluentKit
 
 /// Version 6: a webhook's previous secret, which keeps signing beside the new one for a day
 /// after a rotation (Standard Webhooks' several signatures).
-struct AddWebhookSecretRotation: AsyncMigration {
+struct AddWebhookSecretRotation: HandoverMigration {
     func prepare(on database: Database) async throws {
         // One column per statement: SQLite adds one column per ALTER TABLE.
         try await database.schema("webhooks").field("previous_secret", .string).update()

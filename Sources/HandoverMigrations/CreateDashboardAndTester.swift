@@ -1,7 +1,7 @@
 import FluentKit
 
 /// Version 2: dashboard sessions and conformance-tester runs.
-struct CreateDashboardAndTester: AsyncMigration {
+struct CreateDashboardAndTester: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("dashboard_sessions")
             .id()

@@ -2,7 +2,7 @@ import FluentKit
 import SQLKit
 
 /// Version 4: email sign-in link tokens and Native SSO device secrets.
-struct CreateEmailSignInAndDeviceSSO: AsyncMigration {
+struct CreateEmailSignInAndDeviceSSO: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("email_login_tokens")
             .id()

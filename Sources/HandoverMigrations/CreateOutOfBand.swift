@@ -2,7 +2,7 @@ import FluentKit
 import SQLKit
 
 /// Version 5: out-of-band operations, the phones enrolled for them, and the callback allowlist.
-struct CreateOutOfBand: AsyncMigration {
+struct CreateOutOfBand: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("oob_operations")
             .id()

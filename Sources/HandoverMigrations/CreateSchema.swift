@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 /// The whole schema, version 1. Later changes come as further migrations, never edits here.
-struct CreateSchema: AsyncMigration {
+struct CreateSchema: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("api_keys")
             .id()

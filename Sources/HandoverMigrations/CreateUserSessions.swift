@@ -3,7 +3,7 @@ import SQLKit
 
 /// Version 3: users (signed in with Apple or by email link), their sessions and refresh tokens,
 /// sign-in nonces, processed notifications, and the access-token signing keys.
-struct CreateUserSessions: AsyncMigration {
+struct CreateUserSessions: HandoverMigration {
     func prepare(on database: Database) async throws {
         try await database.schema("users")
             .id()

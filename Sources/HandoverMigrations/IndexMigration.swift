@@ -3,7 +3,7 @@ import SQLKit
 
 /// A migration that only adds indexes: each `(name, "table (columns)")` is created if absent, and
 /// dropped on revert. Plain SQL, the same on SQLite and PostgreSQL.
-protocol IndexMigration: AsyncMigration {
+protocol IndexMigration: HandoverMigration {
     static var indexes: [(name: String, target: String)] { get }
 }
 

@@ -28,7 +28,7 @@ import SQLKit
 ///
 /// `logout_items_pending_due` stays: the deadline scheduler cannot find due items without it,
 /// and a callback removes its entry (one page) and adds none.
-struct TrimCallbackIndexes: AsyncMigration {
+struct TrimCallbackIndexes: HandoverMigration {
     func prepare(on database: Database) async throws {
         guard let sql = database as? SQLDatabase else { return }
         try await sql.raw("""

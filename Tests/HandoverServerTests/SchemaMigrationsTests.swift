@@ -28,6 +28,16 @@ import Vapor
         #expect(again.info == ["Database schema version \(HandoverSchema.version), up to date"])
     }
 
+    /// The migration log knows each migration by name: the names a database has recorded since
+    /// the first release stay, wherever the migrations' code lives (they moved from HandoverCore
+    /// to HandoverMigrations at version 37; a new name would run them again on existing tables).
+    @Test func everyMigrationKeepsTheNameTheLogKnowsItBy() {
+        let names = HandoverSchema.migrations.map(\.name)
+        #expect(names.prefix(3) == ["HandoverCore.CreateSchema", "HandoverCore.CreateIndexes", "HandoverCore.CreateDashboardAndTester"])
+        #expect(names.last == "HandoverCore.AddSIEMCursorLeases")
+        #expect(names.allSatisfy { $0.hasPrefix("HandoverCore.") } && Set(names).count == names.count, "\(names)")
+    }
+
     @Test func theLineSaysHowManyWereApplied() {
         #expect(SchemaMigrations.line(.init(version: 21, applied: 1)) == "Database schema version 21 (1 migration applied)")
         #expect(SchemaMigrations.line(.init(version: 21, applied: 2)) == "Database schema version 21 (2 migrations applied)")
