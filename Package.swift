@@ -143,12 +143,29 @@ let package = Package(
                 server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
+        // The HTTP/1.1 server under `handover serve`: SwiftNIO's parser and Vapor's responder, with
+        // the connection limits Vapor's own server lacks (head and body deadlines, a cap on
+        // connections). Nothing of the domain.
+        .target(
+            name: "HandoverTransport",
+            dependencies: [
+                "HandoverProtocol",
+                server("Vapor", "vapor"),
+                server("NIOCore", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOExtras", "swift-nio-extras"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         // The server: Vapor, over the core (which holds the database: SQLite by default, PostgreSQL when configured).
         .target(
             name: "HandoverServer",
             dependencies: [
                 "HandoverCore",
                 "HandoverMigrations",
+                "HandoverTransport",
                 "TransparencyLog",
                 "SCIM",
                 "HandoverProtocol",
@@ -421,6 +438,7 @@ let package = Package(
                 "HandoverServer",
                 "HandoverCore",
                 "HandoverMigrations",
+                "HandoverTransport",
                 "TransparencyLog",
                 "Mail",
                 "HandoverProtocol",

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import HandoverProtocol
 import Foundation
+import HandoverTransport
 import Mail
 import HandoverCore
 import LinkCallbacks

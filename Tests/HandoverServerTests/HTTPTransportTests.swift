@@ -5,6 +5,7 @@ import Testing
 import Glibc
 #endif
 @testable import HandoverServer
+@testable import HandoverTransport
 
 /// The server's own HTTP/1.1 transport, spoken to byte for byte over a plain TCP socket:
 /// pipelining, HEAD, the body limit, what does not parse, and the association-file fast path

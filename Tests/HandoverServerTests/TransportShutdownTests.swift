@@ -4,6 +4,7 @@ import NIOCore
 import Testing
 import Vapor
 @testable import HandoverServer
+@testable import HandoverTransport
 
 /// Stopping ``HTTPTransport`` waits for every request it handed to the responder, not only for
 /// its connections to close. `HandoverServer.shutdown` closes the databases right after the

@@ -1,4 +1,5 @@
 @testable import HandoverServer
+@testable import HandoverTransport
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1

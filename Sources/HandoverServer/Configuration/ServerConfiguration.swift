@@ -1,4 +1,5 @@
 import Foundation
+import HandoverTransport
 import Mail
 import HandoverCore
 import HandoverProtocol

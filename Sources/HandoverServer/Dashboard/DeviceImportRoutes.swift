@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HandoverCore
+import HandoverTransport
 import Vapor
 
 /// The fleet import on the dashboard (`/dashboard/devices/import`, issue 66): a CSV file,

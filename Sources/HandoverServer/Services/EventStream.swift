@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverTransport
 import NIOConcurrencyHelpers
 import Vapor
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HandoverProtocol
 import Foundation
 import HandoverCore
+import HandoverTransport
 import LinkCallbacks
 
 /// Starts conformance tests, for the dashboard's form and `handover tester run` alike: checks

@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +25,7 @@ public struct ConnectionLimits: Sendable, Equatable {
 
     /// ``maximumConnections``, lowered to leave 128 descriptors for the database, log and
     /// outbound connections when the process's open-file limit is lower.
-    var effectiveMaximumConnections: Int {
+    package var effectiveMaximumConnections: Int {
         var limit = rlimit()
         #if canImport(Glibc)
         let got = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
@@ -36,27 +35,5 @@ public struct ConnectionLimits: Sendable, Equatable {
         // An unlimited limit (RLIM_INFINITY, all bits set) leaves the configured cap as it is.
         guard got == 0, limit.rlim_cur < UInt64(Int.max) else { return maximumConnections }
         return max(16, min(maximumConnections, Int(limit.rlim_cur) - 128))
-    }
-
-    /// Reads the `HANDOVER_*_TIMEOUT` and `HANDOVER_MAX_CONNECTIONS` variables.
-    static func fromEnvironment(_ environment: [String: String]) throws -> ConnectionLimits {
-        var limits = ConnectionLimits()
-        func seconds(_ name: String) throws -> TimeAmount? {
-            guard let text = environment[name], !text.isEmpty else { return nil }
-            guard let value = Int(text), (1...3600).contains(value) else {
-                throw ConfigurationError(setting: name, problem: "'\(text)' is not a number of seconds", accepted: "1 to 3600")
-            }
-            return .seconds(Int64(value))
-        }
-        if let value = try seconds("HANDOVER_IDLE_TIMEOUT") { limits.idleTimeout = value }
-        if let value = try seconds("HANDOVER_HEADER_TIMEOUT") { limits.headerTimeout = value }
-        if let value = try seconds("HANDOVER_BODY_TIMEOUT") { limits.bodyTimeout = value }
-        if let text = environment["HANDOVER_MAX_CONNECTIONS"], !text.isEmpty {
-            guard let value = Int(text), (16...1_000_000).contains(value) else {
-                throw ConfigurationError(setting: "HANDOVER_MAX_CONNECTIONS", problem: "'\(text)' is not a connection count", accepted: "16 to 1000000")
-            }
-            limits.maximumConnections = value
-        }
-        return limits
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 import NIOConcurrencyHelpers
 
 /// The `Date` header's value (RFC 9110's IMF-fixdate), formatted at most once a second.

@@ -5,11 +5,15 @@ import Vapor
 ///
 /// ``EventStream`` puts one in the response's storage beside the equivalent Vapor body, so the
 /// same response streams under either server.
-struct StreamedBody: Sendable {
-    struct Key: StorageKey {
-        typealias Value = StreamedBody
+package struct StreamedBody: Sendable {
+    package struct Key: StorageKey {
+        package typealias Value = StreamedBody
     }
 
     /// Writes the body's chunks; the transport ends the response when it returns.
-    let write: @Sendable (any AsyncBodyStreamWriter) async throws -> Void
+    package let write: @Sendable (any AsyncBodyStreamWriter) async throws -> Void
+
+    package init(write: @escaping @Sendable (any AsyncBodyStreamWriter) async throws -> Void) {
+        self.write = write
+    }
 }

@@ -21,10 +21,10 @@ import Vapor
 /// (devices reach the server through a TLS proxy), WebSocket upgrades, request decompression and
 /// streamed request bodies (a body is collected whole, up to ``maximumBodySize``). Streamed
 /// response bodies are the ``StreamedBody`` that ``EventStream`` attaches.
-final class HTTPTransport: Vapor.Server, Sendable {
+package final class HTTPTransport: Vapor.Server, Sendable {
     /// The largest request body read; a larger one is answered 413 and the connection closed.
     /// Four times the largest body a route takes (a phone's signed answer, 64 KB).
-    static let maximumBodySize = 256 << 10
+    package static let maximumBodySize = 256 << 10
 
     private let application: Application
     private let serverName: String?
@@ -38,7 +38,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
     private let running = NIOLockedValueBox<(channel: any Channel, quiesce: ServerQuiescingHelper)?>(nil)
     private let stopped: EventLoopPromise<Void>
 
-    init(application: Application, serverName: String?, shutdownTimeout: TimeAmount = .seconds(10),
+    package init(application: Application, serverName: String?, shutdownTimeout: TimeAmount = .seconds(10),
          limits: ConnectionLimits = ConnectionLimits()) {
         self.application = application
         self.limits = limits
@@ -53,17 +53,17 @@ final class HTTPTransport: Vapor.Server, Sendable {
     }
 
     /// The bound address (the real port when 0 was asked for); nil before `start`.
-    var localAddress: SocketAddress? {
+    package var localAddress: SocketAddress? {
         running.withLockedValue { $0?.channel.localAddress }
     }
 
-    var onShutdown: EventLoopFuture<Void> { stopped.futureResult }
+    package var onShutdown: EventLoopFuture<Void> { stopped.futureResult }
 
-    func start(address: BindAddress?) throws {
+    package func start(address: BindAddress?) throws {
         try bind(address).wait()
     }
 
-    func start(address: BindAddress?) async throws {
+    package func start(address: BindAddress?) async throws {
         try await bind(address).get()
     }
 
@@ -122,7 +122,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
             requests: requests))
     }
 
-    func shutdown() {
+    package func shutdown() {
         stop().whenComplete { _ in }
     }
 
@@ -130,7 +130,7 @@ final class HTTPTransport: Vapor.Server, Sendable {
     /// stops as ``stop()`` does, then waits for every request handed to the responder to end (at
     /// most `shutdownTimeout` more): a route runs on after its client has gone, and
     /// `HandoverServer.shutdown` closes the databases next.
-    func shutdown() async {
+    package func shutdown() async {
         requests.cancelStreams()
         try? await stop().get()
         requests.cancelStreams()  // one a kept-alive connection asked for in the meantime
