@@ -23,7 +23,7 @@ package final class OutOfBandOperation: Model, @unchecked Sendable {
     @OptionalField(key: "number_choices") package var numberChoices: String?
     /// The number the web page shows; never sent to the phone.
     @OptionalField(key: "correct_number") package var correctNumber: Int?
-    /// Wrong codes typed so far (authentication); the operation fails at ``OperationService/maximumCodeTries``.
+    /// Wrong codes typed so far (authentication); the operation fails at ``CodeTries/maximum``.
     @OptionalField(key: "code_attempts") package var codeAttempts: Int?
     /// When the person reported it as not theirs ("this was not me").
     @OptionalField(key: "reported_at") package var reportedAt: Date?

@@ -109,7 +109,7 @@ package struct OperationService {
         operation.challenge = OperationChallenge.random().text
         if input.type == .authentication {
             // The code the sign-in screen shows and the person types on the phone (no choices are
-            // sent: a tired tap cannot approve). Wrong codes are counted (``maximumCodeTries``).
+            // sent: a tired tap cannot approve). Wrong codes are counted (``CodeTries``).
             operation.correctNumber = NumberMatch.random().correct
             operation.codeAttempts = 0
         }
@@ -349,9 +349,6 @@ package struct OperationService {
         return try OperationView(try await find(id))
     }
 
-    /// How many wrong codes a sign-in takes before it fails.
-    package static let maximumCodeTries = 3
-
     /// Counts a wrong code: 422 `wrong_code` with the tries left, or, at the last try, the
     /// operation fails for good (403 `wrong_number`). Always throws.
     private func countWrongCode(_ id: UUID, typed: Int, deviceID: String) async throws {
@@ -363,8 +360,7 @@ package struct OperationService {
         guard let attempts = try rows.first?.decode(column: "code_attempts", as: Int.self) else {
             throw DomainError(.conflict, code: "already_answered", reason: "This request was already answered; nothing changed.")
         }
-        let left = Self.maximumCodeTries - attempts
-        guard left <= 0 else {
+        if case .tryAgain(let left) = CodeTries.verdict(afterWrong: attempts) {
             throw DomainError(.invalidField, code: "wrong_code",
                            reason: "\(typed) is not the code on the other screen; \(left) \(left == 1 ? "try" : "tries") left.", field: "number")
         }
