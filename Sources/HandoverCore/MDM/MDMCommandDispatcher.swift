@@ -46,8 +46,11 @@ package struct MDMCommandDispatcher: Sendable {
         // The attempt is counted as it is leased: one that a crash cuts off still counts.
         let leased = try await outbox.lease(id, version: command.version, at: now, sql: sql, setting: [.init("in_flight_since", now)])
         let device = leased == .taken ? nil : try await Device.find(command.deviceID, on: database)
+        let step = MDMCommandRules.step(for: command.action, deviceStatus: device?.status, leased: leased)
+        // The rules leave alone a command whose lease another pass took or whose device is gone.
+        guard let device, step != .leftAlone else { return false }
         let attempt: Int
-        switch MDMCommandRules.step(for: command.action, deviceStatus: device?.status, leased: leased) {
+        switch step {
         case .leftAlone:
             return false
         case .cancel:
@@ -58,18 +61,15 @@ package struct MDMCommandDispatcher: Sendable {
             }
             return true
         case .refuse(let reason):
-            guard let device else { return false }
             try await record(.failure(.permanent(status: nil, detail: reason)), for: command, id: id, device: device, attempt: 1, request: nil)
             return true
         case .giveUp:
-            guard let device else { return false }
             try await record(.failure(.transient(status: nil, detail: "the last attempt was cut off by a server stop")), for: command, id: id,
                              device: device, attempt: configuration.maxAttempts, request: nil)
             return true
         case .send(let number):
             attempt = number
         }
-        guard let device else { return false }
         let request = MDMCommandRequest(action: command.action, deviceName: device.name, serialNumber: device.serialNumber,
                                         mdmDeviceID: device.mdmDeviceID, message: configuration.message,
                                         phoneNumber: configuration.phoneNumber, footnote: configuration.footnote,
