@@ -78,6 +78,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.7.0"),
+        // Structured Field Values (RFC 9651): the run start's `Idempotency-Key` is an sf-string.
+        .package(url: "https://github.com/apple/swift-http-structured-headers.git", from: "1.2.0"),
         // `swift package generate-documentation` (scripts/build-docs.sh); used by no target.
         .package(url: "https://github.com/apple/swift-docc-plugin.git", from: "1.4.0"),
     ],
@@ -189,6 +191,7 @@ let package = Package(
                 server("NIOHTTP1", "swift-nio"),
                 server("NIOFoundationCompat", "swift-nio"),
                 server("NIOExtras", "swift-nio-extras"),
+                server("RawStructuredFieldValues", "swift-http-structured-headers"),
                 server("JWTKit", "jwt-kit"),
                 server("NIOSSL", "swift-nio-ssl"),
                 server("PostgresNIO", "postgres-nio"),

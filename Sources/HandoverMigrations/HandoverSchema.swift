@@ -20,6 +20,7 @@ package enum HandoverSchema {
             AddCustody(), AddAuditLog(), AddAuditAppendTrigger(), AddSharedSignals(), TrimCallbackIndexes(),
             AddAuditAlarms(), AddTokenReplayCache(), AddSignalsSubjects(), AddEmailLinkTeam(), AddSiteKeys(),
             AddLocalRoles(), AddDeviceAlerts(), AddKeySites(), AddDirectory(), AddSIEMCursorLeases(),
+            AddRunStartKeys(),
         ]
     }
 

@@ -144,20 +144,57 @@ import FoundationNetworking
         #expect(try await direct.received().count == 1)
     }
 
-    /// A start that got no answer may have started a run: sent again, it could start a second. It
-    /// is reported at once, as before: one request, no wait.
-    @Test func aStartThatGotNoAnswerIsNotSentAgain() async throws {
+    /// A start that got no answer may have started a run. It carries an `Idempotency-Key`
+    /// (draft-ietf-httpapi-idempotency-key-header §2.1: an sf-string, the key in double quotes), so
+    /// it is sent again after the jitter with the same key, and the server answers with the run the
+    /// key started (§2.6). Both sendings are the same request, key included.
+    @Test func aStartThatGotNoAnswerIsSentAgainWithItsKey() async throws {
         guard await ScriptedServer.isAvailable() else { return }
         let server = try await ScriptedServer.start([.drop, .json(201, try Self.runJSON())])
         defer { server.stop() }
         let log = SleepLog()
-        let error = await failure { () async throws(FleetServerError) in try await makeFleet(server, log: log).startRun() }
+        let passing = log.passingEveryWait()
+        defer { passing.cancel() }
+        let key = UUID()
+        #expect(try await makeFleet(server, log: log).startRun(idempotencyKey: key) == Self.run)
+        let received = try await server.received()
+        #expect(received.count == 2)
+        #expect(received.first?.headers["Idempotency-Key"] == "\"\(key.uuidString.lowercased())\"", "\(received)")
+        #expect(received.allSatisfy { $0 == received.first }, "\(received)")
+        #expect(log.all.count == 1 && log.all.allSatisfy { $0 <= .milliseconds(500) }, "\(log.all)")
+    }
+
+    /// Each start carries a key of its own: two starts are two runs.
+    @Test func eachStartHasItsOwnKey() async throws {
+        guard await ScriptedServer.isAvailable() else { return }
+        let server = try await ScriptedServer.start([.json(201, try Self.runJSON()), .json(201, try Self.runJSON())])
+        defer { server.stop() }
+        let fleet = makeFleet(server, log: SleepLog())
+        _ = try await fleet.startRun()
+        _ = try await fleet.startRun()
+        let keys = try await server.received().compactMap { $0.headers["Idempotency-Key"] }
+        #expect(keys.count == 2 && Set(keys).count == 2 && keys.allSatisfy { $0.hasPrefix("\"") && $0.hasSuffix("\"") }, "\(keys)")
+    }
+
+    /// A check-out has no key: one that got no answer is reported at once, one request, no wait.
+    @Test func aCheckOutThatGotNoAnswerIsNotSentAgain() async throws {
+        guard await ScriptedServer.isAvailable() else { return }
+        let server = try await ScriptedServer.start([.drop, .json(201, "{}")])
+        defer { server.stop() }
+        let log = SleepLog()
+        let error = await failure { () async throws(FleetServerError) in try await makeFleet(server, log: log).checkOut(badge: "4711") }
         guard case .unreachable = error else {
             Issue.record("expected unreachable, got \(String(describing: error))")
             return
         }
         #expect(try await server.received().count == 1)
         #expect(log.all.isEmpty)
+    }
+
+    /// The key as the draft writes it: quotes and backslashes escaped (RFC 9651 §3.3.3).
+    @Test func aKeyIsQuotedAsAStructuredFieldString() {
+        #expect(IdempotencyKeyQuoting.quoted("8e03978e-40d5") == #""8e03978e-40d5""#)
+        #expect(IdempotencyKeyQuoting.quoted(#"a"b\c"#) == #""a\"b\\c""#)
     }
 
     /// Reading a run, and reporting a callback (whose nonce makes a second report of a recorded

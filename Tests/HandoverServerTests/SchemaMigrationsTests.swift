@@ -34,7 +34,7 @@ import Vapor
     @Test func everyMigrationKeepsTheNameTheLogKnowsItBy() {
         let names = HandoverSchema.migrations.map(\.name)
         #expect(names.prefix(3) == ["HandoverCore.CreateSchema", "HandoverCore.CreateIndexes", "HandoverCore.CreateDashboardAndTester"])
-        #expect(names.last == "HandoverCore.AddSIEMCursorLeases")
+        #expect(names.last == "HandoverCore.AddRunStartKeys")
         #expect(names.allSatisfy { $0.hasPrefix("HandoverCore.") } && Set(names).count == names.count, "\(names)")
     }
 

@@ -69,6 +69,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -110,6 +111,12 @@ DATABASE_FUNCTIONS = "sqlite_nio_sqlite3_*"
 PREPARE = "sqlite_nio_sqlite3_prepare"
 
 
+
+def start_key():
+    """A run start's `Idempotency-Key`, as the launcher SDK sends one with each start (an
+    sf-string: the key in double quotes)."""
+    return {"Idempotency-Key": f'"{uuid.uuid4()}"'}
+
 class Server:
     def __init__(self, binary, shim, work, toggle=None):
         self.port = free_port()
@@ -141,10 +148,12 @@ class Server:
             time.sleep(0.2)
         sys.exit("cost guard: the server did not start under valgrind within 600 s")
 
-    def api(self, method, path, body=None, key=None, expect=None):
+    def api(self, method, path, body=None, key=None, expect=None, headers=None):
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Authorization", f"Bearer {key or self.key}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
@@ -254,7 +263,8 @@ def measure(binary, toggle=None):
 
         def start_runs():
             for _ in range(2 * RUNS):
-                runs.append(server.api("POST", f"/api/v1/devices/{device}/logout-runs", key=key, expect=201))
+                runs.append(server.api("POST", f"/api/v1/devices/{device}/logout-runs", key=key, expect=201,
+                                       headers=start_key()))
         starts = Workload(server, 2 * RUNS, start_runs)
         print(f"cost guard: {2 * RUNS} runs started", flush=True)
         # Idle with the runs pending, as during the callbacks (the deadline pass reads them).

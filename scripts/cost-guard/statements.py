@@ -152,7 +152,8 @@ def measure(binary, cluster_url):
 
         def start_runs():
             for _ in range(2 * guard.RUNS):
-                runs.append(server.api("POST", f"/api/v1/devices/{device}/logout-runs", key=key, expect=201))
+                runs.append(server.api("POST", f"/api/v1/devices/{device}/logout-runs", key=key, expect=201,
+                                       headers=guard.start_key()))
         starts = workload(database, 2 * guard.RUNS, start_runs)
         database.reset()
         time.sleep(IDLE)

@@ -48,10 +48,12 @@ final class BenchHTTP: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    func send(_ method: HTTPMethod, _ url: String, key: String? = nil, json: Data? = nil) async throws -> Answer {
+    func send(_ method: HTTPMethod, _ url: String, key: String? = nil, json: Data? = nil,
+              headers: [(String, String)] = []) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.headers.add(name: "Accept", value: "application/json")
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -74,12 +76,13 @@ final class BenchHTTP: Sendable {
     /// Sends the request, and while the server answers `503` with `Retry-After` (it is shedding
     /// new work), waits as the SDK does (``BusyServerPolicy``: the server's delay plus full
     /// jitter, 300 s in all) and sends it again. The last answer, and how many tries it took.
-    func sendWaitingOutBusy(_ method: HTTPMethod, _ url: String, key: String? = nil, json: Data? = nil) async throws -> (answer: Answer, tries: Int) {
+    func sendWaitingOutBusy(_ method: HTTPMethod, _ url: String, key: String? = nil, json: Data? = nil,
+                            headers: [(String, String)] = []) async throws -> (answer: Answer, tries: Int) {
         var generator = SystemRandomNumberGenerator()
         var waited = Duration.zero
         var tries = 1
         while true {
-            let answer = try await send(method, url, key: key, json: json)
+            let answer = try await send(method, url, key: key, json: json, headers: headers)
             guard answer.status == 503, let seconds = answer.retryAfterSeconds,
                   let wait = busyPolicy.wait(afterAttempt: tries, retryAfter: .seconds(seconds), waitedSoFar: waited, using: &generator) else {
                 return (answer, tries)

@@ -34,9 +34,11 @@ struct ShiftChangeLauncher: Sendable {
         let checkedOut = checkOutInWindow ? await checkOut() : tally.read { $0.checkedOutBefore[deviceID] }
         let answer: BenchHTTP.Answer
         do {
-            // A server shedding new work (503 + Retry-After) is asked again as the SDK would.
+            // A server shedding new work (503 + Retry-After) is asked again as the SDK would; the
+            // start carries its idempotency key, as the SDK's does.
             let (last, tries) = try await http.sendWaitingOutBusy(.POST, "\(base)/api/v1/devices/\(deviceID.uuidString.lowercased())/logout-runs",
-                                                                  key: key, json: runBody)
+                                                                  key: key, json: runBody,
+                                                                  headers: [("Idempotency-Key", "\"\(UUID().uuidString.lowercased())\"")])
             answer = last
             if tries > 1 { tally.update { $0.startsRetried += 1; $0.busyRetries += tries - 1 } }
         } catch {

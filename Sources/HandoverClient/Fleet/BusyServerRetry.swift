@@ -15,9 +15,10 @@ import OpenAPIRuntime
 ///   `delay-seconds` nor an `HTTP-date` counts as absent).
 /// - No other status is sent again.
 /// - A request that got no answer (the transport failed) is sent again only when sending it twice
-///   does no harm: a `GET` or `HEAD`, or `reportCallback`, whose nonce makes a second report of a
+///   does no harm: a `GET` or `HEAD`; `reportCallback`, whose nonce makes a second report of a
 ///   recorded callback a 409 that ``FleetServer/reportCallback(run:url:)`` reads as
-///   ``CallbackReportOutcome/alreadyRecorded``.
+///   ``CallbackReportOutcome/alreadyRecorded``; and a run start with an `Idempotency-Key`, which
+///   the server answers with the run the key started.
 ///
 /// When the policy gives up, the last answer is returned unchanged (or the last transport error
 /// thrown), so the caller sees the same ``FleetServerError`` as without retries.
@@ -51,8 +52,11 @@ struct BusyServerRetry: ClientMiddleware {
     }
 
     /// Whether a request may be sent twice when its first sending got no answer.
-    static func isIdempotent(method: HTTPRequest.Method, operationID: String?) -> Bool {
+    ///
+    /// - Parameter keyed: whether the request carries an `Idempotency-Key` (a run start's).
+    static func isIdempotent(method: HTTPRequest.Method, operationID: String?, keyed: Bool = false) -> Bool {
         method == .get || method == .head || operationID == Operations.ReportCallback.id
+            || (keyed && operationID == Operations.CreateLogoutRun.id)
     }
 
     func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -62,7 +66,8 @@ struct BusyServerRetry: ClientMiddleware {
         var bytes: HTTPBody.ByteChunk?
         if let body { bytes = try await HTTPBody.ByteChunk(collecting: body, upTo: Self.bodyLimit) }
         let resendable = bytes
-        return try await exchange(idempotent: Self.isIdempotent(method: request.method, operationID: operationID),
+        let keyed = request.headerFields[IdempotencyKeyQuoting.name] != nil
+        return try await exchange(idempotent: Self.isIdempotent(method: request.method, operationID: operationID, keyed: keyed),
                                   operationID: operationID) {
             try await next(request, resendable.map { HTTPBody($0) }, baseURL)
         } reading: { answer in

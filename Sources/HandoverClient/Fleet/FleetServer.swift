@@ -32,8 +32,8 @@ public struct FleetServer: Sendable {
     ///   - busyServer: how long to wait before sending a request again when the server is busy
     ///     (`503`, or `429` with `Retry-After`), honouring its `Retry-After`; `nil` reports a busy
     ///     server at once, as a ``FleetServerError/rejected(status:error:reason:)``. A request that
-    ///     got no answer is sent again only when that is harmless: reading a run and reporting a
-    ///     callback, not starting a run or checking out.
+    ///     got no answer is sent again only when that is harmless: reading a run, reporting a
+    ///     callback, and starting a run (it carries an idempotency key), not checking out.
     ///   - clock: the clock those waits are slept on (a `TestClock` in tests).
     public init(baseURL: URL, deviceID: UUID, deviceKey: String, session: URLSession = .shared,
                 busyServer: BusyServerPolicy? = BusyServerPolicy(), clock: any Clock<Duration> = ContinuousClock()) {
@@ -44,13 +44,25 @@ public struct FleetServer: Sendable {
         let retry: [any ClientMiddleware] = busyServer.map { [BusyServerRetry(policy: $0, clock: clock)] } ?? []
         self.client = Client(serverURL: baseURL,
                              transport: URLSessionTransport(configuration: .init(session: session)),
-                             middlewares: [BearerKey(key: deviceKey), RefusalReader()] + retry)
+                             middlewares: [IdempotencyKeyQuoting(), BearerKey(key: deviceKey), RefusalReader()] + retry)
     }
 
     /// Starts a logout run of `apps` (registered app ids), or of every target app when `nil`.
-    public func startRun(apps: [UUID]? = nil) async throws(FleetServerError) -> FleetRun {
+    ///
+    /// The start carries `idempotencyKey` (`Idempotency-Key`): when its answer is lost (the
+    /// connection reset, the server's instance gone), it is sent again with the same key, and the
+    /// server answers with the run the first sending started instead of starting a second one. A
+    /// launcher that may be killed while it waits can keep the key and pass it again after its
+    /// restart; otherwise the default, a new key, is right.
+    ///
+    /// - Throws: ``FleetServerError/rejected(status:error:reason:)`` with `idempotency_key_reused`
+    ///   (422) when the key already started a run of other apps on this device.
+    public func startRun(apps: [UUID]? = nil, idempotencyKey: UUID = UUID()) async throws(FleetServerError) -> FleetRun {
         let body = apps.map { Operations.CreateLogoutRun.Input.Body.json(.init(apps: $0.map(\.lowercasedText))) }
-        let output = try await call { try await client.createLogoutRun(path: .init(deviceID: deviceID.lowercasedText), body: body) }
+        let output = try await call {
+            try await client.createLogoutRun(path: .init(deviceID: deviceID.lowercasedText),
+                                             headers: .init(idempotencyKey: idempotencyKey.lowercasedText), body: body)
+        }
         guard case .created(let created) = output, case .json(let run) = created.body else {
             throw undescribed(output)
         }

@@ -98,19 +98,68 @@ package struct LogoutRunRows {
         package var deviceID: UUID
         package var createdAt: Date
         package var items: [LogoutRunView.Item]
+        /// The start's idempotency key, when the launcher sent one.
+        package var key: RunStartKey? = nil
+    }
+
+    /// A run a device started with an idempotency key: its id, and the digest of what that start
+    /// asked for (``RunStartKey``).
+    package struct KeyedRun: Sendable, Equatable {
+        package var id: UUID
+        package var digest: String?
+    }
+
+    /// The runs these devices started with these keys, by device and key (one statement; read only
+    /// for starts whose key was taken, so not on a shift change's usual path).
+    package func runs(startedWith keys: [(device: UUID, key: String)]) async throws -> [DeviceKey: KeyedRun] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await sql.raw("""
+            SELECT id, device_id, start_key, start_digest FROM logout_runs
+            WHERE device_id IN (\(SQLList(Set(keys.map(\.device)).map { SQLBind($0) }))) AND start_key IN (\(SQLList(Set(keys.map(\.key)).map { SQLBind($0) })))
+            """).all()
+        var found: [DeviceKey: KeyedRun] = [:]
+        for row in rows {
+            let key = DeviceKey(device: try row.decode(column: "device_id", as: UUID.self), key: try row.decode(column: "start_key", as: String.self))
+            found[key] = KeyedRun(id: try row.decode(column: "id", as: UUID.self), digest: try row.decodeNil(column: "start_digest") ? nil : row.decode(column: "start_digest", as: String.self))
+        }
+        return found
+    }
+
+    /// A device and an idempotency key of its run starts.
+    package struct DeviceKey: Sendable, Hashable {
+        package var device: UUID
+        package var key: String
     }
 
     /// Writes new running runs and their items in the caller's transaction: one statement for
     /// the runs, and one for every 2,000 items (26,000 values, under SQLite's limit of 32,766).
     /// Each item keeps its app's logout method from `methods` (by app id), as the run started.
-    package func insert(_ runs: [NewRun], methods: [UUID: LogoutMethod] = [:]) async throws {
-        guard !runs.isEmpty else { return }
+    ///
+    /// A run whose start carried an idempotency key its device already used (``RunStartKey``) is
+    /// not written, nor are its items: the runs' statement skips it (`ON CONFLICT DO NOTHING` on
+    /// the unique `(device_id, start_key)`), and its id is returned. With no key in the batch the
+    /// statement is the plain `INSERT`.
+    ///
+    /// - Returns: the ids of the runs not written, their keys taken.
+    @discardableResult
+    package func insert(_ runs: [NewRun], methods: [UUID: LogoutMethod] = [:]) async throws -> Set<UUID> {
+        guard !runs.isEmpty else { return [] }
         let running = LogoutRunState.running.rawValue
-        try await sql.raw("""
-            INSERT INTO logout_runs (id, device_id, status, created_at, finished_at)
-            VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL)" as SQLQueryString }))
-            """).run()
-        let items = runs.flatMap { run in run.items.map { (run.id, $0) } }
+        var skipped = Set<UUID>()
+        if runs.contains(where: { $0.key != nil }) {
+            let written = try await sql.raw("""
+                INSERT INTO logout_runs (id, device_id, status, created_at, finished_at, start_key, start_digest)
+                VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL, \(bind: $0.key?.key), \(bind: $0.key?.digest))" as SQLQueryString }))
+                ON CONFLICT (device_id, start_key) DO NOTHING RETURNING id
+                """).all().map { try $0.decode(column: "id", as: UUID.self) }
+            skipped = Set(runs.map(\.id)).subtracting(written)
+        } else {
+            try await sql.raw("""
+                INSERT INTO logout_runs (id, device_id, status, created_at, finished_at)
+                VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL)" as SQLQueryString }))
+                """).run()
+        }
+        let items = runs.filter { !skipped.contains($0.id) }.flatMap { run in run.items.map { (run.id, $0) } }
         for start in stride(from: 0, to: items.count, by: 2_000) {
             let rows = items[start..<min(start + 2_000, items.count)].map { run, item -> SQLQueryString in
                 """
@@ -124,5 +173,6 @@ package struct LogoutRunRows {
                 finished_at, reported_by, version, logout_method) VALUES \(SQLList(rows))
                 """).run()
         }
+        return skipped
     }
 }

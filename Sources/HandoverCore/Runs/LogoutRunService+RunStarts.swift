@@ -10,11 +10,16 @@ extension LogoutRunService {
         package var deviceID: UUID
         package var appIDs: [UUID]?
         package var actor: String
+        /// The launcher's idempotency key for this start (``RunStartKey``), if it sent one.
+        package var key: RunStartKey?
 
-        package init(deviceID: UUID, appIDs: [UUID]? = nil, actor: String = DeviceLifeCycle.serverActor) {
+        /// - Parameter idempotencyKey: the key the launcher sent in `Idempotency-Key`, if any: a
+        ///   start sent again with it is answered with the run the first one made.
+        package init(deviceID: UUID, appIDs: [UUID]? = nil, actor: String = DeviceLifeCycle.serverActor, idempotencyKey: String? = nil) {
             self.deviceID = deviceID
             self.appIDs = appIDs
             self.actor = actor
+            key = idempotencyKey.map { RunStartKey(key: $0, appIDs: appIDs) }
         }
     }
 
@@ -39,7 +44,9 @@ extension LogoutRunService {
     /// (``handOver``) in the same transaction. A run whose hand-over ended sessions comes back
     /// with the state of the logout tokens it owes backends (``BackChannelLogoutReport``). A
     /// start that cannot begin (an unknown device or app, no target app) fails alone; when the
-    /// transaction fails, each start is tried again in a transaction of its own.
+    /// transaction fails, each start is tried again in a transaction of its own. A start whose
+    /// idempotency key its device already used starts nothing: it is answered with the run that key
+    /// started (or refused, when it asked for other apps; ``RunStartKey``).
     ///
     /// Returns one result per start, in the order given.
     package func createRuns(_ starts: [RunStart], readingAppsOn reads: Database? = nil) async -> [Result<LogoutRunView, any Error>] {
@@ -58,24 +65,33 @@ extension LogoutRunService {
         let planned = results.enumerated().compactMap { index, result in (try? result.get()).map { (index, $0) } }
         guard !planned.isEmpty else { return results }
         do {
-            let (refused, aftermath) = try await database.transaction { db in
+            let (written, aftermath) = try await database.transaction { db in
                 // The audit log's entries (the devices' steps) go in last, in one append: on
                 // PostgreSQL the counter row every instance's appends wait for is held for one
                 // statement and COMMIT.
                 try await AuditTrail.batch(on: db, now: now) {
-                    let refused = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
+                    let written = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
                     // The hand-over's other steps, in the same transaction: all of it, or none.
-                    let started = planned.filter { refused[$0.1.id] == nil }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
+                    let started = planned.filter { written.started($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
                     // PostgreSQL delivers a NOTIFY at COMMIT: one statement for the batch's runs.
                     try await self.changes.runsChangedInTransaction(started.map(\.run.id), on: Self.sql(db))
-                    guard let handOver = self.handOver, !started.isEmpty else { return (refused, HandOverAftermath.none) }
-                    return (refused, try await handOver.devicesChangeHands(started, on: db))
+                    guard let handOver = self.handOver, !started.isEmpty else { return (written, HandOverAftermath.none) }
+                    return (written, try await handOver.devicesChangeHands(started, on: db))
                 }
             }
             aftermath.afterCommit()
             for (index, run) in planned {
-                if let refusal = refused[run.id] {
+                if let refusal = written.refused[run.id] {
                     results[index] = .failure(refusal)
+                    continue
+                }
+                if let existing = written.repeated[run.id] {
+                    // The start was made before (its answer lost): the run it made, as it is now.
+                    do {
+                        results[index] = .success(try await BackChannelLogoutReport.adding(to: try await view(existing), on: reads ?? database))
+                    } catch {
+                        results[index] = .failure(error)
+                    }
                     continue
                 }
                 metrics.runsCreated.increment()
@@ -134,51 +150,81 @@ extension LogoutRunService {
         return LogoutRunView(id: runID, deviceID: start.deviceID, status: .running, createdAt: now, finishedAt: nil, items: items)
     }
 
-    /// Writes planned runs in the caller's transaction; returns the runs refused, nothing of theirs
-    /// written: those whose device does not exist (404), or is retired (409 `device_retired`, read
-    /// in the statement that locks the devices).
+    /// What ``write(_:methods:on:now:)`` did with each planned run: started it, refused it, or
+    /// found its start made before under the same idempotency key.
+    private struct Written: Sendable {
+        /// The runs refused, nothing of theirs written, by planned run id.
+        var refused: [UUID: DomainError] = [:]
+        /// The runs not written because their key already started a run: that run, by planned run id.
+        var repeated: [UUID: UUID] = [:]
+
+        func started(_ run: UUID) -> Bool { refused[run] == nil && repeated[run] == nil }
+    }
+
+    /// Writes planned runs in the caller's transaction. Refused, nothing of theirs written: those
+    /// whose device does not exist (404), or is retired (409 `device_retired`, read in the statement
+    /// that locks the devices), and those whose idempotency key their device used for another
+    /// request (422). A run whose key its device used for the same request is not written either:
+    /// it is answered with that run.
     private func write(_ runs: [(start: RunStart, run: LogoutRunView)], methods: [UUID: LogoutMethod], on db: Database,
-                       now: Date) async throws -> [UUID: DomainError] {
+                       now: Date) async throws -> Written {
         let sql = try Self.sql(db)
         // The devices first, locked and read in one statement (a write: on SQLite the
         // transaction holds the write lock from here on).
         let statuses = try await DeviceLifeCycle.lock(Set(runs.map(\.start.deviceID)), on: sql)
-        var refused: [UUID: DomainError] = [:]
+        var outcome = Written()
         for (start, run) in runs {
             switch statuses[start.deviceID] {
-            case nil: refused[run.id] = DomainError.notFound("device")
-            case .retired: refused[run.id] = Self.retiredDevice
+            case nil: outcome.refused[run.id] = DomainError.notFound("device")
+            case .retired: outcome.refused[run.id] = Self.retiredDevice
             default: break
+            }
+        }
+        let candidates = runs.filter { outcome.refused[$0.run.id] == nil }
+        guard !candidates.isEmpty else { return outcome }
+        // The runs, with their keys: a key its device already used skips its run (the devices are
+        // locked above, so a start of the same device on another instance waits for this one).
+        let skipped = try await LogoutRunRows(sql: sql).insert(candidates.map { start, run in
+            LogoutRunRows.NewRun(id: run.id, deviceID: start.deviceID, createdAt: now, items: run.items.map { item in
+                var item = item
+                item.link = nil
+                return item
+            }, key: start.key)
+        }, methods: methods)
+        if !skipped.isEmpty {
+            let keyed = candidates.filter { skipped.contains($0.run.id) }
+            let existing = try await LogoutRunRows(sql: sql).runs(startedWith: keyed.compactMap { start, _ in
+                start.key.map { (start.deviceID, $0.key) }
+            })
+            for (start, run) in keyed {
+                guard let key = start.key, let found = existing[.init(device: start.deviceID, key: key.key)] else {
+                    throw DomainError(.storage, code: "run_start_key", reason: "A run start's key was taken, and no run holds it.")
+                }
+                switch key.decide(existingDigest: found.digest) {
+                case .answerWithExistingRun: outcome.repeated[run.id] = found.id
+                case .refuse: outcome.refused[run.id] = RunStartKey.reused
+                }
             }
         }
         // Each device steps once here; a second start for one device in this batch steps after,
         // from the status the first left.
         var firsts = Set<UUID>()
         var steps: [DeviceLifeCycle.Step] = [], later: [(start: RunStart, run: LogoutRunView)] = []
-        var written: [(start: RunStart, run: LogoutRunView)] = []
-        for (start, run) in runs {
-            guard refused[run.id] == nil, let from = statuses[start.deviceID] else { continue }
-            written.append((start, run))
+        for (start, run) in candidates where !skipped.contains(run.id) {
+            guard let from = statuses[start.deviceID] else { continue }
             if firsts.insert(start.deviceID).inserted {
                 steps.append(DeviceLifeCycle.Step(device: start.deviceID, from: from, run: run.id, actor: start.actor))
             } else {
                 later.append((start, run))
             }
         }
-        guard !written.isEmpty else { return refused }
-        try await LogoutRunRows(sql: sql).insert(written.map { start, run in
-            LogoutRunRows.NewRun(id: run.id, deviceID: start.deviceID, createdAt: now, items: run.items.map { item in
-                var item = item
-                item.link = nil
-                return item
-            })
-        }, methods: methods)
+        guard !steps.isEmpty else { return outcome }
         // Each device steps, its last run with it (a second start for a device in this batch
         // steps after: its run is the device's last).
         try await DeviceLifeCycle.move(steps, on: .runStarted, on: db, now: now)
         for (start, run) in later {
             try await DeviceLifeCycle.apply(.runStarted, to: start.deviceID, run: run.id, actor: start.actor, on: db, now: now)
         }
-        return refused
+        return outcome
     }
 }

@@ -13,6 +13,8 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key may start runs only for its own device.")
         }
+        // A launcher that lost a start's answer sends it again with the same key (§2.6).
+        let key = try IdempotencyKeyField.key(in: request.headers[IdempotencyKeyField.name])
         let view: LogoutRunView
         do {
             var apps: [UUID]?
@@ -26,7 +28,8 @@ extension APIHandler {
             // ended, its backend-only apps with nobody signed in done (``HandOverSignOut``); the
             // answer shows the logout tokens owed to backends. An unknown device fails it with a
             // 404, found by the start's own locking of the device.
-            view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor), on: request.application)
+            view = try await commits.start(.init(deviceID: deviceID, appIDs: apps, actor: principal.actor, idempotencyKey: key),
+                                           on: request.application)
         } catch {
             // Whatever else is wrong, an unknown device answers 404 first (read only when a start
             // fails; should that read fail too, the start's own error stands).

@@ -2,8 +2,27 @@
 // edit the YAML and run the script (a test fails when the two differ).
 
 extension OpenAPIDocument {
-    /// Lines 4501–4691 of the YAML.
+    /// Lines 4501–4710 of the YAML.
     static let part10 = #"""
+              description: The keys it replaced, revoked by this call.
+              items:
+                $ref: "#/components/schemas/APIKey"
+        WebhookInput:
+          type: object
+          required: [url, events]
+          properties:
+            url:
+              type: string
+              maxLength: 2048
+              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+              description: An https URL (http only on loopback), at most 2,048 characters, no control characters.
+              example: https://mdm.example.com/hooks/handover
+            events:
+              type: array
+              minItems: 1
+              maxItems: 20
+              items:
+                $ref: "#/components/schemas/EventType"
             secret:
               type: string
               pattern: "^whsec_[A-Za-z0-9+/]{32,88}={0,2}$"

@@ -280,7 +280,10 @@ extension OpenAPIDocument {
           description: |
             Operator role or above, or a device key for this device (another device's key is a 403). With no
             body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
-            `device_retired` for a retired device.
+            `device_retired` for a retired device. With an `Idempotency-Key`, the same start sent again
+            (its answer lost) is answered with the run it started instead of starting another.
+          parameters:
+            - $ref: "#/components/parameters/IdempotencyKey"
           requestBody:
             required: false
             content:
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/Forbidden"
       /api/v1/audit/key:
         get:
-          tags: [audit]
-          operationId: getAuditKey
-          x-handover-role: admin
     """#
 }

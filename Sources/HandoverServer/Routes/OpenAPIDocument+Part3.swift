@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 1001–1500 of the YAML.
     static let part3 = #"""
+          tags: [audit]
+          operationId: getAuditKey
+          x-handover-role: admin
           summary: The checkpoints' Ed25519 verifier key, as C2SP signed-note writes it. Admin role.
           description: The key as `<name>+<hex key hash>+<base64(0x01 ‖ public key)>`; its name is the log's origin.
           responses:
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/responses/BadRequest"
             "401":
               $ref: "#/components/responses/SessionUnauthorized"
-      /auth/apple/notifications:
-        post:
-          tags: [sessions]
     """#
 }

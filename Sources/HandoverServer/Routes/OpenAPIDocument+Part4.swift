@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 1501–2000 of the YAML.
     static let part4 = #"""
+      /auth/apple/notifications:
+        post:
+          tags: [sessions]
           operationId: appleServerNotification
           summary: Apple's server-to-server notifications (register this URL with Apple).
           description: |
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
                     client_secret:
                       type: string
           responses:
-            "200":
-              description: Whether the token is active, and its claims when it is.
-              content:
     """#
 }

@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 2001–2500 of the YAML.
     static let part5 = #"""
+            "200":
+              description: Whether the token is active, and its claims when it is.
+              content:
                 application/json:
                   schema:
                     type: object
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
             their sessions ended and the device they hold hands over; 403 when the scope is missing;
             404 when nobody matches.
           security:
-            - providerJWT: []
-          requestBody:
-            required: true
     """#
 }

@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 2501–3000 of the YAML.
     static let part6 = #"""
+            - providerJWT: []
+          requestBody:
+            required: true
             content:
               application/json:
                 example:
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
             "422":
               $ref: "#/components/responses/Unprocessable"
       /oob/open:
-        get:
-          tags: [phone]
-          operationId: operationLinkInBrowser
     """#
 }

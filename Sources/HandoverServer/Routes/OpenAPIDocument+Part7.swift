@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 3001–3500 of the YAML.
     static let part7 = #"""
+        get:
+          tags: [phone]
+          operationId: operationLinkInBrowser
           summary: Where a universal link lands when the app is not installed; a page that says to open it on the phone.
           security: []
           responses:
@@ -228,6 +231,22 @@ extension OpenAPIDocument {
           schema:
             type: string
             maxLength: 64
+        IdempotencyKey:
+          name: Idempotency-Key
+          in: header
+          required: false
+          description: |
+            The launcher's key for this run start (draft-ietf-httpapi-idempotency-key-header §2.1): a
+            Structured Field String (RFC 9651) of 1 to 255 characters in double quotes; a UUID is advised,
+            such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. A start sent again with a key its device
+            already used is answered with the run that key started, as it is now, and starts nothing (a
+            launcher that lost an answer sends the same start again); with other apps than the first, it
+            is a 422 `idempotency_key_reused`. A malformed key, or two of them, is a 400
+            `invalid_idempotency_key`. The server keeps a key as long as it keeps its run.
+          schema:
+            type: string
+            maxLength: 300
+          example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"'
         IfNoneMatch:
           name: If-None-Match
           in: header
@@ -485,24 +504,5 @@ extension OpenAPIDocument {
             configuration_endpoint:
               type: string
             status_endpoint:
-              type: string
-            add_subject_endpoint:
-              type: string
-            remove_subject_endpoint:
-              type: string
-            verification_endpoint:
-              type: string
-            authorization_schemes:
-              type: array
-              items:
-                type: object
-                properties:
-                  spec_urn:
-                    type: string
-            default_subjects:
-              type: string
-              enum: [ALL, NONE]
-        StreamDelivery:
-          type: object
     """#
 }

@@ -4,6 +4,25 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+              type: string
+            add_subject_endpoint:
+              type: string
+            remove_subject_endpoint:
+              type: string
+            verification_endpoint:
+              type: string
+            authorization_schemes:
+              type: array
+              items:
+                type: object
+                properties:
+                  spec_urn:
+                    type: string
+            default_subjects:
+              type: string
+              enum: [ALL, NONE]
+        StreamDelivery:
+          type: object
           required: [method]
           properties:
             method:
@@ -485,24 +504,5 @@ extension OpenAPIDocument {
           additionalProperties: false
           required: [accessToken, refreshToken, expiresIn, tokenType, user]
           properties:
-            accessToken:
-              type: string
-              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
-            refreshToken:
-              type: string
-              description: Single use; a second use signs the session out.
-            expiresIn:
-              type: integer
-              description: Seconds the access token lives (the server's session TTL, 300 by default).
-            tokenType:
-              type: string
-              enum: [Bearer]
-            user:
-              $ref: "#/components/schemas/Me"
-            idToken:
-              type: string
-              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
-            deviceSecret:
-              type: string
     """#
 }

@@ -4,6 +4,25 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+            accessToken:
+              type: string
+              description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
+            refreshToken:
+              type: string
+              description: Single use; a second use signs the session out.
+            expiresIn:
+              type: integer
+              description: Seconds the access token lives (the server's session TTL, 300 by default).
+            tokenType:
+              type: string
+              enum: [Bearer]
+            user:
+              $ref: "#/components/schemas/Me"
+            idToken:
+              type: string
+              description: With scope `device_sso`, an ID token carrying `sid` and `ds_hash`.
+            deviceSecret:
+              type: string
               description: With scope `device_sso`, at sign-in only; keep it where sibling apps can read it.
         Me:
           type: object
@@ -485,24 +504,5 @@ extension OpenAPIDocument {
               $ref: "#/components/schemas/APIKey"
             replaced:
               type: array
-              description: The keys it replaced, revoked by this call.
-              items:
-                $ref: "#/components/schemas/APIKey"
-        WebhookInput:
-          type: object
-          required: [url, events]
-          properties:
-            url:
-              type: string
-              maxLength: 2048
-              pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
-              description: An https URL (http only on loopback), at most 2,048 characters, no control characters.
-              example: https://mdm.example.com/hooks/handover
-            events:
-              type: array
-              minItems: 1
-              maxItems: 20
-              items:
-                $ref: "#/components/schemas/EventType"
     """#
 }

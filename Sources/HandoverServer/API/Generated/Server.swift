@@ -3277,7 +3277,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
-    /// `device_retired` for a retired device.
+    /// `device_retired` for a retired device. With an `Idempotency-Key`, the same start sent again
+    /// (its answer lost) is answered with the run it started instead of starting another.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
@@ -3301,7 +3302,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "deviceID",
                     as: Components.Parameters.DeviceID.self
                 ))
-                let headers: Operations.CreateLogoutRun.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.CreateLogoutRun.Input.Headers = .init(
+                    idempotencyKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Idempotency-Key",
+                        as: Components.Parameters.IdempotencyKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.CreateLogoutRun.Input.Body?
                 let chosenContentType = try converter.bestContentType(

@@ -8,6 +8,17 @@ import HandoverProtocol
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     internal enum Parameters {
+        /// The launcher's key for this run start (draft-ietf-httpapi-idempotency-key-header §2.1): a
+        /// Structured Field String (RFC 9651) of 1 to 255 characters in double quotes; a UUID is advised,
+        /// such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. A start sent again with a key its device
+        /// already used is answered with the run that key started, as it is now, and starts nothing (a
+        /// launcher that lost an answer sends the same start again); with other apps than the first, it
+        /// is a 422 `idempotency_key_reused`. A malformed key, or two of them, is a 400
+        /// `invalid_idempotency_key`. The server keeps a key as long as it keeps its run.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        internal typealias IdempotencyKey = Swift.String
         /// An app id; anything else is a 400 (`invalid_id`).
         ///
         /// - Remark: Generated from `#/components/parameters/AppID`.

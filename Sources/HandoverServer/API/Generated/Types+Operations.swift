@@ -4509,7 +4509,8 @@ internal enum Operations {
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
-    /// `device_retired` for a retired device.
+    /// `device_retired` for a retired device. With an `Idempotency-Key`, the same start sent again
+    /// (its answer lost) is answered with the run it started instead of starting another.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
@@ -4534,12 +4535,28 @@ internal enum Operations {
             internal var path: Operations.CreateLogoutRun.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/logout-runs/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// The launcher's key for this run start (draft-ietf-httpapi-idempotency-key-header §2.1): a
+                /// Structured Field String (RFC 9651) of 1 to 255 characters in double quotes; a UUID is advised,
+                /// such as `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. A start sent again with a key its device
+                /// already used is answered with the run that key started, as it is now, and starts nothing (a
+                /// launcher that lost an answer sends the same start again); with other apps than the first, it
+                /// is a 422 `idempotency_key_reused`. A malformed key, or two of them, is a 400
+                /// `invalid_idempotency_key`. The server keeps a key as long as it keeps its run.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/devices/{deviceID}/logout-runs/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateLogoutRun.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: The launcher's key for this run start (draft-ietf-httpapi-idempotency-key-header §2.1): a
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateLogoutRun.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateLogoutRun.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }

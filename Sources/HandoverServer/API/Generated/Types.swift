@@ -150,7 +150,8 @@ internal protocol APIProtocol: Sendable {
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
-    /// `device_retired` for a retired device.
+    /// `device_retired` for a retired device. With an `Idempotency-Key`, the same start sent again
+    /// (its answer lost) is answered with the run it started instead of starting another.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
@@ -558,7 +559,8 @@ extension APIProtocol {
     ///
     /// Operator role or above, or a device key for this device (another device's key is a 403). With no
     /// body, or no `apps`, every target app is logged out; a 409 when there are none, and a 409
-    /// `device_retired` for a retired device.
+    /// `device_retired` for a retired device. With an `Idempotency-Key`, the same start sent again
+    /// (its answer lost) is answered with the run it started instead of starting another.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/devices/{deviceID}/logout-runs`.
