@@ -400,6 +400,7 @@ let package = Package(
                 server("SQLKit", "sql-kit"),
                 server("FluentSQLiteDriver", "fluent-sqlite-driver"),
                 server("FluentPostgresDriver", "fluent-postgres-driver"),
+                server("PostgresNIO", "postgres-nio"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("Logging", "swift-log"),

@@ -58,7 +58,7 @@ count=$(echo "$resolved" | grep -c . || true)
 echo "resolved $count package(s) besides Handover:"
 echo "$resolved" | sed 's/^/  /'
 
-forbidden="vapor fluent fluent-kit fluent-sqlite-driver fluent-postgres-driver sqlite-nio sqlite-kit postgres-nio postgres-kit sql-kit swift-nio swift-nio-ssl swift-nio-http2 swift-nio-extras async-http-client jwt-kit"
+forbidden="vapor fluent fluent-kit fluent-sqlite-driver fluent-postgres-driver sqlite-nio sqlite-kit postgres-nio postgres-kit sql-kit swift-nio swift-nio-ssl swift-nio-http2 swift-nio-extras swift-http-structured-headers async-http-client jwt-kit"
 bad=""
 for name in $forbidden; do
   if echo "$resolved" | grep -qx "$name"; then bad="$bad $name"; fi

@@ -12,7 +12,7 @@ package struct DomainError: Error, Sendable, Equatable {
     /// compiling when the list grows.
     package struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable {
-            case invalidField, notFound, conflict, storage, badRequest, unauthenticated, forbidden, gone, rateLimited
+            case invalidField, notFound, conflict, storage, badRequest, unauthenticated, forbidden, gone, rateLimited, unavailable
         }
 
         private let base: Base
@@ -37,6 +37,8 @@ package struct DomainError: Error, Sendable, Equatable {
         package static let gone = Kind(.gone)
         /// Too many tries from one place; ``DomainError/retryAfter`` says when to try again (429).
         package static let rateLimited = Kind(.rateLimited)
+        /// The database did not answer in time; ``DomainError/retryAfter`` says when to try again (503).
+        package static let unavailable = Kind(.unavailable)
 
         package var description: String { base.rawValue }
     }
@@ -66,6 +68,12 @@ package struct DomainError: Error, Sendable, Equatable {
         DomainError(.rateLimited, code: "rate_limited", reason: "Too many requests from this address; try again in \(seconds) seconds.",
                     retryAfter: seconds)
     }
+
+    /// The database did not answer a write in time (a restart, a failover): nothing is known to be
+    /// written; the same request may be sent again in a second (a run start with its
+    /// `Idempotency-Key`, a callback by its nonce, are recorded once).
+    package static let databaseUnavailable = DomainError(.unavailable, code: "database_unavailable",
+                                                         reason: "The database did not answer in time; try again in a second.", retryAfter: 1)
 
     /// Nothing with that id.
     package static func notFound(_ what: String) -> DomainError {

@@ -16,18 +16,22 @@ final class ServerProcess: @unchecked Sendable {
     /// The wait runs on a thread of its own: it polls the child's output, and on one of Swift's
     /// cooperative threads (two here) two servers starting at once starved every other test of
     /// the run (transport tests on a manual clock passed their one-minute limit).
-    static func start(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) async throws -> ServerProcess {
+    ///
+    /// - Parameter errorLog: a file for what it writes to standard error (its log); none when nil.
+    static func start(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = [],
+                      errorLog: URL? = nil) async throws -> ServerProcess {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {
-                    try startBlocking(dataDirectory: dataDirectory, port: port, environment: environment, arguments: arguments)
+                    try startBlocking(dataDirectory: dataDirectory, port: port, environment: environment, arguments: arguments, errorLog: errorLog)
                 })
             }
         }
     }
 
     /// The same, blocking the calling thread: ``start(dataDirectory:port:environment:arguments:)`` runs it on a thread of its own.
-    private static func startBlocking(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = []) throws -> ServerProcess {
+    private static func startBlocking(dataDirectory: URL, port: Int = 0, environment: [String: String] = [:], arguments: [String] = [],
+                                      errorLog: URL? = nil) throws -> ServerProcess {
         let process = Process()
         process.executableURL = HandoverBinary.url
         process.arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path] + arguments
@@ -40,7 +44,11 @@ final class ServerProcess: @unchecked Sendable {
         process.environment = env
         let output = ChildProcess.pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let errorLog, FileManager.default.createFile(atPath: errorLog.path, contents: nil), let handle = try? FileHandle(forWritingTo: errorLog) {
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         let buffer = LockedText()
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData

@@ -29,4 +29,25 @@ import Testing
         #expect(answers.count == 50)
         #expect(answers.allSatisfy { $0.value == $0.key * 10 })
     }
+
+    /// A write that never answers (a PostgreSQL restart can leave a query so on a connection it
+    /// closed; found by `FailoverTests`, where requests hung past a minute) answers its requests
+    /// ``DomainError/databaseUnavailable`` at the deadline, on the server's clock, and the writer
+    /// goes on: the next batch is written and answered.
+    @Test func aWriteThatNeverAnswersIsAnsweredUnavailableAtTheDeadline() async throws {
+        let clock = ManualServerClock()
+        let commit = GroupCommit<Int, Int>(deadline: (limit: .seconds(20), sleep: { try await clock.sleep(for: $0) }))
+        let (hang, release) = AsyncStream<Void>.makeStream()
+        let write: GroupCommit<Int, Int>.Write = { batch in
+            if batch.contains(1) { for await _ in hang {} }
+            return batch.map { .success($0 * 10) }
+        }
+        let first = Task { try await commit.submit(1, writers: 1, write: write) }
+        await clock.untilSleeping()
+        clock.advance(by: 19)
+        clock.advance(by: 1)
+        await #expect(throws: DomainError.databaseUnavailable) { try await first.value }
+        #expect(try await commit.submit(2, writers: 1, write: write) == 20)
+        release.finish()
+    }
 }

@@ -26,10 +26,22 @@ package final class GroupCommit<Work: Sendable, Output: Sendable>: Sendable {
 
     /// The most pieces of work in one transaction.
     package let maxBatch: Int
+    /// How long a batch's waiters wait for its write before they are answered
+    /// ``DomainError/databaseUnavailable`` (nil: as long as it takes), and the sleep that measures it.
+    private let deadline: (limit: Duration, sleep: @Sendable (Duration) async throws -> Void)?
     private let queue = NIOLockedValueBox(Queue())
 
-    package init(maxBatch: Int = 256) {
+    /// - Parameters:
+    ///   - maxBatch: the most pieces of work in one transaction.
+    ///   - deadline: how long a batch's requests wait for its write, and the sleep (the server's
+    ///     clock) that measures it; nil waits as long as the write takes. A write past its deadline
+    ///     answers its requests ``DomainError/databaseUnavailable`` (a 503 with `Retry-After`) and is
+    ///     left to finish or fail on its own, while the writer goes on with the next batch: a query
+    ///     that never completes (a PostgreSQL restart can leave one on a connection it closed) then
+    ///     costs its requests one deadline, and takes no writer with it.
+    package init(maxBatch: Int = 256, deadline: (limit: Duration, sleep: @Sendable (Duration) async throws -> Void)? = nil) {
         self.maxBatch = maxBatch
+        self.deadline = deadline
     }
 
     /// Queues `work` and returns once it is committed (or failed).
@@ -59,7 +71,7 @@ package final class GroupCommit<Work: Sendable, Output: Sendable>: Sendable {
     }
 
     /// Writes batches until nobody waits.
-    private func drain(using write: Write) async {
+    private func drain(using write: @escaping Write) async {
         while true {
             let batch: [Waiting] = queue.withLockedValue { queue in
                 let batch = Array(queue.waiting.prefix(maxBatch))
@@ -68,11 +80,31 @@ package final class GroupCommit<Work: Sendable, Output: Sendable>: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let results = await write(batch.map(\.work))
+            let works = batch.map(\.work)
+            let results = if let deadline { await Self.write(works, using: write, within: deadline.limit, sleep: deadline.sleep) } else { await write(works) }
             for (waiting, result) in zip(batch, results) { waiting.continuation.resume(with: result) }
             // A writing function that answered fewer than it was given must not leave anyone waiting.
             for waiting in batch.dropFirst(results.count) {
                 waiting.continuation.resume(throwing: DomainError(.storage, code: "unanswered", reason: "The batch's writer gave no answer for this change."))
+            }
+        }
+    }
+
+    /// `write(works)`, or, when it has not answered within `limit`, ``DomainError/databaseUnavailable``
+    /// for each piece of work (the write goes on in a task of its own, whose answer is dropped).
+    private static func write(_ works: [Work], using write: @escaping Write, within limit: Duration,
+                              sleep: @escaping @Sendable (Duration) async throws -> Void) async -> [Result<Output, any Error>] {
+        let answered = NIOLockedValueBox(false)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<[Result<Output, any Error>], Never>) in
+            let writing = Task(priority: .high) {
+                let results = await write(works)
+                if answered.withLockedValue({ let first = !$0; $0 = true; return first }) { continuation.resume(returning: results) }
+            }
+            Task(priority: .high) {
+                try? await sleep(limit)
+                guard answered.withLockedValue({ let first = !$0; $0 = true; return first }) else { return }
+                writing.cancel()
+                continuation.resume(returning: works.map { _ in .failure(DomainError.databaseUnavailable) })
             }
         }
     }

@@ -49,6 +49,7 @@ struct APIError: AbortError, Sendable {
         case .forbidden: .forbidden
         case .gone: .gone
         case .rateLimited: .tooManyRequests
+        case .unavailable: .serviceUnavailable
         default: .internalServerError  // storage, and a kind added without a status here
         }
         self.init(status, code: error.code, reason: error.reason, field: error.field)
@@ -133,9 +134,11 @@ struct APIErrorMiddleware: Middleware {
     static func unwrapped(_ error: any Error) -> any Error {
         var error = error
         if let server = error as? ServerError, server.underlyingError is APIError || server.underlyingError is DomainError
-            || server.underlyingError is DecodingError || server.underlyingError is AbortError {
+            || server.underlyingError is DecodingError || server.underlyingError is AbortError || DatabaseOutage.matches(server.underlyingError) {
             error = server.underlyingError
         }
+        // The database out of reach for now (a restart, a failover): a 503 the SDK waits out.
+        if !(error is DomainError), DatabaseOutage.matches(error) { return APIError(DomainError.databaseUnavailable) }
         return (error as? DomainError).map(APIError.init) ?? error
     }
 

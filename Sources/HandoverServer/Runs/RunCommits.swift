@@ -10,14 +10,23 @@ struct RunCommits: Sendable {
     let runs: LogoutRunService.OnDatabase
     let databases: ServerDatabases
     let clock: ServerClock
-    private let callbacks = GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>()
-    private let starts = GroupCommit<LogoutRunService.RunStart, LogoutRunView>(maxBatch: 64)
-    private let checkOuts = GroupCommit<CustodyLedger.CheckOutRequest, Custody>(maxBatch: 64)
+    private let callbacks: GroupCommit<(callback: LogoutRunService.Callback, at: Date), LogoutRunService.Recording>
+    private let starts: GroupCommit<LogoutRunService.RunStart, LogoutRunView>
+    private let checkOuts: GroupCommit<CustodyLedger.CheckOutRequest, Custody>
+
+    /// How long a request waits for its batch's write before it is answered 503 with `Retry-After`
+    /// (``DomainError/databaseUnavailable``): far above a slow batch's seconds, well below a
+    /// launcher's patience. A run start and a callback sent again are recorded once.
+    static let writeDeadline = Duration.seconds(20)
 
     init(runs: @escaping LogoutRunService.OnDatabase, databases: ServerDatabases, clock: ServerClock) {
         self.runs = runs
         self.databases = databases
         self.clock = clock
+        let deadline = (limit: Self.writeDeadline, sleep: { @Sendable (duration: Duration) in try await clock.sleep(for: duration) })
+        callbacks = GroupCommit(deadline: deadline)
+        starts = GroupCommit(maxBatch: 64, deadline: deadline)
+        checkOuts = GroupCommit(maxBatch: 64, deadline: deadline)
     }
 
     /// Records a callback through the group-commit writer; returns once it is committed. Until

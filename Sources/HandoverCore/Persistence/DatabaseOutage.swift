@@ -1,0 +1,24 @@
+import PostgresNIO
+
+/// Whether an error says the database is out of reach for now, rather than that a request or a
+/// statement is wrong: PostgreSQL refusing or dropping connections while it shuts down, restarts
+/// or fails over (SQLSTATE class 57: `57P01` admin shutdown, `57P02` crash shutdown, `57P03`
+/// cannot connect now), a connection that could not be made or was closed under a statement, and
+/// ``DomainError/databaseUnavailable`` (a write past its deadline). The server answers these 503
+/// with `Retry-After: 1`, so that a launcher waits a second and sends the request again, instead
+/// of a 500 that reads as a bug.
+package enum DatabaseOutage {
+    /// The SQLSTATEs of a server going away or not yet back (PostgreSQL's class 57, "operator intervention").
+    static let states: Set<String> = ["57P01", "57P02", "57P03"]
+
+    /// Whether `error` is an outage.
+    package static func matches(_ error: any Error) -> Bool {
+        if let domain = error as? DomainError { return domain.kind == .unavailable }
+        guard let postgres = error as? PSQLError else { return false }
+        switch postgres.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+        case .server: return postgres.serverInfo?[.sqlState].map(states.contains) ?? false
+        default: return false
+        }
+    }
+}

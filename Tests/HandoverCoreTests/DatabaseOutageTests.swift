@@ -1,0 +1,60 @@
+import Foundation
+@testable import HandoverCore
+import Logging
+import PostgresNIO
+import Testing
+
+/// ``DatabaseOutage``: the errors the server answers 503 with `Retry-After` (the database out of
+/// reach for now), apart from those it answers 500 (a statement or a request that is wrong). The
+/// errors are PostgresNIO's own, from a real connection.
+@Suite struct DatabaseOutageTests {
+    static let logger = Logger(label: "database-outage-tests")
+
+    /// The server's own "not in time" is an outage; its other refusals are not.
+    @Test func aWritePastItsDeadlineIsAnOutageAndARefusalIsNot() {
+        #expect(DatabaseOutage.matches(DomainError.databaseUnavailable))
+        #expect(!DatabaseOutage.matches(DomainError.notFound("device")))
+        #expect(!DatabaseOutage.matches(CancellationError()))
+    }
+
+    /// Nothing listening where the database should be: a connection error, an outage.
+    @Test func aConnectionThatCannotBeMadeIsAnOutage() async {
+        let configuration = PostgresConnection.Configuration(host: "127.0.0.1", port: 1, username: "handover", password: nil,
+                                                             database: "postgres", tls: .disable)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.logger)
+            try? await connection.close()
+            Issue.record("connected to port 1")
+        } catch {
+            #expect(DatabaseOutage.matches(error), "\(String(reflecting: error))")
+        }
+    }
+
+    /// On PostgreSQL: a statement that is wrong (42601, a syntax error) is not an outage; a
+    /// connection the server ends (`pg_terminate_backend`: 57P01, as a restart's fast shutdown
+    /// ends every connection) is.
+    @Test func aWrongStatementIsNotAnOutageAndATerminatedConnectionIs() async throws {
+        guard let text = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"], let url = URLComponents(string: text),
+              let host = url.host else {
+            print("DatabaseOutageTests: skipping the PostgreSQL case: HANDOVER_TEST_POSTGRES_URL is not set")
+            return
+        }
+        let configuration = PostgresConnection.Configuration(host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
+                                                             password: url.password, database: String(url.path.dropFirst()), tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: Self.logger)
+        do {
+            _ = try await connection.query("SELEC 1", logger: Self.logger)
+            Issue.record("a syntax error was accepted")
+        } catch {
+            #expect(!DatabaseOutage.matches(error), "\(String(reflecting: error))")
+        }
+        do {
+            _ = try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: Self.logger)
+            _ = try await connection.query("SELECT 1", logger: Self.logger)
+            Issue.record("the terminated connection still answered")
+        } catch {
+            #expect(DatabaseOutage.matches(error), "\(String(reflecting: error))")
+        }
+        try? await connection.close()
+    }
+}
