@@ -7,7 +7,7 @@ import Testing
 /// ``DatabaseOutage``: the errors the server answers 503 with `Retry-After` (the database out of
 /// reach for now), apart from those it answers 500 (a statement or a request that is wrong). The
 /// errors are PostgresNIO's own, from a real connection.
-@Suite struct DatabaseOutageTests {
+@Suite(.timeLimit(.minutes(1))) struct DatabaseOutageTests {
     static let logger = Logger(label: "database-outage-tests")
 
     /// The server's own "not in time" is an outage; its other refusals are not.
@@ -30,10 +30,12 @@ import Testing
         }
     }
 
-    /// On PostgreSQL: a statement that is wrong (42601, a syntax error) is not an outage; a
-    /// connection the server ends (`pg_terminate_backend`: 57P01, as a restart's fast shutdown
-    /// ends every connection) is.
-    @Test func aWrongStatementIsNotAnOutageAndATerminatedConnectionIs() async throws {
+    /// On PostgreSQL: a statement that is wrong (42601, a syntax error) is not an outage. (A
+    /// connection the server ends, 57P01, is the failover test's: `FailoverTests` restarts a
+    /// cluster of its own under a storm, and fails on any 500. Ending this test's own connection
+    /// with `pg_terminate_backend` left its next query waiting for good now and then, beside the
+    /// full suite: PostgresNIO's hang that ``GroupCommit``'s deadline guards against.)
+    @Test func aWrongStatementIsNotAnOutage() async throws {
         guard let text = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"], let url = URLComponents(string: text),
               let host = url.host else {
             print("DatabaseOutageTests: skipping the PostgreSQL case: HANDOVER_TEST_POSTGRES_URL is not set")
@@ -47,13 +49,6 @@ import Testing
             Issue.record("a syntax error was accepted")
         } catch {
             #expect(!DatabaseOutage.matches(error), "\(String(reflecting: error))")
-        }
-        do {
-            _ = try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: Self.logger)
-            _ = try await connection.query("SELECT 1", logger: Self.logger)
-            Issue.record("the terminated connection still answered")
-        } catch {
-            #expect(DatabaseOutage.matches(error), "\(String(reflecting: error))")
         }
         try? await connection.close()
     }

@@ -426,7 +426,10 @@ extension OpenAPIDocument {
           description: |
             The server is past its capacity and takes no new run for now (`overloaded`): try again
             after `Retry-After` seconds, plus a random back-off (the SDK's `BusyServerPolicy` does). Nothing
-            was written. Callbacks and reads are never refused this way.
+            was written. Callbacks and reads are never refused this way. The same answer with
+            `database_unavailable` means the database is out of reach for now (a restart, a failover) or
+            did not answer a write within 20 seconds; a start sent again with its `Idempotency-Key` is
+            answered with the run it started, if it did start one.
           headers:
             Retry-After:
               required: true
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
               type: array
               items:
                 type: string
-            configuration_endpoint:
-              type: string
-            status_endpoint:
     """#
 }

@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 3501–4000 of the YAML.
     static let part8 = #"""
+            configuration_endpoint:
+              type: string
+            status_endpoint:
               type: string
             add_subject_endpoint:
               type: string
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
               description: The latest refresh token of the session (`hrt_…`).
         SessionGrant:
           type: object
-          additionalProperties: false
-          required: [accessToken, refreshToken, expiresIn, tokenType, user]
-          properties:
     """#
 }

@@ -4,6 +4,9 @@
 extension OpenAPIDocument {
     /// Lines 4001–4500 of the YAML.
     static let part9 = #"""
+          additionalProperties: false
+          required: [accessToken, refreshToken, expiresIn, tokenType, user]
+          properties:
             accessToken:
               type: string
               description: "An ES256 JWT with a `kid`; send it as `Authorization: Bearer …`."
@@ -501,8 +504,5 @@ extension OpenAPIDocument {
               pattern: "^hov_"
               description: The device's new API key (device scope), shown only now.
             keyInfo:
-              $ref: "#/components/schemas/APIKey"
-            replaced:
-              type: array
     """#
 }
