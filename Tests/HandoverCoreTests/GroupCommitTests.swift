@@ -50,4 +50,18 @@ import Testing
         #expect(try await commit.submit(2, writers: 1, write: write) == 20)
         release.finish()
     }
+
+    /// A write that answers in time takes its deadline's sleep with it: no sleeper outlives its
+    /// batch (on the server's clock a left-over sleeper would be counted by tests that wait for
+    /// the server's own waits, and in production thousands would pile up in a storm).
+    @Test(.timeLimit(.minutes(1))) func aWriteInTimeLeavesNoSleeperBehind() async throws {
+        let clock = ManualServerClock()
+        let commit = GroupCommit<Int, Int>(deadline: (limit: .seconds(20), sleep: { try await clock.sleep(for: $0) }))
+        for value in 1...20 {
+            #expect(try await commit.submit(value, writers: 1) { batch in batch.map { .success($0) } } == value)
+        }
+        // Each cancelled sleep leaves the clock's list as soon as its task runs.
+        while clock.sleeping > 0 { await Task.yield() }
+        #expect(clock.sleeping == 0)
+    }
 }

@@ -92,19 +92,21 @@ package final class GroupCommit<Work: Sendable, Output: Sendable>: Sendable {
 
     /// `write(works)`, or, when it has not answered within `limit`, ``DomainError/databaseUnavailable``
     /// for each piece of work (the write goes on in a task of its own, whose answer is dropped).
+    /// A write that answers in time cancels the deadline's sleep, so no sleeper outlives its batch.
     private static func write(_ works: [Work], using write: @escaping Write, within limit: Duration,
                               sleep: @escaping @Sendable (Duration) async throws -> Void) async -> [Result<Output, any Error>] {
         let answered = NIOLockedValueBox(false)
         return await withCheckedContinuation { (continuation: CheckedContinuation<[Result<Output, any Error>], Never>) in
-            let writing = Task(priority: .high) {
-                let results = await write(works)
-                if answered.withLockedValue({ let first = !$0; $0 = true; return first }) { continuation.resume(returning: results) }
+            let deadline = Task(priority: .high) {
+                do { try await sleep(limit) } catch { return }  // cancelled: the write answered in time
+                guard answered.withLockedValue({ let first = !$0; $0 = true; return first }) else { return }
+                continuation.resume(returning: works.map { _ in .failure(DomainError.databaseUnavailable) })
             }
             Task(priority: .high) {
-                try? await sleep(limit)
+                let results = await write(works)
                 guard answered.withLockedValue({ let first = !$0; $0 = true; return first }) else { return }
-                writing.cancel()
-                continuation.resume(returning: works.map { _ in .failure(DomainError.databaseUnavailable) })
+                deadline.cancel()
+                continuation.resume(returning: results)
             }
         }
     }
