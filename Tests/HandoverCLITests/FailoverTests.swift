@@ -21,6 +21,8 @@ import FoundationNetworking
 @Suite(.serialized, .timeLimit(.minutes(5))) struct FailoverTests {
     static let phones = ProcessInfo.processInfo.environment["HANDOVER_FAILOVER_PHONES"].flatMap(Int.init)
     static let apps = 3
+    /// The most phones handing over at once.
+    static let launchers = 40
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func everyHandOverIsRecordedOnceThroughAKilledInstanceAndAPostgreSQLRestart() async throws {
@@ -64,28 +66,42 @@ import FoundationNetworking
             devices.append((device?["id"] as? String ?? "", reply.json["key"] as? String ?? ""))
         }
 
-        // The storm: the phones arrive over 6 s, half on each instance. At 1.5 s the second
-        // instance is killed; at 2.5 s PostgreSQL restarts.
+        // The storm: at most `launchers` phones handing over at once, the next one starting as one
+        // ends, half on each instance. Once a quarter of the phones have their run, the second
+        // instance is killed; once half have, PostgreSQL restarts. Events, not times: on a slower
+        // machine both still fall in the middle of the storm.
         let started = ContinuousClock.now
         let tally = FailoverTally()
-        let outcome = await withTaskGroup(of: (device: String, run: String?).self) { group in
-            for (index, device) in devices.enumerated() {
-                group.addTask {
-                    try? await Task.sleep(until: started + .milliseconds(6_000 * index / phones), clock: .continuous)
-                    return (device.id, await client.handOver(device: device, preferring: index % 2, tally: tally))
-                }
-            }
+        let outcome = await withTaskGroup(of: (device: String, run: String?)?.self) { group in
             group.addTask {
-                try? await Task.sleep(until: started + .milliseconds(1_500), clock: .continuous)
+                await tally.untilRunsStarted(phones / 4)
                 _ = try? await ChildProcess.onOwnThread { second.kill() }
-                try? await Task.sleep(until: started + .milliseconds(2_500), clock: .continuous)
+                await tally.untilRunsStarted(phones / 2)
                 let restart = ContinuousClock.now
                 tally.markRestart(restart)
                 let restarted = (try? await ChildProcess.onOwnThread { cluster.restart() }) ?? false
                 tally.note(restart: restart.duration(to: .now), ok: restarted)
-                return ("", nil)
+                return nil
             }
-            return await group.reduce(into: [String: String]()) { if let run = $1.run { $0[$1.device] = run } }
+            var next = 0
+            func launch() {
+                guard next < devices.count else { return }
+                let (index, device) = (next, devices[next])
+                next += 1
+                group.addTask { (device.id, await client.handOver(device: device, preferring: index % 2, tally: tally)) }
+            }
+            for _ in 0..<Self.launchers { launch() }
+            var runs: [String: String] = [:]
+            var ended = 0
+            for await result in group {
+                guard let result else { continue }
+                if let run = result.run { runs[result.device] = run }
+                ended += 1
+                // Should starts fail so that an event is never reached, the storm's end releases it.
+                if ended == devices.count { tally.stormEnded() }
+                launch()
+            }
+            return runs
         }
         let elapsed = started.duration(to: .now)
 
@@ -135,8 +151,35 @@ final class FailoverTally: @unchecked Sendable {
     private var restartAt: ContinuousClock.Instant?
     private var firstAnswerAfterRestart: Duration?
     private var refusals: [String] = []
+    private var runsStarted = 0
+    private var ended = false
+    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     func update(_ body: (FailoverTally) -> Void) { lock.lock(); body(self); lock.unlock() }
+
+    /// A phone's run started (its start answered 201).
+    func runStarted() { release { $0.runsStarted += 1 } }
+    /// Every phone's hand-over ended: whatever still waits for a count goes on.
+    func stormEnded() { release { $0.ended = true } }
+    /// Returns once `count` runs have started, or the storm ended.
+    func untilRunsStarted(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            let ready = ended || runsStarted >= count
+            if !ready { waiters.append((count, continuation)) }
+            lock.unlock()
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func release(_ change: (FailoverTally) -> Void) {
+        lock.lock()
+        change(self)
+        let due = waiters.filter { ended || runsStarted >= $0.count }
+        waiters.removeAll { ended || runsStarted >= $0.count }
+        lock.unlock()
+        for waiter in due { waiter.continuation.resume() }
+    }
     func noAnswer() { update { $0.retriedAfterNoAnswer += 1 } }
     /// An answer the storm did not expect: what was asked, and what came back.
     func refused(_ what: String) { update { $0.refusals.append(what) } }
@@ -216,7 +259,8 @@ struct FailoverClient: Sendable {
                 trace.append("\(reply.status)")
                 if reply.status < 500 {
                     tally.settled(after: began.duration(to: .now))
-                    if reply.status < 300 { tally.answered(at: .now) } else { tally.refused("\(method) \(path): \(reply.status) \(reply.text.prefix(200))") }
+                    // A 4xx goes back to the hand-over, which names what it did not expect.
+                    if reply.status < 300 { tally.answered(at: .now) }
                     return reply
                 }
                 tally.serverError(reply.status)
@@ -240,6 +284,7 @@ struct FailoverClient: Sendable {
             tally.refused("start \(device.id): no 201 in a minute")
             return nil
         }
+        tally.runStarted()
         for item in start.json["items"] as? [[String: Any]] ?? [] {
             guard let link = item["link"] as? String, let callback = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "ulc-success" })?.value,
                   let reply = await sendFailingOver("POST", "/api/v1/logout-runs/\(run)/callbacks", preferring: instance, key: device.key,

@@ -120,7 +120,7 @@ package struct LogoutRunRows {
         var found: [DeviceKey: KeyedRun] = [:]
         for row in rows {
             let key = DeviceKey(device: try row.decode(column: "device_id", as: UUID.self), key: try row.decode(column: "start_key", as: String.self))
-            found[key] = KeyedRun(id: try row.decode(column: "id", as: UUID.self), digest: try row.decodeNil(column: "start_digest") ? nil : row.decode(column: "start_digest", as: String.self))
+            found[key] = KeyedRun(id: try row.decode(column: "id", as: UUID.self), digest: try row.decode(column: "start_digest", as: String?.self))
         }
         return found
     }
@@ -145,19 +145,18 @@ package struct LogoutRunRows {
     package func insert(_ runs: [NewRun], methods: [UUID: LogoutMethod] = [:]) async throws -> Set<UUID> {
         guard !runs.isEmpty else { return [] }
         let running = LogoutRunState.running.rawValue
+        // A batch with a key finds a taken one in this statement; one without stays a plain INSERT.
+        let keyed = runs.contains { $0.key != nil }
+        let statement = sql.raw("""
+            INSERT INTO logout_runs (id, device_id, status, created_at, finished_at, start_key, start_digest)
+            VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL, \(bind: $0.key?.key), \(bind: $0.key?.digest))" as SQLQueryString }))
+            \(unsafeRaw: keyed ? "ON CONFLICT (device_id, start_key) DO NOTHING RETURNING id" : "")
+            """)
         var skipped = Set<UUID>()
-        if runs.contains(where: { $0.key != nil }) {
-            let written = try await sql.raw("""
-                INSERT INTO logout_runs (id, device_id, status, created_at, finished_at, start_key, start_digest)
-                VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL, \(bind: $0.key?.key), \(bind: $0.key?.digest))" as SQLQueryString }))
-                ON CONFLICT (device_id, start_key) DO NOTHING RETURNING id
-                """).all().map { try $0.decode(column: "id", as: UUID.self) }
-            skipped = Set(runs.map(\.id)).subtracting(written)
+        if keyed {
+            skipped = Set(runs.map(\.id)).subtracting(try await statement.all().map { try $0.decode(column: "id", as: UUID.self) })
         } else {
-            try await sql.raw("""
-                INSERT INTO logout_runs (id, device_id, status, created_at, finished_at)
-                VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL)" as SQLQueryString }))
-                """).run()
+            try await statement.run()
         }
         let items = runs.filter { !skipped.contains($0.id) }.flatMap { run in run.items.map { (run.id, $0) } }
         for start in stride(from: 0, to: items.count, by: 2_000) {
