@@ -161,11 +161,20 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // The pages the server shows a browser, as values: HTML built in Swift (text escaped as it
+        // is added), the dashboard's shell and its pages, from what the core's services return.
+        // No HTTP and no database: a page is a function of its inputs, tested without a server.
+        .target(
+            name: "HandoverPages",
+            dependencies: ["HandoverCore", "HandoverProtocol", "TransparencyLog", "LinkCallbacks", "UniversalLinks"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         // The server: Vapor, over the core (which holds the database: SQLite by default, PostgreSQL when configured).
         .target(
             name: "HandoverServer",
             dependencies: [
                 "HandoverCore",
+                "HandoverPages",
                 "HandoverMigrations",
                 "HandoverTransport",
                 "TransparencyLog",
@@ -436,10 +445,16 @@ let package = Package(
             name: "QRCodeTests",
             dependencies: ["QRCode", "TestPeers", server("PropertyBased", "swift-property-based")]
         ),
+        // The pages as values: rendered from plain inputs, no server and no database.
+        .testTarget(
+            name: "HandoverPagesTests",
+            dependencies: ["HandoverPages", "HandoverCore", "HandoverProtocol", server("PropertyBased", "swift-property-based")]
+        ),
         .testTarget(
             name: "HandoverServerTests",
             dependencies: [
                 "HandoverServer",
+                "HandoverPages",
                 "HandoverCore",
                 "HandoverMigrations",
                 "HandoverTransport",

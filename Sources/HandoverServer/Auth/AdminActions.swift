@@ -1,14 +1,15 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 extension DashboardAuth {
     /// Records an administrator's action in the history the People page shows: who acted (the
     /// dashboard's person or key) and what.
-    func recordAdminAction(_ kind: AdminEvent.Kind, _ detail: String, session: DashboardSession, now: Date) async throws {
+    func recordAdminAction(_ kind: AdminEvent.Kind, _ detail: String, viewer: DashboardViewer, now: Date) async throws {
         let database = databases.primary
-        let who = try await DashboardSessions.actor(of: session, on: database)
-        try await AdminEvent(at: now, kind: kind, personID: session.personID, who: who, detail: String(detail.prefix(500))).record(on: database)
+        let who = try await DashboardSessions.actor(of: viewer.session, on: database)
+        try await AdminEvent(at: now, kind: kind, personID: viewer.personID, who: who, detail: String(detail.prefix(500))).record(on: database)
     }
 }
 

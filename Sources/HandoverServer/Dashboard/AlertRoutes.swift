@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// `/dashboard/alerts`: the devices that need a person (overdue, not seen, in Lost Mode) at the
@@ -16,22 +17,22 @@ struct AlertRoutes: RouteCollection {
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let alerts = try await DeviceAlertStore.list(visibleTo: session.siteFilter, limit: 200, on: auth.databases.reads)
-            return DashboardLayout.page("Alerts", signedIn: session) {
-                Self.section(alerts, session: session, emptyText: "No device needs a person: nothing is overdue, unseen or in Lost Mode.")
+        try await auth.signedIn(request) { viewer in
+            let alerts = try await DeviceAlertStore.list(visibleTo: viewer.siteFilter, limit: 200, on: auth.databases.reads)
+            return DashboardLayout.page("Alerts", signedIn: viewer) {
+                Self.section(alerts, viewer: viewer, emptyText: "No device needs a person: nothing is overdue, unseen or in Lost Mode.")
             }
         }
     }
 
     @Sendable func acknowledge(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .operator, everySite: false) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             guard let text = request.parameters.get("alertID"), let id = UUID(uuidString: text) else {
                 throw DashboardError.notFound("No alert has this id.")
             }
-            let actor = try await auth.actor(of: session)
-            let outcome = try await DeviceAlertStore.acknowledge(id, by: actor, may: { session.may(.operator, at: $0) },
+            let actor = try await auth.actor(of: viewer)
+            let outcome = try await DeviceAlertStore.acknowledge(id, by: actor, may: { viewer.may(.operator, at: $0) },
                                                                  in: auth.databases, now: auth.clock.now())
             switch outcome {
             case .notFound:
@@ -44,7 +45,7 @@ struct AlertRoutes: RouteCollection {
     }
 
     /// The alerts as a table, with the acknowledge button where the session may use it.
-    static func section(_ alerts: [DeviceAlert], session: DashboardSession, emptyText: String, back: String? = nil) -> HTML {
+    static func section(_ alerts: [DeviceAlert], viewer: DashboardViewer, emptyText: String, back: String? = nil) -> HTML {
         .element("section", ["id": "alerts"]) {
             HTML.element("h2") { "Alerts (\(alerts.filter { $0.clearedAt == nil && $0.acknowledgedAt == nil }.count) to acknowledge)" }
             if alerts.isEmpty {
@@ -70,10 +71,10 @@ struct AlertRoutes: RouteCollection {
                                 HTML.element("td") {
                                     if let at = alert.acknowledgedAt {
                                         "\(alert.acknowledgedBy ?? "someone"), "; DashboardLayout.time(at)
-                                    } else if session.may(.operator, at: alert.site) {
+                                    } else if viewer.may(.operator, at: alert.site) {
                                         let query = back.map { "?back=\($0)" } ?? ""
                                         HTML.element("form", ["method": "post", "action": "/dashboard/alerts/\(alert.id.uuidString.lowercased())/acknowledge\(query)"]) {
-                                            DashboardLayout.csrfField(session.csrfToken)
+                                            DashboardLayout.csrfField(viewer.csrfToken)
                                             HTML.element("button", ["type": "submit"]) { "Acknowledge" }
                                         }
                                     } else {

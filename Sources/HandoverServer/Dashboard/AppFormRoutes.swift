@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// The dashboard's forms for a registered app (issue 39): change its logout settings and its
@@ -27,13 +28,13 @@ struct AppFormRoutes: RouteCollection {
         return app
     }
 
-    private func page(_ app: RegisteredApp, session: DashboardSession, error: String?, status: HTTPResponseStatus) throws -> Response {
+    private func page(_ app: RegisteredApp, viewer: DashboardViewer, error: String?, status: HTTPResponseStatus) throws -> Response {
         let id = try app.storedID.uuidString.lowercased()
-        return DashboardLayout.page("Change \(app.name)", signedIn: session, status: status) {
+        return DashboardLayout.page("Change \(app.name)", signedIn: viewer, status: status) {
             HTML.element("section") {
                 if let error { HTML.element("p", ["class": "error", "id": "error"]) { error } }
                 HTML.element("form", ["method": "post", "action": "/dashboard/apps/\(id)/edit", "class": "stack", "id": "app-form"]) {
-                    DashboardLayout.csrfField(session.csrfToken)
+                    DashboardLayout.csrfField(viewer.csrfToken)
                     if app.role == .target {
                         HTML.element("label") {
                             "Logout method"
@@ -58,7 +59,7 @@ struct AppFormRoutes: RouteCollection {
             }
             HTML.element("section") {
                 HTML.element("form", ["method": "post", "action": "/dashboard/apps/\(id)/remove", "class": "stack", "id": "remove-app"]) {
-                    DashboardLayout.csrfField(session.csrfToken)
+                    DashboardLayout.csrfField(viewer.csrfToken)
                     HTML.element("p", ["class": "note"]) { "Removing the app takes it out of the registry and the association files; runs already started keep their items." }
                     HTML.element("button", ["type": "submit"]) { "Remove \(app.name)" }
                 }
@@ -83,27 +84,27 @@ struct AppFormRoutes: RouteCollection {
     }
 
     @Sendable func editForm(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try page(try await app(request), session: session, error: nil, status: .ok)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try page(try await app(request), viewer: viewer, error: nil, status: .ok)
         }
     }
 
     @Sendable func edit(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let app = try await app(request)
             func field(_ name: String) -> String? { (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines) }
             var change = AppRegistrar.Change()
             do {
                 change.logoutMethod = try Self.logoutMethod(field("logoutMethod"))
             } catch let error as DomainError {
-                return try page(app, session: session, error: error.reason, status: .unprocessableEntity)
+                return try page(app, viewer: viewer, error: error.reason, status: .unprocessableEntity)
             }
             change.logoutAction = field("logoutAction")
             for (name, path) in [("deadlineSeconds", \AppRegistrar.Change.deadlineSeconds), ("maxReissues", \.maxReissues)] {
                 guard let text = field(name), !text.isEmpty else { continue }
                 guard let value = Int(text) else {
-                    return try page(app, session: session, error: "\(name): '\(text)' is not a whole number", status: .unprocessableEntity)
+                    return try page(app, viewer: viewer, error: "\(name): '\(text)' is not a whole number", status: .unprocessableEntity)
                 }
                 change[keyPath: path] = value
             }
@@ -111,22 +112,22 @@ struct AppFormRoutes: RouteCollection {
             change.backchannelLogoutSessionRequired = field("backchannelLogoutSessionRequired") == "1"
             do {
                 try await appRegistrar().update(app, with: change, on: auth.databases.primary)
-                try await auth.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", session: session, now: auth.clock.now())
+                try await auth.recordAdminAction(.appChanged, "changed \(app.name)'s logout settings", viewer: viewer, now: auth.clock.now())
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
-                return try page(app, session: session, error: refusal.reason, status: refusal.status)
+                return try page(app, viewer: viewer, error: refusal.reason, status: refusal.status)
             }
             return DashboardLayout.redirect("/dashboard/apps")
         }
     }
 
     @Sendable func remove(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let app = try await app(request)
             try await app.remove(on: auth.databases.primary)
             associationFiles.invalidate()
-            try await auth.recordAdminAction(.appChanged, "removed \(app.name)", session: session, now: auth.clock.now())
+            try await auth.recordAdminAction(.appChanged, "removed \(app.name)", viewer: viewer, now: auth.clock.now())
             return DashboardLayout.redirect("/dashboard/apps")
         }
     }

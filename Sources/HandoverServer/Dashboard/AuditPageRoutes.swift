@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import TransparencyLog
+import HandoverPages
 import Vapor
 
 /// `/dashboard/audit`: the audit log's size, its latest signed checkpoint and verifier key, each
@@ -15,7 +16,7 @@ struct AuditPageRoutes: RouteCollection {
     }
 
     @Sendable func page(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
+        try await auth.signedIn(request, needs: .admin) { viewer in
             let sql = try auth.databases.readSQL()
             let log = AuditLog(sql: sql)
             let size = try await log.size()
@@ -24,7 +25,7 @@ struct AuditPageRoutes: RouteCollection {
             let key = try await audit.verifierKey().description
             let streams = try await SharedSignalsReport.streams(on: sql)
             let received = try await SharedSignalsReport.received(on: sql)
-            return DashboardLayout.page("Audit log", signedIn: session) {
+            return DashboardLayout.page("Audit log", signedIn: viewer) {
                 HTML.element("p", ["class": "note"]) {
                     "Every receipt, device step, admin action and sign-in, as a Merkle tree (RFC 9162) with signed checkpoints. "
                     "Verify it offline with "

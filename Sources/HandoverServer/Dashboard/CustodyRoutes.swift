@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// `/dashboard/custody`: who held which device (issue 40). Searched by a person's name or email,
@@ -18,11 +19,11 @@ struct CustodyRoutes: RouteCollection {
     }
 
     /// The report the query string asks for, within `session`'s sites; unreadable values are ignored.
-    private static func report(_ request: Request, session: DashboardSession) -> CustodyReport {
+    private static func report(_ request: Request, viewer: DashboardViewer) -> CustodyReport {
         func text(_ name: String) -> String? { (try? request.query.get(String.self, at: name)).flatMap { $0.isEmpty ? nil : $0 } }
         func date(_ name: String) -> Date? { text(name).flatMap { try? Date($0, strategy: .iso8601) } ?? text(name).flatMap(Self.day) }
         return CustodyReport(from: date("from"), to: date("to"), device: text("device").flatMap(UUID.init(uuidString:)),
-                             person: text("person").flatMap(UUID.init(uuidString:)), personText: text("q"), sites: session.siteFilter,
+                             person: text("person").flatMap(UUID.init(uuidString:)), personText: text("q"), sites: viewer.siteFilter,
                              page: (try? request.query.get(Int.self, at: "page")) ?? 1)
     }
 
@@ -37,12 +38,12 @@ struct CustodyRoutes: RouteCollection {
     }
 
     @Sendable func page(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let report = Self.report(request, session: session)
+        try await auth.signedIn(request) { viewer in
+            let report = Self.report(request, viewer: viewer)
             let page = try await report.run(on: auth.databases.reads)
             let title = report.person != nil ? (page.rows.first.map { "Devices held by \($0.personName ?? $0.personEmail ?? "this person")" } ?? "Custody")
                 : "Custody"
-            return DashboardLayout.page(title, signedIn: session) {
+            return DashboardLayout.page(title, signedIn: viewer) {
                 HTML.element("form", ["method": "get", "action": "/dashboard/custody", "class": "search"]) {
                     HTML.element("input", ["type": "search", "name": "q", "value": report.personText ?? "", "placeholder": "a person's name or email"])
                     HTML.element("input", ["type": "date", "name": "from", "aria-label": "from"])
@@ -76,7 +77,7 @@ struct CustodyRoutes: RouteCollection {
                                 HTML.element("td") {
                                     if let run = row.runID, let status = row.runStatus {
                                         DashboardLayout.badge(status); " "
-                                        HTML.element("a", ["href": RunTimelineRoutes.path(run)]) { "timeline" }
+                                        HTML.element("a", ["href": DashboardLinks.run(run)]) { "timeline" }
                                         if !row.appsLeftSignedIn.isEmpty { " · still signed in: \(row.appsLeftSignedIn.joined(separator: ", "))" }
                                     } else {
                                         row.endedWithoutRun ?? "—"
@@ -91,15 +92,15 @@ struct CustodyRoutes: RouteCollection {
     }
 
     /// Every page of the report (at most 50,000 rows).
-    private func allRows(_ request: Request, session: DashboardSession) async throws -> [CustodyReport.Row] {
-        var report = Self.report(request, session: session)
+    private func allRows(_ request: Request, viewer: DashboardViewer) async throws -> [CustodyReport.Row] {
+        var report = Self.report(request, viewer: viewer)
         report.page = 1
         return try await report.run(on: auth.databases.reads, pageSize: 50_000).rows
     }
 
     @Sendable func csv(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let response = Response(status: .ok, body: .init(string: CustodyReport.csv(try await allRows(request, session: session))))
+        try await auth.signedIn(request) { viewer in
+            let response = Response(status: .ok, body: .init(string: CustodyReport.csv(try await allRows(request, viewer: viewer))))
             response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
             response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"custody.csv\"")
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -108,8 +109,8 @@ struct CustodyRoutes: RouteCollection {
     }
 
     @Sendable func json(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let rows = try await allRows(request, session: session).map(CustodyRecordView.init)
+        try await auth.signedIn(request) { viewer in
+            let rows = try await allRows(request, viewer: viewer).map(CustodyRecordView.init)
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import LinkCallbacks
 import Vapor
 
@@ -85,7 +86,7 @@ struct DashboardAuth: Sendable {
     ///   people), or at some site: a device's page then checks the device's own site with
     ///   ``requireRole(_:at:in:)``.
     func signedIn(_ request: Request, needs role: AdminRole = .viewer, everySite: Bool = true,
-                  _ page: (DashboardSession) async throws -> Response) async throws -> Response {
+                  _ page: (DashboardViewer) async throws -> Response) async throws -> Response {
         guard let session = try await session(request) else {
             if request.method == .POST {
                 return DashboardLayout.errorPage(.forbidden("You are not signed in, or your session ended. Sign in again."), signedIn: nil)
@@ -96,19 +97,16 @@ struct DashboardAuth: Sendable {
         let allowed = session.may(role, everySite: everySite)
         // Every page the session is shown carries the audit log's alarm, while one is open, and
         // who is signed in (one read of the person or key by its id).
-        let who = try await DashboardSessions.who(of: session, on: databases.primary)
-        return try await DashboardLayout.$auditAlarm.withValue(DashboardLayout.alarmBanner(auditAlarms())) {
-            try await DashboardLayout.$signedInAs.withValue(who) {
-                guard allowed else {
-                    return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
-                                                                + (everySite && role != .viewer ? " at every site." : ".")), signedIn: session)
-                }
-                do {
-                    return try await page(session)
-                } catch let error as DashboardError {
-                    return DashboardLayout.errorPage(error, signedIn: session)
-                }
-            }
+        let viewer = DashboardViewer(session: session, name: try await DashboardSessions.who(of: session, on: databases.primary),
+                                     auditAlarm: DashboardLayout.alarmBanner(auditAlarms()))
+        guard allowed else {
+            return DashboardLayout.errorPage(.forbidden("Your role (\(permissions.summary)) does not allow this: it needs \(role.rawValue)"
+                                                        + (everySite && role != .viewer ? " at every site." : ".")), signedIn: viewer)
+        }
+        do {
+            return try await page(viewer)
+        } catch let error as DashboardError {
+            return DashboardLayout.errorPage(error, signedIn: viewer)
         }
     }
 
@@ -116,37 +114,37 @@ struct DashboardAuth: Sendable {
     /// site (a device it cannot see is a 404), and the form's CSRF token must be right; `action`
     /// gets the session, the device and who acts (``actor(of:on:)``).
     func deviceAction(_ request: Request, needs role: AdminRole = .operator,
-                      _ action: (DashboardSession, Device, String) async throws -> Response) async throws -> Response {
-        try await signedIn(request, needs: role, everySite: false) { session in
-            let device = try await visibleDevice(request, session: session)
-            try Self.requireRole(role, at: device.site, in: session)
-            try Self.checkCSRF(request, expected: session.csrfToken)
-            return try await action(session, device, try await actor(of: session))
+                      _ action: (DashboardViewer, Device, String) async throws -> Response) async throws -> Response {
+        try await signedIn(request, needs: role, everySite: false) { viewer in
+            let device = try await visibleDevice(request, viewer: viewer)
+            try Self.requireRole(role, at: device.site, in: viewer)
+            try Self.checkCSRF(request, expected: viewer.csrfToken)
+            return try await action(viewer, device, try await actor(of: viewer))
         }
     }
 
-    /// The device the path's `deviceID` names, if `session` may see it: a device of another site
+    /// The device the path's `deviceID` names, if `viewer` may see it: a device of another site
     /// is as absent as one that does not exist (404), so its existence is not revealed.
-    func visibleDevice(_ request: Request, session: DashboardSession) async throws -> Device {
+    func visibleDevice(_ request: Request, viewer: DashboardViewer) async throws -> Device {
         guard let text = request.parameters.get("deviceID"), let id = UUID(uuidString: text),
-              let device = try await Device.find(id, visibleTo: session.siteFilter, on: databases.primary) else {
+              let device = try await Device.find(id, visibleTo: viewer.siteFilter, on: databases.primary) else {
             throw DashboardError.notFound("No device has this id.")
         }
         return device
     }
 
-    /// Throws a 403 page unless `session` holds `role` at `site` (a device's site).
-    static func requireRole(_ role: AdminRole, at site: String?, in session: DashboardSession) throws {
-        guard session.may(role, at: site) else {
-            throw DashboardError.forbidden("Your role (\(session.permissions.summary)) does not allow this here: it needs \(role.rawValue)"
+    /// Throws a 403 page unless `viewer` holds `role` at `site` (a device's site).
+    static func requireRole(_ role: AdminRole, at site: String?, in viewer: DashboardViewer) throws {
+        guard viewer.may(role, at: site) else {
+            throw DashboardError.forbidden("Your role (\(viewer.permissions.summary)) does not allow this here: it needs \(role.rawValue)"
                                            + (site.map { " at \($0)." } ?? " at every site (this device has no site)."))
         }
     }
 
-    /// Who acts through `session`, as a device's history names them
+    /// Who acts through `viewer`'s session, as a device's history names them
     /// (``DashboardSessions/actor(of:on:)``).
-    func actor(of session: DashboardSession) async throws -> String {
-        try await DashboardSessions.actor(of: session, on: databases.primary)
+    func actor(of viewer: DashboardViewer) async throws -> String {
+        try await DashboardSessions.actor(of: viewer.session, on: databases.primary)
     }
 
     /// Throws a 403 page unless the form's `csrf` field equals `expected`.
@@ -166,21 +164,4 @@ struct DashboardError: Error {
 
     static func forbidden(_ message: String) -> DashboardError { DashboardError(status: .forbidden, message: message) }
     static func notFound(_ message: String) -> DashboardError { DashboardError(status: .notFound, message: message) }
-}
-
-extension DashboardSession {
-    /// Whether this session may do what needs `role`: seeing needs any grant (each list then
-    /// shows only the sites granted); the registry, the tester, keys and people need `role` at
-    /// every site (`everySite`), and a device's forms need it at some site, then at the device's
-    /// own (``may(_:at:)``). The one rule for both sides of a form: its handler checks it
-    /// (``DashboardAuth/signedIn(_:needs:everySite:_:)``) and its page offers it only when it holds.
-    func may(_ role: AdminRole, everySite: Bool = true) -> Bool {
-        let permissions = permissions
-        if role == .viewer { return !permissions.isEmpty }
-        return everySite ? permissions.allows(role, at: nil) : permissions.grants.contains { $0.role.includes(role) }
-    }
-
-    /// Whether this session may do what needs `role` at `site` (a device's site; nil: a device of
-    /// no site, which needs the role at every site).
-    func may(_ role: AdminRole, at site: String?) -> Bool { permissions.allows(role, at: site) }
 }

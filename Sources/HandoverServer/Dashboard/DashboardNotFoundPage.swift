@@ -1,3 +1,4 @@
+import HandoverPages
 import Vapor
 
 /// The page a browser gets for a dashboard address that leads nowhere (a mistyped path, a device

@@ -3,6 +3,7 @@ import HandoverCore
 import HandoverProtocol
 import LinkCallbacks
 import UniversalLinks
+import HandoverPages
 import Vapor
 
 /// The dashboard at `/dashboard`: devices with their last run, runs updating live, apps with
@@ -111,15 +112,15 @@ struct DashboardRoutes: RouteCollection {
     /// Ends this browser's session; for a person, also at the provider when it publishes an
     /// `end_session_endpoint` (RP-Initiated Logout 1.0 §2), coming back to the sign-in page.
     @Sendable func signOut(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            try await auth.sessions.end(session, on: auth.databases.primary)
-            let who = try await auth.actor(of: session)
-            try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: session.personID,
+        try await auth.signedIn(request) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
+            try await auth.sessions.end(viewer.session, on: auth.databases.primary)
+            let who = try await auth.actor(of: viewer)
+            try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: viewer.personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""), detail: "this browser").record(on: auth.databases.primary)
             var destination = "/dashboard/sign-in"
-            if session.personID != nil, let provider = auth.provider,
-               let url = await provider.provider.endSessionURL(idTokenHint: session.idToken,
+            if viewer.personID != nil, let provider = auth.provider,
+               let url = await provider.provider.endSessionURL(idTokenHint: viewer.session.idToken,
                                                                postLogoutRedirectURI: origin.url.absoluteString + "/dashboard/sign-in") {
                 destination = url.absoluteString
             }
@@ -132,9 +133,9 @@ struct DashboardRoutes: RouteCollection {
     // MARK: Overview
 
     @Sendable func overview(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let fragment = try await overviewFragment(sites: session.siteFilter)
-            return DashboardLayout.page("Fleet", signedIn: session) {
+        try await auth.signedIn(request) { viewer in
+            let fragment = try await overviewFragment(sites: viewer.siteFilter)
+            return DashboardLayout.page("Fleet", signedIn: viewer) {
                 DashboardLayout.live(id: "overview", source: "/dashboard/live") { fragment }
             }
         }
@@ -176,7 +177,7 @@ struct DashboardRoutes: RouteCollection {
                             HTML.element("tr") { HTML.element("th") { "Device" }; HTML.element("th") { "Status" }; HTML.element("th") { "Since" }; HTML.element("th") { "Why" } }
                             for device in queue.sorted(by: { ($0.statusChangedAt ?? $0.createdAt) < ($1.statusChangedAt ?? $1.createdAt) }) {
                                 HTML.element("tr") {
-                                    HTML.element("td") { Self.deviceLink(device) }
+                                    HTML.element("td") { DashboardLinks.device(device) }
                                     HTML.element("td") { DashboardLayout.badge(device.status) }
                                     HTML.element("td") { DashboardLayout.time(device.statusChangedAt) }
                                     HTML.element("td") { device.statusReason ?? "—" }
@@ -216,12 +217,12 @@ struct DashboardRoutes: RouteCollection {
                             for device in listed {
                                 let last = device.lastRunID.flatMap { runByID[$0] }
                                 HTML.element("tr") {
-                                    HTML.element("td") { Self.deviceLink(device) }
+                                    HTML.element("td") { DashboardLinks.device(device) }
                                     HTML.element("td") { DashboardLayout.badge(device.status) }
                                     HTML.element("td") {
                                         if let last { DashboardLayout.badge(last.status); " "; DashboardLayout.time(last.createdAt) } else { "never" }
                                     }
-                                    HTML.element("td") { Self.itemBadges(last.flatMap { $0.id }.flatMap { itemsByRun[$0] } ?? [], backends: backends) }
+                                    HTML.element("td") { DashboardLinks.itemBadges(last.flatMap { $0.id }.flatMap { itemsByRun[$0] } ?? [], backends: backends) }
                                 }
                             }
                         }
@@ -240,12 +241,12 @@ struct DashboardRoutes: RouteCollection {
                                 HTML.element("tr", ["data-run": run.id?.uuidString.lowercased()]) {
                                     HTML.element("td") {
                                         if let id = run.id {
-                                            HTML.element("a", ["href": RunTimelineRoutes.path(id)]) { DashboardLayout.time(run.createdAt) }
+                                            HTML.element("a", ["href": DashboardLinks.run(id)]) { DashboardLayout.time(run.createdAt) }
                                         } else { DashboardLayout.time(run.createdAt) }
                                     }
                                     HTML.element("td") { deviceNames[run.deviceID] ?? "deleted device" }
                                     HTML.element("td") { DashboardLayout.badge(run.status) }
-                                    HTML.element("td") { Self.itemBadges(run.id.flatMap { itemsByRun[$0] } ?? [], backends: backends) }
+                                    HTML.element("td") { DashboardLinks.itemBadges(run.id.flatMap { itemsByRun[$0] } ?? [], backends: backends) }
                                 }
                             }
                         }
@@ -256,39 +257,13 @@ struct DashboardRoutes: RouteCollection {
         return sections.map { LiveOverview.Section(id: $0.id, html: $0.html.rendered) }
     }
 
-    /// A device's name, linking to its page (status, history, back in service).
-    static func deviceLink(_ device: Device) -> HTML {
-        .element("a", ["href": "/dashboard/devices/\(device.id?.uuidString.lowercased() ?? "")"]) { device.name }
-    }
-
-    /// Each app of a run: its device side (the ULC answer) and, when its backend is told by
-    /// back-channel logout, the backend side.
-    static func itemBadges(_ items: [LogoutItem], backends: BackChannelLogoutReport.States = [:]) -> HTML {
-        .join(items.map { item in
-            let backend = backends[.init(run: item.runID, app: item.appID)]
-            return HTML.element("span", ["class": "item", "title": "\(item.appName): \(item.status), \(item.attempts) attempt(s)"
-                                            + (backend.map(Self.backendSummary) ?? "")]) {
-                item.appName; " "; DashboardLayout.badge(item.status)
-                if let backend { " backend "; DashboardLayout.badge(backend) }
-                " "
-            }
-        })
-    }
-
-    /// The backend side in words, for a badge's title: state, attempts, and why the last failed.
-    static func backendSummary(_ backend: LogoutRunView.Item.BackendLogout) -> String {
-        var text = "; backend \(backend.isFailing ? "failing" : backend.state.rawValue) after \(backend.attempts) attempt(s)"
-        if let code = backend.lastStatusCode { text += " (last HTTP \(code))" } else if let error = backend.lastError { text += " (last: \(error))" }
-        return text
-    }
-
     // MARK: Apps
 
     @Sendable func apps(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in try await appsPage(request, session: session, error: nil, status: .ok) }
+        try await auth.signedIn(request) { viewer in try await appsPage(request, viewer: viewer, error: nil, status: .ok) }
     }
 
-    private func appsPage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
+    private func appsPage(_ request: Request, viewer: DashboardViewer, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let apps = try await RegisteredApp.allByRegistration(on: auth.databases.primary)
         let files = AssociationFiles(publicURL: origin.url, claimsEmailSignIn: claimsEmailSignIn)
         let appleFile = try? files.appleFile(apps: apps)
@@ -299,7 +274,7 @@ struct DashboardRoutes: RouteCollection {
             else { return String(data: data, encoding: .utf8) }
             return String(decoding: text, as: UTF8.self)
         }
-        return DashboardLayout.page("Apps", signedIn: session, status: status) {
+        return DashboardLayout.page("Apps", signedIn: viewer, status: status) {
             HTML.element("section") {
                 HTML.element("h2") { "Registered apps (\(apps.count))" }
                 HTML.element("div", ["class": "scroll"]) {
@@ -309,7 +284,7 @@ struct DashboardRoutes: RouteCollection {
                             HTML.element("tr") {
                                 HTML.element("td") {
                                     app.name
-                                    if let id = app.id, session.may(.admin) {
+                                    if let id = app.id, viewer.may(.admin) {
                                         " "; HTML.element("a", ["href": "/dashboard/apps/\(id.uuidString.lowercased())/edit"]) { "change" }
                                     }
                                 }
@@ -334,12 +309,12 @@ struct DashboardRoutes: RouteCollection {
                     }
                 }
             }
-            if session.may(.admin) {  // createApp's need
+            if viewer.may(.admin) {  // createApp's need
                 HTML.element("section") {
                     HTML.element("h2") { "Register an app" }
                     if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
                     HTML.element("form", ["method": "post", "action": "/dashboard/apps", "class": "stack"]) {
-                        DashboardLayout.csrfField(session.csrfToken)
+                        DashboardLayout.csrfField(viewer.csrfToken)
                         HTML.element("label") { "Name"; HTML.element("input", ["type": "text", "name": "name", "required": "", "placeholder": "mail"]) }
                         HTML.element("label") {
                             "Role"
@@ -398,8 +373,8 @@ struct DashboardRoutes: RouteCollection {
     }
 
     @Sendable func createApp(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             func field(_ name: String) -> String? {
                 let value = (try? request.content.get(String.self, at: name))?.trimmingCharacters(in: .whitespacesAndNewlines)
                 return value?.isEmpty == false ? value : nil
@@ -411,7 +386,7 @@ struct DashboardRoutes: RouteCollection {
             for name in ["deadlineSeconds", "maxReissues"] {
                 guard let text = field(name) else { continue }
                 guard let value = Int(text) else {
-                    return try await appsPage(request, session: session, error: "\(name): '\(text.prefix(40))' is not a whole number", status: .unprocessableEntity)
+                    return try await appsPage(request, viewer: viewer, error: "\(name): '\(text.prefix(40))' is not a whole number", status: .unprocessableEntity)
                 }
                 numbers[name] = value
             }
@@ -425,10 +400,10 @@ struct DashboardRoutes: RouteCollection {
                                                maxReissues: numbers["maxReissues"], backchannelLogoutURI: backchannel,
                                                backchannelLogoutSessionRequired: backchannel == nil ? nil : field("backchannelLogoutSessionRequired") == "1")
                 let app = try await appRegistrar().create(input, on: auth.databases.primary)
-                try await auth.recordAdminAction(.appChanged, "registered \(app.name)", session: session, now: auth.clock.now())
+                try await auth.recordAdminAction(.appChanged, "registered \(app.name)", viewer: viewer, now: auth.clock.now())
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
-                return try await appsPage(request, session: session, error: refusal.reason, status: refusal.status)
+                return try await appsPage(request, viewer: viewer, error: refusal.reason, status: refusal.status)
             }
             return DashboardLayout.redirect("/dashboard/apps")
         }
@@ -437,15 +412,15 @@ struct DashboardRoutes: RouteCollection {
     // MARK: Webhooks
 
     @Sendable func webhooks(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             let hooks = try await Webhook.allByRegistration(on: auth.databases.primary)
             let deliveries = try await WebhookDelivery.newest(50, on: auth.databases.primary)
             let urls = Dictionary(uniqueKeysWithValues: hooks.compactMap { hook in hook.id.map { ($0, hook.url) } })
-            return DashboardLayout.page("Webhooks", signedIn: session) {
+            return DashboardLayout.page("Webhooks", signedIn: viewer) {
                 HTML.element("section") {
                     HTML.element("h2") { "Endpoints (\(hooks.count))" }
                     if hooks.isEmpty { HTML.element("p", ["class": "note"]) { "None yet." } }
-                    let admin = session.may(.admin)
+                    let admin = viewer.may(.admin)
                     for hook in hooks {
                         HTML.element("p") {
                             HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ")
@@ -453,7 +428,7 @@ struct DashboardRoutes: RouteCollection {
                                 " "
                                 HTML.element("form", ["method": "post", "action": "/dashboard/webhooks/\(id.uuidString.lowercased())/rotate-secret",
                                                       "class": "inline"]) {
-                                    DashboardLayout.csrfField(session.csrfToken)
+                                    DashboardLayout.csrfField(viewer.csrfToken)
                                     HTML.element("button", ["type": "submit", "class": "link"]) { "Rotate its secret" }
                                 }
                             }
@@ -461,7 +436,7 @@ struct DashboardRoutes: RouteCollection {
                     }
                     if admin {
                         HTML.element("h2") { "Add a webhook" }
-                        WebhookFormRoutes.form(csrf: session.csrfToken)
+                        WebhookFormRoutes.form(csrf: viewer.csrfToken)
                     }
                 }
                 HTML.element("section") {

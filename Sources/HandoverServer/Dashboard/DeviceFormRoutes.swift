@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// The dashboard's device forms (issue 39): add a device (its key shown once) and change one
@@ -45,69 +46,69 @@ struct DeviceFormRoutes: RouteCollection {
     }
 
     @Sendable func newForm(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            DashboardLayout.page("Add a device", signedIn: session) {
-                Self.form(action: "/dashboard/devices/new", csrf: session.csrfToken, values: .init(), button: "Add the device", error: nil)
+        try await auth.signedIn(request, needs: .operator, everySite: false) { viewer in
+            DashboardLayout.page("Add a device", signedIn: viewer) {
+                Self.form(action: "/dashboard/devices/new", csrf: viewer.csrfToken, values: .init(), button: "Add the device", error: nil)
             }
         }
     }
 
     @Sendable func add(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
+        try await auth.signedIn(request, needs: .operator, everySite: false) { viewer in
             // A field left empty on a new device is a field not given.
             var fields = Self.fields(request)
             for path in [\DeviceRegistrar.Fields.serialNumber, \.mdmDeviceID, \.site] where fields[keyPath: path]?.isEmpty == true {
                 fields[keyPath: path] = nil
             }
-            try DashboardAuth.requireRole(.operator, at: fields.site, in: session)
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            try DashboardAuth.requireRole(.operator, at: fields.site, in: viewer)
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             do {
                 let (device, key) = try await DeviceRegistrar(now: { clock.now() }).register(fields, on: auth.databases.primary)
-                try await auth.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", session: session,
+                try await auth.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", viewer: viewer,
                                                     now: clock.now())
-                return DashboardLayout.page("Device added", signedIn: session, status: .created) {
-                    HTML.element("p") { "Added "; DashboardRoutes.deviceLink(device); device.site.map { " at \($0)" } ?? ""; "." }
+                return DashboardLayout.page("Device added", signedIn: viewer, status: .created) {
+                    HTML.element("p") { "Added "; DashboardLinks.device(device); device.site.map { " at \($0)" } ?? ""; "." }
                     HTML.element("p") { "Its key, shown only now (the launcher on the device sends it as a bearer token):" }
                     HTML.element("p") { HTML.element("code", ["id": "device-key"]) { key } }
                 }
             } catch let error as DomainError {
-                return DashboardLayout.page("Add a device", signedIn: session, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {
-                    Self.form(action: "/dashboard/devices/new", csrf: session.csrfToken, values: fields, button: "Add the device", error: error.reason)
+                return DashboardLayout.page("Add a device", signedIn: viewer, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {
+                    Self.form(action: "/dashboard/devices/new", csrf: viewer.csrfToken, values: fields, button: "Add the device", error: error.reason)
                 }
             }
         }
     }
 
     @Sendable func editForm(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await auth.visibleDevice(request, session: session)
-            try DashboardAuth.requireRole(.operator, at: device.site, in: session)
+        try await auth.signedIn(request, needs: .operator, everySite: false) { viewer in
+            let device = try await auth.visibleDevice(request, viewer: viewer)
+            try DashboardAuth.requireRole(.operator, at: device.site, in: viewer)
             let values = DeviceRegistrar.Fields(name: device.name, serialNumber: device.serialNumber, mdmDeviceID: device.mdmDeviceID, site: device.site)
             let action = "/dashboard/devices/\(try device.storedID.uuidString.lowercased())/edit"
-            return DashboardLayout.page("Change \(device.name)", signedIn: session) {
-                Self.form(action: action, csrf: session.csrfToken, values: values, button: "Save", error: nil)
+            return DashboardLayout.page("Change \(device.name)", signedIn: viewer) {
+                Self.form(action: action, csrf: viewer.csrfToken, values: values, button: "Save", error: nil)
             }
         }
     }
 
     @Sendable func edit(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .operator, everySite: false) { session in
-            let device = try await auth.visibleDevice(request, session: session)
-            try DashboardAuth.requireRole(.operator, at: device.site, in: session)
+        try await auth.signedIn(request, needs: .operator, everySite: false) { viewer in
+            let device = try await auth.visibleDevice(request, viewer: viewer)
+            try DashboardAuth.requireRole(.operator, at: device.site, in: viewer)
             let fields = Self.fields(request)
             if let site = fields.site, site != (device.site ?? "") {
-                try DashboardAuth.requireRole(.operator, at: site.isEmpty ? nil : site, in: session)  // moving there too
+                try DashboardAuth.requireRole(.operator, at: site.isEmpty ? nil : site, in: viewer)  // moving there too
             }
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let path = "/dashboard/devices/\(try device.storedID.uuidString.lowercased())"
             do {
                 let updated = try await DeviceRegistrar(now: { clock.now() }).update(device, with: fields, on: auth.databases.primary)
                 try await auth.recordAdminAction(.deviceChanged, "changed \(updated.name)\(updated.site.map { " (site \($0))" } ?? "")",
-                                                    session: session, now: clock.now())
+                                                    viewer: viewer, now: clock.now())
                 return DashboardLayout.redirect(path)
             } catch let error as DomainError {
-                return DashboardLayout.page("Change \(device.name)", signedIn: session, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {
-                    Self.form(action: path + "/edit", csrf: session.csrfToken, values: fields, button: "Save", error: error.reason)
+                return DashboardLayout.page("Change \(device.name)", signedIn: viewer, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {
+                    Self.form(action: path + "/edit", csrf: viewer.csrfToken, values: fields, button: "Save", error: error.reason)
                 }
             }
         }

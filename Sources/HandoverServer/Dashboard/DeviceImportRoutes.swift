@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HandoverCore
 import HandoverTransport
+import HandoverPages
 import Vapor
 
 /// The fleet import on the dashboard (`/dashboard/devices/import`, issue 66): a CSV file,
@@ -32,27 +33,27 @@ struct DeviceImportRoutes: RouteCollection {
     }
 
     @Sendable func form(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: Self.role, everySite: false) { session in
-            DashboardLayout.page("Import devices", signedIn: session) { Self.uploadForm(csrf: session.csrfToken, error: nil) }
+        try await auth.signedIn(request, needs: Self.role, everySite: false) { viewer in
+            DashboardLayout.page("Import devices", signedIn: viewer) { Self.uploadForm(csrf: viewer.csrfToken, error: nil) }
         }
     }
 
     @Sendable func preview(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: Self.role, everySite: false) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: Self.role, everySite: false) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let csv = Self.csv(of: request)
             guard !csv.isEmpty else {
-                return DashboardLayout.page("Import devices", signedIn: session, status: .unprocessableEntity) {
-                    Self.uploadForm(csrf: session.csrfToken, error: "file: choose a CSV file, or paste its text (the first line names the columns).")
+                return DashboardLayout.page("Import devices", signedIn: viewer, status: .unprocessableEntity) {
+                    Self.uploadForm(csrf: viewer.csrfToken, error: "file: choose a CSV file, or paste its text (the first line names the columns).")
                 }
             }
-            return try await previewPage(csv, request: request, session: session, status: .ok, note: nil)
+            return try await previewPage(csv, request: request, viewer: viewer, status: .ok, note: nil)
         }
     }
 
     @Sendable func confirm(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: Self.role, everySite: false) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: Self.role, everySite: false) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let csv = Self.csv(of: request)
             let shown = (try? request.content.get(String.self, at: "preview")) ?? ""
             // What would be imported now must be what the preview showed.
@@ -60,23 +61,23 @@ struct DeviceImportRoutes: RouteCollection {
             let check: DeviceImportReport
             do {
                 check = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: now,
-                                                               refusing: Self.siteRule(session))
+                                                               refusing: Self.siteRule(viewer))
             } catch let error as DeviceImportFileError {
-                return DashboardLayout.page("Import devices", signedIn: session, status: .unprocessableEntity) {
-                    Self.uploadForm(csrf: session.csrfToken, error: "file: \(error.description)")
+                return DashboardLayout.page("Import devices", signedIn: viewer, status: .unprocessableEntity) {
+                    Self.uploadForm(csrf: viewer.csrfToken, error: "file: \(error.description)")
                 }
             }
             guard Self.digest(check) == shown else {
-                return try await previewPage(csv, request: request, session: session, status: .conflict,
+                return try await previewPage(csv, request: request, viewer: viewer, status: .conflict,
                                              note: "The registry changed since the preview, so the import would not be what you saw: "
                                                  + "nothing was imported. Here is the preview again; confirm it if it is right.")
             }
             let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: auth.databases, now: now,
-                                                                allOrNothing: true, refusing: Self.siteRule(session))
+                                                                allOrNothing: true, refusing: Self.siteRule(viewer))
             try await auth.recordAdminAction(.deviceChanged, "imported \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")"
                                                     + (report.refused.isEmpty ? "" : " (\(report.refused.count) rows refused)"),
-                                                session: session, now: clock.now())
-            return DashboardLayout.page("Devices imported", signedIn: session, status: .created) {
+                                                viewer: viewer, now: clock.now())
+            return DashboardLayout.page("Devices imported", signedIn: viewer, status: .created) {
                 HTML.element("section", ["id": "imported"]) {
                     HTML.element("p", ["role": "status"]) {
                         "Imported \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")."
@@ -95,18 +96,18 @@ struct DeviceImportRoutes: RouteCollection {
 
     /// The preview: what the file would add, what it refuses, and the confirm form (when there is
     /// something to add).
-    private func previewPage(_ csv: String, request: Request, session: DashboardSession, status: HTTPResponseStatus,
+    private func previewPage(_ csv: String, request: Request, viewer: DashboardViewer, status: HTTPResponseStatus,
                              note: String?) async throws -> Response {
         let report: DeviceImportReport
         do {
             report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: clock.now(),
-                                                            refusing: Self.siteRule(session))
+                                                            refusing: Self.siteRule(viewer))
         } catch let error as DeviceImportFileError {
-            return DashboardLayout.page("Import devices", signedIn: session, status: .unprocessableEntity) {
-                Self.uploadForm(csrf: session.csrfToken, error: "file: \(error.description)")
+            return DashboardLayout.page("Import devices", signedIn: viewer, status: .unprocessableEntity) {
+                Self.uploadForm(csrf: viewer.csrfToken, error: "file: \(error.description)")
             }
         }
-        return DashboardLayout.page("Import preview", signedIn: session, status: status) {
+        return DashboardLayout.page("Import preview", signedIn: viewer, status: status) {
             if let note { HTML.element("p", ["class": "error", "role": "alert"]) { note } }
             HTML.element("p", ["class": "note"]) {
                 "Nothing is written yet. "
@@ -151,7 +152,7 @@ struct DeviceImportRoutes: RouteCollection {
                 HTML.element("p") { "Nothing to import. "; HTML.element("a", ["href": "/dashboard/devices/import"]) { "Choose another file" } }
             } else {
                 HTML.element("form", ["method": "post", "action": "/dashboard/devices/import", "id": "confirm-import"]) {
-                    DashboardLayout.csrfField(session.csrfToken)
+                    DashboardLayout.csrfField(viewer.csrfToken)
                     HTML.element("input", ["type": "hidden", "name": "csv", "value": csv])
                     HTML.element("input", ["type": "hidden", "name": "preview", "value": Self.digest(report)])
                     HTML.element("button", ["type": "submit"]) { "Import these \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")" }
@@ -161,11 +162,11 @@ struct DeviceImportRoutes: RouteCollection {
     }
 
     /// The refusal of a row at a site where `session` may not add devices.
-    static func siteRule(_ session: DashboardSession) -> HandoverServer.RowCheck {
+    static func siteRule(_ viewer: DashboardViewer) -> HandoverServer.RowCheck {
         HandoverServer.RowCheck { row in
-            session.may(role, at: row.site?.text) ? nil
+            viewer.may(role, at: row.site?.text) ? nil
                 : DeviceImportPlan.Refusal(line: row.line, column: "site",
-                                           reason: "your role (\(session.permissions.summary)) does not allow adding devices "
+                                           reason: "your role (\(viewer.permissions.summary)) does not allow adding devices "
                                                + (row.site.map { "at \($0.text)" } ?? "without a site (that needs \(role.rawValue) at every site)"))
         }
     }

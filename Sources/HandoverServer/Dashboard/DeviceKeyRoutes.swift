@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// A device's API key on its dashboard page: its prefix, when it was made and last used, and two
@@ -25,7 +26,7 @@ struct DeviceKeyRoutes: RouteCollection {
     }
 
     @Sendable func rekey(_ request: Request) async throws -> Response {
-        try await auth.deviceAction(request) { session, device, actor in
+        try await auth.deviceAction(request) { viewer, device, actor in
             let made: (key: String, row: APIKey, replaced: [APIKey])
             do {
                 made = try await keys.rekey(device: device, actor: actor, now: auth.clock.now(), on: auth.databases.primary)
@@ -33,7 +34,7 @@ struct DeviceKeyRoutes: RouteCollection {
                 throw DashboardError(status: .conflict, message: error.reason)
             }
             let id = try device.storedID.uuidString.lowercased()
-            return DashboardLayout.page("New key for \(device.name)", signedIn: session) {
+            return DashboardLayout.page("New key for \(device.name)", signedIn: viewer) {
                 HTML.element("section") {
                     HTML.element("p") {
                         "This is the device's new API key. It is shown only now: copy it into the launcher's managed app configuration "

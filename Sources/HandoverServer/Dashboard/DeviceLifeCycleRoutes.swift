@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// A device's page on the dashboard (`/dashboard/devices/{id}`): its status and why, its history
@@ -28,18 +29,18 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     }
 
     @Sendable func devicePage(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, everySite: false) { session in
-            try await page(request, session: session, error: nil, status: .ok)
+        try await auth.signedIn(request, everySite: false) { viewer in
+            try await page(request, viewer: viewer, error: nil, status: .ok)
         }
     }
 
     @Sendable func backInService(_ request: Request) async throws -> Response {
-        try await auth.deviceAction(request) { session, device, actor in
+        try await auth.deviceAction(request) { viewer, device, actor in
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
             do {
                 _ = try await DeviceLifeCycle.returnToService(try device.storedID, note: note, actor: actor, on: auth.databases.primary, now: clock.now())
             } catch let error as DomainError {
-                return try await page(request, session: session, error: error.reason,
+                return try await page(request, viewer: viewer, error: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
             if let run = device.lastRunID { await notifier.runChanged(run, on: auth.databases.primary) }
@@ -51,21 +52,21 @@ struct DeviceLifeCycleRoutes: RouteCollection {
     /// with the device's step and the end of its sessions, as the API's run start. The run's
     /// timeline follows; a start that cannot begin (no target app) is shown on the device's page.
     @Sendable func handOverNow(_ request: Request) async throws -> Response {
-        try await auth.deviceAction(request) { session, device, actor in
+        try await auth.deviceAction(request) { viewer, device, actor in
             let run: LogoutRunView
             do {
                 run = try await commits.start(.init(deviceID: try device.storedID, actor: actor), on: request.application)
             } catch let error as DomainError {
-                return try await page(request, session: session, error: error.reason,
+                return try await page(request, viewer: viewer, error: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            return DashboardLayout.redirect(RunTimelineRoutes.path(run.id))
+            return DashboardLayout.redirect(DashboardLinks.run(run.id))
         }
     }
 
     /// A person confirms an erase by typing the device's name.
     @Sendable func confirmErase(_ request: Request) async throws -> Response {
-        try await auth.deviceAction(request) { session, device, actor in
+        try await auth.deviceAction(request) { viewer, device, actor in
             guard let text = request.parameters.get("commandID"), let commandID = UUID(uuidString: text) else {
                 throw DashboardError.notFound("No MDM command has this id.")
             }
@@ -79,7 +80,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 case .notFound: .notFound
                 default: .unprocessableEntity
                 }
-                return try await page(request, session: session, error: error.reason, status: status)
+                return try await page(request, viewer: viewer, error: error.reason, status: status)
             }
             return DashboardLayout.redirect("/dashboard/devices/\(try device.storedID.uuidString.lowercased())")
         }
@@ -87,9 +88,9 @@ struct DeviceLifeCycleRoutes: RouteCollection {
 
     /// The device's page; `error` is a refusal of the back-in-service, hand-over or erase form,
     /// `retirementError` one of retire or delete (shown in their section).
-    func page(_ request: Request, session: DashboardSession, error: String?, retirementError: String? = nil,
+    func page(_ request: Request, viewer: DashboardViewer, error: String?, retirementError: String? = nil,
               status: HTTPResponseStatus) async throws -> Response {
-        let device = try await auth.visibleDevice(request, session: session)
+        let device = try await auth.visibleDevice(request, viewer: viewer)
         let history = try await DeviceLifeCycle.history(of: try device.storedID, on: auth.databases.reads)
         let commands = try await MDMCommand.newest(20, ofDevice: try device.storedID, on: auth.databases.reads)
         let id = try device.storedID.uuidString.lowercased()
@@ -98,7 +99,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
         let keys = try await APIKey.all(ofDevice: try device.storedID, on: auth.databases.reads)
         let alerts = try await DeviceAlertStore.list(visibleTo: .everySite, device: try device.storedID, limit: 10,
                                                      on: auth.databases.reads)
-        return DashboardLayout.page(device.name, signedIn: session, status: status) {
+        return DashboardLayout.page(device.name, signedIn: viewer, status: status) {
             HTML.element("section") {
                 HTML.element("p") {
                     DashboardLayout.badge(device.status)
@@ -110,12 +111,12 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                 }
                 HTML.element("p", ["class": "note"]) {
                     "Site: \(device.site ?? "none")"
-                    if session.may(.operator, at: device.site) {
+                    if viewer.may(.operator, at: device.site) {
                         " · "; HTML.element("a", ["href": "/dashboard/devices/\(id)/edit"]) { "Rename, move or change identifiers" }
                     }
                 }
             }
-            let mayAct = session.may(.operator, at: device.site)  // deviceAction's need, as every form here
+            let mayAct = viewer.may(.operator, at: device.site)  // deviceAction's need, as every form here
             if device.status.needsAttention, mayAct {
                 HTML.element("section", ["id": "back-in-service"]) {
                     HTML.element("h2") { "Back in service" }
@@ -125,7 +126,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                     }
                     if let error { HTML.element("p", ["class": "error", "role": "alert"]) { error } }
                     HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/back-in-service"]) {
-                        DashboardLayout.csrfField(session.csrfToken)
+                        DashboardLayout.csrfField(viewer.csrfToken)
                         HTML.element("label", ["for": "note"]) { "Note (required)" }
                         HTML.element("textarea", ["id": "note", "name": "note", "rows": "3", "maxlength": String(DeviceStatus.noteLimit),
                                                   "placeholder": "Mail signed out by hand; checked by J. Ortiz, IT desk."]) { "" }
@@ -143,19 +144,19 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                         "target app starts now, and its timeline opens."
                     }
                     HTML.element("form", ["method": "post", "action": "/dashboard/devices/\(id)/hand-over"]) {
-                        DashboardLayout.csrfField(session.csrfToken)
+                        DashboardLayout.csrfField(viewer.csrfToken)
                         HTML.element("button", ["type": "submit"]) { "Hand over now" }
                     }
                 }
             }
-            if !alerts.isEmpty { AlertRoutes.section(alerts, session: session, emptyText: "", back: "device") }
+            if !alerts.isEmpty { AlertRoutes.section(alerts, viewer: viewer, emptyText: "", back: "device") }
             CustodySection.html(holder: custodies.first { $0.checkedInAt == nil }, history: custodies, runs: runsByID)
-            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: mayAct && device.status != .retired, csrf: session.csrfToken)
+            DeviceKeyRoutes.section(keys, deviceID: id, mayChange: mayAct && device.status != .retired, csrf: viewer.csrfToken)
             if !commands.isEmpty {
-                Self.mdmSection(commands, device: device, id: id, csrf: session.csrfToken, error: error, mayConfirm: mayAct)
+                Self.mdmSection(commands, device: device, id: id, csrf: viewer.csrfToken, error: error, mayConfirm: mayAct)
             }
-            if session.may(Self.retirementRole, at: device.site) {
-                Self.retirementSection(device, id: id, deletable: device.lastRunID == nil && custodies.isEmpty, csrf: session.csrfToken,
+            if viewer.may(Self.retirementRole, at: device.site) {
+                Self.retirementSection(device, id: id, deletable: device.lastRunID == nil && custodies.isEmpty, csrf: viewer.csrfToken,
                                        error: retirementError)
             }
             HTML.element("section") {
@@ -174,7 +175,7 @@ struct DeviceLifeCycleRoutes: RouteCollection {
                                     HTML.element("td") { DashboardLayout.time(entry.createdAt) }
                                     HTML.element("td") {
                                         let what = entry.event.rawValue.replacingOccurrences(of: "_", with: " ")
-                                        if let run = entry.runID { HTML.element("a", ["href": RunTimelineRoutes.path(run)]) { what } } else { what }
+                                        if let run = entry.runID { HTML.element("a", ["href": DashboardLinks.run(run)]) { what } } else { what }
                                     }
                                     HTML.element("td") { DashboardLayout.badge(entry.fromStatus); " → "; DashboardLayout.badge(entry.toStatus) }
                                     HTML.element("td") { entry.note ?? entry.reason ?? "—" }

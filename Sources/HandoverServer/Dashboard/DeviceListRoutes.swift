@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// The fleet's devices on the dashboard (`/dashboard/devices`), 50 to a page, paged in the
@@ -17,14 +18,14 @@ struct DeviceListRoutes: RouteCollection {
 
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             var search = Self.search(from: request)
-            search.sites = session.siteFilter
+            search.sites = viewer.siteFilter
             let page = try await search.run(on: auth.databases.reads, now: clock.now())
-            if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: session) }
+            if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: viewer) }
             let lastRuns = try await LogoutRun.byID(page.devices.compactMap(\.lastRunID), on: auth.databases.reads)
-            return DashboardLayout.page("Devices", signedIn: session) {
-                if session.may(.operator, everySite: false) {  // DeviceFormRoutes' need
+            return DashboardLayout.page("Devices", signedIn: viewer) {
+                if viewer.may(.operator, everySite: false) {  // DeviceFormRoutes' need
                     HTML.element("p") {
                         HTML.element("a", ["href": "/dashboard/devices/new"]) { "Add a device" }; " · "
                         HTML.element("a", ["href": "/dashboard/devices/import"]) { "Import devices (CSV)" }
@@ -47,14 +48,14 @@ struct DeviceListRoutes: RouteCollection {
                             for device in page.devices {
                                 let last = device.lastRunID.flatMap { lastRuns[$0] }
                                 HTML.element("tr") {
-                                    HTML.element("td") { DashboardRoutes.deviceLink(device) }
+                                    HTML.element("td") { DashboardLinks.device(device) }
                                     HTML.element("td") { device.site ?? "—" }
                                     HTML.element("td") { device.serialNumber ?? "—" }
                                     HTML.element("td") { DashboardLayout.badge(device.status) }
                                     HTML.element("td") {
                                         if let last, let id = last.id {
                                             DashboardLayout.badge(last.status); " "
-                                            HTML.element("a", ["href": RunTimelineRoutes.path(id)]) { DashboardLayout.time(last.createdAt) }
+                                            HTML.element("a", ["href": DashboardLinks.run(id)]) { DashboardLayout.time(last.createdAt) }
                                         } else { "never" }
                                     }
                                 }
@@ -124,10 +125,10 @@ struct DeviceListRoutes: RouteCollection {
 
     /// A page past the last: 404, with the last page named and linked (the search kept), rather
     /// than an empty list that looks like the end of the fleet.
-    private static func pastTheLastPage(_ search: DeviceSearch, page: DeviceSearch.Page, signedIn session: DashboardSession) -> Response {
+    private static func pastTheLastPage(_ search: DeviceSearch, page: DeviceSearch.Page, signedIn viewer: DashboardViewer) -> Response {
         var last = search
         last.page = page.pageCount
-        return DashboardLayout.page("No such page", signedIn: session, status: .notFound) {
+        return DashboardLayout.page("No such page", signedIn: viewer, status: .notFound) {
             HTML.element("h2") { "No such page" }
             HTML.element("p") {
                 "There is no page \(search.page) of this list: \(page.total) device\(page.total == 1 ? "" : "s")"

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// Retire and delete on a device's dashboard page, for an admin at the device's site: the same
@@ -12,17 +13,17 @@ extension DeviceLifeCycleRoutes {
     static let retirementRole = AdminRole.admin
 
     @Sendable func retire(_ request: Request) async throws -> Response {
-        try await auth.deviceAction(request, needs: Self.retirementRole) { session, device, actor in
+        try await auth.deviceAction(request, needs: Self.retirementRole) { viewer, device, actor in
             let note = (try? request.content.get(String.self, at: "note")) ?? ""
             let retired: (device: Device, revokedKeys: Int)
             do {
                 retired = try await DeviceRetirement(keys: keys).retire(try device.storedID, note: note, actor: actor, on: auth.databases.primary,
                                                                         now: clock.now())
             } catch let error as DomainError {
-                return try await page(request, session: session, error: nil, retirementError: error.reason,
+                return try await page(request, viewer: viewer, error: nil, retirementError: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            try await auth.recordAdminAction(.deviceChanged, DeviceRetirement.retiredDetail(retired.device, note: note), session: session,
+            try await auth.recordAdminAction(.deviceChanged, DeviceRetirement.retiredDetail(retired.device, note: note), viewer: viewer,
                                                 now: clock.now())
             if let run = retired.device.lastRunID { await notifier.runChanged(run, on: auth.databases.primary) }
             return DashboardLayout.redirect("/dashboard/devices/\(try device.storedID.uuidString.lowercased())")
@@ -30,16 +31,16 @@ extension DeviceLifeCycleRoutes {
     }
 
     @Sendable func delete(_ request: Request) async throws -> Response {
-        try await auth.deviceAction(request, needs: Self.retirementRole) { session, device, actor in
+        try await auth.deviceAction(request, needs: Self.retirementRole) { viewer, device, actor in
             let deleted: Device
             do {
                 deleted = try await DeviceRetirement(keys: keys).delete(try device.storedID, actor: actor, on: auth.databases.primary, now: clock.now())
             } catch let error as DomainError {
-                return try await page(request, session: session, error: nil, retirementError: error.reason,
+                return try await page(request, viewer: viewer, error: nil, retirementError: error.reason,
                                       status: error.kind == .conflict ? .conflict : .unprocessableEntity)
             }
-            try await auth.recordAdminAction(.deviceChanged, DeviceRetirement.deletedDetail(deleted), session: session, now: clock.now())
-            return DashboardLayout.page("Device deleted", signedIn: session) {
+            try await auth.recordAdminAction(.deviceChanged, DeviceRetirement.deletedDetail(deleted), viewer: viewer, now: clock.now())
+            return DashboardLayout.page("Device deleted", signedIn: viewer) {
                 HTML.element("section") {
                     HTML.element("p", ["role": "status"]) { "\(deleted.name) is deleted, with its history; its key is revoked." }
                     HTML.element("p") { HTML.element("a", ["href": "/dashboard/devices"]) { "Back to the devices" } }

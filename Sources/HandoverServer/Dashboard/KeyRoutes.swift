@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// `/dashboard/keys`: the API keys of people and services (never the keys themselves), with
@@ -30,15 +31,15 @@ struct KeyRoutes: RouteCollection {
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try await listPage(request, session: session, values: FormValues(), error: nil, status: .ok)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try await listPage(request, viewer: viewer, values: FormValues(), error: nil, status: .ok)
         }
     }
 
     /// Makes a key from the form; a wrong field is refused with its name and what is accepted.
     @Sendable func create(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let values = FormValues(name: (try? request.content.get(String.self, at: "name")) ?? "",
                                     role: (try? request.content.get(String.self, at: "role")) ?? "",
                                     expiresIn: (try? request.content.get(String.self, at: "expiresIn")) ?? "",
@@ -49,12 +50,12 @@ struct KeyRoutes: RouteCollection {
                 made = try await KeyRequest(name: values.name, role: values.role, expiresIn: values.expiresIn, site: values.site)
                     .issue(now: now, on: auth.databases.primary)
             } catch let error as DomainError {
-                return try await listPage(request, session: session, values: values, error: error.reason, status: .unprocessableEntity)
+                return try await listPage(request, viewer: viewer, values: values, error: error.reason, status: .unprocessableEntity)
             }
             try await auth.recordAdminAction(.keyChanged, "made \"\(made.row.name)\" (\(made.row.scope) key \(made.row.keyPrefix)…)"
                                                 + (made.row.site.map { " for \($0) only" } ?? "")
-                                                + (made.row.expiresAt.map { ", expiring \(DashboardLayout.time($0))" } ?? ""), session: session, now: now)
-            return DashboardLayout.page("New key", signedIn: session, status: .created) {
+                                                + (made.row.expiresAt.map { ", expiring \(DashboardLayout.time($0))" } ?? ""), viewer: viewer, now: now)
+            return DashboardLayout.page("New key", signedIn: viewer, status: .created) {
                 HTML.element("section") {
                     HTML.element("p") {
                         "The key of \"\(made.row.name)\", role \(made.row.scope)"
@@ -69,19 +70,19 @@ struct KeyRoutes: RouteCollection {
         }
     }
 
-    private func listPage(_ request: Request, session: DashboardSession, values: FormValues, error: String?,
+    private func listPage(_ request: Request, viewer: DashboardViewer, values: FormValues, error: String?,
                           status: HTTPResponseStatus) async throws -> Response {
         try await keyUses.flush(on: auth.databases.primary)
         let keys = try await APIKey.allButDevices(on: auth.databases.primary)
         let now = auth.clock.now()
-        return DashboardLayout.page("API keys", signedIn: session, status: status) {
+        return DashboardLayout.page("API keys", signedIn: viewer, status: status) {
             HTML.element("p", ["class": "note"]) {
                 "Keys of people and services; a device's own key is on its page. Make one below, or with "
                 HTML.element("code") { "handover admin create-key --scope admin|operator|viewer --name … [--expires-in 90d]" }
                 ". A revoked or expired key is refused on its next request, on every instance; the dashboard sessions it "
                 "signed in and the live streams it opened end with it."
             }
-            Self.form(values, error: error, csrf: session.csrfToken)
+            Self.form(values, error: error, csrf: viewer.csrfToken)
             HTML.element("div", ["class": "scroll"]) {
                 HTML.element("table", ["id": "keys"]) {
                     HTML.element("tr") {
@@ -100,10 +101,10 @@ struct KeyRoutes: RouteCollection {
                             HTML.element("td") {
                                 if let revoked = key.revokedAt {
                                     "revoked \(DashboardLayout.time(revoked))"
-                                } else if key.id != session.apiKeyID {
+                                } else if key.id != viewer.session.apiKeyID {
                                     HTML.element("form", ["method": "post", "action": "/dashboard/keys/\(key.id?.uuidString.lowercased() ?? "")/revoke",
                                                           "class": "inline"]) {
-                                        DashboardLayout.csrfField(session.csrfToken)
+                                        DashboardLayout.csrfField(viewer.csrfToken)
                                         HTML.element("button", ["type": "submit"]) { "Revoke" }
                                     }
                                 } else {
@@ -160,18 +161,18 @@ struct KeyRoutes: RouteCollection {
     }
 
     @Sendable func revoke(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             guard let text = request.parameters.get("keyID"), let id = UUID(uuidString: text),
                   let key = try await APIKey.stored(id, on: auth.databases.primary), key.scope != APIKeyScope.device.rawValue else {
                 throw DashboardError.notFound("No key of a person or service has this id.")
             }
-            guard key.id != session.apiKeyID else {
+            guard key.id != viewer.session.apiKeyID else {
                 throw DashboardError(status: .conflict, message: "This session was opened with that key: revoke it from another session.")
             }
-            let actor = try await auth.actor(of: session)
+            let actor = try await auth.actor(of: viewer)
             if try await keys.revoke(key, actor: actor, now: auth.clock.now(), on: auth.databases.primary) {
-                try await auth.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", session: session,
+                try await auth.recordAdminAction(.keyChanged, "revoked \"\(key.name)\" (\(key.scope) key \(key.keyPrefix)…)", viewer: viewer,
                                                     now: auth.clock.now())
             }
             return DashboardLayout.redirect("/dashboard/keys")

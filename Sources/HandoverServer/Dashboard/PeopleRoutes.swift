@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// `/dashboard/people`: who has signed in through the organisation's provider, with the role
@@ -20,37 +21,37 @@ struct PeopleRoutes: RouteCollection {
     }
 
     @Sendable func people(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try await page(request, session: session, error: nil, status: .ok)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try await page(request, viewer: viewer, error: nil, status: .ok)
         }
     }
 
     /// Sets a person's local roles (`roles`: `admin,operator@ICU`; empty for none).
     @Sendable func setRoles(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             guard let text = request.parameters.get("personID"), let id = UUID(uuidString: text),
                   let person = try await Person.stored(id, on: auth.databases.primary) else { throw DashboardError.notFound("No person has this id.") }
             let change: PersonRoles.Change
             do {
                 change = try PersonRoles.plan((try? request.content.get(String.self, at: "roles")) ?? "", for: person)
             } catch let error as DomainError {
-                return try await page(request, session: session, error: (id, error.reason), status: .unprocessableEntity)
+                return try await page(request, viewer: viewer, error: (id, error.reason), status: .unprocessableEntity)
             }
             let ended = try await PersonRoles.apply(change, to: person, sessions: auth.sessions, on: auth.databases.primary)
-            try await auth.recordAdminAction(.rolesChanged, PersonRoles.describe(change, of: person, endedSessions: ended), session: session,
+            try await auth.recordAdminAction(.rolesChanged, PersonRoles.describe(change, of: person, endedSessions: ended), viewer: viewer,
                                                 now: auth.clock.now())
             return DashboardLayout.redirect("/dashboard/people#person-\(id.uuidString.lowercased())")
         }
     }
 
     /// The page; `error` is a refused roles form: whose, and why.
-    private func page(_ request: Request, session: DashboardSession, error: (person: UUID, reason: String)?,
+    private func page(_ request: Request, viewer: DashboardViewer, error: (person: UUID, reason: String)?,
                       status: HTTPResponseStatus) async throws -> Response {
         let people = try await Person.lastSignedIn(500, on: auth.databases.reads)
         let events = try await AdminEvent.newest(Self.historyLimit, on: auth.databases.reads)
         let directory = try await DirectoryListing.newest(500, on: auth.databases.reads)
-        return DashboardLayout.page("People", signedIn: session, status: status) {
+        return DashboardLayout.page("People", signedIn: viewer, status: status) {
             HTML.element("section") {
                 HTML.element("h2") { "People" }
                 if people.isEmpty {
@@ -70,7 +71,7 @@ struct PeopleRoutes: RouteCollection {
                                 HTML.element("td") { person.name ?? "–" }
                                 HTML.element("td") { person.email ?? "–" }
                                 HTML.element("td") { ((try? Permissions(text: person.grants)) ?? Permissions([])).summary }
-                                HTML.element("td") { Self.rolesForm(person, id: id, csrf: session.csrfToken,
+                                HTML.element("td") { Self.rolesForm(person, id: id, csrf: viewer.csrfToken,
                                                                     error: error?.person == person.id ? error?.reason : nil) }
                                 HTML.element("td") { DashboardLayout.time(person.lastSignInAt) }
                                 HTML.element("td") { HTML.element("code") { person.subject } }

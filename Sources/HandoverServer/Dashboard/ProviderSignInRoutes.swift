@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// Dashboard sign-in through the organisation's OpenID Connect provider (issue 39):
@@ -92,7 +93,7 @@ struct ProviderSignInRoutes: RouteCollection {
             permissions: signedIn.permissions, on: auth.databases.primary)
         // A page, not a redirect: the browser arrived here from the provider's site, and a
         // SameSite=Strict cookie set now is sent only on a navigation this site starts.
-        let response = DashboardLayout.page("Signed in", signedIn: session) {
+        let response = DashboardLayout.page("Signed in", signedIn: DashboardViewer(session: session, name: nil, auditAlarm: nil)) {
             HTML.element("p") {
                 "Signed in as \(AdminSignIn.describe(signedIn.person)) (\(signedIn.permissions.summary)). "
                 HTML.element("a", ["href": "/dashboard", "id": "continue"]) { "Continue to the dashboard" }
@@ -144,13 +145,13 @@ struct ProviderSignInRoutes: RouteCollection {
     }
 
     @Sendable func signOutEverywhere(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
-            guard let personID = session.personID else {
+        try await auth.signedIn(request) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
+            guard let personID = viewer.personID else {
                 throw DashboardError.forbidden("This session was opened with an admin key; sign out ends it.")
             }
             let ended = try await auth.sessions.endAll(of: personID, on: auth.databases.primary)
-            let who = try await auth.actor(of: session)
+            let who = try await auth.actor(of: viewer)
             try await AdminEvent(at: auth.clock.now(), kind: .signedOut, personID: personID,
                                        who: who.replacingOccurrences(of: " on the dashboard", with: ""),
                                        detail: "everywhere: \(ended) session(s)").record(on: auth.databases.primary)

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// A logout run's page on the dashboard (`/dashboard/runs/{id}`): its apps as they stand, then
@@ -19,8 +20,8 @@ struct RunTimelineRoutes: RouteCollection {
     /// The run's signed receipt, downloaded as a file (`receipt-<run>.jwt`), for
     /// `handover audit verify-receipt`.
     @Sendable func receipt(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let (run, _) = try await authorizedRun(request, session: session)
+        try await auth.signedIn(request) { viewer in
+            let (run, _) = try await authorizedRun(request, viewer: viewer)
             guard let jws = try await RunReceipts.receipt(of: run.id, on: try auth.databases.readSQL()) else {
                 throw DashboardError.notFound(run.isRunning ? "The run is still running: its receipt is signed when it ends."
                                               : "This run ended before receipts were kept.")
@@ -33,7 +34,7 @@ struct RunTimelineRoutes: RouteCollection {
     }
 
     /// The run and its device, when the session may see them; a 404 page otherwise.
-    private func authorizedRun(_ request: Request, session: DashboardSession) async throws -> (LogoutRunView, Device?) {
+    private func authorizedRun(_ request: Request, viewer: DashboardViewer) async throws -> (LogoutRunView, Device?) {
         let missing = DashboardError.notFound("No logout run has this id. Runs are listed on the overview and on each device's page.")
         guard let text = request.parameters.get("runID"), let runID = UUID(uuidString: text) else { throw missing }
         let view: LogoutRunView
@@ -45,29 +46,26 @@ struct RunTimelineRoutes: RouteCollection {
         let run = try await BackChannelLogoutReport.adding(to: view, on: auth.databases.reads)
         let device = try await Device.stored(run.deviceID, on: auth.databases.reads)
         // A run on a device of another site is as absent as a run that does not exist.
-        guard session.siteFilter == .everySite || session.siteFilter.shows(device?.site) else { throw missing }
+        guard viewer.siteFilter == .everySite || viewer.siteFilter.shows(device?.site) else { throw missing }
         return (run, device)
     }
 
 
-    /// The link to a run's page.
-    static func path(_ runID: UUID) -> String { "/dashboard/runs/\(runID.uuidString.lowercased())" }
-
     @Sendable func runPage(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let (run, device) = try await authorizedRun(request, session: session)
+        try await auth.signedIn(request) { viewer in
+            let (run, device) = try await authorizedRun(request, viewer: viewer)
             let timeline = try await RunTimeline.load(of: run, device: device?.name ?? "a deleted device", on: auth.databases.reads)
-            return DashboardLayout.page("Logout run", signedIn: session) {
+            return DashboardLayout.page("Logout run", signedIn: viewer) {
                 HTML.element("section") {
                     HTML.element("p") {
                         DashboardLayout.badge(run.status); " on "
-                        if let device { DashboardRoutes.deviceLink(device) } else { "a deleted device" }
+                        if let device { DashboardLinks.device(device) } else { "a deleted device" }
                         ", started "; DashboardLayout.time(run.createdAt)
                         if let finished = run.finishedAt { ", finished after "; RunTimeline.milliseconds(finished.timeIntervalSince(run.createdAt)) }
                     }
                     if !run.isRunning {
                         HTML.element("p", ["id": "receipt"]) {
-                            HTML.element("a", ["href": Self.path(run.id) + "/receipt"]) { "Download the signed receipt" }
+                            HTML.element("a", ["href": DashboardLinks.run(run.id) + "/receipt"]) { "Download the signed receipt" }
                             " (a JWS; check it with "; HTML.element("code") { "handover audit verify-receipt" }; ")"
                         }
                     }

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// Per-app scorecards on the dashboard: how each registered app does at logging out, so IT
@@ -20,16 +21,16 @@ struct ScorecardRoutes: RouteCollection {
 
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             let apps = try await RegisteredApp.allByName(on: auth.databases.reads)
             let sql = try auth.databases.readSQL()
             let now = clock.now()
             var rows: [(app: RegisteredApp, last7: AppScorecard.Window, last30: AppScorecard.Window)] = []
             for app in apps {
-                let counts = try await AppScorecard.counts(app: try app.storedID, now: now, sites: session.siteFilter, on: sql)
+                let counts = try await AppScorecard.counts(app: try app.storedID, now: now, sites: viewer.siteFilter, on: sql)
                 rows.append((app, counts.last7, counts.last30))
             }
-            return DashboardLayout.page("Scorecards", signedIn: session) {
+            return DashboardLayout.page("Scorecards", signedIn: viewer) {
                 HTML.element("p", ["class": "note"]) {
                     "How each app does at logging out: the share of its logouts that succeeded, and how many timed out "
                     "(no answer after every reissue). Open an app for its logout times and the last 30 days as a chart."
@@ -47,7 +48,7 @@ struct ScorecardRoutes: RouteCollection {
                             }
                             for row in rows {
                                 HTML.element("tr") {
-                                    HTML.element("td") { Self.link(row.app) }
+                                    HTML.element("td") { DashboardLinks.scorecard(row.app) }
                                     HTML.element("td") { Self.rate(row.last7) }
                                     HTML.element("td") { String(row.last7.timedOut) }
                                     HTML.element("td") { Self.rate(row.last30) }
@@ -63,11 +64,11 @@ struct ScorecardRoutes: RouteCollection {
     }
 
     @Sendable func appPage(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             let app = try await app(request)
             let appID = try app.storedID
-            let card = try await AppScorecard.load(app: appID, now: clock.now(), sites: session.siteFilter, on: try auth.databases.readSQL())
-            return DashboardLayout.page("Scorecard: \(app.name)", signedIn: session) {
+            let card = try await AppScorecard.load(app: appID, now: clock.now(), sites: viewer.siteFilter, on: try auth.databases.readSQL())
+            return DashboardLayout.page("Scorecard: \(app.name)", signedIn: viewer) {
                 HTML.element("section") {
                     HTML.element("div", ["class": "scroll"]) {
                         HTML.element("table", ["id": "windows"]) {
@@ -108,9 +109,9 @@ struct ScorecardRoutes: RouteCollection {
     }
 
     @Sendable func chart(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             let app = try await app(request)
-            let card = try await AppScorecard.load(app: try app.storedID, now: clock.now(), sites: session.siteFilter,
+            let card = try await AppScorecard.load(app: try app.storedID, now: clock.now(), sites: viewer.siteFilter,
                                                   on: try auth.databases.readSQL())
             let response = Response(status: .ok, body: .init(string: ScorecardChart.svg(card)))
             response.headers.replaceOrAdd(name: .contentType, value: "image/svg+xml; charset=utf-8")
@@ -126,10 +127,6 @@ struct ScorecardRoutes: RouteCollection {
             throw DashboardError.notFound("No registered app has this id. The Scorecards page lists every app.")
         }
         return app
-    }
-
-    static func link(_ app: RegisteredApp) -> HTML {
-        .element("a", ["href": "/dashboard/scorecards/\(app.id?.uuidString.lowercased() ?? "")"]) { app.name }
     }
 
     static func rate(_ window: AppScorecard.Window) -> String {

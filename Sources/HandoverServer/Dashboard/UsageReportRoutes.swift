@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// `/dashboard/reports/usage`: the weekly usage report (``UsageReport``) of the sites the session
@@ -26,8 +27,8 @@ struct UsageReportRoutes: RouteCollection {
     }
 
     @Sendable func csv(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
-            let report = try await UsageReportStore.read(weekStarting: try weekStart(request), calendar: shifts, sites: session.siteFilter, on: auth.databases.reads)
+        try await auth.signedIn(request) { viewer in
+            let report = try await UsageReportStore.read(weekStarting: try weekStart(request), calendar: shifts, sites: viewer.siteFilter, on: auth.databases.reads)
             let response = Response(status: .ok, body: .init(string: report.csv))
             response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
             response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"usage-\(report.week).csv\"")
@@ -36,12 +37,12 @@ struct UsageReportRoutes: RouteCollection {
     }
 
     @Sendable func page(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             let start = try weekStart(request)
-            let report = try await UsageReportStore.read(weekStarting: start, calendar: shifts, sites: session.siteFilter, on: auth.databases.reads)
+            let report = try await UsageReportStore.read(weekStarting: start, calendar: shifts, sites: viewer.siteFilter, on: auth.databases.reads)
             let previous = shifts.weekName(shifts.weekStart(of: start.addingTimeInterval(-86_400)))
             let next = shifts.weekName(report.end)
-            return DashboardLayout.page("Usage, week \(report.week)", signedIn: session) {
+            return DashboardLayout.page("Usage, week \(report.week)", signedIn: viewer) {
                 HTML.element("p") {
                     HTML.element("a", ["href": "?week=\(previous)"]) { "← \(previous)" }
                     " · \(DashboardLayout.time(report.start)) to \(DashboardLayout.time(report.end)) (\(shifts.timeZone.identifier)) · "

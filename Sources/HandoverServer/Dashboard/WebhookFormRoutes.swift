@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverPages
 import Vapor
 
 /// The dashboard's webhook forms (issue 39): subscribe a receiver to events and rotate its
@@ -36,8 +37,8 @@ struct WebhookFormRoutes: RouteCollection {
         }
     }
 
-    private static func secretPage(_ title: String, session: DashboardSession, hook: Webhook, secret: String, status: HTTPResponseStatus) -> Response {
-        DashboardLayout.page(title, signedIn: session, status: status) {
+    private static func secretPage(_ title: String, viewer: DashboardViewer, hook: Webhook, secret: String, status: HTTPResponseStatus) -> Response {
+        DashboardLayout.page(title, signedIn: viewer, status: status) {
             HTML.element("p") { HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ") }
             HTML.element("p") { "Its signing secret, shown only now (Standard Webhooks; the receiver checks each delivery with it):" }
             HTML.element("p") { HTML.element("code", ["id": "webhook-secret"]) { secret } }
@@ -46,32 +47,32 @@ struct WebhookFormRoutes: RouteCollection {
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let url = ((try? request.content.get(String.self, at: "url")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let events = (try? request.content.get([String].self, at: "events")) ?? []
             do {
                 let (hook, secret) = try await registrar.create(url: url, events: events, secret: nil, on: auth.databases.primary)
-                try await auth.recordAdminAction(.webhookChanged, "added \(hook.url)", session: session, now: auth.clock.now())
-                return Self.secretPage("Webhook added", session: session, hook: hook, secret: secret, status: .created)
+                try await auth.recordAdminAction(.webhookChanged, "added \(hook.url)", viewer: viewer, now: auth.clock.now())
+                return Self.secretPage("Webhook added", viewer: viewer, hook: hook, secret: secret, status: .created)
             } catch let error as DomainError {
-                return DashboardLayout.page("Add a webhook", signedIn: session, status: .unprocessableEntity) {
-                    Self.form(csrf: session.csrfToken, url: url, events: Set(events), error: error.reason)
+                return DashboardLayout.page("Add a webhook", signedIn: viewer, status: .unprocessableEntity) {
+                    Self.form(csrf: viewer.csrfToken, url: url, events: Set(events), error: error.reason)
                 }
             }
         }
     }
 
     @Sendable func rotate(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             guard let text = request.parameters.get("webhookID"), let id = UUID(uuidString: text),
                   let hook = try await Webhook.stored(id, on: auth.databases.primary) else {
                 throw DashboardError.notFound("No webhook has this id.")
             }
             let secret = try await registrar.rotateSecret(of: hook, to: nil, on: auth.databases.primary)
-            try await auth.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", session: session, now: auth.clock.now())
-            return Self.secretPage("New signing secret", session: session, hook: hook, secret: secret, status: .ok)
+            try await auth.recordAdminAction(.webhookChanged, "rotated the secret of \(hook.url)", viewer: viewer, now: auth.clock.now())
+            return Self.secretPage("New signing secret", viewer: viewer, hook: hook, secret: secret, status: .ok)
         }
     }
 }

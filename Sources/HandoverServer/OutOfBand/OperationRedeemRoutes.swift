@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import NIOFoundationCompat
 import OutOfBand
+import HandoverPages
 import Vapor
 
 /// What phones reach without an API key: the redeem URL (the signature is the credential),

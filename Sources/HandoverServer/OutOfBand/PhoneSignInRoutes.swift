@@ -3,6 +3,7 @@ import HandoverCore
 import HandoverProtocol
 import OutOfBand
 import QRCode
+import HandoverPages
 import Vapor
 
 /// "Sign in on this computer with your phone": the web page shows a QR code, a link and a

@@ -1,5 +1,6 @@
 import HandoverProtocol
 import SessionTokens
+import HandoverPages
 import Vapor
 
 /// `GET /`: a person who opens the server's address in a browser (after `handover serve`, say)

@@ -3,6 +3,7 @@ import HandoverProtocol
 import HTTPTypes
 import NIOCore
 import OpenAPIRuntime
+import HandoverPages
 import Vapor
 
 /// An error the JSON API answers with: `{"error": code, "reason": sentence, "field": name?}`.

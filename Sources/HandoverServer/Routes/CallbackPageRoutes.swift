@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverPages
 import Vapor
 
 /// `GET /ulc/cb/<run>/<item>/<success|error>?n=<nonce>`: the browser fallback for a callback.

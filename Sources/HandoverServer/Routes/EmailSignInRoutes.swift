@@ -3,6 +3,7 @@ import Mail
 import HandoverCore
 import HandoverProtocol
 import NIOCore
+import HandoverPages
 import Vapor
 
 /// Email-link sign-in:

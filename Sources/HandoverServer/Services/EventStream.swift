@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverTransport
 import NIOConcurrencyHelpers
+import HandoverPages
 import Vapor
 
 /// A `text/event-stream` response that follows a change stream: one event now, then one after

@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import LinkCallbacks
+import HandoverPages
 import Vapor
 
 /// The ULC conformance tester at `/tester` (signed in to the dashboard).
@@ -31,22 +32,22 @@ struct TesterRoutes: RouteCollection {
     // MARK: Pages
 
     @Sendable func home(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in try await homePage(request, session: session, error: nil, status: .ok) }
+        try await auth.signedIn(request) { viewer in try await homePage(request, viewer: viewer, error: nil, status: .ok) }
     }
 
-    private func homePage(_ request: Request, session: DashboardSession, error: String?, status: HTTPResponseStatus) async throws -> Response {
+    private func homePage(_ request: Request, viewer: DashboardViewer, error: String?, status: HTTPResponseStatus) async throws -> Response {
         let recent = try await tester(request).recent(limit: 10)
         let simulator = launch.simulator
-        return DashboardLayout.page("ULC conformance tester", signedIn: session, status: status) {
+        return DashboardLayout.page("ULC conformance tester", signedIn: viewer, status: status) {
             HTML.element("section") {
                 HTML.element("p") {
                     "Enter your app's logout action URL. The tester checks your association file, gives you a link to open on the phone, "
                     "and measures everything the ULC spec demands: the callback, the 20 s budget, a duplicate link and a hostile callback."
                 }
-                if session.may(.admin) {  // create's need
+                if viewer.may(.admin) {  // create's need
                     if let error { HTML.element("p", ["class": "error", "id": "form-error"]) { error } }
                     HTML.element("form", ["method": "post", "action": "/tester", "class": "stack", "id": "tester-form"]) {
-                        DashboardLayout.csrfField(session.csrfToken)
+                        DashboardLayout.csrfField(viewer.csrfToken)
                         HTML.element("label") {
                             "Logout action URL"
                             HTML.element("input", ["type": "text", "name": "action", "placeholder": "https://mail.example.com/ulc/logout"])
@@ -67,7 +68,7 @@ struct TesterRoutes: RouteCollection {
                         HTML.element("button", ["type": "submit"]) { "Create test" }
                     }
                 } else {
-                    HTML.element("p", ["class": "note"]) { "Your role (\(session.permissions.summary)) sees the tests; an admin creates them." }
+                    HTML.element("p", ["class": "note"]) { "Your role (\(viewer.permissions.summary)) sees the tests; an admin creates them." }
                 }
             }
             if !recent.isEmpty {
@@ -91,8 +92,8 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             let simulate = (try? request.content.get(String.self, at: "simulate")).flatMap { $0.isEmpty ? nil : $0 }
             let action = ((try? request.content.get(String.self, at: "action")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let allowlist = (try? request.content.get(String.self, at: "allowlist")) == "1"
@@ -102,19 +103,19 @@ struct TesterRoutes: RouteCollection {
                 return DashboardLayout.redirect("/tester/\(id.uuidString.lowercased())")
             } catch {
                 guard let refusal = APIError.refusal(error) else { throw error }
-                return try await homePage(request, session: session, error: refusal.reason, status: refusal.status)
+                return try await homePage(request, viewer: viewer, error: refusal.reason, status: refusal.status)
             }
         }
     }
 
 
     @Sendable func show(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request) { session in
+        try await auth.signedIn(request) { viewer in
             guard let id = request.parameters.get("testID", as: UUID.self), let test = try await tester(request).snapshot(id) else {
                 throw DashboardError.notFound("No test with that id.")
             }
             let live = "/tester/\(id.uuidString.lowercased())/live"
-            return DashboardLayout.page("Test of \(test.actionURL)", signedIn: session) {
+            return DashboardLayout.page("Test of \(test.actionURL)", signedIn: viewer) {
                 HTML.element("section") {
                     HTML.element("h2") { "1. Association file" }
                     HTML.element("p") { HTML.element("code") { test.association.url } }
@@ -125,17 +126,17 @@ struct TesterRoutes: RouteCollection {
                         HTML.element("ul") { for finding in test.association.findings { HTML.element("li") { finding } } }
                     }
                 }
-                DashboardLayout.live(id: "test", source: live) { Self.progress(test, csrf: session.may(.admin) ? session.csrfToken : nil) }
+                DashboardLayout.live(id: "test", source: live) { Self.progress(test, csrf: viewer.may(.admin) ? viewer.csrfToken : nil) }
             }
         }
     }
 
     @Sendable func live(_ request: Request) async throws -> Response {
-        guard let session = try await auth.session(request) else { throw Abort(.unauthorized) }
+        guard let viewer = try await auth.session(request) else { throw Abort(.unauthorized) }
         guard let id = request.parameters.get("testID", as: UUID.self) else { throw Abort(.notFound) }
         let tester = self.tester(request)
-        let csrf = session.may(.admin) ? session.csrfToken : nil  // startRound's need
-        return EventStream.response(changes: hub.subscribe(to: id), lease: try auth.streamLease(for: session, request)) {
+        let csrf = viewer.may(.admin) ? viewer.csrfToken : nil  // startRound's need
+        return EventStream.response(changes: hub.subscribe(to: id), lease: try auth.streamLease(for: viewer, request)) {
             guard let test = try await tester.snapshot(id) else {
                 return EventStream.Event(name: "done", data: HTML("This test no longer exists.").rendered, isFinal: true)
             }
@@ -205,8 +206,8 @@ struct TesterRoutes: RouteCollection {
     }
 
     @Sendable func startRound(_ request: Request) async throws -> Response {
-        try await auth.signedIn(request, needs: .admin) { session in
-            try DashboardAuth.checkCSRF(request, expected: session.csrfToken)
+        try await auth.signedIn(request, needs: .admin) { viewer in
+            try DashboardAuth.checkCSRF(request, expected: viewer.csrfToken)
             guard let id = request.parameters.get("testID", as: UUID.self), let snapshot = try await tester(request).snapshot(id) else {
                 throw DashboardError.notFound("No test with that id.")
             }

@@ -8,29 +8,29 @@
 ///     HTML.element("td", ["class": "status"]) { status }
 /// }
 /// ```
-struct HTML: Sendable, ExpressibleByStringLiteral {
+package struct HTML: Sendable, ExpressibleByStringLiteral {
     /// The markup.
-    private(set) var rendered: String
+    package private(set) var rendered: String
 
     private init(rendered: String) { self.rendered = rendered }
 
     /// Escaped text.
-    init(_ text: String) { rendered = HTMLPage.escape(text) }
+    package init(_ text: String) { rendered = HTMLPage.escape(text) }
 
-    init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 
     /// Nothing.
-    static let empty = HTML(rendered: "")
+    package static let empty = HTML(rendered: "")
 
     /// Markup taken as is: only for markup this server produced.
-    static func raw(_ markup: String) -> HTML { HTML(rendered: markup) }
+    package static func raw(_ markup: String) -> HTML { HTML(rendered: markup) }
 
     /// Several pieces one after another.
-    static func join(_ parts: [HTML]) -> HTML { HTML(rendered: parts.map(\.rendered).joined()) }
+    package static func join(_ parts: [HTML]) -> HTML { HTML(rendered: parts.map(\.rendered).joined()) }
 
     /// `<name attributes>content</name>`; attribute values are escaped; a `nil` value omits
     /// the attribute and an empty one writes it bare (`checked`).
-    static func element(_ name: String, _ attributes: KeyValuePairs<String, String?> = [:],
+    package static func element(_ name: String, _ attributes: KeyValuePairs<String, String?> = [:],
                         @HTMLBuilder _ content: () -> HTML = { .empty }) -> HTML {
         var open = "<" + name
         for (key, value) in attributes {
@@ -47,13 +47,13 @@ struct HTML: Sendable, ExpressibleByStringLiteral {
 
 /// Lets ``HTML/element(_:_:_:)`` take its content as a block of pieces, strings and loops.
 @resultBuilder
-enum HTMLBuilder {
-    static func buildExpression(_ html: HTML) -> HTML { html }
-    static func buildExpression(_ text: String) -> HTML { HTML(text) }
-    static func buildExpression(_ parts: [HTML]) -> HTML { .join(parts) }
-    static func buildBlock(_ parts: HTML...) -> HTML { .join(parts) }
-    static func buildArray(_ parts: [HTML]) -> HTML { .join(parts) }
-    static func buildOptional(_ part: HTML?) -> HTML { part ?? .empty }
-    static func buildEither(first: HTML) -> HTML { first }
-    static func buildEither(second: HTML) -> HTML { second }
+package enum HTMLBuilder {
+    package static func buildExpression(_ html: HTML) -> HTML { html }
+    package static func buildExpression(_ text: String) -> HTML { HTML(text) }
+    package static func buildExpression(_ parts: [HTML]) -> HTML { .join(parts) }
+    package static func buildBlock(_ parts: HTML...) -> HTML { .join(parts) }
+    package static func buildArray(_ parts: [HTML]) -> HTML { .join(parts) }
+    package static func buildOptional(_ part: HTML?) -> HTML { part ?? .empty }
+    package static func buildEither(first: HTML) -> HTML { first }
+    package static func buildEither(second: HTML) -> HTML { second }
 }

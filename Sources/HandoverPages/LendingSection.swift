@@ -4,10 +4,10 @@ import HandoverProtocol
 
 /// The overview's list of devices held past their lending period (issue 40): who holds (or last
 /// held) each, since when, and under which period. Nothing when no lending period is set.
-enum LendingSection {
-    static let id = "held-too-long"
+package enum LendingSection {
+    package static let id = "held-too-long"
 
-    static func html(_ overruns: (rows: [LendingOverruns.Row], total: Int), settings: CustodySettings) -> HTML {
+    package static func html(_ overruns: (rows: [LendingOverruns.Row], total: Int), settings: CustodySettings) -> HTML {
         .element("section", ["id": id]) {
             HTML.element("h2") { "Held past the lending period (\(overruns.total))" }
             if !settings.checksLending {

@@ -4,9 +4,9 @@ import HandoverCore
 /// The audit page's Shared Signals section: each receiver's stream (how many events it took, still
 /// owes and refused, and the last error), and the latest SETs the identity provider sent, with
 /// what each did (docs/shared-signals.md).
-enum SignalsSection {
+package enum SignalsSection {
     @HTMLBuilder
-    static func render(streams: [SharedSignalsReport.Stream], received: [SharedSignalsReport.Received]) -> HTML {
+    package static func render(streams: [SharedSignalsReport.Stream], received: [SharedSignalsReport.Received]) -> HTML {
         HTML.element("h2") { "Shared Signals" }
         if streams.isEmpty {
             HTML.element("p", ["class": "note"]) {

@@ -2,7 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import Testing
-@testable import HandoverServer
+import HandoverPages
 
 /// The dashboard's "failing" badge: shown once an attempt has failed, not while the first one is
 /// on its way (the outboxes count an attempt when they lease it, before the peer answers).

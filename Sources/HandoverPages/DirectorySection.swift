@@ -4,8 +4,8 @@ import HandoverCore
 /// The People page's people from the directory (SCIM, issue 67): each with their source, whether
 /// a badge is set (never the badge itself), their roles and sites from the directory's groups,
 /// and the devices they hold.
-enum DirectorySection {
-    static func render(_ people: [DirectoryListing], provisioningOn: Bool) -> HTML {
+package enum DirectorySection {
+    package static func render(_ people: [DirectoryListing], provisioningOn: Bool) -> HTML {
         .element("section", ["id": "directory"]) {
             HTML.element("h2") { "From the directory (SCIM)" }
             if people.isEmpty {

@@ -1,13 +1,20 @@
 /// A small, self-contained HTML page (no scripts, no external assets) that reads well on a phone.
-struct HTMLPage {
-    var title: String
-    var heading: String
-    var paragraphs: [String]
+package struct HTMLPage: Sendable {
+    package var title: String
+    package var heading: String
+    package var paragraphs: [String]
     /// More markup after the paragraphs (a form), built with ``HTML`` so every value is escaped.
-    var extra: HTML = .empty
+    package var extra: HTML = .empty
+
+    package init(title: String, heading: String, paragraphs: [String], extra: HTML = .empty) {
+        self.title = title
+        self.heading = heading
+        self.paragraphs = paragraphs
+        self.extra = extra
+    }
 
     /// Escapes text for HTML.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for character in text {
@@ -23,7 +30,7 @@ struct HTMLPage {
         return out
     }
 
-    var html: String {
+    package var html: String {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8">

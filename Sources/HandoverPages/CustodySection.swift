@@ -4,8 +4,8 @@ import HandoverProtocol
 
 /// A device page's custody: who holds it now, and who held it before, each with the hand-over
 /// (the run) that checked it in (issue 40).
-enum CustodySection {
-    static func html(holder: Custody?, history: [Custody], runs: [UUID: LogoutRun]) -> HTML {
+package enum CustodySection {
+    package static func html(holder: Custody?, history: [Custody], runs: [UUID: LogoutRun]) -> HTML {
         .element("section", ["id": "custody"]) {
             HTML.element("h2") { "Custody" }
             HTML.element("p", ["id": "holder"]) {
@@ -39,7 +39,7 @@ enum CustodySection {
                                 HTML.element("td") {
                                     if let id = custody.runID, let run = runs[id] {
                                         DashboardLayout.badge(run.status); " "
-                                        HTML.element("a", ["href": RunTimelineRoutes.path(id)]) { "the run" }
+                                        HTML.element("a", ["href": DashboardLinks.run(id)]) { "the run" }
                                     } else {
                                         custody.endedWithoutRun ?? "—"
                                     }

@@ -1,15 +1,15 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
-import Vapor
 
 /// The shell every dashboard and tester page shares: a header with navigation, the styles
-/// (readable on a phone: tables scroll sideways, forms stack) and the small live-update script.
-enum DashboardLayout {
-    /// A whole page as a response.
-    static func page(_ title: String, signedIn: DashboardSession?, status: HTTPResponseStatus = .ok,
-                     @HTMLBuilder body: () -> HTML) -> Response {
-        let document = HTML.join([
+/// (readable on a phone: tables scroll sideways, forms stack) and the small live-update script;
+/// and the small pieces pages are made of (badges, times, the CSRF field, live blocks).
+package enum DashboardLayout {
+    /// A whole page: the shell around `body`, for `viewer` (nil before sign-in: no navigation).
+    /// The server answers it with ``DashboardLayout/responseHeaders`` (server side).
+    package static func document(_ title: String, viewer: DashboardViewer?, @HTMLBuilder body: () -> HTML) -> String {
+        HTML.join([
             .raw("<!doctype html>"),
             .element("html", ["lang": "en"]) {
                 HTML.element("head") {
@@ -21,28 +21,13 @@ enum DashboardLayout {
                 HTML.element("body") {
                     HTML.element("header") {
                         HTML.element("a", ["href": "/dashboard", "class": "brand"]) { "Handover" }
-                        if let signedIn {
-                            HTML.element("nav") {
-                                HTML.element("a", ["href": "/dashboard"]) { "Overview" }
-                                HTML.element("a", ["href": "/dashboard/devices"]) { "Devices" }
-                                HTML.element("a", ["href": "/dashboard/alerts"]) { "Alerts" }
-                                HTML.element("a", ["href": "/dashboard/custody"]) { "Custody" }
-                                HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
-                                HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }
-                                HTML.element("a", ["href": "/dashboard/reports/usage"]) { "Usage" }
-                                HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
-                                HTML.element("a", ["href": "/tester"]) { "Tester" }
-                                if signedIn.may(.admin) {
-                                    HTML.element("a", ["href": "/dashboard/people"]) { "People" }
-                                    HTML.element("a", ["href": "/dashboard/keys"]) { "Keys" }
-                                    HTML.element("a", ["href": "/dashboard/audit"]) { "Audit" }
-                                }
-                            }
-                            signedInBlock(signedIn)
+                        if let viewer {
+                            navigation(viewer)
+                            signedInBlock(viewer)
                         }
                     }
                     HTML.element("main") {
-                        if signedIn != nil, let alarm = auditAlarm {
+                        if let alarm = viewer?.auditAlarm {
                             HTML.element("p", ["id": "audit-alarm", "class": "alarm", "role": "alert"]) { alarm }
                         }
                         HTML.element("h1") { title }
@@ -51,34 +36,46 @@ enum DashboardLayout {
                     HTML.element("script") { HTML.raw(liveScript) }
                 }
             },
-        ])
-        let response = Response(status: status, body: .init(string: document.rendered))
-        response.headers.contentType = .html
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
-        response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
-        response.headers.replaceOrAdd(name: "Content-Security-Policy",
-                                      value: "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:")
-        return response
+        ]).rendered
+    }
+
+    /// The header's links: every signed-in viewer's, and an admin's.
+    package static func navigation(_ viewer: DashboardViewer) -> HTML {
+        .element("nav") {
+            HTML.element("a", ["href": "/dashboard"]) { "Overview" }
+            HTML.element("a", ["href": "/dashboard/devices"]) { "Devices" }
+            HTML.element("a", ["href": "/dashboard/alerts"]) { "Alerts" }
+            HTML.element("a", ["href": "/dashboard/custody"]) { "Custody" }
+            HTML.element("a", ["href": "/dashboard/apps"]) { "Apps" }
+            HTML.element("a", ["href": "/dashboard/scorecards"]) { "Scorecards" }
+            HTML.element("a", ["href": "/dashboard/reports/usage"]) { "Usage" }
+            HTML.element("a", ["href": "/dashboard/webhooks"]) { "Webhooks" }
+            HTML.element("a", ["href": "/tester"]) { "Tester" }
+            if viewer.may(.admin) {
+                HTML.element("a", ["href": "/dashboard/people"]) { "People" }
+                HTML.element("a", ["href": "/dashboard/keys"]) { "Keys" }
+                HTML.element("a", ["href": "/dashboard/audit"]) { "Audit" }
+            }
+        }
     }
 
     /// The header's block for a signed-in session: who (the person, or the key), their role and
     /// sites, and the sign-out buttons.
-    static func signedInBlock(_ session: DashboardSession) -> HTML {
+    package static func signedInBlock(_ viewer: DashboardViewer) -> HTML {
         .element("div", ["id": "signed-in", "class": "who"]) {
             HTML.element("span", ["id": "signed-in-as"]) {
-                HTML.element("strong") { signedInAs ?? "Signed in" }
+                HTML.element("strong") { viewer.name ?? "Signed in" }
                 " · "
-                HTML.element("span", ["id": "signed-in-role"]) { roleText(session.permissions) }
-                if session.breakGlass { " · break-glass" }
+                HTML.element("span", ["id": "signed-in-role"]) { roleText(viewer.permissions) }
+                if viewer.breakGlass { " · break-glass" }
             }
             HTML.element("form", ["method": "post", "action": "/dashboard/sign-out", "class": "inline"]) {
-                csrfField(session.csrfToken)
+                csrfField(viewer.csrfToken)
                 HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out" }
             }
-            if session.personID != nil {
+            if viewer.personID != nil {
                 HTML.element("form", ["method": "post", "action": "/dashboard/sign-out-everywhere", "class": "inline"]) {
-                    csrfField(session.csrfToken)
+                    csrfField(viewer.csrfToken)
                     HTML.element("button", ["type": "submit", "class": "link"]) { "Sign out everywhere" }
                 }
             }
@@ -86,7 +83,7 @@ enum DashboardLayout {
     }
 
     /// A session's grants in words: `admin at every site`, `operator at ICU, Ward 7; viewer at every site`.
-    static func roleText(_ permissions: Permissions) -> String {
+    package static func roleText(_ permissions: Permissions) -> String {
         guard !permissions.isEmpty else { return "no role" }
         return permissions.grants.sorted { ($0.role, Permissions([$0]).text) > ($1.role, Permissions([$1]).text) }.map { grant in
             switch grant.scope {
@@ -96,16 +93,8 @@ enum DashboardLayout {
         }.joined(separator: "; ")
     }
 
-    /// Who the page's session is: the person or the key that signed in (set by
-    /// ``DashboardAuth/signedIn(_:needs:everySite:_:)``).
-    @TaskLocal static var signedInAs: String?
-
-    /// The audit log's alarm, shown at the top of every page of a signed-in session while one is
-    /// open (set by ``DashboardAuth/signedIn(_:needs:everySite:_:)``).
-    @TaskLocal static var auditAlarm: String?
-
     /// The banner's sentence for the open alarms, or nil when none is open.
-    static func alarmBanner(_ alarms: [AuditAlarms.Alarm]) -> String? {
+    package static func alarmBanner(_ alarms: [AuditAlarms.Alarm]) -> String? {
         guard let first = alarms.first else { return nil }
         let more = alarms.count > 1 ? " (and \(alarms.count - 1) more)" : ""
         let consequence = alarms.contains { $0.kind == .history }
@@ -115,83 +104,67 @@ enum DashboardLayout {
     }
 
     /// The hidden field every form carries.
-    static func csrfField(_ token: String) -> HTML {
+    package static func csrfField(_ token: String) -> HTML {
         .element("input", ["type": "hidden", "name": "csrf", "value": token])
     }
 
     /// A block that replaces its content with each `update` event of the SSE stream at `source`.
-    static func live(id: String, source: String, @HTMLBuilder content: () -> HTML) -> HTML {
+    package static func live(id: String, source: String, @HTMLBuilder content: () -> HTML) -> HTML {
         .element("div", ["id": id, "data-live": source, "aria-live": "polite"]) { content() }
     }
 
     /// A new key, shown once (every page is `no-store`), with a button that copies it.
-    static func keyShownOnce(_ key: String) -> HTML {
+    package static func keyShownOnce(_ key: String) -> HTML {
         .element("div", ["class": "link-box"]) {
             HTML.element("code", ["id": "new-key"]) { key }
             HTML.element("button", ["type": "button", "data-copy": "new-key"]) { "Copy" }
         }
     }
 
-    /// A 303 to `path`.
-    static func redirect(_ path: String) -> Response {
-        let response = Response(status: .seeOther)
-        response.headers.replaceOrAdd(name: .location, value: path)
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        return response
-    }
-
-    /// The page for a ``DashboardError``.
-    static func errorPage(_ error: DashboardError, signedIn: DashboardSession?) -> Response {
-        page(error.status == .forbidden ? "Not allowed" : "Not found", signedIn: signedIn, status: error.status) {
-            HTML.element("p", ["class": "error"]) { error.message }
-            HTML.element("p") { HTML.element("a", ["href": "/dashboard"]) { "Back to the dashboard" } }
-        }
-    }
-
     /// How a badge is coloured.
-    enum Tone: String {
+    package enum Tone: String {
         case good, bad, muted, wait
     }
 
     /// A word as a coloured badge (underscores shown as spaces).
-    static func badge(_ text: String, _ tone: Tone) -> HTML {
+    package static func badge(_ text: String, _ tone: Tone) -> HTML {
         .element("span", ["class": "badge \(tone.rawValue)"]) { text.replacingOccurrences(of: "_", with: " ") }
     }
 
-    static func badge(_ state: LogoutItemState) -> HTML {
+    package static func badge(_ state: LogoutItemState) -> HTML {
         let tone: Tone = switch state { case .succeeded: .good; case .failed, .timedOut: .bad; case .pending: .wait }
         return badge(state.rawValue, tone)
     }
 
-    static func badge(_ state: LogoutRunState) -> HTML {
+    package static func badge(_ state: LogoutRunState) -> HTML {
         let tone: Tone = switch state { case .completed: .good; case .failed: .bad; case .running: .wait }
         return badge(state.rawValue, tone)
     }
 
-    static func badge(_ status: DeviceStatus) -> HTML {
+    package static func badge(_ status: DeviceStatus) -> HTML {
         let tone: Tone = switch status { case .inService: .good; case .handingOver: .wait; case .outOfService, .overdue: .bad; case .retired: .muted }
         return badge(status.rawValue, tone)
     }
 
-    static func badge(_ status: WebhookDeliveryStatus) -> HTML {
+    package static func badge(_ status: WebhookDeliveryStatus) -> HTML {
         let tone: Tone = switch status { case .delivered: .good; case .failed: .bad; case .pending: .wait }
         return badge(status.rawValue, tone)
     }
 
-    static func badge(_ state: BackChannelLogoutState) -> HTML {
+    package static func badge(_ state: BackChannelLogoutState) -> HTML {
         let tone: Tone = switch state { case .delivered: .good; case .failed, .refused: .bad; case .pending: .wait }
         return badge(state.rawValue, tone)
     }
 
     /// The backend side of a run's app: its state, and "failing" while a pending token has
     /// already failed an attempt.
-    static func badge(_ backend: LogoutRunView.Item.BackendLogout) -> HTML {
+    package static func badge(_ backend: LogoutRunView.Item.BackendLogout) -> HTML {
         backend.isFailing ? badge("failing", .bad) : badge(backend.state)
     }
 
     /// An MDM command: its state, and "failing" while a pending one has already failed an attempt
     /// (an attempt is counted when it starts; a failed one leaves its status or its error).
-    static func badge(_ command: MDMCommand) -> HTML {
+    package static func badge(_ command: MDMCommand) -> HTML {
         if command.status == .pending, command.attempts > 0, command.lastStatusCode != nil || command.lastError != nil {
             return badge("failing", .bad)
         }
@@ -204,12 +177,12 @@ enum DashboardLayout {
         return badge(command.status.rawValue, tone)
     }
 
-    static func badge(_ status: TesterVerdictStatus) -> HTML {
+    package static func badge(_ status: TesterVerdictStatus) -> HTML {
         let tone: Tone = switch status { case .passed: .good; case .failed: .bad; case .running: .wait }
         return badge(status.rawValue, tone)
     }
 
-    static func time(_ date: Date?) -> String {
+    package static func time(_ date: Date?) -> String {
         guard let date else { return "—" }
         return date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)).replacingOccurrences(of: "T", with: " ")
     }
