@@ -31,39 +31,7 @@ struct AppFormRoutes: RouteCollection {
     private func page(_ app: RegisteredApp, viewer: DashboardViewer, error: String?, status: HTTPResponseStatus) throws -> Response {
         let id = try app.storedID.uuidString.lowercased()
         return DashboardLayout.page("Change \(app.name)", signedIn: viewer, status: status) {
-            HTML.element("section") {
-                if let error { HTML.element("p", ["class": "error", "id": "error"]) { error } }
-                HTML.element("form", ["method": "post", "action": "/dashboard/apps/\(id)/edit", "class": "stack", "id": "app-form"]) {
-                    DashboardLayout.csrfField(viewer.csrfToken)
-                    if app.role == .target {
-                        HTML.element("label") {
-                            "Logout method"
-                            HTML.element("select", ["name": "logoutMethod"]) { Self.logoutMethodOptions(selected: app.logoutMethod ?? .ulc) }
-                        }
-                        HTML.element("label") { "Logout action (empty for backend-only)"
-                            HTML.element("input", ["type": "text", "name": "logoutAction", "value": app.logoutAction ?? ""]) }
-                    }
-                    HTML.element("label") { "Deadline, seconds"
-                        HTML.element("input", ["type": "number", "name": "deadlineSeconds", "value": String(app.deadlineSeconds)]) }
-                    HTML.element("label") { "Reissues after a missed deadline"
-                        HTML.element("input", ["type": "number", "name": "maxReissues", "value": String(app.maxReissues)]) }
-                    HTML.element("label") { "Backend's Back-Channel Logout URI (empty for none)"
-                        HTML.element("input", ["type": "url", "name": "backchannelLogoutURI", "value": app.backchannelLogoutURI ?? ""]) }
-                    HTML.element("label") {
-                        HTML.element("input", ["type": "checkbox", "name": "backchannelLogoutSessionRequired", "value": "1",
-                                               "checked": app.backchannelLogoutSessionRequired == true ? "" : nil])
-                        " the backend needs sid in logout tokens"
-                    }
-                    HTML.element("button", ["type": "submit"]) { "Save" }
-                }
-            }
-            HTML.element("section") {
-                HTML.element("form", ["method": "post", "action": "/dashboard/apps/\(id)/remove", "class": "stack", "id": "remove-app"]) {
-                    DashboardLayout.csrfField(viewer.csrfToken)
-                    HTML.element("p", ["class": "note"]) { "Removing the app takes it out of the registry and the association files; runs already started keep their items." }
-                    HTML.element("button", ["type": "submit"]) { "Remove \(app.name)" }
-                }
-            }
+            AppForm.body(app, id: id, viewer: viewer, error: error)
         }
     }
 
@@ -74,13 +42,6 @@ struct AppFormRoutes: RouteCollection {
             throw DomainError.invalid("logoutMethod", "'\(text.prefix(40))' is not one of " + LogoutMethod.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return method
-    }
-
-    /// The logout method's choices, `selected` chosen.
-    static func logoutMethodOptions(selected: LogoutMethod) -> HTML {
-        .join(LogoutMethod.allCases.map { method in
-            HTML.element("option", ["value": method.rawValue, "selected": selected == method ? "" : nil]) { method.rawValue }
-        })
     }
 
     @Sendable func editForm(_ request: Request) async throws -> Response {

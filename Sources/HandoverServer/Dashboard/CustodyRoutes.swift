@@ -41,52 +41,8 @@ struct CustodyRoutes: RouteCollection {
         try await auth.signedIn(request) { viewer in
             let report = Self.report(request, viewer: viewer)
             let page = try await report.run(on: auth.databases.reads)
-            let title = report.person != nil ? (page.rows.first.map { "Devices held by \($0.personName ?? $0.personEmail ?? "this person")" } ?? "Custody")
-                : "Custody"
-            return DashboardLayout.page(title, signedIn: viewer) {
-                HTML.element("form", ["method": "get", "action": "/dashboard/custody", "class": "search"]) {
-                    HTML.element("input", ["type": "search", "name": "q", "value": report.personText ?? "", "placeholder": "a person's name or email"])
-                    HTML.element("input", ["type": "date", "name": "from", "aria-label": "from"])
-                    HTML.element("input", ["type": "date", "name": "to", "aria-label": "to"])
-                    HTML.element("button", ["type": "submit"]) { "Search" }
-                }
-                HTML.element("p", ["class": "note", "id": "custody-count"]) {
-                    "\(page.total) custod\(page.total == 1 ? "y" : "ies")"
-                    if page.pageCount > 1 { " · page \(page.page) of \(page.pageCount)" }
-                    " · "; HTML.element("a", ["href": "/dashboard/custody.csv" + Self.query(request)]) { "CSV" }
-                    " · "; HTML.element("a", ["href": "/dashboard/custody.json" + Self.query(request)]) { "JSON" }
-                }
-                HTML.element("div", ["class": "scroll"]) {
-                    HTML.element("table", ["id": "custody"]) {
-                        HTML.element("tr") {
-                            HTML.element("th") { "Person" }; HTML.element("th") { "Device" }; HTML.element("th") { "Checked out" }
-                            HTML.element("th") { "Checked in" }; HTML.element("th") { "Hand-over" }
-                        }
-                        for row in page.rows {
-                            HTML.element("tr") {
-                                HTML.element("td") {
-                                    HTML.element("a", ["href": "/dashboard/custody?person=\(row.userID.uuidString.lowercased())"]) {
-                                        row.personName ?? row.personEmail ?? row.userID.uuidString.lowercased()
-                                    }
-                                }
-                                HTML.element("td") {
-                                    HTML.element("a", ["href": "/dashboard/devices/\(row.deviceID.uuidString.lowercased())"]) { row.deviceName }
-                                }
-                                HTML.element("td") { DashboardLayout.time(row.checkedOutAt) }
-                                HTML.element("td") { row.checkedInAt.map(DashboardLayout.time) ?? "holds it" }
-                                HTML.element("td") {
-                                    if let run = row.runID, let status = row.runStatus {
-                                        DashboardLayout.badge(status); " "
-                                        HTML.element("a", ["href": DashboardLinks.run(run)]) { "timeline" }
-                                        if !row.appsLeftSignedIn.isEmpty { " · still signed in: \(row.appsLeftSignedIn.joined(separator: ", "))" }
-                                    } else {
-                                        row.endedWithoutRun ?? "—"
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+            return DashboardLayout.page(CustodyPage.title(report, rows: page.rows), signedIn: viewer) {
+                CustodyPage.body(report, page: page, query: Self.query(request))
             }
         }
     }

@@ -6,15 +6,7 @@ import Vapor
 /// in HTML with status 404, where the JSON API answers its error body.
 enum DashboardNotFoundPage {
     static func response(path: String, reason: String) -> Response {
-        let page = HTMLPage(
-            title: "Not found · Handover", heading: "Nothing here",
-            paragraphs: ["There is no dashboard page at \(String(path.prefix(200))). \(reason)",
-                         "A device, run or app may have been removed, or belong to a site you do not see."],
-            extra: .element("p") {
-                HTML.element("a", ["href": "/dashboard"]) { "Go to the overview" }
-                " · "
-                HTML.element("a", ["href": "/dashboard/devices"]) { "search the devices" }
-            })
+        let page = NotFoundPage.page(path: path, reason: reason)
         let response = Response(status: .notFound, body: .init(string: page.html))
         response.headers.contentType = .html
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")

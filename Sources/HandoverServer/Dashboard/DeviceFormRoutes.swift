@@ -28,27 +28,10 @@ struct DeviceFormRoutes: RouteCollection {
                                       site: field("site"))
     }
 
-    private static func form(action: String, csrf: String, values: DeviceRegistrar.Fields, button: String, error: String?) -> HTML {
-        .element("section") {
-            if let error { HTML.element("p", ["class": "error", "id": "error"]) { error } }
-            HTML.element("form", ["method": "post", "action": action, "class": "stack", "id": "device-form"]) {
-                DashboardLayout.csrfField(csrf)
-                HTML.element("label") { "Name"; HTML.element("input", ["type": "text", "name": "name", "required": "", "value": values.name ?? "",
-                                                                       "placeholder": "icu-phone-1"]) }
-                HTML.element("label") { "Site (a ward or hospital; empty for none)"; HTML.element("input", ["type": "text", "name": "site",
-                                                                                                        "value": values.site ?? "", "placeholder": "ICU"]) }
-                HTML.element("label") { "Serial number"; HTML.element("input", ["type": "text", "name": "serialNumber",
-                                                                                 "value": values.serialNumber ?? "", "placeholder": "C02XK1ABJG5H"]) }
-                HTML.element("label") { "MDM id"; HTML.element("input", ["type": "text", "name": "mdmDeviceID", "value": values.mdmDeviceID ?? ""]) }
-                HTML.element("button", ["type": "submit"]) { button }
-            }
-        }
-    }
-
     @Sendable func newForm(_ request: Request) async throws -> Response {
         try await auth.signedIn(request, needs: .operator, everySite: false) { viewer in
             DashboardLayout.page("Add a device", signedIn: viewer) {
-                Self.form(action: "/dashboard/devices/new", csrf: viewer.csrfToken, values: .init(), button: "Add the device", error: nil)
+                DeviceForm.add(csrf: viewer.csrfToken)
             }
         }
     }
@@ -67,13 +50,11 @@ struct DeviceFormRoutes: RouteCollection {
                 try await auth.recordAdminAction(.deviceChanged, "added \(device.name)\(device.site.map { " at \($0)" } ?? "")", viewer: viewer,
                                                     now: clock.now())
                 return DashboardLayout.page("Device added", signedIn: viewer, status: .created) {
-                    HTML.element("p") { "Added "; DashboardLinks.device(device); device.site.map { " at \($0)" } ?? ""; "." }
-                    HTML.element("p") { "Its key, shown only now (the launcher on the device sends it as a bearer token):" }
-                    HTML.element("p") { HTML.element("code", ["id": "device-key"]) { key } }
+                    DeviceForm.added(device, key: key)
                 }
             } catch let error as DomainError {
                 return DashboardLayout.page("Add a device", signedIn: viewer, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {
-                    Self.form(action: "/dashboard/devices/new", csrf: viewer.csrfToken, values: fields, button: "Add the device", error: error.reason)
+                    DeviceForm.add(csrf: viewer.csrfToken, values: fields, error: error.reason)
                 }
             }
         }
@@ -86,7 +67,7 @@ struct DeviceFormRoutes: RouteCollection {
             let values = DeviceRegistrar.Fields(name: device.name, serialNumber: device.serialNumber, mdmDeviceID: device.mdmDeviceID, site: device.site)
             let action = "/dashboard/devices/\(try device.storedID.uuidString.lowercased())/edit"
             return DashboardLayout.page("Change \(device.name)", signedIn: viewer) {
-                Self.form(action: action, csrf: viewer.csrfToken, values: values, button: "Save", error: nil)
+                DeviceForm.html(action: action, csrf: viewer.csrfToken, values: values, button: "Save", error: nil)
             }
         }
     }
@@ -108,7 +89,7 @@ struct DeviceFormRoutes: RouteCollection {
                 return DashboardLayout.redirect(path)
             } catch let error as DomainError {
                 return DashboardLayout.page("Change \(device.name)", signedIn: viewer, status: error.kind == .conflict ? .conflict : .unprocessableEntity) {
-                    Self.form(action: path + "/edit", csrf: viewer.csrfToken, values: fields, button: "Save", error: error.reason)
+                    DeviceForm.html(action: path + "/edit", csrf: viewer.csrfToken, values: fields, button: "Save", error: error.reason)
                 }
             }
         }

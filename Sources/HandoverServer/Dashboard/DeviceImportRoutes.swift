@@ -78,18 +78,7 @@ struct DeviceImportRoutes: RouteCollection {
                                                     + (report.refused.isEmpty ? "" : " (\(report.refused.count) rows refused)"),
                                                 viewer: viewer, now: clock.now())
             return DashboardLayout.page("Devices imported", signedIn: viewer, status: .created) {
-                HTML.element("section", ["id": "imported"]) {
-                    HTML.element("p", ["role": "status"]) {
-                        "Imported \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")."
-                        report.refused.isEmpty ? "" : " \(report.refused.count) refused row\(report.refused.count == 1 ? " was" : "s were") left out."
-                    }
-                    HTML.element("p") {
-                        "Their keys, shown only now, as CSV: copy them into the launchers' managed configuration in your MDM "
-                        "(the key HandoverDeviceKey)."
-                    }
-                    HTML.element("textarea", ["id": "keys", "readonly": "readonly", "rows": "10", "cols": "100"]) { report.keysCSV() }
-                    HTML.element("p") { HTML.element("a", ["href": "/dashboard/devices"]) { "See the devices" } }
-                }
+                DeviceImportPage.imported(report.imported.count, refused: report.refused.count, keysCSV: report.keysCSV())
             }
         }
     }
@@ -108,56 +97,7 @@ struct DeviceImportRoutes: RouteCollection {
             }
         }
         return DashboardLayout.page("Import preview", signedIn: viewer, status: status) {
-            if let note { HTML.element("p", ["class": "error", "role": "alert"]) { note } }
-            HTML.element("p", ["class": "note"]) {
-                "Nothing is written yet. "
-                report.export.map { "The file is a \($0) export" + (report.ignoredColumns.isEmpty ? ". " : "; its columns "
-                    + report.ignoredColumns.joined(separator: ", ") + " are left out. ") } ?? ""
-            }
-            HTML.element("section", ["id": "to-add"]) {
-                HTML.element("h2") { "To add (\(report.imported.count))" }
-                if !report.imported.isEmpty {
-                    HTML.element("div", ["class": "scroll"]) {
-                        HTML.element("table") {
-                            HTML.element("tr") {
-                                HTML.element("th") { "Line" }; HTML.element("th") { "Name" }; HTML.element("th") { "Site" }
-                                HTML.element("th") { "Serial number" }; HTML.element("th") { "MDM id" }
-                            }
-                            for row in report.imported {
-                                HTML.element("tr") {
-                                    HTML.element("td") { String(row.line) }; HTML.element("td") { row.name }; HTML.element("td") { row.site ?? "—" }
-                                    HTML.element("td") { row.serialNumber ?? "—" }; HTML.element("td") { row.mdmDeviceID ?? "—" }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            HTML.element("section", ["id": "refused"]) {
-                HTML.element("h2") { "Refused (\(report.refused.count))" }
-                if !report.refused.isEmpty {
-                    HTML.element("div", ["class": "scroll"]) {
-                        HTML.element("table") {
-                            HTML.element("tr") { HTML.element("th") { "Line" }; HTML.element("th") { "Field" }; HTML.element("th") { "Why" } }
-                            for row in report.refused {
-                                HTML.element("tr") {
-                                    HTML.element("td") { String(row.line) }; HTML.element("td") { row.column ?? "—" }; HTML.element("td") { row.reason }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            if report.imported.isEmpty {
-                HTML.element("p") { "Nothing to import. "; HTML.element("a", ["href": "/dashboard/devices/import"]) { "Choose another file" } }
-            } else {
-                HTML.element("form", ["method": "post", "action": "/dashboard/devices/import", "id": "confirm-import"]) {
-                    DashboardLayout.csrfField(viewer.csrfToken)
-                    HTML.element("input", ["type": "hidden", "name": "csv", "value": csv])
-                    HTML.element("input", ["type": "hidden", "name": "preview", "value": Self.digest(report)])
-                    HTML.element("button", ["type": "submit"]) { "Import these \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")" }
-                }
-            }
+            DeviceImportPage.preview(DeviceImportPage.Preview(report), csv: csv, digest: Self.digest(report), note: note, csrf: viewer.csrfToken)
         }
     }
 
@@ -187,26 +127,17 @@ struct DeviceImportRoutes: RouteCollection {
         return ((try? request.content.get(String.self, at: "csv")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The form that takes the file (``DeviceImportPage/uploadForm(csrf:error:limitKB:)``), up to the transport's limit.
     static func uploadForm(csrf: String, error: String?) -> HTML {
-        .element("section") {
-            HTML.element("p") {
-                "A CSV file whose first line names the columns: name, and any of serialNumber, mdmDeviceID and site; "
-                "or a device export from Jamf Pro or Microsoft Intune, as it comes. You see what would be added and every refused row "
-                "before anything is written. "
-                "Up to \(HTTPTransport.maximumBodySize >> 10) KB here (about 2,500 devices); a larger file goes in with "
-                HTML.element("code") { "handover admin import-devices" }; "."
-            }
-            if let error { HTML.element("p", ["class": "error", "role": "alert", "id": "error"]) { error } }
-            HTML.element("form", ["method": "post", "action": "/dashboard/devices/import/preview", "enctype": "multipart/form-data",
-                                  "class": "stack", "id": "import-form"]) {
-                DashboardLayout.csrfField(csrf)
-                HTML.element("label") { "CSV file"; HTML.element("input", ["type": "file", "name": "file", "accept": ".csv,text/csv"]) }
-                HTML.element("label") {
-                    "or paste it"
-                    HTML.element("textarea", ["name": "csv", "rows": "8", "placeholder": "name,serialNumber,site\nicu-phone-1,C02XK1ABJG5H,ICU"]) { "" }
-                }
-                HTML.element("button", ["type": "submit"]) { "Preview the import" }
-            }
-        }
+        DeviceImportPage.uploadForm(csrf: csrf, error: error, limitKB: HTTPTransport.maximumBodySize >> 10)
+    }
+}
+
+extension DeviceImportPage.Preview {
+    /// What a dry run's `report` shows.
+    init(_ report: DeviceImportReport) {
+        self.init(toAdd: report.imported.map { .init(line: $0.line, name: $0.name, site: $0.site, serialNumber: $0.serialNumber, mdmDeviceID: $0.mdmDeviceID) },
+                  refused: report.refused.map { .init(line: $0.line, column: $0.column, reason: $0.reason) },
+                  export: report.export, ignoredColumns: report.ignoredColumns)
     }
 }

@@ -52,60 +52,8 @@ struct PeopleRoutes: RouteCollection {
         let events = try await AdminEvent.newest(Self.historyLimit, on: auth.databases.reads)
         let directory = try await DirectoryListing.newest(500, on: auth.databases.reads)
         return DashboardLayout.page("People", signedIn: viewer, status: status) {
-            HTML.element("section") {
-                HTML.element("h2") { "People" }
-                if people.isEmpty {
-                    HTML.element("p", ["class": "note"]) {
-                        auth.provider == nil ? "No identity provider is configured: the dashboard opens with admin keys."
-                            : "Nobody has signed in through the identity provider yet."
-                    }
-                } else {
-                    HTML.element("table", ["id": "people"]) {
-                        HTML.element("tr") {
-                            HTML.element("th") { "Name" }; HTML.element("th") { "Email" }; HTML.element("th") { "Role" }
-                            HTML.element("th") { "Local roles" }; HTML.element("th") { "Last sign-in" }; HTML.element("th") { "Subject" }
-                        }
-                        for person in people {
-                            let id = person.id?.uuidString.lowercased() ?? ""
-                            HTML.element("tr", ["id": "person-\(id)"]) {
-                                HTML.element("td") { person.name ?? "–" }
-                                HTML.element("td") { person.email ?? "–" }
-                                HTML.element("td") { ((try? Permissions(text: person.grants)) ?? Permissions([])).summary }
-                                HTML.element("td") { Self.rolesForm(person, id: id, csrf: viewer.csrfToken,
-                                                                    error: error?.person == person.id ? error?.reason : nil) }
-                                HTML.element("td") { DashboardLayout.time(person.lastSignInAt) }
-                                HTML.element("td") { HTML.element("code") { person.subject } }
-                            }
-                        }
-                    }
-                }
-            }
-            DirectorySection.render(directory, provisioningOn: provisioningOn)
-            HTML.element("section") {
-                HTML.element("h2") { "History: sign-ins and administration" }
-                HTML.element("table", ["id": "sign-ins"]) {
-                    HTML.element("tr") { HTML.element("th") { "When" }; HTML.element("th") { "What" }; HTML.element("th") { "Who" }; HTML.element("th") { "Detail" } }
-                    for event in events {
-                        HTML.element("tr") {
-                            HTML.element("td") { DashboardLayout.time(event.at) }
-                            HTML.element("td") { event.kind.replacingOccurrences(of: "_", with: " ") }
-                            HTML.element("td") { event.who }
-                            HTML.element("td") { event.detail }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// A person's local roles, as a form: the roles an admin grants besides the provider's.
-    static func rolesForm(_ person: Person, id: String, csrf: String, error: String?) -> HTML {
-        .element("form", ["method": "post", "action": "/dashboard/people/\(id)/roles", "class": "inline"]) {
-            DashboardLayout.csrfField(csrf)
-            if let error { HTML.element("p", ["class": "error", "role": "alert"]) { error } }
-            HTML.element("input", ["type": "text", "name": "roles", "value": person.localGrants ?? "", "aria-label": "Local roles",
-                                   "placeholder": "operator@ICU"])
-            HTML.element("button", ["type": "submit"]) { "Set" }
+            PeoplePage.body(people: people, events: events, directory: directory, providerConfigured: auth.provider != nil,
+                            provisioningOn: provisioningOn, viewer: viewer, error: error)
         }
     }
 }

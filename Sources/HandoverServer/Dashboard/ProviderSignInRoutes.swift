@@ -93,12 +93,8 @@ struct ProviderSignInRoutes: RouteCollection {
             permissions: signedIn.permissions, on: auth.databases.primary)
         // A page, not a redirect: the browser arrived here from the provider's site, and a
         // SameSite=Strict cookie set now is sent only on a navigation this site starts.
-        let response = DashboardLayout.page("Signed in", signedIn: DashboardViewer(session: session, name: nil, auditAlarm: nil)) {
-            HTML.element("p") {
-                "Signed in as \(AdminSignIn.describe(signedIn.person)) (\(signedIn.permissions.summary)). "
-                HTML.element("a", ["href": "/dashboard", "id": "continue"]) { "Continue to the dashboard" }
-            }
-            HTML.element("script") { HTML.raw("location.replace('/dashboard');") }
+        let response = DashboardLayout.page(ProviderSignedInPage.title, signedIn: DashboardViewer(session: session, name: nil, auditAlarm: nil)) {
+            ProviderSignedInPage.body(person: AdminSignIn.describe(signedIn.person), permissions: signedIn.permissions.summary)
         }
         response.cookies[DashboardAuth.sessionCookie] = auth.sessionCookie(token)
         response.cookies[Self.stateCookie] = HTTPCookies.Value(string: "", maxAge: 0, path: "/dashboard/sign-in")

@@ -16,34 +16,8 @@ struct WebhookFormRoutes: RouteCollection {
         webhooks.post(":webhookID", "rotate-secret", use: rotate)
     }
 
-    /// The form that subscribes a receiver; `error` and the values given come back on a refusal.
-    static func form(csrf: String, url: String = "", events: Set<String> = [], error: String? = nil) -> HTML {
-        .element("form", ["method": "post", "action": "/dashboard/webhooks", "class": "stack", "id": "webhook-form"]) {
-            if let error { HTML.element("p", ["class": "error", "id": "error"]) { error } }
-            DashboardLayout.csrfField(csrf)
-            HTML.element("label") { "Receiver URL"; HTML.element("input", ["type": "url", "name": "url", "required": "", "value": url,
-                                                                            "placeholder": "https://mdm.example.com/hooks/handover"]) }
-            HTML.element("fieldset") {
-                HTML.element("legend") { "Events" }
-                for event in WebhookOutbox.eventTypes {
-                    HTML.element("label") {
-                        HTML.element("input", ["type": "checkbox", "name": "events[]", "value": event,
-                                               "checked": events.contains(event) ? "" : nil])
-                        " \(event)"
-                    }
-                }
-            }
-            HTML.element("button", ["type": "submit"]) { "Add the webhook" }
-        }
-    }
-
     private static func secretPage(_ title: String, viewer: DashboardViewer, hook: Webhook, secret: String, status: HTTPResponseStatus) -> Response {
-        DashboardLayout.page(title, signedIn: viewer, status: status) {
-            HTML.element("p") { HTML.element("code") { hook.url }; " — "; hook.events.joined(separator: ", ") }
-            HTML.element("p") { "Its signing secret, shown only now (Standard Webhooks; the receiver checks each delivery with it):" }
-            HTML.element("p") { HTML.element("code", ["id": "webhook-secret"]) { secret } }
-            HTML.element("p") { HTML.element("a", ["href": "/dashboard/webhooks"]) { "Back to the webhooks" } }
-        }
+        DashboardLayout.page(title, signedIn: viewer, status: status) { WebhookForm.secret(hook, secret: secret) }
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
@@ -57,7 +31,7 @@ struct WebhookFormRoutes: RouteCollection {
                 return Self.secretPage("Webhook added", viewer: viewer, hook: hook, secret: secret, status: .created)
             } catch let error as DomainError {
                 return DashboardLayout.page("Add a webhook", signedIn: viewer, status: .unprocessableEntity) {
-                    Self.form(csrf: viewer.csrfToken, url: url, events: Set(events), error: error.reason)
+                    WebhookForm.form(csrf: viewer.csrfToken, url: url, events: Set(events), error: error.reason)
                 }
             }
         }

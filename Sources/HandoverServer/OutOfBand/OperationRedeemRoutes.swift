@@ -53,9 +53,6 @@ struct OperationRedeemRoutes: RouteCollection {
     /// A universal link lands here only when the app is not installed (or the user long-pressed
     /// and chose the browser): say what to do instead of showing a 404.
     @Sendable func openInBrowser(_ request: Request) async throws -> Response {
-        EmailSignInRoutes.page(.ok, HTMLPage(title: "Open on your phone", heading: "Open this on your phone", paragraphs: [
-            "This link carries a request for the Handover app. Open it on the phone where the app is installed, or scan the QR code on the other screen with that phone.",
-            "Nothing was sent to the server: the request stays in the part of the link after #.",
-        ]))
+        EmailSignInRoutes.page(.ok, OpenOnPhonePage.page)
     }
 }

@@ -63,21 +63,17 @@ struct PhoneSignInRoutes: RouteCollection {
     // MARK: The web page
 
     @Sendable func start(_ request: Request) async throws -> Response {
-        Self.page(.ok, heading: "Sign in with your phone", paragraphs: [
-            "Enter your user name. Your enrolled phone gets the request; approve it there by typing the code this page shows.",
-        ], extra: Self.startForm(user: ""))
+        Self.page(.ok, PhoneSignInPage.start)
     }
 
     @Sendable func begin(_ request: Request) async throws -> Response {
         struct Form: Content { var user: String? }
         let user = ((try? request.content.decode(Form.self))?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(user.count), !user.containsControlCharacter else {
-            return Self.page(.unprocessableEntity, heading: "Sign in with your phone",
-                             paragraphs: ["Enter your user name (1 to 200 printable characters)."], extra: Self.startForm(user: ""))
+            return Self.page(.unprocessableEntity, PhoneSignInPage.invalidUser)
         }
         if let wait = throttle.attempt(.phoneSignIn, request, key: "user:" + user) {
-            let response = Self.page(.tooManyRequests, heading: "Too many requests",
-                                     paragraphs: ["Too many sign-in requests were sent; try again in \(wait) seconds."])
+            let response = Self.page(.tooManyRequests, PhoneSignInPage.tooManyRequests(wait: wait))
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             return response
         }
@@ -103,26 +99,13 @@ struct PhoneSignInRoutes: RouteCollection {
         let operations = operations(databases.primary)
         let id = try operation.storedID.uuidString.lowercased()
         guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
-            return Self.page(.ok, heading: "This request has ended",
-                             paragraphs: ["It is \(operation.status). Start again to sign in."], extra: Self.startForm(user: operation.user))
+            return Self.page(.ok, PhoneSignInPage.ended(status: operation.status, user: operation.user))
         }
         let link = try await operations.link(of: operation).text
         let qr = try OperationRoutes.qrCode(for: link).svg(moduleSize: 4, quietZone: 4)
-        let body = HTML.join([
-            HTML.element("p") { "On your phone, approve the request and type this code:" },
-            HTML.element("p", ["id": "number", "style": "font-size:3rem;font-weight:700;letter-spacing:.2rem;margin:.5rem 0"]) {
-                String(operation.correctNumber ?? 0)
-            },
-            HTML.element("p") { operation.pushOutcome == PushDeliveryOutcome.delivered.rawValue ? "A notification was sent to your phone. No notification? Scan this code with the phone:" : "Scan this code with your phone's camera:" },
-            HTML.element("div", ["class": "qr", "style": "width:16rem;max-width:100%"]) { HTML.raw(qr) },
-            HTML.element("p") {
-                "Or, on the phone itself: "
-                HTML.element("a", ["id": "link", "href": link]) { "open the request" }
-            },
-            HTML.element("p", ["id": "status", "data-status": operation.status, "aria-live": "polite"]) { "Waiting for your phone…" },
-            HTML.element("script") { HTML.raw(Self.script(id: id)) },
-        ])
-        return Self.page(.ok, heading: "Sign in on this computer with your phone", paragraphs: [], extra: body)
+        return Self.page(.ok, PhoneSignInPage.approval(
+            id: id, code: operation.correctNumber ?? 0, pushDelivered: operation.pushOutcome == PushDeliveryOutcome.delivered.rawValue,
+            qrSVG: qr, link: link, status: operation.status, statuses: Self.statusNames))
     }
 
     @Sendable func events(_ request: Request) async throws -> Response {
@@ -166,35 +149,12 @@ struct PhoneSignInRoutes: RouteCollection {
         return operation
     }
 
-    static func startForm(user: String) -> HTML {
-        HTML.element("form", ["method": "post", "action": "/oob/sign-in"]) {
-            HTML.element("label", ["for": "user"]) { "User name " }
-            HTML.element("input", ["id": "user", "name": "user", "value": user, "autocomplete": "username", "required": ""])
-            HTML.element("button", ["type": "submit"]) { "Continue" }
-        }
-    }
+    /// The operation's states the sign-in page's script reacts to, as this server spells them.
+    static let statusNames = PhoneSignInPage.StatusNames(
+        succeeded: OperationStatus.succeeded.rawValue, cancelled: OperationStatus.cancelled.rawValue,
+        failed: OperationStatus.failed.rawValue, expired: OperationStatus.expired.rawValue)
 
-    static func page(_ status: HTTPResponseStatus, heading: String, paragraphs: [String], extra: HTML = .empty) -> Response {
-        EmailSignInRoutes.page(status, HTMLPage(title: heading, heading: heading, paragraphs: paragraphs, extra: extra))
-    }
-
-    /// Follows the operation; on approval collects the session and says so.
-    static func script(id: String) -> String {
-        """
-        (function(){
-          var status=document.getElementById('status');
-          var messages={\(OperationStatus.cancelled.rawValue):'You denied the request on your phone.',\(OperationStatus.failed.rawValue):'The code typed on the phone was wrong too often; start again.',\(OperationStatus.expired.rawValue):'The request expired; start again.'};
-          var source=new EventSource('/oob/sign-in/\(id)/events');
-          source.addEventListener('operation',function(e){
-            var op=JSON.parse(e.data);status.setAttribute('data-status',op.status);
-            if(op.status==='\(OperationStatus.succeeded.rawValue)'){source.close();
-              fetch('/oob/sign-in/\(id)/session',{method:'POST',credentials:'same-origin'}).then(function(r){return r.json();}).then(function(a){
-                status.setAttribute('data-status','signed-in');status.textContent=a.user?('Signed in as '+a.user+'.'):(a.reason||'Sign-in failed.');
-                var q=document.querySelector('.qr');if(q)q.remove();
-              });
-            } else if(messages[op.status]){source.close();status.textContent=messages[op.status];}
-          });
-        })();
-        """
+    static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
+        EmailSignInRoutes.page(status, page)
     }
 }

@@ -20,27 +20,24 @@ struct CallbackPageRoutes: RouteCollection {
         guard let run = request.parameters.get("runID", as: UUID.self), let item = request.parameters.get("itemID", as: UUID.self),
               let outcome = request.parameters.get("outcome").flatMap(CallbackOutcome.init(rawValue:)),
               let nonce = CallbackURL.nonce(inQuery: request.url.query) else {
-            return Self.page(.notFound, "Link not valid", "This sign-out link is not valid.",
-                             "Return to the launcher; it will try again.")
+            return Self.page(.notFound, CallbackPage.malformed)
         }
         let callback = LogoutRunService.Callback(run: run, item: item, outcome: outcome, nonce: nonce, reportedBy: .browser)
         switch try await commits.record(callback, on: request.application) {
         case .recorded(let app, .success):
-            return Self.page(.ok, "Signed out", "Signed out of \(app).", "You can return to the launcher.")
+            return Self.page(.ok, CallbackPage.signedOut(app))
         case .recorded(let app, .error):
-            return Self.page(.ok, "Sign-out failed", "\(app) could not sign out.",
-                             "The launcher has been told. Return to it, or ask IT if it keeps happening.")
+            return Self.page(.ok, CallbackPage.signOutFailed(app))
         case .alreadyRecorded(let app, let status):
-            return Self.page(.conflict, "Already recorded", "This link was used already.",
-                             "\(app)'s sign-out is recorded as \(status.rawValue.replacingOccurrences(of: "_", with: " ")); nothing changed.")
+            return Self.page(.conflict, CallbackPage.alreadyRecorded(app, status: status))
         case .unknown:
-            return Self.page(.notFound, "Link not valid", "This sign-out link is not valid.",
-                             "It may be from another run. Return to the launcher; it will try again.")
+            return Self.page(.notFound, CallbackPage.unknown)
         }
     }
 
-    static func page(_ status: HTTPResponseStatus, _ title: String, _ heading: String, _ text: String) -> Response {
-        let response = Response(status: status, body: .init(string: HTMLPage(title: title, heading: heading, paragraphs: [text]).html))
+    /// `page` as an HTML response with `status`, never cached, sending no referrer.
+    static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
+        let response = Response(status: status, body: .init(string: page.html))
         response.headers.contentType = .html
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")

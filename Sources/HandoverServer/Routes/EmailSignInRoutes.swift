@@ -168,22 +168,14 @@ struct EmailSignInRoutes: RouteCollection {
         let token = (try? request.query.get(String.self, at: "token")) ?? ""
         let now = clock.now()
         guard let email = try await EmailSignInLinks.usableLinkEmail(token, now: now, on: databases.primary) else { return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired() }
-        let form = HTML.element("form", ["method": "post", "action": "/auth/email/verify"]) {
-            HTML.element("input", ["type": "hidden", "name": "token", "value": token])
-            HTML.element("button", ["type": "submit"]) { "Sign in on this browser" }
-        }
-        return Self.page(.ok, HTMLPage(title: "Sign in", heading: "Sign in as \(email)", paragraphs: [
-            "You opened your sign-in link in a browser. Sign in here, on this browser?",
-            "To sign in on your phone instead, open the link there.",
-        ], extra: form))
+        return Self.page(.ok, EmailSignInPage.confirm(email: email, token: token))
     }
 
     @Sendable func verifyInBrowser(request: Request) async throws -> Response {
         struct Form: Content { var token: String }
         // Login CSRF: a page on another site must not sign this browser in with its own link.
         guard isSameOrigin(request) else {
-            return Self.page(.forbidden, HTMLPage(title: "Not signed in", heading: "This sign-in did not come from this site",
-                                                  paragraphs: ["Open the sign-in link from your email directly, then press the button on its page."]))
+            return Self.page(.forbidden, EmailSignInPage.otherSite)
         }
         let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
         guard let used = try await EmailSignInLinks.consume(form.token, now: clock.now(), on: databases.primary) else {
@@ -193,8 +185,7 @@ struct EmailSignInRoutes: RouteCollection {
         let user = try await EmailSignInLinks.user(for: email, now: clock.now(), on: databases.primary)
         // A link an app on a fleet device asked for: this browser session ends with that device's hand-over.
         let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, checkOut: .emailLink, on: databases.primary)
-        let response = Self.page(.ok, HTMLPage(title: "Signed in", heading: "Signed in",
-                                               paragraphs: ["You are signed in on this browser as \(email). You can close this page."]))
+        let response = Self.page(.ok, EmailSignInPage.signedIn(email: email))
         let secure = origin.isSecure
         response.cookies["handover_web_session"] = HTTPCookies.Value(
             string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
@@ -218,18 +209,17 @@ struct EmailSignInRoutes: RouteCollection {
     }
 
     static func expired() -> Response {
-        page(.gone, HTMLPage(title: "Link expired", heading: "This link no longer works",
-                             paragraphs: ["Sign-in links work once and expire after 15 minutes. Ask for a new one in the app."]))
+        page(.gone, EmailSignInPage.expired)
     }
 
     /// The page for a wrong link past the limit: 429 with `Retry-After`.
     static func tooManyAttempts(_ wait: Int) -> Response {
-        let response = page(.tooManyRequests, HTMLPage(title: "Too many attempts", heading: "Too many attempts",
-                                                      paragraphs: ["Try again in \(wait) seconds."]))
+        let response = page(.tooManyRequests, EmailSignInPage.tooManyAttempts(wait: wait))
         response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
         return response
     }
 
+    /// `page` as an HTML response with `status`, never cached, sending no referrer.
     static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
         let response = Response(status: status, body: .init(string: page.html))
         response.headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")

@@ -5,11 +5,11 @@ import HandoverCore
 /// split into succeeded (green), failed (red) and timed out (amber) as shares of the day's
 /// finished logouts, and a blue line for the day's p95 logout time on the right-hand axis.
 /// Every bar and point carries a `<title>`, so hovering (or a screen reader) gives the figures.
-enum ScorecardChart {
-    static let width = 720
-    static let height = 260
+package enum ScorecardChart {
+    package static let width = 720
+    package static let height = 260
 
-    static func svg(_ card: AppScorecard) -> String {
+    package static func svg(_ card: AppScorecard) -> String {
         let left = 44.0, right = 56.0, top = 16.0, bottom = 44.0
         let plotWidth = Double(width) - left - right, plotHeight = Double(height) - top - bottom
         let slot = plotWidth / Double(max(1, card.daily.count))
@@ -62,13 +62,14 @@ enum ScorecardChart {
     }
 
     /// The smallest of 1, 2, 5 × 10ⁿ at or above `value`: an axis that reads in round numbers.
-    static func niceCeiling(_ value: Double) -> Double {
+    package static func niceCeiling(_ value: Double) -> Double {
         let magnitude = pow(10, floor(log10(value)))
         for step in [1.0, 2.0, 5.0, 10.0] where step * magnitude >= value * 0.999_999 { return step * magnitude }
         return 10 * magnitude
     }
 
-    static func seconds(_ value: Double) -> String {
+    /// A duration as the chart and the scorecard show it: `0 s`, `250 ms`, `1.5 s`, `42 s`.
+    package static func seconds(_ value: Double) -> String {
         if value == 0 { return "0 s" }
         if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
         return value < 10 ? String(format: "%.1f s", value) : "\(Int(value.rounded())) s"

@@ -1,0 +1,41 @@
+import Foundation
+import HandoverCore
+import HandoverPages
+import Testing
+
+/// The fleet import's pages from plain values: a row per device to add and per refused row,
+/// escaped names, the confirm form only when something would be added, and the keys shown once.
+@Suite struct DeviceImportPageTests {
+    @Test func thePreviewListsWhatItAddsAndRefusesAndOffersToConfirm() {
+        let preview = DeviceImportPage.Preview(
+            toAdd: [.init(line: 2, name: "<script>icu</script>", site: "ICU", serialNumber: "C02"), .init(line: 3, name: "icu-2")],
+            refused: [.init(line: 4, column: "site", reason: "your role does not allow adding devices at Ward 7")],
+            export: "Jamf Pro", ignoredColumns: ["Model"])
+        let html = DeviceImportPage.preview(preview, csv: "name\n<script>icu</script>", digest: "d1", note: nil, csrf: "t").rendered
+        #expect(html.contains("To add (2)"))
+        #expect(html.contains("Refused (1)"))
+        #expect(html.contains("<td>2</td><td>&lt;script&gt;icu&lt;/script&gt;</td><td>ICU</td><td>C02</td><td>—</td>"))
+        #expect(html.contains("<td>4</td><td>site</td>"))
+        #expect(html.contains("The file is a Jamf Pro export; its columns Model are left out. "))
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("name=\"preview\" value=\"d1\""))
+        #expect(html.contains("Import these 2 devices"))
+    }
+
+    @Test func nothingToAddOffersNoConfirmForm() {
+        let preview = DeviceImportPage.Preview(toAdd: [], refused: [.init(line: 2, column: nil, reason: "no name")])
+        let html = DeviceImportPage.preview(preview, csv: "x", digest: "d", note: "The registry changed.", csrf: "t").rendered
+        #expect(html.contains("Nothing to import. "))
+        #expect(!html.contains("id=\"confirm-import\""))
+        #expect(html.contains("<p class=\"error\" role=\"alert\">The registry changed.</p>"))
+    }
+
+    @Test func theUploadFormAndTheImportedKeys() {
+        let form = DeviceImportPage.uploadForm(csrf: "t", error: "file: empty", limitKB: 256).rendered
+        #expect(form.contains("Up to 256 KB here"))
+        #expect(form.contains("id=\"error\">file: empty</p>"))
+        let done = DeviceImportPage.imported(1, refused: 2, keysCSV: "line,name\n2,<b>").rendered
+        #expect(done.contains("Imported 1 device. 2 refused rows were left out."))
+        #expect(done.contains("2,&lt;b&gt;</textarea>"))
+    }
+}

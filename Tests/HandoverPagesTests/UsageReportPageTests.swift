@@ -1,0 +1,39 @@
+import Foundation
+import HandoverCore
+import HandoverPages
+import Testing
+
+/// The Usage page from plain values: a row per site and per shift, escaped site names, and the
+/// empty states' sentences.
+@Suite struct UsageReportPageTests {
+    static let shifts = ShiftCalendar()
+
+    static func page(_ sites: [UsageReport.SiteUsage]) -> String {
+        let start = shifts.weekStart(named: "2026-W48")!
+        return UsageReportPage.body(week: "2026-W48", start: start, end: shifts.weekEnd(start), shiftNames: ["Mon day", "Mon night"],
+                                    sites: sites, shifts: shifts).rendered
+    }
+
+    @Test func eachSiteHasItsRowAndItsColumnOfShifts() {
+        let html = Self.page([
+            .init(site: "<script>x</script>", devices: 3, inUse: [2, 1], handOvers: 4, completed: 3, failed: 1,
+                  notSeen: ["icu-1"], notSeenCount: 1),
+            .init(site: nil, devices: 1, inUse: [0, 1]),
+        ])
+        #expect(html.contains("&lt;script&gt;x&lt;/script&gt;"))
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("<td>no site</td>"))
+        #expect(html.contains("<td>Mon day</td><td>2</td><td>0</td>"))
+        #expect(html.contains("icu-1"))
+        #expect(html.contains("?week=2026-W47"), "the week before")
+        #expect(html.contains("?week=2026-W49"), "the week after")
+        #expect(html.contains("/dashboard/reports/usage.csv?week=2026-W48"))
+    }
+
+    @Test func aWeekWithoutDevicesSaysSo() {
+        let html = Self.page([])
+        #expect(html.contains("No device at the sites you see."))
+        #expect(html.contains("Every app signed out in every hand-over this week."))
+        #expect(html.contains("Every device was held or handed over this week."))
+    }
+}
