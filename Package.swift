@@ -161,6 +161,16 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // The server's settings as values: read from the environment (and, through the CLI, a
+        // configuration file), each mistake a StartupFailure that names the variable. No HTTP.
+        .target(
+            name: "HandoverConfiguration",
+            dependencies: [
+                "HandoverCore", "HandoverProtocol", "HandoverTransport", "Mail", "LinkCallbacks", "SCIM", "SessionTokens",
+                server("NIOCore", "swift-nio"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         // The pages the server shows a browser, as values: HTML built in Swift (text escaped as it
         // is added), the dashboard's shell and its pages, from what the core's services return.
         // No HTTP and no database: a page is a function of its inputs, tested without a server.
@@ -174,6 +184,7 @@ let package = Package(
             name: "HandoverServer",
             dependencies: [
                 "HandoverCore",
+                "HandoverConfiguration",
                 "HandoverPages",
                 "HandoverMigrations",
                 "HandoverTransport",
@@ -376,6 +387,8 @@ let package = Package(
             name: "handover",
             dependencies: [
                 "HandoverProtocol",
+                "HandoverConfiguration",
+                "HandoverCore",
                 "LinkCallbacks",
                 "UniversalLinks",
                 "HandoverServer",
@@ -454,6 +467,7 @@ let package = Package(
             name: "HandoverServerTests",
             dependencies: [
                 "HandoverServer",
+                "HandoverConfiguration",
                 "HandoverPages",
                 "HandoverCore",
                 "HandoverMigrations",

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import HandoverCore
 import Vapor
 

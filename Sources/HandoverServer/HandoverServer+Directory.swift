@@ -1,3 +1,4 @@
+import HandoverConfiguration
 import HandoverCore
 import Vapor
 

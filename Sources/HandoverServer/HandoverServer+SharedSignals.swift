@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HandoverConfiguration
 import HandoverCore
 import NIOCore
 import OutboundHTTP

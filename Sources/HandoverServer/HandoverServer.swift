@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import HandoverConfiguration
 import HandoverProtocol
 import Foundation
 import HandoverTransport

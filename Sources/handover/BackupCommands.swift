@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 
 /// `handover admin backup`: an online copy of the SQLite database while the server runs.

@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HandoverClient
+import HandoverConfiguration
 import HandoverServer
 import Logging
 

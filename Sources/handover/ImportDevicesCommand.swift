@@ -67,7 +67,7 @@ struct ImportDevicesCommand: AsyncParsableCommand {
     var keysOut: String?
 
     @Option(help: ArgumentHelp("Rows per transaction (1 to 10000).", valueName: "rows"))
-    var batchSize = HandoverServer.DeviceImportWrites.defaultBatchSize
+    var batchSize = DeviceImport.Writes.defaultBatchSize
 
     @Flag(help: "Import every good row in one transaction, or none. Holds the database's write lock for the whole import: a running server's writes wait or fail meanwhile.")
     var allOrNothing = false
@@ -84,7 +84,7 @@ struct ImportDevicesCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard HandoverServer.DeviceImportWrites.batchSizes.contains(batchSize) else {
+        guard DeviceImport.Writes.batchSizes.contains(batchSize) else {
             throw ValidationError("--batch-size: \(batchSize) rows; give 1 to 10000 (the default, 250, keeps each transaction well under a second).")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 
 /// APNs and out-of-band flags of `handover serve`.

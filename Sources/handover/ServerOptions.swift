@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 
 /// Where the server keeps its data: shared by `serve` and `admin`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 
 /// Sign in with Apple and session flags of `handover serve`.

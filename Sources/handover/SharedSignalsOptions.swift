@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 
 /// Shared Signals flags of `handover serve` (issue 43): the transmitter's event retention, and

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import HandoverProtocol
 import Testing
 @testable import HandoverServer

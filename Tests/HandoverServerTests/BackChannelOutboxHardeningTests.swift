@@ -2,6 +2,7 @@ import DeviceSimulator
 import FluentKit
 import Foundation
 @testable import HandoverServer
+import HandoverConfiguration
 import Testing
 
 /// Back-Channel Logout deliveries against backends that answer without end, never answer, or

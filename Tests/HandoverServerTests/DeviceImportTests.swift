@@ -68,7 +68,7 @@ struct DeviceImportTests {
                 ,C02XK1ABJG5M,48
                 ward-7-phone-9,,
                 """
-            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date())
+            let report = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date())
             #expect(report.imported.map(\.name) == ["ward-7-phone-1", "ward 7, phone 2", "ward-7-phone-9"])
             #expect(report.imported.map(\.serialNumber) == ["C02XK1ABJG5H", "C02XK1ABJG5J", nil])
             #expect(report.imported.allSatisfy { $0.key?.hasPrefix("hov_") == true })
@@ -100,7 +100,7 @@ struct DeviceImportTests {
                 bad-phone,ICU+ward
                 ward-7-phone-1,Ward 7
                 """
-            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date())
+            let report = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date())
             #expect(report.imported.map(\.name) == ["icu-phone-1", "ward-3-phone-1", "spare-phone", "ward-7-phone-1"])
             #expect(report.refused.map(\.description) == [
                 "line 5: site: 'ICU+ward' is not a site name: it has '+', which separates sites in the settings that name them; "
@@ -126,7 +126,7 @@ struct DeviceImportTests {
                 ICU phone 1,C02JAMF00001,00008030-001A,iPhone 13,0a7e5c3c-1111-4f0b-9a51-6d7b9f1d2c01,ICU,2026-11-26 07:00:00
                 Ward 7 phone 1,C02JAMF00002,00008030-001B,iPhone 13,0a7e5c3c-2222-4f0b-9a51-6d7b9f1d2c02,,2026-11-26 07:00:00
                 """
-            let fromJamf = try await HandoverServer.importDevices(csv: Data(jamf.utf8), dryRun: false, in: test.server.databases, now: Date())
+            let fromJamf = try await DeviceImport.run(csv: Data(jamf.utf8), dryRun: false, in: test.server.databases, now: Date())
             #expect(fromJamf.export == "Jamf Pro" && fromJamf.ignoredColumns == ["UDID", "Model", "Last Inventory Update"], "\(fromJamf.ignoredColumns)")
             #expect(fromJamf.imported.map(\.name) == ["ICU phone 1", "Ward 7 phone 1"] && fromJamf.refused.isEmpty, "\(fromJamf.refused)")
             #expect(fromJamf.imported.first?.mdmDeviceID == "0a7e5c3c-1111-4f0b-9a51-6d7b9f1d2c01" && fromJamf.imported.first?.serialNumber == "C02JAMF00001")
@@ -134,7 +134,7 @@ struct DeviceImportTests {
                 Device ID,Device name,Managed by,Ownership,Compliance,OS,OS version,Last check-in,Primary user UPN,Serial number,Model
                 4b5c6d7e-0000-4aaa-8bbb-1234567890ab,ED-PHONE-3,Intune,Corporate,Compliant,iOS/iPadOS,18.1,2026-11-26 06:58,,C02INTUNE003,iPhone 15
                 """
-            let fromIntune = try await HandoverServer.importDevices(csv: Data(intune.utf8), dryRun: false, in: test.server.databases, now: Date())
+            let fromIntune = try await DeviceImport.run(csv: Data(intune.utf8), dryRun: false, in: test.server.databases, now: Date())
             #expect(fromIntune.export == "Microsoft Intune" && fromIntune.imported.first?.mdmDeviceID == "4b5c6d7e-0000-4aaa-8bbb-1234567890ab"
                     && fromIntune.imported.first?.name == "ED-PHONE-3" && fromIntune.imported.first?.serialNumber == "C02INTUNE003", "\(fromIntune)")
             #expect(fromIntune.ignoredColumns.contains("Primary user UPN") && !fromIntune.ignoredColumns.contains("Device ID"))
@@ -156,7 +156,7 @@ struct DeviceImportTests {
             ]
             for (data, expected) in cases {
                 do {
-                    _ = try await HandoverServer.importDevices(csv: data, dryRun: false, in: test.server.databases, now: Date())
+                    _ = try await DeviceImport.run(csv: data, dryRun: false, in: test.server.databases, now: Date())
                     Issue.record("imported: \(expected)")
                 } catch let error as DeviceImportFileError {
                     #expect(error.description.contains(expected), "\(error.description)")
@@ -189,7 +189,7 @@ struct DeviceImportTests {
         try await TestServer.with(.sqlite) { test in
             let csv = "name,serialNumber\n" + (1...35).map { "phone-\($0),SER\($0)" }.joined(separator: "\n")
             let seen = ProgressLog()
-            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(),
+            let report = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(),
                                                                batchSize: 10) { done, total in
                 let between = try? await test.request(.POST, "/api/v1/devices", json: ["name": "between-\(done)"], key: test.adminKey)
                 seen.append(done, total, between?.status ?? 0)
@@ -207,7 +207,7 @@ struct DeviceImportTests {
             let csv = "name,serialNumber\n" + (1...25).map { "phone-\($0),SER\($0)" }.joined(separator: "\n")
             let seen = ProgressLog()
             do {
-                _ = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(),
+                _ = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(),
                                                            batchSize: 10, allOrNothing: true) { done, total in
                     seen.append(done, total, 0)
                     if done == 20 { throw CancellationError() }
@@ -219,7 +219,7 @@ struct DeviceImportTests {
             #expect(try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array.isEmpty)
             // In batches, the same failure keeps the batches committed before it, and says which.
             do {
-                _ = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(),
+                _ = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(),
                                                            batchSize: 10) { done, _ in
                     if done == 20 { throw CancellationError() }
                 }
@@ -229,7 +229,7 @@ struct DeviceImportTests {
             }
             #expect(try await test.request(.GET, "/api/v1/devices", key: test.adminKey).array.count == 20)
             // Running it again imports the rest: the rows already imported are refused by serial number.
-            let again = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(), batchSize: 10)
+            let again = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: test.server.databases, now: Date(), batchSize: 10)
             #expect(again.imported.map(\.name) == (21...25).map { "phone-\($0)" })
             #expect(again.refused.count == 20 && again.refused[0].reason.contains("already registered"))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import HandoverCore
 @testable import HandoverServer
 import Testing
@@ -65,7 +66,7 @@ import Testing
             Ward 7 phone 1,C02JAMF00007,0a7e5c3c-7777-4f0b-9a51-6d7b9f1d2c07, Ward 7 \("")
             Station phone 1,C02JAMF00008,0a7e5c3c-8888-4f0b-9a51-6d7b9f1d2c08,Station Ä
             """
-        let report = try await HandoverServer.importDevices(csv: Data(jamf.utf8), dryRun: false, in: test.server.databases, now: rig.test.clock.now())
+        let report = try await DeviceImport.run(csv: Data(jamf.utf8), dryRun: false, in: test.server.databases, now: rig.test.clock.now())
         #expect(report.refused.isEmpty, "\(report.refused)")
         let ward = try #require(report.imported.first)
         let listed = try await test.request(.GET, "/api/v1/devices?site=WARD%207", key: test.adminKey).array

@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 import NIOCore
 import NIOPosix

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 import Testing
 

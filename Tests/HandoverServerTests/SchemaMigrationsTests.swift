@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import HandoverMigrations
 import HandoverCore
 @testable import HandoverServer

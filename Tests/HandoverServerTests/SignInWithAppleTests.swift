@@ -2,6 +2,7 @@ import AppleIDTestServer
 import AppleSignIn
 import AsyncHTTPClient
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 import NIOCore
 import Testing

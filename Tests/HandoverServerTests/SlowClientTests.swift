@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import NIOCore
 import NIOPosix
 import Testing

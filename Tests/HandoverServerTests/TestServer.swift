@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HandoverConfiguration
 import TestPeers
 import HandoverServer
 import Logging

@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import HandoverConfiguration
 import HandoverProtocol
 import HandoverServer
 import Testing

@@ -60,7 +60,7 @@ struct DeviceImportRoutes: RouteCollection {
             let now = clock.now()
             let check: DeviceImportReport
             do {
-                check = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: now,
+                check = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: now,
                                                                refusing: Self.siteRule(viewer))
             } catch let error as DeviceImportFileError {
                 return DashboardLayout.page("Import devices", signedIn: viewer, status: .unprocessableEntity) {
@@ -72,7 +72,7 @@ struct DeviceImportRoutes: RouteCollection {
                                              note: "The registry changed since the preview, so the import would not be what you saw: "
                                                  + "nothing was imported. Here is the preview again; confirm it if it is right.")
             }
-            let report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: false, in: auth.databases, now: now,
+            let report = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: false, in: auth.databases, now: now,
                                                                 allOrNothing: true, refusing: Self.siteRule(viewer))
             try await auth.recordAdminAction(.deviceChanged, "imported \(report.imported.count) device\(report.imported.count == 1 ? "" : "s")"
                                                     + (report.refused.isEmpty ? "" : " (\(report.refused.count) rows refused)"),
@@ -89,7 +89,7 @@ struct DeviceImportRoutes: RouteCollection {
                              note: String?) async throws -> Response {
         let report: DeviceImportReport
         do {
-            report = try await HandoverServer.importDevices(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: clock.now(),
+            report = try await DeviceImport.run(csv: Data(csv.utf8), dryRun: true, in: auth.databases, now: clock.now(),
                                                             refusing: Self.siteRule(viewer))
         } catch let error as DeviceImportFileError {
             return DashboardLayout.page("Import devices", signedIn: viewer, status: .unprocessableEntity) {
@@ -102,8 +102,8 @@ struct DeviceImportRoutes: RouteCollection {
     }
 
     /// The refusal of a row at a site where `session` may not add devices.
-    static func siteRule(_ viewer: DashboardViewer) -> HandoverServer.RowCheck {
-        HandoverServer.RowCheck { row in
+    static func siteRule(_ viewer: DashboardViewer) -> DeviceImport.RowCheck {
+        DeviceImport.RowCheck { row in
             viewer.may(role, at: row.site?.text) ? nil
                 : DeviceImportPlan.Refusal(line: row.line, column: "site",
                                            reason: "your role (\(viewer.permissions.summary)) does not allow adding devices "

@@ -33,8 +33,8 @@ struct DeviceListRoutes: RouteCollection {
     /// The search the query string asks for; unknown values fall back to "all" and page 1.
     static func search(from request: Request) -> DeviceSearch {
         let text = (try? request.query.get(String.self, at: "q")) ?? ""
-        let status = ((try? request.query.get(String.self, at: "status")) ?? "").flatMap { DeviceStatus(rawValue: $0) }
-        let filter = ((try? request.query.get(String.self, at: "filter")) ?? "").flatMap { DeviceSearch.Filter(rawValue: $0) } ?? .all
+        let status = (try? request.query.get(String.self, at: "status")).flatMap { DeviceStatus(rawValue: $0) }
+        let filter = (try? request.query.get(String.self, at: "filter")).flatMap { DeviceSearch.Filter(rawValue: $0) } ?? .all
         let page = (try? request.query.get(Int.self, at: "page")) ?? 1
         return DeviceSearch(text: text, status: status, filter: filter, page: page)  // clamped to 1...maximumPage
     }

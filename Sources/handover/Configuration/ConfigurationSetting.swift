@@ -1,4 +1,5 @@
 import Foundation
+import HandoverConfiguration
 import HandoverServer
 
 /// One setting of `handover serve`, as a configuration file, the environment and the flags name

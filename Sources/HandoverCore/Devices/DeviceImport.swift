@@ -1,7 +1,4 @@
 import Foundation
-import HandoverCore
-import Logging
-import Vapor
 
 /// What `handover admin import-devices` did with a CSV file of devices.
 public struct DeviceImportReport: Sendable, Codable {
@@ -16,6 +13,16 @@ public struct DeviceImportReport: Sendable, Codable {
         public var site: String? = nil
         /// Absent in a dry run.
         public var key: String?
+
+        public init(line: Int, id: UUID, name: String, serialNumber: String?, mdmDeviceID: String?, site: String? = nil, key: String?) {
+            self.line = line
+            self.id = id
+            self.name = name
+            self.serialNumber = serialNumber
+            self.mdmDeviceID = mdmDeviceID
+            self.site = site
+            self.key = key
+        }
     }
 
     /// A row that was not imported, and why.
@@ -24,6 +31,12 @@ public struct DeviceImportReport: Sendable, Codable {
         public var column: String?
         public var reason: String
         public var description: String { "line \(line): " + (column.map { "\($0): " } ?? "") + reason }
+
+        public init(line: Int, column: String?, reason: String) {
+            self.line = line
+            self.column = column
+            self.reason = reason
+        }
     }
 
     public var imported: [Imported]
@@ -34,6 +47,14 @@ public struct DeviceImportReport: Sendable, Codable {
     public var export: String?
     /// That export's columns the import does not use, left out.
     public var ignoredColumns: [String] = []
+
+    public init(imported: [Imported], refused: [Refused], dryRun: Bool, export: String? = nil, ignoredColumns: [String] = []) {
+        self.imported = imported
+        self.refused = refused
+        self.dryRun = dryRun
+        self.export = export
+        self.ignoredColumns = ignoredColumns
+    }
 
     /// The imported devices and their keys as CSV (RFC 4180): `line,name,serialNumber,deviceID,key`,
     /// each field that a spreadsheet would run as a formula neutralised (``CSVWriter``).
@@ -57,9 +78,12 @@ public struct DeviceImportFileError: Error, CustomStringConvertible {
     public var description: String
 }
 
-extension HandoverServer {
+/// The fleet import (`handover admin import-devices`, the dashboard's import page): a CSV file of
+/// devices checked row by row (``DeviceImportPlan``), then registered with their keys
+/// (``DeviceImportWriter``) in batches or in one transaction.
+public enum DeviceImport {
     /// How an import writes: in batches (the default) or in one transaction.
-    public struct DeviceImportWrites: Sendable {
+    public struct Writes: Sendable {
         /// Rows per transaction in batches: small enough that a batch holds SQLite's one write
         /// lock for a fraction of a second, so the running server's writes go in between.
         public static let defaultBatchSize = 250
@@ -76,34 +100,19 @@ extension HandoverServer {
         }
     }
 
-    /// Registers the devices of a CSV file (header `name,serialNumber,mdmDeviceID`) in the
-    /// configured database, each with its device key. Every row is checked first; rows with a
-    /// problem are refused alone, each with its line and why; a file that cannot be read as such
-    /// a table is refused whole (``DeviceImportFileError``). The good rows go in by
-    /// ``DeviceImportWrites``: batches, each its own transaction (a failure midway throws
-    /// ``DeviceImportInterrupted`` with the batches committed before it), or all in one.
-    /// `progress` hears the rows imported and the total after each batch. With `dryRun`,
-    /// nothing is written.
-    public static func importDevices(_ configuration: ServerConfiguration, csv: Data, dryRun: Bool, writes: DeviceImportWrites = .init(),
-                                     logger: Logger = Logger(label: "handover"),
-                                     progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
-        try await withOfflineDatabase(configuration, logger: logger) { databases in
-            try await importDevices(csv: csv, dryRun: dryRun, in: databases, now: Date(), batchSize: writes.batchSize,
-                                    allOrNothing: writes.allOrNothing, progress: progress)
-        }
-    }
-
     /// A further check of the rows a file accepts: the refusal of a row, or nil to let it through.
-    struct RowCheck {
-        let refusal: (DeviceImportPlan.Row) -> DeviceImportPlan.Refusal?
+    package struct RowCheck {
+        package init(refusal: @escaping (DeviceImportPlan.Row) -> DeviceImportPlan.Refusal?) { self.refusal = refusal }
+
+        package let refusal: (DeviceImportPlan.Row) -> DeviceImportPlan.Refusal?
     }
 
     /// The pause between two batches: the server's writers waiting on SQLite's lock take it then.
-    static let pauseBetweenBatches: Duration = .milliseconds(20)
+    package static let pauseBetweenBatches: Duration = .milliseconds(20)
 
     /// - Parameter refusing: a further check of each row the file accepts (the dashboard's: a row
     ///   at a site where the person may not add devices).
-    static func importDevices(csv: Data, dryRun: Bool, in databases: ServerDatabases, now: Date, batchSize: Int = DeviceImportWrites.defaultBatchSize,
+    package static func run(csv: Data, dryRun: Bool, in databases: ServerDatabases, now: Date, batchSize: Int = Writes.defaultBatchSize,
                               allOrNothing: Bool = false, refusing: RowCheck? = nil,
                               progress: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }) async throws -> DeviceImportReport {
         let database = databases.primary

@@ -13,7 +13,7 @@ extension ServerConfiguration {
     }
 
     /// Reads the Sign in with Apple and session settings from the environment into `configuration`.
-    static func readSessionSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readSessionSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let ttl = value("HANDOVER_SESSION_TTL") {
             configuration.sessions.accessTokenLifetime = try parseSessionTTL(ttl, setting: "HANDOVER_SESSION_TTL")
@@ -102,7 +102,7 @@ extension ServerConfiguration {
         return TimeInterval(seconds)
     }
 
-    static func parseSwitch(_ text: String, setting: String) throws -> Bool {
+    package static func parseSwitch(_ text: String, setting: String) throws -> Bool {
         switch text.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false

@@ -1,6 +1,5 @@
 import Foundation
 import HandoverMigrations
-import HandoverCore
 import Logging
 import NIOPosix
 import SQLiteNIO

@@ -5,7 +5,7 @@ import NIOCore
 
 extension ConnectionLimits {
     /// Reads the `HANDOVER_*_TIMEOUT` and `HANDOVER_MAX_CONNECTIONS` variables.
-    static func fromEnvironment(_ environment: [String: String]) throws -> ConnectionLimits {
+    package static func fromEnvironment(_ environment: [String: String]) throws -> ConnectionLimits {
         var limits = ConnectionLimits()
         func seconds(_ name: String) throws -> TimeAmount? {
             guard let text = environment[name], !text.isEmpty else { return nil }

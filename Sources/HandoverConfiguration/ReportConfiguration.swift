@@ -3,7 +3,7 @@ import HandoverCore
 
 extension ServerConfiguration {
     /// Reads `HANDOVER_SHIFT_STARTS` and `HANDOVER_REPORT_TIME_ZONE` into `configuration`.
-    static func readReportSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readReportSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let starts = try value("HANDOVER_SHIFT_STARTS").map { try parseShiftStarts($0, setting: "HANDOVER_SHIFT_STARTS") } ?? configuration.shifts.starts
         let zone = try value("HANDOVER_REPORT_TIME_ZONE").map { try parseTimeZone($0, setting: "HANDOVER_REPORT_TIME_ZONE") } ?? configuration.shifts.timeZone

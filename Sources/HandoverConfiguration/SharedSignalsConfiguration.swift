@@ -20,7 +20,7 @@ extension ServerConfiguration {
     /// `HANDOVER_SSF_PUSH_AUTHORIZATION`, `HANDOVER_SSF_TRANSMITTER_POLL_URL`,
     /// `HANDOVER_SSF_TRANSMITTER_POLL_AUTHORIZATION`. The flags of the same names without
     /// `HANDOVER_`, in lower case with dashes, apply on top (``applySharedSignals(_:to:)``).
-    static func readSharedSignalsSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readSharedSignalsSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         try applySharedSignals(SharedSignalsValues(environment: environment), to: &configuration, flags: false)
     }
 

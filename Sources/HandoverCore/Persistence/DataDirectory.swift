@@ -1,5 +1,4 @@
 import Foundation
-import HandoverCore
 
 /// The data directory of an SQLite server: the database, the at-rest encryption key and nothing
 /// else. It is made readable by its owner only (0700), and so is the database (0600): the file
@@ -10,7 +9,7 @@ public enum DataDirectory {
 
     /// Creates the directory (0700) and the database file (0600) when missing, and narrows their
     /// permissions when they are wider; throws a ``ConfigurationError`` naming `--data-dir`.
-    static func prepare(_ directory: URL) throws {
+    package static func prepare(_ directory: URL) throws {
         let files = FileManager.default
         let accepted = "a directory this user can create and write (not under a file)"
         var isDirectory: ObjCBool = false
@@ -46,7 +45,7 @@ public enum DataDirectory {
     /// hold a Handover database already. Throws a ``ConfigurationError`` naming `--data-dir`, the
     /// folder and how to make one; creates nothing, so a mistyped path leaves no empty database
     /// behind for a server to start on later.
-    static func requireDatabase(_ directory: URL) throws {
+    package static func requireDatabase(_ directory: URL) throws {
         let database = directory.appendingPathComponent(databaseFileName)
         let size = (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? nil
         guard let size, size > 0 else {

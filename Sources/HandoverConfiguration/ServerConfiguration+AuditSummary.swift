@@ -7,7 +7,7 @@ extension ServerConfiguration {
     /// The configuration a server starts with, as the audit log's `server.started` entry records
     /// it: what decides how hand-overs are handled and proven. No secret is in it (no key, no
     /// password, no token: the database URL's user and password are left out).
-    var auditSummary: [String: String] {
+    package var auditSummary: [String: String] {
         var summary: [String: String] = [
             "version": HandoverVersion.current,
             "public_url": publicURL?.absoluteString ?? "(none: plain http on \(host):\(port))",

@@ -4,7 +4,7 @@ import HandoverCore
 extension ServerConfiguration {
     /// Reads the audit log's settings: `HANDOVER_AUDIT_CHECKPOINT_INTERVAL`, `HANDOVER_SIEM_SYSLOG`
     /// (and `HANDOVER_SIEM_SYSLOG_CA`), `HANDOVER_SIEM_SPLUNK_URL` with `HANDOVER_SIEM_SPLUNK_TOKEN`.
-    static func readAuditSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readAuditSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let text = value("HANDOVER_AUDIT_CHECKPOINT_INTERVAL") {
             guard let seconds = Int(text), (1...60).contains(seconds) else {

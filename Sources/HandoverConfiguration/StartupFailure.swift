@@ -6,9 +6,9 @@ import SessionTokens
 /// Turns what goes wrong while a server starts into a ``ConfigurationError``: one line that names
 /// the setting, what was wrong with it and what is accepted. `handover serve` prints that line and
 /// exits; nothing else (no backtrace, no Foundation error domain) reaches the administrator.
-enum StartupFailure {
+package enum StartupFailure {
     /// The error as a ``ConfigurationError`` (unchanged when it already is one).
-    static func explain(_ error: any Error) -> any Error {
+    package static func explain(_ error: any Error) -> any Error {
         switch error {
         case let error as ConfigurationError:
             return error.oneLine
@@ -22,14 +22,14 @@ enum StartupFailure {
 
     /// A secret in the database does not open with this instance's key: another instance (with
     /// its own data directory) made it, or the key changed.
-    static let sealedWithAnotherKey = ConfigurationError(
+    package static let sealedWithAnotherKey = ConfigurationError(
         setting: "HANDOVER_TOKEN_ENCRYPTION_KEY",
         problem: "the secrets in this database were sealed with another encryption key (another instance's, or a key that has changed)",
         accepted: "the same key on every instance that shares the database: set HANDOVER_TOKEN_ENCRYPTION_KEY on each to the first instance's key, "
             + "the contents of token-encryption.key in its data directory")
 
     /// A failure to open or migrate the database.
-    static func database(_ error: any Error, configuration: ServerConfiguration) -> any Error {
+    package static func database(_ error: any Error, configuration: ServerConfiguration) -> any Error {
         if error is ConfigurationError { return error }
         if let url = configuration.databaseURL {
             return ConfigurationError(setting: "--database", problem: "PostgreSQL at \(redacted(url)) could not be used (\(oneLine(String(reflecting: error))))",
@@ -41,7 +41,7 @@ enum StartupFailure {
     }
 
     /// A failure to bind the listening socket.
-    static func listening(_ error: any Error, host: String, port: Int) -> any Error {
+    package static func listening(_ error: any Error, host: String, port: Int) -> any Error {
         if let io = error as? IOError {
             switch io.errnoCode {
             case EADDRINUSE:
@@ -65,12 +65,12 @@ enum StartupFailure {
     }
 
     /// A URL with its password replaced by `***`, for messages (``ConfigurationError/redactingPasswords(_:)``).
-    static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         ConfigurationError.redactingPasswords(url)
     }
 
     /// Text on one line: newlines and tabs become spaces, runs of spaces one.
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
@@ -78,7 +78,7 @@ enum StartupFailure {
 
 extension ConfigurationError {
     /// The same error with every part on one line.
-    var oneLine: ConfigurationError {
+    package var oneLine: ConfigurationError {
         ConfigurationError(setting: StartupFailure.oneLine(setting), problem: StartupFailure.oneLine(problem),
                            accepted: StartupFailure.oneLine(accepted))
     }

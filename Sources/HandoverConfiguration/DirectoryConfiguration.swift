@@ -19,7 +19,7 @@ public struct DirectorySettings: Sendable, Equatable {
 
 extension ServerConfiguration {
     /// Reads `HANDOVER_SCIM_TOKEN`, `HANDOVER_SCIM_PREVIOUS_TOKEN` and `HANDOVER_SCIM_BADGE_ATTRIBUTE`.
-    static func readDirectorySettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readDirectorySettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         configuration.directory.tokens = try [("HANDOVER_SCIM_TOKEN", value("HANDOVER_SCIM_TOKEN")),
                                               ("HANDOVER_SCIM_PREVIOUS_TOKEN", value("HANDOVER_SCIM_PREVIOUS_TOKEN"))]

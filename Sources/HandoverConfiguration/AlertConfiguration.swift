@@ -3,7 +3,7 @@ import HandoverCore
 
 extension ServerConfiguration {
     /// Reads `HANDOVER_ALERT_CONTACTS` and `HANDOVER_NOT_SEEN_AFTER` into `configuration`.
-    static func readAlertSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readAlertSettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let contacts = value("HANDOVER_ALERT_CONTACTS") {
             try parseAlertContacts(contacts, setting: "HANDOVER_ALERT_CONTACTS", into: &configuration.alerts)

@@ -3,7 +3,7 @@ import HandoverCore
 
 extension ServerConfiguration {
     /// Reads `HANDOVER_LENDING_PERIODS` and `HANDOVER_CUSTODY_RETENTION` into `configuration`.
-    static func readCustodySettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+    package static func readCustodySettings(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let periods = value("HANDOVER_LENDING_PERIODS") {
             for entry in periods.split(separator: ",", omittingEmptySubsequences: true) {
