@@ -176,7 +176,7 @@ let package = Package(
         // No HTTP and no database: a page is a function of its inputs, tested without a server.
         .target(
             name: "HandoverPages",
-            dependencies: ["HandoverCore", "HandoverProtocol", "TransparencyLog", "LinkCallbacks", "UniversalLinks"],
+            dependencies: ["HandoverCore", "HandoverProtocol", "LinkCallbacks", "UniversalLinks"],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The server: Vapor, over the core (which holds the database: SQLite by default, PostgreSQL when configured).
@@ -461,7 +461,7 @@ let package = Package(
         // The pages as values: rendered from plain inputs, no server and no database.
         .testTarget(
             name: "HandoverPagesTests",
-            dependencies: ["HandoverPages", "HandoverCore", "HandoverProtocol", server("PropertyBased", "swift-property-based")]
+            dependencies: ["HandoverPages", "HandoverCore", "HandoverProtocol", "TransparencyLog", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "HandoverServerTests",

@@ -6,54 +6,6 @@ import HandoverCore
 /// added and each refused row with its line, field and reason, and the form that confirms it;
 /// and the page of the imported devices' keys, shown once as CSV.
 package enum DeviceImportPage {
-    /// What a preview shows: the rows the file would add, the rows it refuses, and the MDM export
-    /// it was recognised as.
-    package struct Preview: Sendable {
-        /// A device the file would add.
-        package struct Row: Sendable {
-            package var line: Int
-            package var name: String
-            package var site: String?
-            package var serialNumber: String?
-            package var mdmDeviceID: String?
-
-            package init(line: Int, name: String, site: String? = nil, serialNumber: String? = nil, mdmDeviceID: String? = nil) {
-                self.line = line
-                self.name = name
-                self.site = site
-                self.serialNumber = serialNumber
-                self.mdmDeviceID = mdmDeviceID
-            }
-        }
-
-        /// A row the file would not add, and why (`column` names the field at fault).
-        package struct Refusal: Sendable {
-            package var line: Int
-            package var column: String?
-            package var reason: String
-
-            package init(line: Int, column: String?, reason: String) {
-                self.line = line
-                self.column = column
-                self.reason = reason
-            }
-        }
-
-        package var toAdd: [Row]
-        package var refused: [Refusal]
-        /// The MDM whose device export the file is, when its header says so.
-        package var export: String?
-        /// That export's columns the import does not use.
-        package var ignoredColumns: [String]
-
-        package init(toAdd: [Row], refused: [Refusal], export: String? = nil, ignoredColumns: [String] = []) {
-            self.toAdd = toAdd
-            self.refused = refused
-            self.export = export
-            self.ignoredColumns = ignoredColumns
-        }
-    }
-
     /// The form that takes the file, with `error` (a refusal of the last one) above it; the form
     /// takes up to `limitKB` KB.
     package static func uploadForm(csrf: String, error: String?, limitKB: Int) -> HTML {
@@ -79,11 +31,11 @@ package enum DeviceImportPage {
         }
     }
 
-    /// The preview of `csv`: what it would add, what it refuses, and the confirm form (when there
-    /// is something to add), which carries the file and `digest`, the digest of what was shown.
-    /// `note` (why the preview is shown again) goes above it.
+    /// The preview of `csv` from a dry run's `report`: what it would add, what it refuses, and the
+    /// confirm form (when there is something to add), which carries the file and `digest`, the
+    /// digest of what was shown. `note` (why the preview is shown again) goes above it.
     @HTMLBuilder
-    package static func preview(_ preview: Preview, csv: String, digest: String, note: String?, csrf: String) -> HTML {
+    package static func preview(_ preview: DeviceImportReport, csv: String, digest: String, note: String?, csrf: String) -> HTML {
         if let note { HTML.element("p", ["class": "error", "role": "alert"]) { note } }
         HTML.element("p", ["class": "note"]) {
             "Nothing is written yet. "
@@ -91,15 +43,15 @@ package enum DeviceImportPage {
                 + preview.ignoredColumns.joined(separator: ", ") + " are left out. ") } ?? ""
         }
         HTML.element("section", ["id": "to-add"]) {
-            HTML.element("h2") { "To add (\(preview.toAdd.count))" }
-            if !preview.toAdd.isEmpty {
+            HTML.element("h2") { "To add (\(preview.imported.count))" }
+            if !preview.imported.isEmpty {
                 HTML.element("div", ["class": "scroll"]) {
                     HTML.element("table") {
                         HTML.element("tr") {
                             HTML.element("th") { "Line" }; HTML.element("th") { "Name" }; HTML.element("th") { "Site" }
                             HTML.element("th") { "Serial number" }; HTML.element("th") { "MDM id" }
                         }
-                        for row in preview.toAdd {
+                        for row in preview.imported {
                             HTML.element("tr") {
                                 HTML.element("td") { String(row.line) }; HTML.element("td") { row.name }; HTML.element("td") { row.site ?? "—" }
                                 HTML.element("td") { row.serialNumber ?? "—" }; HTML.element("td") { row.mdmDeviceID ?? "—" }
@@ -124,14 +76,14 @@ package enum DeviceImportPage {
                 }
             }
         }
-        if preview.toAdd.isEmpty {
+        if preview.imported.isEmpty {
             HTML.element("p") { "Nothing to import. "; HTML.element("a", ["href": "/dashboard/devices/import"]) { "Choose another file" } }
         } else {
             HTML.element("form", ["method": "post", "action": "/dashboard/devices/import", "id": "confirm-import"]) {
                 DashboardLayout.csrfField(csrf)
                 HTML.element("input", ["type": "hidden", "name": "csv", "value": csv])
                 HTML.element("input", ["type": "hidden", "name": "preview", "value": digest])
-                HTML.element("button", ["type": "submit"]) { "Import these \(preview.toAdd.count) device\(preview.toAdd.count == 1 ? "" : "s")" }
+                HTML.element("button", ["type": "submit"]) { "Import these \(preview.imported.count) device\(preview.imported.count == 1 ? "" : "s")" }
             }
         }
     }

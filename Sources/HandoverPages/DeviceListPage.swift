@@ -7,34 +7,10 @@ import HandoverProtocol
 /// with its last run, the pager, and the page for a page number past the last. Every value is in
 /// the query string (``link(_:)``), so a view can be bookmarked and shared.
 package enum DeviceListPage {
-    /// One page of the search's result, as the list shows it.
-    package struct Listing: Sendable {
-        /// The devices on this page.
-        package var devices: [Device]
-        /// How many devices match in all.
-        package var total: Int
-        /// This page's number, from 1.
-        package var page: Int
-        /// How many pages there are (at least 1).
-        package var pageCount: Int
-
-        package init(devices: [Device], total: Int, page: Int, pageCount: Int) {
-            self.devices = devices
-            self.total = total
-            self.page = page
-            self.pageCount = pageCount
-        }
-
-        /// A page the database answered.
-        package init(_ page: DeviceSearch.Page) {
-            self.init(devices: page.devices, total: page.total, page: page.page, pageCount: page.pageCount)
-        }
-    }
-
     /// The page's body: the links to add and import devices (an operator's), the search, the
     /// count, the table (each device's last run from `lastRuns`) and the pager.
     @HTMLBuilder
-    package static func body(_ search: DeviceSearch, listing page: Listing, lastRuns: [UUID: LogoutRun], viewer: DashboardViewer) -> HTML {
+    package static func body(_ search: DeviceSearch, page: DeviceSearch.Page, lastRuns: [UUID: LogoutRun], viewer: DashboardViewer) -> HTML {
         if viewer.may(.operator, everySite: false) {  // DeviceFormRoutes' need
             HTML.element("p") {
                 HTML.element("a", ["href": "/dashboard/devices/new"]) { "Add a device" }; " · "
@@ -126,7 +102,7 @@ package enum DeviceListPage {
     /// The body for a page past the last (the server answers it 404): the last page named and
     /// linked (the search kept), rather than an empty list that looks like the end of the fleet.
     @HTMLBuilder
-    package static func pastTheLastPage(_ search: DeviceSearch, listing page: Listing) -> HTML {
+    package static func pastTheLastPage(_ search: DeviceSearch, page: DeviceSearch.Page) -> HTML {
         let last = { var last = search; last.page = page.pageCount; return last }()
         HTML.element("h2") { "No such page" }
         HTML.element("p") {
@@ -137,7 +113,7 @@ package enum DeviceListPage {
     }
 
     /// Previous and next, when there is more than one page.
-    package static func pager(_ search: DeviceSearch, page: Listing) -> HTML {
+    package static func pager(_ search: DeviceSearch, page: DeviceSearch.Page) -> HTML {
         guard page.pageCount > 1 else { return .join([]) }
         var previous = search
         previous.page = page.page - 1

@@ -7,10 +7,11 @@ import Testing
 /// escaped names, the confirm form only when something would be added, and the keys shown once.
 @Suite struct DeviceImportPageTests {
     @Test func thePreviewListsWhatItAddsAndRefusesAndOffersToConfirm() {
-        let preview = DeviceImportPage.Preview(
-            toAdd: [.init(line: 2, name: "<script>icu</script>", site: "ICU", serialNumber: "C02"), .init(line: 3, name: "icu-2")],
+        let preview = DeviceImportReport(
+            imported: [.init(line: 2, id: UUID(), name: "<script>icu</script>", serialNumber: "C02", mdmDeviceID: nil, site: "ICU", key: nil),
+                       .init(line: 3, id: UUID(), name: "icu-2", serialNumber: nil, mdmDeviceID: nil, key: nil)],
             refused: [.init(line: 4, column: "site", reason: "your role does not allow adding devices at Ward 7")],
-            export: "Jamf Pro", ignoredColumns: ["Model"])
+            dryRun: true, export: "Jamf Pro", ignoredColumns: ["Model"])
         let html = DeviceImportPage.preview(preview, csv: "name\n<script>icu</script>", digest: "d1", note: nil, csrf: "t").rendered
         #expect(html.contains("To add (2)"))
         #expect(html.contains("Refused (1)"))
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func nothingToAddOffersNoConfirmForm() {
-        let preview = DeviceImportPage.Preview(toAdd: [], refused: [.init(line: 2, column: nil, reason: "no name")])
+        let preview = DeviceImportReport(imported: [], refused: [.init(line: 2, column: nil, reason: "no name")], dryRun: true)
         let html = DeviceImportPage.preview(preview, csv: "x", digest: "d", note: "The registry changed.", csrf: "t").rendered
         #expect(html.contains("Nothing to import. "))
         #expect(!html.contains("id=\"confirm-import\""))

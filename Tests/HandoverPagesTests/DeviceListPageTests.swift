@@ -23,8 +23,8 @@ import Testing
         run.status = .failed
         run.createdAt = Date(timeIntervalSince1970: 1_700_000_000)
         let devices = [Self.device("<script>a</script>", lastRun: run.id), Self.device("b")]
-        let listing = DeviceListPage.Listing(devices: devices, total: 2, page: 1, pageCount: 1)
-        let html = DeviceListPage.body(DeviceSearch(), listing: listing, lastRuns: [run.id!: run], viewer: Self.viewer("viewer")).rendered
+        let listing = DeviceSearch.Page(devices: devices, total: 2, page: 1)
+        let html = DeviceListPage.body(DeviceSearch(), page: listing, lastRuns: [run.id!: run], viewer: Self.viewer("viewer")).rendered
         #expect(html.contains("<p class=\"note\" id=\"matches\">2 devices</p>"))
         #expect(html.components(separatedBy: "<tr>").count - 1 == 3)
         #expect(html.contains("&lt;script&gt;a&lt;/script&gt;"))
@@ -37,7 +37,7 @@ import Testing
 
     @Test func noMatchSaysSoAndAnOperatorMayAdd() {
         let search = DeviceSearch(text: "nothing")
-        let html = DeviceListPage.body(search, listing: .init(devices: [], total: 0, page: 1, pageCount: 1), lastRuns: [:],
+        let html = DeviceListPage.body(search, page: .init(devices: [], total: 0, page: 1), lastRuns: [:],
                                        viewer: Self.viewer("operator@ICU")).rendered
         #expect(html.contains("0 devices match"))
         #expect(html.contains("No device matches. Clear the search to see them all."))
@@ -47,11 +47,11 @@ import Testing
     @Test func thePagerAndTheLinksKeepTheSearch() {
         let search = DeviceSearch(text: "a b", status: .overdue, page: 2)
         #expect(DeviceListPage.link(search) == "/dashboard/devices?q=a%20b&status=overdue&page=2")
-        let html = DeviceListPage.pager(search, page: .init(devices: [], total: 120, page: 2, pageCount: 3)).rendered
+        let html = DeviceListPage.pager(search, page: .init(devices: [], total: 120, page: 2)).rendered
         #expect(html.contains("rel=\"prev\""))
         #expect(html.contains("rel=\"next\""))
         #expect(html.contains(" Page 2 of 3 "))
-        let past = DeviceListPage.pastTheLastPage(DeviceSearch(page: 9), listing: .init(devices: [], total: 120, page: 9, pageCount: 3)).rendered
+        let past = DeviceListPage.pastTheLastPage(DeviceSearch(page: 9), page: .init(devices: [], total: 120, page: 9)).rendered
         #expect(past.contains("There is no page 9 of this list: 120 devices, and the last is page 3."))
         #expect(past.contains("<a href=\"/dashboard/devices?page=3\">Go to page 3</a>"))
     }

@@ -36,4 +36,17 @@ import Testing
         #expect(html.contains("Every app signed out in every hand-over this week."))
         #expect(html.contains("Every device was held or handed over this week."))
     }
+
+    @Test func eachAppThatDidNotSignOutHasItsRow() {
+        let html = Self.page([
+            .init(site: "ICU", devices: 2, inUse: [1, 1], handOvers: 3, completed: 1, failed: 2,
+                  failuresByApp: [.init(app: "<i>Mail</i>", count: 2), .init(app: "Chat", count: 1)]),
+            .init(site: nil, devices: 1, inUse: [0, 0], failuresByApp: [.init(app: "Chat", count: 1)]),
+        ])
+        #expect(html.contains("id=\"usage-app-failures\""))
+        #expect(html.contains("<tr><td>ICU</td><td>&lt;i&gt;Mail&lt;/i&gt;</td><td>2</td></tr>"))
+        #expect(html.contains("<tr><td>ICU</td><td>Chat</td><td>1</td></tr>"))
+        #expect(html.contains("<tr><td>no site</td><td>Chat</td><td>1</td></tr>"))
+        #expect(!html.contains("Every app signed out in every hand-over this week."))
+    }
 }

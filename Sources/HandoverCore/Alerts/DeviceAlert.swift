@@ -36,6 +36,20 @@ package struct DeviceAlert: Sendable, Equatable {
     package var acknowledgedAt: Date?
     /// Who acknowledged it, as the history names actors.
     package var acknowledgedBy: String?
+
+    package init(id: UUID, device: UUID, cause: DeviceAlertCause, deviceName: String, site: String? = nil, detail: String, raisedAt: Date,
+                 clearedAt: Date? = nil, acknowledgedAt: Date? = nil, acknowledgedBy: String? = nil) {
+        self.id = id
+        self.device = device
+        self.cause = cause
+        self.deviceName = deviceName
+        self.site = site
+        self.detail = detail
+        self.raisedAt = raisedAt
+        self.clearedAt = clearedAt
+        self.acknowledgedAt = acknowledgedAt
+        self.acknowledgedBy = acknowledgedBy
+    }
 }
 
 /// What the alert pass sees of one device: the inputs of ``AlertRules``.

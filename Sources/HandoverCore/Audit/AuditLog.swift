@@ -28,6 +28,13 @@ package struct AuditLog: Sendable {
         /// The signed note's text.
         package var note: String
         package var createdAt: Date
+
+        package init(size: Int, rootHash: MerkleHash, note: String, createdAt: Date) {
+            self.size = size
+            self.rootHash = rootHash
+            self.note = note
+            self.createdAt = createdAt
+        }
     }
 
     /// How many entries the log holds (its counter).

@@ -58,6 +58,12 @@ package struct DeviceSearch: Sendable, Equatable {
         package var total: Int
         package var page: Int
         package var pageCount: Int { max(1, (total + DeviceSearch.pageSize - 1) / DeviceSearch.pageSize) }
+
+        package init(devices: [Device], total: Int, page: Int) {
+            self.devices = devices
+            self.total = total
+            self.page = page
+        }
     }
 
     package func run(on database: any Database, now: Date) async throws -> Page {

@@ -54,6 +54,11 @@ public struct UsageReport: Sendable, Equatable {
     public struct AppFailures: Sendable, Equatable {
         public var app: String
         public var count: Int
+
+        public init(app: String, count: Int) {
+            self.app = app
+            self.count = count
+        }
     }
 
     /// The report as CSV (``CSVWriter``), one figure a row: `site,figure,subject,value`.

@@ -97,7 +97,7 @@ struct DeviceImportRoutes: RouteCollection {
             }
         }
         return DashboardLayout.page("Import preview", signedIn: viewer, status: status) {
-            DeviceImportPage.preview(DeviceImportPage.Preview(report), csv: csv, digest: Self.digest(report), note: note, csrf: viewer.csrfToken)
+            DeviceImportPage.preview(report, csv: csv, digest: Self.digest(report), note: note, csrf: viewer.csrfToken)
         }
     }
 
@@ -130,14 +130,5 @@ struct DeviceImportRoutes: RouteCollection {
     /// The form that takes the file (``DeviceImportPage/uploadForm(csrf:error:limitKB:)``), up to the transport's limit.
     static func uploadForm(csrf: String, error: String?) -> HTML {
         DeviceImportPage.uploadForm(csrf: csrf, error: error, limitKB: HTTPTransport.maximumBodySize >> 10)
-    }
-}
-
-extension DeviceImportPage.Preview {
-    /// What a dry run's `report` shows.
-    init(_ report: DeviceImportReport) {
-        self.init(toAdd: report.imported.map { .init(line: $0.line, name: $0.name, site: $0.site, serialNumber: $0.serialNumber, mdmDeviceID: $0.mdmDeviceID) },
-                  refused: report.refused.map { .init(line: $0.line, column: $0.column, reason: $0.reason) },
-                  export: report.export, ignoredColumns: report.ignoredColumns)
     }
 }

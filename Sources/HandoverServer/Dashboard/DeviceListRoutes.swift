@@ -25,7 +25,7 @@ struct DeviceListRoutes: RouteCollection {
             if search.page > page.pageCount { return Self.pastTheLastPage(search, page: page, signedIn: viewer) }
             let lastRuns = try await LogoutRun.byID(page.devices.compactMap(\.lastRunID), on: auth.databases.reads)
             return DashboardLayout.page("Devices", signedIn: viewer) {
-                DeviceListPage.body(search, listing: .init(page), lastRuns: lastRuns, viewer: viewer)
+                DeviceListPage.body(search, page: page, lastRuns: lastRuns, viewer: viewer)
             }
         }
     }
@@ -43,7 +43,7 @@ struct DeviceListRoutes: RouteCollection {
     /// than an empty list that looks like the end of the fleet.
     private static func pastTheLastPage(_ search: DeviceSearch, page: DeviceSearch.Page, signedIn viewer: DashboardViewer) -> Response {
         DashboardLayout.page("No such page", signedIn: viewer, status: .notFound) {
-            DeviceListPage.pastTheLastPage(search, listing: .init(page))
+            DeviceListPage.pastTheLastPage(search, page: page)
         }
     }
 }

@@ -41,6 +41,15 @@ package struct SIEMStream: Sendable {
         package var lastError: String?
         package var nextAttemptAt: Date
         package var deliveredAt: Date?
+
+        package init(destination: String, delivered: Int, attempts: Int, lastError: String? = nil, nextAttemptAt: Date, deliveredAt: Date? = nil) {
+            self.destination = destination
+            self.delivered = delivered
+            self.attempts = attempts
+            self.lastError = lastError
+            self.nextAttemptAt = nextAttemptAt
+            self.deliveredAt = deliveredAt
+        }
     }
 
     /// A pass over every destination due; returns how many messages went out.
