@@ -11,16 +11,12 @@ package enum CustodyPage {
             : "Custody"
     }
 
-    /// The page of `report`'s `page`; `query` is the request's query string (`?…`, or empty),
-    /// repeated on the download links.
-    package static func body(_ report: CustodyReport, page: CustodyReport.Page, query: String) -> HTML {
-        body(personText: report.personText, rows: page.rows, total: page.total, page: page.page, pageCount: page.pageCount, query: query)
-    }
-
-    /// The search form (with `personText`, the name or email searched), the count of the
-    /// `total` rows (`page` of `pageCount`), and this page's `rows`.
+    /// The page of `report`'s `page`: the search form (with the name or email searched), the
+    /// count of the rows and which page this is, and this page's rows. `query` is the request's
+    /// query string (`?…`, or empty), repeated on the download links.
     @HTMLBuilder
-    package static func body(personText: String?, rows: [CustodyReport.Row], total: Int, page: Int, pageCount: Int, query: String) -> HTML {
+    package static func body(_ report: CustodyReport, page: CustodyReport.Page, query: String) -> HTML {
+        let (personText, rows, total, pageCount, number) = (report.personText, page.rows, page.total, page.pageCount, page.page)
         HTML.element("form", ["method": "get", "action": "/dashboard/custody", "class": "search"]) {
             HTML.element("input", ["type": "search", "name": "q", "value": personText ?? "", "placeholder": "a person's name or email"])
             HTML.element("input", ["type": "date", "name": "from", "aria-label": "from"])
@@ -29,7 +25,7 @@ package enum CustodyPage {
         }
         HTML.element("p", ["class": "note", "id": "custody-count"]) {
             "\(total) custod\(total == 1 ? "y" : "ies")"
-            if pageCount > 1 { " · page \(page) of \(pageCount)" }
+            if pageCount > 1 { " · page \(number) of \(pageCount)" }
             " · "; HTML.element("a", ["href": "/dashboard/custody.csv" + query]) { "CSV" }
             " · "; HTML.element("a", ["href": "/dashboard/custody.json" + query]) { "JSON" }
         }

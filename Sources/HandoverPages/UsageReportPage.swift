@@ -6,16 +6,11 @@ import HandoverCore
 /// failures by app, devices not seen all week, with links to the weeks before and after and to
 /// the same figures as CSV.
 package enum UsageReportPage {
-    /// The page of `report`, a week of `shifts`.
-    package static func body(_ report: UsageReport, shifts: ShiftCalendar) -> HTML {
-        body(week: report.week, start: report.start, end: report.end, shiftNames: report.shiftNames, sites: report.sites, shifts: shifts)
-    }
-
-    /// The page of the week `week` (from `start` to `end`, of `shifts`): its shifts' names and
+    /// The page of `report`, a week of `shifts`: links to the weeks around it and its CSV, then
     /// each site's figures.
     @HTMLBuilder
-    package static func body(week: String, start: Date, end: Date, shiftNames: [String], sites: [UsageReport.SiteUsage],
-                             shifts: ShiftCalendar) -> HTML {
+    package static func body(_ report: UsageReport, shifts: ShiftCalendar) -> HTML {
+        let (week, start, end, sites) = (report.week, report.start, report.end, report.sites)
         let previous = shifts.weekName(shifts.weekStart(of: start.addingTimeInterval(-86_400)))
         let next = shifts.weekName(end)
         HTML.element("p") {
@@ -25,7 +20,7 @@ package enum UsageReportPage {
             " · "; HTML.element("a", ["href": "/dashboard/reports/usage.csv?week=\(week)"]) { "CSV" }
         }
         summary(sites)
-        inUse(shiftNames: shiftNames, sites: sites)
+        inUse(shiftNames: report.shiftNames, sites: sites)
         failures(sites)
         notSeen(sites)
     }

@@ -10,8 +10,9 @@ import Testing
 
     static func page(_ sites: [UsageReport.SiteUsage]) -> String {
         let start = shifts.weekStart(named: "2026-W48")!
-        return UsageReportPage.body(week: "2026-W48", start: start, end: shifts.weekEnd(start), shiftNames: ["Mon day", "Mon night"],
-                                    sites: sites, shifts: shifts).rendered
+        let report = UsageReport(week: "2026-W48", start: start, end: shifts.weekEnd(start), shifts: [], shiftNames: ["Mon day", "Mon night"],
+                                 sites: sites)
+        return UsageReportPage.body(report, shifts: shifts).rendered
     }
 
     @Test func eachSiteHasItsRowAndItsColumnOfShifts() {

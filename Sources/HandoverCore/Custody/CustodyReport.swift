@@ -64,6 +64,12 @@ package struct CustodyReport: Sendable {
         package var total: Int
         package var page: Int
         package var pageCount: Int { max(1, (total + CustodyReport.pageSize - 1) / CustodyReport.pageSize) }
+
+        package init(rows: [Row], total: Int, page: Int) {
+            self.rows = rows
+            self.total = total
+            self.page = page
+        }
     }
 
     private var condition: SQLQueryString {

@@ -15,6 +15,15 @@ public struct UsageReport: Sendable, Equatable {
     /// One entry per site with devices, sorted by name; devices with no site last.
     public var sites: [SiteUsage]
 
+    public init(week: String, start: Date, end: Date, shifts: [ShiftCalendar.Shift], shiftNames: [String], sites: [SiteUsage]) {
+        self.week = week
+        self.start = start
+        self.end = end
+        self.shifts = shifts
+        self.shiftNames = shiftNames
+        self.sites = sites
+    }
+
     /// A site's week.
     public struct SiteUsage: Sendable, Equatable {
         /// The site as written; nil for the devices of no site.
