@@ -55,4 +55,18 @@ import Testing
         #expect(past.contains("There is no page 9 of this list: 120 devices, and the last is page 3."))
         #expect(past.contains("<a href=\"/dashboard/devices?page=3\">Go to page 3</a>"))
     }
+
+    /// A page number from the query string can be anything an `Int` holds; the pager adds and
+    /// subtracts one from it, so the page a `DeviceSearch.Page` carries is bounded to
+    /// `1...DeviceSearch.maximumPage`, and its page count cannot overflow either.
+    @Test func thePagerOfAnExtremePageNumberAddsAndSubtractsWithinBounds() {
+        let highest = DeviceSearch.Page(devices: [], total: Int.max, page: Int.max)
+        #expect(highest.page == DeviceSearch.maximumPage)
+        #expect(highest.pageCount == Int.max / DeviceSearch.pageSize + 1)
+        let html = DeviceListPage.pager(DeviceSearch(page: DeviceSearch.maximumPage), page: highest).rendered
+        #expect(html.contains("page=\(DeviceSearch.maximumPage - 1)\"") && html.contains("page=\(DeviceSearch.maximumPage + 1)\""))
+        let lowest = DeviceSearch.Page(devices: [], total: 120, page: Int.min)
+        #expect(lowest.page == 1)
+        #expect(!DeviceListPage.pager(DeviceSearch(), page: lowest).rendered.contains("rel=\"prev\""))
+    }
 }

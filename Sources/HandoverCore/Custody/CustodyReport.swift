@@ -62,13 +62,16 @@ package struct CustodyReport: Sendable {
     package struct Page: Sendable {
         package var rows: [Row]
         package var total: Int
-        package var page: Int
-        package var pageCount: Int { max(1, (total + CustodyReport.pageSize - 1) / CustodyReport.pageSize) }
+        /// 1-based, at most ``CustodyReport/maximumPage`` (whatever number a caller passes), so a page
+        /// before or after it is one subtraction or addition away without overflow.
+        package private(set) var page: Int
+        /// At least 1; `total` is never rounded up past `Int.max`.
+        package var pageCount: Int { max(1, total / CustodyReport.pageSize + (total % CustodyReport.pageSize == 0 ? 0 : 1)) }
 
         package init(rows: [Row], total: Int, page: Int) {
             self.rows = rows
             self.total = total
-            self.page = page
+            self.page = min(max(1, page), CustodyReport.maximumPage)
         }
     }
 

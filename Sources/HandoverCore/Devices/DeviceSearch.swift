@@ -56,13 +56,16 @@ package struct DeviceSearch: Sendable, Equatable {
     package struct Page: Sendable {
         package var devices: [Device]
         package var total: Int
-        package var page: Int
-        package var pageCount: Int { max(1, (total + DeviceSearch.pageSize - 1) / DeviceSearch.pageSize) }
+        /// 1-based, at most ``DeviceSearch/maximumPage`` (whatever number a caller passes), so a page
+        /// before or after it is one subtraction or addition away without overflow.
+        package private(set) var page: Int
+        /// At least 1; `total` is never rounded up past `Int.max`.
+        package var pageCount: Int { max(1, total / DeviceSearch.pageSize + (total % DeviceSearch.pageSize == 0 ? 0 : 1)) }
 
         package init(devices: [Device], total: Int, page: Int) {
             self.devices = devices
             self.total = total
-            self.page = page
+            self.page = min(max(1, page), DeviceSearch.maximumPage)
         }
     }
 
