@@ -53,6 +53,6 @@ struct OperationRedeemRoutes: RouteCollection {
     /// A universal link lands here only when the app is not installed (or the user long-pressed
     /// and chose the browser): say what to do instead of showing a 404.
     @Sendable func openInBrowser(_ request: Request) async throws -> Response {
-        EmailSignInRoutes.page(.ok, OpenOnPhonePage.page)
+        OpenOnPhonePage.page.response(.ok)
     }
 }

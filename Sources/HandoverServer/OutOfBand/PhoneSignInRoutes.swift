@@ -63,17 +63,17 @@ struct PhoneSignInRoutes: RouteCollection {
     // MARK: The web page
 
     @Sendable func start(_ request: Request) async throws -> Response {
-        Self.page(.ok, PhoneSignInPage.start)
+        PhoneSignInPage.start.response(.ok)
     }
 
     @Sendable func begin(_ request: Request) async throws -> Response {
         struct Form: Content { var user: String? }
         let user = ((try? request.content.decode(Form.self))?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(user.count), !user.containsControlCharacter else {
-            return Self.page(.unprocessableEntity, PhoneSignInPage.invalidUser)
+            return PhoneSignInPage.invalidUser.response(.unprocessableEntity)
         }
         if let wait = throttle.attempt(.phoneSignIn, request, key: "user:" + user) {
-            let response = Self.page(.tooManyRequests, PhoneSignInPage.tooManyRequests(wait: wait))
+            let response = PhoneSignInPage.tooManyRequests(wait: wait).response(.tooManyRequests)
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             return response
         }
@@ -99,13 +99,13 @@ struct PhoneSignInRoutes: RouteCollection {
         let operations = operations(databases.primary)
         let id = try operation.storedID.uuidString.lowercased()
         guard OperationStatus(rawValue: operation.status)?.acceptsAnswer == true else {
-            return Self.page(.ok, PhoneSignInPage.ended(status: operation.status, user: operation.user))
+            return PhoneSignInPage.ended(status: operation.status, user: operation.user).response(.ok)
         }
         let link = try await operations.link(of: operation).text
         let qr = try OperationRoutes.qrCode(for: link).svg(moduleSize: 4, quietZone: 4)
-        return Self.page(.ok, PhoneSignInPage.approval(
+        return PhoneSignInPage.approval(
             id: id, code: operation.correctNumber ?? 0, pushDelivered: operation.pushOutcome == PushDeliveryOutcome.delivered.rawValue,
-            qrSVG: qr, link: link, status: operation.status, statuses: Self.statusNames))
+            qrSVG: qr, link: link, status: operation.status, statuses: Self.statusNames).response(.ok)
     }
 
     @Sendable func events(_ request: Request) async throws -> Response {
@@ -154,7 +154,4 @@ struct PhoneSignInRoutes: RouteCollection {
         succeeded: OperationStatus.succeeded.rawValue, cancelled: OperationStatus.cancelled.rawValue,
         failed: OperationStatus.failed.rawValue, expired: OperationStatus.expired.rawValue)
 
-    static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
-        EmailSignInRoutes.page(status, page)
-    }
 }

@@ -20,27 +20,19 @@ struct CallbackPageRoutes: RouteCollection {
         guard let run = request.parameters.get("runID", as: UUID.self), let item = request.parameters.get("itemID", as: UUID.self),
               let outcome = request.parameters.get("outcome").flatMap(CallbackOutcome.init(rawValue:)),
               let nonce = CallbackURL.nonce(inQuery: request.url.query) else {
-            return Self.page(.notFound, CallbackPage.malformed)
+            return CallbackPage.malformed.response(.notFound)
         }
         let callback = LogoutRunService.Callback(run: run, item: item, outcome: outcome, nonce: nonce, reportedBy: .browser)
         switch try await commits.record(callback, on: request.application) {
         case .recorded(let app, .success):
-            return Self.page(.ok, CallbackPage.signedOut(app))
+            return CallbackPage.signedOut(app).response(.ok)
         case .recorded(let app, .error):
-            return Self.page(.ok, CallbackPage.signOutFailed(app))
+            return CallbackPage.signOutFailed(app).response(.ok)
         case .alreadyRecorded(let app, let status):
-            return Self.page(.conflict, CallbackPage.alreadyRecorded(app, status: status))
+            return CallbackPage.alreadyRecorded(app, status: status).response(.conflict)
         case .unknown:
-            return Self.page(.notFound, CallbackPage.unknown)
+            return CallbackPage.unknown.response(.notFound)
         }
     }
 
-    /// `page` as an HTML response with `status`, never cached, sending no referrer.
-    static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
-        let response = Response(status: status, body: .init(string: page.html))
-        response.headers.contentType = .html
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
-        return response
-    }
 }

@@ -168,14 +168,14 @@ struct EmailSignInRoutes: RouteCollection {
         let token = (try? request.query.get(String.self, at: "token")) ?? ""
         let now = clock.now()
         guard let email = try await EmailSignInLinks.usableLinkEmail(token, now: now, on: databases.primary) else { return wrongLink(request).map(Self.tooManyAttempts) ?? Self.expired() }
-        return Self.page(.ok, EmailSignInPage.confirm(email: email, token: token))
+        return EmailSignInPage.confirm(email: email, token: token).response(.ok)
     }
 
     @Sendable func verifyInBrowser(request: Request) async throws -> Response {
         struct Form: Content { var token: String }
         // Login CSRF: a page on another site must not sign this browser in with its own link.
         guard isSameOrigin(request) else {
-            return Self.page(.forbidden, EmailSignInPage.otherSite)
+            return EmailSignInPage.otherSite.response(.forbidden)
         }
         let form = (try? request.content.decode(Form.self)) ?? Form(token: "")
         guard let used = try await EmailSignInLinks.consume(form.token, now: clock.now(), on: databases.primary) else {
@@ -185,7 +185,7 @@ struct EmailSignInRoutes: RouteCollection {
         let user = try await EmailSignInLinks.user(for: email, now: clock.now(), on: databases.primary)
         // A link an app on a fleet device asked for: this browser session ends with that device's hand-over.
         let grant = try await sessions.startSession(for: user, clientID: "web", deviceID: used.deviceID, checkOut: .emailLink, on: databases.primary)
-        let response = Self.page(.ok, EmailSignInPage.signedIn(email: email))
+        let response = EmailSignInPage.signedIn(email: email).response(.ok)
         let secure = origin.isSecure
         response.cookies["handover_web_session"] = HTTPCookies.Value(
             string: grant.accessToken, maxAge: grant.expiresIn, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
@@ -209,22 +209,14 @@ struct EmailSignInRoutes: RouteCollection {
     }
 
     static func expired() -> Response {
-        page(.gone, EmailSignInPage.expired)
+        EmailSignInPage.expired.response(.gone)
     }
 
     /// The page for a wrong link past the limit: 429 with `Retry-After`.
     static func tooManyAttempts(_ wait: Int) -> Response {
-        let response = page(.tooManyRequests, EmailSignInPage.tooManyAttempts(wait: wait))
+        let response = EmailSignInPage.tooManyAttempts(wait: wait).response(.tooManyRequests)
         response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
         return response
     }
 
-    /// `page` as an HTML response with `status`, never cached, sending no referrer.
-    static func page(_ status: HTTPResponseStatus, _ page: HTMLPage) -> Response {
-        let response = Response(status: status, body: .init(string: page.html))
-        response.headers.replaceOrAdd(name: .contentType, value: "text/html; charset=utf-8")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
-        return response
-    }
 }

@@ -104,16 +104,16 @@ struct TesterRoutes: RouteCollection {
         guard let id = request.parameters.get("testID", as: UUID.self), let number = request.parameters.get("round", as: Int.self),
               let outcome = request.parameters.get("outcome"), outcome == "success" || outcome == "error",
               let nonce = request.query[String.self, at: "n"], !nonce.isEmpty else {
-            return CallbackPageRoutes.page(.notFound, TesterCallbackPage.malformed)
+            return TesterCallbackPage.malformed.response(.notFound)
         }
         let host = request.headers.first(name: .host) ?? "?"
         switch try await tester(request).record(id, roundNumber: number, outcome: outcome, nonce: nonce, host: host) {
         case .recorded:
-            return CallbackPageRoutes.page(.ok, TesterCallbackPage.received(outcome))
+            return TesterCallbackPage.received(outcome).response(.ok)
         case .notWaiting:
-            return CallbackPageRoutes.page(.conflict, TesterCallbackPage.notWaiting)
+            return TesterCallbackPage.notWaiting.response(.conflict)
         case .unknown:
-            return CallbackPageRoutes.page(.notFound, TesterCallbackPage.unknown)
+            return TesterCallbackPage.unknown.response(.notFound)
         }
     }
 }
