@@ -100,10 +100,11 @@ let package = Package(
         // and swift-crypto only, so an auditor's tool can verify without the server.
         .target(name: "TransparencyLog", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
-        // The database schema: every migration, oldest first (HandoverSchema). Tables and indexes
-        // only, as FluentKit and SQL; nothing of the domain, which depends on it.
+        // The database schema: every table's record (a FluentKit model: its columns, nothing of
+        // what is done with it) and every migration, oldest first (SchemaHistory). FluentKit and
+        // SQL only; nothing of the domain, which depends on it.
         .target(
-            name: "HandoverMigrations",
+            name: "HandoverSchema",
             dependencies: ["HandoverProtocol", server("FluentKit", "fluent-kit"), server("SQLKit", "sql-kit")]
         ),
 
@@ -114,7 +115,7 @@ let package = Package(
             name: "HandoverCore",
             dependencies: [
                 "HandoverProtocol",
-                "HandoverMigrations",
+                "HandoverSchema",
                 "SCIM",
                 "LinkCallbacks",
                 "SessionTokens",
@@ -176,7 +177,7 @@ let package = Package(
         // No HTTP and no database: a page is a function of its inputs, tested without a server.
         .target(
             name: "HandoverPages",
-            dependencies: ["HandoverCore", "HandoverProtocol", "LinkCallbacks", "UniversalLinks"],
+            dependencies: ["HandoverCore", "HandoverSchema", "HandoverProtocol", "LinkCallbacks", "UniversalLinks"],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The server: Vapor, over the core (which holds the database: SQLite by default, PostgreSQL when configured).
@@ -186,7 +187,7 @@ let package = Package(
                 "HandoverCore",
                 "HandoverConfiguration",
                 "HandoverPages",
-                "HandoverMigrations",
+                "HandoverSchema",
                 "HandoverTransport",
                 "TransparencyLog",
                 "SCIM",
@@ -389,6 +390,7 @@ let package = Package(
                 "HandoverProtocol",
                 "HandoverConfiguration",
                 "HandoverCore",
+                "HandoverSchema",
                 "LinkCallbacks",
                 "UniversalLinks",
                 "HandoverServer",
@@ -413,7 +415,7 @@ let package = Package(
             name: "HandoverCoreTests",
             dependencies: [
                 "HandoverCore",
-                "HandoverMigrations",
+                "HandoverSchema",
                 "HandoverProtocol",
                 "LinkCallbacks",
                 server("PropertyBased", "swift-property-based"),
@@ -461,7 +463,7 @@ let package = Package(
         // The pages as values: rendered from plain inputs, no server and no database.
         .testTarget(
             name: "HandoverPagesTests",
-            dependencies: ["HandoverPages", "HandoverCore", "HandoverProtocol", "TransparencyLog", server("PropertyBased", "swift-property-based")]
+            dependencies: ["HandoverPages", "HandoverCore", "HandoverSchema", "HandoverProtocol", "TransparencyLog", server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
             name: "HandoverServerTests",
@@ -470,7 +472,7 @@ let package = Package(
                 "HandoverConfiguration",
                 "HandoverPages",
                 "HandoverCore",
-                "HandoverMigrations",
+                "HandoverSchema",
                 "HandoverTransport",
                 "TransparencyLog",
                 "Mail",

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// The page that changes a registered app (`/dashboard/apps/{id}/edit`, issue 39, admins only):
 /// its logout settings and its backend's Back-Channel Logout URI, and the form that removes it.

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// A device page's custody: who holds it now, and who held it before, each with the hand-over
 /// (the run) that checked it in (issue 40).

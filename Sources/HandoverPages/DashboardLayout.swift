@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// The shell every dashboard and tester page shares: a header with navigation, the styles
 /// (readable on a phone: tables scroll sideways, forms stack) and the small live-update script;

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// The dashboard's addresses and the links to them that more than one page shows: a device, a
 /// run, an app's scorecard, and a run's apps as badges.

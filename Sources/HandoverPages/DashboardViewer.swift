@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// Who a dashboard page is for: the signed-in session, who it is in words (the person, or the key
 /// that signed in), and the audit log's alarm while one is open. Every page of a signed-in

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// The dashboard's device forms (`/dashboard/devices/new` and `/dashboard/devices/{id}/edit`):
 /// add a device or change one (rename, move to another site, serial number, MDM id), with the

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// A device's API key on its dashboard page: its prefix, when it was made and last used, and,
 /// for an operator at the device's site, the forms that revoke it (a lost phone) and give the

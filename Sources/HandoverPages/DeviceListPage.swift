@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// The fleet's devices on the dashboard (`/dashboard/devices`), 50 to a page: the search form
 /// (name or serial number, status, a ready-made filter), how many devices match, a row per device

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// A device page's MDM section: the commands owed to the fleet's MDM for the device (action,
 /// state, attempts, the MDM's answer), and for an erase awaiting a person, the form that confirms

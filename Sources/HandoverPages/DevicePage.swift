@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// A device's page on the dashboard (`/dashboard/devices/{id}`): its status and why, the forms an
 /// operator at its site may use (back in service with a note, hand over now), its alerts,

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// Retire and delete on a device's dashboard page, for an admin at the device's site: the retire
 /// form (a note is required) for a device in the fleet, the delete form only for a device no

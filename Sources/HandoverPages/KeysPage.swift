@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// The Keys page (`/dashboard/keys`, admins only): the API keys of people and services (never the
 /// keys themselves), with when each was made, last used and expires, a form to revoke each, and

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// The dashboard's overview (`/dashboard`): the queue of devices that need attention (at most 50
 /// shown), the devices held past their lending period, the devices by status (with their last

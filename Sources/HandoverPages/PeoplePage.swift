@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// The People page (`/dashboard/people`, admins only): who has signed in through the
 /// organisation's provider, with the role each was last granted and a form for the roles an

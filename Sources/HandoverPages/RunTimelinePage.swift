@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 
 /// A logout run's page on the dashboard (`/dashboard/runs/{id}`): its apps as they stand, the
 /// link to its signed receipt once it ended, then its timeline (``HandoverCore/RunTimeline``):

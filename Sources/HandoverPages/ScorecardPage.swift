@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// The Scorecards pages (`/dashboard/scorecards` and `/dashboard/scorecards/{appID}`): how each
 /// registered app does at logging out, so IT can compare vendors. The list shows every app's

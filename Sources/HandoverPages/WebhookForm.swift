@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// The dashboard's webhook forms (issue 39, admins only): the form that subscribes a receiver to
 /// events, and the page that shows a receiver's signing secret once, after it is added or its

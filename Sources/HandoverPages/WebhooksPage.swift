@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 
 /// The dashboard's webhooks page (`/dashboard/webhooks`): the endpoints and their events (with
 /// a form to rotate each one's secret, and the form that adds one, for an admin), and the latest

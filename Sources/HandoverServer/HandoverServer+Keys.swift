@@ -1,4 +1,5 @@
 import HandoverCore
+import HandoverSchema
 
 extension HandoverServer {
     /// Creates an API key and returns it (shown once).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HandoverCore
+import HandoverSchema
 import HandoverServer
 import Logging
 

@@ -53,7 +53,7 @@ import TestPeers
         let (packages, local) = (reachable.packages, reachable.targets.subtracting(["HandoverCore"]))
         #expect(!packages.contains("vapor") && !packages.contains("fluent"), "\(packages)")
         #expect(local.isSubset(of: ["HandoverProtocol", "LinkCallbacks", "SessionTokens", "AppleSignIn", "OutOfBand", "APNs",
-                                    "UniversalLinks", "QRCode", "OutboundHTTP", "MDMConnectors", "TransparencyLog", "SCIM", "HandoverMigrations"]), "\(local)")
+                                    "UniversalLinks", "QRCode", "OutboundHTTP", "MDMConnectors", "TransparencyLog", "SCIM", "HandoverSchema"]), "\(local)")
     }
 
     /// Mail (SMTP and the drop folder) is an adapter beneath the server, above the domain: no Vapor.

@@ -1,6 +1,6 @@
 import FluentKit
 import Foundation
-import HandoverMigrations
+import HandoverSchema
 @testable import HandoverCore
 import Logging
 import NIOCore
@@ -46,7 +46,7 @@ import Testing
             #expect(backstop == WALCheckpoint.writerBackstopPages)
 
             let first = try await connections.migrate()
-            #expect(first.version == HandoverSchema.version && first.applied == HandoverSchema.migrations.count)
+            #expect(first.version == SchemaHistory.version && first.applied == SchemaHistory.migrations.count)
             #expect(try await connections.migrate().applied == 0)
 
             // A write on the writer is seen by a reader of every event loop, through the access the edge holds.
@@ -73,12 +73,12 @@ import Testing
         try await Self.with(.postgres(url: try await DomainDatabase.freshPostgres())) { connections in
             #expect(connections.usesPostgres)
             try await connections.prepare()  // nothing to do on PostgreSQL
-            #expect(try await connections.migrate().applied == HandoverSchema.migrations.count)
+            #expect(try await connections.migrate().applied == SchemaHistory.migrations.count)
             #expect(connections.checkpoint() == nil && connections.sqliteConnections().isEmpty)
             #expect(connections.reader(on: MultiThreadedEventLoopGroup.singleton.any()) == nil)
             #expect(try connections.listenerConfiguration() != nil)
             let count = try await connections.access.readSQL().raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
-            #expect(count == HandoverSchema.migrations.count)
+            #expect(count == SchemaHistory.migrations.count)
         }
     }
 }

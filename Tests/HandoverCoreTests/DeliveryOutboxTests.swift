@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 @testable import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 import Testing
 

@@ -3,7 +3,7 @@ import FluentKit
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
-import HandoverMigrations
+import HandoverSchema
 import HandoverCore
 import HandoverProtocol
 import Logging
@@ -36,7 +36,7 @@ enum DomainStore: String, CaseIterable, CustomTestStringConvertible, Sendable {
     private static let skipNotice: Void = print("SKIP HandoverCoreTests' PostgreSQL cases: HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
 }
 
-/// The domain on a database of its own, with the schema the domain owns (``HandoverSchema``),
+/// The domain on a database of its own, with the schema the domain owns (``SchemaHistory``),
 /// and nothing of the server: FluentKit and a driver, no Vapor, no HTTP.
 final class DomainDatabase: Sendable {
     let store: DomainStore
@@ -105,7 +105,7 @@ final class DomainDatabase: Sendable {
     /// Runs the migrations not run yet; returns how many ran.
     func migrate() async throws -> Int {
         let migrations = Migrations()
-        migrations.add(HandoverSchema.migrations)
+        migrations.add(SchemaHistory.migrations)
         let migrator = Migrator(databases: databases, migrations: migrations, logger: Self.logger, on: loop, migrationLogLevel: .debug)
         try await migrator.setupIfNeeded().get()
         let pending = try await migrator.previewPrepareBatch().get().count

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 @testable import HandoverCore
+import HandoverSchema
 import Logging
 import Testing
 

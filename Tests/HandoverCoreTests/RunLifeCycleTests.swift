@@ -1,6 +1,6 @@
 import FluentKit
 import Foundation
-import HandoverMigrations
+import HandoverSchema
 @testable import HandoverCore
 import HandoverProtocol
 import LinkCallbacks
@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct RunLifeCycleTests {
     @Test(arguments: DomainStore.available) func theSchemaIsTheDomainsAndRunsOnce(store: DomainStore) async throws {
         try await DomainDatabase.with(store) { database in
-            #expect(HandoverSchema.version == HandoverSchema.migrations.count - 1, "version 1 is the schema and its indexes")
+            #expect(SchemaHistory.version == SchemaHistory.migrations.count - 1, "version 1 is the schema and its indexes")
             #expect(try await database.migrate() == 0, "a second run applies nothing")
             let tables = try await database.sql.raw("SELECT COUNT(*) AS n FROM logout_runs").first()?.decode(column: "n", as: Int.self)
             #expect(tables == 0)

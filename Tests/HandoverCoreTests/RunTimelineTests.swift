@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import Testing
 
 /// A run's timeline marks a delivery as a problem once an attempt has failed, not while the

@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverPages
 import HandoverProtocol
+import HandoverSchema
 import Testing
 
 /// The page that changes an app, from plain values: a target's logout method and action, a

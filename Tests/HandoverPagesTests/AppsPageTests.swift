@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverPages
 import HandoverProtocol
+import HandoverSchema
 import Testing
 
 /// The apps page, rendered from plain values.

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// The Custody page from values: a row per custody linking to the person and the device,

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// The device forms and the page after an add, rendered from plain values.

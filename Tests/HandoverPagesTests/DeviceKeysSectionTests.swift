@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// A device's API key section and its new-key page, rendered from plain values.

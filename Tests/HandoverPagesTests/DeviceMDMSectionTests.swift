@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverPages
 import HandoverProtocol
+import HandoverSchema
 import Testing
 
 /// A device page's MDM section, rendered from plain values.

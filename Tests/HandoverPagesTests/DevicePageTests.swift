@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverPages
 import HandoverProtocol
+import HandoverSchema
 import Testing
 
 /// A device's page, rendered from plain values for viewers of each role.

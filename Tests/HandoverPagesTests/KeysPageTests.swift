@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// The Keys page from plain values: a row per key, escaped names, a revoke form for each live

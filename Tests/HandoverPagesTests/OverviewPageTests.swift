@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverPages
 import HandoverProtocol
+import HandoverSchema
 import Testing
 
 /// The overview's blocks, rendered from plain values.

@@ -1,5 +1,6 @@
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 
 extension DashboardViewer {
     /// A viewer for a page under test: a session with `grants` (``Permissions/text``: `admin`,

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// The People page from plain values: a row per person with their roles form, a refusal beside

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// The Scorecards pages from plain values: a row per app, escaped names, the empty state, and an

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Testing
 
 /// The webhook forms from plain values: a checkbox per event with the chosen ones checked, the

@@ -3,6 +3,7 @@ import FluentKit
 import Foundation
 @testable import HandoverServer
 import HandoverConfiguration
+import HandoverSchema
 import Testing
 
 /// Back-Channel Logout deliveries against backends that answer without end, never answer, or

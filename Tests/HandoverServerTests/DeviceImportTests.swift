@@ -1,6 +1,7 @@
 import Foundation
 @testable import HandoverServer
 import HandoverCore
+import HandoverSchema
 import PropertyBased
 import Testing
 

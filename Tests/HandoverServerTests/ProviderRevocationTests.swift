@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 @testable import HandoverServer
+import HandoverSchema
 import Testing
 
 /// A person's dashboard sessions, and the live streams they opened, end when the organisation's

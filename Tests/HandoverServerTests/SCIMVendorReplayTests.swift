@@ -1,5 +1,6 @@
 import Foundation
 import HandoverConfiguration
+import HandoverSchema
 import HandoverServer
 import Testing
 import Vapor

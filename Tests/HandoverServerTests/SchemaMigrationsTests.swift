@@ -1,6 +1,6 @@
 import Foundation
 import HandoverConfiguration
-import HandoverMigrations
+import HandoverSchema
 import HandoverCore
 @testable import HandoverServer
 import Logging
@@ -17,23 +17,23 @@ import Vapor
         configuration.dataDirectory = folder
 
         let first = try await Self.migrate(configuration)
-        let count = HandoverSchema.migrations.count
-        #expect(HandoverSchema.version == count - 1, "version 1 is the schema and its indexes")
-        #expect(first.outcome == .init(version: HandoverSchema.version, applied: count))
-        #expect(first.info == ["Database schema version \(HandoverSchema.version), created (\(count) migrations applied)"])
+        let count = SchemaHistory.migrations.count
+        #expect(SchemaHistory.version == count - 1, "version 1 is the schema and its indexes")
+        #expect(first.outcome == .init(version: SchemaHistory.version, applied: count))
+        #expect(first.info == ["Database schema version \(SchemaHistory.version), created (\(count) migrations applied)"])
         // Fluent's own records ("Starting prepare", "Finished prepare") are still there for a reader at debug.
         #expect(first.debug.filter { $0.contains("prepare") }.count >= 2 * count, "\(first.debug.prefix(5))")
 
         let again = try await Self.migrate(configuration)
-        #expect(again.outcome == .init(version: HandoverSchema.version, applied: 0))
-        #expect(again.info == ["Database schema version \(HandoverSchema.version), up to date"])
+        #expect(again.outcome == .init(version: SchemaHistory.version, applied: 0))
+        #expect(again.info == ["Database schema version \(SchemaHistory.version), up to date"])
     }
 
     /// The migration log knows each migration by name: the names a database has recorded since
     /// the first release stay, wherever the migrations' code lives (they moved from HandoverCore
-    /// to HandoverMigrations at version 37; a new name would run them again on existing tables).
+    /// to HandoverSchema at version 37; a new name would run them again on existing tables).
     @Test func everyMigrationKeepsTheNameTheLogKnowsItBy() {
-        let names = HandoverSchema.migrations.map(\.name)
+        let names = SchemaHistory.migrations.map(\.name)
         #expect(names.prefix(3) == ["HandoverCore.CreateSchema", "HandoverCore.CreateIndexes", "HandoverCore.CreateDashboardAndTester"])
         #expect(names.last == "HandoverCore.AddRunStartKeys")
         #expect(names.allSatisfy { $0.hasPrefix("HandoverCore.") } && Set(names).count == names.count, "\(names)")

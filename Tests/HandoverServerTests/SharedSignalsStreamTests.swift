@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverCore
+import HandoverSchema
 import HandoverServer
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverSchema
 import TestPeers
 import HandoverServer
 import NIOCore

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HandoverCore
 @testable import HandoverServer
+import HandoverSchema
 import NIOHTTP1
 import SQLKit
 import Testing

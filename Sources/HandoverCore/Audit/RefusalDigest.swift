@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import NIOConcurrencyHelpers
 
 /// Refusals of requests nobody authenticated, as the audit log keeps them: facts, not input.

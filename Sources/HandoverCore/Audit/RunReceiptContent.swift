@@ -1,5 +1,6 @@
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 
 /// What a run's receipt says, as a value (issue 65): the run as it finished and the facts read
 /// for it go in, the ``RunReceipt`` comes out. ``RunReceipts`` reads the facts for a batch of

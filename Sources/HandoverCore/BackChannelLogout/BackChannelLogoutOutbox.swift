@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// Writes the logout tokens owed for ended sessions, inside the transaction that ends them: every
 /// client that holds a session under that `sid` is owed one.

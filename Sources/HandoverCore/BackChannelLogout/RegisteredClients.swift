@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// Client ids (bundle ids) known from the app registry, with their Apple team: an appID
 /// `ABCDE12345.com.example.notes` registers client `com.example.notes` of team `ABCDE12345`.

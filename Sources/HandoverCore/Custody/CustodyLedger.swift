@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import SQLKit
 
 /// Checks devices out to people and in again (issue 40): loads what ``CustodyRules`` weighs,

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverSchema
 import SQLKit
 
 /// How a check-out reads and writes custodies in progress: plain SQL, a few statements a batch.

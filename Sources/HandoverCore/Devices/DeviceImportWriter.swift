@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// The writes of a device import (``DeviceImportPlan`` decides which rows go in): each accepted
 /// row becomes a device with its device key, in the caller's batches, each batch one transaction.

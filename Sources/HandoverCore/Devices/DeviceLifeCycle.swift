@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// Applies ``HandoverProtocol/DeviceStatus/on(_:)`` to stored devices: saves the new status with

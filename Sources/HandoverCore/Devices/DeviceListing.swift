@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 
 /// What a device's dashboard page lists besides its history.
 extension MDMCommand {

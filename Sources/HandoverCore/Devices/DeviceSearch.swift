@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// One page of the fleet's devices: a search on name and serial number, a status, and the

@@ -1,4 +1,5 @@
 import FluentKit
+import HandoverSchema
 import SQLKit
 import Foundation
 import HandoverProtocol

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// Finds devices held past their lending period (say the longest shift plus an hour: the fleet's,

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import SCIM
 import SQLKit
 

@@ -1,6 +1,7 @@
 import Crypto
 import FluentKit
 import Foundation
+import HandoverSchema
 import LinkCallbacks
 
 /// Makes API keys and finds the stored key a presented one belongs to.
@@ -40,5 +41,18 @@ public enum APIKeyIssuer {
     /// Whether the database holds an admin key (revoked or not): a first start has none.
     public static func adminKeyExists(on database: Database) async throws -> Bool {
         try await APIKey.query(on: database).filter(\.$scope == APIKeyScope.admin.rawValue).count() > 0
+    }
+}
+
+extension APIKey {
+    /// A new key, `hov_` and 32 random bytes in base64url (256 bits, so a fast hash is a safe way
+    /// to store it), and the row that keeps only its SHA-256 and its first 12 characters.
+    package static func make(name: String, scope: APIKeyScope, deviceID: UUID?, now: Date,
+                             expiresAt: Date? = nil) -> (key: String, row: APIKey) {
+        let key = "hov_" + BearerSecret.random()
+        let row = APIKey(name: name, scope: scope, keyHash: BearerSecret.digest(key), keyPrefix: String(key.prefix(12)),
+                         deviceID: deviceID, createdAt: now)
+        row.expiresAt = expiresAt
+        return (key, row)
     }
 }

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// A key of a person or service, as someone asks for one (the dashboard's Keys form, `handover
 /// admin create-key`): a name, a role, and how long it lives. ``init(name:role:expiresIn:)``

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// Ends API keys, and with them everything they opened: the dashboard sessions a key signed in
@@ -89,5 +90,35 @@ package struct KeyRevocation: Sendable {
         guard let sql = db as? any SQLDatabase, let device = try await Device.find(deviceID, on: db) else { return }
         try await DeviceHistoryLog.write([DeviceHistoryLog.Step(device: deviceID, event: event, from: device.status, to: device.status,
                                                                 actor: actor)], on: sql, now: now)
+    }
+}
+
+extension APIKey {
+    /// Marks the key revoked at `now` inside the caller's transaction, and ends the dashboard
+    /// sessions it signed in (deleted with it); a device key's revocation is also CAEP
+    /// credential-change for Shared Signals. Returns the sessions that ended, or nil when the key
+    /// was revoked already (revoking is final). ``KeyRevocation`` wraps it and announces the end.
+    package func revoke(at now: Date, inTransaction db: any Database) async throws -> [UUID]? {
+        guard revokedAt == nil else { return nil }
+        revokedAt = now
+        try await update(on: db)
+        let sessions = try await DashboardSession.query(on: db).filter(\.$apiKeyID == requireID()).all().compactMap(\.id)
+        if !sessions.isEmpty { try await DashboardSession.query(on: db).filter(\.$id ~~ sessions).delete() }
+        // Shared Signals: a device's key revoked is CAEP credential-change, in the same transaction.
+        if let device = deviceID, let sql = db as? any SQLDatabase {
+            let name = name
+            try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
+                [.credentialRevoked(device: device, user: nil, email: nil, issuer: "", name: "device key \(name)", at: now)]
+            }
+        }
+        return sessions
+    }
+
+    /// Until when the key with this id works (its expiry, or `.distantFuture`), or nil when it is
+    /// revoked, expired or gone: what a stream opened with it checks again (``OpenStreams``).
+    package static func liveUntil(_ id: UUID, now: Date, on database: any Database) async throws -> Date? {
+        guard let key = try await APIKey.find(id, on: database), key.revokedAt == nil else { return nil }
+        let until = key.expiresAt ?? .distantFuture
+        return until > now ? until : nil
     }
 }

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// The administrators' side of out-of-band sign-in: the users locked out, and the phones enrolled.
 extension OperationService {

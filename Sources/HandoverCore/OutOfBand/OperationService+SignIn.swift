@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import SQLKit
 
 /// What "sign in on this computer with your phone" and enrollment from a session keep beside the

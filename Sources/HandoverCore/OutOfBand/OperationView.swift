@@ -1,4 +1,5 @@
 import Foundation
+import HandoverSchema
 
 /// An out-of-band operation as the API shows it.
 package struct OperationView: Codable, Hashable, Sendable {

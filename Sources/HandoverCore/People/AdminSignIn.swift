@@ -1,6 +1,7 @@
 import Crypto
 import FluentKit
 import Foundation
+import HandoverSchema
 import LinkCallbacks
 import SQLKit
 

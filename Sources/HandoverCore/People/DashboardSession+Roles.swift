@@ -1,6 +1,13 @@
 import Foundation
+import HandoverSchema
 
 extension DashboardSession {
+    /// What this session may do; a session whose grants cannot be read may do nothing.
+    package var permissions: Permissions { (try? Permissions(text: grants)) ?? Permissions([]) }
+
+    /// The devices this session sees: every site, or the sites its grants name.
+    package var siteFilter: SiteFilter { SiteFilter(sites: permissions.visibleSites) }
+
     /// Whether this session may do what needs `role`: seeing needs any grant (each list then
     /// shows only the sites granted); the registry, the tester, keys and people need `role` at
     /// every site (`everySite`), and a device's forms need it at some site, then at the device's

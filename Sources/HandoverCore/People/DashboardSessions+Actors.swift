@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 extension DashboardSessions {
     /// Who signed `session` in: the person (`Ada Lovelace <ada@example.org>`), or the key

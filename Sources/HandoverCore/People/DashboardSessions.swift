@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// How long a dashboard session lives (OWASP ASVS V3.3): it ends after ``idle`` without a
 /// request and ``absolute`` after sign-in, whichever comes first.

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// A person's roles from two places: the provider's role map (`HANDOVER_ADMIN_ROLE_MAP`, read at
 /// each sign-in) and the roles an admin grants them on the People page (stored on the person).

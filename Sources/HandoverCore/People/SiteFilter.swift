@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import SQLKit
 
 /// Which devices a person may see: every site (`nil` sites), or the named ones. Built from a

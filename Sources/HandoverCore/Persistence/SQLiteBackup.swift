@@ -1,5 +1,5 @@
 import Foundation
-import HandoverMigrations
+import HandoverSchema
 import Logging
 import NIOPosix
 import SQLiteNIO
@@ -70,8 +70,8 @@ public enum SQLiteBackup {
         let lock = try DataDirectory.Lock(dataDirectory)  // refused while a server runs on it
         defer { withExtendedLifetime(lock) {} }
         let checked = try await summary(of: source, keptAside: nil)
-        guard checked.schemaVersion <= HandoverSchema.version else {
-            throw Refusal(description: "\(source.path) holds schema version \(checked.schemaVersion), newer than this build's \(HandoverSchema.version): restore it with the release that made it")
+        guard checked.schemaVersion <= SchemaHistory.version else {
+            throw Refusal(description: "\(source.path) holds schema version \(checked.schemaVersion), newer than this build's \(SchemaHistory.version): restore it with the release that made it")
         }
         let database = dataDirectory.appendingPathComponent("handover.sqlite")
         let manager = FileManager.default

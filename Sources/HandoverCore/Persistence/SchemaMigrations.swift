@@ -1,5 +1,5 @@
 import FluentKit
-import HandoverMigrations
+import HandoverSchema
 import HandoverProtocol
 import Logging
 import NIOCore
@@ -29,9 +29,9 @@ package enum SchemaMigrations {
     /// before the upgrade, restored with this release (`handover admin restore`).
     package static func refuseNewerSchema(on database: any Database) async throws {
         let applied = try await database.query(MigrationLog.self).count()
-        guard applied > HandoverSchema.migrations.count else { return }
+        guard applied > SchemaHistory.migrations.count else { return }
         throw ConfigurationError(
-            setting: "the database", problem: "schema version \(applied - 1) was written by a later release of Handover; this release (\(HandoverVersion.current)) knows up to \(HandoverSchema.version)",
+            setting: "the database", problem: "schema version \(applied - 1) was written by a later release of Handover; this release (\(HandoverVersion.current)) knows up to \(SchemaHistory.version)",
             accepted: "run the release that upgraded it, or restore the backup taken before the upgrade (handover admin restore) and start this release on it")
     }
 
@@ -40,7 +40,7 @@ package enum SchemaMigrations {
     @discardableResult
     package static func run(on databases: Databases, logger: Logger, loop: any EventLoop) async throws -> Outcome {
         let migrations = Migrations()
-        migrations.add(HandoverSchema.migrations)
+        migrations.add(SchemaHistory.migrations)
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop, migrationLogLevel: .debug)
         try await migrator.setupIfNeeded().get()
         guard let database = databases.database(logger: logger, on: loop) else {
@@ -49,7 +49,7 @@ package enum SchemaMigrations {
         try await refuseNewerSchema(on: database)
         let pending = try await migrator.previewPrepareBatch().get().count
         try await migrator.prepareBatch().get()
-        let outcome = Outcome(version: HandoverSchema.version, applied: pending)
+        let outcome = Outcome(version: SchemaHistory.version, applied: pending)
         logger.info("\(line(outcome))")
         return outcome
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import LinkCallbacks
 import UniversalLinks
 

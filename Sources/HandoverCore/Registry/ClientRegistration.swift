@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// A client's registration as RFC 7591 makes it, stored: its id, its secret's digest, and its
 /// Back-Channel Logout endpoint, kept on the app it names (a registered app's backend) or on the

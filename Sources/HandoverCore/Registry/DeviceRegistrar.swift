@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// Registers devices and changes them: the one place their fields are checked, for the API
 /// (`POST` and `PATCH /api/v1/devices…`) and the dashboard's forms alike, with the same sentences.

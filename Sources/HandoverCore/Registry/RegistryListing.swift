@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// The registry's lists, as the dashboard's pages show them.
 extension RegisteredApp {

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import SessionTokens
 
 /// Subscribes webhook receivers and rotates their signing secrets.

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// What the dashboard's overview shows, read in one go for the sites a session sees: the devices

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// The credential an event stream is opened with, registered in ``OpenStreams`` so that the
 /// stream ends with it: an API key (revoked, or expired), or a dashboard session (signed out,

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// A registered app as a logout run uses it: what its link is made of, how long it is given and

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 
 /// Runs and what they left, read for the dashboard's pages.
 extension LogoutRun {

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 
 /// A run's timeline read from the database: the run's view, and what its items do not keep.
 extension RunTimeline {
@@ -19,7 +20,7 @@ extension RunTimeline {
                                         attempts: $0.attempts, createdAt: $0.createdAt, deliveredAt: $0.deliveredAt,
                                         lastStatusCode: $0.lastStatusCode, lastError: $0.lastError)
         }
-        let webhookRows = try await HandoverCore.WebhookDelivery.all(ofRun: run.id, on: database)
+        let webhookRows = try await HandoverSchema.WebhookDelivery.all(ofRun: run.id, on: database)
         let hooks = try await Webhook.all(ids: Set(webhookRows.map(\.webhookID)), on: database)
         let urlByHook = Dictionary(hooks.compactMap { hook in hook.id.map { ($0, hook.url) } }, uniquingKeysWith: { first, _ in first })
         let webhooks = webhookRows.map {

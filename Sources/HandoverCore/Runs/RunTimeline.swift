@@ -1,5 +1,6 @@
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 
 /// A run's story in time order, for its dashboard page: the start, every link issued to every
 /// app (each attempt, with its deadline), each deadline missed and the reissue it caused, each

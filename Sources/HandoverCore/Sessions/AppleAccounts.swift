@@ -1,6 +1,7 @@
 import AppleSignIn
 import FluentKit
 import Foundation
+import HandoverSchema
 import SQLKit
 
 /// Sign in with Apple's side of the accounts: the single-use nonces, the account a verified

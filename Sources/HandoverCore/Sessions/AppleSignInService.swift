@@ -2,6 +2,7 @@ import AppleSignIn
 import AsyncHTTPClient
 import FluentKit
 import Foundation
+import HandoverSchema
 import Logging
 import SessionTokens
 import SQLKit

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverSchema
 import LinkCallbacks
 
 /// What the token endpoints read of the server's own sessions: the session a refresh token

@@ -1,6 +1,7 @@
 import Crypto
 import FluentKit
 import Foundation
+import HandoverSchema
 import SessionTokens
 
 /// Keeps the access-token key ring in step with the database: every instance signs with the

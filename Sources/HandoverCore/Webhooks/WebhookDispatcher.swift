@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FluentKit
 import Foundation
+import HandoverSchema
 import Logging
 import HandoverProtocol
 import NIOCore

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
 
 /// Writes webhook events as delivery rows, inside the caller's transaction, so an event exists

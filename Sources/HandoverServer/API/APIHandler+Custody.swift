@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import JWTKit
 import SessionTokens
 import Vapor

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import NIOHTTP1
 
 /// `GET /api/v1/keys`, `DELETE /api/v1/keys/{keyID}` and a device's key

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import Vapor
 
 /// Out-of-band operations (admin keys): create, read, cancel; the tenant's callback allowlist;

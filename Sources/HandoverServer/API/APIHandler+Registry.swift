@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import Vapor
 
 /// `/api/v1/apps`, `/api/v1/devices` and `/api/v1/webhooks`: the registry, admin only.

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import Vapor
 
 /// Logout runs: created by a device, read by the device or an admin, and finished by the

@@ -1,3 +1,4 @@
+import HandoverSchema
 import Vapor
 
 /// Who made a request: the scope of their key and, for a device key, which device.

@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// The dashboard's forms for a registered app (issue 39): change its logout settings and its

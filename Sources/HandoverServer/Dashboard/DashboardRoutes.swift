@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// The dashboard at `/dashboard`: devices with their last run, runs updating live, apps with

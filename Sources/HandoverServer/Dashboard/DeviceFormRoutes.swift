@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// The dashboard's device forms (issue 39): add a device (its key shown once) and change one

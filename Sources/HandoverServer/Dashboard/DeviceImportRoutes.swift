@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HandoverCore
+import HandoverSchema
 import HandoverTransport
 import HandoverPages
 import Vapor

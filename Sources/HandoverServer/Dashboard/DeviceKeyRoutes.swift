@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// A device's API key on its dashboard page: its prefix, when it was made and last used, and two

@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// A device's page on the dashboard (`/dashboard/devices/{id}`): its status and why, its history

@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// The fleet's devices on the dashboard (`/dashboard/devices`), 50 to a page, paged in the

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// `/dashboard/keys`: the API keys of people and services (never the keys themselves), with

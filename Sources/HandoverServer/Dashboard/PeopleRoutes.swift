@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// `/dashboard/people`: who has signed in through the organisation's provider, with the role

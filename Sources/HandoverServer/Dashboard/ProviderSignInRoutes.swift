@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// Dashboard sign-in through the organisation's OpenID Connect provider (issue 39):

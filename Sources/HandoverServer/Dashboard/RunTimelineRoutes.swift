@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// A logout run's page on the dashboard (`/dashboard/runs/{id}`): its apps as they stand, then

@@ -2,6 +2,7 @@ import Foundation
 import HandoverCore
 import HandoverProtocol
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// Per-app scorecards on the dashboard: how each registered app does at logging out, so IT

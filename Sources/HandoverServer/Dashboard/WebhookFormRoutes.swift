@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverPages
+import HandoverSchema
 import Vapor
 
 /// The dashboard's webhook forms (issue 39): subscribe a receiver to events and rotate its

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverConfiguration
 import HandoverCore
+import HandoverSchema
 import Logging
 import Vapor
 

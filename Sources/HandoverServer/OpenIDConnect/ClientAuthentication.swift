@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import Vapor
 
 /// Authenticates an OAuth client at the introspection and revocation endpoints (RFC 6749

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import Vapor
 
 /// `POST /oauth/register`: OAuth 2.0 Dynamic Client Registration (RFC 7591), with an admin API

@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import OutOfBand
 import QRCode
 import HandoverPages

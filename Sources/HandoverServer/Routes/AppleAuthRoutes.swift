@@ -2,6 +2,7 @@ import AppleSignIn
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import NIOFoundationCompat
 import SessionTokens
 import Vapor

@@ -1,4 +1,5 @@
 import Foundation
+import HandoverSchema
 import Mail
 import HandoverCore
 import HandoverProtocol

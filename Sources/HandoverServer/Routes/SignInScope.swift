@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import Vapor
 
 /// The `scope` and `deviceID` a sign-in may carry (Apple or email link).

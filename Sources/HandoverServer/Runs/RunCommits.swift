@@ -1,6 +1,7 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
+import HandoverSchema
 import Vapor
 
 /// The shift change's writes, many to a transaction (group commit): callbacks, run starts, and

@@ -1,5 +1,6 @@
 import Foundation
 import HandoverCore
+import HandoverSchema
 import Vapor
 
 /// `PUT /api/v1/signals/clients/{clientID}` with `{"subjects": "fleet" | "app"}` (admin role):

@@ -7,7 +7,7 @@ import FluentKit
 /// A new migration goes at the end; none is ever removed or reordered. Each file's documentation
 /// gives its version: version 1 is two migrations (the schema and its indexes), every later
 /// version one.
-package enum HandoverSchema {
+package enum SchemaHistory {
     /// Every migration, oldest first.
     package static var migrations: [any Migration] {
         [

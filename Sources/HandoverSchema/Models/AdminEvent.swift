@@ -45,40 +45,4 @@ package final class AdminEvent: Model, @unchecked Sendable {
     @Field(key: "detail") package var detail: String
 
     package init() {}
-
-    /// An event; `who` and `detail` are kept within 200 and 1,000 bytes, control characters
-    /// escaped (``StrangerText``): the audit log can never shed an entry, whatever text reached it.
-    package init(at: Date, kind: Kind, personID: UUID? = nil, who: String, detail: String) {
-        self.at = at
-        self.kind = kind.rawValue
-        self.personID = personID
-        self.who = StrangerText.bounded(who, limit: 200)
-        self.detail = StrangerText.bounded(detail, limit: 1_000)
-    }
-}
-
-extension AdminEvent {
-    /// Writes the event and its audit log entry (`admin.<kind>`) in one transaction. The entry
-    /// names a person by issuer and subject, a key by its name and prefix, and a refused
-    /// sign-in's would-be person not at all.
-    package func record(on database: Database) async throws {
-        let (personID, kind, who, at, detail) = (self.personID, self.kind, self.who, self.at, self.detail)
-        try await database.transaction { db in
-            try await self.create(on: db)
-            guard let sql = db as? any SQLDatabase else { return }
-            let actor: AuditActor
-            if let personID, let person = try await Person.find(personID, on: db) {
-                actor = .person(issuer: person.issuer, subject: person.subject)
-            } else {
-                switch Kind(rawValue: kind) {
-                case .refused: actor = AuditActor(kind: "unknown")
-                case .loggedOutByProvider: actor = AuditActor(kind: "provider")
-                case .provisioned, .deprovisioned: actor = AuditActor(kind: "scim", name: who)
-                default: actor = AuditActor(kind: "key", name: who)
-                }
-            }
-            try await AuditTrail.append([AuditEvent(type: "admin.\(kind)", at: at, actor: actor, detail: ["detail": detail])],
-                                        on: sql, now: at)
-        }
-    }
 }

@@ -31,10 +31,4 @@ package final class DashboardSession: Model, @unchecked Sendable {
     @Field(key: "expires_at") package var expiresAt: Date
 
     package init() {}
-
-    /// What this session may do; a session whose grants cannot be read may do nothing.
-    package var permissions: Permissions { (try? Permissions(text: grants)) ?? Permissions([]) }
-
-    /// The devices this session sees: every site, or the sites its grants name.
-    package var siteFilter: SiteFilter { SiteFilter(sites: permissions.visibleSites) }
 }

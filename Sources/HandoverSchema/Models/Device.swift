@@ -23,7 +23,7 @@ package final class Device: Model, @unchecked Sendable {
     /// The MDM's own id for the device, when known.
     @OptionalField(key: "mdm_device_id") package var mdmDeviceID: String?
     /// The site it belongs to (a ward, a hospital), as written; people scoped to sites see only
-    /// theirs. Set with ``place(at:)``, which keeps ``siteKey`` beside it.
+    /// theirs. Set with ``place(site:key:)`` (the core's `place(at:)`), which keeps ``siteKey`` beside it.
     @OptionalField(key: "site") package private(set) var site: String?
     /// The site's ``SiteName/key``: what every query by site compares.
     @OptionalField(key: "site_key") package private(set) var siteKey: String?
@@ -36,9 +36,10 @@ package final class Device: Model, @unchecked Sendable {
         self.createdAt = createdAt
     }
 
-    /// Puts the device at `site` (nil: at none): its name as written, and its key.
-    package func place(at site: SiteName?) {
-        self.site = site?.text
-        self.siteKey = site?.key
+    /// Puts the device at a site: its name as written and its key (`SiteName`'s, which the
+    /// core's `place(at:)` passes), always together; nil for both: at none.
+    package func place(site: String?, key: String?) {
+        self.site = site
+        self.siteKey = key
     }
 }

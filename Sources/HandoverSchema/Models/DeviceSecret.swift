@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SessionTokens
 
 /// A Native SSO device secret: issued to the first app that signs in with scope `device_sso`,
 /// kept where the team's other apps can read it, and exchanged by them for their own sessions.
@@ -20,10 +19,4 @@ package final class DeviceSecret: Model, @unchecked Sendable {
     @OptionalField(key: "revoked_at") package var revokedAt: Date?
 
     package init() {}
-
-    /// `ds_hash`, computed from the stored digest, so an ID token can be reissued without the
-    /// secret itself.
-    package var secretHashForIDToken: String {
-        IDTokenClaims.deviceSecretHash(sha256Hex: secretHash) ?? ""
-    }
 }
