@@ -144,7 +144,10 @@ let package = Package(
                 server("NIOFoundationCompat", "swift-nio"),
                 server("Prometheus", "swift-prometheus"),
                 server("NIOConcurrencyHelpers", "swift-nio"),
-            ]
+            ],
+            // A file sees only the members of the modules it imports (SE-0444): a file that does
+            // not import FluentKit or SQLKit cannot query, whatever values it holds.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The HTTP/1.1 server under `handover serve`: SwiftNIO's parser and Vapor's responder, with
         // the connection limits Vapor's own server lacks (head and body deadlines, a cap on

@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import Prometheus
 import SessionTokens
 import SQLKit
 import TransparencyLog

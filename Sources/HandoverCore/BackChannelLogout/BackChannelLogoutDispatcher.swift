@@ -5,6 +5,7 @@ import HandoverSchema
 import Logging
 import HandoverProtocol
 import NIOCore
+import NIOHTTP1
 import OutboundHTTP
 import SessionTokens
 import SQLKit

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HandoverProtocol
 import HandoverSchema
 
 /// Writes the logout tokens owed for ended sessions, inside the transaction that ends them: every

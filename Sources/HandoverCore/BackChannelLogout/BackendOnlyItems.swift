@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
+import Prometheus
 import SQLKit
 
 /// The items of backend-only apps: nothing opens on the device, so an item finishes with the

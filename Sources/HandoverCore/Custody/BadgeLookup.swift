@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import OutboundHTTP
 
 /// The customer's own identity lookup for badges (`HANDOVER_BADGE_LOOKUP_URL`), as Imprivata

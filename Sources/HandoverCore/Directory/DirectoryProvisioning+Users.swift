@@ -3,6 +3,7 @@ import Foundation
 import HandoverSchema
 import SCIM
 import SQLKit
+import SessionTokens
 
 /// `/scim/v2/Users`: create, read, list, replace, patch and delete a person (RFC 7644 §3.3–§3.6).
 extension DirectoryProvisioning {

@@ -1,9 +1,11 @@
 import Crypto
 import FluentKit
 import Foundation
+import HandoverProtocol
 import HandoverSchema
 import LinkCallbacks
 import OutOfBand
+import Prometheus
 import SQLKit
 
 /// Creates, dispatches, answers and expires out-of-band operations.

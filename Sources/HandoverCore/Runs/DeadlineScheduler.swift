@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import Prometheus
 import SQLKit
 
 /// Finds items whose deadline passed: reissues them while resends are left, then times them

@@ -3,6 +3,7 @@ import Foundation
 import HandoverProtocol
 import HandoverSchema
 import LinkCallbacks
+import Prometheus
 import SQLKit
 
 extension LogoutRunService {

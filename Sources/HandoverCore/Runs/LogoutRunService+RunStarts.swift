@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import Prometheus
 import SQLKit
 
 extension LogoutRunService {

@@ -1,5 +1,7 @@
 import FluentKit
 import Foundation
+import HandoverProtocol
+import Prometheus
 import SQLKit
 
 /// The server's part of a hand-over (``HandoverCore/HandOverSteps``), written in the transaction

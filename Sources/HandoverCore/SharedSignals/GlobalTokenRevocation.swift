@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SessionTokens
 
 extension SharedSignalsReceiver {
     /// Why a Global Token Revocation request was refused: the HTTP status and a sentence.

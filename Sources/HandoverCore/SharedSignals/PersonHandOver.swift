@@ -1,5 +1,7 @@
 import Foundation
+import HandoverProtocol
 import SQLKit
+import SessionTokens
 
 /// Ends everything of one person that Handover holds, when their identity provider says so
 /// (a SET, a Global Token Revocation request): a logout run on each device they hold (the

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import JWTKit
 import NIOCore
+import NIOHTTP1
 
 /// Another party's signing keys, from its JWKS URL (RFC 7517): the organisation's identity
 /// provider when it transmits security events to this server, or calls its Global Token

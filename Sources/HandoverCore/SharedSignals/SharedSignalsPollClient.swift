@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
 
 /// This server polling its identity provider's poll endpoint (RFC 8936 §2) for SETs, when
 /// `HANDOVER_SSF_TRANSMITTER_POLL_URL` is set: each pass acknowledges what the last one received

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FluentKit
 import Foundation
 import SQLKit
+import SessionTokens
 
 /// Handover as a Shared Signals receiver: the organisation's identity provider transmits, and a
 /// person it disables (a termination, a compromised account) has every Handover session ended

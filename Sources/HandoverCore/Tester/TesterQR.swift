@@ -1,3 +1,4 @@
+import Foundation
 import QRCode
 
 /// The QR code of a tester link, as inline SVG, to scan with the phone's camera.

@@ -5,6 +5,8 @@ import HandoverSchema
 import Logging
 import HandoverProtocol
 import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
 import OutboundHTTP
 import SessionTokens
 import SQLKit

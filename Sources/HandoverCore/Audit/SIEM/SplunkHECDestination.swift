@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TransparencyLog
 
 /// A Splunk HTTP Event Collector: `POST /services/collector/event` with `Authorization: Splunk
 /// <token>`, several event objects one after another in one body, each with `time`, `host`,
