@@ -4,11 +4,13 @@ import HandoverProtocol
 import SQLKit
 
 /// The alerts' SQL: what the rules observe, and the changes they decide, written with the
-/// device's history (an audit log entry each) and the `device.alert` webhook in one transaction.
+/// device's history (an audit log entry each) and the `device.alert` webhook in one transaction;
+/// and the alerts' mail, leased and recorded through their outbox (``DeviceAlerts/outbox``).
 package enum DeviceAlertStore {
     /// The devices the rules need to see: those that may raise an alert (overdue or out of
     /// service, or unseen since `unseenBefore`) and those with an alert open.
-    package static func observe(unseenBefore: Date?, on sql: any SQLDatabase) async throws -> [AlertObservation] {
+    package static func observe(unseenBefore: Date?, on db: any Database) async throws -> [AlertObservation] {
+        let sql = try sqlDatabase(db)
         let attention = SQLList([DeviceStatus.overdue, .outOfService].map { SQLBind($0.rawValue) })
         let unseen: SQLQueryString = unseenBefore.map { "OR COALESCE(MAX(k.last_used_at), d.created_at) < \(bind: $0)" } ?? ""
         let rows = try await sql.raw("""
@@ -29,8 +31,8 @@ package enum DeviceAlertStore {
     }
 
     /// Every alert still open.
-    package static func open(on sql: any SQLDatabase) async throws -> [OpenAlert] {
-        try await sql.raw("SELECT id, device_id, cause FROM device_alerts WHERE cleared_at IS NULL").all().compactMap { row in
+    package static func open(on db: any Database) async throws -> [OpenAlert] {
+        try await sqlDatabase(db).raw("SELECT id, device_id, cause FROM device_alerts WHERE cleared_at IS NULL").all().compactMap { row in
             guard let cause = DeviceAlertCause(rawValue: try row.decode(column: "cause", as: String.self)) else { return nil }
             return OpenAlert(id: try row.decode(column: "id", as: UUID.self), device: try row.decode(column: "device_id", as: UUID.self), cause: cause)
         }
@@ -146,6 +148,51 @@ package enum DeviceAlertStore {
             ORDER BY CASE WHEN cleared_at IS NULL THEN 0 ELSE 1 END, CASE WHEN acknowledged_at IS NULL THEN 0 ELSE 1 END, raised_at DESC
             LIMIT \(unsafeRaw: String(max(1, limit)))
             """).all().map(alert(from:))
+    }
+
+    // MARK: Mail
+
+    /// An alert whose mail is due, as ``dueMail(at:limit:on:)`` reads it: its row's version, and
+    /// the contacts mailed already.
+    package struct DueMail: Sendable {
+        package var alert: DeviceAlert
+        package var version: Int
+        package var alreadyMailed: Set<String>
+    }
+
+    /// The alerts whose mail is pending and due at `now`, the earliest due first; at most `limit`.
+    package static func dueMail(at now: Date, limit: Int, on db: any Database) async throws -> [DueMail] {
+        let sql = try sqlDatabase(db)
+        let rows = try await sql.raw("""
+            SELECT \(DeviceAlertStore.columns), version, mailed_to FROM device_alerts
+            WHERE status = \(bind: DeviceAlerts.MailStatus.pending.rawValue) AND next_attempt_at <= \(bind: now)
+            ORDER BY next_attempt_at LIMIT \(unsafeRaw: String(limit))
+            """).all()
+        return try rows.map { row in
+            let alert = try DeviceAlertStore.alert(from: row)
+            let version = try row.decode(column: "version", as: Int.self)
+            let mailed = Set((try row.decode(column: "mailed_to", as: String?.self) ?? "").split(separator: " ").map(String.init))
+            return DueMail(alert: alert, version: version, alreadyMailed: mailed)
+        }
+    }
+
+    /// Leases alert `id`'s mail at `version` and counts its attempt (``DeliveryOutbox/lease(_:version:at:sql:setting:)``).
+    package static func leaseMail(_ id: UUID, version: Int, at now: Date, on db: any Database) async throws -> DeliveryOutbox.Leased {
+        try await DeviceAlerts.outbox.lease(id, version: version, at: now, sql: sqlDatabase(db))
+    }
+
+    /// Records attempt `attempt` of alert `id`'s mail: its status, the failure, when it is due
+    /// again and, when given, the contacts mailed so far (`mailed_to`).
+    package static func recordMail(_ id: UUID, attempt: Int, status: DeviceAlerts.MailStatus, failure: String?, nextAttemptAt: Date,
+                                   mailedTo: String? = nil, on db: any Database) async throws {
+        try await DeviceAlerts.outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: nil, failure: failure,
+                                             nextAttemptAt: nextAttemptAt, sql: sqlDatabase(db),
+                                             setting: mailedTo.map { [.init("mailed_to", $0)] } ?? [])
+    }
+
+    /// Writes the contacts alert `id` was mailed to (`mailed_to`), at once after each.
+    package static func recordMailed(_ mailedTo: String, of id: UUID, on db: any Database) async throws {
+        try await sqlDatabase(db).raw("UPDATE device_alerts SET mailed_to = \(bind: mailedTo) WHERE id = \(bind: id)").run()
     }
 
     package static func sqlDatabase(_ db: any Database) throws -> any SQLDatabase {

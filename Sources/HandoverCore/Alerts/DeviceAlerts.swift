@@ -1,9 +1,8 @@
-import FluentKit
 import Foundation
-import SQLKit
 
 /// The alerts' service: a pass observes the devices, lets ``AlertRules`` decide, applies the
-/// changes (``DeviceAlertStore``), then mails the alerts still owed to their site's contacts.
+/// changes, then mails the alerts still owed to their site's contacts. The statements are
+/// ``DeviceAlertStore``'s.
 ///
 /// Each alert's mail is an outbox row (the alert's own, leased by ``DeliveryOutbox``): the
 /// attempt is counted at lease, the contacts are read at send time, an address already mailed is
@@ -12,7 +11,7 @@ package struct DeviceAlerts: Sendable {
     /// Sends one plain-text mail: to, subject, body.
     package typealias Send = @Sendable (_ to: String, _ subject: String, _ body: String) async throws -> Void
 
-    package let database: any Database
+    package let database: DatabaseHandle
     package let settings: AlertSettings
     /// The server's public origin, read when it is needed (a server on port 0 learns its own late).
     package let publicURL: @Sendable () -> URL
@@ -34,7 +33,7 @@ package struct DeviceAlerts: Sendable {
         case failed
     }
 
-    package init(database: any Database, settings: AlertSettings, publicURL: @escaping @Sendable () -> URL, clock: ServerClock, send: Send?) {
+    package init(database: DatabaseHandle, settings: AlertSettings, publicURL: @escaping @Sendable () -> URL, clock: ServerClock, send: Send?) {
         self.database = database
         self.settings = settings
         self.publicURL = publicURL
@@ -53,13 +52,12 @@ package struct DeviceAlerts: Sendable {
     @discardableResult
     package func pass() async throws -> Pass {
         let now = clock.now()
-        let sql = try DeviceAlertStore.sqlDatabase(database)
-        let observed = try await DeviceAlertStore.observe(unseenBefore: settings.notSeenAfter.map { now.addingTimeInterval(-$0) }, on: sql)
-        let open = try await DeviceAlertStore.open(on: sql)
+        let observed = try await DeviceAlertStore.observe(unseenBefore: settings.notSeenAfter.map { now.addingTimeInterval(-$0) }, on: database)
+        let open = try await DeviceAlertStore.open(on: database)
         let changes = AlertRules.decide(observed: observed, open: open, notSeenAfter: settings.notSeenAfter, now: now)
         var result = Pass()
         if !changes.isEmpty {
-            result.raised = try await database.transaction { db in
+            result.raised = try await database.inTransaction { db in
                 try await AuditTrail.batch(on: db, now: now) { try await DeviceAlertStore.apply(changes, publicURL: publicURL(), on: db, now: now) }
             }
             result.cleared = changes.clear.count
@@ -72,37 +70,30 @@ package struct DeviceAlerts: Sendable {
     @discardableResult
     package func mailDue(limit: Int = 50) async throws -> Int {
         let now = clock.now()
-        let sql = try DeviceAlertStore.sqlDatabase(database)
-        let rows = try await sql.raw("""
-            SELECT \(DeviceAlertStore.columns), version, mailed_to FROM device_alerts
-            WHERE status = \(bind: MailStatus.pending.rawValue) AND next_attempt_at <= \(bind: now)
-            ORDER BY next_attempt_at LIMIT \(unsafeRaw: String(limit))
-            """).all()
+        let rows = try await DeviceAlertStore.dueMail(at: now, limit: limit, on: database)
         for row in rows {
-            let alert = try DeviceAlertStore.alert(from: row)
-            let version = try row.decode(column: "version", as: Int.self)
-            let mailed = Set((try row.decode(column: "mailed_to", as: String?.self) ?? "").split(separator: " ").map(String.init))
-            try await mail(alert, version: version, alreadyMailed: mailed, sql: sql)
+            try await mail(row.alert, version: row.version, alreadyMailed: row.alreadyMailed)
         }
         return rows.count
     }
 
-    private func mail(_ alert: DeviceAlert, version: Int, alreadyMailed: Set<String>, sql: any SQLDatabase) async throws {
+    private func mail(_ alert: DeviceAlert, version: Int, alreadyMailed: Set<String>) async throws {
         let now = clock.now()
         let outbox = Self.outbox
         let attempt: Int
-        switch try await outbox.lease(alert.id, version: version, at: now, sql: sql) {
+        switch try await DeviceAlertStore.leaseMail(alert.id, version: version, at: now, on: database) {
         case .taken: return
         case .exhausted:
-            try await outbox.record(alert.id, attempt: outbox.maxAttempts, status: MailStatus.failed.rawValue, statusCode: nil,
-                                    failure: "the last attempt was cut off", nextAttemptAt: now, sql: sql)
+            try await DeviceAlertStore.recordMail(alert.id, attempt: outbox.maxAttempts, status: .failed,
+                                                  failure: "the last attempt was cut off", nextAttemptAt: now, on: database)
             return
         case .attempt(let n): attempt = n
         }
         let contacts = settings.contacts(site: alert.site)
         guard let send, !contacts.isEmpty else {
-            try await outbox.record(alert.id, attempt: attempt, status: MailStatus.unmailed.rawValue, statusCode: nil,
-                                    failure: send == nil ? "no mail transport is configured" : "no contact for its site", nextAttemptAt: now, sql: sql)
+            try await DeviceAlertStore.recordMail(alert.id, attempt: attempt, status: .unmailed,
+                                                  failure: send == nil ? "no mail transport is configured" : "no contact for its site", nextAttemptAt: now,
+                                                  on: database)
             return
         }
         var mailed = alreadyMailed
@@ -111,16 +102,16 @@ package struct DeviceAlerts: Sendable {
                 try await send(contact, AlertText.subject(alert), AlertText.body(alert, publicURL: publicURL()))
             } catch {
                 let last = attempt >= outbox.maxAttempts
-                try await outbox.record(alert.id, attempt: attempt, status: last ? MailStatus.failed.rawValue : MailStatus.pending.rawValue,
-                                        statusCode: nil, failure: "\(contact): \(error)",
-                                        nextAttemptAt: clock.now().addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
-                                        setting: [.init("mailed_to", mailed.sorted().joined(separator: " "))])
+                try await DeviceAlertStore.recordMail(alert.id, attempt: attempt, status: last ? .failed : .pending,
+                                                      failure: "\(contact): \(error)",
+                                                      nextAttemptAt: clock.now().addingTimeInterval(outbox.backoff(afterAttempt: attempt)),
+                                                      mailedTo: mailed.sorted().joined(separator: " "), on: database)
                 return
             }
             mailed.insert(contact)
             // Recorded at once: a crash now must not mail this contact a second time.
-            try await sql.raw("UPDATE device_alerts SET mailed_to = \(bind: mailed.sorted().joined(separator: " ")) WHERE id = \(bind: alert.id)").run()
+            try await DeviceAlertStore.recordMailed(mailed.sorted().joined(separator: " "), of: alert.id, on: database)
         }
-        try await outbox.record(alert.id, attempt: attempt, status: MailStatus.sent.rawValue, statusCode: nil, failure: nil, nextAttemptAt: now, sql: sql)
+        try await DeviceAlertStore.recordMail(alert.id, attempt: attempt, status: .sent, failure: nil, nextAttemptAt: now, on: database)
     }
 }

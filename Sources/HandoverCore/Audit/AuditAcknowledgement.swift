@@ -1,6 +1,4 @@
-import FluentKit
 import Foundation
-import SQLKit
 import TransparencyLog
 
 /// An operator's answer to the audit log's alarms (`handover audit acknowledge`, run where the
@@ -38,17 +36,17 @@ package enum AuditAcknowledgement {
     ///
     /// - Throws: ``DomainError`` for an operator or reason that is empty, too long or holds
     ///   control characters, when no alarm is open, and when an entry is missing.
-    package static func acknowledge(operatorName: String, reason: String, key: NoteSigningKey, database: any Database,
-                                    reads: (any SQLDatabase)? = nil, now: Date) async throws -> Done {
+    package static func acknowledge(operatorName: String, reason: String, key: NoteSigningKey, database: DatabaseHandle,
+                                    reads: DatabaseHandle? = nil, now: Date) async throws -> Done {
         guard (1...100).contains(operatorName.count), !operatorName.containsControlCharacter else {
             throw DomainError.invalid("operator", "give who you are: 1 to 100 characters, no control characters.")
         }
         guard (1...500).contains(reason.count), !reason.containsControlCharacter else {
             throw DomainError.invalid("reason", "say why the log may go on as it is stored: 1 to 500 characters, no control characters.")
         }
-        guard let writer = database as? any SQLDatabase else { throw AuditLogError.noHead }
-        let log = AuditLog(sql: reads ?? writer)
-        let open = try await AuditAlarms.open(on: writer)
+        guard let writer = AuditStore(database) else { throw AuditLogError.noHead }
+        let log = (reads.flatMap { AuditStore($0) } ?? writer).log
+        let open = try await writer.openAlarms()
         guard !open.isEmpty else {
             throw DomainError(.conflict, code: "no_alarm", reason: "The audit log has no open alarm: there is nothing to acknowledge.")
         }
@@ -66,36 +64,31 @@ package enum AuditAcknowledgement {
         if history { try await hash(from: 0, to: size, into: &read, mismatches: &mismatches, log: log) }
         let stored = read, rehashed = mismatches
         let superseding = superseded.map { "\($0.size) entries, root \($0.rootHash.base64)" } ?? "none"
-        let result = try await database.transaction { db -> Done in
-            guard let sql = db as? any SQLDatabase else { throw AuditLogError.noHead }
-            let alarms = try await AuditAlarms.acknowledge(by: operatorName, reason: reason, on: sql, now: now)
+        let result = try await database.inTransaction { db -> Done in
+            guard let store = AuditStore(db) else { throw AuditLogError.noHead }
+            let alarms = try await store.acknowledgeAlarms(by: operatorName, reason: reason, now: now)
             var detail = ["reason": reason, "alarms": String(alarms.map(\.finding).joined(separator: "; ").prefix(2_000))]
             if history {
                 detail["superseded checkpoint"] = superseding
                 detail["rehashed entries"] = rehashed.isEmpty ? "none" : String(rehashed.map(String.init).joined(separator: ", ").prefix(1_000))
             }
-            try await AuditTrail.append([AuditEvent(type: entryType, at: now, actor: AuditActor(kind: "operator", name: operatorName), detail: detail)],
-                                        on: sql, now: now)
+            try await store.append([AuditEvent(type: entryType, at: now, actor: AuditActor(kind: "operator", name: operatorName), detail: detail)],
+                                   now: now)
             guard history else { return Done(alarms: alarms, checkpoint: nil, rehashed: []) }
             for index in rehashed {
-                try await sql.raw("""
-                    UPDATE audit_entries SET leaf_hash = \(bind: Data(try leafHash(of: index, on: sql).bytes)) WHERE seq = \(bind: index)
-                    """).run()
+                try await store.rehash(entry: index, to: try await leafHash(of: index, log: store.log))
             }
             // What was appended since the read, the acknowledgement included, from the writer.
-            let end = try await AuditLog(sql: sql).size()
+            let end = try await store.log.size()
             var tree = stored, late: [Int] = []
-            try await hash(from: size, to: end, into: &tree, mismatches: &late, log: AuditLog(sql: sql))
+            try await hash(from: size, to: end, into: &tree, mismatches: &late, log: store.log)
             guard late.isEmpty else { throw AuditLogError.entry(late[0], "does not match its leaf hash") }
             let checkpoint = Checkpoint(origin: key.verifier.name, size: end, rootHash: tree.rootHash, extensions: [CheckpointSigning.epochLine])
             let note = try SignedNote.sign(checkpoint.text, with: key).serialized
-            try await sql.raw("""
-                INSERT INTO audit_checkpoints (size, root_hash, note, created_at)
-                VALUES (\(bind: end), \(bind: Data(tree.rootHash.bytes)), \(bind: note), \(bind: now))
-                """).run()
+            try await store.insertEpochCheckpoint(size: end, rootHash: tree.rootHash, note: note, now: now)
             let event = AuditCheckpointEvent(size: end, rootHash: tree.rootHash.base64, note: note, consistency: nil)
             try await WebhookOutbox.enqueue([.init(AuditCheckpointEvent.type, run: nil, deviceID: nil, checkpoint: event, at: now)], on: db)
-            return Done(alarms: alarms, checkpoint: try await AuditLog(sql: sql).checkpoint(size: end), rehashed: rehashed)
+            return Done(alarms: alarms, checkpoint: try await store.log.checkpoint(size: end), rehashed: rehashed)
         }
         return result
     }
@@ -122,8 +115,8 @@ package enum AuditAcknowledgement {
                     reason: "Entry \(index) is missing: an acknowledgement cannot close a gap. Restore it (the SIEM has a copy) and acknowledge again.")
     }
 
-    private static func leafHash(of index: Int, on sql: any SQLDatabase) async throws -> MerkleHash {
-        guard let entry = try await AuditLog(sql: sql).entries(from: index, to: index + 1).first else { throw missing(index) }
+    private static func leafHash(of index: Int, log: AuditLog) async throws -> MerkleHash {
+        guard let entry = try await log.entries(from: index, to: index + 1).first else { throw missing(index) }
         return MerkleHash.leaf(entry.leaf)
     }
 }

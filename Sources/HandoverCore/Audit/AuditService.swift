@@ -1,19 +1,17 @@
-import FluentKit
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import Prometheus
 import SessionTokens
-import SQLKit
 import TransparencyLog
 
 /// The audit log's running parts: the checkpoint key, the signing of checkpoints while the log
 /// grows (never over a broken history: ``CheckpointSigning``), the self-check, the alarms, and the
 /// entry that records the configuration a server started with.
 package final class AuditService: Sendable {
-    let database: any Database
+    let database: DatabaseHandle
     /// Where the log is read without holding the writer (SQLite's read connections); `database` otherwise.
-    let reads: any Database
+    let reads: DatabaseHandle
     let sealer: SecretSealer
     let origin: String
     let clock: ServerClock
@@ -31,7 +29,7 @@ package final class AuditService: Sendable {
     /// whether this process has logged them yet.
     private let alarms = NIOLockedValueBox<(open: [AuditAlarms.Alarm], logged: Set<UUID>)>(([], []))
 
-    package init(database: any Database, reads: (any Database)? = nil, sealer: SecretSealer, origin: String, clock: ServerClock,
+    package init(database: DatabaseHandle, reads: DatabaseHandle? = nil, sealer: SecretSealer, origin: String, clock: ServerClock,
                  metrics: ServerMetrics, logger: Logger) {
         self.database = database
         self.reads = reads ?? database
@@ -42,24 +40,26 @@ package final class AuditService: Sendable {
         self.logger = logger
     }
 
-    private var sql: any SQLDatabase {
+    /// The audit statements on the writer.
+    private var store: AuditStore {
         get throws {
-            guard let sql = database as? any SQLDatabase else { throw AuditLogError.noHead }
-            return sql
+            guard let store = AuditStore(database) else { throw AuditLogError.noHead }
+            return store
         }
     }
 
-    private var readSQL: any SQLDatabase {
+    /// The audit statements on `reads`.
+    private var readStore: AuditStore {
         get throws {
-            guard let sql = reads as? any SQLDatabase else { throw AuditLogError.noHead }
-            return sql
+            guard let store = AuditStore(reads) else { throw AuditLogError.noHead }
+            return store
         }
     }
 
     /// The checkpoint key, made on first use.
     package func signingKey() async throws -> NoteSigningKey {
         if let key = key.withLockedValue({ $0 }) { return key }
-        let loaded = try await AuditCheckpointKey.load(origin: origin, sealer: sealer, on: try sql, now: clock.now())
+        let loaded = try await store.signingKey(origin: origin, sealer: sealer, now: clock.now())
         key.withLockedValue { $0 = loaded }
         return loaded
     }
@@ -84,7 +84,7 @@ package final class AuditService: Sendable {
     package func checkpoint() async throws -> AuditLog.StoredCheckpoint? {
         let open = try await refreshAlarms()
         guard !open.contains(where: { $0.kind == .history }) else { return nil }
-        let signing = CheckpointSigning(database: database, reads: AuditLog(sql: try readSQL), key: try await signingKey())
+        let signing = CheckpointSigning(database: database, reads: try readStore.log, key: try await signingKey())
         switch try await signing.sign(trusted: frontier.withLockedValue { $0 }, now: clock.now()) {
         case .nothingNew(let tree):
             keep(tree)
@@ -112,10 +112,10 @@ package final class AuditService: Sendable {
     /// (``raise(_:_:)``); returns the first finding.
     @discardableResult
     package func selfCheck() async throws -> String? {
-        let check = try await AuditLog(sql: try readSQL).selfCheck(key: try await verifierKey(), bytesFrom: byteCheck.withLockedValue { $0 })
+        let check = try await readStore.log.selfCheck(key: try await verifierKey(), bytesFrom: byteCheck.withLockedValue { $0 })
         byteCheck.withLockedValue { $0 = check.nextByteCheck }
         if let finding = check.finding { try await raise(.history, finding) }
-        let outcomes = try await RunOutcomeCheck(sql: try readSQL).check(from: outcomeCheck.withLockedValue { $0 })
+        let outcomes = try await RunOutcomeCheck(store: try readStore).check(from: outcomeCheck.withLockedValue { $0 })
         outcomeCheck.withLockedValue { $0 = outcomes.next }
         if let finding = outcomes.finding { try await raise(.records, finding) }
         let finding = check.finding ?? outcomes.finding
@@ -133,7 +133,7 @@ package final class AuditService: Sendable {
     /// `handover_audit_integrity_failed`, and logs each alarm once a process.
     @discardableResult
     package func refreshAlarms() async throws -> [AuditAlarms.Alarm] {
-        let open = try await AuditAlarms.open(on: try readSQL)
+        let open = try await readStore.openAlarms()
         let unlogged = alarms.withLockedValue { state in
             state.open = open
             let new = open.filter { !state.logged.contains($0.id) }
@@ -153,10 +153,10 @@ package final class AuditService: Sendable {
     /// `audit.mismatch` webhook; then logs it as critical.
     private func raise(_ kind: AuditAlarms.Kind, _ finding: String) async throws {
         let now = clock.now()
-        let raised = try await database.transaction { db -> AuditAlarms.Alarm? in
-            guard let sql = db as? any SQLDatabase, let alarm = try await AuditAlarms.raise(kind, finding, on: sql, now: now) else { return nil }
-            try await AuditTrail.append([AuditEvent(type: AuditEvent.alarmType, at: now, actor: .server,
-                                                    detail: ["kind": kind.rawValue, "finding": alarm.finding])], on: sql, now: now)
+        let raised = try await database.inTransaction { db -> AuditAlarms.Alarm? in
+            guard let store = AuditStore(db), let alarm = try await store.raiseAlarm(kind, finding, now: now) else { return nil }
+            try await store.append([AuditEvent(type: AuditEvent.alarmType, at: now, actor: .server,
+                                               detail: ["kind": kind.rawValue, "finding": alarm.finding])], now: now)
             try await WebhookOutbox.enqueue("audit.mismatch", run: nil, deviceID: nil, reason: alarm.finding, on: db, now: now)
             return alarm
         }

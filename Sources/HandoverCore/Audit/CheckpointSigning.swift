@@ -1,6 +1,4 @@
-import FluentKit
 import Foundation
-import SQLKit
 import TransparencyLog
 
 /// Signs the audit log's checkpoints, and never over a broken history (issue 63): before a new
@@ -30,12 +28,12 @@ package struct CheckpointSigning: Sendable {
     package static let epochLine = "handover-epoch acknowledged"
 
     /// Where the checkpoint and its webhook are written.
-    let database: any Database
+    let database: DatabaseHandle
     /// Where the log is read (SQLite's read connections: reading never holds the one writer).
     let reads: AuditLog
     let key: NoteSigningKey
 
-    package init(database: any Database, reads: AuditLog, key: NoteSigningKey) {
+    package init(database: DatabaseHandle, reads: AuditLog, key: NoteSigningKey) {
         self.database = database
         self.reads = reads
         self.key = key
@@ -131,18 +129,13 @@ package struct CheckpointSigning: Sendable {
     /// one first).
     func store(_ checkpoint: Checkpoint, consistency: AuditCheckpointEvent.Consistency?, now: Date) async throws -> AuditLog.StoredCheckpoint {
         let note = try SignedNote.sign(checkpoint.text, with: key).serialized
-        try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { throw AuditLogError.noHead }
-            let inserted = try await sql.raw("""
-                INSERT INTO audit_checkpoints (size, root_hash, note, created_at)
-                VALUES (\(bind: checkpoint.size), \(bind: Data(checkpoint.rootHash.bytes)), \(bind: note), \(bind: now))
-                ON CONFLICT DO NOTHING RETURNING size
-                """).first()
-            guard inserted != nil else { return }
+        try await database.inTransaction { db in
+            guard let store = AuditStore(db) else { throw AuditLogError.noHead }
+            guard try await store.insertCheckpoint(checkpoint, note: note, now: now) else { return }
             let event = AuditCheckpointEvent(size: checkpoint.size, rootHash: checkpoint.rootHash.base64, note: note, consistency: consistency)
             try await WebhookOutbox.enqueue([.init(AuditCheckpointEvent.type, run: nil, deviceID: nil, checkpoint: event, at: now)], on: db)
         }
-        guard let sql = database as? any SQLDatabase, let kept = try await AuditLog(sql: sql).checkpoint(size: checkpoint.size) else {
+        guard let store = AuditStore(database), let kept = try await store.log.checkpoint(size: checkpoint.size) else {
             throw AuditLogError.entry(checkpoint.size, "its checkpoint was not stored")
         }
         return kept

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 import NIOConcurrencyHelpers
@@ -133,7 +132,7 @@ package final class RefusalDigest: Sendable {
     /// Records one refusal as ``note(address:reason:rateLimited:now:)`` decides: an entry of its
     /// own for the first of a window (`who`, the reason and the address), after the summaries of
     /// the windows that had closed.
-    package func refused(_ reason: String, who: String, address: String, rateLimited: Bool, now: Date, on database: any Database) async throws {
+    package func refused(_ reason: String, who: String, address: String, rateLimited: Bool, now: Date, on database: DatabaseHandle) async throws {
         let (decision, closed) = note(address: address, reason: reason, rateLimited: rateLimited, now: now)
         try await write(closed, on: database, now: now)
         if case .record(let address) = decision {
@@ -144,7 +143,7 @@ package final class RefusalDigest: Sendable {
 
     /// Writes the summaries of the windows closed at `now`; returns how many.
     @discardableResult
-    package func writeClosed(on database: any Database, now: Date) async throws -> Int {
+    package func writeClosed(on database: DatabaseHandle, now: Date) async throws -> Int {
         let summaries = closed(now: now)
         try await write(summaries, on: database, now: now)
         return summaries.count
@@ -152,13 +151,13 @@ package final class RefusalDigest: Sendable {
 
     /// Writes the summaries of every window, open ones included; returns how many.
     @discardableResult
-    package func writeAll(on database: any Database, now: Date) async throws -> Int {
+    package func writeAll(on database: DatabaseHandle, now: Date) async throws -> Int {
         let summaries = all()
         try await write(summaries, on: database, now: now)
         return summaries.count
     }
 
-    private func write(_ summaries: [Summary], on database: any Database, now: Date) async throws {
+    private func write(_ summaries: [Summary], on database: DatabaseHandle, now: Date) async throws {
         for summary in summaries {
             try await AdminEvent(at: now, kind: .refused, who: "unknown", detail: summary.detail).record(on: database)
         }

@@ -1,7 +1,6 @@
 import Foundation
 import HandoverProtocol
 import LinkCallbacks
-import SQLKit
 
 /// Compares runs' stored outcomes with their receipts in the audit log: a failed run set to
 /// `completed` in `logout_runs` (or an app's item set to `succeeded`) shows in the API, while its
@@ -15,10 +14,11 @@ package struct RunOutcomeCheck: Sendable {
     /// How many receipts one pass compares at most.
     package static let window = 2_000
 
-    let sql: any SQLDatabase
+    /// Where the receipts and the runs are read (``AuditStore``).
+    let store: AuditStore
 
-    package init(sql: any SQLDatabase) {
-        self.sql = sql
+    package init(store: AuditStore) {
+        self.store = store
     }
 
     /// What one pass found, and the log index the next one starts from.
@@ -57,14 +57,10 @@ package struct RunOutcomeCheck: Sendable {
 
     /// Compares the receipts among the log's entries from `start` (wrapping to 0 at the end).
     package func check(from start: Int) async throws -> Result {
-        let rows = try await sql.raw("""
-            SELECT seq, leaf FROM audit_entries WHERE type = \(literal: AuditEvent.receiptType) AND seq >= \(bind: start)
-            ORDER BY seq LIMIT \(literal: Self.window)
-            """).all()
+        let rows = try await store.receiptEntries(from: start, limit: Self.window)
         var receipts: [(seq: Int, receipt: RunReceipt)] = []
-        for row in rows {
-            let seq = try row.decode(column: "seq", as: Int.self)
-            guard let jws = try? AuditEvent.decode(leaf: try row.decode(column: "leaf", as: Data.self)).receipt,
+        for (seq, leaf) in rows {
+            guard let leaf, let jws = try? AuditEvent.decode(leaf: leaf).receipt,
                   let receipt = Self.claims(of: jws) else {
                 return Result(finding: "entry \(seq): a run.receipt entry whose receipt cannot be read", next: seq + 1)
             }
@@ -73,15 +69,7 @@ package struct RunOutcomeCheck: Sendable {
         let next = rows.count < Self.window ? 0 : (receipts.last.map { $0.seq + 1 } ?? 0)
         guard !receipts.isEmpty else { return Result(finding: nil, next: next) }
         let ids = receipts.map(\.receipt.run.id)
-        var stored: [UUID: StoredRun] = [:]
-        for row in try await sql.raw("SELECT id, status FROM logout_runs WHERE id IN (\(binds: ids))").all() {
-            stored[try row.decode(column: "id", as: UUID.self)] = StoredRun(status: try row.decode(column: "status", as: String.self), items: [:])
-        }
-        for row in try await sql.raw("SELECT run_id, app_id, status FROM logout_items WHERE run_id IN (\(binds: ids))").all() {
-            let run = try row.decode(column: "run_id", as: UUID.self)
-            stored[run, default: StoredRun(status: nil, items: [:])].items[try row.decode(column: "app_id", as: UUID.self)] =
-                try row.decode(column: "status", as: String.self)
-        }
+        let stored = try await store.storedRuns(ids)
         for (_, receipt) in receipts {
             if let difference = Self.difference(receipt: receipt, stored: stored[receipt.run.id] ?? StoredRun(status: nil, items: [:])) {
                 return Result(finding: difference, next: next)

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import FluentKit
 import Foundation
 import HandoverSchema
 import Logging
@@ -8,7 +7,6 @@ import NIOCore
 import NIOHTTP1
 import OutboundHTTP
 import SessionTokens
-import SQLKit
 
 /// Delivers owed Back-Channel Logout tokens (OpenID Connect Back-Channel Logout 1.0, section 2.5):
 /// a POST of `logout_token=<JWT>` as `application/x-www-form-urlencoded`, signed at send time with
@@ -26,7 +24,7 @@ import SQLKit
 /// - Deliveries go out in lanes by client (``DeliveryLanes``): a backend that hangs holds up only
 ///   its own tokens, and the background pass never waits for it.
 package struct BackChannelLogoutDispatcher: Sendable {
-    package let database: Database
+    package let database: DatabaseHandle
     package let exchange: OutboundExchange
     package let sessions: SessionAuthority
     package let clock: ServerClock
@@ -59,14 +57,13 @@ package struct BackChannelLogoutDispatcher: Sendable {
     /// later pass.
     package func startDue(limit: Int = 100) async throws -> DeliveryLanes.Dispatch {
         let now = clock.now()
-        var query = BackChannelLogoutDelivery.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
+        let store = BackChannelLogoutStore(database)
         let full = lanes.full
-        if !full.isEmpty { query = query.filter(\.$clientID !~ Array(full)) }
-        let due = try await query.sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return .none }
+        let due = try await store.due(at: now, exceptClients: full, limit: limit)
+        guard let leases = store.leases(outbox) else { return .none }
         return lanes.dispatch(due, by: { $0.clientID }) { [self] delivery in
             do {
-                return try await leaseAndAttempt(delivery, sql: sql)
+                return try await leaseAndAttempt(delivery, leases: leases)
             } catch {
                 logger.warning("back-channel logout delivery not recorded", metadata: ["client": "\(delivery.clientID)", "error": "\(error)"])
                 return false
@@ -76,23 +73,23 @@ package struct BackChannelLogoutDispatcher: Sendable {
 
     /// Leases `delivery` with a conditional update that counts the attempt, and attempts it;
     /// false when another pass or instance has it.
-    private func leaseAndAttempt(_ delivery: BackChannelLogoutDelivery, sql: any SQLDatabase) async throws -> Bool {
+    private func leaseAndAttempt(_ delivery: BackChannelLogoutDelivery, leases: BackChannelLogoutStore.Leases) async throws -> Bool {
         guard let id = delivery.id else { return false }
         let attempt: Int
-        switch try await outbox.lease(id, version: delivery.version, at: clock.now(), sql: sql) {
+        switch try await leases.lease(id, version: delivery.version, at: clock.now()) {
         case .taken:
             return false
         case .exhausted:
             // The last attempt was cut off on its way (the server stopped): it counted; give up.
             try await record(delivery, id: id, attempt: maxAttempts, status: .failed, statusCode: nil,
-                             failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
+                             failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", leases: leases)
             return true
         case .attempt(let number):
             attempt = number
         }
         guard let uri = try await BackChannelLogoutOutbox.currentURI(clientID: delivery.clientID, on: database) else {
             try await record(delivery, id: id, attempt: attempt, status: .failed, statusCode: nil,
-                             failure: "not sent: the client \(delivery.clientID) no longer has a backchannel_logout_uri", sql: sql)
+                             failure: "not sent: the client \(delivery.clientID) no longer has a backchannel_logout_uri", leases: leases)
             return true
         }
         var statusCode: Int?
@@ -124,15 +121,15 @@ package struct BackChannelLogoutDispatcher: Sendable {
         case (_, 400?): .refused
         default: attempt >= maxAttempts ? .failed : .pending
         }
-        try await record(delivery, id: id, attempt: attempt, status: status, statusCode: statusCode, failure: failure, uri: uri, sql: sql)
+        try await record(delivery, id: id, attempt: attempt, status: status, statusCode: statusCode, failure: failure, uri: uri, leases: leases)
         return true
     }
 
     private func record(_ delivery: BackChannelLogoutDelivery, id: UUID, attempt: Int, status: BackChannelLogoutState, statusCode: Int?,
-                        failure: String?, uri: String? = nil, sql: any SQLDatabase) async throws {
+                        failure: String?, uri: String? = nil, leases: BackChannelLogoutStore.Leases) async throws {
         let finished = clock.now()
-        try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
-                                nextAttemptAt: finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
+        try await leases.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
+                                nextAttemptAt: finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt)),
                                 setting: [.init("delivered_at", failure == nil ? finished : nil), .init("uri", uri ?? delivery.uri)])
         if let failure {
             logger.warning("back-channel logout delivery failed",
@@ -141,7 +138,7 @@ package struct BackChannelLogoutDispatcher: Sendable {
         if status != .pending, let run = delivery.runID { try await runSettled?(run) }
     }
 
-    package init(database: Database, exchange: OutboundExchange, sessions: SessionAuthority, clock: ServerClock, logger: Logger, lanes: DeliveryLanes, targets: WebhookTargetPolicy = WebhookTargetPolicy(allowsPrivate: false),
+    package init(database: DatabaseHandle, exchange: OutboundExchange, sessions: SessionAuthority, clock: ServerClock, logger: Logger, lanes: DeliveryLanes, targets: WebhookTargetPolicy = WebhookTargetPolicy(allowsPrivate: false),
                  maxAttempts: Int = 8, lease: TimeInterval = 30, runSettled: (@Sendable (UUID) async throws -> Void)? = nil) {
         self.targets = targets
         self.maxAttempts = maxAttempts

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
@@ -21,15 +20,16 @@ package enum BackChannelLogoutOutbox {
     }
 
     /// The recipients for a session issued to `clientID` (nil: to no app).
-    package static func recipients(clientID: String?, on db: Database) async throws -> [Recipient] {
+    package static func recipients(clientID: String?, on db: DatabaseHandle) async throws -> [Recipient] {
+        let store = BackChannelLogoutStore(db)
         var found: [Recipient] = []
         if let clientID, !clientID.isEmpty {
-            for app in try await RegisteredApp.query(on: db).filter(\.$backchannelLogoutURI != nil).all() {
+            for app in try await store.appsWithBackChannelURI() {
                 guard let uri = app.backchannelLogoutURI, RegisteredClients.clientIDs(of: app).contains(clientID) else { continue }
                 found.append(Recipient(clientID: clientID, uri: uri, sessionRequired: app.backchannelLogoutSessionRequired ?? true))
             }
         }
-        for client in try await OAuthClient.query(on: db).filter(\.$softwareID == nil).filter(\.$backchannelLogoutURI != nil).all() {
+        for client in try await store.fleetBackends() {
             guard let uri = client.backchannelLogoutURI else { continue }
             found.append(Recipient(clientID: client.clientID, uri: uri, sessionRequired: client.backchannelLogoutSessionRequired))
         }
@@ -41,18 +41,19 @@ package enum BackChannelLogoutOutbox {
     /// Where `clientID` takes its logout tokens now, as the registry says at send time: the app
     /// whose bundle id it is, else the fleet backend of that id; nil when neither has a
     /// `backchannel_logout_uri` any more.
-    package static func currentURI(clientID: String, on db: Database) async throws -> String? {
-        for app in try await RegisteredApp.query(on: db).filter(\.$backchannelLogoutURI != nil).all()
+    package static func currentURI(clientID: String, on db: DatabaseHandle) async throws -> String? {
+        let store = BackChannelLogoutStore(db)
+        for app in try await store.appsWithBackChannelURI()
         where RegisteredClients.clientIDs(of: app).contains(clientID) {
             if let uri = app.backchannelLogoutURI { return uri }
         }
-        return try await OAuthClient.query(on: db).filter(\.$clientID == clientID).filter(\.$softwareID == nil)
-            .filter(\.$backchannelLogoutURI != nil).first()?.backchannelLogoutURI
+        return try await store.fleetBackend(clientID: clientID)?.backchannelLogoutURI
     }
 
     /// Queues one delivery per recipient of each session; returns how many were queued.
     @discardableResult
-    package static func enqueue(sessions: [UserSession], reason: String, deviceID: UUID?, runID: UUID? = nil, on db: Database, now: Date) async throws -> Int {
+    package static func enqueue(sessions: [UserSession], reason: String, deviceID: UUID?, runID: UUID? = nil, on db: DatabaseHandle, now: Date) async throws -> Int {
+        let store = BackChannelLogoutStore(db)
         var queued = 0
         var byClient: [String?: [Recipient]] = [:]
         for session in sessions {
@@ -63,8 +64,7 @@ package enum BackChannelLogoutOutbox {
                 byClient[session.clientID] = recipients
             }
             for recipient in recipients {
-                let owed = try await BackChannelLogoutDelivery.query(on: db)
-                    .filter(\.$clientID == recipient.clientID).filter(\.$sessionID == sessionID).count()
+                let owed = try await store.deliveryCount(clientID: recipient.clientID, sessionID: sessionID)
                 guard owed == 0 else { continue }
                 let delivery = BackChannelLogoutDelivery()
                 delivery.clientID = recipient.clientID
@@ -79,7 +79,7 @@ package enum BackChannelLogoutOutbox {
                 delivery.nextAttemptAt = now
                 delivery.createdAt = now
                 delivery.version = 0
-                try await delivery.create(on: db)
+                try await store.create(delivery)
                 queued += 1
             }
         }

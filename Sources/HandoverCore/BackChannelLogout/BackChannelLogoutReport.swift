@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// Adds the backend side to a run's report: for each app, the logout token the run owed its
 /// backend (delivered, refused, pending or failing, with attempts and the last status).
@@ -20,7 +18,7 @@ package enum BackChannelLogoutReport {
 
     package typealias States = [Key: LogoutRunView.Item.BackendLogout]
 
-    package static func adding(to view: LogoutRunView, on db: Database) async throws -> LogoutRunView {
+    package static func adding(to view: LogoutRunView, on db: DatabaseHandle) async throws -> LogoutRunView {
         let states = try await states(runs: [view.id], on: db)
         guard !states.isEmpty else { return view }
         var result = view
@@ -31,17 +29,17 @@ package enum BackChannelLogoutReport {
     }
 
     /// The backend side of every app of `runs` that owed its backend a logout token.
-    package static func states(runs: [UUID], on db: Database, probed: Bool = false) async throws -> States {
+    package static func states(runs: [UUID], on db: DatabaseHandle, probed: Bool = false) async throws -> States {
         guard !runs.isEmpty else { return [:] }
+        let store = BackChannelLogoutStore(db)
         // Most runs owed no backend a token: one indexed probe answers that (every run read passes
         // here), unless the caller's own statement asked already (`probed`).
-        if !probed, let sql = db as? any SQLDatabase,
-           try await sql.raw("SELECT 1 AS owed FROM backchannel_logout_deliveries WHERE run_id IN (\(binds: runs)) LIMIT 1").first() == nil {
+        if !probed, try await store.noneOwed(runs: runs) {
             return [:]
         }
-        let deliveries = try await BackChannelLogoutDelivery.query(on: db).filter(\.$runID ~~ runs).all()
+        let deliveries = try await store.deliveries(ofRuns: runs)
         guard !deliveries.isEmpty else { return [:] }
-        let apps = try await RegisteredApp.query(on: db).filter(\.$backchannelLogoutURI != nil).all()
+        let apps = try await store.appsWithBackChannelURI()
         var states: States = [:]
         for app in apps {
             guard let appID = app.id else { continue }

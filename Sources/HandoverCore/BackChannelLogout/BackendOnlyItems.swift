@@ -1,9 +1,7 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
 import Prometheus
-import SQLKit
 
 /// The items of backend-only apps: nothing opens on the device, so an item finishes with the
 /// Back-Channel Logout token its backend was owed for the run. Succeeded when every token for
@@ -15,7 +13,7 @@ package enum BackendOnlyItems {
     /// returns how many.
     @discardableResult
     package static func settle(run runID: UUID, runs: LogoutRunService) async throws -> Int {
-        let settled = try await runs.database.transaction { db in try await settle(run: runID, runs: runs, on: db) }
+        let settled = try await runs.database.inTransaction { db in try await settle(run: runID, runs: runs, on: db) }
         for run in settled.finishedRuns { runs.metrics.runsFinished(run.state.rawValue).increment() }
         if settled.items > 0 { await runs.changes.runChanged(runID, on: runs.database) }
         return settled.items
@@ -32,18 +30,19 @@ package enum BackendOnlyItems {
     /// Finishes every backend-only item of `run` whose tokens are settled, in the caller's
     /// transaction (a hand-over's: ``HandOverSignOut``). Counting and telling live views are the
     /// caller's, once it has committed.
-    package static func settle(run runID: UUID, runs: LogoutRunService, on db: Database) async throws -> Settled {
+    package static func settle(run runID: UUID, runs: LogoutRunService, on db: DatabaseHandle) async throws -> Settled {
+        let store = BackChannelLogoutStore(db)
         // The run's lock first: a write, so that on SQLite the transaction holds the write lock
         // before it reads.
-        guard try await LogoutRunService.lockRun(runID, on: db), let sql = db as? any SQLDatabase else { return Settled() }
-        let items = try await LogoutItem.query(on: db).filter(\.$runID == runID).filter(\.$status == .pending).all()
+        guard try await LogoutRunService.lockRun(runID, on: db), let transitions = store.itemTransitions() else { return Settled() }
+        let items = try await store.pendingItems(ofRun: runID)
         guard !items.isEmpty else { return Settled() }
         // The method each item started with; items written before the run kept it read their app's.
         let methods = Dictionary(items.map { ($0.appID, $0.logoutMethod) }) { first, _ in first }
-        let apps = try await RegisteredApp.query(on: db).filter(\.$id ~~ Set(items.map(\.appID))).all()
+        let apps = try await store.apps(ids: Set(items.map(\.appID)))
             .filter { app in (app.id.flatMap { methods[$0] ?? nil } ?? app.logoutMethod) == .backendOnly }
         guard !apps.isEmpty else { return Settled() }
-        let deliveries = try await BackChannelLogoutDelivery.query(on: db).filter(\.$runID == runID).all()
+        let deliveries = try await store.deliveries(ofRun: runID)
         var settled = Settled()
         let now = runs.clock.now()
         for app in apps {
@@ -58,7 +57,7 @@ package enum BackendOnlyItems {
             } else {
                 state = .failed
             }
-            guard try await LogoutItemTransitions(sql: sql).finish(item: itemID, version: item.version, as: state, at: now, reportedBy: nil) else {
+            guard try await transitions.finish(item: itemID, version: item.version, as: state, at: now, reportedBy: nil) else {
                 continue
             }
             settled.items += 1

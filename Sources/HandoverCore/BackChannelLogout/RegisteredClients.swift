@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -16,9 +15,9 @@ package enum RegisteredClients {
     }
 
     /// The team of `clientID`, or nil when no registered app has it.
-    package static func team(of clientID: String, on database: Database) async throws -> String? {
+    package static func team(of clientID: String, on database: DatabaseHandle) async throws -> String? {
         guard !clientID.isEmpty, clientID.count <= 255 else { return nil }
-        for app in try await RegisteredApp.query(on: database).all() {
+        for app in try await RegistryStore(database).apps() {
             for appID in app.appIDs where Self.clientID(of: appID) == clientID {
                 return appID.firstIndex(of: ".").map { String(appID[..<$0]) }
             }
@@ -27,7 +26,7 @@ package enum RegisteredClients {
     }
 
     /// The registered app that has `clientID`, if any.
-    package static func app(withClientID clientID: String, on database: Database) async throws -> RegisteredApp? {
-        try await RegisteredApp.query(on: database).all().first { clientIDs(of: $0).contains(clientID) }
+    package static func app(withClientID clientID: String, on database: DatabaseHandle) async throws -> RegisteredApp? {
+        try await RegistryStore(database).apps().first { clientIDs(of: $0).contains(clientID) }
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
 import HandoverSchema
-import SQLKit
 
 extension CustodyLedger {
     /// The people a batch of check-outs names, in its order: each user by id (refused when no
     /// longer there), each login by email (the user made on first use). A statement per kind for
-    /// the whole batch, and one more for the logins seen for the first time.
-    static func holders(of people: [CheckOutRequest.Person], on sql: any SQLDatabase, now: Date) async throws -> [Result<Holder, any Error>] {
+    /// the whole batch, and one more for the logins seen for the first time (``CustodyStore``).
+    static func holders(of people: [CheckOutRequest.Person], in store: CustodyStore, now: Date) async throws -> [Result<Holder, any Error>] {
         var ids: Set<UUID> = [], logins: Set<String> = []
         for person in people {
             switch person {
@@ -15,19 +14,16 @@ extension CustodyLedger {
             }
         }
         // A login is made once, however many taps at once (and on however many instances).
-        try await serialize(logins.map { "custody login " + $0 }, on: sql)
-        let byID = try await users(where: "id", in: ids.map { SQLBind($0) }, on: sql)
+        try await store.serialize(logins.map { "custody login " + $0 })
+        let byID = try await store.users(ids: ids)
         var byEmail: [String: Holder] = [:]
-        for holder in try await users(where: "email", in: logins.map { SQLBind($0) }, on: sql) {
+        for holder in try await store.users(emails: logins) {
             if let email = holder.email, byEmail[email] == nil { byEmail[email] = holder }
         }
         let missing = logins.filter { byEmail[$0] == nil }.sorted()
         if !missing.isEmpty {
             let made = missing.map { Holder(id: UUID(), fullName: nil, email: $0) }
-            try await sql.raw("""
-                INSERT INTO users (id, email, email_forwarding_disabled, created_at)
-                VALUES \(SQLList(made.map { "(\(bind: $0.id), \(bind: $0.email), \(bind: false), \(bind: now))" as SQLQueryString }))
-                """).run()
+            try await store.insertUsers(made, now: now)
             for (email, holder) in zip(missing, made) { byEmail[email] = holder }
         }
         let known = Dictionary(byID.map { ($0.id, $0) }) { first, _ in first }
@@ -45,17 +41,6 @@ extension CustodyLedger {
                 }
                 return .success(holder)
             }
-        }
-    }
-
-    /// The users whose `column` is one of `values`, oldest first.
-    private static func users(where column: String, in values: [SQLBind], on sql: any SQLDatabase) async throws -> [Holder] {
-        guard !values.isEmpty else { return [] }
-        return try await sql.raw("""
-            SELECT id, full_name, email FROM users WHERE \(ident: column) IN (\(SQLList(values))) ORDER BY created_at, id
-            """).all().map { row in
-            Holder(id: try row.decode(column: "id", as: UUID.self), fullName: try row.decode(column: "full_name", as: String?.self),
-                   email: try row.decode(column: "email", as: String?.self))
         }
     }
 }

@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// Who held which device, when, and how each hand-over ended (issue 40): the rows of
 /// `GET /api/v1/custody`, the dashboard's custody page and its CSV, and
@@ -76,56 +74,10 @@ package struct CustodyReport: Sendable {
         }
     }
 
-    private var condition: SQLQueryString {
-        var clause: SQLQueryString = sites.condition("c.site_key")
-        if let from { clause = clause + " AND c.checked_out_at >= \(bind: from)" }
-        if let to { clause = clause + " AND c.checked_out_at < \(bind: to)" }
-        if let device { clause = clause + " AND c.device_id = \(bind: device)" }
-        if let person { clause = clause + " AND c.user_id = \(bind: person)" }
-        if let personText {
-            let pattern = "%" + personText.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-            clause = clause + """
-                 AND (LOWER(COALESCE(c.person_name, '')) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(COALESCE(c.person_email, '')) LIKE \(bind: pattern) ESCAPE '\\')
-                """
-        }
-        return clause
-    }
-
-    package func run(on database: any Database, pageSize: Int = CustodyReport.pageSize) async throws -> Page {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
-        let total = try await sql.raw("SELECT COUNT(*) AS n FROM custodies c WHERE \(condition)").first()?.decode(column: "n", as: Int.self) ?? 0
-        // `page` is at most `maximumPage`; a caller's larger `pageSize` gets an empty page, not a trap.
-        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: max(1, pageSize))
-        guard !overflow else { return Page(rows: [], total: total, page: page) }
-        let rows = try await sql.raw("""
-            SELECT c.id, c.device_id, COALESCE(d.name, '') AS device_name, c.site, c.user_id, c.person_name, c.person_email, c.checked_out_by,
-                   c.checked_out_at, c.checked_in_at, c.run_id, r.status AS run_status, c.ended_without_run
-            FROM custodies c LEFT JOIN devices d ON d.id = c.device_id LEFT JOIN logout_runs r ON r.id = c.run_id
-            WHERE \(condition) ORDER BY c.checked_out_at DESC, c.id LIMIT \(unsafeRaw: String(max(1, pageSize))) OFFSET \(unsafeRaw: String(offset))
-            """).all()
-        var result = try rows.map { row in
-            Row(id: try row.decode(column: "id", as: UUID.self), deviceID: try row.decode(column: "device_id", as: UUID.self),
-                deviceName: try row.decode(column: "device_name", as: String.self), site: try row.decode(column: "site", as: String?.self),
-                userID: try row.decode(column: "user_id", as: UUID.self), personName: try row.decode(column: "person_name", as: String?.self),
-                personEmail: try row.decode(column: "person_email", as: String?.self),
-                checkedOutBy: try row.decode(column: "checked_out_by", as: String.self),
-                checkedOutAt: try row.decode(column: "checked_out_at", as: Date.self),
-                checkedInAt: try row.decode(column: "checked_in_at", as: Date?.self), runID: try row.decode(column: "run_id", as: UUID?.self),
-                runStatus: try row.decode(column: "run_status", as: String?.self).flatMap(LogoutRunState.init(rawValue:)),
-                appsLeftSignedIn: [], endedWithoutRun: try row.decode(column: "ended_without_run", as: String?.self))
-        }
-        let runs = result.compactMap(\.runID)
-        if !runs.isEmpty {
-            let unfinished = try await sql.raw("""
-                SELECT run_id, app_name FROM logout_items WHERE run_id IN (\(binds: runs)) AND status <> \(bind: LogoutItemState.succeeded.rawValue)
-                ORDER BY position
-                """).all()
-            var byRun: [UUID: [String]] = [:]
-            for row in unfinished { byRun[try row.decode(column: "run_id", as: UUID.self), default: []].append(try row.decode(column: "app_name", as: String.self)) }
-            for index in result.indices { result[index].appsLeftSignedIn = result[index].runID.flatMap { byRun[$0] } ?? [] }
-        }
-        return Page(rows: result, total: total, page: page)
+    /// A page of the rows, newest check-out first (``CustodyStore``).
+    package func run(on database: DatabaseHandle, pageSize: Int = CustodyReport.pageSize) async throws -> Page {
+        guard let store = CustodyStore(database) else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        return try await store.page(of: self, pageSize: pageSize)
     }
 
     /// The rows as CSV (RFC 4180, formulas neutralised): one line per custody.
@@ -147,7 +99,7 @@ extension CustodyReport.Row {
     /// A custody just written (a check-out): the row the report will hold for it, its run not
     /// started yet.
     package init(_ custody: Custody, deviceName: String) throws {
-        self.init(id: try custody.requireID(), deviceID: custody.deviceID, deviceName: deviceName, site: custody.site, userID: custody.userID,
+        self.init(id: try custody.storedID, deviceID: custody.deviceID, deviceName: deviceName, site: custody.site, userID: custody.userID,
                   personName: custody.personName, personEmail: custody.personEmail, checkedOutBy: custody.checkedOutBy,
                   checkedOutAt: custody.checkedOutAt, checkedInAt: custody.checkedInAt, runID: custody.runID, runStatus: nil,
                   appsLeftSignedIn: [], endedWithoutRun: custody.endedWithoutRun)

@@ -1,6 +1,4 @@
-import FluentKit
 import Foundation
-import SQLKit
 
 /// Forgets who held a device once a custody record is older than the retention period
 /// (``CustodySettings/retention``, six years by default): the person's name, email and badge
@@ -14,13 +12,9 @@ package struct CustodyRetention: Sendable {
 
     /// Removes the names from records checked in before `now` less the retention; returns how many.
     @discardableResult
-    package func forgetExpiredNames(on database: any Database, now: Date) async throws -> Int {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+    package func forgetExpiredNames(on database: DatabaseHandle, now: Date) async throws -> Int {
+        guard let store = CustodyStore(database) else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
         let before = now.addingTimeInterval(-retention)
-        return try await sql.raw("""
-            UPDATE custodies SET person_name = NULL, person_email = NULL, badge_digest = NULL
-            WHERE checked_in_at < \(bind: before) AND (person_name IS NOT NULL OR person_email IS NOT NULL OR badge_digest IS NOT NULL)
-            RETURNING id
-            """).all().count
+        return try await store.forgetNames(checkedInBefore: before)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// How long a person may hold a device, and how long a custody record keeps who they were.
 ///
@@ -36,18 +35,5 @@ public struct CustodySettings: Sendable, Equatable {
     public func lendingPeriod(site: String?) -> TimeInterval? {
         let key = site.map(SiteName.key(of:))
         return siteLendingPeriods.first { $0.key.key == key }?.value ?? fleetLendingPeriod
-    }
-
-    /// The moment before which a device of the site whose ``SiteName/key`` is in `column` (such
-    /// as `d.site_key`) has been held too long, as an SQL expression: `now` less its site's
-    /// lending period, or NULL (never) for a site with no period.
-    package func lendingCutoff(site column: String, now: Date) -> SQLQueryString {
-        let fleet: SQLQueryString = fleetLendingPeriod.map { "\(bind: now.addingTimeInterval(-$0))" } ?? "NULL"
-        guard !siteLendingPeriods.isEmpty else { return fleet }
-        var expression: SQLQueryString = "CASE"
-        for (site, period) in siteLendingPeriods.sorted(by: { $0.key.key < $1.key.key }) {
-            expression = "\(expression) WHEN \(unsafeRaw: column) = \(bind: site.key) THEN \(bind: now.addingTimeInterval(-period))"
-        }
-        return "\(expression) ELSE \(fleet) END"
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A custody in progress as the check-out's rules weigh it (``CustodyRules``): the row of
-/// `custodies` as a value. ``CustodyLedger`` reads and writes it with plain SQL
-/// (`OpenCustody+Store`): a shift's check-outs would otherwise spend their writer's time in
+/// `custodies` as a value. ``CustodyLedger`` reads and writes it with plain SQL (``CustodyStore``,
+/// over `OpenCustody+Store`): a shift's check-outs would otherwise spend their writer's time in
 /// Fluent's reflection of each model.
 package struct OpenCustody: Sendable, Equatable {
     package var id: UUID

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -10,8 +9,8 @@ extension Device {
 
     /// The device with `id`, if `sites` shows it: a device of another site is as absent as one
     /// that does not exist, so a page or form does not reveal that it exists.
-    package static func find(_ id: UUID, visibleTo sites: SiteFilter, on database: any Database) async throws -> Device? {
-        guard let device = try await Device.find(id, on: database), sites.shows(device.site) else { return nil }
+    package static func find(_ id: UUID, visibleTo sites: SiteFilter, on database: DatabaseHandle) async throws -> Device? {
+        guard let device = try await Device.stored(id, on: database), sites.shows(device.site) else { return nil }
         return device
     }
 }

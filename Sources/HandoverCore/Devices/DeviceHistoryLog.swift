@@ -1,9 +1,10 @@
 import Foundation
 import HandoverProtocol
-import SQLKit
 
 /// The one writer of a device's history: each step is a `device_history` row and an audit log
-/// entry (`device.<event>`), written together in the caller's transaction.
+/// entry (`device.<event>`), written together in the caller's transaction by
+/// ``write(_:on:now:)`` (its statements are ``DeviceStore``'s, in `DeviceStore.swift`; a service
+/// writes through ``DeviceStore/writeHistory(_:now:)``).
 package enum DeviceHistoryLog {
     /// One step of one device.
     package struct Step: Sendable {
@@ -26,38 +27,6 @@ package enum DeviceHistoryLog {
             self.reason = reason
             self.note = note
             self.actor = String(actor.prefix(100))
-        }
-    }
-
-    /// Writes `steps` at `now`: one `INSERT` for the history, one for the log.
-    package static func write(_ steps: [Step], on sql: any SQLDatabase, now: Date) async throws {
-        guard !steps.isEmpty else { return }
-        let rows = steps.map { step -> SQLQueryString in
-            """
-            (\(bind: UUID()), \(bind: step.device), \(bind: step.event.rawValue), \(bind: step.from.rawValue), \
-            \(bind: step.to.rawValue), \(bind: step.run), \(bind: step.reason), \(bind: step.note), \(bind: step.actor), \(bind: now))
-            """
-        }
-        try await sql.raw("""
-            INSERT INTO device_history (id, device_id, event, from_status, to_status, run_id, reason, note, actor, created_at)
-            VALUES \(SQLList(rows))
-            """).run()
-        try await AuditTrail.append(steps.map { step in
-            var detail = ["from": step.from.rawValue, "to": step.to.rawValue]
-            detail["reason"] = step.reason
-            detail["note"] = step.note
-            let actor = step.actor == DeviceLifeCycle.serverActor ? AuditActor.server : AuditActor(kind: "recorded", name: step.actor)
-            return AuditEvent(type: "device.\(step.event.rawValue)", at: now, actor: actor, device: step.device, run: step.run, detail: detail)
-        }, on: sql, now: now)
-        // Shared Signals: CAEP device-compliance-change when a step crosses between compliant
-        // and not (most steps do not, and then nothing is read).
-        let changes = steps.compactMap { step in compliance(from: step.from, to: step.to).map { (step, $0) } }
-        guard !changes.isEmpty else { return }
-        try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
-            changes.map { step, compliant in
-                SecurityEvent.deviceCompliance(device: step.device, compliant: compliant,
-                                               reason: step.reason ?? step.note ?? "\(step.from.rawValue) to \(step.to.rawValue)", run: step.run, at: now)
-            }
         }
     }
 

@@ -1,12 +1,10 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// Applies ``HandoverProtocol/DeviceStatus/on(_:)`` to stored devices: saves the new status with
 /// its reason, appends the step to the device's history, and writes the webhook event a change
-/// owes, all in the caller's transaction.
+/// owes, all in the caller's transaction. The statements are ``DeviceStore``'s.
 package enum DeviceLifeCycle {
     /// Who acted, as the history records it, when the server decided by itself.
     package static let serverActor = "server"
@@ -20,12 +18,9 @@ package enum DeviceLifeCycle {
     /// With an `mdm` policy, a device that goes out of service or overdue owes the MDM a command,
     /// written here too.
     package static func apply(_ event: DeviceStatus.Event, to deviceID: UUID, run: UUID? = nil, reason: String? = nil,
-                              actor: String = serverActor, mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws -> DeviceStatus.Transition {
+                              actor: String = serverActor, mdm: MDMPolicy? = nil, on db: DatabaseHandle, now: Date) async throws -> DeviceStatus.Transition {
         // Lock the row before reading it (PostgreSQL), so the decision is made on its latest status.
-        guard let sql = db as? any SQLDatabase,
-              let row = try await sql.raw("UPDATE devices SET status = status WHERE id = \(bind: deviceID) RETURNING status").first()
-        else { throw DomainError.notFound("device") }
-        let from = try row.decode(column: "status", as: DeviceStatus.self)
+        guard let from = try await DeviceStore(db).lockStatus(of: deviceID) else { throw DomainError.notFound("device") }
         let transition = from.on(event)
         guard case .move = transition else { return transition }
         try await move([Step(device: deviceID, from: from, run: run, reason: reason, actor: actor)], on: event, mdm: mdm, on: db, now: now)
@@ -53,8 +48,8 @@ package enum DeviceLifeCycle {
     /// Applies `event` to devices the caller has locked and read (each device once): their new
     /// statuses in one statement per shape of change, their history in one, and what a change
     /// owes besides (an MDM command, a webhook) device by device. Refused steps change nothing.
-    package static func move(_ steps: [Step], on event: DeviceStatus.Event, mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws {
-        guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+    package static func move(_ steps: [Step], on event: DeviceStatus.Event, mdm: MDMPolicy? = nil, on db: DatabaseHandle, now: Date) async throws {
+        let store = DeviceStore(db)
         // A person's note (back in service, retired) replaces the status's reason; only a return
         // to service starts the overdue clock again.
         var note: String?, returns = false
@@ -72,37 +67,12 @@ package enum DeviceLifeCycle {
             return (step, to)
         }
         guard !moves.isEmpty else { return }
-        // One UPDATE per shape: whether the status changes (its time and reason with it), and
-        // whether the overdue clock starts again (a completed hand-over, or back in service).
-        struct Shape: Hashable { var changes: Bool; var restartsClock: Bool }
-        let shapes = Dictionary(grouping: moves) { move in
-            Shape(changes: move.to != move.step.from, restartsClock: (event == .runCompleted && move.step.from != .outOfService) || returns)
-        }
-        // The caller holds every row, so the order of these statements does not matter.
-        for (shape, group) in shapes {
-            var changes: [SQLQueryString] = ["status = step.column2"]
-            if shape.changes {
-                changes.append("status_changed_at = \(bind: now)")
-                changes.append("status_reason = step.column3")
-            }
-            if shape.restartsClock { changes.append("last_completed_at = \(bind: now)") }
-            // A run that starts is the device's last run, in the same statement.
-            let startsRun = event == .runStarted
-            if startsRun { changes.append("last_run_id = step.column4") }
-            // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
-            let rows = group.map { move -> SQLQueryString in
-                startsRun
-                    ? "(\(bind: move.step.device), \(bind: move.to.rawValue), \(bind: note ?? move.step.reason), \(bind: move.step.run))"
-                    : "(\(bind: move.step.device), \(bind: move.to.rawValue), \(bind: note ?? move.step.reason))"
-            }
-            try await sql.raw("""
-                UPDATE devices SET \(SQLList(changes)) FROM (VALUES \(SQLList(rows))) AS step WHERE devices.id = step.column1
-                """).run()
-        }
-        try await DeviceHistoryLog.write(moves.map { move in
+        // One UPDATE per shape of change (``DeviceStore/setStatuses(_:on:note:returns:now:)``).
+        try await store.setStatuses(moves, on: event, note: note, returns: returns, now: now)
+        try await store.writeHistory(moves.map { move in
             DeviceHistoryLog.Step(device: move.step.device, event: event.name, from: move.step.from, to: move.to, run: move.step.run,
                                   reason: move.step.reason, note: note, actor: move.step.actor)
-        }, on: sql, now: now)
+        }, now: now)
 
         // Back in service (by a person, or by a completed hand-over where an MDM is configured):
         // whatever the MDM was still owed for the device is not sent, and the Lost Mode Handover
@@ -110,12 +80,12 @@ package enum DeviceLifeCycle {
         let returned = moves.filter { $0.to == .inService && $0.step.from != .inService }
         if !returned.isEmpty, note != nil || mdm != nil {
             for (actor, group) in Dictionary(grouping: returned, by: \.step.actor) {
-                try await OwedMDMCommands.cancel(for: group.map(\.step.device), deviceStatus: .inService, actor: actor, on: sql, now: now)
-                try await OwedMDMCommands.liftLostMode(for: group.map(\.step.device), actor: actor, on: sql, now: now)
+                try await OwedMDMCommands.cancel(for: group.map(\.step.device), deviceStatus: .inService, actor: actor, on: db, now: now)
+                try await OwedMDMCommands.liftLostMode(for: group.map(\.step.device), actor: actor, on: db, now: now)
             }
         }
         for (step, to) in moves where to != step.from {
-            if to.needsAttention, let mdm, let device = try await Device.find(step.device, on: db) {
+            if to.needsAttention, let mdm, let device = try await Device.stored(step.device, on: db) {
                 try await mdm.enqueue(for: device, trigger: to, on: db, now: now)
             }
             switch to {
@@ -129,26 +99,14 @@ package enum DeviceLifeCycle {
         }
     }
 
-    /// Locks the devices that exist among `ids` and reads their statuses, in one statement:
-    /// PostgreSQL locks them in id order (so two transactions never wait on each other in a
-    /// cycle); SQLite takes its write lock (a no-op write), so the statuses read stay true.
-    package static func lock(_ ids: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: DeviceStatus] {
-        guard !ids.isEmpty else { return [:] }
-        let list = SQLList(ids.map { SQLBind($0) })
-        let rows = try await sql.dialect.name == "postgresql"
-            ? sql.raw("SELECT id, status FROM devices WHERE id IN (\(list)) ORDER BY id FOR NO KEY UPDATE").all()
-            : sql.raw("UPDATE devices SET status = status WHERE id IN (\(list)) RETURNING id, status").all()
-        return try Dictionary(rows.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "status", as: DeviceStatus.self)) }) { first, _ in first }
-    }
-
     /// Moves the devices of runs that just finished (in service again, or out of service with the
     /// apps that stayed signed in), as the last writes of the caller's transaction: holding a
     /// device's row, it never waits for a run's. The devices are locked in id order in one
     /// statement and moved in a few; a device with two runs finishing here moves for each, in
     /// run id order.
-    package static func moveDevices(after finished: [FinishedRun], mdm: MDMPolicy? = nil, on db: Database, now: Date) async throws {
-        guard !finished.isEmpty, let sql = db as? any SQLDatabase else { return }
-        let statuses = try await lock(Set(finished.map(\.device)), on: sql)
+    package static func moveDevices(after finished: [FinishedRun], mdm: MDMPolicy? = nil, on db: DatabaseHandle, now: Date) async throws {
+        guard !finished.isEmpty else { return }
+        let statuses = try await DeviceStore(db).lock(Set(finished.map(\.device)))
         var firsts = Set<UUID>()
         var completed: [Step] = [], failed: [Step] = [], later: [FinishedRun] = []
         for run in finished.sorted(by: { ($0.device.uuidString, $0.run.uuidString) < ($1.device.uuidString, $1.run.uuidString) }) {
@@ -170,17 +128,17 @@ package enum DeviceLifeCycle {
     /// Puts a device that is out of service or overdue back in service: an admin's decision,
     /// with a note saying why that is safe. Throws ``DomainError``: 404 for an unknown device,
     /// 422 naming `note` when it is empty or too long, 409 `not_out_of_service` otherwise.
-    package static func returnToService(_ deviceID: UUID, note: String, actor: String, on database: Database, now: Date) async throws -> Device {
+    package static func returnToService(_ deviceID: UUID, note: String, actor: String, on database: DatabaseHandle, now: Date) async throws -> Device {
         let trimmed = try checkedNote(note, saying: "say why the device may be handed on again (what was checked, who decided)")
-        return try await database.transaction { db in
+        return try await database.inTransaction { db in
             // `apply` writes first: it takes the row (and, on SQLite, the database) before reading.
             let transition = try await apply(.backInService(note: trimmed), to: deviceID, actor: actor, on: db, now: now)
             if case .refuse(let refusal) = transition {
-                let status = try await Device.find(deviceID, on: db)?.status.rawValue ?? "unknown"
+                let status = try await Device.stored(deviceID, on: db)?.status.rawValue ?? "unknown"
                 throw DomainError(.conflict, code: refusal.rawValue,
                                   reason: "The device is \(status.replacingOccurrences(of: "_", with: " ")); only a device out of service or overdue goes back in service.")
             }
-            guard let device = try await Device.find(deviceID, on: db) else { throw DomainError.notFound("device") }
+            guard let device = try await Device.stored(deviceID, on: db) else { throw DomainError.notFound("device") }
             return device
         }
     }
@@ -204,8 +162,7 @@ package enum DeviceLifeCycle {
     }
 
     /// A device's history, newest first.
-    package static func history(of deviceID: UUID, limit: Int = 100, on database: Database) async throws -> [DeviceHistoryEntry] {
-        try await DeviceHistoryEntry.query(on: database).filter(\.$deviceID == deviceID)
-            .sort(\.$createdAt, .descending).limit(limit).all()
+    package static func history(of deviceID: UUID, limit: Int = 100, on database: DatabaseHandle) async throws -> [DeviceHistoryEntry] {
+        try await DeviceStore(database).history(of: deviceID, limit: limit)
     }
 }

@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// A device leaving the fleet, in one of two ways, each an admin's decision:
 ///
@@ -20,6 +18,9 @@ import SQLKit
 ///
 /// Both are refused (409 `signed_in_on_device`) while someone is signed in on the device: a
 /// hand-over signs them out, and none starts on a retired device.
+///
+/// The statements are ``DeviceStore``'s, the keys' ``KeyRevocation``'s; each way is one
+/// transaction.
 package struct DeviceRetirement: Sendable {
     /// Ends the device's keys, and announces their end.
     package let keys: KeyRevocation
@@ -36,24 +37,22 @@ package struct DeviceRetirement: Sendable {
     /// Retires the device: 404 for an unknown device, 422 naming `note` when it is empty or too
     /// long, 409 `hand_over_under_way` or `device_retired` (``DomainError``). Returns the device,
     /// retired, and how many keys were revoked.
-    package func retire(_ deviceID: UUID, note: String, actor: String, on database: any Database, now: Date) async throws
+    package func retire(_ deviceID: UUID, note: String, actor: String, on database: DatabaseHandle, now: Date) async throws
         -> (device: Device, revokedKeys: Int) {
         let trimmed = try DeviceLifeCycle.checkedNote(note, saying: "say why the device leaves the fleet (broken, lost for good, sold, recycled)")
-        let (device, revoked, sessions) = try await database.transaction { db -> (Device, [APIKey], [UUID]) in
-            guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let (device, revoked, sessions) = try await database.inTransaction { db -> (Device, [APIKey], [UUID]) in
+            let store = DeviceStore(db)
             // `apply` writes first: it takes the row (and, on SQLite, the database) before reading.
             let transition = try await DeviceLifeCycle.apply(.retire(note: trimmed), to: deviceID, actor: actor, on: db, now: now)
             if case .refuse(let refusal) = transition { throw Self.conflict(refusal) }
-            try await Self.requireNobodySignedIn(on: deviceID, sql: sql)
+            try await Self.requireNobodySignedIn(on: deviceID, store: store)
             let (revoked, sessions) = try await KeyRevocation.revokeLive(ofDevice: deviceID, now: now, on: db)
             // A lock or an erase is for a device still in the fleet: whatever it owed is not sent.
             try await OwedMDMCommands.cancel(for: [deviceID], deviceStatus: .retired, actor: actor, reason: Self.mdmCancelReason,
-                                             remediesOnly: false, on: sql, now: now)
-            try await sql.raw("""
-                UPDATE custodies SET checked_in_at = \(bind: now), ended_without_run = \(bind: Self.custodyEnd)
-                WHERE device_id = \(bind: deviceID) AND checked_in_at IS NULL
-                """).run()
-            guard let device = try await Device.find(deviceID, on: db) else { throw DomainError.notFound("device") }
+                                             remediesOnly: false, on: db, now: now)
+            // Whoever held it is checked in.
+            try await store.checkIn(device: deviceID, endedWithoutRun: Self.custodyEnd, at: now)
+            guard let device = try await Device.stored(deviceID, on: db) else { throw DomainError.notFound("device") }
             return (device, revoked, sessions)
         }
         await keys.announce(revoked, sessions, on: database)
@@ -63,24 +62,17 @@ package struct DeviceRetirement: Sendable {
     /// Deletes a device no hand-over or custody names: 404 for an unknown device, 409
     /// `device_has_runs` otherwise (``DomainError``, saying to retire it and why). Returns the
     /// device as it was, for the admin history.
-    package func delete(_ deviceID: UUID, actor: String, on database: any Database, now: Date) async throws -> Device {
-        let (device, revoked, sessions) = try await database.transaction { db -> (Device, [APIKey], [UUID]) in
-            guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+    package func delete(_ deviceID: UUID, actor: String, on database: DatabaseHandle, now: Date) async throws -> Device {
+        let (device, revoked, sessions) = try await database.inTransaction { db -> (Device, [APIKey], [UUID]) in
+            let store = DeviceStore(db)
             // Lock the row first, so no run starts on it between the check and the delete.
-            guard try await DeviceLifeCycle.lock([deviceID], on: sql)[deviceID] != nil,
-                  let device = try await Device.find(deviceID, on: db) else { throw DomainError.notFound("device") }
-            let named = try await sql.raw("""
-                SELECT (SELECT COUNT(*) FROM logout_runs WHERE device_id = \(bind: deviceID)) AS runs,
-                       (SELECT COUNT(*) FROM custodies WHERE device_id = \(bind: deviceID)) AS custodies
-                """).first()
-            let runs = try named?.decode(column: "runs", as: Int.self) ?? 0
-            let custodies = try named?.decode(column: "custodies", as: Int.self) ?? 0
+            guard try await store.lock([deviceID])[deviceID] != nil,
+                  let device = try await Device.stored(deviceID, on: db) else { throw DomainError.notFound("device") }
+            let (runs, custodies) = try await store.namings(of: deviceID)
             guard runs == 0, custodies == 0 else { throw Self.namedElsewhere(device, runs: runs, custodies: custodies) }
-            try await Self.requireNobodySignedIn(on: deviceID, sql: sql)
+            try await Self.requireNobodySignedIn(on: deviceID, store: store)
             let (revoked, sessions) = try await KeyRevocation.revokeLive(ofDevice: deviceID, now: now, on: db)
-            try await sql.raw("DELETE FROM device_history WHERE device_id = \(bind: deviceID)").run()
-            try await sql.raw("DELETE FROM mdm_commands WHERE device_id = \(bind: deviceID)").run()
-            try await sql.raw("DELETE FROM devices WHERE id = \(bind: deviceID)").run()
+            try await store.delete(device: deviceID)
             return (device, revoked, sessions)
         }
         await keys.announce(revoked, sessions, on: database)
@@ -105,8 +97,8 @@ package struct DeviceRetirement: Sendable {
     /// Throws 409 `signed_in_on_device` while a hand-over would have something to end on the
     /// device (``HandOverSignOut/occupied(_:on:)``): no hand-over starts on a retired device, so
     /// whoever is signed in on it is signed out first, by handing it over.
-    static func requireNobodySignedIn(on deviceID: UUID, sql: any SQLDatabase) async throws {
-        guard try await HandOverSignOut.occupied([deviceID], on: sql).isEmpty else {
+    static func requireNobodySignedIn(on deviceID: UUID, store: DeviceStore) async throws {
+        guard try await !store.isOccupied(deviceID) else {
             throw DomainError(.conflict, code: "signed_in_on_device",
                               reason: "Someone is signed in on this device (an app session, device sign-on or an enrolled phone): "
                                   + "hand it over first (Hand over now, or POST /api/v1/devices/{id}/logout-runs) so that they are signed "

@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// One page of the fleet's devices: a search on name and serial number, a status, and the
 /// filters an IT team asks for first (out of service, overdue, a failed run in the last 24 h).
@@ -70,40 +68,11 @@ package struct DeviceSearch: Sendable, Equatable {
         }
     }
 
-    package func run(on database: any Database, now: Date) async throws -> Page {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
-        let condition = self.condition(now: now)
-        let total = try await sql.raw("SELECT COUNT(*) AS matches FROM devices WHERE \(condition)").first()?
-            .decode(column: "matches", as: Int.self) ?? 0
+    /// The page asked for: the devices that match, counted and paged in the database
+    /// (``DeviceStore/search(_:limit:offset:now:)``).
+    package func run(on database: DatabaseHandle, now: Date) async throws -> Page {
         let offset = (min(max(1, page), Self.maximumPage) - 1) * Self.pageSize  // bounded again: `page` is settable after init
-        let ids = try await sql.raw("""
-            SELECT id FROM devices WHERE \(condition) ORDER BY name, id LIMIT \(unsafeRaw: String(Self.pageSize)) OFFSET \(unsafeRaw: String(offset))
-            """).all().map { try $0.decode(column: "id", as: UUID.self) }
-        let devices = ids.isEmpty ? [] : try await Device.query(on: database).filter(\.$id ~~ ids).sort(\.$name).sort(\.$id).all()
-        return Page(devices: devices, total: total, page: page)
-    }
-
-    /// The WHERE clause, every value bound.
-    func condition(now: Date) -> SQLQueryString {
-        var clause: SQLQueryString = sites.condition()
-        if !text.isEmpty {
-            let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-            clause = clause + " AND (LOWER(name) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(COALESCE(serial_number, '')) LIKE \(bind: pattern) ESCAPE '\\')"
-        }
-        if let status { clause = clause + " AND status = \(bind: status.rawValue)" }
-        if filter != .retired, status != .retired { clause = clause + " AND status <> \(bind: DeviceStatus.retired.rawValue)" }
-        switch filter {
-        case .all: break
-        case .retired: clause = clause + " AND status = \(bind: DeviceStatus.retired.rawValue)"
-        case .outOfService: clause = clause + " AND status = \(bind: DeviceStatus.outOfService.rawValue)"
-        case .overdue: clause = clause + " AND status = \(bind: DeviceStatus.overdue.rawValue)"
-        case .failedLastDay:
-            clause = clause + """
-                 AND id IN (SELECT device_id FROM logout_runs WHERE status = \(bind: LogoutRunState.failed.rawValue) \
-                AND finished_at >= \(bind: now.addingTimeInterval(-86_400)))
-                """
-        }
-        return clause
+        let found = try await DeviceStore(database).search(self, limit: Self.pageSize, offset: offset, now: now)
+        return Page(devices: found.devices, total: found.total, page: page)
     }
 }

@@ -1,22 +1,20 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// An erase waits for a person: on the dashboard, they type the device's name, and only then is
-/// the command sent. The confirmation, and who gave it, go into the device's history.
+/// the command sent. The confirmation, and who gave it, go into the device's history. The
+/// statements are ``DeviceStore``'s.
 package enum EraseConfirmation {
     /// Releases an erase that waits for confirmation. Throws ``DomainError``: 404 for an unknown
     /// command, 422 naming `confirm` when the typed name is not the device's, 409 when the
     /// command does not wait for a confirmation.
-    package static func confirm(_ commandID: UUID, of deviceID: UUID, typedName: String, actor: String, on database: Database, now: Date) async throws {
-        try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { return }
+    package static func confirm(_ commandID: UUID, of deviceID: UUID, typedName: String, actor: String, on database: DatabaseHandle, now: Date) async throws {
+        try await database.inTransaction { db in
+            let store = DeviceStore(db)
             // Write first (SQLite), and take the row (PostgreSQL).
-            guard try await !sql.raw("UPDATE mdm_commands SET version = version WHERE id = \(bind: commandID) AND device_id = \(bind: deviceID) RETURNING id")
-                .all().isEmpty,
-                  let command = try await MDMCommand.find(commandID, on: db), let device = try await Device.find(deviceID, on: db) else {
+            guard try await store.takeCommand(commandID, of: deviceID),
+                  let command = try await MDMCommand.stored(commandID, on: db), let device = try await Device.stored(deviceID, on: db) else {
                 throw DomainError.notFound("MDM command")
             }
             guard command.status == .awaitingConfirmation else {
@@ -35,12 +33,11 @@ package enum EraseConfirmation {
             command.confirmedBy = String(actor.prefix(200))
             command.nextAttemptAt = now
             command.version += 1
-            try await command.save(on: db)
-            guard let sql = db as? any SQLDatabase else { return }
-            try await DeviceHistoryLog.write([.init(
+            try await store.save(command)
+            try await store.writeHistory([.init(
                 device: deviceID, event: .eraseConfirmed, from: device.status, to: device.status,
                 reason: "\(command.action == .returnToService ? "erase with Return to Service" : "erase") by \(command.connector) confirmed",
-                actor: actor)], on: sql, now: now)
+                actor: actor)], now: now)
         }
     }
 }

@@ -1,8 +1,6 @@
-import FluentKit
-import HandoverSchema
-import SQLKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 
 /// What the fleet asks its MDM to do when a device goes out of service or overdue
 /// (`HANDOVER_MDM_*`): which connector, which action, and whether only to record what would be
@@ -21,12 +19,12 @@ package struct MDMPolicy: Sendable, Equatable {
 
     /// Writes the command a device now owes, in the caller's transaction, and records it in the
     /// device's history; nothing when one was already asked since the device last completed a
-    /// hand-over (an overdue device whose run then fails is asked once).
-    func enqueue(for device: Device, trigger: DeviceStatus, on db: Database, now: Date) async throws {
-        let id = try device.requireID()
-        var earlier = MDMCommand.query(on: db).filter(\.$deviceID == id).filter(\.$action ~~ MDMAction.allCases.filter(\.isRemedy))
-        if let since = device.lastCompletedAt { earlier = earlier.filter(\.$createdAt >= since) }
-        guard try await earlier.first() == nil else { return }
+    /// hand-over (an overdue device whose run then fails is asked once). The statements are
+    /// ``DeviceStore``'s.
+    func enqueue(for device: Device, trigger: DeviceStatus, on db: DatabaseHandle, now: Date) async throws {
+        let id = try device.storedID
+        let store = DeviceStore(db)
+        guard try await !store.remedyAsked(of: id, since: device.lastCompletedAt) else { return }
         let command = MDMCommand()
         command.deviceID = id
         command.connector = connector
@@ -37,12 +35,10 @@ package struct MDMPolicy: Sendable, Equatable {
         command.nextAttemptAt = now
         command.createdAt = now
         command.version = 0
-        try await command.create(on: db)
-        guard let sql = db as? any SQLDatabase else { return }
+        try await store.create(command)
         let reason = "\(action.rawValue.replacingOccurrences(of: "_", with: " ")) by \(connector)"
             + (command.status == .awaitingConfirmation ? ", waiting for a person to confirm the erase on the dashboard" : "")
             + (dryRun ? " (dry run: recorded, not sent)" : "")
-        try await DeviceHistoryLog.write([.init(device: id, event: .mdmCommandQueued, from: trigger, to: trigger, reason: reason)],
-                                         on: sql, now: now)
+        try await store.writeHistory([.init(device: id, event: .mdmCommandQueued, from: trigger, to: trigger, reason: reason)], now: now)
     }
 }

@@ -1,13 +1,12 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// Finds devices held past their lending period (say the longest shift plus an hour: the fleet's,
 /// or their site's, ``CustodySettings``), marks them overdue, and starts a logout run for each where there are
 /// apps to log out: the run's deadlines pass on a device nobody holds, so it fails and the device
 /// escalates like any other failed run (out of service, webhooks, and the MDM's remedy).
+/// The statements are ``DeviceStore``'s (the devices) and ``DeviceAlertStore``'s (the alerts).
 package struct OverdueDevices: Sendable {
     package let runs: LogoutRunService
     /// The lending periods: the fleet's and the sites'.
@@ -34,34 +33,24 @@ package struct OverdueDevices: Sendable {
     package func markDue(limit batch: Int = 100) async throws -> [Marked] {
         let now = runs.clock.now()
         guard settings.checksLending else { return [] }
-        guard let sql = runs.database as? any SQLDatabase else {
-            throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.")
-        }
-        let cutoff = settings.lendingCutoff(site: "d.site_key", now: now)
-        let rows = try await sql.raw("""
-            SELECT d.id AS id, c.checked_out_at AS checked_out_at, c.checked_out_by AS checked_out_by
-            FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.checked_in_at IS NULL
-            WHERE d.status = \(bind: DeviceStatus.inService.rawValue) AND (
-              (c.id IS NOT NULL AND c.checked_out_at < \(cutoff))
-              OR (c.id IS NULL AND (d.last_completed_at < \(cutoff) OR (d.last_completed_at IS NULL AND d.created_at < \(cutoff)))))
-            LIMIT \(unsafeRaw: String(batch))
-            """).all()
+        let store = DeviceStore(runs.database)
+        let rows = try await store.pastLending(settings: settings, now: now, limit: batch)
         var held: [UUID: String] = [:]
         for row in rows {
-            guard let since = try row.decode(column: "checked_out_at", as: Date?.self) else { continue }
-            let how = (try row.decode(column: "checked_out_by", as: String?.self)).flatMap(Custody.CheckOut.init(rawValue:))
-            held[try row.decode(column: "id", as: UUID.self)] = "held since \(Self.format(since)) without a hand-over"
+            guard let since = row.checkedOutAt else { continue }
+            let how = row.checkedOutBy.flatMap(Custody.CheckOut.init(rawValue:))
+            held[row.device] = "held since \(Self.format(since)) without a hand-over"
                 + (how.map { " (checked out by \($0.words))" } ?? "")
         }
-        let ids = try rows.map { try $0.decode(column: "id", as: UUID.self) }
-        let due = ids.isEmpty ? [] : try await Device.query(on: runs.database).filter(\.$id ~~ ids).all()
+        let ids = rows.map(\.device)
+        let due = ids.isEmpty ? [] : try await store.devices(ids)
         var marked: [Marked] = []
         for device in due {
             guard let id = device.id, let period = settings.lendingPeriod(site: device.site) else { continue }
             let since = held[id] ?? device.lastCompletedAt.map { "no hand-over completed since \(Self.format($0))" }
                 ?? "no hand-over completed since it was registered"
             let reason = "\(since) (lending period \(Self.duration(period))\(device.site.map { " at \($0)" } ?? ""))"
-            let transition = try await runs.database.transaction { db in
+            let transition = try await runs.database.inTransaction { db in
                 let transition = try await DeviceLifeCycle.apply(.becameOverdue, to: id, reason: reason, mdm: runs.mdm, on: db, now: now)
                 // Its site's contacts hear of it now, whatever its run comes to (``AlertRules``).
                 if case .move = transition {

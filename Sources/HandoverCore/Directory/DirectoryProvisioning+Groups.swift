@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 import SCIM
-import SQLKit
 
 /// `/scim/v2/Groups`: create, read, list, replace, patch and delete a group, whose members'
 /// dashboard roles follow it (RFC 7644 §3.3–§3.6).
@@ -13,10 +11,7 @@ extension DirectoryProvisioning {
         let now = now()
         let record = DirectoryGroupRecord(id: UUID(), displayName: try Self.groupName(of: stored), externalID: stored.member("externalId")?.stringValue,
                                           document: stored, version: 1, createdAt: now, updatedAt: now)
-        let joined = try await database.transaction { db in
-            try await DirectoryStore.insert(record, on: db)
-            return try await DirectoryStore.setMembers(members, of: record.id, on: db)
-        }
+        let joined = try await DirectoryStore.insert(record, members: members, on: database)
         try await regrant(joined)
         try await AdminEvent(at: now, kind: .provisioned, who: client,
                              detail: "provisioned group \(record.displayName) with \(members.count) member(s)").record(on: database)
@@ -55,7 +50,7 @@ extension DirectoryProvisioning {
         let record = try await existingGroup(id)
         try Self.check(ifMatch: ifMatch, version: record.version)
         let members = try await DirectoryStore.members(of: record.id, on: database)
-        try await database.transaction { db in try await DirectoryStore.deleteGroup(record.id, on: db) }
+        try await DirectoryStore.deleteGroup(record.id, on: database)
         try await regrant(Set(members.filter { $0.kind == .user }.map(\.id)))
         try await AdminEvent(at: now(), kind: .provisioned, who: client,
                              detail: "deleted group \(record.displayName) (\(members.count) member(s))").record(on: database)
@@ -76,10 +71,7 @@ extension DirectoryProvisioning {
             updated.version = record.version + 1
             updated.updatedAt = now()
             let write = updated
-            let outcome = try await database.transaction { db -> Set<UUID>? in
-                guard try await DirectoryStore.update(write, from: record.version, on: db) else { return nil }
-                return try await DirectoryStore.setMembers(members, of: record.id, on: db)
-            }
+            let outcome = try await DirectoryStore.update(write, from: record.version, members: members, on: database)
             guard let changedPeople = outcome else { continue }
             // A renamed group changes what its members' names map to.
             let everyone = record.displayName != updated.displayName || record.externalID != updated.externalID
@@ -152,9 +144,10 @@ extension DirectoryProvisioning {
     /// when a grant was taken away, their open dashboard sessions end (``PersonRoles``' rule).
     func applyGrants(_ effects: DirectoryRules.Effects, login: String?) async throws {
         guard let login else { return }
-        guard let sql = database as? any SQLDatabase else { return }
-        for id in try await PersonHandOver.dashboardPeople(named: .email(login), trustedIssuers: [], on: sql) {
-            guard let person = try await Person.find(id, on: database) else { continue }
+        let signals = SharedSignalsStore(database)
+        guard signals.speaksSQL else { return }
+        for id in try await signals.dashboardPeople(named: .email(login), trustedIssuers: []) {
+            guard let person = try await Person.stored(id, on: database) else { continue }
             let provider = (try? Permissions(text: person.providerGrants ?? person.grants)) ?? Permissions([])
             let local = (try? Permissions(text: person.localGrants ?? "")) ?? Permissions([])
             let before = (try? Permissions(text: person.grants)) ?? Permissions([])
@@ -162,7 +155,7 @@ extension DirectoryProvisioning {
             guard after != before else { continue }
             if person.providerGrants == nil { person.providerGrants = provider.text }
             person.grants = after.text
-            try await person.save(on: database)
+            try await PeopleStore(database).save(person)
             guard !after.includes(before), let id = person.id else { continue }
             let ended = try await handOver.dashboard.endAll(of: id, on: database)
             try await AdminEvent(at: now(), kind: .rolesChanged, personID: id, who: AdminSignIn.describe(person),

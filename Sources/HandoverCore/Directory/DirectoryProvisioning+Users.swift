@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 import SCIM
-import SQLKit
 import SessionTokens
 
 /// `/scim/v2/Users`: create, read, list, replace, patch and delete a person (RFC 7644 §3.3–§3.6).
@@ -24,7 +22,7 @@ extension DirectoryProvisioning {
                                          displayName: Self.displayName(of: stored), login: state.login, active: state.active,
                                          badgeDigest: badge.map(badgeDigest), badgeSealed: try badge.map { try sealer.seal($0) }, document: stored,
                                          grants: "", version: 1, createdAt: now, updatedAt: now, deprovisionedAt: state.active ? nil : now)
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             if try await DirectoryStore.userNameTaken(userName, except: nil, on: db) {
                 throw SCIMError(status: 409, scimType: .uniqueness, detail: "userName: '\(userName.prefix(100))' is already provisioned; userName is unique, compared ignoring case.")
             }
@@ -79,9 +77,7 @@ extension DirectoryProvisioning {
         let before = DirectoryRules.State(active: record.active, login: record.login, groupValues: Self.values(of: groups))
         let effects = DirectoryRules.decide(before: before, after: nil, roleMap: roleMap)
         let now = now()
-        try await database.transaction { db in
-            try await DirectoryStore.deleteUser(record.id, at: now, on: db)
-        }
+        try await DirectoryStore.deleteUser(record.id, at: now, on: database)
         let done = try await follow(effects, login: record.login, purged: true, client: client)
         try await AdminEvent(at: now, kind: .deprovisioned, who: client,
                              detail: "deleted \(Self.describe(record))" + Self.summary(done)).record(on: database)
@@ -120,12 +116,8 @@ extension DirectoryProvisioning {
             if effects.deprovision { updated.deprovisionedAt = now }
             if effects.reactivate { updated.deprovisionedAt = nil }
             let write = updated
-            let stale = try await database.transaction { db -> Bool in
-                if try await DirectoryStore.userNameTaken(userName, except: record.id, on: db) {
-                    throw SCIMError(status: 409, scimType: .uniqueness, detail: "userName: '\(userName.prefix(100))' is already provisioned; userName is unique, compared ignoring case.")
-                }
-                return try await !DirectoryStore.update(write, from: record.version, on: db)
-            }
+            let taken = SCIMError(status: 409, scimType: .uniqueness, detail: "userName: '\(userName.prefix(100))' is already provisioned; userName is unique, compared ignoring case.")
+            let stale = try await !DirectoryStore.update(write, from: record.version, refusingTakenName: taken, on: database)
             if stale { continue }  // changed meanwhile by another request: read it again
             var done: PersonHandOver.Done?
             if effects.deprovision {
@@ -151,12 +143,10 @@ extension DirectoryProvisioning {
     func follow(_ effects: DirectoryRules.Effects, login: String?, purged: Bool, client: String) async throws -> PersonHandOver.Done? {
         guard effects.deprovision, let login else { return nil }
         let done = try await handOver.handOver(.email(login), trustedIssuers: [], reason: "deprovisioned by the directory (\(client))")
-        if let sql = database as? any SQLDatabase {
-            let now = now()
-            try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
-                [SecurityEvent(type: purged ? SecurityEventType.accountPurged : SecurityEventType.accountDisabled, subject: .email(login),
-                               claims: SecurityEventClaims(initiating_entity: "admin", reason_admin: ["en": "deprovisioned by the directory (\(client))"]), at: now)]
-            }
+        let now = now()
+        try await DirectoryStore.enqueueSignals(on: database, now: now) {
+            [SecurityEvent(type: purged ? SecurityEventType.accountPurged : SecurityEventType.accountDisabled, subject: .email(login),
+                           claims: SecurityEventClaims(initiating_entity: "admin", reason_admin: ["en": "deprovisioned by the directory (\(client))"]), at: now)]
         }
         return done
     }

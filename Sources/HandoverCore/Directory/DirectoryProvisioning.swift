@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import SCIM
 import SessionTokens
@@ -11,7 +10,7 @@ import SessionTokens
 /// Every method throws ``SCIMError`` for what the client sent (the routes answer it as RFC 7644
 /// §3.12 says), other errors for the server's own failures.
 package struct DirectoryProvisioning: Sendable {
-    package let database: any Database
+    package let database: DatabaseHandle
     package let handOver: PersonHandOver
     /// `HANDOVER_ADMIN_ROLE_MAP`: what groups grant on the dashboard; nil without a provider.
     package let roleMap: RoleMap?
@@ -20,7 +19,7 @@ package struct DirectoryProvisioning: Sendable {
     package let badgeAttribute: SCIMAttributePath
     package let now: @Sendable () -> Date
 
-    package init(database: any Database, handOver: PersonHandOver, roleMap: RoleMap?, badgeAttribute: SCIMAttributePath = Self.employeeNumber,
+    package init(database: DatabaseHandle, handOver: PersonHandOver, roleMap: RoleMap?, badgeAttribute: SCIMAttributePath = Self.employeeNumber,
                  now: @escaping @Sendable () -> Date) {
         self.database = database
         self.handOver = handOver

@@ -3,7 +3,8 @@ import Foundation
 import SCIM
 import SQLKit
 
-/// The directory's SQL: people, groups and memberships provisioned by SCIM.
+/// The directory's SQL: people, groups and memberships provisioned by SCIM, the People page's
+/// listing of them, and the Shared Signals a deprovisioning queues.
 package enum DirectoryStore {
     static func sql(_ db: any Database) throws -> any SQLDatabase {
         guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
@@ -86,17 +87,32 @@ package enum DirectoryStore {
         return !rows.isEmpty
     }
 
-    /// Deletes a person as SCIM sees them: their memberships go, their row stays marked deleted
-    /// and inactive (its `userName` free for someone else, its document emptied), so that their
-    /// badge is refused from then on.
+    /// Writes `record` over the stored person if it is still at `version`, in one transaction that
+    /// first checks that no other person has its `userName` (``userNameTaken(_:except:on:)``),
+    /// throwing `taken` when one does; returns whether it was written.
+    package static func update(_ record: DirectoryUserRecord, from version: Int, refusingTakenName taken: SCIMError,
+                               on db: any Database) async throws -> Bool {
+        try await db.transaction { db -> Bool in
+            if try await userNameTaken(record.userName, except: record.id, on: db) {
+                throw taken
+            }
+            return try await update(record, from: version, on: db)
+        }
+    }
+
+    /// Deletes a person as SCIM sees them, in one transaction: their memberships go, their row
+    /// stays marked deleted and inactive (its `userName` free for someone else, its document
+    /// emptied), so that their badge is refused from then on.
     package static func deleteUser(_ id: UUID, at now: Date, on db: any Database) async throws {
-        let sql = try sql(db)
-        try await sql.raw("DELETE FROM directory_members WHERE member_id = \(bind: id)").run()
-        try await sql.raw("""
-            UPDATE directory_users SET active = \(bind: false), deleted_at = \(bind: now), deprovisioned_at = COALESCE(deprovisioned_at, \(bind: now)), \
-            user_name_key = \(bind: "deleted:" + id.uuidString.lowercased()), badge_sealed = NULL, document = '{}', grants = '', updated_at = \(bind: now)
-            WHERE id = \(bind: id)
-            """).run()
+        try await db.transaction { db in
+            let sql = try Self.sql(db)
+            try await sql.raw("DELETE FROM directory_members WHERE member_id = \(bind: id)").run()
+            try await sql.raw("""
+                UPDATE directory_users SET active = \(bind: false), deleted_at = \(bind: now), deprovisioned_at = COALESCE(deprovisioned_at, \(bind: now)), \
+                user_name_key = \(bind: "deleted:" + id.uuidString.lowercased()), badge_sealed = NULL, document = '{}', grants = '', updated_at = \(bind: now)
+                WHERE id = \(bind: id)
+                """).run()
+        }
     }
 
     /// Everyone provisioned with the badge whose keyed digest is `digest`.
@@ -144,6 +160,15 @@ package enum DirectoryStore {
             """).run()
     }
 
+    /// Inserts the group and makes its members `members`, in one transaction; returns the people
+    /// who joined.
+    package static func insert(_ record: DirectoryGroupRecord, members: Set<DirectoryMember>, on db: any Database) async throws -> Set<UUID> {
+        try await db.transaction { db in
+            try await insert(record, on: db)
+            return try await setMembers(members, of: record.id, on: db)
+        }
+    }
+
     package static func update(_ record: DirectoryGroupRecord, from version: Int, on db: any Database) async throws -> Bool {
         let rows = try await sql(db).raw("""
             UPDATE directory_groups SET display_name = \(bind: record.displayName), display_name_key = \(bind: record.displayName.lowercased()), \
@@ -154,10 +179,24 @@ package enum DirectoryStore {
         return !rows.isEmpty
     }
 
+    /// Writes `record` over the stored group if it is still at `version` and makes its members
+    /// `members`, in one transaction; returns the people who joined or left, or nil (nothing
+    /// written) when another request changed the group meanwhile.
+    package static func update(_ record: DirectoryGroupRecord, from version: Int, members: Set<DirectoryMember>,
+                               on db: any Database) async throws -> Set<UUID>? {
+        try await db.transaction { db -> Set<UUID>? in
+            guard try await update(record, from: version, on: db) else { return nil }
+            return try await setMembers(members, of: record.id, on: db)
+        }
+    }
+
+    /// Deletes the group and its memberships, in one transaction.
     package static func deleteGroup(_ id: UUID, on db: any Database) async throws {
-        let sql = try sql(db)
-        try await sql.raw("DELETE FROM directory_members WHERE group_id = \(bind: id) OR member_id = \(bind: id)").run()
-        try await sql.raw("DELETE FROM directory_groups WHERE id = \(bind: id)").run()
+        try await db.transaction { db in
+            let sql = try Self.sql(db)
+            try await sql.raw("DELETE FROM directory_members WHERE group_id = \(bind: id) OR member_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM directory_groups WHERE id = \(bind: id)").run()
+        }
     }
 
     // MARK: memberships
@@ -208,5 +247,46 @@ package enum DirectoryStore {
         for row in try await sql(db).raw("SELECT id FROM directory_users WHERE id IN (\(list)) AND deleted_at IS NULL").all() { kinds[try row.decode(column: "id", as: UUID.self)] = .user }
         for row in try await sql(db).raw("SELECT id FROM directory_groups WHERE id IN (\(list))").all() { kinds[try row.decode(column: "id", as: UUID.self)] = .group }
         return kinds
+    }
+
+    // MARK: the People page
+
+    /// The newest `limit` provisioned people, with what the page shows of each (``DirectoryListing``):
+    /// one statement, and one more for the devices they hold.
+    package static func listings(newest limit: Int, on db: any Database) async throws -> [DirectoryListing] {
+        let sql = try sql(db)
+        let rows = try await sql.raw("""
+            SELECT u.id, u.display_name, u.login, u.user_name, u.active, u.badge_digest, u.grants, u.deprovisioned_at, u.updated_at,
+              (SELECT COUNT(*) FROM people p WHERE LOWER(p.email) = u.login) AS signs_in
+            FROM directory_users u WHERE u.deleted_at IS NULL ORDER BY u.updated_at DESC, u.id LIMIT \(bind: limit)
+            """).all()
+        var listings = try rows.map { row in
+            DirectoryListing(id: try row.decode(column: "id", as: UUID.self), displayName: try row.decode(column: "display_name", as: String?.self),
+                             login: try row.decode(column: "login", as: String?.self), userName: try row.decode(column: "user_name", as: String.self),
+                             active: try row.decode(column: "active", as: Bool.self),
+                             hasBadge: try row.decode(column: "badge_digest", as: String?.self) != nil,
+                             grants: try row.decode(column: "grants", as: String.self), signsIn: try row.decode(column: "signs_in", as: Int.self) > 0,
+                             devicesHeld: [], deprovisionedAt: try row.decode(column: "deprovisioned_at", as: Date?.self),
+                             updatedAt: try row.decode(column: "updated_at", as: Date.self))
+        }
+        let logins = listings.compactMap(\.login)
+        guard !logins.isEmpty else { return listings }
+        let held = try await sql.raw("""
+            SELECT LOWER(us.email) AS login, d.name FROM custodies c JOIN users us ON us.id = c.user_id JOIN devices d ON d.id = c.device_id
+            WHERE c.checked_in_at IS NULL AND LOWER(us.email) IN (\(binds: logins)) ORDER BY d.name
+            """).all()
+        var devices: [String: [String]] = [:]
+        for row in held { devices[try row.decode(column: "login", as: String.self), default: []].append(try row.decode(column: "name", as: String.self)) }
+        for index in listings.indices { listings[index].devicesHeld = listings[index].login.flatMap { devices[$0] } ?? [] }
+        return listings
+    }
+
+    // MARK: Shared Signals
+
+    /// Queues the Shared Signals events `events` makes (``SharedSignalsOutbox``); nothing on a
+    /// database that does not speak SQL.
+    package static func enqueueSignals(on db: any Database, now: Date, _ events: () async throws -> [SecurityEvent]) async throws {
+        guard let sql = db as? any SQLDatabase else { return }
+        try await SharedSignalsOutbox.enqueue(on: sql, now: now, events)
     }
 }

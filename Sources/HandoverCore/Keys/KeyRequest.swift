@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -68,10 +67,10 @@ package struct KeyRequest: Sendable, Equatable {
     }
 
     /// Makes and stores the key; returns the key (shown once) and its row.
-    package func issue(now: Date, on database: any Database) async throws -> (key: String, row: APIKey) {
+    package func issue(now: Date, on database: DatabaseHandle) async throws -> (key: String, row: APIKey) {
         let made = APIKey.make(name: name, scope: scope, deviceID: nil, now: now, expiresAt: lifetime.map { now.addingTimeInterval($0.seconds) })
         made.row.site = site?.text
-        try await made.row.create(on: database)
+        try await KeyStore(database).insert(made.row)
         return made
     }
 }

@@ -1,12 +1,11 @@
-import FluentKit
 import Foundation
 import NIOConcurrencyHelpers
-import SQLKit
 
 /// When each API key was last used, device keys included: noted in memory by every request and
 /// written in one statement per pass (``flush(on:)``), so that a shift change's thousands of
 /// device keys cost no write on the requests' path. A crash loses at most one pass's notes (the
-/// key lists say "to the minute"); a list reads this instance's notes first.
+/// key lists say "to the minute"); a list reads this instance's notes first. The statement is
+/// ``KeyStore``'s (``KeyStore/writeLastUses(_:chunk:)``).
 package final class KeyUses: Sendable {
     private let pending = NIOLockedValueBox<[UUID: Date]>([:])
 
@@ -28,18 +27,15 @@ package final class KeyUses: Sendable {
 
     /// Writes the noted uses; returns how many keys.
     @discardableResult
-    package func flush(on database: any Database) async throws -> Int {
+    package func flush(on database: DatabaseHandle) async throws -> Int {
         let uses = pending.withLockedValue { pending in
             defer { pending = [:] }
             return pending.sorted { $0.key.uuidString < $1.key.uuidString }
         }
-        guard !uses.isEmpty, let sql = database as? any SQLDatabase else { return 0 }
+        let store = KeyStore(database)
+        guard !uses.isEmpty, store.speaksSQL else { return 0 }
         do {
-            for start in stride(from: 0, to: uses.count, by: Self.chunk) {
-                let part = uses[start..<min(start + Self.chunk, uses.count)]
-                let cases = part.map { "WHEN \(bind: $0.key) THEN \(bind: $0.value)" as SQLQueryString }.joined(separator: " ")
-                try await sql.raw("UPDATE api_keys SET last_used_at = CASE id \(cases) END WHERE id IN (\(binds: part.map(\.key)))").run()
-            }
+            try await store.writeLastUses(uses, chunk: Self.chunk)
         } catch {
             // Kept for the next pass (newer notes win).
             pending.withLockedValue { pending in for (key, at) in uses where (pending[key] ?? .distantPast) < at { pending[key] = at } }

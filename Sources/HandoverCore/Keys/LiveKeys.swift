@@ -1,6 +1,4 @@
-import FluentKit
 import Foundation
-import SQLKit
 
 /// Finds the live key a presented API key belongs to: the read every API request makes.
 ///
@@ -11,7 +9,8 @@ import SQLKit
 ///
 /// Nothing is cached: each read begins after its request arrived (a request that comes while a
 /// batch is in flight waits for the next), so a key revoked before a request arrives is refused
-/// by that request, on every instance that shares the database.
+/// by that request, on every instance that shares the database. The statement is ``KeyStore``'s
+/// (``KeyStore/liveKeys(_:)``).
 package final class LiveKeys: Sendable {
     /// What the API needs of a live key: its id, name, scope, prefix, device and expiry.
     package struct Key: Sendable, Equatable, Decodable {
@@ -38,14 +37,14 @@ package final class LiveKeys: Sendable {
     private let batches = GroupCommit<String, Key?>(maxBatch: 256)
     /// How many batches may be read at once: each on a connection of its own.
     package let readers: Int
-    private let database: @Sendable () -> (any Database)?
+    private let database: @Sendable () -> DatabaseHandle?
 
     /// - Parameters:
     ///   - readers: how many reads may be in flight at once (SQLite's read connections, or the
     ///     share of PostgreSQL's pool that reads keys); a read that comes when all are busy joins
     ///     the next batch.
     ///   - database: where keys are read: the application's read connections, not one request's.
-    package init(readers: Int, database: @escaping @Sendable () -> (any Database)?) {
+    package init(readers: Int, database: @escaping @Sendable () -> DatabaseHandle?) {
         self.readers = max(1, readers)
         self.database = database
     }
@@ -60,7 +59,7 @@ package final class LiveKeys: Sendable {
                 guard let database = database() else {
                     throw DomainError(.storage, code: "no_database", reason: "The server's database is not configured.")
                 }
-                let found = try await Self.read(Set(hashes), on: database)
+                let found = try await KeyStore(database).liveKeys(Set(hashes))
                 return hashes.map { .success(found[$0]) }
             } catch {
                 return hashes.map { _ in .failure(error) }
@@ -68,17 +67,5 @@ package final class LiveKeys: Sendable {
         }
         guard let row, row.expires_at.map({ $0 > now }) ?? true else { return nil }
         return row
-    }
-
-    /// The keys not revoked among `hashes`, by hash, in one statement.
-    private static func read(_ hashes: Set<String>, on database: any Database) async throws -> [String: Key] {
-        guard let sql = database as? any SQLDatabase else {
-            throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.")
-        }
-        let rows = try await sql.raw("""
-            SELECT key_hash, id, name, scope, key_prefix, device_id, expires_at, site FROM api_keys \
-            WHERE key_hash IN (\(SQLList(hashes.map { SQLBind($0) }))) AND revoked_at IS NULL
-            """).all()
-        return try Dictionary(rows.map { (try $0.decode(column: "key_hash", as: String.self), try $0.decode(model: Key.self)) }) { first, _ in first }
     }
 }

@@ -1,10 +1,8 @@
-import FluentKit
 import Foundation
+import HandoverProtocol
 import HandoverSchema
 import Logging
-import HandoverProtocol
 import MDMConnectors
-import SQLKit
 
 /// Sends the MDM commands that are due (the `mdm_commands` outbox), up to ``width`` at a time.
 ///
@@ -17,8 +15,11 @@ import SQLKit
 ///   failed after ``MDMConfiguration/maxAttempts``, in the history and on the dashboard.
 /// - Refused (no such device, a 400): failed at once.
 /// In a dry run, what would be sent is recorded instead, and nothing is sent.
+///
+/// The statements are ``MDMCommandStore``'s (the outbox) and ``DeviceStore``'s (what a device
+/// owes, and its history).
 package struct MDMCommandDispatcher: Sendable {
-    package let database: Database
+    package let database: DatabaseHandle
     package let configuration: MDMConfiguration
     /// Nil for the webhook connector: the command goes to the webhook outbox.
     package let connector: (any MDMConnector)?
@@ -33,20 +34,23 @@ package struct MDMCommandDispatcher: Sendable {
                        maxAttempts: configuration.maxAttempts)
     }
 
+    /// The outbox's statements on `database`.
+    private func store(_ database: DatabaseHandle) -> MDMCommandStore {
+        MDMCommandStore(database, outbox: outbox)
+    }
+
     @discardableResult
     package func deliverDue(limit: Int = 100) async throws -> Int {
         let now = clock.now()
-        let due = try await MDMCommand.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
-            .sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return 0 }
-        return try await countConcurrently(due, width: width) { try await lease($0, now: now, sql: sql) }
+        let due = try await store(database).due(at: now, limit: limit)
+        return try await countConcurrently(due, width: width) { try await lease($0, now: now) }
     }
 
-    private func lease(_ command: MDMCommand, now: Date, sql: any SQLDatabase) async throws -> Bool {
+    private func lease(_ command: MDMCommand, now: Date) async throws -> Bool {
         guard let id = command.id else { return false }
         // The attempt is counted as it is leased: one that a crash cuts off still counts.
-        let leased = try await outbox.lease(id, version: command.version, at: now, sql: sql, setting: [.init("in_flight_since", now)])
-        let device = leased == .taken ? nil : try await Device.find(command.deviceID, on: database)
+        let leased = try await store(database).lease(id, version: command.version, at: now)
+        let device = leased == .taken ? nil : try await Device.stored(command.deviceID, on: database)
         let step = MDMCommandRules.step(for: command.action, deviceStatus: device?.status, leased: leased)
         // The rules leave alone a command whose lease another pass took or whose device is gone.
         guard let device, step != .leftAlone else { return false }
@@ -55,10 +59,9 @@ package struct MDMCommandDispatcher: Sendable {
         case .leftAlone:
             return false
         case .cancel:
-            try await database.transaction { db in
-                guard let sql = db as? any SQLDatabase else { return }
-                try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: .inService, actor: DeviceLifeCycle.serverActor,
-                                                 on: sql, now: clock.now())
+            try await database.inTransaction { db in
+                _ = try await OwedMDMCommands.cancel(for: [command.deviceID], deviceStatus: .inService, actor: DeviceLifeCycle.serverActor,
+                                                     on: db, now: clock.now())
             }
             return true
         case .refuse(let reason):
@@ -107,20 +110,17 @@ package struct MDMCommandDispatcher: Sendable {
         let decision = MDMCommandRules.decide(outcome, attempt: attempt, at: finished, configuration: configuration, backoff: outbox.backoff)
         let (status, nextAttempt, answer, statusCode, failureText, history) =
             (decision.status, decision.nextAttempt, decision.answer, decision.statusCode, decision.failureText, decision.history)
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             // The update first: on SQLite a transaction must write before it reads.
-            guard let sql = db as? any SQLDatabase else { return }
-            try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failureText,
-                                    nextAttemptAt: nextAttempt, sql: sql,
-                                    setting: [.init("answer", answer), .init("sent_at", status == .sent || status == .dryRun ? finished : nil),
-                                              .init("in_flight_since", Date?.none)])
+            try await store(db).record(id, attempt: attempt, status: status, statusCode: statusCode, failure: failureText,
+                                       nextAttemptAt: nextAttempt, answer: answer, finished: finished)
             if connector == nil, status == .sent {
                 try await WebhookOutbox.enqueue("device.mdm_command", run: nil, deviceID: command.deviceID,
                                                 reason: "\(command.action.rawValue) \(request?.serialNumber ?? "")", on: db, now: finished)
             }
             if let (event, text) = history {
-                try await DeviceHistoryLog.write([.init(device: command.deviceID, event: event, from: device.status, to: device.status,
-                                                        reason: String(text.prefix(1000)))], on: sql, now: finished)
+                try await DeviceStore(db).writeHistory([.init(device: command.deviceID, event: event, from: device.status, to: device.status,
+                                                              reason: String(text.prefix(1000)))], now: finished)
             }
         }
         if case .failure(let failure) = outcome {
@@ -128,7 +128,7 @@ package struct MDMCommandDispatcher: Sendable {
         }
     }
 
-    package init(database: Database, configuration: MDMConfiguration, connector: (any MDMConnector)?, clock: ServerClock, logger: Logger) {
+    package init(database: DatabaseHandle, configuration: MDMConfiguration, connector: (any MDMConnector)?, clock: ServerClock, logger: Logger) {
         self.database = database
         self.configuration = configuration
         self.connector = connector

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -6,27 +5,19 @@ import HandoverSchema
 extension OperationService {
     /// The locked users, most recent first (at most 1,000).
     package func locks() async throws -> [OutOfBandLock] {
-        try await OutOfBandLock.query(on: database).sort(\.$lockedAt, .descending).limit(1000).all()
+        try await OutOfBandStore(database).locks()
     }
 
     /// Lets `user` sign in out-of-band again: false when they were not locked.
     package func unlock(_ user: String) async throws -> Bool {
-        guard let lock = try await OutOfBandLock.find(user, on: database) else { return false }
-        try await lock.delete(on: database)
+        let store = OutOfBandStore(database)
+        guard let lock = try await store.lock(of: user) else { return false }
+        try await store.remove(lock)
         return true
     }
 
     /// The phones enrolled for `user` (or for everyone), newest first (at most 500).
     package func enrolledPhones(of user: String?) async throws -> [EnrolledDevice] {
-        var query = EnrolledDevice.query(on: database)
-        if let user { query = query.filter(\.$user == user) }
-        return try await query.sort(\.$enrolledAt, .descending).limit(500).all()
-    }
-}
-
-extension OutOfBandLock {
-    /// The user locked out (the lock's id).
-    package var user: String {
-        get throws { try requireID() }
+        try await OutOfBandStore(database).enrolledPhones(of: user)
     }
 }

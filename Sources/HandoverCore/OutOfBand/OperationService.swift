@@ -1,23 +1,22 @@
 import Crypto
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
 import LinkCallbacks
 import OutOfBand
 import Prometheus
-import SQLKit
 
 /// Creates, dispatches, answers and expires out-of-band operations.
 ///
 /// Every status change is one conditional `UPDATE … WHERE status IN (…)`, so exactly one answer
 /// (or the expiry) moves an operation out of `created`/`dispatched`, across instances too; each
-/// change is announced to SSE streams through ``RunChangeNotifier``.
+/// change is announced to SSE streams through ``RunChangeNotifier``. The statements are
+/// ``OutOfBandStore``'s.
 package struct OperationService {
     /// The service on a given database, as the server builds it once and its routes call it.
-    package typealias OnDatabase = @Sendable (any Database) -> OperationService
+    package typealias OnDatabase = @Sendable (DatabaseHandle) -> OperationService
 
-    package let database: Database
+    package let database: DatabaseHandle
     package let clock: ServerClock
     /// The server's public origin: redeem URLs, links and the QR code's address.
     package let publicURL: URL
@@ -34,18 +33,20 @@ package struct OperationService {
     package let linkScheme: String
 
     private var now: Date { clock.now() }
+    /// The area's statements, on ``database``.
+    private var store: OutOfBandStore { OutOfBandStore(database) }
 
     // MARK: Callback allowlist
 
     package func allowlist() async throws -> CallbackAllowlistView {
-        guard let record = try await CallbackAllowlistRecord.find(CallbackAllowlistRecord.defaultTenant, on: database) else {
+        guard let record = try await store.allowlistRecord() else {
             return CallbackAllowlistView(hosts: [], schemes: [])
         }
         return CallbackAllowlistView(hosts: Self.decodeList(record.hosts), schemes: Self.decodeList(record.schemes))
     }
 
     package func setAllowlist(hosts: [String], schemes: [String]) async throws -> CallbackAllowlistView {
-        let record = try await CallbackAllowlistRecord.find(CallbackAllowlistRecord.defaultTenant, on: database) ?? {
+        let record = try await store.allowlistRecord() ?? {
             let fresh = CallbackAllowlistRecord()
             fresh.id = CallbackAllowlistRecord.defaultTenant
             return fresh
@@ -53,7 +54,7 @@ package struct OperationService {
         record.hosts = Self.encodeList(hosts)
         record.schemes = Self.encodeList(schemes)
         record.updatedAt = now
-        try await record.save(on: database)
+        try await store.save(record)
         return CallbackAllowlistView(hosts: hosts, schemes: schemes)
     }
 
@@ -77,7 +78,7 @@ package struct OperationService {
         let started = now
         var device: EnrolledDevice?
         var locked = false
-        if input.type == .authentication { locked = try await OutOfBandLock.find(input.user, on: database) != nil }
+        if input.type == .authentication { locked = try await store.lock(of: input.user) != nil }
         if locked && !unknownUsersLookEnrolled {
             throw DomainError(.conflict, code: "user_locked",
                            reason: "Out-of-band sign-in is locked for this user: they reported a request as not theirs. "
@@ -125,7 +126,7 @@ package struct OperationService {
         operation.expiresAt = Date(timeIntervalSince1970: (started.timeIntervalSince1970 + Double(input.expiresIn)).rounded(.down))
         operation.browserSecretHash = browserSecretHash
         let payload = try self.payload(for: try envelope(operation), device: device)
-        let id = try operation.requireID().uuidString.lowercased()
+        let id = try operation.storedID.uuidString.lowercased()
 
         // A link or QR code is handed over with this answer: the operation is stored dispatched
         // (one write). A push is stored created, and dispatched once APNs took it.
@@ -145,24 +146,22 @@ package struct OperationService {
             dispatch.link = universalLink(payload).text
         }
         if input.dispatcher != .push { operation.status = OperationStatus.dispatched.rawValue }
-        try await writes.write { try await operation.create(on: database) }
+        try await writes.write { try await store.create(operation) }
         metrics.operationsCreated(input.type.rawValue).increment()
         guard input.dispatcher == .push, let device else { return try OperationView(operation, dispatch: dispatch) }
 
         let result = await pushOperation(operation, payload: payload, device: device)
         dispatch.push = .init(outcome: result.text, device: device.id ?? "")
         if case .delivered = result {
-            _ = try await move(operation.requireID(), from: [.created], to: .dispatched)
+            _ = try await move(operation.storedID, from: [.created], to: .dispatched)
         }
-        return try OperationView(try await find(operation.requireID()), dispatch: dispatch)
+        return try OperationView(try await find(operation.storedID), dispatch: dispatch)
     }
 
     /// The device an operation for `user` goes to: the one named, or the user's most recently
     /// enrolled; nil when there is none.
     private func addressedDevice(user: String, id: String?) async throws -> EnrolledDevice? {
-        var query = EnrolledDevice.query(on: database).filter(\.$user == user).filter(\.$deregisteredAt == nil)
-        if let id { query = query.filter(\.$id == id) }
-        return try await query.sort(\.$enrolledAt, .descending).first()
+        try await store.phone(for: user, id: id)
     }
 
     /// No phone to address: the one named (`id`) is not enrolled for the user, or the user has none.
@@ -184,12 +183,10 @@ package struct OperationService {
                                      expiresAt: operation.expiresAt)
         metrics.pushesSent(result.outcome.rawValue).increment()
         operation.pushOutcome = result.text
-        try? await OutOfBandOperation.query(on: database).filter(\.$id == operation.id!)
-            .set(\.$pushOutcome, to: result.text).update()
+        try? await store.setPushOutcome(result.text, ofOperation: operation.id!)
         if result == .unregistered {
             // APNs says the token is dead: never send to it again.
-            try? await EnrolledDevice.query(on: database).filter(\.$id == device.id!).filter(\.$pushToken == token)
-                .set(\.$pushTokenActive, to: false).update()
+            try? await store.deactivatePushToken(token, ofPhone: device.id!)
         }
         return result
     }
@@ -198,7 +195,7 @@ package struct OperationService {
 
     /// The envelope the phone opens, rebuilt from the stored operation.
     package func envelope(_ operation: OutOfBandOperation) throws -> OperationEnvelope {
-        let id = try operation.requireID().uuidString.lowercased()
+        let id = try operation.storedID.uuidString.lowercased()
         guard let type = OperationType(rawValue: operation.type) else { throw Self.unreadable("type", operation.type) }
         let redeemURL = publicURL.appendingPathComponent("oob").appendingPathComponent("operations")
             .appendingPathComponent(id).appendingPathComponent("redeem")
@@ -244,14 +241,14 @@ package struct OperationService {
     /// The universal link of a stored operation, sealed afresh (for its QR code).
     package func link(of operation: OutOfBandOperation) async throws -> OperationLink {
         var device: EnrolledDevice?
-        if let id = operation.deviceID { device = try await EnrolledDevice.find(id, on: database) }
+        if let id = operation.deviceID { device = try await store.phone(id) }
         return universalLink(try payload(for: envelope(operation), device: device))
     }
 
     // MARK: Reading
 
     package func find(_ id: UUID) async throws -> OutOfBandOperation {
-        guard let operation = try await OutOfBandOperation.find(id, on: database) else { throw DomainError.notFound("operation") }
+        guard let operation = try await OutOfBandOperation.stored(id, on: database) else { throw DomainError.notFound("operation") }
         return operation
     }
 
@@ -290,8 +287,7 @@ package struct OperationService {
         }
         let issued = IssuedOperation(envelope: try envelope(operation), correctNumber: operation.correctNumber, deviceID: operation.deviceID)
         var keys: DevicePublicKeys?
-        if let device = try await EnrolledDevice.query(on: database).filter(\.$id == request.deviceID)
-            .filter(\.$deregisteredAt == nil).first() {
+        if let device = try await store.enrolledPhone(request.deviceID) {
             keys = try? DevicePublicKeys(signingKey: device.signingKey, agreementKey: device.agreementKey)
         }
         let verified: VerifiedAnswer
@@ -314,7 +310,8 @@ package struct OperationService {
         let final: OperationStatus = next == .redeemed ? .succeeded : next
         let type = OperationType(rawValue: operation.type)
         let now = self.now
-        let moved = try await writes.write { try await database.transaction { db -> Bool in
+        let moved = try await writes.write { try await database.inTransaction { db -> Bool in
+            let store = OutOfBandStore(db)
             guard try await Self.move(id, from: [.created, .dispatched], to: final, answeredBy: request.deviceID, failure: nil,
                                       now: now, on: db) else { return false }
             if verified.decision == .report {
@@ -325,7 +322,7 @@ package struct OperationService {
             switch type {
             case .registration:
                 guard let keys = verified.enrolledKeys else { return true }
-                let device = try await EnrolledDevice.find(request.deviceID, on: db) ?? EnrolledDevice()
+                let device = try await store.phone(request.deviceID) ?? EnrolledDevice()
                 device.id = request.deviceID
                 device.user = operation.user
                 device.signingKey = keys.signingKeyText
@@ -335,10 +332,9 @@ package struct OperationService {
                 device.enrolledAt = now
                 device.deregisteredAt = nil
                 device.fleetDeviceID = operation.fleetDeviceID
-                try await device.save(on: db)
+                try await store.save(device)
             case .deregistration:
-                try await EnrolledDevice.query(on: db).filter(\.$id == request.deviceID)
-                    .set(\.$deregisteredAt, to: now).set(\.$pushTokenActive, to: false).update()
+                try await store.deregister(phone: request.deviceID, at: now)
             default:
                 break
             }
@@ -355,12 +351,7 @@ package struct OperationService {
     /// Counts a wrong code: 422 `wrong_code` with the tries left, or, at the last try, the
     /// operation fails for good (403 `wrong_number`). Always throws.
     private func countWrongCode(_ id: UUID, typed: Int, deviceID: String) async throws {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
-        let rows = try await sql.raw("""
-            UPDATE oob_operations SET code_attempts = COALESCE(code_attempts, 0) + 1
-            WHERE id = \(bind: id) AND status IN ('created', 'dispatched') RETURNING code_attempts
-            """).all()
-        guard let attempts = try rows.first?.decode(column: "code_attempts", as: Int.self) else {
+        guard let attempts = try await store.countWrongCode(id) else {
             throw DomainError(.conflict, code: "already_answered", reason: "This request was already answered; nothing changed.")
         }
         if case .tryAgain(let left) = CodeTries.verdict(afterWrong: attempts) {
@@ -375,10 +366,11 @@ package struct OperationService {
 
     /// "This was not me": marks the operation, locks out-of-band sign-in for its user, and
     /// queues the `operation.suspicious` webhook, in the redeem's transaction.
-    private static func recordReport(_ operation: OutOfBandOperation, id: UUID, deviceID: String, now: Date, on db: Database) async throws {
-        try await OutOfBandOperation.query(on: db).filter(\.$id == id).set(\.$reportedAt, to: now).update()
-        if try await OutOfBandLock.find(operation.user, on: db) == nil {
-            try await OutOfBandLock(user: operation.user, operationID: id, lockedAt: now).create(on: db)
+    private static func recordReport(_ operation: OutOfBandOperation, id: UUID, deviceID: String, now: Date, on db: DatabaseHandle) async throws {
+        let store = OutOfBandStore(db)
+        try await store.markReported(id, at: now)
+        if try await store.lock(of: operation.user) == nil {
+            try await store.create(OutOfBandLock(user: operation.user, operationID: id, lockedAt: now))
         }
         let suspicious = SuspiciousOperation(id: id, type: operation.type, user: operation.user, deviceID: deviceID, reportedAt: now)
         try await WebhookOutbox.enqueue("operation.suspicious", run: nil, deviceID: nil, operation: suspicious, on: db, now: now)
@@ -405,22 +397,12 @@ package struct OperationService {
     /// Marks every operation past its expiry `expired`; returns how many.
     @discardableResult
     package func expireDue() async throws -> Int {
-        guard let sql = database as? any SQLDatabase else { return 0 }
-        let time = now
-        let rows = try await writes.write {
-            try await sql.raw("""
-                UPDATE oob_operations SET status = 'expired', updated_at = \(bind: time), failure_code = 'expired',
-                failure_reason = 'no answer came before the operation expired'
-                WHERE status IN ('created', 'dispatched') AND expires_at <= \(bind: time) RETURNING id
-                """).all()
+        let ids = try await store.expireDue(at: now, through: writes)
+        for case let id? in ids {
+            await notifier.runChanged(id, on: database)
+            metrics.operationsFinished(OperationStatus.expired.rawValue).increment()
         }
-        for row in rows {
-            if let id = try? row.decode(column: "id", as: UUID.self) {
-                await notifier.runChanged(id, on: database)
-                metrics.operationsFinished(OperationStatus.expired.rawValue).increment()
-            }
-        }
-        return rows.count
+        return ids.count
     }
 
     // MARK: Status changes
@@ -438,27 +420,11 @@ package struct OperationService {
         return moved
     }
 
-    /// One conditional UPDATE; returns whether it changed the row.
+    /// One conditional UPDATE (``OutOfBandStore/move(_:from:to:answeredBy:failure:now:onlyIfDue:)``);
+    /// returns whether it changed the row.
     package static func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String?, failure: AnswerRejection?,
-                     now: Date, onlyIfDue: Bool = false, on database: Database) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
-        var query = SQLQueryString("UPDATE oob_operations SET status = \(bind: to.rawValue), updated_at = \(bind: now)")
-        if let answeredBy { query.appendLiteral(", answered_by = "); query.appendInterpolation(bind: answeredBy) }
-        if let failure {
-            query.appendLiteral(", failure_code = ")
-            query.appendInterpolation(bind: failure.code)
-            query.appendLiteral(", failure_reason = ")
-            query.appendInterpolation(bind: failure.description)
-        }
-        query.appendLiteral(" WHERE id = ")
-        query.appendInterpolation(bind: id)
-        query.appendLiteral(" AND status IN (" + from.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
-        if onlyIfDue {
-            query.appendLiteral(" AND expires_at <= ")
-            query.appendInterpolation(bind: now)
-        }
-        query.appendLiteral(" RETURNING id")
-        return try await !sql.raw(query).all().isEmpty
+                     now: Date, onlyIfDue: Bool = false, on database: DatabaseHandle) async throws -> Bool {
+        try await OutOfBandStore(database).move(id, from: from, to: to, answeredBy: answeredBy, failure: failure, now: now, onlyIfDue: onlyIfDue)
     }
 
     /// A stored operation whose `column` holds a value this version does not know.
@@ -485,7 +451,7 @@ package struct OperationService {
         (try? JSONDecoder.api.decode([String].self, from: Data(text.utf8))) ?? []
     }
 
-    package init(database: Database, clock: ServerClock, publicURL: URL, developerMode: Bool, metrics: ServerMetrics, notifier: RunChangeNotifier, writes: WriteGate, push: PushSender?, linkScheme: String) {
+    package init(database: DatabaseHandle, clock: ServerClock, publicURL: URL, developerMode: Bool, metrics: ServerMetrics, notifier: RunChangeNotifier, writes: WriteGate, push: PushSender?, linkScheme: String) {
         self.database = database
         self.clock = clock
         self.publicURL = publicURL

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -49,7 +48,7 @@ package struct OperationView: Codable, Hashable, Sendable {
     package var dispatch: Dispatch?
 
     package init(_ operation: OutOfBandOperation, dispatch: Dispatch? = nil) throws {
-        id = try operation.requireID()
+        id = try operation.storedID
         type = operation.type
         user = operation.user
         status = operation.status

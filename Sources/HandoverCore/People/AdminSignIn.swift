@@ -1,9 +1,7 @@
 import Crypto
-import FluentKit
 import Foundation
 import HandoverSchema
 import LinkCallbacks
-import SQLKit
 
 /// A person's sign-in to the dashboard through the organisation's provider: the authorization
 /// code flow with PKCE, `state` and `nonce` (OpenID Connect Core 1.0 §3.1; RFC 7636), then the
@@ -47,13 +45,14 @@ package struct AdminSignIn: Sendable {
     ///
     /// - Throws: ``Busy`` when ``maximumAttempts`` sign-ins are in progress; ``Refusal`` when
     ///   the provider cannot be reached.
-    package func begin(redirectURI: String, on database: any Database) async throws -> URL {
+    package func begin(redirectURI: String, on database: DatabaseHandle) async throws -> URL {
         // Attempts never finished are removed by later sign-ins; the others are bounded.
         let started = now()
-        try await AdminSignInAttempt.query(on: database).filter(\.$expiresAt < started).delete()
-        let inProgress = try await AdminSignInAttempt.query(on: database).count()
+        let store = PeopleStore(database)
+        try await store.removeSignInAttempts(expiredBefore: started)
+        let inProgress = try await store.signInAttemptCount()
         guard inProgress < maximumAttempts else {
-            let oldest = try await AdminSignInAttempt.query(on: database).sort(\.$expiresAt).first()?.expiresAt ?? started
+            let oldest = try await store.firstSignInAttemptExpiry() ?? started
             throw Busy(retryAfter: max(1, Int(oldest.timeIntervalSince(started).rounded(.up))))
         }
         let metadata: ProviderMetadata
@@ -67,7 +66,7 @@ package struct AdminSignIn: Sendable {
         attempt.codeVerifier = verifier
         attempt.createdAt = started
         attempt.expiresAt = attempt.createdAt.addingTimeInterval(Self.attemptLifetime)
-        try await attempt.create(on: database)
+        try await store.insert(attempt)
 
         var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
         var items = components?.queryItems ?? []
@@ -109,7 +108,7 @@ package struct AdminSignIn: Sendable {
     ///
     /// - Throws: ``Refusal`` with the reason, already recorded in the history.
     package func finish(state: String?, code: String?, error: String?, errorDescription: String?, redirectURI: String,
-                        sessions: DashboardSessions, on database: any Database) async throws -> SignedIn {
+                        sessions: DashboardSessions, on database: DatabaseHandle) async throws -> SignedIn {
         do {
             return try await complete(state: state, code: code, error: error, errorDescription: errorDescription,
                                       redirectURI: redirectURI, sessions: sessions, on: database)
@@ -122,13 +121,14 @@ package struct AdminSignIn: Sendable {
     }
 
     private func complete(state: String?, code: String?, error: String?, errorDescription: String?, redirectURI: String,
-                          sessions: DashboardSessions, on database: any Database) async throws -> SignedIn {
+                          sessions: DashboardSessions, on database: DatabaseHandle) async throws -> SignedIn {
+        let store = PeopleStore(database)
         guard let state, !state.isEmpty, state.utf8.count < 100,
-              let attempt = try await AdminSignInAttempt.query(on: database).filter(\.$stateHash == BearerSecret.digest(state)).first()
+              let attempt = try await store.signInAttempt(stateHash: BearerSecret.digest(state))
         else {
             throw Refusal(reason: "This sign-in was not started here, or was already used (its state is unknown). Start again.", unsolicited: true)
         }
-        try await attempt.delete(on: database)
+        try await attempt.remove(on: database)
         guard attempt.expiresAt > now() else { throw Refusal(reason: "This sign-in took more than 10 minutes. Start again.") }
         if let error {
             throw Refusal(reason: "The identity provider refused the sign-in: \(StrangerText.bounded(error))"
@@ -148,7 +148,7 @@ package struct AdminSignIn: Sendable {
         let values = claims.values(of: settings.roleClaim)
         let who = StrangerText.bounded([claims.name, claims.email ?? claims.preferredUsername].compactMap { $0 }.joined(separator: ", "), limit: 200)
         let provided = settings.roleMap.permissions(for: values)
-        let known = try await Person.query(on: database).filter(\.$issuer == settings.issuer).filter(\.$subject == subject).first()
+        let known = try await store.person(issuer: settings.issuer, subject: subject)
         // The roles an admin granted on the People page go with the provider's (``PersonRoles``).
         let local = (try? Permissions(text: known?.localGrants ?? "")) ?? Permissions([])
         // The directory's groups (SCIM, issue 67) grant through the same role map.
@@ -184,7 +184,7 @@ package struct AdminSignIn: Sendable {
         person.grants = permissions.text
         person.providerGrants = provided.text
         person.lastSignInAt = now()
-        try await person.save(on: database)
+        try await store.save(person)
         try await AdminEvent(at: now(), kind: .signedIn, personID: person.id, who: Self.describe(person),
                                    detail: permissions.summary).record(on: database)
         return SignedIn(person: person, permissions: permissions, idToken: idToken, providerSID: claims.sid)
@@ -210,19 +210,19 @@ package struct AdminSignIn: Sendable {
     /// could not be ended is not recorded and may be sent again.
     ///
     /// - Throws: ``ProviderTokenRefusal`` for a token that fails §2.6's checks, or was received before.
-    package func logout(token: String, sessions: DashboardSessions, on database: any Database) async throws -> Int {
+    package func logout(token: String, sessions: DashboardSessions, on database: DatabaseHandle) async throws -> Int {
         let claims = try await provider.verifyLogoutToken(token)
         let jti = claims.jti ?? "", issuer = provider.settings.issuer, now = now()
-        return try await database.transaction { db in
+        return try await database.inTransaction { db in
+            let store = PeopleStore(db)
             // The claim is written first (on SQLite a transaction that reads first fails when
             // another connection commits in between).
-            guard let sql = db as? any SQLDatabase,
-                  try await TokenReplayCache.claim(.logoutToken, issuer: issuer, jti: jti, expiresAt: claims.exp ?? now, on: sql, now: now) else {
+            guard try await store.claimLogoutToken(issuer: issuer, jti: jti, expiresAt: claims.exp ?? now, now: now) else {
                 throw ProviderTokenRefusal.replayed(jti: jti)
             }
             var person: Person?
             if let subject = claims.sub {
-                person = try await Person.query(on: db).filter(\.$issuer == issuer).filter(\.$subject == subject).first()
+                person = try await store.person(issuer: issuer, subject: subject)
             }
             var ended = 0
             if let sid = claims.sid {

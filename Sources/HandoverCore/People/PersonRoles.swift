@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -48,11 +47,11 @@ package enum PersonRoles {
     /// Saves the change and, when it takes a role away, ends the person's sessions; returns how
     /// many ended.
     @discardableResult
-    package static func apply(_ change: Change, to person: Person, sessions: DashboardSessions, on database: any Database) async throws -> Int {
+    package static func apply(_ change: Change, to person: Person, sessions: DashboardSessions, on database: DatabaseHandle) async throws -> Int {
         person.localGrants = change.localAfter.isEmpty ? nil : change.localAfter.text
         if person.providerGrants == nil { person.providerGrants = change.before.text }
         person.grants = change.after.text
-        try await person.save(on: database)
+        try await PeopleStore(database).save(person)
         guard change.endsSessions, let id = person.id else { return 0 }
         return try await sessions.endAll(of: id, on: database)
     }

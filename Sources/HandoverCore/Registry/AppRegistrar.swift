@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
@@ -20,9 +19,10 @@ package struct AppRegistrar: Sendable {
 
     /// Validates and stores an app; throws
     /// a ``HandoverCore/DomainError`` naming the field that is wrong.
-    package func create(_ raw: Input, on database: Database) async throws -> RegisteredApp {
+    package func create(_ raw: Input, on database: DatabaseHandle) async throws -> RegisteredApp {
         let input = try raw.validated(actionPolicy: actionPolicy, targets: targets)
-        if try await RegisteredApp.query(on: database).filter(\.$name == input.name).first() != nil {
+        let store = RegistryStore(database)
+        if try await store.app(named: input.name) != nil {
             throw DomainError(.conflict, code: "name_taken", reason: "name: an app called '\(input.name)' exists already.", field: "name")
         }
         let app = RegisteredApp()
@@ -42,7 +42,7 @@ package struct AppRegistrar: Sendable {
         app.createdAt = clock.now()
         // Both association files must stay valid with this app in them: check before saving, so
         // the well-known routes never have an invalid file to serve.
-        let others = try await RegisteredApp.query(on: database).all()
+        let others = try await store.apps()
         do {
             _ = try files.appleFile(apps: others + [app])
         } catch let error as AssociationFiles.Invalid where error.oversizedBytes != nil {
@@ -60,7 +60,7 @@ package struct AppRegistrar: Sendable {
         } catch let error as AssociationFiles.Invalid {
             throw DomainError.invalid("androidPackage", "the assetlinks.json file would be invalid: \(error.description)")
         }
-        try await app.create(on: database)
+        try await store.create(app)
         filesChanged()
         return app
     }
@@ -90,7 +90,7 @@ package struct AppRegistrar: Sendable {
     /// Changes an app's logout settings and back-channel URI: the app as it is, with the given
     /// fields replaced, passes the same validation as a new one. An empty `backchannelLogoutURI`
     /// removes it.
-    package func update(_ app: RegisteredApp, with change: Change, on database: Database) async throws {
+    package func update(_ app: RegisteredApp, with change: Change, on database: DatabaseHandle) async throws {
         var input = Input(name: app.name, role: app.role.rawValue, appIDs: app.appIDs, logoutAction: app.logoutAction,
                           logoutMethod: app.role == .target ? (app.logoutMethod ?? .ulc) : nil, paths: app.paths,
                           allowedCallbackHosts: app.allowedCallbackHosts, deadlineSeconds: app.deadlineSeconds, maxReissues: app.maxReissues,
@@ -115,7 +115,7 @@ package struct AppRegistrar: Sendable {
         app.maxReissues = valid.maxReissues ?? app.maxReissues
         app.backchannelLogoutURI = valid.backchannelLogoutURI
         app.backchannelLogoutSessionRequired = valid.backchannelLogoutURI == nil ? nil : (valid.backchannelLogoutSessionRequired ?? false)
-        try await app.save(on: database)
+        try await RegistryStore(database).save(app)
     }
 
     package init(clock: ServerClock, actionPolicy: CallbackPolicy, targets: OutboundTargets, files: AssociationFiles, filesChanged: @escaping @Sendable () -> Void) {

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -25,25 +24,7 @@ package struct ClientRegistration: Sendable {
 
     /// Saves the registration (a new client, or the same id registered again with a new secret),
     /// and the logout endpoint on `app` when it is a registered app's backend, in one transaction.
-    package func save(for app: RegisteredApp?, now: Date, on database: any Database) async throws {
-        // Read before the transaction, which then only writes (on SQLite, a transaction that reads
-        // first fails instead of waiting when another connection commits in between).
-        let client = try await OAuthClient.query(on: database).filter(\.$clientID == clientID).first() ?? OAuthClient()
-        let registration = self
-        try await database.transaction { db in
-            client.clientID = registration.clientID
-            client.secretHash = registration.secretHash
-            client.clientName = registration.clientName
-            client.softwareID = registration.softwareID
-            client.backchannelLogoutURI = app == nil ? registration.backchannelLogoutURI : nil
-            client.backchannelLogoutSessionRequired = registration.backchannelLogoutSessionRequired
-            if client.id == nil { client.createdAt = now }
-            try await client.save(on: db)
-            if let app, let uri = registration.backchannelLogoutURI {
-                app.backchannelLogoutURI = uri
-                app.backchannelLogoutSessionRequired = registration.backchannelLogoutSessionRequired
-                try await app.save(on: db)
-            }
-        }
+    package func save(for app: RegisteredApp?, now: Date, on database: DatabaseHandle) async throws {
+        try await RegistryStore(database).save(self, for: app, now: now)
     }
 }

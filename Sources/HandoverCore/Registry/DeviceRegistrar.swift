@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -26,27 +25,22 @@ package struct DeviceRegistrar: Sendable {
     }
 
     /// A new device and its key (shown once), in one transaction.
-    package func register(_ fields: Fields, on database: any Database) async throws -> (device: Device, key: String) {
+    package func register(_ fields: Fields, on database: DatabaseHandle) async throws -> (device: Device, key: String) {
         let device = Device(name: "", createdAt: now())
         try await apply(fields, to: device, registering: true, on: database)
         let now = now()
-        let key: String = try await database.transaction { db in
-            try await device.create(on: db)
-            let (key, row) = APIKey.make(name: "device \(device.name)", scope: .device, deviceID: try device.requireID(), now: now)
-            try await row.create(on: db)
-            return key
-        }
+        let key = try await RegistryStore(database).register(device, now: now)
         return (device, key)
     }
 
     /// Changes a device's fields; returns it as it is now.
-    package func update(_ device: Device, with fields: Fields, on database: any Database) async throws -> Device {
+    package func update(_ device: Device, with fields: Fields, on database: DatabaseHandle) async throws -> Device {
         try await apply(fields, to: device, registering: false, on: database)
-        try await device.update(on: database)
+        try await RegistryStore(database).update(device)
         return device
     }
 
-    private func apply(_ fields: Fields, to device: Device, registering: Bool, on database: any Database) async throws {
+    private func apply(_ fields: Fields, to device: Device, registering: Bool, on database: DatabaseHandle) async throws {
         if let text = fields.name ?? (registering ? "" : nil) {
             let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...100).contains(name.count) else { throw DomainError.invalid("name", "give 1 to 100 characters") }
@@ -59,7 +53,7 @@ package struct DeviceRegistrar: Sendable {
             } else {
                 if let problem = DeviceIdentifiers.problem(serialNumber: serial) { throw DomainError.invalid("serialNumber", problem) }
                 let normalized = DeviceIdentifiers.normalized(serialNumber: serial)
-                if let other = try await Device.query(on: database).filter(\.$serialNumber == normalized).first(), other.id != device.id {
+                if let other = try await RegistryStore(database).device(serialNumber: normalized), other.id != device.id {
                     throw DomainError(.conflict, code: "duplicate_serial", reason: "serialNumber: \(normalized) is already registered, to '\(other.name)'.",
                                       field: "serialNumber")
                 }

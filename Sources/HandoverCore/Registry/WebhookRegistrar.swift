@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 import SessionTokens
@@ -13,7 +12,7 @@ package struct WebhookRegistrar: Sendable {
 
     /// Validates and stores a webhook; returns it with its signing secret (given, or generated),
     /// which is shown only now. Throws a ``HandoverCore/DomainError`` naming the field that is wrong.
-    package func create(url: String, events: [String], secret given: String?, on database: Database) async throws -> (Webhook, String) {
+    package func create(url: String, events: [String], secret given: String?, on database: DatabaseHandle) async throws -> (Webhook, String) {
         guard !url.containsControlCharacter else { throw DomainError.invalid("url", String.controlCharacterAdvice) }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host, !host.isEmpty,
               targets.allows(scheme: scheme, host: host) else {
@@ -35,20 +34,20 @@ package struct WebhookRegistrar: Sendable {
         hook.events = Array(Set(events)).sorted()
         hook.secret = try ServerSecrets.seal(secret, sealer: try requireSealer())
         hook.createdAt = clock.now()
-        try await hook.create(on: database)
+        try await RegistryStore(database).create(hook)
         return (hook, secret)
     }
 
     /// Gives `hook` a new signing secret (`given`, or generated) and returns it. The old one keeps
     /// signing beside it for a day, so receivers can switch over.
-    package func rotateSecret(of hook: Webhook, to given: String?, on database: Database) async throws -> String {
+    package func rotateSecret(of hook: Webhook, to given: String?, on database: DatabaseHandle) async throws -> String {
         if let given { try Self.checkSecret(given) }
         let sealer = try requireSealer()
         let secret = given ?? WebhookSignature.generateSecret()
         hook.previousSecret = hook.secret
         hook.previousSecretExpiresAt = clock.now().addingTimeInterval(WebhookSignature.rotationOverlap)
         hook.secret = try ServerSecrets.seal(secret, sealer: sealer)
-        try await hook.save(on: database)
+        try await RegistryStore(database).save(hook)
         return secret
     }
 

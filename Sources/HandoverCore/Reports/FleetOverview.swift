@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
-import SQLKit
 
 /// What the dashboard's overview shows, read in one go for the sites a session sees: the devices
 /// by status, the queue of devices that need attention, the devices themselves while the fleet is
@@ -35,52 +33,36 @@ package struct FleetOverview: Sendable {
     /// The names of the recent runs' devices, by id.
     package var deviceNames: [UUID: String]
 
-    /// Reads the overview of `sites`.
-    package static func load(sites: SiteFilter, custody: CustodySettings, now: Date, on database: any Database) async throws -> FleetOverview {
+    /// Reads the overview of `sites` (through ``FleetOverviewStore``).
+    package static func load(sites: SiteFilter, custody: CustodySettings, now: Date, on database: DatabaseHandle) async throws -> FleetOverview {
         let counts = try await deviceCounts(on: database, sites: sites)
         let total = counts.filter { $0.key != .retired }.values.reduce(0, +)  // retired devices left the fleet
-        let listed = total <= deviceLimit
-            ? try await Device.query(on: database).visible(to: sites).filter(\.$status != .retired).sort(\.$name).all() : []
-        let queue = try await Device.query(on: database).visible(to: sites).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
-            .sort(\.$statusChangedAt).limit(deviceLimit).all()
+        let listed = total <= deviceLimit ? try await FleetOverviewStore.listedDevices(visibleTo: sites, on: database) : []
+        let queue = try await FleetOverviewStore.attentionQueue(visibleTo: sites, limit: deviceLimit, on: database)
         let queueTotal = DeviceStatus.allCases.filter(\.needsAttention).reduce(0) { $0 + (counts[$1] ?? 0) }
         let runs = try await recentRuns(10, sites: sites, on: database)
         let overruns = try await LendingOverruns(settings: custody).list(visibleTo: sites, on: database, now: now)
         let runIDs = runs.compactMap(\.id) + listed.compactMap(\.lastRunID)
-        let items = runIDs.isEmpty ? [] : try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
+        let items = runIDs.isEmpty ? [] : try await FleetOverviewStore.items(ofRuns: runIDs, on: database)
         let backends = try await BackChannelLogoutReport.states(runs: runIDs, on: database)
         let lastRuns = listed.compactMap(\.lastRunID).isEmpty ? [] :
-            try await LogoutRun.query(on: database).filter(\.$id ~~ listed.compactMap(\.lastRunID)).all()
+            try await FleetOverviewStore.runs(listed.compactMap(\.lastRunID), on: database)
         // A device's last run is often among the recent ones too: keep one of each.
         let runByID = Dictionary((runs + lastRuns).compactMap { run in run.id.map { ($0, run) } }, uniquingKeysWith: { first, _ in first })
-        let runDevices = runs.isEmpty ? [] : try await Device.query(on: database).filter(\.$id ~~ Set(runs.map(\.deviceID))).all()
+        let runDevices = runs.isEmpty ? [] : try await FleetOverviewStore.devices(Set(runs.map(\.deviceID)), on: database)
         let deviceNames = Dictionary(runDevices.compactMap { device in device.id.map { ($0, device.name) } }, uniquingKeysWith: { first, _ in first })
         return FleetOverview(counts: counts, total: total, listed: listed, queue: queue, queueTotal: queueTotal, recentRuns: runs,
                              overruns: overruns, itemsByRun: Dictionary(grouping: items, by: \.runID), backends: backends,
                              runByID: runByID, deviceNames: deviceNames)
     }
 
-    /// The last `count` runs on devices of `sites`, newest first.
-    package static func recentRuns(_ count: Int, sites: SiteFilter, on database: any Database) async throws -> [LogoutRun] {
-        guard sites != .everySite, let sql = database as? any SQLDatabase else {
-            return try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(count).all()
-        }
-        let ids = try await sql.raw("""
-            SELECT r.id FROM logout_runs r JOIN devices d ON d.id = r.device_id WHERE \(sites.condition("d.site_key"))
-            ORDER BY r.created_at DESC LIMIT \(unsafeRaw: String(count))
-            """).all().map { try $0.decode(column: "id", as: UUID.self) }
-        return ids.isEmpty ? [] : try await LogoutRun.query(on: database).filter(\.$id ~~ ids).sort(\.$createdAt, .descending).all()
+    /// The last `count` runs on devices of `sites`, newest first (``FleetOverviewStore``).
+    package static func recentRuns(_ count: Int, sites: SiteFilter, on database: DatabaseHandle) async throws -> [LogoutRun] {
+        try await FleetOverviewStore.recentRuns(count, sites: sites, on: database)
     }
 
-    /// How many devices of `sites` are in each status: one pass over the status index.
-    package static func deviceCounts(on database: any Database, sites: SiteFilter = .everySite) async throws -> [DeviceStatus: Int] {
-        let sql = try ServerDatabases.sql(database)
-        var counts: [DeviceStatus: Int] = [:]
-        for row in try await sql.raw("SELECT status, COUNT(*) AS n FROM devices WHERE \(sites.condition()) GROUP BY status").all() {
-            if let status = DeviceStatus(rawValue: try row.decode(column: "status", as: String.self)) {
-                counts[status] = try row.decode(column: "n", as: Int.self)
-            }
-        }
-        return counts
+    /// How many devices of `sites` are in each status: one pass over the status index (``FleetOverviewStore``).
+    package static func deviceCounts(on database: DatabaseHandle, sites: SiteFilter = .everySite) async throws -> [DeviceStatus: Int] {
+        try await FleetOverviewStore.deviceCounts(on: database, sites: sites)
     }
 }

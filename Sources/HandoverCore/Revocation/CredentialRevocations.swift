@@ -1,7 +1,5 @@
-import FluentKit
 import Foundation
 import Logging
-import SQLKit
 
 /// Revocation as one event: when a key, a dashboard session or a device's key ends, every stream
 /// opened with it ends, on every instance (``OpenStreams``).
@@ -11,7 +9,7 @@ import SQLKit
 /// and every instance, this one included, hears it on its `LISTEN` connection (``heard(_:)``). A
 /// NOTIFY that fails still ends this instance's streams; the others find the credential gone at
 /// their next check (``OpenStreams/recheckInterval``). Requests need no event: each reads its key
-/// or session anew.
+/// or session anew. The NOTIFY is ``RevocationStore``'s.
 package final class CredentialRevocations: Sendable {
     package static let channel = "handover_credential_revoked"
 
@@ -26,15 +24,15 @@ package final class CredentialRevocations: Sendable {
     }
 
     /// Announces credentials that ended, after the commit that ended them.
-    package func announce(_ credentials: [RevokedCredential], on database: any Database) async {
+    package func announce(_ credentials: [RevokedCredential], on database: DatabaseHandle) async {
         guard !credentials.isEmpty else { return }
-        guard usesPostgres, let sql = database as? any SQLDatabase else {
+        let store = RevocationStore(database)
+        guard usesPostgres, store.speaksSQL else {
             streams.end(credentials)
             return
         }
         do {
-            try await sql.raw("SELECT pg_notify(\(bind: Self.channel), payload) FROM unnest(\(bind: credentials.map(\.payload))::text[]) AS payload")
-                .run()
+            try await store.notify(credentials.map(\.payload), on: Self.channel)
         } catch {
             logger.warning("NOTIFY of a revocation failed; other instances end its streams at their next check",
                            metadata: ["error": "\(error)"])

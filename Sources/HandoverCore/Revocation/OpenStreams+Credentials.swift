@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 
@@ -8,15 +7,15 @@ import HandoverSchema
 extension OpenStreams {
     /// A stream opened with the API key `keyID` (a run's or an operation's events), which works
     /// until `expiresAt` unless revoked.
-    package func lease(forKey keyID: UUID, expiresAt: Date?, clock: any ServerClock, on database: any Database) -> StreamLease {
+    package func lease(forKey keyID: UUID, expiresAt: Date?, clock: any ServerClock, on database: DatabaseHandle) -> StreamLease {
         open(credentials: [.apiKey(keyID)], liveUntil: expiresAt ?? .distantFuture, now: clock.now()) {
             try await APIKey.liveUntil(keyID, now: clock.now(), on: database)
         }
     }
 
     /// A stream opened with a dashboard session (the live overview, the tester's rounds).
-    package func lease(for session: DashboardSession, sessions: DashboardSessions, on database: any Database) throws -> StreamLease {
-        let sessionID = try session.requireID()
+    package func lease(for session: DashboardSession, sessions: DashboardSessions, on database: DatabaseHandle) throws -> StreamLease {
+        let sessionID = try session.storedID
         var credentials: Set<RevokedCredential> = [.dashboardSession(sessionID)]
         if let key = session.apiKeyID { credentials.insert(.apiKey(key)) }
         let until = min(session.expiresAt, session.lastSeenAt.addingTimeInterval(sessions.limits.idle))

@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import Prometheus
-import SQLKit
 
 /// Finds items whose deadline passed: reissues them while resends are left, then times them
 /// out, which fails the run and escalates.
@@ -23,11 +21,11 @@ import SQLKit
 package struct DeadlineScheduler: Sendable {
     package let runs: LogoutRunService
     /// Where due items are looked for: SQLite's readers, or the runs' database.
-    package let reads: any Database
+    package let reads: DatabaseHandle
 
     /// - Parameter reads: a database that sees every committed write, for the search of due
     ///   items (SQLite's read connections); the runs' database when nil.
-    package init(runs: LogoutRunService, reads: (any Database)? = nil) {
+    package init(runs: LogoutRunService, reads: DatabaseHandle? = nil) {
         self.runs = runs
         self.reads = reads ?? runs.database
     }
@@ -56,10 +54,10 @@ package struct DeadlineScheduler: Sendable {
 
     private func fireBatch(limit: Int, apps: inout [UUID: RunApp]) async throws -> (Pass, found: Int) {
         let now = runs.clock.now()
-        let due = try await LogoutRunRows(sql: LogoutRunService.sql(reads)).due(at: now, limit: limit)
+        let due = try await LogoutRunRows(reads).due(at: now, limit: limit)
         // The apps of this batch not met in an earlier one, in one read.
         let unknown = Set(due.map(\.item.view.appID)).subtracting(apps.keys)
-        if !unknown.isEmpty { apps.merge(try await RunApp.withIDs(unknown, on: LogoutRunService.sql(reads))) { first, _ in first } }
+        if !unknown.isEmpty { apps.merge(try await LogoutRunRows(reads).apps(withIDs: unknown)) { first, _ in first } }
         // An item whose callback this instance holds, not yet committed, has been answered: its
         // deadline waits for the write (``UncommittedCallbacks``).
         let answered = runs.uncommittedCallbacks?.holding(due.map(\.item.view.id)) ?? []
@@ -95,11 +93,11 @@ package struct DeadlineScheduler: Sendable {
         // Runs are locked in id order, as the callback recorder locks them (PostgreSQL), so a
         // batch of deadlines and a batch of callbacks never wait on each other in a cycle.
         let ordered = items.sorted { ($0.0.item.runID.uuidString, $0.0.item.view.position) < ($1.0.item.runID.uuidString, $1.0.item.view.position) }
-        let (pass, changedRuns, finishedRuns, firedDeadlines) = try await runs.database.transaction { db in
+        let (pass, changedRuns, finishedRuns, firedDeadlines) = try await runs.database.inTransaction { db in
             // The audit log's entries last (the devices' steps, the receipts), in one append.
             try await AuditTrail.batch(on: db, now: now) {
-                let sql = try LogoutRunService.sql(db)
-                let transitions = LogoutItemTransitions(sql: sql)
+                let rows = try LogoutRunRows(db)
+                let transitions = LogoutItemTransitions(rows)
                 var pass = Pass()
                 var changedRuns: [UUID] = []
                 // PostgreSQL: the batch's runs in one statement, skipping those another instance is
@@ -108,7 +106,7 @@ package struct DeadlineScheduler: Sendable {
                 // whose run is gone is gone with it (the foreign key cascades), so its update below
                 // finds nothing.
                 let lockedRuns: Set<UUID>? = runs.changes.usesPostgres
-                    ? try await LogoutRunService.lockRuns(Set(ordered.map(\.0.item.runID)), skippingLocked: true, on: sql)
+                    ? try await rows.lockRuns(Set(ordered.map(\.0.item.runID)), skippingLocked: true)
                     : nil
                 var timedOutRuns: [UUID] = []
                 var firedDeadlines: [Date] = []
@@ -143,10 +141,10 @@ package struct DeadlineScheduler: Sendable {
                 // The runs whose items timed out and left nothing pending finish together, as a
                 // callback batch's do; devices last, in id order, as the callback recorder moves them.
                 let stillPending = try await transitions.runsWithPendingItems(among: timedOutRuns)
-                let finishedRuns = try await runs.finishRuns(timedOutRuns.filter { !stillPending.contains($0) }.map { ($0, now) }, on: sql)
+                let finishedRuns = try await runs.finishRuns(timedOutRuns.filter { !stillPending.contains($0) }.map { ($0, now) }, on: rows)
                 try await runs.conclude(finishedRuns, on: db, now: now)
                 // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK: one statement for the batch.
-                try await runs.changes.runsChangedInTransaction(changedRuns, on: sql)
+                try await runs.changes.runsChangedInTransaction(changedRuns, on: rows)
                 return (pass, changedRuns, finishedRuns, firedDeadlines)
             }
         }

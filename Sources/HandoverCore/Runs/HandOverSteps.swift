@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 
@@ -19,7 +18,7 @@ package protocol HandOverSteps: Sendable {
     ///   transaction has committed), and work to do only after COMMIT (telling this instance's
     ///   memory which sessions ended). Nothing of the returned work runs when the transaction
     ///   rolls back.
-    func devicesChangeHands(_ handOvers: [HandOverStart], on db: any Database) async throws -> HandOverAftermath
+    func devicesChangeHands(_ handOvers: [HandOverStart], on db: DatabaseHandle) async throws -> HandOverAftermath
 }
 
 /// A run just written in a hand-over's transaction, and its device.

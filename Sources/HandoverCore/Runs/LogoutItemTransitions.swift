@@ -3,14 +3,25 @@ import HandoverProtocol
 import SQLKit
 
 /// The SQL of an item's transitions (``LogoutItemState/on(_:)`` decides which; this writes it),
-/// in one place for the callback recorder and the deadline scheduler. Every statement is a
-/// conditional update on a pending item: the one that lands is the one that happened, so a
-/// callback or a deadline is applied once across server instances.
+/// in one place for the callback recorder and the deadline scheduler: the runs' store's
+/// statements on items, beside ``LogoutRunRows``. Every statement is a conditional update on a
+/// pending item: the one that lands is the one that happened, so a callback or a deadline is
+/// applied once across server instances.
 package struct LogoutItemTransitions {
     package let sql: any SQLDatabase
 
     package init(sql: any SQLDatabase) {
         self.sql = sql
+    }
+
+    /// The transitions written through the runs' store (on its database, in its transaction).
+    package init(_ rows: LogoutRunRows) {
+        self.init(sql: rows.sql)
+    }
+
+    /// The transitions on `database` (a transaction's).
+    package init(_ database: DatabaseHandle) throws {
+        self.init(sql: try LogoutRunRows.sql(database))
     }
 
     /// One usual callback for ``finishByNonce(_:)``: the item of `run` to finish as `state`, if
@@ -37,7 +48,7 @@ package struct LogoutItemTransitions {
     /// not pending (a replay, a stranger's nonce: the caller checks those in full).
     ///
     /// On PostgreSQL the same statement says which of the finished items' runs still have a
-    /// pending item: the caller holds their rows' locks (``LogoutRunService/lockRuns(_:skippingLocked:on:)``),
+    /// pending item: the caller holds their rows' locks (``LogoutRunRows/lockRuns(_:skippingLocked:)``),
     /// and the count's snapshot, taken after them, is the one the update's own reads used (it
     /// sees the items before the update, so the batch's finished items are left out by id).
     package func finishByNonce(_ finishes: [NonceFinish]) async throws -> NonceFinishes {

@@ -2,14 +2,28 @@ import Foundation
 import HandoverProtocol
 import SQLKit
 
-/// The SQL reads and writes of a run's rows on the shift change's path, as plain values: a run
-/// and its items read with one statement each, a new run written with two. (Fluent models cost
-/// a reflection of every field per row; a shift change reads a run's items several times.)
+/// The runs area's store: the SQL reads and writes of a run's rows on the shift change's path,
+/// as plain values: a run and its items read with one statement each, a new run written with
+/// two, the runs' locks and ends, the apps a run links to, and the NOTIFY that tells live views.
+/// (Fluent models cost a reflection of every field per row; a shift change reads a run's items
+/// several times.) The item transitions' statements are ``LogoutItemTransitions``; the
+/// dashboard's reads, `RunListing`.
 package struct LogoutRunRows {
     package let sql: any SQLDatabase
 
     package init(sql: any SQLDatabase) {
         self.sql = sql
+    }
+
+    /// The rows on `database` (a request's, a transaction's, or SQLite's readers).
+    package init(_ database: DatabaseHandle) throws {
+        self.init(sql: try Self.sql(database))
+    }
+
+    /// The database as SQL (SQLite and PostgreSQL both are).
+    static func sql(_ database: DatabaseHandle) throws -> any SQLDatabase {
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        return sql
     }
 
     /// The run, or nil when there is none.
@@ -174,4 +188,111 @@ package struct LogoutRunRows {
         }
         return skipped
     }
+
+    /// Whether the device exists (one read by primary key).
+    package func deviceExists(_ deviceID: UUID) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS found FROM devices WHERE id = \(bind: deviceID)").first() != nil
+    }
+
+    /// The device the run belongs to, if the run exists (one read by primary key).
+    package func device(ofRun runID: UUID) async throws -> UUID? {
+        try await sql.raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?
+            .decode(column: "device_id", as: UUID.self)
+    }
+
+    /// Takes the run's row lock (PostgreSQL) or the write lock (SQLite); false when there is no such run.
+    package static func lockRun(_ runID: UUID, on db: DatabaseHandle) async throws -> Bool {
+        guard let sql = db as? any SQLDatabase else { return false }
+        let rows = try await sql.raw("UPDATE logout_runs SET status = status WHERE id = \(bind: runID) RETURNING id").all()
+        return !rows.isEmpty
+    }
+
+    /// PostgreSQL: locks the runs that exist among `ids`, in id order, in one statement (the lock
+    /// a no-op update of each takes, so it waits on ``lockRun(_:on:)`` and is waited on by it);
+    /// returns those it locked.
+    ///
+    /// - Parameter skippingLocked: leave out the runs another transaction holds instead of
+    ///   waiting for them (the deadline scheduler: another instance is firing them, or a
+    ///   callback batch is recording them; the next pass looks again).
+    func lockRuns(_ ids: Set<UUID>, skippingLocked: Bool = false) async throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await sql.raw("""
+            SELECT id FROM logout_runs WHERE id IN (\(SQLList(ids.map { SQLBind($0) }))) ORDER BY id FOR NO KEY UPDATE\
+            \(unsafeRaw: skippingLocked ? " SKIP LOCKED" : "")
+            """).all()
+        return Set(try rows.map { try $0.decode(column: "id", as: UUID.self) })
+    }
+
+    /// Writes the end of each run of `ending` still running (its state and time; its items are
+    /// the caller's), in one `UPDATE … FROM (VALUES …)`. Returns the device and start of each
+    /// run it finished, by run.
+    func finish(_ ending: [(run: UUID, at: Date, state: LogoutRunState, items: [Item])]) async throws -> [UUID: (device: UUID, createdAt: Date)] {
+        // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
+        let values = SQLList(ending.map { "(\(bind: $0.run), \(bind: $0.state.rawValue), \(bind: $0.at))" as SQLQueryString })
+        let updated = try await sql.raw("""
+            UPDATE logout_runs SET status = ending.column2, finished_at = ending.column3 FROM (VALUES \(values)) AS ending
+            WHERE logout_runs.id = ending.column1 AND logout_runs.status = \(bind: LogoutRunState.running.rawValue)
+            RETURNING logout_runs.id AS id, logout_runs.device_id AS device_id, logout_runs.created_at AS created_at
+            """).all()
+        var rows: [UUID: (device: UUID, createdAt: Date)] = [:]
+        for row in updated {
+            rows[try row.decode(column: "id", as: UUID.self)] = (try row.decode(column: "device_id", as: UUID.self),
+                                                                 try row.decode(column: "created_at", as: Date.self))
+        }
+        return rows
+    }
+
+    private static let appColumns = SQLQueryString("id, name, logout_action, logout_method, deadline_seconds, max_reissues")
+
+    /// Every target app, in the order they were registered (a run's default list).
+    package func targetApps() async throws -> [RunApp] {
+        try await sql.raw("SELECT \(Self.appColumns) FROM apps WHERE role = \(bind: AppRole.target.rawValue) ORDER BY created_at").all().map(RunApp.init(row:))
+    }
+
+    /// The apps with these ids that exist, by id.
+    package func apps(withIDs ids: Set<UUID>) async throws -> [UUID: RunApp] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await sql.raw("SELECT \(Self.appColumns) FROM apps WHERE id IN (\(binds: Array(ids)))").all()
+        return Dictionary(try rows.map { row in let app = try RunApp(row: row); return (app.id, app) }) { first, _ in first }
+    }
+
+    /// On PostgreSQL, in the caller's transaction: a NOTIFY on `channel` for each of `payloads`,
+    /// in one statement; the database delivers them at COMMIT and drops them on ROLLBACK.
+    func notify(_ channel: String, payloads: [String]) async throws {
+        try await sql.raw("SELECT pg_notify(\(bind: channel), run) FROM unnest(\(bind: payloads)::text[]) AS run").run()
+    }
+
+    /// On PostgreSQL, outside a transaction: a NOTIFY on `channel` with `payload` (nothing on a
+    /// database that does not speak SQL).
+    static func notify(_ channel: String, payload: String, on database: DatabaseHandle) async throws {
+        guard let sql = database as? any SQLDatabase else { return }
+        try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
+    }
+}
+
+extension RunApp {
+    /// The app in a row of `apps` read with ``LogoutRunRows``' columns.
+    init(row: any SQLRow) throws {
+        self.init(id: try row.decode(column: "id", as: UUID.self), name: try row.decode(column: "name", as: String.self),
+                  logoutAction: try row.decode(column: "logout_action", as: String?.self),
+                  logoutMethod: try row.decode(column: "logout_method", as: LogoutMethod?.self),
+                  deadlineSeconds: try row.decode(column: "deadline_seconds", as: Int.self),
+                  maxReissues: try row.decode(column: "max_reissues", as: Int.self))
+    }
+}
+
+extension TurnDeadline {
+    /// The same deadline as an SQL expression over the row `logout_items` of the enclosing
+    /// statement: seconds on SQLite (SQLiteNIO stores a date as a REAL), `timestamptz` plus an
+    /// interval on PostgreSQL, so one text serves both. The turn is one correlated subquery on
+    /// the `logout_items_run` index, with no answer after the link's issue when it did not begin
+    /// later (then the link's own deadline). The due statement (``LogoutRunRows/due(at:limit:)``)
+    /// reads it.
+    package static let sql: SQLQueryString = """
+        CASE WHEN logout_items.attempts = 1 AND COALESCE(logout_items.logout_method, '') <> \(literal: LogoutMethod.backendOnly.rawValue)
+        THEN COALESCE((SELECT MAX(earlier.finished_at) + (logout_items.deadline_at - logout_items.issued_at)
+        FROM logout_items AS earlier WHERE earlier.run_id = logout_items.run_id AND earlier.position < logout_items.position
+        AND earlier.attempts = 1 AND earlier.reported_by IS NOT NULL AND earlier.finished_at > logout_items.issued_at),
+        logout_items.deadline_at) ELSE logout_items.deadline_at END
+        """
 }

@@ -1,10 +1,8 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
 import LinkCallbacks
 import Prometheus
-import SQLKit
 
 extension LogoutRunService {
     /// A callback to record: which item, which outcome, the nonce presented, and who reported it
@@ -45,7 +43,7 @@ extension LogoutRunService {
             // so that on PostgreSQL the counter row every instance's appends wait for is held for
             // one statement and COMMIT.
             let last = callbacks.map(\.at).max() ?? callbacks[0].at
-            let batch = try await database.transaction { db in
+            let batch = try await database.inTransaction { db in
                 try await AuditTrail.batch(on: db, now: last) { try await self.apply(callbacks, on: db) }
             }
             // Committed: now count, and tell local live views (SQLite; PostgreSQL's NOTIFY is on its way).
@@ -79,8 +77,8 @@ extension LogoutRunService {
     }
 
     /// Checks and applies a batch inside the caller's transaction.
-    private func apply(_ callbacks: [(callback: Callback, at: Date)], on db: Database) async throws -> BatchOutcome {
-        let sql = try Self.sql(db)
+    private func apply(_ callbacks: [(callback: Callback, at: Date)], on db: DatabaseHandle) async throws -> BatchOutcome {
+        let rows = try LogoutRunRows(db)
         var recordings = [Recording?](repeating: nil, count: callbacks.count)
         // PostgreSQL: every run of the batch locked first, in id order, in one statement, so
         // that two batches never wait on each other in a cycle, and two transactions finishing
@@ -88,7 +86,7 @@ extension LogoutRunService {
         // SQLite needs no row lock: its write transactions run one at a time.
         var runs: Set<UUID>?
         if changes.usesPostgres {
-            runs = try await Self.lockRuns(Set(callbacks.map(\.callback.run)), on: sql)
+            runs = try await rows.lockRuns(Set(callbacks.map(\.callback.run)))
         }
 
         // 1. The usual callbacks, in one statement: the first callback of each item (so that the
@@ -107,7 +105,7 @@ extension LogoutRunService {
             usual.append((index, LogoutItemTransitions.NonceFinish(item: callback.item, run: callback.run, attempt: attempt, state: state,
                                                                    at: at, reportedBy: callback.reportedBy)))
         }
-        let transitions = LogoutItemTransitions(sql: sql)
+        let transitions = LogoutItemTransitions(rows)
         let finishes = try await transitions.finishByNonce(usual.map(\.finish))
         let finishedItems = finishes.apps
         // The runs changed, each once, in the order first changed; and when each was last answered.
@@ -127,12 +125,12 @@ extension LogoutRunService {
         if finishes.runsStillPending == nil { stillPending = try await transitions.runsWithPendingItems(among: changedRuns) }
         var finishedRuns = try await finishRuns(changedRuns.filter { !stillPending.contains($0) }.map { run in
             (run, lastAnswered[run] ?? callbacks[0].at)
-        }, on: sql)
+        }, on: rows)
 
         // 3. The rest one by one, in arrival order.
         for index in callbacks.indices where recordings[index] == nil {
             let (callback, now) = callbacks[index]
-            let (recording, finished) = try await apply(callback, now: now, on: db, sql: sql)
+            let (recording, finished) = try await apply(callback, now: now, on: db, rows: rows)
             recordings[index] = recording
             if let finished { finishedRuns.append(finished) }
             if case .recorded = recording, lastAnswered.updateValue(now, forKey: callback.run) == nil { changedRuns.append(callback.run) }
@@ -142,19 +140,19 @@ extension LogoutRunService {
         // run's, so two batches finishing runs of one device cannot deadlock.
         try await conclude(finishedRuns, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
         // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
-        try await changes.runsChangedInTransaction(changedRuns, on: sql)
+        try await changes.runsChangedInTransaction(changedRuns, on: rows)
         return BatchOutcome(recordings: recordings.map { $0 ?? .unknown }, finishedRuns: finishedRuns)
     }
 
     /// Checks and applies one callback inside the caller's transaction. Returns what it did, and
     /// the run when this callback finished it (its device's step is the caller's to take).
-    private func apply(_ callback: Callback, now: Date, on db: Database, sql: any SQLDatabase) async throws
+    private func apply(_ callback: Callback, now: Date, on db: DatabaseHandle, rows: LogoutRunRows) async throws
         -> (Recording, FinishedRun?) {
         guard case .finish(let finished) = LogoutItemState.pending.on(.callback(callback.outcome)) else { return (.unknown, nil) }
         // A nonce of one of the first attempts, for a pending item of this run, in one statement
         // that also counts the run's other pending items (a later callback for an item whose
         // first callback was not the usual kind).
-        let transitions = LogoutItemTransitions(sql: sql)
+        let transitions = LogoutItemTransitions(rows)
         if let attempt = nonces.attempt(of: callback.nonce, item: callback.item, upTo: CallbackNonce.fastPathAttempts),
            let (app, othersPending) = try await transitions.finishByNonce(item: callback.item, run: callback.run, attempt: attempt,
                                                                          as: finished, at: now, reportedBy: callback.reportedBy) {
@@ -163,7 +161,7 @@ extension LogoutRunService {
         }
         // Everything else (a replay, a stranger's nonce, a late attempt): the full check.
         guard try await Self.lockRun(callback.run, on: db) else { return (.unknown, nil) }
-        guard let item = try await LogoutItem.find(callback.item, on: db), item.runID == callback.run,
+        guard let item = try await LogoutItem.stored(callback.item, on: db), item.runID == callback.run,
               nonces.attempt(of: callback.nonce, item: callback.item, attempts: item.attempts) != nil else { return (.unknown, nil) }
         let state = item.status
         guard state.on(.callback(callback.outcome)) == .finish(finished) else {
@@ -176,26 +174,9 @@ extension LogoutRunService {
         return (.recorded(app: item.appName, outcome: callback.outcome), runState)
     }
 
-    /// Takes the run's row lock (PostgreSQL) or the write lock (SQLite); false when there is no such run.
-    package static func lockRun(_ runID: UUID, on db: Database) async throws -> Bool {
-        guard let sql = db as? any SQLDatabase else { return false }
-        let rows = try await sql.raw("UPDATE logout_runs SET status = status WHERE id = \(bind: runID) RETURNING id").all()
-        return !rows.isEmpty
-    }
-
-    /// PostgreSQL: locks the runs that exist among `ids`, in id order, in one statement (the lock
-    /// a no-op update of each takes, so it waits on ``lockRun(_:on:)`` and is waited on by it);
-    /// returns those it locked.
-    ///
-    /// - Parameter skippingLocked: leave out the runs another transaction holds instead of
-    ///   waiting for them (the deadline scheduler: another instance is firing them, or a
-    ///   callback batch is recording them; the next pass looks again).
-    static func lockRuns(_ ids: Set<UUID>, skippingLocked: Bool = false, on sql: any SQLDatabase) async throws -> Set<UUID> {
-        guard !ids.isEmpty else { return [] }
-        let rows = try await sql.raw("""
-            SELECT id FROM logout_runs WHERE id IN (\(SQLList(ids.map { SQLBind($0) }))) ORDER BY id FOR NO KEY UPDATE\
-            \(unsafeRaw: skippingLocked ? " SKIP LOCKED" : "")
-            """).all()
-        return Set(try rows.map { try $0.decode(column: "id", as: UUID.self) })
+    /// Takes the run's row lock (PostgreSQL) or the write lock (SQLite); false when there is no such run
+    /// (``LogoutRunRows/lockRun(_:on:)``).
+    package static func lockRun(_ runID: UUID, on db: DatabaseHandle) async throws -> Bool {
+        try await LogoutRunRows.lockRun(runID, on: db)
     }
 }

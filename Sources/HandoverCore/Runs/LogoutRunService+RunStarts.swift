@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import Prometheus
-import SQLKit
 
 extension LogoutRunService {
     /// A run to start: on which device, of which apps (every target app when nil), and who
@@ -35,7 +33,7 @@ extension LogoutRunService {
     /// - Parameter reads: where the target apps are read (SQLite's read connections, so that
     ///   the one writer only writes); this service's database when nil.
     package func createRun(deviceID: UUID, appIDs: [UUID]?, actor: String = DeviceLifeCycle.serverActor,
-                           readingAppsOn reads: Database? = nil) async throws -> LogoutRunView {
+                           readingAppsOn reads: DatabaseHandle? = nil) async throws -> LogoutRunView {
         try await createRuns([RunStart(deviceID: deviceID, appIDs: appIDs, actor: actor)], readingAppsOn: reads)[0].get()
     }
 
@@ -50,12 +48,12 @@ extension LogoutRunService {
     /// started (or refused, when it asked for other apps; ``RunStartKey``).
     ///
     /// Returns one result per start, in the order given.
-    package func createRuns(_ starts: [RunStart], readingAppsOn reads: Database? = nil) async -> [Result<LogoutRunView, any Error>] {
+    package func createRuns(_ starts: [RunStart], readingAppsOn reads: DatabaseHandle? = nil) async -> [Result<LogoutRunView, any Error>] {
         guard !starts.isEmpty else { return [] }
         let now = clock.now()
         let targets: [RunApp]
         do {
-            targets = try await RunApp.targets(on: Self.sql(reads ?? database))
+            targets = try await LogoutRunRows(reads ?? database).targetApps()
         } catch {
             return starts.map { _ in .failure(error) }
         }
@@ -66,7 +64,7 @@ extension LogoutRunService {
         let planned = results.enumerated().compactMap { index, result in (try? result.get()).map { (index, $0) } }
         guard !planned.isEmpty else { return results }
         do {
-            let (written, aftermath) = try await database.transaction { db in
+            let (written, aftermath) = try await database.inTransaction { db in
                 // The audit log's entries (the devices' steps) go in last, in one append: on
                 // PostgreSQL the counter row every instance's appends wait for is held for one
                 // statement and COMMIT.
@@ -75,7 +73,7 @@ extension LogoutRunService {
                     // The hand-over's other steps, in the same transaction: all of it, or none.
                     let started = planned.filter { written.started($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
                     // PostgreSQL delivers a NOTIFY at COMMIT: one statement for the batch's runs.
-                    try await self.changes.runsChangedInTransaction(started.map(\.run.id), on: Self.sql(db))
+                    try await self.changes.runsChangedInTransaction(started.map(\.run.id), on: LogoutRunRows(db))
                     guard let handOver = self.handOver, !started.isEmpty else { return (written, HandOverAftermath.none) }
                     return (written, try await handOver.devicesChangeHands(started, on: db))
                 }
@@ -167,12 +165,12 @@ extension LogoutRunService {
     /// that locks the devices), and those whose idempotency key their device used for another
     /// request (422). A run whose key its device used for the same request is not written either:
     /// it is answered with that run.
-    private func write(_ runs: [(start: RunStart, run: LogoutRunView)], methods: [UUID: LogoutMethod], on db: Database,
+    private func write(_ runs: [(start: RunStart, run: LogoutRunView)], methods: [UUID: LogoutMethod], on db: DatabaseHandle,
                        now: Date) async throws -> Written {
-        let sql = try Self.sql(db)
+        let rows = try LogoutRunRows(db)
         // The devices first, locked and read in one statement (a write: on SQLite the
         // transaction holds the write lock from here on).
-        let statuses = try await DeviceLifeCycle.lock(Set(runs.map(\.start.deviceID)), on: sql)
+        let statuses = try await DeviceStore(db).lock(Set(runs.map(\.start.deviceID)))
         var outcome = Written()
         for (start, run) in runs {
             switch statuses[start.deviceID] {
@@ -185,7 +183,7 @@ extension LogoutRunService {
         guard !candidates.isEmpty else { return outcome }
         // The runs, with their keys: a key its device already used skips its run (the devices are
         // locked above, so a start of the same device on another instance waits for this one).
-        let skipped = try await LogoutRunRows(sql: sql).insert(candidates.map { start, run in
+        let skipped = try await rows.insert(candidates.map { start, run in
             LogoutRunRows.NewRun(id: run.id, deviceID: start.deviceID, createdAt: now, items: run.items.map { item in
                 var item = item
                 item.link = nil
@@ -194,7 +192,7 @@ extension LogoutRunService {
         }, methods: methods)
         if !skipped.isEmpty {
             let keyed = candidates.filter { skipped.contains($0.run.id) }
-            let existing = try await LogoutRunRows(sql: sql).runs(startedWith: keyed.compactMap { start, _ in
+            let existing = try await rows.runs(startedWith: keyed.compactMap { start, _ in
                 start.key.map { (start.deviceID, $0.key) }
             })
             for (start, run) in keyed {

@@ -1,18 +1,17 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
 import LinkCallbacks
-import SQLKit
 
 /// Creates logout runs, records callbacks, and finishes runs: every change in one transaction,
-/// with its webhook events written to the outbox in that same transaction.
+/// with its webhook events written to the outbox in that same transaction. The service decides;
+/// its statements are the runs' store's (``LogoutRunRows``, ``LogoutItemTransitions``).
 package struct LogoutRunService: Sendable {
     /// The service on a given database (a request's, or a background pass's), as the server
     /// builds it once and its routes call it; the edge names this type, not the database's.
-    package typealias OnDatabase = @Sendable (any Database) -> LogoutRunService
+    package typealias OnDatabase = @Sendable (DatabaseHandle) -> LogoutRunService
 
-    package let database: Database
+    package let database: DatabaseHandle
     package let clock: ServerClock
     package let publicURL: URL
     package let nonces: CallbackNonce
@@ -34,7 +33,7 @@ package struct LogoutRunService: Sendable {
 
     /// A runs service with every collaborator named: each optional one is given, even as nil,
     /// so none is left out by forgetting it.
-    package init(database: Database, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
+    package init(database: DatabaseHandle, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
                  metrics: ServerMetrics, mdm: MDMPolicy?, handOver: (any HandOverSteps)?, receipts: RunReceipts?,
                  runDevices: RunDevices?, uncommittedCallbacks: UncommittedCallbacks?) {
         self.database = database
@@ -68,15 +67,14 @@ package struct LogoutRunService: Sendable {
 
     /// Whether the device exists (one read by primary key).
     package func deviceExists(_ deviceID: UUID) async throws -> Bool {
-        try await Self.sql(database).raw("SELECT 1 AS found FROM devices WHERE id = \(bind: deviceID)").first() != nil
+        try await LogoutRunRows(database).deviceExists(deviceID)
     }
 
     /// The device a run belongs to, if the run exists: from ``runDevices`` when remembered,
     /// else one read by primary key (then remembered).
     package func deviceOfRun(_ runID: UUID) async throws -> UUID? {
         if let device = runDevices?.device(of: runID) { return device }
-        let device = try await Self.sql(database).raw("SELECT device_id FROM logout_runs WHERE id = \(bind: runID)").first()?
-            .decode(column: "device_id", as: UUID.self)
+        let device = try await LogoutRunRows(database).device(ofRun: runID)
         if let device { runDevices?.remember(run: runID, device: device) }
         return device
     }
@@ -85,12 +83,11 @@ package struct LogoutRunService: Sendable {
     /// deadline is the one the scheduler fires by (``TurnDeadline``): a first link's counts from
     /// its turn.
     package func view(_ runID: UUID) async throws -> LogoutRunView {
-        let sql = try Self.sql(database)
-        let rows = LogoutRunRows(sql: sql)
+        let rows = try LogoutRunRows(database)
         guard let run = try await rows.run(runID) else { throw DomainError.notFound("logout run") }
         let items = try await rows.items(run: runID)
         // Only pending items show a link: only their apps are read.
-        let apps = try await RunApp.withIDs(Set(items.filter { $0.view.status == .pending }.map(\.view.appID)), on: sql)
+        let apps = try await rows.apps(withIDs: Set(items.filter { $0.view.status == .pending }.map(\.view.appID)))
         return LogoutRunView(
             id: runID, deviceID: run.deviceID, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt,
             items: items.map { row in
@@ -101,12 +98,6 @@ package struct LogoutRunService: Sendable {
                 }
                 return item
             })
-    }
-
-    /// The database as SQL (SQLite and PostgreSQL both are).
-    static func sql(_ database: Database) throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
-        return sql
     }
 
     /// The link to open for one attempt of one item, by the app's logout method: a ULC, an
@@ -147,23 +138,23 @@ package struct LogoutRunService: Sendable {
     /// - Parameter nonePending: the caller already counted no pending item (the callback fast
     ///   path's statement, or a batch's count of its runs), so the count is not taken again; the
     ///   items read below decide all the same.
-    package func finishRunIfDone(_ runID: UUID, on db: Database, now: Date, nonePending: Bool = false) async throws -> FinishedRun? {
-        let sql = try Self.sql(db)
+    package func finishRunIfDone(_ runID: UUID, on db: DatabaseHandle, now: Date, nonePending: Bool = false) async throws -> FinishedRun? {
+        let rows = try LogoutRunRows(db)
         // The common case, items still pending, costs one indexed count.
         if !nonePending {
-            let pending = try await LogoutItemTransitions(sql: sql).pendingCount(run: runID)
+            let pending = try await LogoutItemTransitions(rows).pendingCount(run: runID)
             guard pending == 0 else { return nil }
         }
-        return try await finishRuns([(runID, now)], on: sql).first
+        return try await finishRuns([(runID, now)], on: rows).first
     }
 
     /// Marks finished each of `runs` that has no pending item (the caller counted none pending,
     /// or will let the items read here decide), at its own time: their items in one read, the
-    /// runs in one `UPDATE … FROM (VALUES …)`. Returns the runs this call finished, in the order
-    /// given; the caller concludes them.
-    package func finishRuns(_ runs: [(run: UUID, at: Date)], on sql: any SQLDatabase) async throws -> [FinishedRun] {
+    /// runs in one `UPDATE … FROM (VALUES …)` (``LogoutRunRows/finish(_:)``). Returns the runs this
+    /// call finished, in the order given; the caller concludes them.
+    package func finishRuns(_ runs: [(run: UUID, at: Date)], on rows: LogoutRunRows) async throws -> [FinishedRun] {
         guard !runs.isEmpty else { return [] }
-        let stored = try await LogoutRunRows(sql: sql).items(runs: runs.map(\.run))
+        let stored = try await rows.items(runs: runs.map(\.run))
         var ending: [(run: UUID, at: Date, state: LogoutRunState, items: [LogoutRunRows.Item])] = []
         for (run, at) in runs {
             guard let items = stored[run] else { continue }
@@ -171,20 +162,9 @@ package struct LogoutRunService: Sendable {
             if state != .running { ending.append((run, at, state, items)) }
         }
         guard !ending.isEmpty else { return [] }
-        // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
-        let values = SQLList(ending.map { "(\(bind: $0.run), \(bind: $0.state.rawValue), \(bind: $0.at))" as SQLQueryString })
-        let updated = try await sql.raw("""
-            UPDATE logout_runs SET status = ending.column2, finished_at = ending.column3 FROM (VALUES \(values)) AS ending
-            WHERE logout_runs.id = ending.column1 AND logout_runs.status = \(bind: LogoutRunState.running.rawValue)
-            RETURNING logout_runs.id AS id, logout_runs.device_id AS device_id, logout_runs.created_at AS created_at
-            """).all()
-        var rows: [UUID: (device: UUID, createdAt: Date)] = [:]
-        for row in updated {
-            rows[try row.decode(column: "id", as: UUID.self)] = (try row.decode(column: "device_id", as: UUID.self),
-                                                                 try row.decode(column: "created_at", as: Date.self))
-        }
+        let finished = try await rows.finish(ending)
         return ending.compactMap { run, at, state, stored in
-            guard let row = rows[run] else { return nil }
+            guard let row = finished[run] else { return nil }
             let items = stored.map(\.view)
             // The finished run as the webhooks show it (no links: nothing is pending), built from what was read.
             let view = LogoutRunView(id: run, deviceID: row.device, status: state, createdAt: row.createdAt, finishedAt: at, items: items)
@@ -198,7 +178,7 @@ package struct LogoutRunService: Sendable {
     /// order, ``DeviceLifeCycle/moveDevices(after:mdm:on:now:)``), each gets its signed receipt in
     /// the audit log (when ``receipts`` is set), and each its webhook events, the receipt
     /// included: `run.completed`, or `run.failed` and `device.out_of_service`.
-    package func conclude(_ finished: [FinishedRun], on db: Database, now: Date) async throws {
+    package func conclude(_ finished: [FinishedRun], on db: DatabaseHandle, now: Date) async throws {
         guard !finished.isEmpty else { return }
         // The devices' steps and the receipts go to the audit log in one append.
         let signed = try await AuditTrail.batch(on: db, now: now) {

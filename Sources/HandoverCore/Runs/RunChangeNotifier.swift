@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import Logging
 import PostgresNIO
-import SQLKit
 
 /// Tells every instance's event streams that a run changed.
 ///
@@ -22,14 +20,15 @@ package struct RunChangeNotifier: Sendable {
         self.logger = logger
     }
 
-    package func runChanged(_ run: UUID, on database: Database) async {
+    /// Outside a transaction: on PostgreSQL, a NOTIFY (``LogoutRunRows``' statement); on SQLite,
+    /// this instance's hub.
+    package func runChanged(_ run: UUID, on database: DatabaseHandle) async {
         guard usesPostgres else {
             hub.publish(run)
             return
         }
         do {
-            guard let sql = database as? any SQLDatabase else { return }
-            try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: run.uuidString.lowercased()))").run()
+            try await LogoutRunRows.notify(Self.channel, payload: run.uuidString.lowercased(), on: database)
         } catch {
             // The change is committed; only live viewers miss it. Tell local ones directly.
             logger.warning("NOTIFY failed; live updates on other instances may lag", metadata: ["error": "\(error)"])
@@ -37,12 +36,13 @@ package struct RunChangeNotifier: Sendable {
         }
     }
 
-    /// Inside a transaction: on PostgreSQL, one NOTIFY per run (one statement for all), which the database delivers at
-    /// COMMIT and drops on ROLLBACK. On SQLite nothing; call ``runChangedAfterCommit(_:)``.
-    package func runsChangedInTransaction(_ runs: [UUID], on sql: any SQLDatabase) async throws {
+    /// Inside a transaction: on PostgreSQL, one NOTIFY per run (one statement for all, through
+    /// `rows`, the transaction's store), which the database delivers at COMMIT and drops on
+    /// ROLLBACK. On SQLite nothing; call ``runChangedAfterCommit(_:)``.
+    package func runsChangedInTransaction(_ runs: [UUID], on rows: LogoutRunRows) async throws {
         guard usesPostgres, !runs.isEmpty else { return }
         let payloads = runs.map { $0.uuidString.lowercased() }
-        try await sql.raw("SELECT pg_notify(\(bind: Self.channel), run) FROM unnest(\(bind: payloads)::text[]) AS run").run()
+        try await rows.notify(Self.channel, payloads: payloads)
     }
 
     /// After a commit whose changes went through ``runsChangedInTransaction(_:on:)``: on SQLite,

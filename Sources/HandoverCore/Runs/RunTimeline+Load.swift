@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
@@ -6,7 +5,7 @@ import HandoverSchema
 /// A run's timeline read from the database: the run's view, and what its items do not keep.
 extension RunTimeline {
     /// Reads what the items do not keep (reissues, backend and webhook deliveries) and builds the timeline.
-    package static func load(of run: LogoutRunView, device: String, on database: any Database) async throws -> RunTimeline {
+    package static func load(of run: LogoutRunView, device: String, on database: DatabaseHandle) async throws -> RunTimeline {
         let reissues = try await LogoutItemReissue.all(ofRun: run.id, on: database).map {
             RunTimeline.Reissue(itemID: $0.itemID, attempt: $0.attempt, missedDeadlineAt: $0.missedDeadlineAt, issuedAt: $0.issuedAt,
                                 deadlineAt: $0.deadlineAt)

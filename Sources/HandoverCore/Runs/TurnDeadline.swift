@@ -15,8 +15,8 @@ import HandoverProtocol
 ///
 /// Nothing is written for this: an item's stored deadline stays its link's. The rule has two
 /// forms: ``deadline(of:in:)`` over a run's items, here, and ``sql`` over a row of `logout_items`
-/// (`TurnDeadline+SQL`), which the scheduler's statement uses. `TurnDeadlineTests` checks that
-/// they agree.
+/// (in the store, ``LogoutRunRows``), which the scheduler's statement uses. `TurnDeadlineTests`
+/// checks that they agree.
 package enum TurnDeadline {
     /// The deadline of `item` among its run's `items` (the item included or not), as the
     /// scheduler sees it while the item is pending. For an item that finished, only the answers

@@ -1,11 +1,9 @@
 import AppleSignIn
 import AsyncHTTPClient
-import FluentKit
 import Foundation
 import HandoverSchema
 import Logging
 import SessionTokens
-import SQLKit
 
 /// Sign in with Apple on this server: verifies identity tokens and notifications with Apple's
 /// keys, exchanges codes and checks refresh tokens with Apple's token endpoint.
@@ -45,7 +43,7 @@ package struct AppleSignInService: Sendable {
 
 /// Checks users' Apple refresh tokens with Apple, at most once per interval per user: concurrent
 /// refreshes of one user share one call, and across instances a claim in the user's row keeps a
-/// second instance from calling at the same time.
+/// second instance from calling at the same time. The claim and the writes are ``SessionStore``'s.
 package actor AppleGrantChecks {
     private let clients: [String: AppleTokenClient]
     private let sealer: SecretSealer
@@ -62,7 +60,7 @@ package actor AppleGrantChecks {
         self.logger = logger
     }
 
-    package func check(_ user: User, on database: Database) async -> AppleGrantCheck {
+    package func check(_ user: User, on database: DatabaseHandle) async -> AppleGrantCheck {
         guard let userID = user.id, let sealed = user.appleRefreshToken else { return .valid }
         if let at = user.appleValidatedAt, clock.now().timeIntervalSince(at) < interval { return .valid }
         if let running = inFlight[userID] { return await running.value }
@@ -73,17 +71,13 @@ package actor AppleGrantChecks {
         return outcome
     }
 
-    private func callApple(userID: UUID, sealed: String, clientID: String, on database: Database) async -> AppleGrantCheck {
+    private func callApple(userID: UUID, sealed: String, clientID: String, on database: DatabaseHandle) async -> AppleGrantCheck {
         let now = clock.now()
-        guard let sql = database as? any SQLDatabase, let client = clients[clientID] else { return .valid }
+        let store = SessionStore(database)
+        guard store.speaksSQL, let client = clients[clientID] else { return .valid }
         do {
             // Claim the check; another instance holding a fresh claim is checking right now.
-            let claimed = try await sql.raw("""
-                UPDATE users SET apple_check_claimed_until = \(bind: now.addingTimeInterval(60))
-                WHERE id = \(bind: userID) AND (apple_check_claimed_until IS NULL OR apple_check_claimed_until < \(bind: now))
-                AND (apple_validated_at IS NULL OR apple_validated_at < \(bind: now.addingTimeInterval(-interval))) RETURNING id
-                """).all()
-            guard !claimed.isEmpty else { return .valid }
+            guard try await store.claimAppleCheck(userID: userID, until: now.addingTimeInterval(60), now: now, interval: interval) else { return .valid }
             let refreshToken = try sealer.openString(sealed)
             let answer: Result<Void, AppleTokenError>
             do {
@@ -94,19 +88,17 @@ package actor AppleGrantChecks {
             }
             switch answer {
             case .success:
-                try await User.query(on: database).filter(\.$id == userID)
-                    .set(\.$appleValidatedAt, to: clock.now()).set(\.$appleCheckClaimedUntil, to: nil).update()
+                try await store.appleGrantValid(userID: userID, at: clock.now())
                 return .valid
             case .failure(let error) where error.isInvalidGrant:
-                try await User.query(on: database).filter(\.$id == userID)
-                    .set(\.$appleRefreshToken, to: nil).set(\.$appleCheckClaimedUntil, to: nil).update()
+                try await store.forgetAppleGrant(userID: userID)
                 return .revoked
             case .failure(let error):
                 // Apple could not answer (down, throttled): keep the session, ask again in an hour.
                 var retryAt = now.addingTimeInterval(3600)
                 if case .throttled(let seconds?) = error { retryAt = now.addingTimeInterval(TimeInterval(max(seconds, 60))) }
                 logger.warning("could not check a Sign in with Apple grant; keeping the session", metadata: ["error": "\(error)"])
-                try await User.query(on: database).filter(\.$id == userID).set(\.$appleCheckClaimedUntil, to: retryAt).update()
+                try await store.deferAppleCheck(userID: userID, until: retryAt)
                 return .valid
             }
         } catch {

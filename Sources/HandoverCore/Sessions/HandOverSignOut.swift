@@ -1,8 +1,6 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import Prometheus
-import SQLKit
 
 /// The server's part of a hand-over (``HandoverCore/HandOverSteps``), written in the transaction
 /// that starts the devices' runs:
@@ -16,37 +14,27 @@ import SQLKit
 /// One statement first asks which devices of the batch have sessions or a phone to end: most
 /// devices of a shift change have nobody signed in by Native SSO and no enrolled phone, and then
 /// nothing else is asked of the writer but one statement that checks the batch's custodies in.
+/// The statements are ``SessionStore``'s.
 package struct HandOverSignOut: HandOverSteps {
     package let sessions: SessionAuthority
     /// The runs (for settling backend-only items); their own ``LogoutRunService/handOver`` is not used.
     package let runs: LogoutRunService
 
-    /// The devices among `devices` that a hand-over has something to end on: a Native SSO device
-    /// secret, a session signed in with the device, or an enrolled phone's pushes (one statement).
-    package static func occupied(_ devices: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
-        guard !devices.isEmpty else { return [] }
-        let rows = try await sql.raw("""
-            SELECT device_id AS device FROM device_secrets WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
-            UNION SELECT device_id FROM user_sessions WHERE device_id IN (\(binds: devices)) AND revoked_at IS NULL
-            UNION SELECT fleet_device_id FROM enrolled_devices WHERE fleet_device_id IN (\(binds: devices)) AND push_token_active = \(bind: true)
-            """).all()
-        return Set(try rows.map { try $0.decode(column: "device", as: UUID.self) })
-    }
-
-    package func devicesChangeHands(_ handOvers: [HandOverStart], on db: any Database) async throws -> HandOverAftermath {
-        guard let sql = db as? any SQLDatabase, !handOvers.isEmpty else { return .none }
+    package func devicesChangeHands(_ handOvers: [HandOverStart], on db: DatabaseHandle) async throws -> HandOverAftermath {
+        let store = SessionStore(db)
+        guard store.speaksSQL, !handOvers.isEmpty else { return .none }
         let now = sessions.clock.now()
-        let occupied = try await Self.occupied(Array(Set(handOvers.map(\.device))), on: sql)
+        let occupied = try await store.occupied(Array(Set(handOvers.map(\.device))))
         var ended: [UUID] = []
         var signedOut = Set<UUID>()
         for start in handOvers where occupied.contains(start.device) {
-            ended += try await signOut(start.device, run: start.run.id, on: sql, db: db, now: now)
+            ended += try await signOut(start.device, run: start.run.id, on: db, now: now)
             signedOut.insert(start.run.id)
         }
         // The hand-over checks the held devices in, each custody ending with its run: one
         // statement for the batch, whether or not anyone holds them (a held device has nothing
         // else to end unless someone also signed in on it).
-        try await CustodyLedger.checkIn(handOvers.map { ($0.device, $0.run.id) }, on: sql, now: now)
+        try await store.checkIn(handOvers.map { ($0.device, $0.run.id) }, now: now)
         // Backend-only items (pending, without a link) whose device had nobody signed in are done.
         var changed = Set<UUID>()
         var finished: [FinishedRun] = []
@@ -63,19 +51,15 @@ package struct HandOverSignOut: HandOverSteps {
     }
 
     /// Ends what is live on one device; returns the sessions ended.
-    private func signOut(_ device: UUID, run: UUID, on sql: any SQLDatabase, db: any Database, now: Date) async throws -> [UUID] {
-        let secrets = try await sql.raw("SELECT id FROM device_secrets WHERE device_id = \(bind: device) AND revoked_at IS NULL")
-            .all().map { try $0.decode(column: "id", as: UUID.self) }
+    private func signOut(_ device: UUID, run: UUID, on db: DatabaseHandle, now: Date) async throws -> [UUID] {
+        let store = SessionStore(db)
+        let secrets = try await store.liveDeviceSecretIDs(onDevice: device)
         var ended = try await sessions.end(deviceSecrets: secrets, reason: "device_logout", deviceID: device, runID: run, on: db, now: now)
-        let signedIn = try await sql.raw("SELECT id FROM user_sessions WHERE device_id = \(bind: device) AND revoked_at IS NULL")
-            .all().map { try $0.decode(column: "id", as: UUID.self) }
+        let signedIn = try await store.liveSessionIDs(onDevice: device)
         try await sessions.end(sessions: signedIn, reason: "device_logout", deviceID: device, runID: run, on: db, now: now)
         ended += signedIn
         // The phone the previous user enrolled stops receiving their operations by push.
-        try await sql.raw("""
-            UPDATE enrolled_devices SET push_token_active = \(bind: false)
-            WHERE fleet_device_id = \(bind: device) AND push_token_active = \(bind: true)
-            """).run()
+        try await store.stopPushes(toDevice: device)
         // PostgreSQL: the other instances hear of it at COMMIT (a NOTIFY in a transaction waits for it).
         await sessions.notifyOthers(ended, on: db)
         return ended

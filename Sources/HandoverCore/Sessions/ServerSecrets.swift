@@ -1,5 +1,4 @@
 import Crypto
-import FluentKit
 import Foundation
 import HandoverSchema
 import LinkCallbacks
@@ -9,7 +8,8 @@ import SessionTokens
 ///
 /// Every secret the server keeps in its database (the callback-nonce key here, webhook signing
 /// secrets, Apple refresh tokens, session signing keys) is sealed with the at-rest encryption
-/// key (``EncryptionKeyFile``), so a copy of the database alone reveals none of them.
+/// key (``EncryptionKeyFile``), so a copy of the database alone reveals none of them. The
+/// statements are ``SessionStore``'s.
 package enum ServerSecrets {
     package static let nonceKeyName = "callback_nonce_key"
     /// Marks a sealed value in columns that held clear text before secrets were sealed.
@@ -17,22 +17,23 @@ package enum ServerSecrets {
 
     /// The callback-nonce key, created if this is the first start. A key stored in clear text by
     /// an older version is sealed in place.
-    package static func nonceKey(on database: Database, sealer: SecretSealer) async throws -> SymmetricKey {
-        if let existing = try await ServerSetting.find(nonceKeyName, on: database) {
+    package static func nonceKey(on database: DatabaseHandle, sealer: SecretSealer) async throws -> SymmetricKey {
+        let store = SessionStore(database)
+        if let existing = try await store.setting(nonceKeyName) {
             let text = try open(existing.value, sealer: sealer)
             if !existing.value.hasPrefix(sealedPrefix) {
                 existing.value = try seal(text, sealer: sealer)
-                try await existing.save(on: database)
+                try await store.save(existing)
             }
             return SymmetricKey(data: try Base64URL.decode(text))
         }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode(Array($0)) }
         do {
-            try await ServerSetting(key: nonceKeyName, value: try seal(fresh, sealer: sealer)).create(on: database)
+            try await store.insert(ServerSetting(key: nonceKeyName, value: try seal(fresh, sealer: sealer)))
         } catch {
             // Another instance created it first: use theirs.
         }
-        guard let stored = try await ServerSetting.find(nonceKeyName, on: database) else {
+        guard let stored = try await store.setting(nonceKeyName) else {
             throw DomainError(.storage, code: "internal_error", reason: "The server secret could not be stored.")
         }
         return SymmetricKey(data: try Base64URL.decode(try open(stored.value, sealer: sealer)))
@@ -52,11 +53,12 @@ package enum ServerSecrets {
 
     /// Seals the webhook secrets an older version stored in clear text; returns how many.
     @discardableResult
-    package static func sealStoredWebhookSecrets(on database: Database, sealer: SecretSealer) async throws -> Int {
+    package static func sealStoredWebhookSecrets(on database: DatabaseHandle, sealer: SecretSealer) async throws -> Int {
+        let store = SessionStore(database)
         var sealed = 0
-        for hook in try await Webhook.query(on: database).all() where !hook.secret.hasPrefix(sealedPrefix) {
+        for hook in try await store.webhooks() where !hook.secret.hasPrefix(sealedPrefix) {
             hook.secret = try seal(hook.secret, sealer: sealer)
-            try await hook.save(on: database)
+            try await store.save(hook)
             sealed += 1
         }
         return sealed

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import HandoverSchema
 import LinkCallbacks
@@ -8,14 +7,14 @@ import LinkCallbacks
 extension SessionAuthority {
     /// The refresh token's record and its session, or nil for a token this server never issued
     /// (or whose session was deleted).
-    package func refreshTokenSession(_ token: String, on database: any Database) async throws -> (record: RefreshTokenRecord, session: UserSession)? {
-        guard let record = try await RefreshTokenRecord.query(on: database).filter(\.$tokenHash == BearerSecret.digest(token)).first(),
-              let session = try await UserSession.find(record.sessionID, on: database) else { return nil }
+    package func refreshTokenSession(_ token: String, on database: DatabaseHandle) async throws -> (record: RefreshTokenRecord, session: UserSession)? {
+        guard let record = try await SessionStore(database).refreshToken(digest: BearerSecret.digest(token)),
+              let session = try await UserSession.stored(record.sessionID, on: database) else { return nil }
         return (record, session)
     }
 
     /// The device secret `token` is, if this server issued it (revoked or not).
-    package func deviceSecret(_ token: String, on database: any Database) async throws -> DeviceSecret? {
-        try await DeviceSecret.query(on: database).filter(\.$secretHash == BearerSecret.digest(token)).first()
+    package func deviceSecret(_ token: String, on database: DatabaseHandle) async throws -> DeviceSecret? {
+        try await SessionStore(database).deviceSecret(digest: BearerSecret.digest(token))
     }
 }

@@ -1,11 +1,9 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
 import Logging
 import NIOConcurrencyHelpers
 import SessionTokens
-import SQLKit
 
 /// The server's own sessions: issues access and refresh tokens, rotates refresh tokens,
 /// authenticates requests, and revokes.
@@ -17,6 +15,8 @@ import SQLKit
 ///   row, so revocation holds at once everywhere.
 /// - Refresh tokens are random, stored as SHA-256, used once. A second use of the same one means
 ///   it was copied: the whole session is revoked.
+///
+/// Its statements are ``SessionStore``'s.
 package final class SessionAuthority: Sendable {
     package static let revocationChannel = "handover_session_revoked"
 
@@ -50,11 +50,10 @@ package final class SessionAuthority: Sendable {
     }
 
     /// Loads the signing keys and the sessions revoked within one access-token lifetime.
-    package func start(on database: Database) async throws {
+    package func start(on database: DatabaseHandle) async throws {
         let now = clock.now()
         try await keys.synchronize(on: database, now: now)
-        let recent = try await UserSession.query(on: database)
-            .filter(\.$revokedAt >= now.addingTimeInterval(-settings.accessTokenLifetime)).all()
+        let recent = try await SessionStore(database).sessionsRevoked(since: now.addingTimeInterval(-settings.accessTokenLifetime))
         for session in recent {
             if let id = session.id, let at = session.revokedAt {
                 revocations.revoke(id.uuidString, until: at.addingTimeInterval(settings.accessTokenLifetime))
@@ -64,12 +63,13 @@ package final class SessionAuthority: Sendable {
 
     /// Periodic upkeep: key rotation, pruning revocations, forgetting expired nonces and the
     /// expired tokens of the replay cache.
-    package func maintain(on database: Database) async throws {
+    package func maintain(on database: DatabaseHandle) async throws {
         let now = clock.now()
         try await keys.synchronize(on: database, now: now)
         revocations.prune(now: now)
-        try await AppleNonce.query(on: database).filter(\.$expiresAt < now).delete()
-        if let sql = database as? any SQLDatabase { try await TokenReplayCache.prune(on: sql, now: now) }
+        let store = SessionStore(database)
+        try await store.deleteExpiredNonces(now: now)
+        try await store.pruneReplays(now: now)
     }
 
     // MARK: Issuing
@@ -85,8 +85,9 @@ package final class SessionAuthority: Sendable {
     ///     the device is checked out to them first (``CustodyLedger``), or the sign-in is refused
     ///     when they hold as many other devices as ``SessionSettings/custodyLimit`` allows.
     package func startSession(for user: User, clientID: String? = nil, deviceSSO: Bool = false, deviceID: UUID? = nil,
-                      derivedFrom: DeviceSecret? = nil, checkOut: Custody.CheckOut? = nil, on database: Database) async throws -> SessionGrant {
+                      derivedFrom: DeviceSecret? = nil, checkOut: Custody.CheckOut? = nil, on database: DatabaseHandle) async throws -> SessionGrant {
         let now = clock.now()
+        let store = SessionStore(database)
         if let checkOut, let device = deviceID ?? derivedFrom?.deviceID {
             try await CustodyLedger(limit: settings.custodyLimit).checkOut(device, to: user, by: checkOut, on: database, now: now)
         }
@@ -97,23 +98,23 @@ package final class SessionAuthority: Sendable {
             let secret = "hds_" + BearerSecret.random()
             let record = DeviceSecret()
             record.secretHash = BearerSecret.digest(secret)
-            record.userID = try user.requireID()
+            record.userID = try user.storedID
             record.deviceID = deviceID
             record.clientID = clientID
             record.createdAt = now
-            try await record.create(on: database)
+            try await store.insert(record)
             deviceSecret = (record, secret)
         }
         let session = UserSession()
-        session.userID = try user.requireID()
+        session.userID = try user.storedID
         session.createdAt = now
         session.expiresAt = now.addingTimeInterval(settings.refreshTokenLifetime)
         session.clientID = clientID
         session.deviceSecretID = deviceSecret?.record.id
         session.deviceID = deviceID ?? derivedFrom?.deviceID
-        try await session.create(on: database)
-        let refreshToken = try await addRefreshToken(to: session.requireID(), on: database, now: now)
-        var grant = try await grant(user: user, sessionID: session.requireID(), clientID: clientID, refreshToken: refreshToken, now: now)
+        try await store.insert(session)
+        let refreshToken = try await store.addRefreshToken(to: session.storedID, now: now)
+        var grant = try await grant(user: user, sessionID: session.storedID, clientID: clientID, refreshToken: refreshToken, now: now)
         if let deviceSecret, let clientID {
             grant.idToken = try await idToken(for: user, clientID: clientID, deviceSecret: deviceSecret.record, now: now)
             grant.deviceSecret = deviceSecret.secret
@@ -123,25 +124,15 @@ package final class SessionAuthority: Sendable {
 
     /// An ID token for `clientID` naming the device session and binding its secret.
     package func idToken(for user: User, clientID: String, deviceSecret: DeviceSecret, now: Date) async throws -> String {
-        let claims = IDTokenClaims(issuer: ring.issuer, userID: try user.requireID().uuidString, audience: clientID,
-                                   sessionID: try deviceSecret.requireID().uuidString,
+        let claims = IDTokenClaims(issuer: ring.issuer, userID: try user.storedID.uuidString, audience: clientID,
+                                   sessionID: try deviceSecret.storedID.uuidString,
                                    deviceSecretHash: deviceSecret.secretHashForIDToken,
                                    email: user.email, issuedAt: now, expiresAt: now.addingTimeInterval(settings.accessTokenLifetime))
         return try await ring.sign(idToken: claims)
     }
 
-    private func addRefreshToken(to sessionID: UUID, on database: Database, now: Date) async throws -> String {
-        let token = "hrt_" + BearerSecret.random()
-        let record = RefreshTokenRecord()
-        record.sessionID = sessionID
-        record.tokenHash = BearerSecret.digest(token)
-        record.createdAt = now
-        try await record.create(on: database)
-        return token
-    }
-
     private func grant(user: User, sessionID: UUID, clientID: String?, refreshToken: String, now: Date) async throws -> SessionGrant {
-        let userID = try user.requireID()
+        let userID = try user.storedID
         let claims = AccessTokenClaims(issuer: ring.issuer, userID: userID.uuidString, audience: clientID ?? ring.issuer, sessionID: sessionID.uuidString,
                                        email: user.email, issuedAt: now, expiresAt: now.addingTimeInterval(settings.accessTokenLifetime))
         let accessToken = try await ring.sign(claims)
@@ -155,15 +146,15 @@ package final class SessionAuthority: Sendable {
     ///
     /// - Parameter checkWithApple: asked before rotating; answers whether the user's Apple grant
     ///   still holds (it checks with Apple at most once a day).
-    package func refresh(_ refreshToken: String, on database: Database,
+    package func refresh(_ refreshToken: String, on database: DatabaseHandle,
                  checkWithApple: @Sendable (User) async -> AppleGrantCheck) async throws -> SessionGrant {
         let now = clock.now()
         guard refreshToken.hasPrefix("hrt_"),
-              let record = try await RefreshTokenRecord.query(on: database).filter(\.$tokenHash == BearerSecret.digest(refreshToken)).first()
+              let record = try await SessionStore(database).refreshToken(digest: BearerSecret.digest(refreshToken))
         else {
             throw DomainError(.unauthenticated, code: "invalid_refresh_token", reason: "The refresh token is unknown. Sign in again.", field: "refreshToken")
         }
-        guard let session = try await UserSession.find(record.sessionID, on: database), session.revokedAt == nil else {
+        guard let session = try await UserSession.stored(record.sessionID, on: database), session.revokedAt == nil else {
             throw DomainError(.unauthenticated, code: "session_revoked", reason: "This session was signed out. Sign in again.")
         }
         guard record.usedAt == nil else {
@@ -174,7 +165,7 @@ package final class SessionAuthority: Sendable {
         guard session.expiresAt > now else {
             throw DomainError(.unauthenticated, code: "session_expired", reason: "The session was unused too long. Sign in again.")
         }
-        guard let user = try await User.find(session.userID, on: database) else {
+        guard let user = try await User.stored(session.userID, on: database) else {
             throw DomainError(.unauthenticated, code: "session_revoked", reason: "The account no longer exists.")
         }
         if case .revoked = await checkWithApple(user) {
@@ -182,17 +173,8 @@ package final class SessionAuthority: Sendable {
             throw DomainError(.unauthenticated, code: "apple_grant_revoked",
                            reason: "Apple says this Sign in with Apple grant was revoked; every session of this user is signed out.")
         }
-        let sessionID = try session.requireID()
-        let next: String? = try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { return nil }
-            let rows = try await sql.raw("""
-                UPDATE refresh_tokens SET used_at = \(bind: now) WHERE id = \(bind: record.requireID()) AND used_at IS NULL RETURNING id
-                """).all()
-            guard !rows.isEmpty else { return nil }
-            try await UserSession.query(on: db).filter(\.$id == sessionID)
-                .set(\.$expiresAt, to: now.addingTimeInterval(self.settings.refreshTokenLifetime)).update()
-            return try await self.addRefreshToken(to: sessionID, on: db, now: now)
-        }
+        let sessionID = try session.storedID
+        let next = try await SessionStore(database).rotate(record, of: sessionID, sessionLifetime: settings.refreshTokenLifetime, now: now)
         guard let next else {
             // Another request used it between our read and our update: the same reuse.
             try await revoke(sessions: [sessionID], reason: "refresh_token_reused", on: database)
@@ -201,7 +183,7 @@ package final class SessionAuthority: Sendable {
         }
         var rotated = try await grant(user: user, sessionID: sessionID, clientID: session.clientID, refreshToken: next, now: now)
         if let secretID = session.deviceSecretID, let clientID = session.clientID,
-           let secret = try await DeviceSecret.find(secretID, on: database), secret.revokedAt == nil {
+           let secret = try await DeviceSecret.stored(secretID, on: database), secret.revokedAt == nil {
             rotated.idToken = try await idToken(for: user, clientID: clientID, deviceSecret: secret, now: now)
         }
         return rotated
@@ -210,12 +192,12 @@ package final class SessionAuthority: Sendable {
     // MARK: Authenticating
 
     /// The claims of a valid access token whose session is not revoked.
-    package func authenticate(_ token: String, on database: Database) async throws -> AccessTokenClaims {
+    package func authenticate(_ token: String, on database: DatabaseHandle) async throws -> AccessTokenClaims {
         let claims: AccessTokenClaims
         do { claims = try await verified(token, on: database) } catch { throw Self.unauthorized(error) }
         if revocations.isRevoked(claims.sessionID) { throw Self.unauthorized(.revoked) }
         if settings.strict {
-            guard let id = UUID(uuidString: claims.sessionID), let session = try await UserSession.find(id, on: database),
+            guard let id = UUID(uuidString: claims.sessionID), let session = try await UserSession.stored(id, on: database),
                   session.revokedAt == nil else {
                 throw Self.unauthorized(.revoked)
             }
@@ -225,7 +207,7 @@ package final class SessionAuthority: Sendable {
 
     /// The claims of `token` when its signature, `iss` and `exp` hold (rereading the keys once when
     /// another instance may have rotated), whether or not its session was revoked.
-    package func verified(_ token: String, on database: Database) async throws(AccessTokenError) -> AccessTokenClaims {
+    package func verified(_ token: String, on database: DatabaseHandle) async throws(AccessTokenError) -> AccessTokenClaims {
         let now = clock.now()
         do {
             return try await ring.verify(token, now: now)
@@ -236,7 +218,7 @@ package final class SessionAuthority: Sendable {
     }
 
     /// Another instance may have rotated: reread the keys, at most once every 10 seconds.
-    private func reloadKeys(on database: Database, now: Date) async -> Bool {
+    private func reloadKeys(on database: DatabaseHandle, now: Date) async -> Bool {
         let due = lastKeyReload.withLockedValue { last in
             if let last, now.timeIntervalSince(last) < 10 { return false }
             last = now
@@ -269,10 +251,10 @@ package final class SessionAuthority: Sendable {
     /// - Parameters:
     ///   - deviceID: the fleet device whose hand-over ends them, when one does.
     ///   - runID: the logout run that ends them, when one does; its report shows the deliveries.
-    package func revoke(sessions ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: Database) async throws {
+    package func revoke(sessions ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: DatabaseHandle) async throws {
         guard !ids.isEmpty else { return }
         let now = clock.now()
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             try await self.end(sessions: ids, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
         }
         announce(ids.map(\.uuidString), now: now)
@@ -282,38 +264,16 @@ package final class SessionAuthority: Sendable {
     /// Ends sessions in the caller's transaction: marks the live ones revoked and writes the
     /// outbox rows of their backends' logout tokens. Nothing is announced: the caller does that
     /// once the transaction has committed (``announce(_:now:)``).
-    package func end(sessions ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: Database, now: Date) async throws {
-        // The write comes first: on SQLite (WAL) a transaction that reads first and writes
-        // after another connection committed fails with SQLITE_BUSY instead of waiting.
-        guard !ids.isEmpty, let sql = db as? any SQLDatabase else { return }
-        let rows = try await sql.raw("""
-            UPDATE user_sessions SET revoked_at = \(bind: now), revoke_reason = \(bind: reason)
-            WHERE id IN (\(binds: ids)) AND revoked_at IS NULL RETURNING id
-            """).all()
-        let ended = try rows.map { try $0.decode(column: "id", as: UUID.self) }
-        guard !ended.isEmpty else { return }
-        let sessions = try await UserSession.query(on: db).filter(\.$id ~~ ended).all()
-        try await BackChannelLogoutOutbox.enqueue(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
-        // Shared Signals: CAEP session-revoked for each, to every stream that carries it.
-        try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
-            let users = Array(Set(sessions.map(\.userID)))
-            let emails = try await sql.raw("SELECT id, email FROM users WHERE id IN (\(binds: users))").all()
-                .reduce(into: [UUID: String]()) { $0[try $1.decode(column: "id", as: UUID.self)] = try $1.decode(column: "email", as: String?.self) }
-            return sessions.compactMap { session in
-                session.id.map {
-                    SecurityEvent.sessionRevoked(session: $0, user: session.userID, email: emails[session.userID], device: session.deviceID ?? deviceID,
-                                                 issuer: ring.issuer, reason: reason, run: runID, app: session.clientID, at: now)
-                }
-            }
-        }
+    package func end(sessions ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: DatabaseHandle, now: Date) async throws {
+        try await SessionStore(db).endSessions(ids, reason: reason, deviceID: deviceID, runID: runID, issuer: ring.issuer, now: now)
     }
 
     /// Revokes device secrets and every session that came with or from them (global sign-out),
     /// in one transaction.
-    package func revoke(deviceSecrets ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: Database) async throws {
+    package func revoke(deviceSecrets ids: [UUID], reason: String, deviceID: UUID? = nil, runID: UUID? = nil, on database: DatabaseHandle) async throws {
         guard !ids.isEmpty else { return }
         let now = clock.now()
-        let ended = try await database.transaction { db in
+        let ended = try await database.inTransaction { db in
             try await self.end(deviceSecrets: ids, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
         }
         announce(ended.map(\.uuidString), now: now)
@@ -322,31 +282,18 @@ package final class SessionAuthority: Sendable {
 
     /// Ends device secrets and their sessions in the caller's transaction; returns the sessions,
     /// for the caller to announce once it has committed.
-    package func end(deviceSecrets ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: Database, now: Date) async throws -> [UUID] {
-        guard !ids.isEmpty else { return [] }
-        try await DeviceSecret.query(on: db).filter(\.$id ~~ ids).filter(\.$revokedAt == nil).set(\.$revokedAt, to: now).update()
-        if let sql = db as? any SQLDatabase {
-            // Shared Signals: each Native SSO device secret revoked is CAEP credential-change.
-            try await SharedSignalsOutbox.enqueue(on: sql, now: now) {
-                try await sql.raw("SELECT user_id, device_id FROM device_secrets WHERE id IN (\(binds: ids))").all().map { row in
-                    SecurityEvent.credentialRevoked(device: try row.decode(column: "device_id", as: UUID?.self) ?? deviceID,
-                                                    user: try row.decode(column: "user_id", as: UUID.self), email: nil, issuer: ring.issuer,
-                                                    name: "Native SSO device secret", at: now)
-                }
-            }
-        }
-        let sessions = try await UserSession.query(on: db).filter(\.$deviceSecretID ~~ ids).filter(\.$revokedAt == nil).all().compactMap(\.id)
-        try await end(sessions: sessions, reason: reason, deviceID: deviceID, runID: runID, on: db, now: now)
-        return sessions
+    package func end(deviceSecrets ids: [UUID], reason: String, deviceID: UUID?, runID: UUID?, on db: DatabaseHandle, now: Date) async throws -> [UUID] {
+        try await SessionStore(db).endDeviceSecrets(ids, reason: reason, deviceID: deviceID, runID: runID, issuer: ring.issuer, now: now)
     }
 
     /// Tells the other instances (PostgreSQL NOTIFY) that sessions ended. Inside a transaction
     /// the notifications leave at COMMIT, and not at all on ROLLBACK.
-    package func notifyOthers(_ ids: [UUID], on database: Database) async {
-        guard usesPostgres, let sql = database as? any SQLDatabase else { return }
+    package func notifyOthers(_ ids: [UUID], on database: DatabaseHandle) async {
+        guard usesPostgres else { return }
+        let store = SessionStore(database)
         for id in ids {
             do {
-                try await sql.raw("SELECT pg_notify(\(bind: Self.revocationChannel), \(bind: id.uuidString))").run()
+                try await store.notify(id, on: Self.revocationChannel)
             } catch {
                 logger.warning("NOTIFY of a revocation failed; other instances honour it within the access-token lifetime",
                                metadata: ["error": "\(error)"])
@@ -355,8 +302,8 @@ package final class SessionAuthority: Sendable {
     }
 
     /// Revokes every live session of a user.
-    package func revokeAll(userID: UUID, reason: String, on database: Database) async throws {
-        let ids = try await UserSession.query(on: database).filter(\.$userID == userID).filter(\.$revokedAt == nil).all().compactMap(\.id)
+    package func revokeAll(userID: UUID, reason: String, on database: DatabaseHandle) async throws {
+        let ids = try await SessionStore(database).liveSessionIDs(ofUser: userID)
         try await revoke(sessions: ids, reason: reason, on: database)
     }
 
@@ -378,12 +325,8 @@ package enum AppleGrantCheck: Sendable {
 extension SessionAuthority {
     /// Deletes a user's data: the user row and refresh tokens go; the session rows stay (they
     /// hold no personal data) marked revoked, so their access tokens stay refused.
-    package func deleteAccount(userID: UUID, reason: String, on database: Database) async throws {
+    package func deleteAccount(userID: UUID, reason: String, on database: DatabaseHandle) async throws {
         try await revokeAll(userID: userID, reason: reason, on: database)
-        let sessionIDs = try await UserSession.query(on: database).filter(\.$userID == userID).all().compactMap(\.id)
-        if !sessionIDs.isEmpty {
-            try await RefreshTokenRecord.query(on: database).filter(\.$sessionID ~~ sessionIDs).delete()
-        }
-        try await User.query(on: database).filter(\.$id == userID).delete()
+        try await SessionStore(database).deleteAccount(userID: userID)
     }
 }

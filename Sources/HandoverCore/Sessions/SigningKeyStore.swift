@@ -1,5 +1,4 @@
 import Crypto
-import FluentKit
 import Foundation
 import HandoverSchema
 import SessionTokens
@@ -11,6 +10,7 @@ import SessionTokens
 /// A new key is made one publication lead (``SessionSettings/keyPublicationLead``) before it
 /// signs, so it is in the JWKS before any token needs it: a backend that caches the JWKS for at
 /// most that long (its `Cache-Control: max-age`) always holds the key of a token it is shown.
+/// The keys' rows are read and written through ``SessionStore``.
 package struct SigningKeyStore: Sendable {
     package let ring: SessionKeyRing
     package let sealer: SecretSealer
@@ -18,17 +18,18 @@ package struct SigningKeyStore: Sendable {
 
     /// Loads the live keys, makes a new one when the newest is due, picks the signing key, and
     /// drops retired ones (from the ring and the database).
-    package func synchronize(on database: Database, now: Date) async throws {
+    package func synchronize(on database: DatabaseHandle, now: Date) async throws {
+        let store = SessionStore(database)
         let lead = settings.keyPublicationLead
         let oldestLive = now.addingTimeInterval(-(settings.keyRotationInterval + settings.accessTokenLifetime + 60))
-        var records = try await SessionSigningKeyRecord.query(on: database).filter(\.$createdAt >= oldestLive).all()
+        var records = try await store.signingKeys(createdSince: oldestLive)
         if records.map(\.createdAt).max().map({ now.timeIntervalSince($0) >= settings.keyRotationInterval - lead }) ?? true {
             let key = SessionSigningKey.generate(now: now)
             let record = SessionSigningKeyRecord()
             record.keyID = key.keyID
             record.sealedPrivateKey = try sealer.seal(key.privateKey.rawRepresentation)
             record.createdAt = now
-            try await record.create(on: database)
+            try await store.insert(record)
             records.append(record)
         }
         var live = Set<String>()
@@ -45,6 +46,6 @@ package struct SigningKeyStore: Sendable {
             ring.sign(with: signing.keyID)
         }
         await ring.retain(only: live)
-        try await SessionSigningKeyRecord.query(on: database).filter(\.$createdAt < oldestLive).delete()
+        try await store.deleteSigningKeys(createdBefore: oldestLive)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 import SessionTokens
 
 extension SharedSignalsReceiver {
@@ -72,9 +71,8 @@ extension SharedSignalsReceiver {
         }
         let claimed: Bool
         do {
-            guard let sql = database as? any SQLDatabase else { throw AuditLogError.noHead }
-            claimed = try await TokenReplayCache.claim(.globalTokenRevocation, issuer: issuer, jti: jti,
-                                                       expiresAt: Date(timeIntervalSince1970: TimeInterval(exp)), on: sql, now: clock.now())
+            claimed = try await SharedSignalsStore(database).claimRevocation(issuer: issuer, jti: jti,
+                                                                             expiresAt: Date(timeIntervalSince1970: TimeInterval(exp)), now: clock.now())
         } catch {
             throw RevocationRefusal(status: 422, error: "unable_to_revoke", description: "the request could not be recorded now (\(error)); send it again")
         }
@@ -89,7 +87,7 @@ extension SharedSignalsReceiver {
             try await recordRevocation(jti: jti, done: done)
         } catch {
             // Nothing was done: the provider may send the same bearer again.
-            if let sql = database as? any SQLDatabase { try? await TokenReplayCache.release(issuer: issuer, jti: jti, on: sql) }
+            try? await SharedSignalsStore(database).releaseRevocation(issuer: issuer, jti: jti)
             throw RevocationRefusal(status: 422, error: "unable_to_revoke", description: "the sessions could not be ended now (\(error)); send the request again")
         }
         guard done.people > 0 else { throw RevocationRefusal(status: 404, error: "user_not_found", description: "nobody here matches that sub_id") }

@@ -3,9 +3,10 @@ import SQLKit
 
 /// The security events owed to receivers: one `ssf_events` row per stream and event, written in
 /// the transaction of the change the event reports, so that an event is owed exactly when its
-/// change committed. Push (``SharedSignalsPush``) and poll (``SharedSignalsTransmitter/poll(_:client:)``)
-/// both read this one outbox; a row stays owed until it is delivered (push) or acknowledged
-/// (poll), or until it is older than the transmitter's retention.
+/// change committed. Push (``SharedSignalsPush``) and poll (``SharedSignalsPoll``) both read this
+/// one outbox (through ``SharedSignalsStore``); a row stays owed until it is delivered (push) or
+/// acknowledged (poll), or until it is older than the transmitter's retention. This file holds the
+/// outbox's writes, which the areas whose changes the events report call in their transactions.
 ///
 /// With no stream enabled or paused, an enqueue costs one indexed read and builds nothing.
 package enum SharedSignalsOutbox {

@@ -1,6 +1,5 @@
 import Foundation
 import SessionTokens
-import SQLKit
 
 /// A poll request (RFC 8936 §2.2): acknowledgements, errors, and how many SETs to return.
 package struct PollRequest: Decodable, Sendable {
@@ -35,7 +34,8 @@ package struct PollResponse: Codable, Sendable, Equatable {
 /// the database. A paused stream answers nothing until it is enabled again (SSF 1.0 §8.1.2).
 ///
 /// Long polling (§2.1, `returnImmediately` false, the default): with nothing owed, the request
-/// waits up to ``longPollTimeout`` for an event, looking every ``longPollInterval``.
+/// waits up to ``longPollTimeout`` for an event, looking every ``longPollInterval``. The outbox's
+/// rows are read and settled through ``SharedSignalsStore``.
 package struct SharedSignalsPoll: Sendable {
     package let transmitter: SharedSignalsTransmitter
     package let ring: SessionKeyRing
@@ -59,7 +59,8 @@ package struct SharedSignalsPoll: Sendable {
         guard stream.method == .poll else {
             throw DomainError(.badRequest, code: "invalid_request", reason: "Stream \(stream.id) delivers by push (urn:ietf:rfc:8935); it has no poll endpoint.")
         }
-        guard let sql = transmitter.database as? any SQLDatabase else { return PollResponse(sets: [:], moreAvailable: false) }
+        let store = SharedSignalsStore(transmitter.database)
+        guard store.speaksSQL else { return PollResponse(sets: [:], moreAvailable: false) }
         let maxEvents = request.maxEvents ?? 100
         guard (0...Self.maximumEvents).contains(maxEvents) else {
             throw DomainError(.badRequest, code: "invalid_request", reason: "maxEvents must be from 0 to \(Self.maximumEvents).", field: "maxEvents")
@@ -70,29 +71,23 @@ package struct SharedSignalsPoll: Sendable {
             throw DomainError(.badRequest, code: "invalid_request", reason: "ack and setErrs: at most 10,000 jti values of at most 256 characters.", field: "ack")
         }
         let now = transmitter.clock.now()
-        let scope = DeliveryOutbox.Assignment("stream_id", stream.id)
-        try await Self.outbox.settle(acks, by: "jti", where: scope, status: SharedSignalsOutbox.State.delivered.rawValue, failure: nil,
-                                     sql: sql, setting: [.init("delivered_at", now)])
+        try await store.acknowledge(acks, stream: stream.id, at: now, in: Self.outbox)
         for (jti, error) in errors {
-            try await Self.outbox.settle([jti], by: "jti", where: scope, status: SharedSignalsOutbox.State.failed.rawValue,
-                                         failure: "\(error.err): " + (error.description ?? ""), sql: sql)
+            try await store.refuse(jti, stream: stream.id, failure: "\(error.err): " + (error.description ?? ""), in: Self.outbox)
         }
         guard maxEvents > 0, stream.status == .enabled else { return PollResponse(sets: [:], moreAvailable: false) }
         let clock = transmitter.clock, started = clock.now()
         while true {
-            let rows = try await sql.raw("""
-                SELECT jti, payload FROM ssf_events WHERE stream_id = \(bind: stream.id) AND status = 'pending'
-                ORDER BY created_at LIMIT \(unsafeRaw: String(maxEvents + 1))
-                """).all()
-            if !rows.isEmpty || request.returnImmediately == true || clock.now().timeIntervalSince(started) >= longPollTimeout.seconds {
+            let payloads = try await store.owedPayloads(stream: stream.id, maxEvents: maxEvents)
+            if !payloads.isEmpty || request.returnImmediately == true || clock.now().timeIntervalSince(started) >= longPollTimeout.seconds {
                 var sets: [String: String] = [:]
-                for row in rows.prefix(maxEvents) {
-                    let event = try JSONDecoder().decode(SecurityEvent.self, from: Data(try row.decode(column: "payload", as: String.self).utf8))
+                for payload in payloads.prefix(maxEvents) {
+                    let event = try JSONDecoder().decode(SecurityEvent.self, from: Data(payload.utf8))
                     sets[event.jti] = try ring.sign(document: SecurityEventToken(event, issuer: transmitter.issuer, audience: stream.clientID),
                                                     type: SecurityEventToken.type)
                 }
-                try await Self.outbox.countHandedOut(Array(sets.keys), by: "jti", where: scope, sql: sql)
-                return PollResponse(sets: sets, moreAvailable: rows.count > maxEvents)
+                try await store.countHandedOut(Array(sets.keys), stream: stream.id, in: Self.outbox)
+                return PollResponse(sets: sets, moreAvailable: payloads.count > maxEvents)
             }
             try await clock.sleep(for: longPollInterval)
         }

@@ -5,7 +5,6 @@ import NIOCore
 import NIOHTTP1
 import OutboundHTTP
 import SessionTokens
-import SQLKit
 
 /// Push delivery (RFC 8935) of the outbox's events on push streams: each SET is signed when it
 /// is sent (ES256, the JWKS's key, `typ` `secevent+jwt`) and POSTed to the stream's
@@ -20,7 +19,8 @@ import SQLKit
 ///
 /// Rows are leased with a conditional update that counts the attempt (``DeliveryOutbox``), so
 /// two instances never send one attempt and a SIGKILL during a delivery only delays it: its lease
-/// runs out and it is sent again. Only enabled streams send; a paused stream's events wait.
+/// runs out and it is sent again. Only enabled streams send; a paused stream's events wait. The
+/// outbox's rows are read, leased and recorded through ``SharedSignalsStore``.
 package struct SharedSignalsPush: Sendable {
     package let transmitter: SharedSignalsTransmitter
     package let ring: SessionKeyRing
@@ -44,12 +44,7 @@ package struct SharedSignalsPush: Sendable {
         self.maxAttempts = maxAttempts
     }
 
-    private struct Due: Sendable {
-        var id: UUID
-        var stream: String
-        var version: Int
-        var payload: String
-    }
+    private typealias Due = SharedSignalsStore.DueEvent
 
     /// Sends what is due and waits for it; returns how many were attempted.
     @discardableResult
@@ -59,22 +54,14 @@ package struct SharedSignalsPush: Sendable {
 
     /// Starts what is due in the streams' lanes and returns (the background pass).
     package func startDue(limit: Int = 100) async throws -> DeliveryLanes.Dispatch {
-        guard let sql = transmitter.database as? any SQLDatabase else { return .none }
+        let store = SharedSignalsStore(transmitter.database)
+        guard store.speaksSQL else { return .none }
         let now = transmitter.clock.now()
-        let rows = try await sql.raw("""
-            SELECT e.id AS id, e.stream_id AS stream_id, e.version AS version, e.payload AS payload FROM ssf_events e
-            JOIN ssf_streams s ON s.id = e.stream_id
-            WHERE e.status = 'pending' AND e.next_attempt_at <= \(bind: now) AND s.status = 'enabled' AND s.delivery_method = \(bind: SignalStream.Method.push.rawValue)
-            ORDER BY e.created_at LIMIT \(unsafeRaw: String(limit))
-            """).all()
-        let due = try rows.map {
-            Due(id: try $0.decode(column: "id", as: UUID.self), stream: try $0.decode(column: "stream_id", as: String.self),
-                version: try $0.decode(column: "version", as: Int.self), payload: try $0.decode(column: "payload", as: String.self))
-        }.filter { !lanes.full.contains($0.stream) }
+        let due = try await store.duePushes(at: now, limit: limit).filter { !lanes.full.contains($0.stream) }
         // One lane per stream: a receiver gets its events in the order they were made.
         return lanes.dispatch(due, by: \.stream) { [self] row in
             do {
-                return try await attempt(row, sql: sql)
+                return try await attempt(row, store: store)
             } catch {
                 logger.warning("security event delivery not recorded", metadata: ["stream": "\(row.stream)", "error": "\(error)"])
                 return false
@@ -82,17 +69,17 @@ package struct SharedSignalsPush: Sendable {
         }
     }
 
-    private func attempt(_ row: Due, sql: any SQLDatabase) async throws -> Bool {
+    private func attempt(_ row: Due, store: SharedSignalsStore) async throws -> Bool {
         let attempt: Int
-        switch try await outbox.lease(row.id, version: row.version, at: transmitter.clock.now(), sql: sql) {
+        switch try await store.lease(row.id, version: row.version, at: transmitter.clock.now(), in: outbox) {
         case .taken: return false
         case .exhausted:
-            try await record(row, attempt: maxAttempts, state: .failed, status: nil, failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
+            try await record(row, attempt: maxAttempts, state: .failed, status: nil, failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", store: store)
             return true
         case .attempt(let number): attempt = number
         }
-        guard let stream = try await SignalStream.find(id: row.stream, on: sql), stream.method == .push, let url = stream.endpointURL else {
-            try await record(row, attempt: attempt, state: .failed, status: nil, failure: "the stream no longer pushes", sql: sql)
+        guard let stream = try await store.stream(id: row.stream), stream.method == .push, let url = stream.endpointURL else {
+            try await record(row, attempt: attempt, state: .failed, status: nil, failure: "the stream no longer pushes", store: store)
             return true
         }
         var status: Int?
@@ -125,7 +112,7 @@ package struct SharedSignalsPush: Sendable {
             failure = String(describing: error)
         }
         let state: SharedSignalsOutbox.State = failure == nil ? .delivered : (refused || attempt >= maxAttempts ? .failed : .pending)
-        try await record(row, attempt: attempt, state: state, status: status, failure: failure, sql: sql)
+        try await record(row, attempt: attempt, state: state, status: status, failure: failure, store: store)
         return true
     }
 
@@ -135,11 +122,11 @@ package struct SharedSignalsPush: Sendable {
         return (try? JSONDecoder().decode(ErrorBody.self, from: Data(body.readableBytesView)))?.err
     }
 
-    private func record(_ row: Due, attempt: Int, state: SharedSignalsOutbox.State, status: Int?, failure: String?, sql: any SQLDatabase) async throws {
+    private func record(_ row: Due, attempt: Int, state: SharedSignalsOutbox.State, status: Int?, failure: String?, store: SharedSignalsStore) async throws {
         let now = transmitter.clock.now()
-        try await outbox.record(row.id, attempt: attempt, status: state.rawValue, statusCode: status, failure: failure,
-                                nextAttemptAt: now.addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
-                                setting: [.init("delivered_at", state == .delivered ? now : nil)])
+        try await store.record(row.id, attempt: attempt, state: state, statusCode: status, failure: failure,
+                               nextAttemptAt: now.addingTimeInterval(outbox.backoff(afterAttempt: attempt)),
+                               deliveredAt: state == .delivered ? now : nil, in: outbox)
         if let failure {
             logger.warning("security event push failed", metadata: ["stream": "\(row.stream)", "attempt": "\(attempt)", "state": "\(state.rawValue)", "error": "\(failure)"])
         }

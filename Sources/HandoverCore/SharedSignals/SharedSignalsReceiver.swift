@@ -1,7 +1,5 @@
 import AsyncHTTPClient
-import FluentKit
 import Foundation
-import SQLKit
 import SessionTokens
 
 /// Handover as a Shared Signals receiver: the organisation's identity provider transmits, and a
@@ -47,14 +45,14 @@ package struct SharedSignalsReceiver: Sendable {
     /// This server's identifiers as an audience: its public origin, and its issuer.
     package let audiences: Set<String>
     package let keys: RemoteKeySet
-    package let database: any Database
+    package let database: DatabaseHandle
     package let sessions: SessionAuthority
     package let runs: LogoutRunService
     /// The dashboard's sessions: a person the provider disables is signed out of it too.
     package let dashboard: DashboardSessions
     package let clock: ServerClock
 
-    package init(settings: Settings, audiences: Set<String>, http: HTTPClient, database: any Database, sessions: SessionAuthority,
+    package init(settings: Settings, audiences: Set<String>, http: HTTPClient, database: DatabaseHandle, sessions: SessionAuthority,
                  runs: LogoutRunService, dashboard: DashboardSessions, clock: ServerClock) {
         self.settings = settings
         self.audiences = audiences
@@ -84,8 +82,9 @@ package struct SharedSignalsReceiver: Sendable {
         let claims = try await checked(token)
         let jti = claims.jti ?? "", type = claims.events?.keys.first ?? ""
         do {
-            guard let sql = database as? any SQLDatabase else { throw SETRefusal.invalidRequest("storage unavailable") }
-            if try await sql.raw("SELECT 1 AS seen FROM ssf_received WHERE issuer = \(bind: settings.issuer) AND jti = \(bind: jti)").first() != nil {
+            let store = SharedSignalsStore(database)
+            guard store.speaksSQL else { throw SETRefusal.invalidRequest("storage unavailable") }
+            if try await store.wasReceived(issuer: settings.issuer, jti: jti) {
                 return Outcome(jti: jti, type: type, repeated: true)
             }
             var outcome = Outcome(jti: jti, type: type)
@@ -131,19 +130,13 @@ package struct SharedSignalsReceiver: Sendable {
         return claims
     }
 
+    /// Records the SET by issuer and `jti`, with its audit entry; a SET recorded meanwhile (a
+    /// concurrent delivery of it) writes nothing.
     private func record(_ outcome: Outcome, via delivery: String) async throws {
         let now = clock.now()
-        try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { return }
-            let text = outcome.ignored ? "ignored" : "people \(outcome.people), sessions ended \(outcome.sessionsEnded), runs started \(outcome.runsStarted.count)"
-            let inserted = try await sql.raw("""
-                INSERT INTO ssf_received (id, issuer, jti, event_types, outcome, received_at)
-                VALUES (\(bind: UUID()), \(bind: settings.issuer), \(bind: outcome.jti), \(bind: outcome.type), \(bind: text), \(bind: now))
-                ON CONFLICT (issuer, jti) DO NOTHING RETURNING id
-                """).first()
-            guard inserted != nil else { return }
-            try await AuditTrail.append([AuditEvent(type: "signals.received", at: now, actor: AuditActor(kind: "provider", iss: settings.issuer),
-                                                    detail: ["jti": outcome.jti, "event": outcome.type, "via": delivery, "outcome": text])], on: sql, now: now)
-        }
+        let text = outcome.ignored ? "ignored" : "people \(outcome.people), sessions ended \(outcome.sessionsEnded), runs started \(outcome.runsStarted.count)"
+        let audit = AuditEvent(type: "signals.received", at: now, actor: AuditActor(kind: "provider", iss: settings.issuer),
+                               detail: ["jti": outcome.jti, "event": outcome.type, "via": delivery, "outcome": text])
+        try await SharedSignalsStore(database).recordReceived(issuer: settings.issuer, jti: outcome.jti, type: outcome.type, outcome: text, at: now, audit: audit)
     }
 }

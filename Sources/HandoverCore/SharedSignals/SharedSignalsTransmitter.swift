@@ -1,7 +1,5 @@
-import FluentKit
 import Foundation
 import SessionTokens
-import SQLKit
 
 /// Handover as a Shared Signals transmitter (SSF 1.0): the streams receivers make and manage
 /// (§8.1), the verification event (§8.1.4), and the SETs it signs for them. Every method acts for
@@ -10,11 +8,11 @@ import SQLKit
 ///
 /// Refusals are ``DomainError``s: `.badRequest` (400) for a body that cannot be read or a field
 /// that is wrong, `.notFound` (404), `.rateLimited` (429) for verifications closer together than
-/// ``minimumVerificationInterval``.
+/// ``minimumVerificationInterval``. The streams' statements are ``SharedSignalsStore``'s.
 package struct SharedSignalsTransmitter: Sendable {
     /// The `iss` of every SET and of the transmitter's configuration: the server's public origin.
     package let issuer: String
-    package let database: any Database
+    package let database: DatabaseHandle
     package let sealer: SecretSealer
     package let targets: OutboundTargets
     package let clock: ServerClock
@@ -28,7 +26,7 @@ package struct SharedSignalsTransmitter: Sendable {
     /// Streams one receiver may hold (SSF §8.1.1.1 lets a transmitter refuse more with 409).
     package static let streamsPerReceiver = 10
 
-    package init(issuer: String, database: any Database, sealer: SecretSealer, targets: OutboundTargets, clock: ServerClock,
+    package init(issuer: String, database: DatabaseHandle, sealer: SecretSealer, targets: OutboundTargets, clock: ServerClock,
                  retention: TimeInterval = 7 * 86400) {
         var issuer = issuer
         while issuer.hasSuffix("/") { issuer.removeLast() }
@@ -43,10 +41,12 @@ package struct SharedSignalsTransmitter: Sendable {
     /// The poll endpoint of a stream (SSF §6.1.2: the transmitter supplies it).
     package func pollURL(stream: String) -> String { issuer + "/ssf/poll/" + stream }
 
-    private var sql: any SQLDatabase {
+    /// The streams' store, or a storage error when the database does not speak SQL.
+    private var store: SharedSignalsStore {
         get throws {
-            guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
-            return sql
+            let store = SharedSignalsStore(database)
+            guard store.speaksSQL else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+            return store
         }
     }
 
@@ -54,9 +54,9 @@ package struct SharedSignalsTransmitter: Sendable {
 
     /// §8.1.1.1: a new stream for `client`; without `delivery`, a poll stream.
     package func create(_ request: StreamConfigurationRequest, client: String) async throws -> StreamConfiguration {
-        let sql = try sql
+        let store = try store
         try checkTransmitterFields(request, client: client, existing: nil)
-        let count = try await sql.raw("SELECT COUNT(*) AS n FROM ssf_streams WHERE client_id = \(bind: client)").first()?.decode(column: "n", as: Int.self) ?? 0
+        let count = try await store.streamCount(client: client)
         guard count < Self.streamsPerReceiver else {
             throw DomainError(.conflict, code: "too_many_streams",
                               reason: "This receiver has \(count) streams, the most one may hold; update or delete one (SSF 1.0 §8.1.1.1).")
@@ -66,14 +66,14 @@ package struct SharedSignalsTransmitter: Sendable {
                                   method: delivery.method, endpointURL: delivery.url, sealedAuthorization: delivery.authorization,
                                   eventsRequested: try checkedEvents(request.events_requested), description: try checkedDescription(request.description),
                                   now: clock.now())
-        try await stream.save(on: sql, inserting: true)
+        try await store.insert(stream)
         return StreamConfiguration(stream, transmitter: self)
     }
 
     /// §8.1.1.2: one stream, or every stream of the receiver when `id` is nil.
     package func read(_ id: String?, client: String) async throws -> [StreamConfiguration] {
         if let id { return [StreamConfiguration(try await stream(id, client: client), transmitter: self)] }
-        return try await SignalStream.find(clientID: client, id: nil, on: sql).map { StreamConfiguration($0, transmitter: self) }
+        return try await store.streams(client: client, id: nil).map { StreamConfiguration($0, transmitter: self) }
     }
 
     /// §8.1.1.3 (`replacing` false: the fields present change) and §8.1.1.4 (`replacing` true:
@@ -97,19 +97,14 @@ package struct SharedSignalsTransmitter: Sendable {
         }
         if replacing || request.description != nil { stream.description = try checkedDescription(request.description) }
         stream.updatedAt = clock.now()
-        try await stream.save(on: sql, inserting: false)
+        try await store.update(stream)
         return StreamConfiguration(stream, transmitter: self)
     }
 
     /// §8.1.1.5: the stream goes, with its subjects and the events it still owed.
     package func delete(_ id: String, client: String) async throws {
         let stream = try await stream(id, client: client)
-        try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { return }
-            try await sql.raw("DELETE FROM ssf_events WHERE stream_id = \(bind: stream.id)").run()
-            try await sql.raw("DELETE FROM ssf_stream_subjects WHERE stream_id = \(bind: stream.id)").run()
-            try await sql.raw("DELETE FROM ssf_streams WHERE id = \(bind: stream.id)").run()
-        }
+        try await SharedSignalsStore(database).delete(stream)
     }
 
     // MARK: Status (SSF §8.1.2)
@@ -133,12 +128,7 @@ package struct SharedSignalsTransmitter: Sendable {
             return reason
         }
         stream.updatedAt = clock.now()
-        let changed = stream
-        try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { return }
-            try await changed.save(on: sql, inserting: false)
-            if status == .disabled { try await sql.raw("DELETE FROM ssf_events WHERE stream_id = \(bind: changed.id) AND status = 'pending'").run() }
-        }
+        try await SharedSignalsStore(database).updateStatus(stream)
         return StreamStatusBody(stream_id: stream.id, status: status.rawValue, reason: stream.reason)
     }
 
@@ -157,13 +147,10 @@ package struct SharedSignalsTransmitter: Sendable {
             throw DomainError(.badRequest, code: "invalid_request",
                               reason: "subject: the format '\(format)' names nobody this server knows; use email, iss_sub, opaque, aliases or complex.", field: "subject")
         }
-        let sql = try sql
-        try await sql.raw("DELETE FROM ssf_stream_subjects WHERE stream_id = \(bind: stream.id) AND subject = \(bind: subject)").run()
+        let store = try store
+        try await store.forgetSubject(subject, of: stream)
         if removed {
-            try await sql.raw("""
-                INSERT INTO ssf_stream_subjects (id, stream_id, subject, removed, created_at)
-                VALUES (\(bind: UUID()), \(bind: stream.id), \(bind: subject), \(bind: true), \(bind: clock.now()))
-                """).run()
+            try await store.removeSubject(subject, from: stream, at: clock.now())
         }
     }
 
@@ -181,19 +168,14 @@ package struct SharedSignalsTransmitter: Sendable {
         }
         stream.lastVerificationAt = now
         let event = SecurityEvent.verification(stream: stream.id, state: request.state, at: now)
-        let verified = stream
-        try await database.transaction { db in
-            guard let sql = db as? any SQLDatabase else { return }
-            try await verified.save(on: sql, inserting: false)
-            try await SharedSignalsOutbox.insert([(verified.id, event)], on: sql, now: now)
-        }
+        try await SharedSignalsStore(database).recordVerification(stream, event: event, now: now)
     }
 
     // MARK: Checks
 
     /// The receiver's stream `id`, or 404.
     package func stream(_ id: String, client: String) async throws -> SignalStream {
-        guard id.count <= 64, !id.containsControlCharacter, let stream = try await SignalStream.find(clientID: client, id: id, on: sql).first else {
+        guard id.count <= 64, !id.containsControlCharacter, let stream = try await store.streams(client: client, id: id).first else {
             throw DomainError(.notFound, code: "not_found", reason: "This receiver has no stream with the stream_id '\(id.prefix(64))'.", field: "stream_id")
         }
         return stream

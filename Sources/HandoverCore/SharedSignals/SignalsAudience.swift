@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// Whose events a receiver's streams carry (issue 63). SSF 1.0 §9.2 (Information Harvesting):
 /// the transmitter "SHOULD validate that they are permitted to share the information contained
@@ -12,7 +11,8 @@ import SQLKit
 /// - A client granted the fleet hears of every session and device. A fleet backend (registered
 ///   without `software_id`, which only an admin can do) has the fleet by default; an admin grants
 ///   it to an app's backend, or withdraws it, with `PUT /api/v1/signals/clients/{clientID}`,
-///   recorded in the audit log (`admin.signals_granted`).
+///   recorded in the audit log (`admin.signals_granted`); ``set(_:for:on:)``, which
+///   ``SharedSignalsStore``'s file holds, writes it.
 package enum SignalsAudience: Sendable, Equatable {
     /// Every session and device.
     case fleet
@@ -48,18 +48,5 @@ package enum SignalsAudience: Sendable, Equatable {
         case .fleet: .fleet
         case .app: .app
         }
-    }
-
-    /// Sets `clientID`'s grant; returns its audience now.
-    ///
-    /// - Throws: ``DomainError`` (404) when no client has that id.
-    package static func set(_ grant: Grant, for clientID: String, on sql: any SQLDatabase) async throws -> SignalsAudience {
-        guard clientID.count <= 255, !clientID.containsControlCharacter,
-              let row = try await sql.raw("""
-                  UPDATE oauth_clients SET signals_subjects = \(bind: grant.rawValue) WHERE client_id = \(bind: clientID) RETURNING software_id
-                  """).first() else {
-            throw DomainError(.notFound, code: "not_found", reason: "No registered client has the client_id '\(clientID.prefix(100))' (POST /oauth/register).")
-        }
-        return of(clientID: clientID, softwareID: try row.decode(column: "software_id", as: String?.self), grant: grant.rawValue)
     }
 }

@@ -1,9 +1,7 @@
-import FluentKit
 import Foundation
 import HandoverProtocol
 import HandoverSchema
 import LinkCallbacks
-import SQLKit
 
 /// The automated ULC conformance tester: creates tests, starts their rounds, records the
 /// callbacks that reach `/tester/cb/…`, times rounds out, and drives a simulated app.
@@ -15,12 +13,12 @@ import SQLKit
 ///    app's allowlist, must get no answer (only when the app declares an allowlist). The round
 ///    waits three times as long as round 1 took, at least 3 s and at most the budget.
 /// A failed callback round skips the rest. Everything lives in the database, so a restart
-/// loses nothing; the deadlines fire from the scheduler.
+/// loses nothing (its statements are ``TesterStore``'s); the deadlines fire from the scheduler.
 package struct ConformanceTester: Sendable {
     /// The tester on a given database, as the server builds it once and its routes call it.
-    package typealias OnDatabase = @Sendable (any Database) -> ConformanceTester
+    package typealias OnDatabase = @Sendable (DatabaseHandle) -> ConformanceTester
 
-    package let database: Database
+    package let database: DatabaseHandle
     package let clock: ServerClock
     /// Signs the tester's own callback URLs, as the runs' are signed.
     package let nonces: CallbackNonce
@@ -30,6 +28,9 @@ package struct ConformanceTester: Sendable {
     package let callbackOrigin: URL
     /// A second name of this server, outside any allowlist, for the hostile round; nil when none.
     package let hostileOrigin: URL?
+
+    /// The tests' statements.
+    private var store: TesterStore { TesterStore(database) }
 
     /// What a test looks like now.
     package struct Snapshot: Sendable {
@@ -111,23 +112,23 @@ package struct ConformanceTester: Sendable {
         run.status = .running
         run.createdAt = now
         run.version = 0
-        try await run.create(on: database)
+        try await store.create(run)
         return id
     }
 
     // MARK: Reading
 
     package func snapshot(_ id: UUID) async throws -> Snapshot? {
-        guard let run = try await TesterRun.find(id, on: database) else { return nil }
+        guard let run = try await store.run(id) else { return nil }
         return try Self.snapshot(run)
     }
 
     package func recent(limit: Int) async throws -> [Snapshot] {
-        try await TesterRun.query(on: database).sort(\.$createdAt, .descending).limit(limit).all().map(Self.snapshot)
+        try await store.recent(limit: limit).map(Self.snapshot)
     }
 
     package static func snapshot(_ run: TesterRun) throws -> Snapshot {
-        Snapshot(id: try run.requireID(), actionURL: run.actionURL,
+        Snapshot(id: try run.storedID, actionURL: run.actionURL,
                  association: try JSONDecoder.api.decode(TesterAssociationReport.self, from: Data(run.associationReport.utf8)),
                  declaresAllowlist: run.declaresAllowlist, simulatedBehaviour: run.simulatedBehaviour,
                  budgetSeconds: run.budgetSeconds,
@@ -201,16 +202,13 @@ package struct ConformanceTester: Sendable {
     /// Ends every round whose deadline passed. Returns how many rounds it ended.
     @discardableResult
     package func fireDue() async throws -> Int {
-        // Nearly every pass (ten a second) finds no test running: one small statement says so,
-        // where building and serializing the model's query cost about 2 M instructions a pass in a
-        // debug build, some 40 % of an idle server's work.
-        if let sql = database as? any SQLDatabase,
-           try await sql.raw("SELECT 1 AS running FROM \(ident: TesterRun.schema) WHERE status = \(bind: TesterVerdictStatus.running.rawValue) LIMIT 1").first() == nil {
+        // Nearly every pass (ten a second) finds no test running: one small statement says so.
+        if try await store.noneRunning() {
             return 0
         }
         let now = clock.now()
         var fired = 0
-        for run in try await TesterRun.query(on: database).filter(\.$status == .running).all() {
+        for run in try await store.running() {
             guard let snapshot = try? Self.snapshot(run),
                   snapshot.rounds.contains(where: { $0.status == .waiting && ($0.deadlineAt ?? .distantFuture) <= now }) else { continue }
             _ = try await update(snapshot.id) { snapshot in
@@ -256,17 +254,14 @@ package struct ConformanceTester: Sendable {
     /// request changed it in between. `change` returns whether it changed anything.
     private func update(_ id: UUID, _ change: (inout Snapshot) throws -> Bool) async throws -> Bool {
         for _ in 0..<20 {
-            guard let run = try await TesterRun.find(id, on: database) else { return false }
+            guard let run = try await store.run(id) else { return false }
             var snapshot = try Self.snapshot(run)
             guard try change(&snapshot) else { return false }
             let rounds = String(decoding: try Self.encoder.encode(snapshot.rounds), as: UTF8.self)
             let status = snapshot.verdict.status
-            try await TesterRun.query(on: database)
-                .filter(\.$id == id).filter(\.$version == run.version)
-                .set(\.$rounds, to: rounds).set(\.$status, to: status).set(\.$version, to: run.version + 1)
-                .update()
+            try await store.write(id, version: run.version, rounds: rounds, status: status)
             // Fluent does not report affected rows portably: read back to see whose write won.
-            if let after = try await TesterRun.find(id, on: database), after.version == run.version + 1, after.rounds == rounds {
+            if let after = try await store.run(id), after.version == run.version + 1, after.rounds == rounds {
                 await notifier.runChanged(id, on: database)
                 return true
             }
@@ -294,7 +289,7 @@ package struct ConformanceTester: Sendable {
         }
     }
 
-    package init(database: Database, clock: ServerClock, nonces: CallbackNonce, notifier: RunChangeNotifier, callbackOrigin: URL, hostileOrigin: URL?) {
+    package init(database: DatabaseHandle, clock: ServerClock, nonces: CallbackNonce, notifier: RunChangeNotifier, callbackOrigin: URL, hostileOrigin: URL?) {
         self.database = database
         self.clock = clock
         self.nonces = nonces

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import FluentKit
 import Foundation
 import HandoverSchema
 import Logging
@@ -9,7 +8,6 @@ import NIOFoundationCompat
 import NIOHTTP1
 import OutboundHTTP
 import SessionTokens
-import SQLKit
 
 /// Delivers pending webhook events: POST with a signature, retry with exponential back-off, give
 /// up after ``maxAttempts``.
@@ -22,8 +20,10 @@ import SQLKit
 ///   only its own events, and the background pass never waits for it.
 /// - At most ``OutboundExchange/outboxReplyLimit`` bytes of a reply are read; a longer one fails
 ///   the attempt.
+///
+/// The deliveries are read, leased and recorded through ``WebhookOutbox``.
 package struct WebhookDispatcher: Sendable {
-    package let database: Database
+    package let database: DatabaseHandle
     package let exchange: OutboundExchange
     package let clock: ServerClock
     package let logger: Logger
@@ -57,14 +57,12 @@ package struct WebhookDispatcher: Sendable {
     /// waiting for them (the background pass).
     package func startDue(limit: Int = 100) async throws -> DeliveryLanes.Dispatch {
         let now = clock.now()
-        var query = WebhookDelivery.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
         let full = lanes.full.compactMap(UUID.init(uuidString:))
-        if !full.isEmpty { query = query.filter(\.$webhookID !~ full) }
-        let due = try await query.sort(\.$nextAttemptAt).limit(limit).all()
-        guard let sql = database as? any SQLDatabase else { return .none }
+        let due = try await WebhookOutbox.due(at: now, limit: limit, excludingWebhooks: full, on: database)
+        guard WebhookOutbox.canLease(on: database) else { return .none }
         return lanes.dispatch(due, by: { $0.webhookID.uuidString }) { [self] delivery in
             do {
-                return try await leaseAndAttempt(delivery, sql: sql)
+                return try await leaseAndAttempt(delivery)
             } catch {
                 logger.warning("webhook delivery not recorded", metadata: ["delivery": "\(delivery.id?.uuidString ?? "")", "error": "\(error)"])
                 return false
@@ -74,22 +72,22 @@ package struct WebhookDispatcher: Sendable {
 
     /// Leases `delivery` (counting the attempt; only the instance whose update lands sends) and
     /// attempts it; false when another pass or instance has it.
-    private func leaseAndAttempt(_ delivery: WebhookDelivery, sql: any SQLDatabase) async throws -> Bool {
+    private func leaseAndAttempt(_ delivery: WebhookDelivery) async throws -> Bool {
         guard let id = delivery.id else { return false }
         let now = clock.now()
         let attempt: Int
-        switch try await outbox.lease(id, version: delivery.version, at: now, sql: sql) {
+        switch try await WebhookOutbox.lease(id, version: delivery.version, at: now, in: outbox, on: database) {
         case .taken:
             return false
         case .exhausted:
             try await record(id, attempt: maxAttempts, status: .failed, statusCode: nil,
-                             failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop", sql: sql)
+                             failure: "gave up after \(maxAttempts) attempts; the last was cut off by a server stop")
             return true
         case .attempt(let number):
             attempt = number
         }
-        guard let hook = try await Webhook.find(delivery.webhookID, on: database) else {
-            try await record(id, attempt: attempt, status: .failed, statusCode: nil, failure: "not sent: the webhook was deleted", sql: sql)
+        guard let hook = try await Webhook.stored(delivery.webhookID, on: database) else {
+            try await record(id, attempt: attempt, status: .failed, statusCode: nil, failure: "not sent: the webhook was deleted")
             return true
         }
         var statusCode: Int?
@@ -124,21 +122,21 @@ package struct WebhookDispatcher: Sendable {
             failure = String(describing: error)
         }
         let status: WebhookDeliveryStatus = failure == nil ? .delivered : (attempt >= maxAttempts ? .failed : .pending)
-        try await record(id, attempt: attempt, status: status, statusCode: statusCode, failure: failure, sql: sql)
+        try await record(id, attempt: attempt, status: status, statusCode: statusCode, failure: failure)
         return true
     }
 
-    private func record(_ id: UUID, attempt: Int, status: WebhookDeliveryStatus, statusCode: Int?, failure: String?, sql: any SQLDatabase) async throws {
+    private func record(_ id: UUID, attempt: Int, status: WebhookDeliveryStatus, statusCode: Int?, failure: String?) async throws {
         let finished = clock.now()
-        try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
-                                nextAttemptAt: finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt)), sql: sql,
-                                setting: [.init("delivered_at", failure == nil ? finished : nil)])
+        try await WebhookOutbox.record(id, attempt: attempt, status: status, statusCode: statusCode, failure: failure,
+                                       nextAttemptAt: finished.addingTimeInterval(outbox.backoff(afterAttempt: attempt)),
+                                       deliveredAt: failure == nil ? finished : nil, in: outbox, on: database)
         if let failure {
             logger.warning("webhook delivery failed", metadata: ["delivery": "\(id)", "attempt": "\(attempt)", "error": "\(failure)"])
         }
     }
 
-    package init(database: Database, exchange: OutboundExchange, clock: ServerClock, logger: Logger, lanes: DeliveryLanes,
+    package init(database: DatabaseHandle, exchange: OutboundExchange, clock: ServerClock, logger: Logger, lanes: DeliveryLanes,
                  targets: WebhookTargetPolicy = WebhookTargetPolicy(allowsPrivate: false), sealer: SecretSealer? = nil, maxAttempts: Int = 8,
                  lease: TimeInterval = 30) {
         self.targets = targets

@@ -5,7 +5,8 @@ import HandoverSchema
 import SQLKit
 
 /// Writes webhook events as delivery rows, inside the caller's transaction, so an event exists
-/// exactly when the change it reports was committed.
+/// exactly when the change it reports was committed; and reads, leases and records them for
+/// ``WebhookDispatcher``. The webhook outbox's statements are all here.
 package enum WebhookOutbox {
     /// Every event type a webhook can subscribe to.
     package static let eventTypes = ["run.completed", "run.failed", "device.out_of_service", "device.back_in_service", "device.overdue",
@@ -72,5 +73,38 @@ package enum WebhookOutbox {
                 try await delivery.create(on: db)
             }
         }
+    }
+
+    // MARK: Delivery (``WebhookDispatcher``)
+
+    /// Reads the deliveries due at `now`, soonest first, at most `limit`, but those of the
+    /// webhooks in `full` (their lanes are full).
+    package static func due(at now: Date, limit: Int, excludingWebhooks full: [UUID], on database: DatabaseHandle) async throws -> [WebhookDelivery] {
+        var query = WebhookDelivery.query(on: database).filter(\.$status == .pending).filter(\.$nextAttemptAt <= now)
+        if !full.isEmpty { query = query.filter(\.$webhookID !~ full) }
+        return try await query.sort(\.$nextAttemptAt).limit(limit).all()
+    }
+
+    /// Whether deliveries can be leased: the lease is a conditional update in SQL.
+    package static func canLease(on database: DatabaseHandle) -> Bool {
+        database is any SQLDatabase
+    }
+
+    /// Leases delivery `id` at `version` for one attempt, counting it (``DeliveryOutbox/lease(_:version:at:sql:setting:)``).
+    package static func lease(_ id: UUID, version: Int, at now: Date, in outbox: DeliveryOutbox, on database: DatabaseHandle) async throws -> DeliveryOutbox.Leased {
+        try await outbox.lease(id, version: version, at: now, sql: sql(database))
+    }
+
+    /// Writes an attempt's result on delivery `id`: its status, status code and failure, when it
+    /// is due again, and when it was delivered (nil unless it was).
+    package static func record(_ id: UUID, attempt: Int, status: WebhookDeliveryStatus, statusCode: Int?, failure: String?, nextAttemptAt: Date,
+                               deliveredAt: Date?, in outbox: DeliveryOutbox, on database: DatabaseHandle) async throws {
+        try await outbox.record(id, attempt: attempt, status: status.rawValue, statusCode: statusCode, failure: failure,
+                                nextAttemptAt: nextAttemptAt, sql: sql(database), setting: [.init("delivered_at", deliveredAt)])
+    }
+
+    private static func sql(_ database: DatabaseHandle) throws -> any SQLDatabase {
+        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        return sql
     }
 }

@@ -1,7 +1,11 @@
 import FluentKit
 import Foundation
 import HandoverProtocol
+import HandoverSchema
 import SQLKit
+
+// The reports' reads: the week's usage report (``UsageReportStore``) and the dashboard's
+// overview (``FleetOverviewStore``).
 
 /// Reads a ``UsageReport`` from the database: five grouped statements, whatever the fleet's
 /// size (runs by their `created_at` index, custodies by device).
@@ -103,5 +107,59 @@ package enum UsageReportStore {
             }
         }
         return UsageReport(week: calendar.weekName(start), start: start, end: end, shifts: shifts, shiftNames: shifts.map(calendar.name), sites: sites)
+    }
+}
+
+/// The statements of the dashboard's overview (``FleetOverview/load(sites:custody:now:on:)`` reads
+/// through them, in its order): counts by the status index, lists bounded.
+package enum FleetOverviewStore {
+    /// Reads every device of `sites` that has not retired, by name.
+    package static func listedDevices(visibleTo sites: SiteFilter, on database: DatabaseHandle) async throws -> [Device] {
+        try await Device.query(on: database).visible(to: sites).filter(\.$status != .retired).sort(\.$name).all()
+    }
+
+    /// Reads the devices of `sites` that need attention, longest waiting first, at most `limit`.
+    package static func attentionQueue(visibleTo sites: SiteFilter, limit: Int, on database: DatabaseHandle) async throws -> [Device] {
+        try await Device.query(on: database).visible(to: sites).filter(\.$status ~~ DeviceStatus.allCases.filter(\.needsAttention))
+            .sort(\.$statusChangedAt).limit(limit).all()
+    }
+
+    /// Reads the items of the runs `runIDs`, in their order.
+    package static func items(ofRuns runIDs: [UUID], on database: DatabaseHandle) async throws -> [LogoutItem] {
+        try await LogoutItem.query(on: database).filter(\.$runID ~~ runIDs).sort(\.$position).all()
+    }
+
+    /// Reads the runs `ids`.
+    package static func runs(_ ids: [UUID], on database: DatabaseHandle) async throws -> [LogoutRun] {
+        try await LogoutRun.query(on: database).filter(\.$id ~~ ids).all()
+    }
+
+    /// Reads the devices `ids`.
+    package static func devices(_ ids: Set<UUID>, on database: DatabaseHandle) async throws -> [Device] {
+        try await Device.query(on: database).filter(\.$id ~~ ids).all()
+    }
+
+    /// The last `count` runs on devices of `sites`, newest first.
+    package static func recentRuns(_ count: Int, sites: SiteFilter, on database: any Database) async throws -> [LogoutRun] {
+        guard sites != .everySite, let sql = database as? any SQLDatabase else {
+            return try await LogoutRun.query(on: database).sort(\.$createdAt, .descending).limit(count).all()
+        }
+        let ids = try await sql.raw("""
+            SELECT r.id FROM logout_runs r JOIN devices d ON d.id = r.device_id WHERE \(sites.condition("d.site_key"))
+            ORDER BY r.created_at DESC LIMIT \(unsafeRaw: String(count))
+            """).all().map { try $0.decode(column: "id", as: UUID.self) }
+        return ids.isEmpty ? [] : try await LogoutRun.query(on: database).filter(\.$id ~~ ids).sort(\.$createdAt, .descending).all()
+    }
+
+    /// How many devices of `sites` are in each status: one pass over the status index.
+    package static func deviceCounts(on database: any Database, sites: SiteFilter = .everySite) async throws -> [DeviceStatus: Int] {
+        let sql = try ServerDatabases.sql(database)
+        var counts: [DeviceStatus: Int] = [:]
+        for row in try await sql.raw("SELECT status, COUNT(*) AS n FROM devices WHERE \(sites.condition()) GROUP BY status").all() {
+            if let status = DeviceStatus(rawValue: try row.decode(column: "status", as: String.self)) {
+                counts[status] = try row.decode(column: "n", as: Int.self)
+            }
+        }
+        return counts
     }
 }
