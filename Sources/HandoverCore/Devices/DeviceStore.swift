@@ -17,7 +17,7 @@ package struct DeviceStore: Sendable {
     /// The database as SQL (SQLite and PostgreSQL both speak it); throws ``DomainError``
     /// (`no_sql`) for one that does not.
     private func sqlDatabase() throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "no_sql")
         return sql
     }
 
@@ -217,7 +217,7 @@ package struct DeviceStore: Sendable {
     /// One page of the devices `search` matches, sorted by name then id, `limit` from `offset`,
     /// and how many match in all: the count, the page's ids, then their rows.
     package func search(_ search: DeviceSearch, limit: Int, offset: Int, now: Date) async throws -> (devices: [Device], total: Int) {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "storage")
         let condition = Self.condition(of: search, now: now)
         let total = try await sql.raw("SELECT COUNT(*) AS matches FROM devices WHERE \(condition)").first()?
             .decode(column: "matches", as: Int.self) ?? 0

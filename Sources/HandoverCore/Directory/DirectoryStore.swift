@@ -7,7 +7,7 @@ import SQLKit
 /// listing of them, and the Shared Signals a deprovisioning queues.
 package enum DirectoryStore {
     static func sql(_ db: any Database) throws -> any SQLDatabase {
-        guard let sql = db as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(db, code: "no_sql")
         return sql
     }
 

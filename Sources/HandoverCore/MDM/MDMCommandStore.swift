@@ -20,7 +20,7 @@ package struct MDMCommandStore: Sendable {
     /// The database as SQL (SQLite and PostgreSQL both speak it); throws ``DomainError``
     /// (`no_sql`) for one that does not.
     private func sqlDatabase() throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "no_sql")
         return sql
     }
 

@@ -60,7 +60,7 @@ package struct OutOfBandStore: Sendable {
     /// Counts a wrong code on an operation still waiting for its answer; returns the wrong codes
     /// so far, or nil when the operation was answered already.
     package func countWrongCode(_ id: UUID) async throws -> Int? {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "no_sql")
         let rows = try await sql.raw("""
             UPDATE oob_operations SET code_attempts = COALESCE(code_attempts, 0) + 1
             WHERE id = \(bind: id) AND status IN ('created', 'dispatched') RETURNING code_attempts
@@ -86,7 +86,7 @@ package struct OutOfBandStore: Sendable {
     /// One conditional UPDATE of an operation's status; returns whether it changed the row.
     package func move(_ id: UUID, from: [OperationStatus], to: OperationStatus, answeredBy: String?, failure: AnswerRejection?,
                       now: Date, onlyIfDue: Bool = false) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "no_sql")
         var query = SQLQueryString("UPDATE oob_operations SET status = \(bind: to.rawValue), updated_at = \(bind: now)")
         if let answeredBy { query.appendLiteral(", answered_by = "); query.appendInterpolation(bind: answeredBy) }
         if let failure {

@@ -36,10 +36,11 @@ package struct ServerDatabases: Sendable {
     /// ``reads`` as SQL.
     package func readSQL() throws -> any SQLDatabase { try Self.sql(reads) }
 
-    /// `database` as SQL, or a storage error (neither driver fails this).
-    package static func sql(_ database: any Database) throws -> any SQLDatabase {
+    /// `database` as SQL, or a storage error with `code` (neither driver fails this): the one
+    /// cast every store makes.
+    package static func sql(_ database: any Database, code: String = "database_not_sql") throws -> any SQLDatabase {
         guard let sql = database as? any SQLDatabase else {
-            throw DomainError(.storage, code: "database_not_sql", reason: "The database does not speak SQL.")
+            throw DomainError(.storage, code: code, reason: "The database does not speak SQL.")
         }
         return sql
     }

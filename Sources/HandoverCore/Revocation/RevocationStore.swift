@@ -15,7 +15,7 @@ package struct RevocationStore: Sendable {
 
     /// Sends each of `payloads` on `channel` (`pg_notify`), in one statement.
     package func notify(_ payloads: [String], on channel: String) async throws {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "storage")
         try await sql.raw("SELECT pg_notify(\(bind: channel), payload) FROM unnest(\(bind: payloads)::text[]) AS payload")
             .run()
     }

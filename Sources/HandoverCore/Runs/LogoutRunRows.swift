@@ -22,7 +22,7 @@ package struct LogoutRunRows {
 
     /// The database as SQL (SQLite and PostgreSQL both are).
     static func sql(_ database: DatabaseHandle) throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "no_sql", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "no_sql")
         return sql
     }
 

@@ -21,7 +21,7 @@ package struct SharedSignalsStore: Sendable {
 
     private var sql: any SQLDatabase {
         get throws {
-            guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+            let sql = try ServerDatabases.sql(database, code: "storage")
             return sql
         }
     }

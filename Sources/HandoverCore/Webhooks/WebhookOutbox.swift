@@ -104,7 +104,7 @@ package enum WebhookOutbox {
     }
 
     private static func sql(_ database: DatabaseHandle) throws -> any SQLDatabase {
-        guard let sql = database as? any SQLDatabase else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
+        let sql = try ServerDatabases.sql(database, code: "storage")
         return sql
     }
 }
