@@ -125,10 +125,13 @@ import FoundationNetworking
         #expect(tally.restartOK, "pg_ctl restart failed")
         // The outage answered as one: 503 with Retry-After (DatabaseOutage), never a 500.
         #expect(tally.otherServerErrors == 0, "\(tally.summary)")
-        if doubled + unfinished > 0 || tally.callbacksRecorded != phones * Self.apps {
+        if doubled + unfinished + tally.otherServerErrors > 0 || tally.callbacksRecorded != phones * Self.apps {
             for (index, file) in logs.enumerated() {
                 let log = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-                print("failover: server \(index)'s log, its last lines:\n" + log.split(separator: "\n").suffix(12).joined(separator: "\n"))
+                // The errors first (a 500 is logged with its cause), then the last lines.
+                let lines = log.split(separator: "\n")
+                print("failover: server \(index)'s errors:\n" + lines.filter { $0.contains(" error ") }.prefix(20).joined(separator: "\n"))
+                print("failover: server \(index)'s log, its last lines:\n" + lines.suffix(12).joined(separator: "\n"))
             }
         }
         print("failover: \(phones) phones x \(Self.apps) apps over two instances in \(elapsed); \(tally.summary); "

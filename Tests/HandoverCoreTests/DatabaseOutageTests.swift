@@ -1,7 +1,7 @@
 import Foundation
 @testable import HandoverCore
 import Logging
-import PostgresNIO
+@testable import PostgresNIO
 import Testing
 
 /// ``DatabaseOutage``: the errors the server answers 503 with `Retry-After` (the database out of
@@ -30,19 +30,36 @@ import Testing
         }
     }
 
+    /// A statement sent on a connection that is closing, or was closed by the pool, is an outage
+    /// (`clientClosedConnection`: a pool's connection that PostgreSQL ended by restarting, closed
+    /// before the statement reached the server): the failover test met it as a 500 now and then.
+    /// Built with PostgresNIO's own constructors (a debug build makes them visible to tests): on a
+    /// real connection closed first, PostgresNIO 1.33's statement never returns (its write to the
+    /// closed channel is dropped), which is the hang ``GroupCommit``'s deadline guards against.
+    @Test func aStatementOnAClosingConnectionIsAnOutage() {
+        #expect(DatabaseOutage.matches(PSQLError.clientClosedConnection(underlying: nil)))
+        #expect(DatabaseOutage.matches(PSQLError.serverClosedConnection(underlying: nil)))
+        #expect(!DatabaseOutage.matches(PSQLError.queryCancelled))
+    }
+
+    /// The test database's connection settings, when `HANDOVER_TEST_POSTGRES_URL` is set.
+    static func postgres() -> PostgresConnection.Configuration? {
+        guard let text = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"], let url = URLComponents(string: text),
+              let host = url.host else { return nil }
+        return PostgresConnection.Configuration(host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
+                                                password: url.password, database: String(url.path.dropFirst()), tls: .disable)
+    }
+
     /// On PostgreSQL: a statement that is wrong (42601, a syntax error) is not an outage. (A
     /// connection the server ends, 57P01, is the failover test's: `FailoverTests` restarts a
     /// cluster of its own under a storm, and fails on any 500. Ending this test's own connection
     /// with `pg_terminate_backend` left its next query waiting for good now and then, beside the
     /// full suite: PostgresNIO's hang that ``GroupCommit``'s deadline guards against.)
     @Test func aWrongStatementIsNotAnOutage() async throws {
-        guard let text = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"], let url = URLComponents(string: text),
-              let host = url.host else {
+        guard let configuration = Self.postgres() else {
             print("DatabaseOutageTests: skipping the PostgreSQL case: HANDOVER_TEST_POSTGRES_URL is not set")
             return
         }
-        let configuration = PostgresConnection.Configuration(host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
-                                                             password: url.password, database: String(url.path.dropFirst()), tls: .disable)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: Self.logger)
         do {
             _ = try await connection.query("SELEC 1", logger: Self.logger)

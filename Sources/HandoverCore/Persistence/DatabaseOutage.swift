@@ -3,7 +3,8 @@ import PostgresNIO
 /// Whether an error says the database is out of reach for now, rather than that a request or a
 /// statement is wrong: PostgreSQL refusing or dropping connections while it shuts down, restarts
 /// or fails over (SQLSTATE class 57: `57P01` admin shutdown, `57P02` crash shutdown, `57P03`
-/// cannot connect now), a connection that could not be made or was closed under a statement, and
+/// cannot connect now), a connection that could not be made or was closed under a statement or
+/// before it, and
 /// ``DomainError/databaseUnavailable`` (a write past its deadline). The server answers these 503
 /// with `Retry-After: 1`, so that a launcher waits a second and sends the request again, instead
 /// of a 500 that reads as a bug.
@@ -16,7 +17,10 @@ package enum DatabaseOutage {
         if let domain = error as? DomainError { return domain.kind == .unavailable }
         guard let postgres = error as? PSQLError else { return false }
         switch postgres.code {
-        case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+        // A statement sent on a pool's connection that had just been closed (by the client,
+        // after the server ended it, as PostgreSQL does to every connection when it restarts):
+        // the next connection will do.
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: return true
         case .server: return postgres.serverInfo?[.sqlState].map(states.contains) ?? false
         default: return false
         }
