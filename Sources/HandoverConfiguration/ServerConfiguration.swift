@@ -43,10 +43,11 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitedDelay: TimeAmount = .seconds(1)
     /// Connection time limits and the connection cap (see ``ConnectionLimits``).
     public var connectionLimits = ConnectionLimits()
-    /// Admission control: when the write requests (callbacks, run starts, check-outs) of a
-    /// quarter-second all waited longer than this, run starts and check-outs are answered `503`
-    /// with `Retry-After` until the queue drains, so that past its capacity the server keeps
-    /// recording callbacks at its capacity (`AdmissionControl`). 200 ms by default; nil turns it
+    /// Admission control: a run start (or check-out) is taken while the callbacks owed by the runs
+    /// already started are below a window, and answered `503` with `Retry-After` past it; when the
+    /// write requests (callbacks, run starts, check-outs) of a quarter-second all waited longer
+    /// than this, the window is cut, so that past its capacity the server keeps recording
+    /// callbacks at its capacity (`AdmissionControl`). 200 ms by default; nil turns it
     /// off (`HANDOVER_QUEUE_TARGET`, milliseconds, or `off`). Test servers turn it off unless a
     /// test is about it.
     public var queueTarget: Duration? = .milliseconds(200)

@@ -224,11 +224,13 @@ public final class HandoverServer: Sendable {
             let runDevices = RunDevices()
             // The callbacks waiting in the group commit, whose items' deadlines must not fire.
             let uncommittedCallbacks = UncommittedCallbacks()
+            // Admission control: the callbacks owed by the runs this instance started, against a window.
+            let admission = configuration.queueTarget.map { AdmissionGate(settings: .init(target: $0), clock: clock) }
             let runs: LogoutRunService.OnDatabase = { database in
                 // Every run that ends gets a receipt signed with the JWKS's key, in the audit log.
                 let runs = LogoutRunService(database: database, clock: clock, publicURL: origin.url, nonces: nonces, changes: notifier,
                                             metrics: metrics, mdm: mdmPolicy, handOver: nil, receipts: RunReceipts(ring: sessions.ring),
-                                            runDevices: runDevices, uncommittedCallbacks: uncommittedCallbacks)
+                                            runDevices: runDevices, uncommittedCallbacks: uncommittedCallbacks, admission: admission)
                 // A run that starts ends the device's sessions, pushes and backend-only apps in its own transaction.
                 return runs.handingOver(with: HandOverSignOut(sessions: sessions, runs: runs))
             }
@@ -272,8 +274,8 @@ public final class HandoverServer: Sendable {
                                               revocations: revocations, auditAlarms: { [audit] in audit.openAlarms })
             application.middleware = Middlewares()
             // First: a shed run start costs about what /healthz costs (AdmissionMiddleware).
-            if let target = configuration.queueTarget {
-                application.middleware.use(AdmissionMiddleware(admission: .init(settings: .init(target: target), clock: clock)))
+            if let admission {
+                application.middleware.use(AdmissionMiddleware(admission: admission))
             }
             application.middleware.use(RequestActivityMiddleware(activity: idleMemory))
             application.middleware.use(APIErrorMiddleware(rateLimitedDelay: configuration.rateLimitedDelay))

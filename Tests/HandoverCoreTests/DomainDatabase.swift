@@ -177,7 +177,7 @@ final class DomainDatabase: Sendable {
                          nonces: CallbackNonce(key: SymmetricKey(size: .bits256)),
                          changes: RunChangeNotifier(hub: RunEventHub(), usesPostgres: store == .postgres, logger: Self.logger),
                          metrics: ServerMetrics(), mdm: nil, handOver: handOver, receipts: nil, runDevices: runDevices,
-                         uncommittedCallbacks: uncommittedCallbacks)
+                         uncommittedCallbacks: uncommittedCallbacks, admission: nil)
     }
 
     /// A device in service; its id.

@@ -11,7 +11,7 @@ import Testing
 /// client to wait before retrying"), while callbacks and reads are answered as ever.
 ///
 /// The test server's target is a nanosecond, so every write request counts as having waited in a
-/// standing queue; its windows follow the manual clock.
+/// standing queue; its intervals follow the manual clock.
 @Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AdmissionTests {
     @Test(arguments: TestDatabase.available)
     func pastAStandingQueueRunStartsAreShedAndCallbacksAndReadsAreNot(database: TestDatabase) async throws {
@@ -25,7 +25,9 @@ import Testing
         let firstAnswer = try await test.request(.GET, try LogoutRunTests.callback(try #require(first.link("Notes")), "success", on: test))
         #expect(firstAnswer.status == 200, "\(firstAnswer.text)")
 
-        // The next window: one start a window (three quarters of one, at least one).
+        // The next interval: the queue stood, so the window is three quarters of what was owed
+        // (nothing: the first run's callback was recorded), at least one callback. One run, owing
+        // one callback, fills it: the next start is shed until that callback is recorded.
         test.clock.advance(by: 0.3)
         let second = try await LogoutRunTests.startRun(test, device: phones[1])
         let shed = try await test.request(.POST, "/api/v1/devices/\(phones[2].id)/logout-runs", key: phones[2].key)
@@ -49,7 +51,8 @@ import Testing
         let view = try await test.request(.GET, "/api/v1/logout-runs/\(second.id)", key: phones[1].key)
         #expect(view.json["status"] as? String == "completed", "\(view.text)")
 
-        // Calm windows reopen admission: the phone shed before starts its run.
+        // Its callback recorded, nothing is owed; and calm intervals reopen admission: the phone
+        // shed before starts its run.
         test.clock.advance(by: 60)
         _ = try await LogoutRunTests.startRun(test, device: phones[2])
     }

@@ -1,6 +1,6 @@
 /// Admission control for new work: whether this instance takes one more run start (or check-out)
 /// now, or sheds it with `503 Service Unavailable` and a `Retry-After`, so that past its capacity
-/// the server keeps recording what it admitted instead of collapsing.
+/// the server keeps recording at its capacity instead of collapsing.
 ///
 /// **Why run starts.** A run start is the work that brings more work: each one is followed by a
 /// callback per app (seven in a hospital's shift change) within seconds. Admitted past what the
@@ -8,53 +8,65 @@
 /// reissues add writes, and launchers time out and abandon runs: the server does less the more it
 /// is offered. Callbacks and reads are never shed: they finish work already admitted.
 ///
-/// **The signal is a standing queue** (CoDel's: Nichols and Jacobson, "Controlling Queue Delay",
-/// ACM Queue 10(5), 2012): the *smallest* delay of the write requests (callbacks, run starts,
-/// check-outs) answered in a window. A burst makes some requests wait and drains; a queue that
-/// does not drain makes every request of the window wait, the fastest included. When a window's
-/// smallest delay is above ``Settings/target``, the budget of starts per window is cut to
-/// ``Settings/decrease`` of what was admitted; each window without a standing queue adds
-/// ``Settings/increase`` of the budget (at least one), and past ``Settings/openAbove`` admission
-/// is open again (no budget).
+/// **A window of work owed, as TCP's congestion window.** The control counts the callbacks this
+/// instance is owed: each run it started adds its apps that answer by link (``started(items:)``),
+/// each callback recorded and each deadline that timed an app out takes one away
+/// (``finished(items:)``), and each start admitted and not yet answered counts as a run of the
+/// average size. A start is admitted while what is owed is below the ``window``. The signal leads:
+/// a start counts at once for all the callbacks it will bring, so a storm's first second cannot
+/// let in more than the window, and as callbacks are recorded the window admits the next starts
+/// at the rate the server records (the work clocks itself in).
 ///
-/// It reacts at every window, so it errs on the side of shedding: a start's callbacks come over
-/// the next second or two, so the queue a cut drains shows that much later, and the cuts made
-/// until then leave the writer short of work (on a 2-core machine, past the knee it records about
-/// 0.5 to 0.6 of the closed loop's rate). Variants that cut less (once a second, or to the rate the
-/// server recorded, or a window of callbacks in flight) recorded more at the knee, but let a storm
-/// of twice or four times the capacity in before they reacted, and collapsed
-/// (`docs/operations.md`, "Past the knee").
+/// **The window follows a standing queue** (CoDel's signal: Nichols and Jacobson, "Controlling
+/// Queue Delay", ACM Queue 10(5), 2012): the *smallest* delay of the write requests (callbacks,
+/// run starts, check-outs) answered in an interval. A burst makes some requests wait and drains; a
+/// queue that does not drain makes every request of the interval wait, the fastest included.
+/// When an interval's smallest delay is above ``Settings/target``, the window is cut to
+/// ``Settings/decrease`` of what is owed (or of the window, if smaller), at most once per
+/// ``Settings/cutSpacing``, since the work owed at a cut is recorded only over the next second.
+/// An interval without a standing queue in which the window turned a start away grows it by
+/// ``Settings/increase``; ``Settings/openAfter`` intervals in a row without a queue and without
+/// turning anyone away open admission again (no window).
 ///
-/// **`Retry-After`** is how long the starts shed lately need to be admitted at the current budget
-/// (between 1 and ``Settings/longestRetryAfter`` seconds), so that launchers shed together come
-/// back spread over the time the server needs for them. The SDK adds its own jitter
+/// **`Retry-After`** is how long the server needs, at the rate it has been recording, for the
+/// work of the starts shed lately (between 1 and ``Settings/longestRetryAfter`` seconds), so
+/// that launchers shed together come back spread over that time. The SDK adds its own jitter
 /// (`BusyServerPolicy`).
 ///
-/// A pure value: the middleware feeds it times (`now`, on the server's clock) and delays, and
-/// does what ``admit(at:)`` answers. Each instance keeps its own.
+/// A pure value: the server feeds it times (on its clock), delays and counts, and does what
+/// ``admit(at:)`` answers (``AdmissionGate``). Each instance keeps its own; with several
+/// instances behind one balancer, each counts the runs it started and the callbacks it
+/// recorded, which balance out across them.
 ///
 /// ```swift
 /// var admission = AdmissionControl(settings: .init(target: .milliseconds(200)), now: .zero)
+/// admission.admit(at: .zero)                                   // .admit: admission is open
+/// admission.answered()
+/// admission.started(items: 7)                                  // its run owes 7 callbacks
 /// admission.observe(delay: .milliseconds(900), at: .milliseconds(10))
-/// admission.admit(at: .milliseconds(300))   // the first window had a standing queue: budget 1
+/// admission.admit(at: .milliseconds(300))   // a standing queue: the window is 5 (7 × 0.75); shed
+/// admission.finished(items: 7, at: .milliseconds(320))
+/// admission.admit(at: .milliseconds(330))   // nothing owed: admitted
 /// ```
 package struct AdmissionControl: Sendable, Equatable {
     /// How the control reacts.
     package struct Settings: Sendable, Equatable {
-        /// The standing queue delay above which new work is shed (the server's default is 200 ms:
-        /// far below an app's deadline of seconds, about what a write waits at capacity on a
-        /// 2-core machine with its load generator).
+        /// The standing queue delay above which the window is cut (the server's default is
+        /// 200 ms: far below an app's deadline of seconds).
         package var target: Duration
-        /// The length of a window (250 ms).
-        package var window: Duration = .milliseconds(250)
-        /// A congested window cuts the budget to this share of what it admitted (0.75).
+        /// The length of an interval (250 ms).
+        package var interval: Duration = .milliseconds(250)
+        /// A cut sets the window to this share of what is owed (0.75).
         package var decrease: Double = 0.75
-        /// A window without a standing queue adds this share of the budget (0.125, at least one
-        /// start), so the budget doubles in about 1.5 s of calm.
+        /// The shortest time between two cuts (1 s): the callbacks owed at a cut are recorded
+        /// over the next second, and cutting again before then would cut for the same queue.
+        package var cutSpacing: Duration = .seconds(1)
+        /// An interval without a queue in which the window turned a start away grows it by this
+        /// share (0.125, at least one callback): about twice as wide after 1.5 s of calm.
         package var increase: Double = 0.125
-        /// A budget above this many starts a window opens admission again (1,024: about 4,000
-        /// starts a second, beyond any instance's writer).
-        package var openAbove: Int = 1024
+        /// Intervals in a row without a queue and without a start turned away after which
+        /// admission is open again (40: ten seconds).
+        package var openAfter: Int = 40
         /// The longest `Retry-After`, in seconds (30).
         package var longestRetryAfter: Int = 30
 
@@ -65,25 +77,40 @@ package struct AdmissionControl: Sendable, Equatable {
 
     /// What to do with one piece of new work.
     package enum Decision: Sendable, Equatable {
-        /// Take it.
+        /// Take it; call ``answered()`` when it has been answered.
         case admit
         /// Answer `503` with `Retry-After: seconds`.
         case shed(retryAfterSeconds: Int)
     }
 
     package let settings: Settings
-    /// Starts admitted per window; nil while admission is open.
-    package private(set) var budget: Int?
-    private var windowStart: Duration
-    /// The smallest delay observed in the current window.
+    /// The most callbacks owed that still admits a start; nil while admission is open.
+    package private(set) var window: Int?
+    /// The callbacks owed by the runs this instance started: not yet recorded, not timed out.
+    package private(set) var owed = 0
+    /// Starts (and check-outs) admitted and not yet answered.
+    package private(set) var starting = 0
+    /// Callbacks a run owes on average (each run started moves it a tenth of the way).
+    private var itemsPerStart: Double?
+    /// Callbacks recorded or timed out a second, on average over the last intervals.
+    private var drainRate: Double?
+    private var intervalStart: Duration
+    /// The smallest delay observed in the current interval.
     private var smallestDelay: Duration?
-    private var admitted = 0
+    private var finishedThisInterval = 0
     private var shed = 0
-    private var shedLastWindow = 0
+    private var shedLastInterval = 0
+    private var calmIntervals = 0
+    private var lastCut: Duration?
 
     package init(settings: Settings, now: Duration) {
         self.settings = settings
-        self.windowStart = now
+        self.intervalStart = now
+    }
+
+    /// What is owed, counting each start not yet answered as a run of the average size.
+    package var outstanding: Double {
+        Double(owed) + Double(starting) * (itemsPerStart ?? 1)
     }
 
     /// A write request (callback, run start, check-out) was answered `delay` after it arrived.
@@ -92,56 +119,84 @@ package struct AdmissionControl: Sendable, Equatable {
         smallestDelay = min(smallestDelay ?? delay, delay)
     }
 
-    /// Whether to take one more start now; an admitted start counts against this window's budget.
+    /// Whether to take one more start now. An admitted start counts as owed work until
+    /// ``answered()``.
     package mutating func admit(at now: Duration) -> Decision {
         roll(to: now)
-        guard let budget, admitted >= budget else {
-            admitted += 1
-            return .admit
+        if let window, outstanding >= Double(window) {
+            shed += 1
+            return .shed(retryAfterSeconds: retryAfterSeconds())
         }
-        shed += 1
-        return .shed(retryAfterSeconds: retryAfterSeconds(budget: budget))
+        starting += 1
+        return .admit
     }
 
-    /// Seconds for the starts shed in this window and the last to be admitted at `budget` a window.
-    private func retryAfterSeconds(budget: Int) -> Int {
-        let windows = Double(shed + shedLastWindow) / Double(max(1, budget))
-        let seconds = (windows * Self.seconds(settings.window)).rounded(.up)
+    /// An admitted start (or check-out) was answered, whatever the answer.
+    package mutating func answered() {
+        starting = max(0, starting - 1)
+    }
+
+    /// A run started that owes `items` callbacks (its apps that answer by link).
+    package mutating func started(items: Int) {
+        owed += max(0, items)
+        itemsPerStart = itemsPerStart.map { $0 * 0.9 + Double(items) * 0.1 } ?? Double(items)
+    }
+
+    /// `items` callbacks were recorded, or apps timed out.
+    package mutating func finished(items: Int, at now: Duration) {
+        roll(to: now)
+        owed = max(0, owed - items)
+        finishedThisInterval += max(0, items)
+    }
+
+    /// Seconds for the starts shed in this interval and the last to be recorded at the rate the
+    /// server has been recording.
+    private func retryAfterSeconds() -> Int {
+        let work = Double(shed + shedLastInterval) * max(1, itemsPerStart ?? 1)
+        let seconds = (work / max(1, drainRate ?? 1)).rounded(.up)
         return Int(min(Double(settings.longestRetryAfter), max(1, seconds)))
     }
 
-    /// Closes every window that ended by `now`.
+    /// Closes every interval that ended by `now`.
     private mutating func roll(to now: Duration) {
-        let window = max(settings.window, .milliseconds(1))
-        guard now >= windowStart + window else { return }
-        closeWindow()
-        windowStart += window
-        // Windows that passed with nothing observed had no standing queue; after enough of them
-        // the budget is open whatever it was, so a long quiet time costs no loop.
-        var quiet = 0
-        while now >= windowStart + window {
-            guard budget != nil, quiet < 128 else {
-                budget = nil
-                let elapsed = Self.seconds(now - windowStart) / Self.seconds(window)
-                windowStart += window * Int(elapsed.rounded(.down))
+        let interval = max(settings.interval, .milliseconds(1))
+        var closed = 0
+        while now >= intervalStart + interval {
+            // A long quiet time: every interval in it was calm, and admission is open again.
+            if closed > settings.openAfter {
+                window = nil
+                calmIntervals = 0
+                let passed = Self.seconds(now - intervalStart) / Self.seconds(interval)
+                intervalStart += interval * Int(passed.rounded(.down))
                 break
             }
-            closeWindow()
-            windowStart += window
-            quiet += 1
+            closeInterval(endingAt: intervalStart + interval)
+            intervalStart += interval
+            closed += 1
         }
     }
 
-    private mutating func closeWindow() {
+    private mutating func closeInterval(endingAt end: Duration) {
+        let recorded = Double(finishedThisInterval) / Self.seconds(settings.interval)
+        drainRate = drainRate.map { $0 * 0.5 + recorded * 0.5 } ?? recorded
         if let smallestDelay, smallestDelay > settings.target {
-            let base = min(budget ?? Int.max, max(1, admitted))
-            budget = max(1, Int(Double(base) * settings.decrease))
-        } else if let current = budget {
-            let grown = current + max(1, Int(Double(current) * settings.increase))
-            budget = grown > settings.openAbove ? nil : grown
+            calmIntervals = 0
+            if lastCut.map({ end - $0 >= settings.cutSpacing }) ?? true {
+                let base = min(Double(window ?? Int.max), outstanding)
+                window = max(1, Int(base * settings.decrease))
+                lastCut = end
+            }
+        } else if let current = window {
+            if shed > 0 {
+                calmIntervals = 0
+                window = current + max(1, Int(Double(current) * settings.increase))
+            } else {
+                calmIntervals += 1
+                if calmIntervals >= settings.openAfter { (window, calmIntervals) = (nil, 0) }
+            }
         }
-        shedLastWindow = shed
-        (admitted, shed, smallestDelay) = (0, 0, nil)
+        shedLastInterval = shed
+        (shed, finishedThisInterval, smallestDelay) = (0, 0, nil)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -80,7 +80,10 @@ package struct DeadlineScheduler: Sendable {
         }
         for run in changedRuns { runs.changes.runChangedAfterCommit(run) }
         if pass.reissued > 0 { runs.metrics.reissues.increment(by: Int64(pass.reissued)) }
-        if pass.timedOut > 0 { runs.metrics.timeouts.increment(by: Int64(pass.timedOut)) }
+        if pass.timedOut > 0 {
+            runs.metrics.timeouts.increment(by: Int64(pass.timedOut))
+            runs.admission?.finished(items: pass.timedOut)
+        }
         return (pass, due.count)
     }
 

@@ -49,6 +49,7 @@ extension LogoutRunService {
             // Committed: now count, and tell local live views (SQLite; PostgreSQL's NOTIFY is on its way).
             for finished in batch.finishedRuns { metrics.runsFinished(finished.state.rawValue).increment() }
             var published = Set<UUID>()
+            admission?.finished(items: batch.recordings.count { if case .recorded = $0 { true } else { false } })
             for (index, recording) in batch.recordings.enumerated() {
                 switch recording {
                 case .recorded(_, let outcome):

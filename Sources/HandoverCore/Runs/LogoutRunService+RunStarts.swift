@@ -94,6 +94,9 @@ extension LogoutRunService {
                     continue
                 }
                 metrics.runsCreated.increment()
+                // The callbacks it owes: its apps that answer by link (a backend-only app's
+                // item is settled by its backend's token).
+                admission?.started(items: run.items.count { $0.link != nil })
                 runDevices?.remember(run: run.id, device: starts[index].deviceID)
                 if aftermath.changedRuns.contains(run.id), let changed = try? await view(run.id) {
                     results[index] = .success(changed)

@@ -30,12 +30,15 @@ package struct LogoutRunService: Sendable {
     /// The callbacks this instance received and has not yet committed (the server's one, shared
     /// by the group commit and the deadline scheduler); nil: the scheduler knows of none.
     package let uncommittedCallbacks: UncommittedCallbacks?
+    /// The instance's admission control, told the callbacks each run started owes and each one
+    /// recorded (``AdmissionGate``); nil: admission control is off.
+    package let admission: AdmissionGate?
 
     /// A runs service with every collaborator named: each optional one is given, even as nil,
     /// so none is left out by forgetting it.
     package init(database: DatabaseHandle, clock: ServerClock, publicURL: URL, nonces: CallbackNonce, changes: RunChangeNotifier,
                  metrics: ServerMetrics, mdm: MDMPolicy?, handOver: (any HandOverSteps)?, receipts: RunReceipts?,
-                 runDevices: RunDevices?, uncommittedCallbacks: UncommittedCallbacks?) {
+                 runDevices: RunDevices?, uncommittedCallbacks: UncommittedCallbacks?, admission: AdmissionGate?) {
         self.database = database
         self.clock = clock
         self.publicURL = publicURL
@@ -47,13 +50,15 @@ package struct LogoutRunService: Sendable {
         self.receipts = receipts
         self.runDevices = runDevices
         self.uncommittedCallbacks = uncommittedCallbacks
+        self.admission = admission
     }
 
     /// The same service with its hand-over steps replaced (`nil`: the run alone); what
     /// ``HandOverSignOut`` settles backend-only items with, and the tests' failing steps.
     package func handingOver(with steps: (any HandOverSteps)?) -> LogoutRunService {
         LogoutRunService(database: database, clock: clock, publicURL: publicURL, nonces: nonces, changes: changes, metrics: metrics,
-                         mdm: mdm, handOver: steps, receipts: receipts, runDevices: runDevices, uncommittedCallbacks: uncommittedCallbacks)
+                         mdm: mdm, handOver: steps, receipts: receipts, runDevices: runDevices, uncommittedCallbacks: uncommittedCallbacks,
+                         admission: admission)
     }
 
     /// What recording a callback did.

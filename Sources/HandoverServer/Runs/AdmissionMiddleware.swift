@@ -1,47 +1,18 @@
 import Foundation
 import HandoverCore
 import HandoverProtocol
-import NIOConcurrencyHelpers
 import NIOCore
 import Vapor
 
 /// Sheds new work past the server's capacity: `503 Service Unavailable` with `Retry-After` for a
-/// run start or a check-out when ``AdmissionControl`` says the writer has a standing queue, and
-/// the delay of every write request (callbacks, run starts, check-outs) fed to it.
+/// run start or a check-out when the callbacks owed fill ``AdmissionControl``'s window, and the
+/// delay of every write request (callbacks, run starts, check-outs) fed to it.
 ///
 /// First in the chain and future-based (no task hop, no key read, no body read): a shed request
 /// costs about what `/healthz` costs, and reveals nothing (the decision depends on the load, not
 /// on the caller). The answer keeps the connection open and is sent at once, unlike a `429`,
 /// which is for one client over its own limit.
 struct AdmissionMiddleware: Middleware {
-    /// The instance's control, fed and asked under a lock.
-    final class Admission: Sendable {
-        private let control: NIOLockedValueBox<AdmissionControl>
-        private let clock: any ServerClock
-
-        init(settings: AdmissionControl.Settings, clock: any ServerClock) {
-            self.clock = clock
-            control = NIOLockedValueBox(AdmissionControl(settings: settings, now: Self.position(clock.now())))
-        }
-
-        func admit() -> AdmissionControl.Decision {
-            let now = Self.position(clock.now())
-            return control.withLockedValue { $0.admit(at: now) }
-        }
-
-        func observe(delay: Duration) {
-            let now = Self.position(clock.now())
-            control.withLockedValue { $0.observe(delay: delay, at: now) }
-        }
-
-
-        /// The clock's time as a position on the control's time line (windows follow the server's
-        /// clock, so a test moves them with a manual clock).
-        private static func position(_ date: Date) -> Duration {
-            .milliseconds(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-        }
-    }
-
     /// What a request is to admission control.
     enum Work: Equatable {
         /// New work: a run start (`POST /api/v1/devices/{id}/logout-runs`) or a check-out
@@ -73,7 +44,7 @@ struct AdmissionMiddleware: Middleware {
         }
     }
 
-    let admission: Admission
+    let admission: AdmissionGate
 
     func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
         guard let work = Work(method: request.method, path: request.url.path) else { return next.respond(to: request) }
@@ -84,6 +55,7 @@ struct AdmissionMiddleware: Middleware {
         let admission = admission
         return next.respond(to: request).always { _ in
             admission.observe(delay: .nanoseconds((NIODeadline.now() - arrived).nanoseconds))
+            if work == .new { admission.answered() }
         }
     }
 
