@@ -17,8 +17,7 @@ package struct DeviceStore: Sendable {
     /// The database as SQL (SQLite and PostgreSQL both speak it); throws ``DomainError``
     /// (`no_sql`) for one that does not.
     private func sqlDatabase() throws -> any SQLDatabase {
-        let sql = try ServerDatabases.sql(database, code: "no_sql")
-        return sql
+        return try ServerDatabases.sql(database, code: "no_sql")
     }
 
     // MARK: Statuses and locks

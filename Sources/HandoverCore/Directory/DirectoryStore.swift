@@ -7,8 +7,7 @@ import SQLKit
 /// listing of them, and the Shared Signals a deprovisioning queues.
 package enum DirectoryStore {
     static func sql(_ db: any Database) throws -> any SQLDatabase {
-        let sql = try ServerDatabases.sql(db, code: "no_sql")
-        return sql
+        return try ServerDatabases.sql(db, code: "no_sql")
     }
 
     static func encode(_ document: SCIMValue) throws -> String {

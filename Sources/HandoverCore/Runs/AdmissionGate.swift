@@ -15,22 +15,21 @@ package final class AdmissionGate: Sendable {
         control = NIOLockedValueBox(AdmissionControl(settings: settings, now: Self.position(clock.now())))
     }
 
-    /// Whether to take one more start (or check-out) now; an admitted one must be
-    /// ``answered()``.
+    /// Whether to take one more start (or check-out) now; an admitted one is answered through
+    /// ``observe(delay:answeredStart:)``.
     package func admit() -> AdmissionControl.Decision {
         let now = Self.position(clock.now())
         return control.withLockedValue { $0.admit(at: now) }
     }
 
-    /// An admitted start (or check-out) was answered.
-    package func answered() {
-        control.withLockedValue { $0.answered() }
-    }
-
-    /// A write request was answered `delay` after it arrived.
-    package func observe(delay: Duration) {
+    /// A write request was answered `delay` after it arrived; `answeredStart` when it was an
+    /// admitted start (or check-out), which then no longer counts as owed (one lock for both).
+    package func observe(delay: Duration, answeredStart: Bool = false) {
         let now = Self.position(clock.now())
-        control.withLockedValue { $0.observe(delay: delay, at: now) }
+        control.withLockedValue {
+            $0.observe(delay: delay, at: now)
+            if answeredStart { $0.answered() }
+        }
     }
 
     /// A run started (committed) that owes `items` callbacks.
@@ -43,11 +42,6 @@ package final class AdmissionGate: Sendable {
         guard items > 0 else { return }
         let now = Self.position(clock.now())
         control.withLockedValue { $0.finished(items: items, at: now) }
-    }
-
-    /// The control as it is now (tests, and the server's metrics).
-    package var state: AdmissionControl {
-        control.withLockedValue { $0 }
     }
 
     /// The clock's time as a position on the control's time line.

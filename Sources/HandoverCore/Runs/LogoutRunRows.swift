@@ -22,8 +22,7 @@ package struct LogoutRunRows {
 
     /// The database as SQL (SQLite and PostgreSQL both are).
     static func sql(_ database: DatabaseHandle) throws -> any SQLDatabase {
-        let sql = try ServerDatabases.sql(database, code: "no_sql")
-        return sql
+        return try ServerDatabases.sql(database, code: "no_sql")
     }
 
     /// The run, or nil when there is none.

@@ -21,8 +21,7 @@ package struct SharedSignalsStore: Sendable {
 
     private var sql: any SQLDatabase {
         get throws {
-            let sql = try ServerDatabases.sql(database, code: "storage")
-            return sql
+            return try ServerDatabases.sql(database, code: "storage")
         }
     }
 

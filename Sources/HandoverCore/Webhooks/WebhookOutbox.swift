@@ -104,7 +104,6 @@ package enum WebhookOutbox {
     }
 
     private static func sql(_ database: DatabaseHandle) throws -> any SQLDatabase {
-        let sql = try ServerDatabases.sql(database, code: "storage")
-        return sql
+        return try ServerDatabases.sql(database, code: "storage")
     }
 }

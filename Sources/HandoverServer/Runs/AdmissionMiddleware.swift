@@ -54,8 +54,7 @@ struct AdmissionMiddleware: Middleware {
         let arrived = NIODeadline.now()
         let admission = admission
         return next.respond(to: request).always { _ in
-            admission.observe(delay: .nanoseconds((NIODeadline.now() - arrived).nanoseconds))
-            if work == .new { admission.answered() }
+            admission.observe(delay: .nanoseconds((NIODeadline.now() - arrived).nanoseconds), answeredStart: work == .new)
         }
     }
 
