@@ -75,6 +75,12 @@ package struct DomainError: Error, Sendable, Equatable {
     package static let databaseUnavailable = DomainError(.unavailable, code: "database_unavailable",
                                                          reason: "The database did not answer in time; try again in a second.", retryAfter: 1)
 
+    /// PostgreSQL closed the connection under a transaction (a restart, a failover): nothing of it
+    /// is known to be written, and the same request may be sent again in a second (a run start
+    /// with its `Idempotency-Key`, a callback by its nonce, are recorded once).
+    package static let connectionLost = DomainError(.unavailable, code: "database_unavailable",
+                                                    reason: "The database closed its connection; try again in a second.", retryAfter: 1)
+
     /// Nothing with that id.
     package static func notFound(_ what: String) -> DomainError {
         DomainError(.notFound, code: "not_found", reason: "No \(what) with that id.")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HandoverCore
 import Logging
+import NIOCore
 @testable import PostgresNIO
 import Testing
 
@@ -40,6 +41,21 @@ import Testing
         #expect(DatabaseOutage.matches(PSQLError.clientClosedConnection(underlying: nil)))
         #expect(DatabaseOutage.matches(PSQLError.serverClosedConnection(underlying: nil)))
         #expect(!DatabaseOutage.matches(PSQLError.queryCancelled))
+    }
+
+    /// The same errors as PostgresNIO's older, future-based statements report them (SQLKit's
+    /// path on PostgreSQL): `PostgresError.server` with the server's SQLSTATE, and
+    /// `connectionClosed`. The failover test met `57P01` this way as a 500 (a callback's statement
+    /// in flight when PostgreSQL's restart ended its connection).
+    @Test func theOlderErrorsOfAnOutageAreOutagesToo() {
+        let shutdown = PostgresMessage.Error(fields: [.severity: "FATAL", .sqlState: "57P01", .message: "terminating connection due to administrator command"])
+        let syntax = PostgresMessage.Error(fields: [.severity: "ERROR", .sqlState: "42601", .message: "syntax error"])
+        #expect(DatabaseOutage.matches(PostgresError.server(shutdown)))
+        #expect(DatabaseOutage.matches(PostgresError.connectionClosed))
+        #expect(DatabaseOutage.matches(PSQLError.uncleanShutdown.toPostgresError()))
+        #expect(DatabaseOutage.matches(ChannelError.ioOnClosedChannel))
+        #expect(!DatabaseOutage.matches(PostgresError.server(syntax)))
+        #expect(!DatabaseOutage.matches(PostgresError.protocol("Unexpected message: none")))
     }
 
     /// The test database's connection settings, when `HANDOVER_TEST_POSTGRES_URL` is set.

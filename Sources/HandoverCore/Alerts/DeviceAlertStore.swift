@@ -126,7 +126,7 @@ package enum DeviceAlertStore {
     /// written as one batch.
     package static func acknowledge(_ id: UUID, by actor: String, may: @escaping @Sendable (String?) -> Bool, in databases: ServerDatabases,
                                     now: Date) async throws -> Acknowledgement {
-        try await databases.primary.transaction { db in
+        try await databases.primary.inTransaction { db in
             try await AuditTrail.batch(on: db, now: now) {
                 try await acknowledge(id, by: actor, may: may, on: db, now: now)
             }

@@ -83,7 +83,7 @@ package enum AuditTrail {
 
     /// Appends `events` on `database`, in a transaction of their own unless the caller is in one.
     package static func append(_ events: [AuditEvent], on database: Database, now: Date) async throws {
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             guard let sql = db as? any SQLDatabase else { return }
             try await append(events, on: sql, now: now)
         }
@@ -122,7 +122,7 @@ extension AdminEvent {
     /// sign-in's would-be person not at all.
     package func record(on database: Database) async throws {
         let (personID, kind, who, at, detail) = (self.personID, self.kind, self.who, self.at, self.detail)
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             try await self.create(on: db)
             guard let sql = db as? any SQLDatabase else { return }
             let actor: AuditActor

@@ -91,7 +91,7 @@ package enum DirectoryStore {
     /// throwing `taken` when one does; returns whether it was written.
     package static func update(_ record: DirectoryUserRecord, from version: Int, refusingTakenName taken: SCIMError,
                                on db: any Database) async throws -> Bool {
-        try await db.transaction { db -> Bool in
+        try await db.inTransaction { db -> Bool in
             if try await userNameTaken(record.userName, except: record.id, on: db) {
                 throw taken
             }
@@ -103,7 +103,7 @@ package enum DirectoryStore {
     /// stays marked deleted and inactive (its `userName` free for someone else, its document
     /// emptied), so that their badge is refused from then on.
     package static func deleteUser(_ id: UUID, at now: Date, on db: any Database) async throws {
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             let sql = try Self.sql(db)
             try await sql.raw("DELETE FROM directory_members WHERE member_id = \(bind: id)").run()
             try await sql.raw("""
@@ -162,7 +162,7 @@ package enum DirectoryStore {
     /// Inserts the group and makes its members `members`, in one transaction; returns the people
     /// who joined.
     package static func insert(_ record: DirectoryGroupRecord, members: Set<DirectoryMember>, on db: any Database) async throws -> Set<UUID> {
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             try await insert(record, on: db)
             return try await setMembers(members, of: record.id, on: db)
         }
@@ -183,7 +183,7 @@ package enum DirectoryStore {
     /// written) when another request changed the group meanwhile.
     package static func update(_ record: DirectoryGroupRecord, from version: Int, members: Set<DirectoryMember>,
                                on db: any Database) async throws -> Set<UUID>? {
-        try await db.transaction { db -> Set<UUID>? in
+        try await db.inTransaction { db -> Set<UUID>? in
             guard try await update(record, from: version, on: db) else { return nil }
             return try await setMembers(members, of: record.id, on: db)
         }
@@ -191,7 +191,7 @@ package enum DirectoryStore {
 
     /// Deletes the group and its memberships, in one transaction.
     package static func deleteGroup(_ id: UUID, on db: any Database) async throws {
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             let sql = try Self.sql(db)
             try await sql.raw("DELETE FROM directory_members WHERE group_id = \(bind: id) OR member_id = \(bind: id)").run()
             try await sql.raw("DELETE FROM directory_groups WHERE id = \(bind: id)").run()

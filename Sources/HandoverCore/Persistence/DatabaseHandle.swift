@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import PostgresNIO
 
 /// The database as a service holds it: a handle it passes to its area's store, which holds the
 /// queries. A file that does not import FluentKit or SQLKit (the core builds with
@@ -9,9 +10,13 @@ package typealias DatabaseHandle = any Database
 
 extension Database {
     /// Runs `work` in one transaction: every store it writes through commits together or not at
-    /// all. Inside a transaction already, `work` joins it (FluentKit's nesting).
+    /// all. Inside a transaction already, `work` joins it (FluentKit's nesting). On PostgreSQL the
+    /// transaction is ``PostgresTransaction``'s, which lets go of a connection PostgreSQL closed
+    /// under it; every transaction the server runs goes through here.
     package func inTransaction<T: Sendable>(_ work: @escaping @Sendable (DatabaseHandle) async throws -> T) async throws -> T {
-        try await transaction { try await work($0) }
+        if inTransaction { return try await work(self) }
+        if self is any PostgresDatabase { return try await PostgresTransaction.run(on: self, work) }
+        return try await transaction { try await work($0) }
     }
 }
 

@@ -1,10 +1,11 @@
+import NIOCore
 import PostgresNIO
 
 /// Whether an error says the database is out of reach for now, rather than that a request or a
 /// statement is wrong: PostgreSQL refusing or dropping connections while it shuts down, restarts
 /// or fails over (SQLSTATE class 57: `57P01` admin shutdown, `57P02` crash shutdown, `57P03`
 /// cannot connect now), a connection that could not be made or was closed under a statement or
-/// before it, and
+/// before it (as PostgresNIO's `PSQLError`, or its older `PostgresError`), and
 /// ``DomainError/databaseUnavailable`` (a write past its deadline). The server answers these 503
 /// with `Retry-After: 1`, so that a launcher waits a second and sends the request again, instead
 /// of a 500 that reads as a bug.
@@ -15,6 +16,16 @@ package enum DatabaseOutage {
     /// Whether `error` is an outage.
     package static func matches(_ error: any Error) -> Bool {
         if let domain = error as? DomainError { return domain.kind == .unavailable }
+        // PostgresNIO's older, future-based statements (SQLKit's path) report the same events
+        // as `PostgresError`, or as the channel's own error.
+        if let older = error as? PostgresError {
+            switch older {
+            case .server(let reported): return reported.fields[.sqlState].map(states.contains) ?? false
+            case .connectionClosed: return true
+            case .protocol(let text): return text == "Unexpected connection close"
+            }
+        }
+        if let channel = error as? ChannelError { return channel == .ioOnClosedChannel || channel == .alreadyClosed || channel == .eof }
         guard let postgres = error as? PSQLError else { return false }
         switch postgres.code {
         // A statement sent on a pool's connection that had just been closed (by the client,

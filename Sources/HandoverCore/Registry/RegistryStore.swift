@@ -42,7 +42,7 @@ package struct RegistryStore: Sendable {
 
     /// Inserts a new device and its key, in one transaction; returns the key (shown once).
     package func register(_ device: Device, now: Date) async throws -> String {
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             try await device.create(on: db)
             let (key, row) = APIKey.make(name: "device \(device.name)", scope: .device, deviceID: try device.requireID(), now: now)
             try await row.create(on: db)
@@ -75,7 +75,7 @@ package struct RegistryStore: Sendable {
         // Read before the transaction, which then only writes (on SQLite, a transaction that reads
         // first fails instead of waiting when another connection commits in between).
         let client = try await OAuthClient.query(on: database).filter(\.$clientID == registration.clientID).first() ?? OAuthClient()
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             client.clientID = registration.clientID
             client.secretHash = registration.secretHash
             client.clientName = registration.clientName

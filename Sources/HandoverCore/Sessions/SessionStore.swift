@@ -57,7 +57,7 @@ package struct SessionStore: Sendable {
     /// extends its session by `sessionLifetime` and stores the next token; returns it, or nil
     /// when the token was used meanwhile (or the database does not speak SQL).
     package func rotate(_ record: RefreshTokenRecord, of sessionID: UUID, sessionLifetime: TimeInterval, now: Date) async throws -> String? {
-        try await database.transaction { db -> String? in
+        try await database.inTransaction { db -> String? in
             guard let sql = db as? any SQLDatabase else { return nil }
             let rows = try await sql.raw("""
                 UPDATE refresh_tokens SET used_at = \(bind: now) WHERE id = \(bind: record.requireID()) AND used_at IS NULL RETURNING id

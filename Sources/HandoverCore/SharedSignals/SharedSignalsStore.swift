@@ -54,7 +54,7 @@ package struct SharedSignalsStore: Sendable {
 
     /// Deletes a stream with its subjects and the events it still owed, in one transaction.
     package func delete(_ stream: SignalStream) async throws {
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             guard let sql = db as? any SQLDatabase else { return }
             try await sql.raw("DELETE FROM ssf_events WHERE stream_id = \(bind: stream.id)").run()
             try await sql.raw("DELETE FROM ssf_stream_subjects WHERE stream_id = \(bind: stream.id)").run()
@@ -66,7 +66,7 @@ package struct SharedSignalsStore: Sendable {
     /// in one transaction.
     package func updateStatus(_ changed: SignalStream) async throws {
         let status = changed.status
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             guard let sql = db as? any SQLDatabase else { return }
             try await changed.save(on: sql, inserting: false)
             if status == .disabled { try await sql.raw("DELETE FROM ssf_events WHERE stream_id = \(bind: changed.id) AND status = 'pending'").run() }
@@ -89,7 +89,7 @@ package struct SharedSignalsStore: Sendable {
     /// Writes the stream (its verification time) and owes it the verification `event`, in one
     /// transaction.
     package func recordVerification(_ verified: SignalStream, event: SecurityEvent, now: Date) async throws {
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             guard let sql = db as? any SQLDatabase else { return }
             try await verified.save(on: sql, inserting: false)
             try await SharedSignalsOutbox.insert([(verified.id, event)], on: sql, now: now)
@@ -172,7 +172,7 @@ package struct SharedSignalsStore: Sendable {
     /// Writes the SET received with its outcome and, unless a concurrent delivery wrote it first,
     /// its `audit` entry, in one transaction.
     package func recordReceived(issuer: String, jti: String, type: String, outcome text: String, at now: Date, audit: AuditEvent) async throws {
-        try await database.transaction { db in
+        try await database.inTransaction { db in
             guard let sql = db as? any SQLDatabase else { return }
             let inserted = try await sql.raw("""
                 INSERT INTO ssf_received (id, issuer, jti, event_types, outcome, received_at)
