@@ -159,7 +159,8 @@ public struct RawURL: Equatable, Hashable, Sendable {
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            let position = "at offset \(index)"
+            // Made only for an error: text for each scalar read was most of the check's time.
+            var position: String { "at offset \(index)" }
             switch scalar.value {
             case 0x00...0x1F, 0x7F...0x9F:
                 throw LinkError(parameter: parameter, problem: .controlCharacter,
