@@ -25,8 +25,7 @@
 /// ``Settings/decrease`` of what is owed (or of the window, if smaller), at most once per
 /// ``Settings/cutSpacing``, since the work owed at a cut is recorded only over the next second.
 /// An interval without a standing queue in which the window turned a start away grows it by
-/// ``Settings/increase``, up to what was owed at the last cut and then by one callback (TCP's
-/// slow start up to its threshold, then its additive increase); ``Settings/openAfter`` intervals in a row without a queue and without
+/// ``Settings/increase``; ``Settings/openAfter`` intervals in a row without a queue and without
 /// turning anyone away open admission again (no window).
 ///
 /// **`Retry-After` is a place in line.** Each start shed is given the next free moment in a line
@@ -80,10 +79,6 @@ package struct AdmissionControl: Sendable, Equatable {
         package var openAfter: Int = 40
         /// The longest `Retry-After`, in seconds (30).
         package var longestRetryAfter: Int = 30
-        /// How far ahead the line of starts shed reaches (300 s: the SDK's budget of waiting).
-        /// Capped at the longest `Retry-After`, the line gave every start past it the same
-        /// moment, and they all came back together.
-        package var longestLine: Duration = .seconds(300)
         /// How early a start shed with a key may come back and still be taken at its place
         /// (250 ms: the SDK waits `Retry-After`, rounded up to whole seconds, plus its jitter).
         package var earlyBy: Duration = .milliseconds(250)
@@ -119,8 +114,6 @@ package struct AdmissionControl: Sendable, Equatable {
     private var shed = 0
     private var calmIntervals = 0
     private var lastCut: Duration?
-    /// What was owed at the last cut: the window grows back to it by eighths, past it by one.
-    private var owedAtCut: Int?
     /// The first moment not yet promised to a start shed: the end of the line.
     private var nextSlot: Duration?
     /// The moments promised to starts shed with a key.
@@ -194,10 +187,10 @@ package struct AdmissionControl: Sendable, Equatable {
 
     /// The next free moment in the line of starts shed, which it takes: the line moves at the
     /// starts a second the recorded callbacks make room for. It reaches at most
-    /// ``Settings/longestLine`` ahead; a start whose moment is further than
-    /// ``Settings/longestRetryAfter`` is told that, and told the rest when it comes back.
+    /// ``Settings/longestRetryAfter`` ahead.
     private mutating func placeInLine(at now: Duration) -> Duration {
-        let slot = min(max(nextSlot ?? now, now), now + settings.longestLine)
+        let longest = Duration.seconds(settings.longestRetryAfter)
+        let slot = min(max(nextSlot ?? now, now), now + longest)
         let startsPerSecond = max(1, drainRate ?? 1) / max(1, itemsPerStart ?? 1)
         nextSlot = slot + .nanoseconds(Int64((1e9 / startsPerSecond).rounded(.up)))
         return slot
@@ -215,7 +208,7 @@ package struct AdmissionControl: Sendable, Equatable {
         while now >= intervalStart + interval {
             // A long quiet time: every interval in it was calm, and admission is open again.
             if closed > settings.openAfter {
-                (window, owedAtCut) = (nil, nil)
+                window = nil
                 calmIntervals = 0
                 let passed = Self.seconds(now - intervalStart) / Self.seconds(interval)
                 intervalStart += interval * Int(passed.rounded(.down))
@@ -235,19 +228,15 @@ package struct AdmissionControl: Sendable, Equatable {
             if lastCut.map({ end - $0 >= settings.cutSpacing }) ?? true {
                 let base = min(Double(window ?? Int.max), outstanding)
                 window = max(1, Int(base * settings.decrease))
-                (lastCut, owedAtCut) = (end, Int(outstanding.rounded(.up)))
+                lastCut = end
             }
         } else if let current = window {
             if shed > 0 {
                 calmIntervals = 0
-                let grown = current + max(1, Int(Double(current) * settings.increase))
-                // Up to what was owed when the last queue stood, then one callback at a time: a
-                // window that grew by an eighth a quarter-second while launchers waited out their
-                // Retry-After let in a queue of seconds when they came back together.
-                window = owedAtCut.map { grown > $0 ? max($0, current + 1) : grown } ?? grown
+                window = current + max(1, Int(Double(current) * settings.increase))
             } else {
                 calmIntervals += 1
-                if calmIntervals >= settings.openAfter { (window, calmIntervals, owedAtCut) = (nil, 0, nil) }
+                if calmIntervals >= settings.openAfter { (window, calmIntervals) = (nil, 0) }
             }
         }
         (shed, finishedThisInterval, smallestDelay) = (0, 0, nil)
