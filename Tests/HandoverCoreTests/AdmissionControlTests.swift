@@ -171,42 +171,6 @@ import Testing
         if case .shed(let seconds) = control.admit(at: .seconds(6)) { #expect(seconds == 1) }
     }
 
-    /// A start shed with a key keeps its place: back early, it is told how long is left; back at
-    /// its moment, it is taken though the window is full (new starts are still shed), once.
-    @Test func aStartShedWithAKeyIsTakenAtItsPlace() {
-        var control = Self.control()
-        _ = Self.start(100, items: 10, &control, at: .zero)                   // 1,000 owed
-        control.finished(items: 100, at: .milliseconds(100))                 // 400 a second
-        Self.queue(&control, at: .milliseconds(200))
-        for _ in 0..<200 { _ = control.admit(at: .milliseconds(260)) }      // the line reaches 5.26 s
-        #expect(control.admit(at: .milliseconds(260), key: "a") == .shed(retryAfterSeconds: 5))
-        #expect(control.places.count == 1)
-        // Early: the wait left, and the place kept.
-        #expect(control.admit(at: .seconds(3), key: "a") == .shed(retryAfterSeconds: 3))
-        // At its moment (5.26 s), the window still full: taken; a new start is not.
-        control.observe(delay: .milliseconds(900), at: .seconds(5))
-        #expect(control.admit(at: .milliseconds(5200), key: "a") == .admit)
-        #expect(control.places.count == 0)
-        if case .admit = control.admit(at: .milliseconds(5200), key: "b") { Issue.record("a new start was taken past the window") }
-        // The same key again is a new start, at the back of the line.
-        if case .admit = control.admit(at: .milliseconds(5200), key: "a") { Issue.record("a place was taken twice") }
-    }
-
-    /// Places are kept in the order promised, a minute past their moment at most, and no more than
-    /// the capacity.
-    @Test func keptPlacesAreForgottenAMinutePastTheirMomentAndBounded() {
-        var places = KeptPlaces(capacity: 2, unclaimedFor: .seconds(60))
-        places.keep("a", at: .seconds(1))
-        places.keep("b", at: .seconds(2))
-        places.keep("c", at: .seconds(3))                                    // full: not kept
-        #expect(places.count == 2 && places.moment(of: "c") == nil)
-        places.keep("a", at: .seconds(4))                                    // a later promise replaces
-        places.forget(before: .milliseconds(62_500))                         // b's minute is up, a's (4 s) not
-        #expect(places.moment(of: "a") == .seconds(4) && places.moment(of: "b") == nil)
-        places.claim("a")
-        #expect(places.count == 0)
-    }
-
     /// Whatever happens, in any order: a start is admitted only while what is owed is below the
     /// window, the window is never below one, nothing owed goes negative, and every `Retry-After`
     /// is 1 to 30 seconds.
@@ -222,21 +186,15 @@ import Testing
                 case 1: control.observe(delay: .milliseconds(amount * 3), at: now)
                 case 2:
                     let before = control
-                    // Now and then a start with one of a few keys, which may hold a place.
-                    let key = amount % 3 == 0 ? "key-\(amount % 4)" : nil
-                    let placed = key.flatMap { before.places.moment(of: $0) } != nil
-                    switch control.admit(at: now, key: key) {
+                    switch control.admit(at: now) {
                     case .admit:
                         unanswered += 1
                         // Admitted only below the window of the intervals closed by then, or open
-                        // (closing intervals moves the window, never what is owed); a start at its
-                        // kept place, below twice the window.
-                        if let window = control.window {
-                            #expect(before.outstanding < Double(window) * (placed ? 2 : 1))
-                        }
+                        // (closing intervals moves the window, never what is owed).
+                        if let window = control.window { #expect(before.outstanding < Double(window)) }
                     case .shed(let seconds):
                         #expect((1...30).contains(seconds))
-                        #expect(placed || control.window.map { control.outstanding >= Double($0) } == true)
+                        #expect(control.window.map { control.outstanding >= Double($0) } == true)
                     }
                 case 3:
                     if unanswered > 0 {

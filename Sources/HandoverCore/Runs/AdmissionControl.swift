@@ -36,12 +36,8 @@
 /// passed, so launchers shed a few seconds apart are not all told the same short wait and do not
 /// come back together to be shed again: past the knee, each answer `503` costs the server and the
 /// phone a round trip, and a storm at twice the knee answered six of them for every start it shed
-/// when the wait counted only the starts shed in the last half second. A start shed with a key
-/// (a run start's `Idempotency-Key`, which the SDK sends again with the same start) keeps its
-/// place (``KeptPlaces``): back at its moment it is taken ahead of new starts, though the window
-/// is full (up to twice the window), instead of going to the back of the line again, where at
-/// four times the knee thousands of phones ran out of their 300 s of waiting. The SDK adds its
-/// own jitter (`BusyServerPolicy`).
+/// when the wait counted only the starts shed in the last half second. The SDK adds its own
+/// jitter (`BusyServerPolicy`).
 ///
 /// A pure value: the server feeds it times (on its clock), delays and counts, and does what
 /// ``admit(at:)`` answers (``AdmissionGate``). Each instance keeps its own; with several
@@ -79,9 +75,6 @@ package struct AdmissionControl: Sendable, Equatable {
         package var openAfter: Int = 40
         /// The longest `Retry-After`, in seconds (30).
         package var longestRetryAfter: Int = 30
-        /// How early a start shed with a key may come back and still be taken at its place
-        /// (250 ms: the SDK waits `Retry-After`, rounded up to whole seconds, plus its jitter).
-        package var earlyBy: Duration = .milliseconds(250)
 
         package init(target: Duration) {
             self.target = target
@@ -116,8 +109,6 @@ package struct AdmissionControl: Sendable, Equatable {
     private var lastCut: Duration?
     /// The first moment not yet promised to a start shed: the end of the line.
     private var nextSlot: Duration?
-    /// The moments promised to starts shed with a key.
-    package private(set) var places = KeptPlaces()
 
     package init(settings: Settings, now: Duration) {
         self.settings = settings
@@ -137,31 +128,11 @@ package struct AdmissionControl: Sendable, Equatable {
 
     /// Whether to take one more start now. An admitted start counts as owed work until
     /// ``answered()``.
-    ///
-    /// - Parameter key: the start's key, sent again with the same start (a run start's
-    ///   `Idempotency-Key`). A start shed with a key keeps its place in line: back with the key at
-    ///   its moment (or up to ``Settings/earlyBy`` before), it is taken though the window is full,
-    ///   as long as what is owed is below twice the window; back early, it is told how long is
-    ///   left.
-    package mutating func admit(at now: Duration, key: String? = nil) -> Decision {
+    package mutating func admit(at now: Duration) -> Decision {
         roll(to: now)
-        places.forget(before: now)
-        if let key, let moment = places.moment(of: key) {
-            if moment > now + settings.earlyBy {
-                return .shed(retryAfterSeconds: Self.wholeSeconds(moment - now, most: settings.longestRetryAfter))
-            }
-            if let window, outstanding >= 2 * Double(window) {
-                return .shed(retryAfterSeconds: 1)
-            }
-            places.claim(key)
-            starting += 1
-            return .admit
-        }
         if let window, outstanding >= Double(window) {
             shed += 1
-            let moment = placeInLine(at: now)
-            if let key { places.keep(key, at: moment) }
-            return .shed(retryAfterSeconds: Self.wholeSeconds(moment - now, most: settings.longestRetryAfter))
+            return .shed(retryAfterSeconds: placeInLine(at: now))
         }
         starting += 1
         return .admit
@@ -185,20 +156,15 @@ package struct AdmissionControl: Sendable, Equatable {
         finishedThisInterval += max(0, items)
     }
 
-    /// The next free moment in the line of starts shed, which it takes: the line moves at the
-    /// starts a second the recorded callbacks make room for. It reaches at most
-    /// ``Settings/longestRetryAfter`` ahead.
-    private mutating func placeInLine(at now: Duration) -> Duration {
+    /// The seconds until the next free moment in the line of starts shed, which it takes: the
+    /// line moves at the starts a second the recorded callbacks make room for.
+    private mutating func placeInLine(at now: Duration) -> Int {
         let longest = Duration.seconds(settings.longestRetryAfter)
         let slot = min(max(nextSlot ?? now, now), now + longest)
         let startsPerSecond = max(1, drainRate ?? 1) / max(1, itemsPerStart ?? 1)
         nextSlot = slot + .nanoseconds(Int64((1e9 / startsPerSecond).rounded(.up)))
-        return slot
-    }
-
-    /// `wait` in whole seconds, rounded up, between 1 and `most`.
-    private static func wholeSeconds(_ wait: Duration, most: Int) -> Int {
-        Int(min(Double(most), max(1, seconds(wait).rounded(.up))))
+        let seconds = Self.seconds(slot - now).rounded(.up)
+        return Int(min(Double(settings.longestRetryAfter), max(1, seconds)))
     }
 
     /// Closes every interval that ended by `now`.

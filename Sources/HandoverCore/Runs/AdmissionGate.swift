@@ -16,11 +16,10 @@ package final class AdmissionGate: Sendable {
     }
 
     /// Whether to take one more start (or check-out) now; an admitted one is answered through
-    /// ``observe(delay:answeredStart:)``. `key` is the start's `Idempotency-Key`, which keeps a
-    /// shed start's place in line (``AdmissionControl/admit(at:key:)``).
-    package func admit(key: String? = nil) -> AdmissionControl.Decision {
+    /// ``observe(delay:answeredStart:)``.
+    package func admit() -> AdmissionControl.Decision {
         let now = Self.position(clock.now())
-        return control.withLockedValue { $0.admit(at: now, key: key) }
+        return control.withLockedValue { $0.admit(at: now) }
     }
 
     /// A write request was answered `delay` after it arrived; `answeredStart` when it was an

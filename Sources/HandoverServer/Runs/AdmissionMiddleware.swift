@@ -8,10 +8,9 @@ import Vapor
 /// run start or a check-out when the callbacks owed fill ``AdmissionControl``'s window, and the
 /// delay of every write request (callbacks, run starts, check-outs) fed to it.
 ///
-/// First in the chain and future-based (no task hop, no credential read, no body read): a shed
-/// request costs about what `/healthz` costs, and reveals nothing but a wait (the decision depends
-/// on the load, and on the `Idempotency-Key` field's text, unparsed, which keeps a shed start's
-/// place in line). The answer keeps the connection open and is sent at once, unlike a `429`,
+/// First in the chain and future-based (no task hop, no key read, no body read): a shed request
+/// costs about what `/healthz` costs, and reveals nothing (the decision depends on the load, not
+/// on the caller). The answer keeps the connection open and is sent at once, unlike a `429`,
 /// which is for one client over its own limit.
 struct AdmissionMiddleware: Middleware {
     /// What a request is to admission control.
@@ -49,7 +48,7 @@ struct AdmissionMiddleware: Middleware {
 
     func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
         guard let work = Work(method: request.method, path: request.url.path) else { return next.respond(to: request) }
-        if work == .new, case .shed(let seconds) = admission.admit(key: request.headers.first(name: IdempotencyKeyField.name)) {
+        if work == .new, case .shed(let seconds) = admission.admit() {
             return request.eventLoop.makeSucceededFuture(Self.busy(retryAfter: seconds))
         }
         let arrived = NIODeadline.now()
