@@ -28,16 +28,10 @@
 /// ``Settings/increase``; ``Settings/openAfter`` intervals in a row without a queue and without
 /// turning anyone away open admission again (no window).
 ///
-/// **`Retry-After` is a place in line.** Each start shed is given the next free moment in a line
-/// paced at the starts the server can take (the callbacks it records a second over the callbacks
-/// a run brings): the first is told to come back in a second, and each next one
-/// `itemsPerStart / drainRate` seconds after the one before, between 1 and
-/// ``Settings/longestRetryAfter`` seconds. The line remembers every promise until its time has
-/// passed, so launchers shed a few seconds apart are not all told the same short wait and do not
-/// come back together to be shed again: past the knee, each answer `503` costs the server and the
-/// phone a round trip, and a storm at twice the knee answered six of them for every start it shed
-/// when the wait counted only the starts shed in the last half second. The SDK adds its own
-/// jitter (`BusyServerPolicy`).
+/// **`Retry-After`** is how long the server needs, at the rate it has been recording, for the
+/// work of the starts shed lately (between 1 and ``Settings/longestRetryAfter`` seconds), so
+/// that launchers shed together come back spread over that time. The SDK adds its own jitter
+/// (`BusyServerPolicy`).
 ///
 /// A pure value: the server feeds it times (on its clock), delays and counts, and does what
 /// ``admit(at:)`` answers (``AdmissionGate``). Each instance keeps its own; with several
@@ -105,10 +99,9 @@ package struct AdmissionControl: Sendable, Equatable {
     private var smallestDelay: Duration?
     private var finishedThisInterval = 0
     private var shed = 0
+    private var shedLastInterval = 0
     private var calmIntervals = 0
     private var lastCut: Duration?
-    /// The first moment not yet promised to a start shed: the end of the line.
-    private var nextSlot: Duration?
 
     package init(settings: Settings, now: Duration) {
         self.settings = settings
@@ -132,7 +125,7 @@ package struct AdmissionControl: Sendable, Equatable {
         roll(to: now)
         if let window, outstanding >= Double(window) {
             shed += 1
-            return .shed(retryAfterSeconds: placeInLine(at: now))
+            return .shed(retryAfterSeconds: retryAfterSeconds())
         }
         starting += 1
         return .admit
@@ -156,14 +149,11 @@ package struct AdmissionControl: Sendable, Equatable {
         finishedThisInterval += max(0, items)
     }
 
-    /// The seconds until the next free moment in the line of starts shed, which it takes: the
-    /// line moves at the starts a second the recorded callbacks make room for.
-    private mutating func placeInLine(at now: Duration) -> Int {
-        let longest = Duration.seconds(settings.longestRetryAfter)
-        let slot = min(max(nextSlot ?? now, now), now + longest)
-        let startsPerSecond = max(1, drainRate ?? 1) / max(1, itemsPerStart ?? 1)
-        nextSlot = slot + .nanoseconds(Int64((1e9 / startsPerSecond).rounded(.up)))
-        let seconds = Self.seconds(slot - now).rounded(.up)
+    /// Seconds for the starts shed in this interval and the last to be recorded at the rate the
+    /// server has been recording.
+    private func retryAfterSeconds() -> Int {
+        let work = Double(shed + shedLastInterval) * max(1, itemsPerStart ?? 1)
+        let seconds = (work / max(1, drainRate ?? 1)).rounded(.up)
         return Int(min(Double(settings.longestRetryAfter), max(1, seconds)))
     }
 
@@ -205,6 +195,7 @@ package struct AdmissionControl: Sendable, Equatable {
                 if calmIntervals >= settings.openAfter { (window, calmIntervals) = (nil, 0) }
             }
         }
+        shedLastInterval = shed
         (shed, finishedThisInterval, smallestDelay) = (0, 0, nil)
     }
 
