@@ -58,7 +58,7 @@ enum PostgresTransaction {
     }
 
     /// `body`'s answer, or ``DomainError/connectionLost`` as soon as `connection` closes if that
-    /// comes first. `body` runs as a task of its own (with the caller's task-local values), so
+    /// comes first (``ConnectionCloseWatch``). `body` runs as a task of its own (with the caller's task-local values), so
     /// that a statement PostgresNIO never answers cannot hold the caller; cancelling the caller
     /// cancels it.
     static func untilClosed<T: Sendable>(_ connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -70,6 +70,7 @@ enum PostgresTransaction {
                 continuation = nil
             }
         }
+        defer { ConnectionCloseWatch.shared.release(connection) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiting.withLockedValue { $0 = continuation }
@@ -77,7 +78,7 @@ enum PostgresTransaction {
                     do { answer(.success(try await body())) } catch { answer(.failure(error)) }
                 }
                 running.withLockedValue { $0 = task }
-                connection.closeFuture.whenComplete { _ in answer(.failure(DomainError.connectionLost)) }
+                ConnectionCloseWatch.shared.hold(connection) { answer(.failure(DomainError.connectionLost)) }
             }
         } onCancel: {
             running.withLockedValue { $0?.cancel() }
