@@ -40,7 +40,7 @@ package final class DatabaseConnections: Sendable {
         pools = Databases(threadPool: threadPool, on: group)
         switch location {
         case .postgres(let url):
-            pools.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60)), as: .psql)
+            pools.use(.preparing(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60))), as: .psql)
         case .sqlite(let file):
             pools.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
             pools.use(.sqlite(.file(file)), as: .sqliteReads, isDefault: false)
