@@ -1,5 +1,6 @@
 import FluentKit
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresKit
 import PostgresNIO
@@ -87,20 +88,66 @@ extension PreparingPostgresDatabase: SQLDatabase {
         }
         let statement = ShapedStatement(bindings: bindings)
         let logger = logger
-        do {
-            try await wrapped.withConnection { (connection: PostgresConnection) in
-                connection.eventLoop.makeFutureWithTask {
-                    try await ShapedStatement.$shape.withValue(shape) {
-                        for try await row in try await connection.execute(statement, logger: logger) {
-                            onRow(row.sql())
-                        }
-                    }
+        let run: @Sendable (PostgresConnection) async throws -> Void = { connection in
+            try await ShapedStatement.$shape.withValue(shape) {
+                for try await row in try await connection.execute(statement, logger: logger) {
+                    onRow(row.sql())
                 }
-            }.get()
+            }
+        }
+        do {
+            if wrapped.inTransaction {
+                // The transaction's connection: PostgresTransaction answers for it closing.
+                let (connection, release) = try await transactionConnection()
+                defer { release.succeed() }
+                try await run(connection)
+            } else {
+                try await wrapped.withConnection { (connection: PostgresConnection) in
+                    Self.untilClosed(connection) { try await run(connection) }
+                }.get()
+            }
         } catch {
             if Self.mayHaveFailedPreparing(error) { statements.failed(shape) }
             throw error
         }
+    }
+
+    /// The connection of the transaction this database is bound to, held until `release`
+    /// succeeds, for the calling task to send its statement on.
+    private func transactionConnection() async throws -> (PostgresConnection, release: EventLoopPromise<Void>) {
+        let waiting = NIOLockedValueBox<CheckedContinuation<(PostgresConnection, release: EventLoopPromise<Void>), any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting.withLockedValue { $0 = continuation }
+            wrapped.withConnection { (connection: PostgresConnection) -> EventLoopFuture<Void> in
+                let release = connection.eventLoop.makePromise(of: Void.self)
+                waiting.withLockedValue { $0?.resume(returning: (connection, release)); $0 = nil }
+                return release.futureResult
+            }.whenFailure { error in
+                waiting.withLockedValue { $0?.resume(throwing: error); $0 = nil }
+            }
+        }
+    }
+
+    /// Runs `body` on `connection`, just leased from the pool (this is called on its event loop,
+    /// while it is open), and answers ``DomainError/connectionLost`` as soon as the connection
+    /// closes if that comes first: PostgresNIO 1.33 never answers a statement written to a closed
+    /// connection, and `body` writes from a task of its own, later than the lease
+    /// (``PostgresTransaction`` has the whole story).
+    static func untilClosed(_ connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> Void) -> EventLoopFuture<Void> {
+        let answered = connection.eventLoop.makePromise(of: Void.self)
+        let pending = NIOLockedValueBox(true)
+        let answer: @Sendable (Result<Void, any Error>) -> Void = { result in
+            guard pending.withLockedValue({ isPending in
+                defer { isPending = false }
+                return isPending
+            }) else { return }
+            answered.completeWith(result)
+        }
+        ConnectionCloseWatch.shared.hold(connection) { answer(.failure(DomainError.connectionLost)) }
+        Task {
+            do { answer(.success(try await body())) } catch { answer(.failure(error)) }
+        }
+        return answered.futureResult.always { _ in ConnectionCloseWatch.shared.release(connection) }
     }
 
     /// Whether `error` could have come from preparing the statement, which PostgresNIO would then
