@@ -20,6 +20,13 @@ package struct DeviceStore: Sendable {
         return try ServerDatabases.sql(database, code: "no_sql")
     }
 
+    /// The device's name; nil for an unknown device. One plain statement (PostgreSQL keeps it
+    /// prepared), where reading the whole row through FluentKit took a plan each time: every
+    /// check-out reads it.
+    package func name(of deviceID: UUID) async throws -> String? {
+        try await sqlDatabase().raw("SELECT name FROM devices WHERE id = \(bind: deviceID)").first(decodingColumn: "name", as: String.self)
+    }
+
     // MARK: Statuses and locks
 
     /// Takes the device's row before reading it (PostgreSQL locks it; SQLite takes its write lock

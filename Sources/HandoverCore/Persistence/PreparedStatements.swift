@@ -48,7 +48,7 @@ package final class PreparedStatements: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         var named = 0
     }
 
@@ -63,7 +63,7 @@ package final class PreparedStatements: Sendable {
     /// The shape to run `sql` with parameters of `types` as, or `nil` to send it unnamed.
     package func shape(for sql: String, types: [PostgresDataType]) -> Shape? {
         guard Self.isPreparable(sql) else { return nil }
-        let key = Self.key(sql, types)
+        let key = Key(sql: sql, types: types)
         return state.withLockedValue { state in
             if let shape = state.entries[key]?.shape { return shape }
             var entry = state.entries[key] ?? Entry()
@@ -84,7 +84,7 @@ package final class PreparedStatements: Sendable {
     /// `shape` failed on a connection: its next use is prepared under a new name, or unnamed once
     /// it has failed ``generations`` times.
     package func failed(_ shape: Shape) {
-        let key = Self.key(shape.sql, shape.types)
+        let key = Key(sql: shape.sql, types: shape.types)
         state.withLockedValue { state in
             guard var entry = state.entries[key], entry.shape == shape else { return }
             entry.generation += 1
@@ -102,18 +102,33 @@ package final class PreparedStatements: Sendable {
     /// Only statements that read or write rows are prepared; schema changes and transaction
     /// control are sent as they are.
     static func isPreparable(_ sql: String) -> Bool {
-        let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "(" }.prefix(7).uppercased()
-        return ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains { start.hasPrefix($0) }
+        // On the text's bytes, ASCII letters folded to upper case: no string is made per statement.
+        var word: [UInt8] = []
+        for byte in sql.utf8 {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "("):
+                if word.isEmpty { continue }
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): word.append(byte - 32); continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte); continue
+            default: break
+            }
+            break
+        }
+        return Self.preparable.contains(word)
     }
 
-    private static func key(_ sql: String, _ types: [PostgresDataType]) -> String {
-        sql + "\u{0}" + types.map { String($0.rawValue) }.joined(separator: ",")
+    private static let preparable: Set<[UInt8]> = Set(["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].map { Array($0.utf8) })
+
+    /// A statement's text and its parameters' types: what its name stands for.
+    private struct Key: Hashable {
+        var sql: String
+        var types: [PostgresDataType]
     }
 
     /// `handover_` and 24 hex digits of the statement's digest, then its generation: within
     /// PostgreSQL's 63 bytes for a name.
-    private static func name(_ key: String, generation: Int) -> String {
-        let digest = SHA256.hash(data: Data(key.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+    private static func name(_ key: Key, generation: Int) -> String {
+        let digest = SHA256.hash(data: Data((key.sql + "\u{0}" + key.types.map { String($0.rawValue) }.joined(separator: ",")).utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         return "handover_\(digest)_\(generation)"
     }
 }

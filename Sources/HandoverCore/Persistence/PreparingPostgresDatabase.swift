@@ -174,12 +174,13 @@ extension PreparingPostgresDatabase: SQLDatabase {
         var types: [PostgresDataType] = []
         types.reserveCapacity(values.count)
         for value in values {
-            if isNil(value) {
-                bindings.appendNull()
-                types.append(.null)
-            } else if let value = value as? any PostgresThrowingDynamicTypeEncodable {
+            // The values that encode themselves first: most values are, and each cast costs.
+            if let value = value as? any PostgresThrowingDynamicTypeEncodable {
                 guard (try? bindings.append(value, context: .default)) != nil else { return nil }
                 types.append(value.psqlType)
+            } else if isNil(value) {
+                bindings.appendNull()
+                types.append(.null)
             } else {
                 return nil
             }

@@ -26,7 +26,7 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key checks out its own device only.")
         }
-        guard let device = try await Device.stored(deviceID, on: databases.reads) else { throw APIError.notFound("device") }
+        guard let deviceName = try await DeviceStore(databases.reads).name(of: deviceID) else { throw APIError.notFound("device") }
         let body = switch input.body { case .json(let body): body }
         let person: CustodyLedger.CheckOutRequest.Person
         let method: Custody.CheckOut
@@ -81,6 +81,6 @@ extension APIHandler {
         // Group-committed: a shift's badge taps share their transactions, as its runs and callbacks do.
         let custody = try await commits.checkOut(CustodyLedger.CheckOutRequest(device: deviceID, person: person, method: method, badgeDigest: badgeDigest),
                                                  ledger: CustodyLedger(limit: sessions.settings.custodyLimit), on: request.application)
-        return .created(.init(body: .json(CustodyRecordView(try CustodyReport.Row(custody, deviceName: device.name)))))
+        return .created(.init(body: .json(CustodyRecordView(try CustodyReport.Row(custody, deviceName: deviceName)))))
     }
 }
