@@ -50,8 +50,8 @@ rows = {name: load(name) for name in ("sqlite", "postgres")}
 def med(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
-print("\n| database | hand-overs/s | callbacks/s | CPU s per 1,000 hand-overs (Handover + PostgreSQL) | statements per callback |")
-print("|---|---|---|---|---|")
+print("\n| database | hand-overs/s | callbacks/s | CPU s per 1,000 hand-overs (Handover + PostgreSQL) | statements per callback | 503s in each round |")
+print("|---|---|---|---|---|---|")
 summary = {}
 for name, figures in rows.items():
     handovers = med([f["handOversPerSecond"] for f in figures])
@@ -60,7 +60,11 @@ for name, figures in rows.items():
     statements = med([(f.get("cost") or {}).get("statementsPerCallback") for f in figures])
     summary[name] = (callbacks, cpu)
     each = ", ".join(f"{(f.get('cost') or {}).get('cpuSecondsPer1000HandOvers', 0):.1f}" for f in figures)
-    print(f"| {name} | {handovers:.1f} | {callbacks:.0f} | {cpu:.1f} ({each}) | {statements if statements is None else f'{statements:.2f}'} |")
+    busy = [f.get("busyAnswers", 0) for f in figures]
+    print(f"| {name} | {handovers:.1f} | {callbacks:.0f} | {cpu:.1f} ({each}) | {statements if statements is None else f'{statements:.2f}'} | {', '.join(map(str, busy))} |")
 (sc, scpu), (pc, pcpu) = summary["sqlite"], summary["postgres"]
 print(f"\nPostgreSQL / SQLite: callbacks/s {pc / sc:.2f}x (at least 0.9 wanted), CPU per hand-over {pcpu / scpu:.2f}x (at most 1.5 wanted)")
+if any(f.get("busyAnswers", 0) for figures in rows.values() for f in figures):
+    print("A round with 503s measured a server whose admission control cut its window: its launchers waited out Retry-After,\n"
+          "the group commits' batches shrank, and statements and CPU per hand-over rose with them (docs/operations.md).")
 PY
