@@ -56,9 +56,15 @@ FAMILY_RISE = 0.5
 
 def family(query):
     """A statement's family: pg_stat_statements' normalized text with each list of parameters
-    (a VALUES list of tuples, an IN list, an array of them) collapsed to one element."""
+    (a VALUES list of tuples, an IN list, an array of them) collapsed to one element.
+
+    Constants are parameters too: pg_stat_statements replaces them with $n only for a statement it
+    first records while parsing it, and a prepared statement run again is recorded as executed,
+    with its text as written (`version + 1` where an unnamed one gave `version + $10`)."""
     text = re.sub(r"\s+", " ", query.strip())
     text = re.sub(r"\$\d+", "$", text)
+    text = re.sub(r"'(?:[^']|'')*'", "$", text)
+    text = re.sub(r"(?<![\w$.])\d+(?:\.\d+)?(?![\w.])", "$", text)
     text = re.sub(r"(\((?:\$|\$::\w+)(?:, (?:\$|\$::\w+))*\))(?:, \((?:\$|\$::\w+)(?:, (?:\$|\$::\w+))*\))+", r"\1, …", text)
     text = re.sub(r"\(\$(?:, \$)+\)", "($, …)", text)
     return text[:300]
