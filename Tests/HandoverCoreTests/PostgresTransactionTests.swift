@@ -17,17 +17,20 @@ import Testing
     static let logger = Logger(label: "postgres-transaction-tests")
 
     /// A pool of one connection on one event loop of its own, or nil (and a printed reason)
-    /// without `HANDOVER_TEST_POSTGRES_URL`.
-    static func withPool(_ test: String, _ body: (any Database, EventLoopGroup) async throws -> Void) async throws {
+    /// without `HANDOVER_TEST_POSTGRES_URL`; `configure` wraps the driver's configuration (the
+    /// server's: ``PreparingPostgresDatabase``).
+    static func withPool(_ test: String, suite: String = "PostgresTransactionTests",
+                         configure: (DatabaseConfigurationFactory) -> DatabaseConfigurationFactory = { $0 },
+                         _ body: (any Database, EventLoopGroup) async throws -> Void) async throws {
         guard let url = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"] else {
-            print("SKIP PostgresTransactionTests.\(test): HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
+            print("SKIP \(suite).\(test): HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
             return
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let threads = NIOThreadPool(numberOfThreads: 1)
         threads.start()
         let databases = Databases(threadPool: threads, on: group)
-        databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 1, connectionPoolTimeout: .seconds(5)), as: .psql)
+        databases.use(configure(try .postgres(url: url, maxConnectionsPerEventLoop: 1, connectionPoolTimeout: .seconds(5))), as: .psql)
         let database = databases.database(logger: logger, on: group.any())!
         do {
             try await body(database, group)
@@ -80,8 +83,10 @@ import Testing
     /// outage (503). With FluentPostgresDriver's transaction the pool's own wait (5 s) ended the
     /// next statement with `connectionRequestTimeout`, and the transaction never answered. No
     /// clock: the test waits for the connection to close, and the pool's wait bounds the rest.
-    @Test func aConnectionEndedUnderATransactionIsGivenBack() async throws {
-        try await Self.withPool("aConnectionEndedUnderATransactionIsGivenBack") { database, group in
+    /// With the server's prepared statements (every statement named at once) as without.
+    @Test(arguments: [false, true]) func aConnectionEndedUnderATransactionIsGivenBack(prepared: Bool) async throws {
+        try await Self.withPool("aConnectionEndedUnderATransactionIsGivenBack",
+                                configure: { prepared ? .preparing($0, statements: PreparedStatements(sightings: 1)) : $0 }) { database, group in
             let configuration = try SQLPostgresConfiguration(url: ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"]!)
             let other = try await PostgresConnection.connect(on: group.any(), configuration: configuration.coreConfiguration, id: 2, logger: Self.logger)
             let (closed, signal) = AsyncStream<Void>.makeStream()

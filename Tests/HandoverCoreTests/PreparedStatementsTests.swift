@@ -95,26 +95,12 @@ import Testing
 
     // MARK: On PostgreSQL
 
-    /// A pool of one connection, statements named on their second sighting.
+    /// A pool of one connection (``PostgresTransactionTests/withPool(_:suite:configure:_:)``)
+    /// whose statements `statements` names.
     static func withPool(_ test: String, statements: PreparedStatements, _ body: (any Database) async throws -> Void) async throws {
-        guard let url = ProcessInfo.processInfo.environment["HANDOVER_TEST_POSTGRES_URL"] else {
-            print("SKIP PreparedStatementsTests.\(test): HANDOVER_TEST_POSTGRES_URL is not set (bash .ci/run sets it)")
-            return
-        }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let threads = NIOThreadPool(numberOfThreads: 1)
-        threads.start()
-        let databases = Databases(threadPool: threads, on: group)
-        databases.use(.preparing(try .postgres(url: url, maxConnectionsPerEventLoop: 1, connectionPoolTimeout: .seconds(5)), statements: statements), as: .psql)
-        let database = databases.database(logger: logger, on: group.any())!
-        do {
+        try await PostgresTransactionTests.withPool(test, suite: "PreparedStatementsTests", configure: { .preparing($0, statements: statements) }) { database, _ in
             try await body(database)
-        } catch {
-            await databases.shutdownAsync()
-            throw error
         }
-        await databases.shutdownAsync()
-        try? await threads.shutdownGracefully()
     }
 
     static func sql(_ database: any Database) -> any SQLDatabase { database as! any SQLDatabase }
