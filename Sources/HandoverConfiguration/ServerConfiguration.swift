@@ -18,6 +18,11 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: URL = URL(fileURLWithPath: ".handover")
     /// `postgres://user:pass@host:5432/db` to use PostgreSQL; `nil` for SQLite in ``dataDirectory``.
     public var databaseURL: String?
+    /// Whether statements run as PostgreSQL prepared statements, each kept on its connection once
+    /// the server has seen it three times (`HANDOVER_PREPARED_STATEMENTS`, `true` by default). Turn
+    /// it off behind a pooler that does not keep a session's prepared statements (PgBouncer before
+    /// 1.21, or in transaction pooling without `max_prepared_statements`). Nothing on SQLite.
+    public var preparedStatements: Bool = true
     /// The https origin devices reach this server at, used in callback links and association files.
     /// Defaults to `http://<host>:<port>`, which suits loopback development only.
     public var publicURL: URL?
@@ -132,6 +137,14 @@ public struct ServerConfiguration: Sendable {
         }
         if let database = environment["HANDOVER_DATABASE_URL"], !database.isEmpty {
             configuration.databaseURL = database
+        }
+        if let value = environment["HANDOVER_PREPARED_STATEMENTS"], !value.isEmpty {
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": configuration.preparedStatements = true
+            case "0", "false", "no", "off": configuration.preparedStatements = false
+            default:
+                throw ConfigurationError(setting: "HANDOVER_PREPARED_STATEMENTS", problem: "'\(value)' is not a switch", accepted: "true or false")
+            }
         }
         if let publicURL = environment["HANDOVER_PUBLIC_URL"], !publicURL.isEmpty {
             configuration.publicURL = try parsePublicURL(publicURL, setting: "HANDOVER_PUBLIC_URL")

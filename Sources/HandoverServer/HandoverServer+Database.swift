@@ -23,7 +23,7 @@ extension HandoverServer {
             }
             do {
                 return try DatabaseConnections(.postgres(url: url), threadPool: application.threadPool, group: application.eventLoopGroup,
-                                               logger: application.logger)
+                                               logger: application.logger, preparedStatements: configuration.preparedStatements)
             } catch {
                 throw ConfigurationError(setting: "--database", problem: "'\(StartupFailure.redacted(url))' cannot be read as a PostgreSQL URL", accepted: accepted)
             }

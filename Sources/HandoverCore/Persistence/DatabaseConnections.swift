@@ -33,14 +33,18 @@ package final class DatabaseConnections: Sendable {
     /// Configures the pools; nothing connects until the first query.
     ///
     /// - Throws: the driver's error for a PostgreSQL URL it cannot read.
-    package init(_ location: Location, threadPool: NIOThreadPool, group: any EventLoopGroup, logger: Logger) throws {
+    /// - Parameter preparedStatements: on PostgreSQL, whether the stores' statements run prepared
+    ///   (``PreparingPostgresDatabase``).
+    package init(_ location: Location, threadPool: NIOThreadPool, group: any EventLoopGroup, logger: Logger,
+                 preparedStatements: Bool = true) throws {
         self.location = location
         self.group = group
         self.logger = logger
         pools = Databases(threadPool: threadPool, on: group)
         switch location {
         case .postgres(let url):
-            pools.use(.preparing(try .postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60))), as: .psql)
+            let postgres = try DatabaseConfigurationFactory.postgres(url: url, maxConnectionsPerEventLoop: 4, pruneInterval: .seconds(60))
+            pools.use(preparedStatements ? .preparing(postgres) : postgres, as: .psql)
         case .sqlite(let file):
             pools.use(.singleConnection(.sqlite(.file(file))), as: .sqlite)
             pools.use(.sqlite(.file(file)), as: .sqliteReads, isDefault: false)

@@ -77,6 +77,8 @@ struct ConfigurationSetting: Sendable {
         .init(variable: "HANDOVER_DATA_DIR", summary: "where SQLite and the server's keys live", example: "/var/lib/handover",
               defaultValue: { $0.dataDirectory.relativePath }),
         .init(variable: "HANDOVER_DATABASE_URL", summary: "PostgreSQL instead of SQLite", example: "postgres://handover@db.example.com:5432/handover", isSecret: true),
+        .init(variable: "HANDOVER_PREPARED_STATEMENTS", summary: "run statements as PostgreSQL prepared statements (true/false; false behind a pooler that does not keep them)", example: "true",
+              defaultValue: { String($0.preparedStatements) }),
         .init(variable: "HANDOVER_DEVELOPER_MODE", summary: "accept loopback http logout actions, for development (true/false)", example: "false",
               defaultValue: { String($0.developerMode) }),
         .init(variable: "HANDOVER_WEBHOOK_PRIVATE_TARGETS", summary: "let webhooks and backends reach private addresses inside your network", example: "false",
