@@ -30,6 +30,18 @@ import Testing
         try await rig.stop()
     }
 
+    /// An unknown device is not found, whichever person the check-out names: a badge's read takes
+    /// the device and the directory's people with the badge in one statement.
+    @Test(arguments: TestDatabase.available) func anUnknownDeviceIsNotFoundWhateverTheBody(database: TestDatabase) async throws {
+        try await TestServer.with(database) { test in
+            let unknown = UUID().uuidString
+            for body in [["badge": "0042"], ["accessToken": "not.a.token"], ["accessToken": "not.a.token", "badge": "0042"]] {
+                let reply = try await test.request(.POST, "/api/v1/devices/\(unknown)/custody", json: body, key: test.adminKey)
+                #expect(reply.status == 404 && reply.text.contains("device"), "\(body): \(reply.status) \(reply.text)")
+            }
+        }
+    }
+
     @Test func aBadgeIsLookedUpAndOnlyItsKeyedDigestKept() async throws {
         guard await PythonPeer.canImport("json", skipping: "the badge directory") else { return }
         let directory = try await PythonPeer.start("badge_directory.py", ["0042=Ada@Hospital.example"])

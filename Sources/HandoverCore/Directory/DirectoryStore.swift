@@ -114,11 +114,22 @@ package enum DirectoryStore {
         }
     }
 
-    /// Everyone provisioned with the badge whose keyed digest is `digest`.
-    package static func badgeHolders(digest: String, on db: any Database) async throws -> [(active: Bool, login: String?)] {
-        try await sql(db).raw("SELECT active, login FROM directory_users WHERE badge_digest = \(bind: digest)").all().map {
-            (try $0.decode(column: "active", as: Bool.self), try $0.decode(column: "login", as: String?.self))
+    /// A device's name, and everyone provisioned with the badge whose keyed digest is `digest`
+    /// (active or not, with their logins), in one statement: a badge check-out reads both. Nil for
+    /// an unknown device.
+    package static func device(_ deviceID: UUID, badgeHolders digest: String,
+                               on db: any Database) async throws -> (name: String, holders: [(active: Bool, login: String?)])? {
+        let rows = try await sql(db).raw("""
+            SELECT d.name AS name, u.active AS active, u.login AS login FROM devices d \
+            LEFT JOIN directory_users u ON u.badge_digest = \(bind: digest) WHERE d.id = \(bind: deviceID)
+            """).all()
+        guard let first = rows.first else { return nil }
+        let holders = try rows.compactMap { row -> (active: Bool, login: String?)? in
+            // No one with the badge: the join's one row names no person.
+            guard let active = try row.decode(column: "active", as: Bool?.self) else { return nil }
+            return (active, try row.decode(column: "login", as: String?.self))
         }
+        return (try first.decode(column: "name", as: String.self), holders)
     }
 
     /// The dashboard grants the directory gives the person with `login`, if one is provisioned.

@@ -26,13 +26,15 @@ extension APIHandler {
         if principal.scope == .device, principal.deviceID != deviceID {
             throw APIError(.forbidden, code: "forbidden", reason: "A device key checks out its own device only.")
         }
-        guard let deviceName = try await DeviceStore(databases.reads).name(of: deviceID) else { throw APIError.notFound("device") }
         let body = switch input.body { case .json(let body): body }
+        let deviceName: String
         let person: CustodyLedger.CheckOutRequest.Person
         let method: Custody.CheckOut
         var badgeDigest: String?
         switch (body.accessToken, body.badge) {
         case (let token?, nil):
+            guard let name = try await DeviceStore(databases.reads).name(of: deviceID) else { throw APIError.notFound("device") }
+            deviceName = name
             let claims: AccessTokenClaims
             do { claims = try await sessions.authenticate(token, on: databases.reads) } catch {
                 throw APIError(.unauthorized, code: "invalid_access_token", reason: "accessToken: not a live access token of this server.",
@@ -48,8 +50,13 @@ extension APIHandler {
                 throw APIError.invalid("badge", "give the badge as its reader does: 1 to 128 printable characters")
             }
             let digest = sessions.sealer.keyedDigest(trimmed, purpose: "handover badge")
-            // The directory's people first (SCIM, issue 67), then the hospital's own lookup.
-            switch DirectoryRules.holder(of: try await DirectoryStore.badgeHolders(digest: digest, on: databases.reads)) {
+            // The device and the directory's people with the badge in one read (SCIM, issue 67);
+            // the hospital's own lookup after them.
+            guard let read = try await DirectoryStore.device(deviceID, badgeHolders: digest, on: databases.reads) else {
+                throw APIError.notFound("device")
+            }
+            deviceName = read.name
+            switch DirectoryRules.holder(of: read.holders) {
             case .person(let login): person = .login(login)
             case .deprovisioned:
                 throw APIError(.forbidden, code: "badge_deprovisioned",
@@ -76,6 +83,7 @@ extension APIHandler {
             method = .badge
             badgeDigest = digest
         default:
+            guard try await DeviceStore(databases.reads).name(of: deviceID) != nil else { throw APIError.notFound("device") }
             throw APIError(.unprocessableEntity, code: "invalid_field", reason: "Send exactly one of accessToken and badge.")
         }
         // Group-committed: a shift's badge taps share their transactions, as its runs and callbacks do.
