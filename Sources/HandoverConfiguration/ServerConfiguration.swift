@@ -139,12 +139,7 @@ public struct ServerConfiguration: Sendable {
             configuration.databaseURL = database
         }
         if let value = environment["HANDOVER_PREPARED_STATEMENTS"], !value.isEmpty {
-            switch value.lowercased() {
-            case "1", "true", "yes", "on": configuration.preparedStatements = true
-            case "0", "false", "no", "off": configuration.preparedStatements = false
-            default:
-                throw ConfigurationError(setting: "HANDOVER_PREPARED_STATEMENTS", problem: "'\(value)' is not a switch", accepted: "true or false")
-            }
+            configuration.preparedStatements = try parseSwitch(value, setting: "HANDOVER_PREPARED_STATEMENTS")
         }
         if let publicURL = environment["HANDOVER_PUBLIC_URL"], !publicURL.isEmpty {
             configuration.publicURL = try parsePublicURL(publicURL, setting: "HANDOVER_PUBLIC_URL")
@@ -152,21 +147,11 @@ public struct ServerConfiguration: Sendable {
         if let hostile = environment["HANDOVER_TESTER_HOSTILE_URL"], !hostile.isEmpty {
             configuration.testerHostileURL = try parsePublicURL(hostile, setting: "HANDOVER_TESTER_HOSTILE_URL")
         }
-        if let developer = environment["HANDOVER_DEVELOPER_MODE"], !developer.isEmpty {
-            switch developer.lowercased() {
-            case "1", "true", "yes", "on": configuration.developerMode = true
-            case "0", "false", "no", "off": configuration.developerMode = false
-            default:
-                throw ConfigurationError(setting: "HANDOVER_DEVELOPER_MODE", problem: "'\(developer)' is not a switch", accepted: "1 or 0")
-            }
+        if let value = environment["HANDOVER_DEVELOPER_MODE"], !value.isEmpty {
+            configuration.developerMode = try parseSwitch(value, setting: "HANDOVER_DEVELOPER_MODE")
         }
         if let value = environment["HANDOVER_WEBHOOK_PRIVATE_TARGETS"], !value.isEmpty {
-            switch value.lowercased() {
-            case "1", "true", "yes", "on": configuration.allowsPrivateWebhookTargets = true
-            case "0", "false", "no", "off": configuration.allowsPrivateWebhookTargets = false
-            default:
-                throw ConfigurationError(setting: "HANDOVER_WEBHOOK_PRIVATE_TARGETS", problem: "'\(value)' is not a switch", accepted: "1 or 0")
-            }
+            configuration.allowsPrivateWebhookTargets = try parseSwitch(value, setting: "HANDOVER_WEBHOOK_PRIVATE_TARGETS")
         }
         configuration.connectionLimits = try ConnectionLimits.fromEnvironment(environment)
         if let value = environment["HANDOVER_QUEUE_TARGET"], !value.isEmpty {
@@ -181,12 +166,7 @@ public struct ServerConfiguration: Sendable {
             }
         }
         if let value = environment["HANDOVER_TRUST_FORWARDED_FOR"], !value.isEmpty {
-            switch value.lowercased() {
-            case "1", "true", "yes", "on": configuration.trustsForwardedFor = true
-            case "0", "false", "no", "off": configuration.trustsForwardedFor = false
-            default:
-                throw ConfigurationError(setting: "HANDOVER_TRUST_FORWARDED_FOR", problem: "'\(value)' is not a switch", accepted: "1 or 0")
-            }
+            configuration.trustsForwardedFor = try parseSwitch(value, setting: "HANDOVER_TRUST_FORWARDED_FOR")
         }
         if let attempts = environment["HANDOVER_BACKCHANNEL_LOGOUT_ATTEMPTS"], !attempts.isEmpty {
             guard let value = Int(attempts), (1...20).contains(value) else {

@@ -14,7 +14,7 @@ import Testing
         #expect {
             _ = try ServerConfiguration.fromEnvironment(["HANDOVER_PREPARED_STATEMENTS": "sometimes"])
         } throws: { error in
-            "\(error)".contains("HANDOVER_PREPARED_STATEMENTS") && "\(error)".contains("true or false")
+            "\(error)".contains("HANDOVER_PREPARED_STATEMENTS") && "\(error)".contains("is not a switch")
         }
     }
 
