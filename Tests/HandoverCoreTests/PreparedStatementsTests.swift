@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import PropertyBased
 import SQLKit
 import Testing
 
@@ -45,6 +46,26 @@ import Testing
         }
         for sql in ["SELECT 1", " with x AS (SELECT 1) SELECT * FROM x", "INSERT INTO t VALUES (1)", "update t SET n = 2", "DELETE FROM t", "(SELECT 1) UNION (SELECT 2)"] {
             #expect(statements.shape(for: sql, types: []) != nil, "\(sql)")
+        }
+    }
+
+    /// The first word decides, in any case, after any spaces, line breaks, tabs and opening
+    /// parentheses; a longer word that begins like a preparable one (`SELECTED`) is not one.
+    @Test func theFirstWordDecidesWhatIsPrepared() async {
+        let preparable = ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"]
+        let words = preparable + ["BEGIN", "COMMIT", "CREATE", "ALTER", "DROP", "SET", "LISTEN", "SELECTED", "WITHIN", "UPDATES", "VALUES", ""]
+        let lead = Gen<Character?>.element(of: [" ", "\n", "\t", "("]).compactMap { $0 }.array(of: 0...4).map { String($0) }
+        let word = Gen<String?>.element(of: words).compactMap { $0 }
+        let after = Gen<String?>.element(of: [" x", "\nx", "(", " * FROM t", "", "1", "_x", ";"]).compactMap { $0 }
+        await propertyCheck(count: 500, input: lead, word, after, Gen<UInt64>.uint64()) { lead, word, after, caseBits in
+            var cased = ""
+            for (offset, letter) in word.enumerated() {
+                cased += caseBits & (1 << UInt64(offset % 64)) == 0 ? letter.lowercased() : String(letter)
+            }
+            let sql = lead + cased + after
+            // A digit or underscore right after the word lengthens it into a name ("SELECT1").
+            let lengthened = after.first.map { $0.isNumber || $0 == "_" } ?? false
+            #expect(PreparedStatements.isPreparable(sql) == (preparable.contains(word) && !lengthened), "\(sql.debugDescription)")
         }
     }
 

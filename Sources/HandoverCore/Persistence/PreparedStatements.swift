@@ -109,7 +109,9 @@ package final class PreparedStatements: Sendable {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "("):
                 if word.isEmpty { continue }
             case UInt8(ascii: "a")...UInt8(ascii: "z"): word.append(byte - 32); continue
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte); continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                // A digit or underscore lengthens the word into a name ("SELECT1" is no keyword).
+                word.append(byte); continue
             default: break
             }
             break
