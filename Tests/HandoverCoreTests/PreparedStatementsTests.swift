@@ -77,6 +77,14 @@ import Testing
         #expect(statements.shape(for: "SELECT 1", types: []) != nil)
     }
 
+    /// A limit so large that sixteen times it overflows counts on rather than trapping.
+    @Test func aLimitPastSixteenthOfIntMaxIsCountedWithoutOverflow() {
+        let statements = PreparedStatements(limit: .max)
+        #expect(statements.shape(for: "SELECT 1", types: []) == nil)
+        #expect(statements.shape(for: "SELECT 1", types: []) == nil)
+        #expect(statements.shape(for: "SELECT 1", types: []) != nil)
+    }
+
     @Test func aFailedStatementMovesToANewNameThenStaysUnnamed() throws {
         let statements = PreparedStatements(sightings: 1, generations: 3)
         let first = try #require(statements.shape(for: "SELECT 1", types: []))

@@ -39,6 +39,9 @@ package final class PreparedStatements: Sendable {
     package let limit: Int
     /// Errors after which a statement stays unnamed.
     package let generations: Int
+    /// Statements counted at most before the counts of those never named start again: sixteen
+    /// times ``limit``, or `Int.max` for a limit so large that the product overflows.
+    private let counted: Int
 
     private struct Entry {
         var seen = 0
@@ -55,9 +58,11 @@ package final class PreparedStatements: Sendable {
     private let state = NIOLockedValueBox(State())
 
     package init(sightings: Int = 3, limit: Int = 512, generations: Int = 4) {
-        self.sightings = sightings
+        self.sightings = max(1, sightings)
         self.limit = limit
         self.generations = generations
+        let (product, overflow) = max(0, limit).multipliedReportingOverflow(by: 16)
+        counted = overflow ? .max : product
     }
 
     /// The shape to run `sql` with parameters of `types` as, or `nil` to send it unnamed.
@@ -68,11 +73,12 @@ package final class PreparedStatements: Sendable {
             if let shape = state.entries[key]?.shape { return shape }
             var entry = state.entries[key] ?? Entry()
             guard !entry.excluded else { return nil }
-            entry.seen += 1
+            // A statement unnamed for want of names is counted no further than the sightings.
+            entry.seen = min(entry.seen, self.sightings - 1) + 1
             if entry.seen >= sightings, state.named < limit {
                 entry.shape = Shape(name: Self.name(key, generation: entry.generation), sql: sql, types: types)
                 state.named += 1
-            } else if state.entries[key] == nil, state.entries.count >= limit * 16 {
+            } else if state.entries[key] == nil, state.entries.count >= counted {
                 // Sightings of statements that never came back: start counting again.
                 state.entries = state.entries.filter { $0.value.shape != nil || $0.value.excluded }
             }
