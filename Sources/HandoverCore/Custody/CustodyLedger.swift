@@ -33,7 +33,9 @@ package struct CustodyLedger: Sendable {
         guard let store = CustodyStore(database) else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
         let holder = Holder(id: try user.storedID, fullName: user.fullName, email: user.email)
         let request = CheckOutRequest(device: device, person: .user(holder.id), method: method, badgeDigest: badgeDigest)
-        return try await record([(request, .success(holder))], in: store, now: now)[0].get()
+        let sites = try await store.lockSites(of: [device])
+        try await store.serialize([Self.lockKey(of: holder)])
+        return try await record([(request, .success(holder))], sites: sites, in: store, now: now)[0].get()
     }
 
     /// One launcher's check-out, for a batch (``checkOut(_:on:now:)``): the device, and the person
@@ -67,27 +69,26 @@ package struct CustodyLedger: Sendable {
         do {
             return try await database.inTransaction { db in
                 guard let store = CustodyStore(db) else { throw DomainError(.storage, code: "storage", reason: "The database does not speak SQL.") }
-                // Written first (SQLite takes its write lock), the devices' rows taken (PostgreSQL).
-                try await store.lock(devices: Set(batch.map(\.device)))
+                // Written first (SQLite takes its write lock), the devices' rows taken (PostgreSQL)
+                // and their sites read with them.
+                let sites = try await store.lockSites(of: Set(batch.map(\.device)))
                 let people = try await Self.holders(of: batch.map(\.person), in: store, now: now)
-                return try await record(Array(zip(batch, people)), in: store, now: now)
+                return try await record(Array(zip(batch, people)), sites: sites, in: store, now: now)
             }
         } catch {
             return batch.map { _ in .failure(error) }
         }
     }
 
-    /// Records check-outs in order, in the caller's transaction: ``CustodyRules`` applied to the
-    /// open custodies of the batch's people and devices (read in one statement), then the
-    /// custodies taken over ended in one statement and the new ones written in one. A check-out
-    /// whose person is unknown answers with that refusal and changes nothing.
-    private func record(_ checkOuts: [(request: CheckOutRequest, person: Result<Holder, any Error>)], in store: CustodyStore,
-                        now: Date) async throws -> [Result<Custody, any Error>] {
+    /// Records check-outs in order, in the caller's transaction, on devices whose `sites` were
+    /// read as they were locked, for people serialized on (``lockKey(of:)``): ``CustodyRules``
+    /// applied to the open custodies of the batch's people and devices (read in one statement),
+    /// then the custodies taken over ended in one statement and the new ones written in one. A
+    /// check-out whose person is unknown answers with that refusal and changes nothing.
+    private func record(_ checkOuts: [(request: CheckOutRequest, person: Result<Holder, any Error>)], sites: [UUID: (site: String?, key: String?)],
+                        in store: CustodyStore, now: Date) async throws -> [Result<Custody, any Error>] {
         let people = Set(checkOuts.compactMap { try? $0.person.get().id }), devices = Set(checkOuts.map(\.request.device))
-        // Two check-outs of one person at once (two docks, two instances) wait for each other here.
-        try await store.serialize(people.map { "custody person " + $0.uuidString })
         let open = try await store.open(people: people, devices: devices)
-        let sites = try await store.sites(of: devices)
         let plan = CustodyRules(limit: limit).plan(checkOuts.map { request, person in
             CustodyRules.CheckOut(device: request.device, holder: try? person.get(), method: request.method.rawValue,
                                   badgeDigest: request.badgeDigest, site: sites[request.device]?.site, siteKey: sites[request.device]?.key)

@@ -21,10 +21,15 @@ package struct CustodyStore: Sendable {
 
     // MARK: A check-out's locks and devices
 
-    /// Takes the rows of the batch's `devices` (``DeviceLifeCycle/lock(_:on:)``): written first,
-    /// SQLite takes its write lock; PostgreSQL locks the rows.
-    func lock(devices: Set<UUID>) async throws {
-        _ = try await DeviceLifeCycle.lock(devices, on: sql)
+    /// Takes the rows of the batch's `devices` and reads each one's site and site key, in one
+    /// statement (``DeviceLifeCycle/lock(_:returning:on:)``): written first, SQLite takes its
+    /// write lock; PostgreSQL locks the rows, whose sites then stay as read until the batch
+    /// commits.
+    func lockSites(of devices: Set<UUID>) async throws -> [UUID: (site: String?, key: String?)] {
+        let rows = try await DeviceLifeCycle.lock(devices, returning: "site, site_key", on: sql)
+        return try Dictionary(rows.map {
+            (try $0.decode(column: "id", as: UUID.self), (try $0.decode(column: "site", as: String?.self), try $0.decode(column: "site_key", as: String?.self)))
+        }) { first, _ in first }
     }
 
     /// Holds the rest of the caller's transaction against any other that names one of the same
@@ -35,15 +40,6 @@ package struct CustodyStore: Sendable {
     func serialize(_ keys: [String]) async throws {
         guard sql.dialect.name == "postgresql", !keys.isEmpty else { return }
         try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(\(bind: Set(keys).sorted())::text[]) AS key").run()
-    }
-
-    /// Each device's site and its key, for the custodies it begins.
-    func sites(of devices: Set<UUID>) async throws -> [UUID: (site: String?, key: String?)] {
-        guard !devices.isEmpty else { return [:] }
-        let rows = try await sql.raw("SELECT id, site, site_key FROM devices WHERE id IN (\(SQLList(devices.map { SQLBind($0) })))").all()
-        return try Dictionary(rows.map {
-            (try $0.decode(column: "id", as: UUID.self), (try $0.decode(column: "site", as: String?.self), try $0.decode(column: "site_key", as: String?.self)))
-        }) { first, _ in first }
     }
 
     /// The names of `devices`, sorted: what a refused check-out names.

@@ -341,16 +341,24 @@ package struct DeviceStore: Sendable {
 // MARK: - Entry points for the other areas' stores, which hold the SQL database already
 
 extension DeviceLifeCycle {
-    /// Locks the devices that exist among `ids` and reads their statuses, in one statement:
-    /// PostgreSQL locks them in id order (so two transactions never wait on each other in a
-    /// cycle); SQLite takes its write lock (a no-op write), so the statuses read stay true.
+    /// Locks the devices that exist among `ids` and reads their statuses, in one statement
+    /// (``lock(_:returning:on:)``).
     package static func lock(_ ids: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: DeviceStatus] {
-        guard !ids.isEmpty else { return [:] }
-        let list = SQLList(ids.map { SQLBind($0) })
-        let rows = try await sql.dialect.name == "postgresql"
-            ? sql.raw("SELECT id, status FROM devices WHERE id IN (\(list)) ORDER BY id FOR NO KEY UPDATE").all()
-            : sql.raw("UPDATE devices SET status = status WHERE id IN (\(list)) RETURNING id, status").all()
+        let rows = try await lock(ids, returning: "status", on: sql)
         return try Dictionary(rows.map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "status", as: DeviceStatus.self)) }) { first, _ in first }
+    }
+
+    /// Locks the devices that exist among `ids` and reads their `id` and `columns` (a column
+    /// list of `devices`), in one statement: PostgreSQL locks them in id order (so two
+    /// transactions never wait on each other in a cycle), and a locked row cannot change before
+    /// the caller's transaction ends; SQLite takes its write lock (a no-op write), so what it
+    /// read stays true.
+    package static func lock(_ ids: Set<UUID>, returning columns: SQLQueryString, on sql: any SQLDatabase) async throws -> [any SQLRow] {
+        guard !ids.isEmpty else { return [] }
+        let list = SQLList(ids.map { SQLBind($0) })
+        return try await sql.dialect.name == "postgresql"
+            ? sql.raw("SELECT id, \(columns) FROM devices WHERE id IN (\(list)) ORDER BY id FOR NO KEY UPDATE").all()
+            : sql.raw("UPDATE devices SET status = status WHERE id IN (\(list)) RETURNING id, \(columns)").all()
     }
 }
 
