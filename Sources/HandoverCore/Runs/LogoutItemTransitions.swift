@@ -51,7 +51,11 @@ package struct LogoutItemTransitions {
     /// pending item: the caller holds their rows' locks (``LogoutRunRows/lockRuns(_:skippingLocked:)``),
     /// and the count's snapshot, taken after them, is the one the update's own reads used (it
     /// sees the items before the update, so the batch's finished items are left out by id).
-    package func finishByNonce(_ finishes: [NonceFinish]) async throws -> NonceFinishes {
+    ///
+    /// With a `notifying` channel (PostgreSQL), the same statement also sends one `NOTIFY` on it
+    /// for each run it changed, its id as the payload (``RunChangeNotifier``): delivered at
+    /// COMMIT, dropped on ROLLBACK, and one statement fewer in every batch.
+    package func finishByNonce(_ finishes: [NonceFinish], notifying channel: String? = nil) async throws -> NonceFinishes {
         guard !finishes.isEmpty else { return NonceFinishes(apps: [:], runsStillPending: sql.dialect.name == "sqlite" ? nil : []) }
         // VALUES names its columns column1, column2, … on SQLite and PostgreSQL alike.
         let rows = finishes.map { finish -> SQLQueryString in
@@ -73,10 +77,16 @@ package struct LogoutItemTransitions {
                 (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "app_name", as: String.self))
             }) { first, _ in first }, runsStillPending: nil)
         }
+        // A CTE that calls a volatile function is evaluated once, whole, when the query reads it
+        // (the count below): a NOTIFY per changed run, the uuid's text as its payload.
+        let notify: (cte: SQLQueryString, column: SQLQueryString) = channel.map {
+            (", notified AS (SELECT pg_notify(\(bind: $0), changed.run_id::text) FROM (SELECT DISTINCT run_id FROM answered) AS changed)",
+             ", (SELECT COUNT(*) FROM notified) AS notified")
+        } ?? ("", "")
         let finished = try await sql.raw("""
-            WITH answered AS (\(update) RETURNING logout_items.id, logout_items.run_id, logout_items.app_name)
+            WITH answered AS (\(update) RETURNING logout_items.id, logout_items.run_id, logout_items.app_name)\(notify.cte)
             SELECT a.id, a.run_id, a.app_name, EXISTS (SELECT 1 FROM logout_items AS other WHERE other.run_id = a.run_id
-            AND other.status = \(literal: LogoutItemState.pending.rawValue) AND other.id NOT IN (SELECT id FROM answered)) AS others_pending
+            AND other.status = \(literal: LogoutItemState.pending.rawValue) AND other.id NOT IN (SELECT id FROM answered)) AS others_pending\(notify.column)
             FROM answered AS a
             """).all()
         var apps: [UUID: String] = [:], stillPending = Set<UUID>()

@@ -107,7 +107,8 @@ extension LogoutRunService {
                                                                    at: at, reportedBy: callback.reportedBy)))
         }
         let transitions = LogoutItemTransitions(rows)
-        let finishes = try await transitions.finishByNonce(usual.map(\.finish))
+        // On PostgreSQL the same statement sends the NOTIFY of each run it changed.
+        let finishes = try await transitions.finishByNonce(usual.map(\.finish), notifying: changes.usesPostgres ? RunChangeNotifier.channel : nil)
         let finishedItems = finishes.apps
         // The runs changed, each once, in the order first changed; and when each was last answered.
         var changedRuns: [UUID] = []
@@ -140,8 +141,10 @@ extension LogoutRunService {
         // Devices last, in id order: a transaction that holds a device's row never waits for a
         // run's, so two batches finishing runs of one device cannot deadlock.
         try await conclude(finishedRuns, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
-        // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK.
-        try await changes.runsChangedInTransaction(changedRuns, on: rows)
+        // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK. The runs the usual
+        // callbacks changed were told by their statement.
+        let told = Set(usual.compactMap { finishedItems[$0.finish.item] == nil ? nil : $0.finish.run })
+        try await changes.runsChangedInTransaction(changedRuns.filter { !told.contains($0) }, on: rows)
         return BatchOutcome(recordings: recordings.map { $0 ?? .unknown }, finishedRuns: finishedRuns)
     }
 
