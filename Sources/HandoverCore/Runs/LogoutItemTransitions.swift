@@ -24,7 +24,7 @@ package struct LogoutItemTransitions {
         self.init(sql: try LogoutRunRows.sql(database))
     }
 
-    /// One usual callback for ``finishByNonce(_:)``: the item of `run` to finish as `state`, if
+    /// One usual callback for ``finishByNonce(_:notifying:)``: the item of `run` to finish as `state`, if
     /// it is pending and its attempts reached `attempt` (the nonce's).
     package struct NonceFinish: Sendable, Equatable {
         package var item: UUID
@@ -35,7 +35,7 @@ package struct LogoutItemTransitions {
         package var reportedBy: CallbackReporter
     }
 
-    /// What ``finishByNonce(_:)`` did: the app name of each item it finished, by item, and, on
+    /// What ``finishByNonce(_:notifying:)`` did: the app name of each item it finished, by item, and, on
     /// PostgreSQL, which of their runs still have a pending item (counted by the same statement;
     /// nil on SQLite, where ``runsWithPendingItems(among:)`` counts them).
     package struct NonceFinishes: Sendable, Equatable {

@@ -30,8 +30,9 @@ extension LogoutRunService {
     /// a transaction of its own, so one bad callback fails only itself.
     ///
     /// The usual callbacks of a batch (the first for its item, with a nonce of one of the first
-    /// attempts) are written by one statement for the whole batch (``LogoutItemTransitions/finishByNonce(_:)``),
-    /// and the runs they touched counted by the same statement (PostgreSQL) or one more (SQLite);
+    /// attempts) are written by one statement for the whole batch (``LogoutItemTransitions/finishByNonce(_:notifying:)``),
+    /// and the runs they touched counted by the same statement (PostgreSQL, where it also sends
+    /// their `NOTIFY`) or one more (SQLite);
     /// only the rest (a replay, a stranger's nonce) are checked one by one. On SQLite's one writer, a statement less is a wait less
     /// for every request behind it.
     ///
