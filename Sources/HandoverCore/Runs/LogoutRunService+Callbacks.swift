@@ -121,6 +121,8 @@ extension LogoutRunService {
                 changedRuns.append(finish.run)
             }
         }
+        // On PostgreSQL, the runs changed so far were told by the statement that changed them.
+        let toldByTheStatement = changes.usesPostgres ? changedRuns.count : 0
 
         // 2. The runs those callbacks left with nothing pending finish, together. (Their rows are
         //    locked already; their devices move last, in id order, below.)
@@ -142,10 +144,9 @@ extension LogoutRunService {
         // Devices last, in id order: a transaction that holds a device's row never waits for a
         // run's, so two batches finishing runs of one device cannot deadlock.
         try await conclude(finishedRuns, on: db, now: callbacks.map(\.at).max() ?? callbacks[0].at)
-        // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK. The runs the usual
-        // callbacks changed were told by their statement.
-        let told = Set(usual.compactMap { finishedItems[$0.finish.item] == nil ? nil : $0.finish.run })
-        try await changes.runsChangedInTransaction(changedRuns.filter { !told.contains($0) }, on: rows)
+        // PostgreSQL delivers a NOTIFY at COMMIT, and drops it on ROLLBACK: the runs changed one
+        // by one are told here.
+        try await changes.runsChangedInTransaction(Array(changedRuns.dropFirst(toldByTheStatement)), on: rows)
         return BatchOutcome(recordings: recordings.map { $0 ?? .unknown }, finishedRuns: finishedRuns)
     }
 
