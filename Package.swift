@@ -500,7 +500,10 @@ let package = Package(
             ]
         ),
         // Starts the tests' loopback peers written in Python (Tests/Peers); linked by test targets only.
-        .target(name: "TestPeers", path: "Tests/TestPeers"),
+        .target(name: "TestPeers", dependencies: ["TestParallelism"], path: "Tests/TestPeers"),
+        // Bounds how many tests run at once (eight per core), set before `main`, so that a test's
+        // time limit is not spent waiting for the CPU behind a thousand others; linked by test targets only.
+        .target(name: "TestParallelism", path: "Tests/TestParallelism"),
         .testTarget(name: "HandoverCLITests", dependencies: ["handover", "apns-loopback", "AppleIDTestServer", "AppleSignIn", "TestPeers",
                                                      server("PropertyBased", "swift-property-based")]),
         .testTarget(
@@ -531,7 +534,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoverClientTests",
-            dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness", "TestPeers",
+            dependencies: ["HandoverClient", "LinkCallbacks", "OutOfBand", "ReceiverCrashHarness", "TestPeers", "TestParallelism",
                            server("Clocks", "swift-clocks"), server("PropertyBased", "swift-property-based")]
         ),
         .testTarget(
