@@ -28,6 +28,30 @@ import Testing
         try await a.stop()
     }
 
+    /// A run started on A reaches the dashboard open on B: the run start's NOTIFY (sent by the
+    /// statement that writes the batch's runs) is delivered at COMMIT to every instance's
+    /// LISTEN, and B's overview renders the run.
+    @Test func aRunStartedOnOneInstanceReachesTheDashboardOpenOnTheOther() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let a = try await TestServer.start(.postgres)
+        let b = try await TestServer.start(.postgres, sharing: a)
+        try await a.registerTarget("Mail")
+        let device = try await a.registerDevice("ward-3-phone-1")
+        let browser = DashboardBrowser(b)
+        _ = try await browser.signIn(key: b.adminKey)
+        let live = try await LiveOverviewTests.LiveReader(b, cookies: browser.cookies)
+        var sections: [String] = []
+        for _ in 0..<4 { sections.append(try await live.next().id) }
+        #expect(sections.sorted() == ["attention", "fleet", "held-too-long", "recent-runs"])
+
+        let run = try await LogoutRunTests.startRun(a, device: device)
+        var recent = try await live.next()
+        while recent.id != "recent-runs" { recent = try await live.next() }
+        #expect(recent.html.contains(run.id.lowercased()), "\(recent.html)")
+        try await b.stop()
+        try await a.stop()
+    }
+
     @Test func aDeadlineFiresOnceWhenBothInstancesRunTheScheduler() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
         let a = try await TestServer.start(.postgres)

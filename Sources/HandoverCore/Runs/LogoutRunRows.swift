@@ -153,18 +153,29 @@ package struct LogoutRunRows {
     /// the unique `(device_id, start_key)`), and its id is returned. With no key in the batch the
     /// statement is the plain `INSERT`.
     ///
+    /// With a `notifying` channel (PostgreSQL), the runs' statement also sends one `NOTIFY` on it
+    /// for each run it wrote, its id as the payload (``RunChangeNotifier``): delivered at COMMIT,
+    /// dropped on ROLLBACK, and one statement fewer in every batch of run starts.
+    ///
     /// - Returns: the ids of the runs not written, their keys taken.
     @discardableResult
-    package func insert(_ runs: [NewRun], methods: [UUID: LogoutMethod] = [:]) async throws -> Set<UUID> {
+    package func insert(_ runs: [NewRun], methods: [UUID: LogoutMethod] = [:], notifying channel: String? = nil) async throws -> Set<UUID> {
         guard !runs.isEmpty else { return [] }
         let running = LogoutRunState.running.rawValue
         // A batch with a key finds a taken one in this statement; one without stays a plain INSERT.
         let keyed = runs.contains { $0.key != nil }
-        let statement = sql.raw("""
+        let insert: SQLQueryString = """
             INSERT INTO logout_runs (id, device_id, status, created_at, finished_at, start_key, start_digest)
             VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL, \(bind: $0.key?.key), \(bind: $0.key?.digest))" as SQLQueryString }))
             \(unsafeRaw: keyed ? "ON CONFLICT (device_id, start_key) DO NOTHING RETURNING id" : "")
-            """)
+            """
+        // A CTE that calls a volatile function is evaluated once, whole, when the query reads it
+        // (the count below): a NOTIFY per run written, the uuid's text as its payload.
+        let statement = sql.raw(channel.map { channel in """
+            WITH started AS (\(insert)\(unsafeRaw: keyed ? "" : " RETURNING id")),
+            notified AS (SELECT pg_notify(\(bind: channel), started.id::text) FROM started)
+            SELECT id, (SELECT COUNT(*) FROM notified) AS notified FROM started
+            """ } ?? insert)
         var skipped = Set<UUID>()
         if keyed {
             skipped = Set(runs.map(\.id)).subtracting(try await statement.all().map { try $0.decode(column: "id", as: UUID.self) })

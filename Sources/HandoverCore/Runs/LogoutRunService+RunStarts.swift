@@ -71,9 +71,8 @@ extension LogoutRunService {
                 try await AuditTrail.batch(on: db, now: now) {
                     let written = try await self.write(planned.map { (starts[$0.0], $0.1) }, methods: methods, on: db, now: now)
                     // The hand-over's other steps, in the same transaction: all of it, or none.
+                    // On PostgreSQL the statement that wrote the runs sent their NOTIFY, delivered at COMMIT.
                     let started = planned.filter { written.started($0.1.id) }.map { HandOverStart(device: starts[$0.0].deviceID, run: $0.1) }
-                    // PostgreSQL delivers a NOTIFY at COMMIT: one statement for the batch's runs.
-                    try await self.changes.runsChangedInTransaction(started.map(\.run.id), on: LogoutRunRows(db))
                     guard let handOver = self.handOver, !started.isEmpty else { return (written, HandOverAftermath.none) }
                     return (written, try await handOver.devicesChangeHands(started, on: db))
                 }
@@ -192,7 +191,7 @@ extension LogoutRunService {
                 item.link = nil
                 return item
             }, key: start.key)
-        }, methods: methods)
+        }, methods: methods, notifying: changes.usesPostgres ? RunChangeNotifier.channel : nil)
         if !skipped.isEmpty {
             let keyed = candidates.filter { skipped.contains($0.run.id) }
             let existing = try await rows.runs(startedWith: keyed.compactMap { start, _ in
