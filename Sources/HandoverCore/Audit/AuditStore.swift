@@ -92,11 +92,15 @@ package struct AuditStore: Sendable {
         package var holders: [UUID: RunReceipt.Holder] = [:]
         package var owed = false
         package var commands: [UUID: RunReceipt.MDMCommand] = [:]
+        /// Whether any webhook is registered, asked in the same statement (the conclusion's webhook
+        /// events need not count them again); nil when the statement returned no row.
+        package var webhooksRegistered: Bool?
     }
 
     /// Reads the devices of `finished`, each with the custody its run checked in (holders named
-    /// by `issuer`), whether any run owed a backend a logout token (one statement), and, when a
-    /// run failed, the MDM commands its device step queued at `now`.
+    /// by `issuer`), whether any run owed a backend a logout token and whether any webhook is
+    /// registered (one statement), and, when a run failed, the MDM commands its device step
+    /// queued at `now`.
     package func receiptFacts(for finished: [FinishedRun], issuer: String, now: Date) async throws -> ReceiptFacts {
         let runs = finished.map(\.run)
         let runList = SQLList(runs.map { SQLBind($0) })
@@ -106,11 +110,13 @@ package struct AuditStore: Sendable {
         // Whether any of the runs owed a backend a logout token, asked in the same statement.
         for row in try await sql.raw("""
             SELECT d.id, d.name, d.site, c.run_id, c.user_id, c.checked_out_at, c.checked_out_by,
-            EXISTS (SELECT 1 FROM backchannel_logout_deliveries WHERE run_id IN (\(runList))) AS owed
+            EXISTS (SELECT 1 FROM backchannel_logout_deliveries WHERE run_id IN (\(runList))) AS owed,
+            EXISTS (SELECT 1 FROM webhooks) AS hooked
             FROM devices d LEFT JOIN custodies c ON c.device_id = d.id AND c.run_id IN (\(runList)) WHERE d.id IN (\(deviceList))
             """).all() {
             let id = try row.decode(column: "id", as: UUID.self)
             facts.owed = try row.decode(column: "owed", as: Bool.self)
+            facts.webhooksRegistered = try row.decode(column: "hooked", as: Bool.self)
             facts.devices[id] = .init(id: id, name: try row.decode(column: "name", as: String.self), site: try row.decode(column: "site", as: String?.self))
             if let run = try row.decode(column: "run_id", as: UUID?.self) {
                 facts.holders[run] = .init(iss: issuer, sub: try row.decode(column: "user_id", as: UUID.self).uuidString,

@@ -23,9 +23,23 @@ package struct RunReceipts: Sendable {
         self.ring = ring
     }
 
-    /// Signs and logs the receipts of `finished`; returns each run's compact JWS.
-    package func issue(for finished: [FinishedRun], on db: DatabaseHandle, now: Date) async throws -> [UUID: String] {
-        guard !finished.isEmpty, let store = AuditStore(db) else { return [:] }
+    /// What ``issue(for:on:now:)`` signed, and what its read found out besides.
+    package struct Issued: Sendable {
+        /// Each run's compact JWS, by run id.
+        package var signed: [UUID: String] = [:]
+        /// Whether any webhook is registered, read with the receipts' facts; nil when not read.
+        package var webhooksRegistered: Bool?
+
+        package init(signed: [UUID: String] = [:], webhooksRegistered: Bool? = nil) {
+            self.signed = signed
+            self.webhooksRegistered = webhooksRegistered
+        }
+    }
+
+    /// Signs and logs the receipts of `finished`; returns each run's compact JWS, and whether any
+    /// webhook is registered (asked in the facts' statement, for the conclusion's webhook events).
+    package func issue(for finished: [FinishedRun], on db: DatabaseHandle, now: Date) async throws -> Issued {
+        guard !finished.isEmpty, let store = AuditStore(db) else { return Issued() }
         let runs = finished.map(\.run)
         // The devices with the custodies their runs checked in, whether any run owed a backend a
         // logout token, and a failed run's MDM command: the store's one or two statements.
@@ -45,6 +59,6 @@ package struct RunReceipts: Sendable {
                                      detail: ["status": run.view.status.rawValue], receipt: jws))
         }
         try await store.append(events, now: now)
-        return signed
+        return Issued(signed: signed, webhooksRegistered: read.webhooksRegistered)
     }
 }

@@ -186,19 +186,19 @@ package struct LogoutRunService: Sendable {
     package func conclude(_ finished: [FinishedRun], on db: DatabaseHandle, now: Date) async throws {
         guard !finished.isEmpty else { return }
         // The devices' steps and the receipts go to the audit log in one append.
-        let signed = try await AuditTrail.batch(on: db, now: now) {
+        let issued = try await AuditTrail.batch(on: db, now: now) {
             try await DeviceLifeCycle.moveDevices(after: finished, mdm: mdm, on: db, now: now)
-            return try await receipts?.issue(for: finished, on: db, now: now) ?? [:]
+            return try await receipts?.issue(for: finished, on: db, now: now) ?? RunReceipts.Issued()
         }
-        // Their webhook events in one write.
+        // Their webhook events in one write (the receipts' read said whether any webhook is registered).
         try await WebhookOutbox.enqueue(finished.flatMap { run -> [WebhookOutbox.Event] in
-            let at = run.view.finishedAt ?? now, receipt = signed[run.run]
+            let at = run.view.finishedAt ?? now, receipt = issued.signed[run.run]
             if run.state == .completed {
                 return [.init("run.completed", run: run.view, deviceID: run.device, receipt: receipt, at: at)]
             }
             return [.init("run.failed", run: run.view, deviceID: run.device, receipt: receipt, at: at),
                     .init("device.out_of_service", run: run.view, deviceID: run.device, reason: run.reason, at: at)]
-        }, on: db)
+        }, on: db, webhooksRegistered: issued.webhooksRegistered)
     }
 }
 

@@ -46,10 +46,14 @@ package enum WebhookOutbox {
     }
 
     /// Writes `events`, in order, for every webhook subscribed to each: the webhooks are read once.
-    package static func enqueue(_ events: [Event], on db: Database) async throws {
-        guard !events.isEmpty else { return }
+    ///
+    /// - Parameter webhooksRegistered: whether any webhook is registered, when the caller asked
+    ///   already in this transaction (a run's conclusion, with its receipts' facts); counted here
+    ///   when nil.
+    package static func enqueue(_ events: [Event], on db: Database, webhooksRegistered: Bool? = nil) async throws {
+        guard !events.isEmpty, webhooksRegistered != false else { return }
         // Most fleets have no webhook, or a few: one count first, and the rows only when there are some.
-        if let sql = db as? any SQLDatabase,
+        if webhooksRegistered == nil, let sql = db as? any SQLDatabase,
            try await sql.raw("SELECT COUNT(*) AS hooks FROM webhooks").first()?.decode(column: "hooks", as: Int.self) == 0 { return }
         let webhooks = try await Webhook.query(on: db).all()
         for event in events {
