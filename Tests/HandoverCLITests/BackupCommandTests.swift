@@ -29,6 +29,12 @@ import FoundationNetworking
         return items
     }
 
+    /// The last run of every device that has one, as the server answers now.
+    static func lastRuns(on server: ServerProcess, key: String) async throws -> [String] {
+        let devices = try JSONSerialization.jsonObject(with: try await server.request("GET", "api/v1/devices", key: key).body) as? [[String: Any]] ?? []
+        return devices.compactMap { ($0["lastRunID"] as? String)?.lowercased() }
+    }
+
     /// A temporary folder, and in it a server's data directory, a restore's and a backup file's names.
     static func folders() -> (work: URL, data: URL, restored: URL, backup: URL) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("handover-backup-\(UUID().uuidString)")
@@ -105,8 +111,7 @@ import FoundationNetworking
         // items must be in the backup as they are. (An item's `finishedAt` is stamped when its
         // callback is processed, before the commit; on a loaded machine the commit came more than
         // a second later, so a time before the backup could not tell what the backup must hold.)
-        let devicesNow = try JSONSerialization.jsonObject(with: try await server.request("GET", "api/v1/devices", key: key).body) as? [[String: Any]] ?? []
-        let committed = try await Self.items(of: devicesNow.compactMap { ($0["lastRunID"] as? String)?.lowercased() }, on: server, key: key)
+        let committed = try await Self.items(of: try await Self.lastRuns(on: server, key: key), on: server, key: key)
         let began = Date()
         let backedUp = try await HandoverBinary.run(["admin", "backup", "--data-dir", data.path, "--to", backup.path])
         #expect(backedUp.status == 0 && backedUp.stdout.contains("integrity ok"), "\(backedUp.stdout)\(backedUp.stderr)")
@@ -118,8 +123,7 @@ import FoundationNetworking
         let refused = try await HandoverBinary.run(["admin", "restore", backup.path, "--data-dir", data.path])
         #expect(refused.status != 0 && refused.stderr.contains("already using"), "\(refused.stderr)")
 
-        let devices = try JSONSerialization.jsonObject(with: try await server.request("GET", "api/v1/devices", key: key).body) as? [[String: Any]] ?? []
-        let runs = devices.compactMap { ($0["lastRunID"] as? String)?.lowercased() }
+        let runs = try await Self.lastRuns(on: server, key: key)
         #expect(runs.count == 100)
         let live = try await Self.items(of: runs, on: server, key: key)
         _ = await server.terminate()

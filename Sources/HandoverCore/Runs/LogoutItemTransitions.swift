@@ -77,12 +77,8 @@ package struct LogoutItemTransitions {
                 (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "app_name", as: String.self))
             }) { first, _ in first }, runsStillPending: nil)
         }
-        // A CTE that calls a volatile function is evaluated once, whole, when the query reads it
-        // (the count below): a NOTIFY per changed run, the uuid's text as its payload.
-        let notify: (cte: SQLQueryString, column: SQLQueryString) = channel.map {
-            (", notified AS (SELECT pg_notify(\(bind: $0), changed.run_id::text) FROM (SELECT DISTINCT run_id FROM answered) AS changed)",
-             ", (SELECT COUNT(*) FROM notified) AS notified")
-        } ?? ("", "")
+        // A NOTIFY per changed run, sent by this statement.
+        let notify: (cte: SQLQueryString, column: SQLQueryString) = channel.map { LogoutRunRows.notifying($0, runs: "SELECT DISTINCT run_id FROM answered") } ?? ("", "")
         let finished = try await sql.raw("""
             WITH answered AS (\(update) RETURNING logout_items.id, logout_items.run_id, logout_items.app_name)\(notify.cte)
             SELECT a.id, a.run_id, a.app_name, EXISTS (SELECT 1 FROM logout_items AS other WHERE other.run_id = a.run_id

@@ -169,13 +169,13 @@ package struct LogoutRunRows {
             VALUES \(SQLList(runs.map { "(\(bind: $0.id), \(bind: $0.deviceID), \(bind: running), \(bind: $0.createdAt), NULL, \(bind: $0.key?.key), \(bind: $0.key?.digest))" as SQLQueryString }))
             \(unsafeRaw: keyed ? "ON CONFLICT (device_id, start_key) DO NOTHING RETURNING id" : "")
             """
-        // A CTE that calls a volatile function is evaluated once, whole, when the query reads it
-        // (the count below): a NOTIFY per run written, the uuid's text as its payload.
-        let statement = sql.raw(channel.map { channel in """
-            WITH started AS (\(insert)\(unsafeRaw: keyed ? "" : " RETURNING id")),
-            notified AS (SELECT pg_notify(\(bind: channel), started.id::text) FROM started)
-            SELECT id, (SELECT COUNT(*) FROM notified) AS notified FROM started
-            """ } ?? insert)
+        let statement = sql.raw(channel.map { channel in
+            let notify = Self.notifying(channel, runs: "SELECT id AS run_id FROM started")
+            return """
+                WITH started AS (\(insert)\(unsafeRaw: keyed ? "" : " RETURNING id"))\(notify.cte)
+                SELECT id\(notify.column) FROM started
+                """
+        } ?? insert)
         var skipped = Set<UUID>()
         if keyed {
             skipped = Set(runs.map(\.id)).subtracting(try await statement.all().map { try $0.decode(column: "id", as: UUID.self) })
@@ -264,6 +264,16 @@ package struct LogoutRunRows {
         guard !ids.isEmpty else { return [:] }
         let rows = try await sql.raw("SELECT \(Self.appColumns) FROM apps WHERE id IN (\(binds: Array(ids)))").all()
         return Dictionary(try rows.map { row in let app = try RunApp(row: row); return (app.id, app) }) { first, _ in first }
+    }
+
+    /// On PostgreSQL, the parts that make a statement with a `WITH` also send a NOTIFY on
+    /// `channel` for each run of `runs` (a query with a `run_id` column), its uuid's text as the
+    /// payload: `cte` goes after the statement's last CTE, `column` after its `SELECT` list's
+    /// last column. A CTE that calls a volatile function is evaluated once, whole, when the query
+    /// reads it (`column`'s count); delivered at COMMIT, dropped on ROLLBACK (``RunChangeNotifier``).
+    static func notifying(_ channel: String, runs: SQLQueryString) -> (cte: SQLQueryString, column: SQLQueryString) {
+        (", notified AS (SELECT pg_notify(\(bind: channel), changed.run_id::text) FROM (\(runs)) AS changed)",
+         ", (SELECT COUNT(*) FROM notified) AS notified")
     }
 
     /// On PostgreSQL, in the caller's transaction: a NOTIFY on `channel` for each of `payloads`,
