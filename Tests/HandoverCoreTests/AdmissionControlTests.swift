@@ -1,3 +1,4 @@
+import Foundation
 @testable import HandoverCore
 import PropertyBased
 import Testing
@@ -6,7 +7,8 @@ import Testing
 /// runs started, cut when a standing queue shows (every write request of an interval waited longer
 /// than the target, CoDel's signal), grown by calm intervals that turned starts away, open again
 /// after calm ones that did not; a shed start gets a `Retry-After` of 1 to 30 s that grows with
-/// what waits and shrinks with the rate of recording. All on explicit times: no clock, no sleeping.
+/// what waits and shrinks with the rate of recording, and a turn: asked again at it, the start is
+/// taken whatever the window. All on explicit times: no clock, no sleeping.
 @Suite struct AdmissionControlTests {
     static let target = Duration.milliseconds(200)
     static let interval = Duration.milliseconds(250)
@@ -19,12 +21,15 @@ import Testing
     /// callbacks; how many were admitted.
     static func start(_ count: Int, items: Int = 7, _ control: inout AdmissionControl, at now: Duration) -> Int {
         (0..<count).filter { _ in
-            guard control.admit(at: now) == .admit else { return false }
+            guard control.admit(Self.newPhone(), at: now) == .admit else { return false }
             control.answered()
             control.started(items: items)
             return true
         }.count
     }
+
+    /// A start's request path never asked before (a phone of its own).
+    static func newPhone() -> String { "/api/v1/devices/\(UUID().uuidString.lowercased())/logout-runs" }
 
     /// A standing queue in the interval that holds `now`.
     static func queue(_ control: inout AdmissionControl, at now: Duration) {
@@ -65,7 +70,7 @@ import Testing
         #expect(Self.start(1, &control, at: .milliseconds(260)) == 0)      // window 30
         control.finished(items: 40, at: .milliseconds(300))
         // Nothing owed: starts are admitted until those not yet answered fill the window (8 × 4 ≥ 30).
-        let admitted = (0..<20).filter { _ in control.admit(at: .milliseconds(310)) == .admit }.count
+        let admitted = (0..<20).filter { _ in control.admit(Self.newPhone(), at: .milliseconds(310)) == .admit }.count
         #expect(admitted == 8)
         for _ in 0..<8 { control.answered() }
         #expect(control.starting == 0)
@@ -98,13 +103,13 @@ import Testing
         var control = Self.control()
         _ = Self.start(100, items: 10, &control, at: .zero)                   // 1,000 owed
         Self.queue(&control, at: .milliseconds(10))
-        _ = control.admit(at: .milliseconds(260))
+        _ = control.admit(Self.newPhone(), at: .milliseconds(260))
         #expect(control.window == 750)
         // Each calm interval in which a start was turned away adds an eighth.
         var now = Duration.milliseconds(260)
         var windows: [Int] = []
         for _ in 0..<3 {
-            #expect(control.admit(at: now) != .admit)
+            #expect(control.admit(Self.newPhone(), at: now) != .admit)
             now += Self.interval
             control.observe(delay: .milliseconds(5), at: now)
             windows.append(control.window ?? 0)
@@ -123,25 +128,142 @@ import Testing
         var control = Self.control()
         _ = Self.start(10, &control, at: .zero)
         Self.queue(&control, at: .milliseconds(10))
-        _ = control.admit(at: .milliseconds(300))
+        _ = control.admit(Self.newPhone(), at: .milliseconds(300))
         #expect(control.window == 52)
         #expect(Self.start(1000, &control, at: .seconds(3600)) == 1000)
         #expect(control.window == nil)
     }
 
     @Test func retryAfterIsTheTimeToRecordWhatWaitsAndStaysWithinOneToThirtySeconds() {
-        var control = Self.control()
-        _ = Self.start(100, items: 10, &control, at: .zero)                   // 1,000 owed
-        control.finished(items: 100, at: .milliseconds(100))                 // 400 a second
-        Self.queue(&control, at: .milliseconds(200))
-        // Window 675. One start shed: 10 callbacks at 400 a second, 1 s.
-        #expect(control.admit(at: .milliseconds(260)) == .shed(retryAfterSeconds: 1))
+        var control = Self.fullWindow()
+        // One start shed: 10 callbacks at 400 a second after the last turn, 25 ms: 1 s.
+        #expect(control.admit(Self.newPhone(), at: .milliseconds(510)) == .shed(retryAfterSeconds: 1))
         // 200 shed: 2,000 callbacks at 400 a second, 5 s.
         var last = AdmissionControl.Decision.admit
-        for _ in 0..<199 { last = control.admit(at: .milliseconds(270)) }
+        for _ in 0..<199 { last = control.admit(Self.newPhone(), at: .milliseconds(520)) }
         #expect(last == .shed(retryAfterSeconds: 5))
-        for _ in 0..<2000 { last = control.admit(at: .milliseconds(280)) }
+        for _ in 0..<2000 { last = control.admit(Self.newPhone(), at: .milliseconds(530)) }
         #expect(last == .shed(retryAfterSeconds: 30))
+    }
+
+    @Test func beforeTheWindowHasBeenFullTurnsAreNotSpacedAndRetryAfterIsOneSecond() {
+        var control = Self.control()
+        _ = Self.start(100, items: 10, &control, at: .zero)
+        Self.queue(&control, at: .milliseconds(200))
+        // Nothing recorded while the window was full: no rate to space turns by (what was
+        // recorded while it had room is what was asked, not what the server can do).
+        var last = AdmissionControl.Decision.admit
+        for index in 0..<500 { last = control.admit("/\(index)", at: .milliseconds(260)) }
+        #expect(last == .shed(retryAfterSeconds: 1))
+        #expect(control.turn(for: "/499") == .milliseconds(260))
+    }
+
+    /// 1,000 callbacks owed and a standing queue: the window is 750 from the interval closed at
+    /// 250 ms. A start at 260 ms is shed, and the 100 callbacks recorded in that interval are the
+    /// rate while the window is full (400 a second) from 500 ms; 800 are still owed, so the window
+    /// is still full at 510 ms.
+    static func fullWindow() -> AdmissionControl {
+        var control = Self.control()
+        _ = Self.start(100, items: 10, &control, at: .zero)
+        Self.queue(&control, at: .milliseconds(200))
+        _ = control.admit(Self.newPhone(), at: .milliseconds(260))
+        control.finished(items: 100, at: .milliseconds(300))
+        Self.queue(&control, at: .milliseconds(400))
+        control.finished(items: 100, at: .milliseconds(505))
+        return control
+    }
+
+    /// A standing queue in every interval from the third to the one that holds `end`: the window
+    /// stays full (cut to one).
+    static func keepQueue(_ control: inout AdmissionControl, until end: Duration) {
+        var now = Self.interval * 2 + .milliseconds(10)
+        while now <= end {
+            Self.queue(&control, at: now)
+            now += Self.interval
+        }
+    }
+
+    @Test func aShedStartIsGivenATurnAndAskedAgainAtItIsTakenThoughTheWindowIsFull() throws {
+        var control = Self.fullWindow()
+        // Turns one run's recording apart (10 callbacks at 400 a second: 25 ms), in the order shed.
+        #expect(control.admit("/a", at: .milliseconds(510)) == .shed(retryAfterSeconds: 1))
+        #expect(control.admit("/b", at: .milliseconds(510)) == .shed(retryAfterSeconds: 1))
+        #expect(control.turn(for: "/a") == .milliseconds(535))
+        #expect(control.turn(for: "/b") == .milliseconds(560))
+        let window = try #require(control.window)
+        #expect(control.outstanding >= Double(window))
+        // B, early, keeps its place; A, at its turn, is taken though the window is still full.
+        #expect(control.admit("/b", at: .milliseconds(540)) == .shed(retryAfterSeconds: 1))
+        #expect(control.turn(for: "/b") == .milliseconds(560))
+        #expect(control.admit("/a", at: .milliseconds(540)) == .admit)
+        // Waiting: B and the start shed at 260 ms (fullWindow).
+        #expect(control.starting == 1 && control.turn(for: "/a") == nil && control.turnsWaiting == 2)
+        // A start not shed before, asked at the same moment, is shed with the next turn.
+        #expect(control.admit("/c", at: .milliseconds(540)) == .shed(retryAfterSeconds: 1))
+        #expect(control.turn(for: "/c") == .milliseconds(585))
+    }
+
+    @Test func atItsTurnAStartIsTakenOnlyBelowTwoWindows() throws {
+        var control = Self.fullWindow()
+        _ = control.admit("/a", at: .milliseconds(510))
+        control.started(items: 700)                                // 1,500 owed: two windows of 750
+        let window = try #require(control.window)
+        #expect(control.outstanding >= Double(window) * 2)
+        #expect(control.admit("/a", at: .milliseconds(600)) == .shed(retryAfterSeconds: 1))
+        #expect(control.turn(for: "/a") == .milliseconds(535))
+        control.finished(items: 1, at: .milliseconds(610))
+        #expect(control.admit("/a", at: .milliseconds(620)) == .admit)
+    }
+
+    @Test func aTurnFurtherThanThirtySecondsIsToldThirtyAndKept() {
+        var control = Self.fullWindow()
+        for index in 0..<2000 { _ = control.admit("/\(index)", at: .milliseconds(510)) }
+        #expect(control.turnsWaiting == 2001)
+        // The last turn: 2,000 runs of 25 ms after the one given at 260 ms (at once: no rate yet),
+        // counted from 510 ms.
+        #expect(control.turn(for: "/1999") == .milliseconds(50_510))
+        #expect(control.admit("/1999", at: .milliseconds(520)) == .shed(retryAfterSeconds: 30))
+        Self.keepQueue(&control, until: .seconds(30))
+        #expect(control.admit("/1999", at: .seconds(30)) == .shed(retryAfterSeconds: 21))
+        #expect(control.turn(for: "/1999") == .milliseconds(50_510) && control.turnsWaiting == 2001)
+    }
+
+    /// Turns follow one another in the order shed, though starts let in early (while the window
+    /// had room) leave gaps: a turn is never moved ahead of one given before it. (Giving turns no
+    /// further than the turns still waiting would take let phones shed later pass those shed
+    /// earlier: at four times the knee, 2,922 phones gave up after 300 s of waiting, against 912.)
+    @Test func turnsKeepTheOrderShedThoughStartsLetInEarlyLeaveGaps() {
+        var control = Self.fullWindow()
+        for index in 0..<100 { _ = control.admit("/\(index)", at: .milliseconds(510)) }
+        #expect(control.turn(for: "/99") == .milliseconds(3010))
+        // Nothing owed: 75 of them, asked again early, are taken while the window has room (75
+        // starts not yet answered, of 10 callbacks each, fill the 750); the 76th keeps its place.
+        control.finished(items: 800, at: .milliseconds(520))
+        for index in 0..<75 { #expect(control.admit("/\(index)", at: .milliseconds(530)) == .admit) }
+        #expect(control.admit("/75", at: .milliseconds(530)) == .shed(retryAfterSeconds: 2))   // 2,410 ms
+        // A start shed now comes after the last turn given.
+        #expect(control.admit("/new", at: .milliseconds(540)) == .shed(retryAfterSeconds: 3))
+        #expect(control.turn(for: "/new") == .milliseconds(3035))
+    }
+
+    @Test func aStartAskedAgainEarlyWithRoomInTheWindowIsTakenAndItsTurnDropped() {
+        var control = Self.fullWindow()
+        _ = control.admit("/a", at: .milliseconds(510))
+        control.finished(items: 800, at: .milliseconds(520))       // nothing owed
+        #expect(control.admit("/a", at: .milliseconds(525)) == .admit)
+        #expect(control.turn(for: "/a") == nil)
+    }
+
+    @Test func aTurnNotTakenIsForgottenAndTheStartQueuesAgain() {
+        var control = Self.fullWindow()
+        _ = control.admit("/a", at: .milliseconds(510))
+        // A standing queue in every interval until a minute after its turn: the window stays full
+        // (cut to one), and the turn is forgotten (turns are looked over every 5 s).
+        Self.keepQueue(&control, until: .milliseconds(66_300))
+        #expect(control.window == 1)
+        #expect(control.turnsWaiting == 0)
+        #expect(control.admit("/a", at: .milliseconds(66_300)) != .admit)
+        #expect(control.turn(for: "/a") != nil)
     }
 
     /// Whatever happens, in any order: a start is admitted only while what is owed is below the
@@ -159,14 +281,21 @@ import Testing
                 case 1: control.observe(delay: .milliseconds(amount * 3), at: now)
                 case 2:
                     let before = control
-                    switch control.admit(at: now) {
+                    let work = "/\(amount % 5)"
+                    let turn = control.turn(for: work)
+                    switch control.admit(work, at: now) {
                     case .admit:
                         unanswered += 1
                         // Admitted only below the window of the intervals closed by then, or open
-                        // (closing intervals moves the window, never what is owed).
-                        if let window = control.window { #expect(before.outstanding < Double(window)) }
+                        // (closing intervals moves the window, never what is owed), or at its turn.
+                        if let window = control.window {
+                            let allowance = turn.map { now >= $0 } == true ? 2.0 : 1.0
+                            #expect(before.outstanding < Double(window) * allowance)
+                        }
+                        #expect(control.turn(for: work) == nil)
                     case .shed(let seconds):
                         #expect((1...30).contains(seconds))
+                        if let turn { #expect(control.turn(for: work) == turn) }
                         #expect(control.window.map { control.outstanding >= Double($0) } == true)
                     }
                 case 3:

@@ -57,6 +57,35 @@ import Testing
         _ = try await LogoutRunTests.startRun(test, device: phones[2])
     }
 
+    /// A phone shed is given a turn, and `Retry-After` is the time to it (RFC 9110 §10.2.3: "how
+    /// long the user agent ought to wait before making a follow-up request"). Asked again at its
+    /// turn, its start is taken though the window is still full; a phone not shed before, asking at
+    /// the same moment, is shed.
+    @Test(arguments: TestDatabase.available)
+    func aPhoneShedIsTakenAtItsTurnWhileTheWindowIsStillFull(database: TestDatabase) async throws {
+        let test = try await TestServer.start(database) { $0.queueTarget = .nanoseconds(1) }
+        _ = try await test.registerTarget("Notes")
+        var phones: [(id: String, key: String)] = []
+        for name in ["turn-a", "turn-b", "turn-c", "turn-d"] { phones.append(try await test.registerDevice(name)) }
+
+        // The first interval's standing queue cuts the window to one.
+        let first = try await LogoutRunTests.startRun(test, device: phones[0])
+        let firstAnswer = try await test.request(.GET, try LogoutRunTests.callback(try #require(first.link("Notes")), "success", on: test))
+        #expect(firstAnswer.status == 200, "\(firstAnswer.text)")
+        test.clock.advance(by: 0.3)
+        // A run that owes one callback, not answered: the window stays full from here on.
+        _ = try await LogoutRunTests.startRun(test, device: phones[1])
+        let shed = try await test.request(.POST, "/api/v1/devices/\(phones[2].id)/logout-runs", key: phones[2].key)
+        #expect(shed.status == 503 && shed.headers.first(name: "Retry-After") == "1", "\(shed.text)")
+
+        // Its turn: at once, as the window has not been full long enough to measure the rate it
+        // records at (Retry-After: 1). Asked again after it, it is taken.
+        test.clock.advance(by: 0.3)
+        let newcomer = try await test.request(.POST, "/api/v1/devices/\(phones[3].id)/logout-runs", key: phones[3].key)
+        #expect(newcomer.status == 503, "\(newcomer.text)")
+        _ = try await LogoutRunTests.startRun(test, device: phones[2])
+    }
+
     @Test func theTargetIsReadInMillisecondsOrOff() throws {
         #expect(try ServerConfiguration.fromEnvironment([:]).queueTarget == .milliseconds(200))
         #expect(try ServerConfiguration.fromEnvironment(["HANDOVER_QUEUE_TARGET": "350"]).queueTarget == .milliseconds(350))

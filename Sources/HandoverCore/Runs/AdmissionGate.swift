@@ -16,10 +16,11 @@ package final class AdmissionGate: Sendable {
     }
 
     /// Whether to take one more start (or check-out) now; an admitted one is answered through
-    /// ``observe(delay:answeredStart:)``.
-    package func admit() -> AdmissionControl.Decision {
+    /// ``observe(delay:answeredStart:)``. `work` names what it asks for, the same each time it is
+    /// asked again (the request's path), so that a start shed with a turn is taken at its turn.
+    package func admit(_ work: String) -> AdmissionControl.Decision {
         let now = Self.position(clock.now())
-        return control.withLockedValue { $0.admit(at: now) }
+        return control.withLockedValue { $0.admit(work, at: now) }
     }
 
     /// A write request was answered `delay` after it arrived; `answeredStart` when it was an

@@ -9,9 +9,10 @@ import Vapor
 /// delay of every write request (callbacks, run starts, check-outs) fed to it.
 ///
 /// First in the chain and future-based (no task hop, no key read, no body read): a shed request
-/// costs about what `/healthz` costs, and reveals nothing (the decision depends on the load, not
-/// on the caller). The answer keeps the connection open and is sent at once, unlike a `429`,
-/// which is for one client over its own limit.
+/// costs about what `/healthz` costs. The decision depends on the load and on the request's path
+/// alone (a start shed earlier for the same device is taken at its turn), never on who asks: it
+/// reveals no more than that this device's start was shed lately. The answer keeps the connection
+/// open and is sent at once, unlike a `429`, which is for one client over its own limit.
 struct AdmissionMiddleware: Middleware {
     /// What a request is to admission control.
     enum Work: Equatable {
@@ -48,7 +49,7 @@ struct AdmissionMiddleware: Middleware {
 
     func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
         guard let work = Work(method: request.method, path: request.url.path) else { return next.respond(to: request) }
-        if work == .new, case .shed(let seconds) = admission.admit() {
+        if work == .new, case .shed(let seconds) = admission.admit(request.url.path) {
             return request.eventLoop.makeSucceededFuture(Self.busy(retryAfter: seconds))
         }
         let arrived = NIODeadline.now()
