@@ -13,6 +13,19 @@ import Testing
 /// The test server's target is a nanosecond, so every write request counts as having waited in a
 /// standing queue; its intervals follow the manual clock.
 @Suite(.timeLimit(.minutes(5)), .stopsTestServers) struct AdmissionTests {
+    /// The first window: admission is open; phone 0's run starts and its app answers (both waited
+    /// > 1 ns). The next interval: the queue stood, so the window is three quarters of what was owed
+    /// (nothing: the first run's callback was recorded), at least one callback. Phone 1's run, owing
+    /// one callback and not answered, fills it: the next start is shed until that callback is
+    /// recorded. Returns phone 1's run.
+    static func fillTheWindow(_ test: TestServer, _ phones: [(id: String, key: String)]) async throws -> LogoutRunTests.Run {
+        let first = try await LogoutRunTests.startRun(test, device: phones[0])
+        let firstAnswer = try await test.request(.GET, try LogoutRunTests.callback(try #require(first.link("Notes")), "success", on: test))
+        #expect(firstAnswer.status == 200, "\(firstAnswer.text)")
+        test.clock.advance(by: 0.3)
+        return try await LogoutRunTests.startRun(test, device: phones[1])
+    }
+
     @Test(arguments: TestDatabase.available)
     func pastAStandingQueueRunStartsAreShedAndCallbacksAndReadsAreNot(database: TestDatabase) async throws {
         let test = try await TestServer.start(database) { $0.queueTarget = .nanoseconds(1) }
@@ -20,16 +33,7 @@ import Testing
         let phones = [try await test.registerDevice("admit-a"), try await test.registerDevice("admit-b"),
                       try await test.registerDevice("admit-c")]
 
-        // The first window: admission is open; a run starts and its app answers (both waited > 1 ns).
-        let first = try await LogoutRunTests.startRun(test, device: phones[0])
-        let firstAnswer = try await test.request(.GET, try LogoutRunTests.callback(try #require(first.link("Notes")), "success", on: test))
-        #expect(firstAnswer.status == 200, "\(firstAnswer.text)")
-
-        // The next interval: the queue stood, so the window is three quarters of what was owed
-        // (nothing: the first run's callback was recorded), at least one callback. One run, owing
-        // one callback, fills it: the next start is shed until that callback is recorded.
-        test.clock.advance(by: 0.3)
-        let second = try await LogoutRunTests.startRun(test, device: phones[1])
+        let second = try await Self.fillTheWindow(test, phones)
         let shed = try await test.request(.POST, "/api/v1/devices/\(phones[2].id)/logout-runs", key: phones[2].key)
         #expect(shed.status == 503)
         #expect(shed.headers.first(name: "Retry-After") == "1")
@@ -68,13 +72,7 @@ import Testing
         var phones: [(id: String, key: String)] = []
         for name in ["turn-a", "turn-b", "turn-c", "turn-d"] { phones.append(try await test.registerDevice(name)) }
 
-        // The first interval's standing queue cuts the window to one.
-        let first = try await LogoutRunTests.startRun(test, device: phones[0])
-        let firstAnswer = try await test.request(.GET, try LogoutRunTests.callback(try #require(first.link("Notes")), "success", on: test))
-        #expect(firstAnswer.status == 200, "\(firstAnswer.text)")
-        test.clock.advance(by: 0.3)
-        // A run that owes one callback, not answered: the window stays full from here on.
-        _ = try await LogoutRunTests.startRun(test, device: phones[1])
+        _ = try await Self.fillTheWindow(test, phones)
         let shed = try await test.request(.POST, "/api/v1/devices/\(phones[2].id)/logout-runs", key: phones[2].key)
         #expect(shed.status == 503 && shed.headers.first(name: "Retry-After") == "1", "\(shed.text)")
 

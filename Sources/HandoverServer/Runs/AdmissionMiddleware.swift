@@ -48,8 +48,9 @@ struct AdmissionMiddleware: Middleware {
     let admission: AdmissionGate
 
     func respond(to request: Request, chainingTo next: Responder) -> EventLoopFuture<Response> {
-        guard let work = Work(method: request.method, path: request.url.path) else { return next.respond(to: request) }
-        if work == .new, case .shed(let seconds) = admission.admit(request.url.path) {
+        let path = request.url.path
+        guard let work = Work(method: request.method, path: path) else { return next.respond(to: request) }
+        if work == .new, case .shed(let seconds) = admission.admit(path) {
             return request.eventLoop.makeSucceededFuture(Self.busy(retryAfter: seconds))
         }
         let arrived = NIODeadline.now()
