@@ -72,6 +72,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.30.0"),
+        // The database pools' time-out (ConnectionPoolTimeoutError), an outage to wait out (DatabaseOutage).
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.20.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
         // The API code generated from openapi.yaml (scripts/generate-openapi.sh) runs on these.
@@ -139,6 +141,7 @@ let package = Package(
                 server("FluentPostgresDriver", "fluent-postgres-driver"),
                 server("SQLKit", "sql-kit"),
                 server("PostgresNIO", "postgres-nio"),
+                server("AsyncKit", "async-kit"),
                 server("Logging", "swift-log"),
                 server("JWTKit", "jwt-kit"),
                 server("NIOFoundationCompat", "swift-nio"),
@@ -428,6 +431,7 @@ let package = Package(
                 server("FluentSQLiteDriver", "fluent-sqlite-driver"),
                 server("FluentPostgresDriver", "fluent-postgres-driver"),
                 server("PostgresNIO", "postgres-nio"),
+                server("AsyncKit", "async-kit"),
                 server("NIOCore", "swift-nio"),
                 server("NIOPosix", "swift-nio"),
                 server("Logging", "swift-log"),

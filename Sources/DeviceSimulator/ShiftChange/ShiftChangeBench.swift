@@ -378,8 +378,10 @@ public struct ShiftChangeBench: Sendable {
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
+    /// Sends a registration; a server that answers `503` with `Retry-After` (busy: shedding, or
+    /// its database pool lent no connection in time) is asked again as the SDK would.
     private func send(_ http: BenchHTTP, _ method: HTTPMethod, _ url: String, _ body: some Encodable) async throws -> BenchHTTP.Answer {
-        try await http.send(method, url, key: adminKey, json: try JSONEncoder().encode(body))
+        try await http.sendWaitingOutBusy(method, url, key: adminKey, json: try JSONEncoder().encode(body)).answer
     }
 }
 

@@ -1,3 +1,4 @@
+import AsyncKit
 import NIOCore
 import PostgresNIO
 
@@ -5,7 +6,9 @@ import PostgresNIO
 /// statement is wrong: PostgreSQL refusing or dropping connections while it shuts down, restarts
 /// or fails over (SQLSTATE class 57: `57P01` admin shutdown, `57P02` crash shutdown, `57P03`
 /// cannot connect now), a connection that could not be made or was closed under a statement or
-/// before it (as PostgresNIO's `PSQLError`, or its older `PostgresError`), and
+/// before it (as PostgresNIO's `PSQLError`, or its older `PostgresError`), a pool that lent no
+/// connection within its request time-out (AsyncKit's `ConnectionPoolTimeoutError`: every
+/// connection busy, as SQLite's are in a storm on a slow machine), and
 /// ``DomainError/databaseUnavailable`` (a write past its deadline). The server answers these 503
 /// with `Retry-After: 1`, so that a launcher waits a second and sends the request again, instead
 /// of a 500 that reads as a bug.
@@ -16,6 +19,8 @@ package enum DatabaseOutage {
     /// Whether `error` is an outage.
     package static func matches(_ error: any Error) -> Bool {
         if let domain = error as? DomainError { return domain.kind == .unavailable }
+        // Every connection of the pool busy for its whole request time-out: busy, not broken.
+        if error is ConnectionPoolTimeoutError { return true }
         // PostgresNIO's older, future-based statements (SQLKit's path) report the same events
         // as `PostgresError`, or as the channel's own error.
         if let older = error as? PostgresError {
