@@ -50,8 +50,10 @@ if [ -z "${RELEASE_SKIP_BUILD:-}" ]; then
   [ -n "$curl" ] || { echo "release: libcurl.so.4 is not installed (apt-get install libcurl4)" >&2; exit 1; }
   links=$(mktemp -d)
   ln -s "$curl" "$links/libcurl.so"
+  # No debug information (-gnone, -g0): the archive's binary is stripped below, so the DWARF a
+  # release build makes by default on Linux would only cost its compiles and its link.
   swift build -c release --product handover --scratch-path .build-static --static-swift-stdlib \
-    -Xlinker -L"$links" 2>&1 | grep -E "error|warning: unre|Compiling handover|complete" || true
+    -Xswiftc -gnone -Xcc -g0 -Xlinker -L"$links" 2>&1 | grep -E "error|warning: unre|Compiling handover|complete" || true
   rm -rf "$links"
 fi
 if [ -n "${RELEASE_BUILD_ONLY:-}" ]; then
